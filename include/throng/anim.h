@@ -1,0 +1,97 @@
+// throng/anim.h — the CPU animation runtime: sample, compose, skin.
+//
+// Runtime code: depends on throng/model.h only, never on the importer or the baker.
+// Each step is a job in the style of ozz-animation: a struct of input and output spans that
+// the caller owns, validate() to check the contract, run() to do the work. run() returns
+// false, and writes nothing, when validate() would fail.
+//
+// Pipeline for one instance at time t:
+//   SamplingJob          clip, t          -> local transforms   (skeleton.size())
+//   LocalToModelJob      local            -> model matrices     (skeleton.size())
+//   SkinningMatricesJob  model, palette   -> skinning matrices  (palette.size())
+//   SkinningJob          skinning matrices, mesh -> skinned positions and normals
+//
+// Alongside it, a double-precision reference (reference*) implements the same maths in
+// double: the oracle that every float and GPU path is tested against.
+#pragma once
+
+#include <throng/model.h>
+
+#include <span>
+
+namespace throng {
+
+// Maps a time onto a clip: looping wraps into [0, duration), clamping limits to
+// [0, duration]. A clip of zero duration always maps to 0.
+double clipTime(double time, double duration, bool loop);
+
+// The value of one track at time t (already mapped by clipTime), per the track's
+// interpolation: STEP holds the previous key, LINEAR lerps (rotations: shortest-arc slerp),
+// CUBICSPLINE is the glTF Hermite spline with tangents scaled by the key interval
+// (rotations normalised). Before the first key: first value; after the last: last value.
+glm::vec4 sampleTrack(const Track& track, float t);
+
+struct SamplingJob {
+    const Skeleton* skeleton = nullptr;  // joints without a track keep their rest transform
+    const Clip* clip = nullptr;          // its tracks must address joints of `skeleton`
+    float time = 0.0f;                   // seconds; mapped through clipTime(time, duration, loop)
+    bool loop = true;
+    std::span<Transform> output;         // size >= skeleton->size()
+
+    bool validate() const;
+    bool run() const;
+};
+
+// model[j] = model[parent[j]] * toMatrix(local[j]); roots: toMatrix(local[j]).
+struct LocalToModelJob {
+    const Skeleton* skeleton = nullptr;
+    std::span<const Transform> local;    // size >= skeleton->size()
+    std::span<glm::mat4> output;         // size >= skeleton->size()
+
+    bool validate() const;
+    bool run() const;
+};
+
+// output[k] = model[palette[k].joint] * palette[k].inverse_bind.
+struct SkinningMatricesJob {
+    std::span<const PaletteEntry> palette;
+    std::span<const glm::mat4> model;    // every palette joint must be < model.size()
+    std::span<glm::mat4> output;         // size >= palette.size()
+
+    bool validate() const;
+    bool run() const;
+};
+
+// Linear blend skinning, float, up to kMaxInfluences per vertex.
+// Position: sum_i w_i M_i p. Normal: the blended matrix's cofactor (inverse transpose up to
+// a positive factor, so non-uniform scale is handled) applied to n, then normalised.
+// Normals are optional: leave both normal spans empty to skip them.
+struct SkinningJob {
+    std::span<const glm::mat4> matrices;     // every joint index must be < matrices.size()
+    std::span<const glm::vec3> positions;
+    std::span<const glm::vec3> normals;      // empty, or positions.size()
+    std::span<const glm::u16vec4> joints;    // positions.size()
+    std::span<const glm::vec4> weights;      // positions.size()
+    std::span<glm::vec3> out_positions;      // positions.size()
+    std::span<glm::vec3> out_normals;        // empty iff normals is empty; else positions.size()
+
+    bool validate() const;
+    bool run() const;
+};
+
+// --- Double-precision reference --------------------------------------------------------
+
+// Skinning matrices (palette order) of `clip` at `time`, every step in double.
+// clip == nullptr gives the rest pose.
+std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip,
+                                                  double time, bool loop);
+
+struct SkinnedVertices {
+    std::vector<glm::dvec3> positions;
+    std::vector<glm::dvec3> normals;
+};
+
+// Linear blend skinning of one mesh in double; normals with the exact inverse transpose.
+SkinnedVertices referenceSkin(const Mesh& mesh, std::span<const glm::dmat4> matrices);
+
+} // namespace throng

@@ -1,0 +1,30 @@
+// throng/import.h — offline: read model files (and built-in creatures) into a Model.
+//
+// Offline code: links tinygltf and assimp. The runtime (throng/anim.h, later the renderer)
+// never includes this header.
+//
+// Every function returns a validated Model or an Error whose message is one line naming
+// what is wrong, without the path (the caller prefixes it): "truncated GLB: header says 15104
+// bytes, file has 9000".
+#pragma once
+
+#include <throng/model.h>
+
+#include <string>
+
+namespace throng {
+
+// By source: "builtin:NAME" -> makeBuiltin; .gltf/.glb -> importGltf; anything else -> importAssimp.
+// A file without any skin imports as rigid meshes bound to their nodes, with a warning
+// (documented choice: such a file still renders and animates its node tracks).
+Result<Model> importModel(const std::string& source);
+
+// glTF 2.0 (.gltf with external or embedded buffers, .glb) through tinygltf: all skins,
+// the default scene's node hierarchy, STEP/LINEAR/CUBICSPLINE, sparse accessors, normalized
+// integer weights and joints of any component type. Morph targets are skipped with a warning.
+Result<Model> importGltf(const std::string& path);
+
+// FBX, Collada, DirectX .x, Ogre and the other formats assimp reads.
+Result<Model> importAssimp(const std::string& path);
+
+} // namespace throng
