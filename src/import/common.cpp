@@ -225,7 +225,7 @@ Result<Model> finishImport(Model model) {
     for (Clip& clip : model.clips) {
         float last = 0.0f;
         for (const Track& track : clip.tracks)
-            if (!track.times.empty()) last = std::max(last, track.times.back());
+            for (float t : track.times) last = std::max(last, t);  // max, not back(): order is validate()'s to judge
         clip.duration = std::max(clip.duration, last);
     }
     for (uint32_t j = 0; j < model.skeleton.size(); ++j) {

@@ -1,0 +1,45 @@
+# throng — the commands a user and CI run. See README.md.
+#   make          Release build (build/release)
+#   make deps     install the Debian packages that are missing
+#   make demo     deps + build + the main job
+#   make test     deps + warnings-as-errors build + every test, then the same tests under ASan+UBSan
+JOBS ?= $(shell nproc)
+ASSETS ?= $(abspath ../shared/assets)
+REQUIRE_ASSETS ?= OFF
+
+.PHONY: all release deps demo test test-release test-sanitize format clean
+
+all: release
+
+deps:
+	@./tools/deps.sh
+
+release:
+	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DTHRONG_ASSETS_DIR=$(ASSETS) >/dev/null
+	@cmake --build build/release -j $(JOBS)
+
+demo: deps release
+	@mkdir -p out
+	./build/release/throng info builtin:walker
+	./build/release/throng info builtin:fish
+	./build/release/throng animate builtin:walker
+
+test: deps test-release test-sanitize
+
+test-release:
+	@cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHRONG_WERROR=ON \
+	  -DTHRONG_ASSETS_DIR=$(ASSETS) -DTHRONG_REQUIRE_ASSETS=$(REQUIRE_ASSETS) >/dev/null
+	@cmake --build build/test -j $(JOBS)
+	cd build/test && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize:
+	@cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DTHRONG_WERROR=ON -DTHRONG_SANITIZE=ON \
+	  -DTHRONG_ASSETS_DIR=$(ASSETS) -DTHRONG_REQUIRE_ASSETS=$(REQUIRE_ASSETS) >/dev/null
+	@cmake --build build/asan -j $(JOBS)
+	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+clean:
+	rm -rf build out

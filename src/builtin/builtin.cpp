@@ -1,0 +1,24 @@
+// builtin.cpp — the registry of built-in creatures (`builtin:NAME`), generated in code.
+#include <throng/builtin.h>
+
+#include <array>
+#include <string>
+
+namespace throng {
+namespace {
+
+constexpr std::array<std::string_view, 2> kNames = {"fish", "walker"};
+
+} // namespace
+
+std::span<const std::string_view> builtinNames() { return kNames; }
+
+Result<Model> makeBuiltin(std::string_view name) {
+    if (name == "fish") return makeFish();
+    if (name == "walker") return makeWalker();
+    std::string known;
+    for (std::string_view n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
+    return Error{"unknown built-in model '" + std::string(name) + "' (known: " + known + ")"};
+}
+
+} // namespace throng

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages throng needs, only those missing, non-interactively.
+# Run as root on Debian 12 (`make deps` calls it; sudo is used when not root and available).
+set -euo pipefail
+
+# One line per package, with what needs it.
+packages=(
+  build-essential   # g++ 12, make
+  cmake             # >= 3.25 (Debian 12 has 3.25.1)
+  pkg-config
+  libglm-dev        # math
+  libtinygltf-dev   # glTF 2.0 import
+  nlohmann-json3-dev  # tinygltf's JSON and `throng info --json`
+  libstb-dev        # image headers used with tinygltf
+  libassimp-dev     # FBX, Collada and other formats
+  libcli11-dev      # the command line
+  libgtest-dev      # tests
+  googletest
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
