@@ -18,7 +18,9 @@ using throng::test::RigOptions;
 namespace {
 
 std::filesystem::path dir() {
-    static const std::filesystem::path d = throng::test::scratchDir("bad_input");
+    const auto d = std::filesystem::path(THRONG_TEST_SCRATCH) /
+                   (std::string("BadInput.") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(d);
     return d;
 }
 

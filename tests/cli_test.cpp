@@ -17,7 +17,8 @@ struct CliRun {
 };
 
 CliRun run(const std::string& args) {
-    const auto dir = throng::test::scratchDir("cli_run");
+    static int calls = 0;
+    const auto dir = throng::test::scratchDir("run" + std::to_string(calls++));
     const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
     const std::string cmd = std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err;
     CliRun r;

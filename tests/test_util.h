@@ -17,9 +17,14 @@ inline std::string assetPath(const std::string& relative) {
     return (std::filesystem::path(assetsDir()) / relative).string();
 }
 
-// A scratch folder for one test, emptied at creation.
+// A scratch folder, emptied at creation. It lives under a folder named after the running test,
+// because ctest runs the tests as parallel processes.
 inline std::filesystem::path scratchDir(const std::string& name) {
-    auto dir = std::filesystem::path(THRONG_TEST_SCRATCH) / name;
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string test = info != nullptr ? std::string(info->test_suite_name()) + "." + info->name() : "no_test";
+    for (char& c : test)
+        if (c == '/') c = '_';
+    auto dir = std::filesystem::path(THRONG_TEST_SCRATCH) / test / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

@@ -338,7 +338,8 @@ glm::dquat rot(double pitch, double yaw, double roll) {
 glm::dmat4 poseMatrix(const Pose& pose, uint16_t joint) {
     const int32_t parent = kJoints[joint].parent;
     const glm::dvec3 t = parent < 0 ? pose.hips : jointPos(joint) - jointPos(uint16_t(parent));
-    const glm::dmat4 local = glm::translate(glm::dmat4(1.0), t) * glm::mat4_cast(pose.rotation[joint]);
+    const glm::dmat4 local =
+        glm::translate(glm::dmat4(1.0), t) * glm::mat4_cast(pose.rotation[joint]);
     return parent < 0 ? local : poseMatrix(pose, uint16_t(parent)) * local;
 }
 
@@ -356,7 +357,8 @@ void plantOnGround(Pose& pose) {
         for (const SolePoint& sole : kSole) {
             const uint16_t j = sided(sole.joint, left);
             const glm::dvec3 bind{left ? sole.bind.x : -sole.bind.x, sole.bind.y, sole.bind.z};
-            lowest = std::min(lowest, (poseMatrix(pose, j) * glm::dvec4(bind - jointPos(j), 1.0)).y);
+            const glm::dvec4 p = poseMatrix(pose, j) * glm::dvec4(bind - jointPos(j), 1.0);
+            lowest = std::min(lowest, p.y);
         }
     }
     pose.hips.y -= lowest;
@@ -397,7 +399,8 @@ Pose walkPose(double phase) {
         const double arm = -0.75 * hip;  // arms swing against the legs
         const double out = left ? 1.0 : -1.0;
         // The legs swing in the sagittal plane whatever the pelvis does.
-        pose.rotation[sided(kThighL, left)] = glm::conjugate(pose.rotation[kHips]) * rot(-hip, 0, -lean);
+        pose.rotation[sided(kThighL, left)] =
+            glm::conjugate(pose.rotation[kHips]) * rot(-hip, 0, -lean);
         pose.rotation[sided(kShinL, left)] = rot(knee, 0, 0);
         pose.rotation[sided(kFootL, left)] = rot(footWorld + hip - knee, 0, lean);
         pose.rotation[sided(kToeL, left)] = rot(-0.5 * std::max(0.0, footWorld), 0, 0);
