@@ -226,6 +226,22 @@ void expectOneLineError(const std::string& path) {
 
 TEST(Assimp, MissingFileIsAnError) { expectOneLineError("/nonexistent/throng/model.fbx"); }
 
+// assimp also reads glTF: the embedded JPEG ("*0") comes through as encoded bytes.
+TEST(Assimp, EmbeddedTexture) {
+    THRONG_ASSET(path, "CesiumMan/CesiumMan.glb");
+    const Model model = load(path);
+    ASSERT_EQ(model.textures.size(), 1u);
+    EXPECT_EQ(model.textures[0].mime_type, "image/jpeg");
+    EXPECT_TRUE(model.textures[0].uri.empty());
+    ASSERT_GT(model.textures[0].encoded.size(), 2u);
+    EXPECT_EQ(model.textures[0].encoded[0], 0xff);  // JPEG SOI marker
+    EXPECT_EQ(model.textures[0].encoded[1], 0xd8);
+    bool used = false;
+    for (const Material& m : model.materials) used = used || m.texture == 0;
+    EXPECT_TRUE(used);
+    EXPECT_EQ(skinJointCount(model), 19u);
+}
+
 TEST(Assimp, RandomBytesAreAnError) {
     std::mt19937 rng(7);
     for (const char* ext : {"fbx", "dae", "x", "obj", "bin"}) {
@@ -234,6 +250,26 @@ TEST(Assimp, RandomBytesAreAnError) {
         SCOPED_TRACE(ext);
         expectOneLineError(writeScratch("assimp_random", std::string("random.") + ext, bytes));
     }
+}
+
+// assimp quotes the offending text, raw bytes included: the message stays short and holds no
+// byte that UTF-8 never uses.
+TEST(Assimp, ParseErrorsAreShortAndClean) {
+    THRONG_ASSET(dae, kCollada);
+    std::ifstream in(dae, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find("<float_array");
+    ASSERT_NE(at, std::string::npos);
+    const size_t data = text.find('>', at) + 1;
+    text.replace(data, 4, "\xff\xfe\x01x");
+    const std::string path = writeScratch("assimp_parse_error", "bad.dae", text);
+    Result<Model> r = importAssimp(path);
+    ASSERT_FALSE(r.ok());
+    const std::string& m = r.error().message;
+    EXPECT_LE(m.size(), 240u) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+    EXPECT_EQ(m.find('\x01'), std::string::npos);
+    EXPECT_EQ(m.find_first_of("\xff\xfe"), std::string::npos) << m;
 }
 
 TEST(Assimp, TruncatedFilesAreErrors) {

@@ -46,9 +46,37 @@ constexpr double kDefaultTicksPerSecond = 25.0;  // what assimp's own tools assu
 // it); glm reads 16 floats as columns, hence the transpose.
 glm::mat4 toGlm(const aiMatrix4x4& m) { return glm::transpose(glm::make_mat4(&m.a1)); }
 
-std::string oneLine(std::string s) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+// One line of at most 200 bytes of valid UTF-8 (messages may end up in JSON): assimp's parse
+// errors can quote kilobytes of the file, including its raw bytes. Invalid bytes become '?'.
+std::string oneLine(const std::string& in) {
+    std::string s;
+    size_t i = 0;
+    while (i < in.size() && s.size() < 196) {
+        const auto c = static_cast<unsigned char>(in[i]);
+        const size_t len = c < 0x80    ? 1
+                           : c >= 0xf8 ? 0
+                           : c >= 0xf0 ? 4
+                           : c >= 0xe0 ? 3
+                           : c >= 0xc0 ? 2
+                                       : 0;
+        uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+        bool ok = len > 0 && i + len <= in.size();
+        for (size_t k = 1; ok && k < len; ++k) {
+            const auto b = static_cast<unsigned char>(in[i + k]);
+            ok = (b >> 6) == 2;
+            cp = (cp << 6) | (b & 0x3f);
+        }
+        const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+        ok = ok && cp >= min[len] && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
+        if (!ok)
+            s += '?';
+        else if (len == 1)
+            s += c < 0x20 || c == 0x7f ? ' ' : char(c);
+        else
+            s.append(in, i, len);
+        i += ok ? len : 1;
+    }
+    if (i < in.size()) s += "...";
     while (!s.empty() && s.back() == ' ') s.pop_back();
     return s;
 }
@@ -189,7 +217,7 @@ private:
             tex.encoded.assign(bytes, bytes + embedded->mWidth);
             const char* hint = embedded->achFormatHint;
             tex.mime_type =
-                mimeType(extensionOf("." + std::string(hint, strnlen(hint, HINTMAXTEXTURELEN))));
+                mimeType(extensionOf("x." + std::string(hint, strnlen(hint, HINTMAXTEXTURELEN))));
         } else {
             tex.uri = key;
             tex.mime_type = mimeType(extensionOf(key));
@@ -228,6 +256,7 @@ private:
             warn("mesh '" + mesh.name + "' has no triangles (points or lines only); skipped");
             return false;
         }
+        mesh.positions.reserve(n);
         for (uint32_t v = 0; v < n; ++v) {
             mesh.positions.emplace_back(am.mVertices[v].x, am.mVertices[v].y, am.mVertices[v].z);
             if (am.mNormals)
@@ -305,9 +334,15 @@ private:
         // M (see the top of the file) is the same for every bone when the rest pose is the bind
         // pose. When some bones rest elsewhere (Blender's FBX export can store an animated pose
         // as a node's transform), the others still agree: take the M that carries most weight.
+        // Only the 64 heaviest bones are tried, so that a file with huge bone counts stays linear.
+        std::vector<size_t> order(candidates.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return totals[a] > totals[b]; });
+        order.resize(std::min<size_t>(order.size(), 64));
         size_t best = 0;
         double best_score = -1.0;
-        for (size_t i = 0; i < candidates.size(); ++i) {
+        for (size_t i : order) {
             double score = 0.0;
             for (size_t k = 0; k < candidates.size(); ++k)
                 score += nearlyEqual(candidates[i], candidates[k]) ? totals[k] : 0.0;
@@ -521,12 +556,12 @@ Result<Model> importScene(const std::string& path) {
                            aiProcess_FlipUVs;
     const aiScene* scene = importer.ReadFile(path, flags);
     if (scene == nullptr) {
-        std::string why = oneLine(importer.GetErrorString());
+        std::string why = importer.GetErrorString();
         // The caller names the file; keep the message free of the path.
         for (size_t at; !path.empty() && (at = why.find(path)) != std::string::npos;)
             why.replace(at, path.size(), "<file>");
-        return Error{"assimp could not read it: " +
-                     (why.empty() ? std::string("unknown error") : why)};
+        why = oneLine(why);
+        return Error{"assimp could not read it: " + (why.empty() ? "unknown error" : why)};
     }
     if (scene->mRootNode == nullptr) return Error{"no node hierarchy"};
     if (scene->mNumMeshes == 0 || scene->mMeshes == nullptr) return Error{"no meshes"};

@@ -81,7 +81,7 @@ int runInfo(const InfoOptions& options) {
         printError(options.source, model.error().message);
         return 1;
     }
-    if (options.json) std::cout << describe(model.value()).dump(2) << "\n";
+    if (options.json) std::cout << describe(model.value()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // names may hold invalid UTF-8
     else printText(model.value());
     return 0;
 }
