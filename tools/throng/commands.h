@@ -2,6 +2,7 @@
 // as one line: "throng: error: SOURCE: what is wrong".
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace throng::cli {
@@ -18,6 +19,30 @@ struct AnimateOptions {
     int frames = 30;     // sample times per clip, spread over [0, duration]
 };
 int runAnimate(const AnimateOptions& options);
+
+struct BakeCliOptions {
+    std::string source;              // file path or builtin:NAME
+    std::string output;              // the .throng file to write
+    float fps = 30.0f;               // 1 .. 1000 (bake() checks)
+    std::string precision = "float"; // float | half
+};
+int runBake(const BakeCliOptions& options);
+
+struct RenderOptions {
+    std::string model = "builtin:walker";  // .throng, a model file, or builtin:NAME
+    uint32_t instances = 1000;
+    std::string technique = "baked";
+    float time = 1.0f;                     // seconds
+    uint32_t width = 1280, height = 720;
+    uint64_t seed = 1;
+    uint32_t frames = 3;                   // rendered frames; timings are the median after the first
+    float fps = 30.0f;                     // bake rate when the model is not a .throng file
+    std::string precision = "float";
+    std::string device;                    // substring of the device name
+    bool validate = false;
+    std::string output = "crowd.png";
+};
+int runRender(const RenderOptions& options);
 
 void printError(const std::string& source, const std::string& message);
 

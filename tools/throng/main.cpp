@@ -1,4 +1,4 @@
-// throng — command-line entry point. Subcommands live one per file (info.cpp, animate.cpp).
+// throng — command-line entry point. Subcommands live one per file (info.cpp, animate.cpp, bake.cpp, render.cpp).
 #include "commands.h"
 
 #include <CLI/CLI.hpp>
@@ -21,6 +21,29 @@ int main(int argc, char** argv) {
     anim_cmd->add_option("--clip", anim.clip, "Clip name (default: every clip)");
     anim_cmd->add_option("--frames", anim.frames, "Sample times per clip")->check(CLI::Range(1, 100000));
 
+    throng::cli::BakeCliOptions bake;
+    CLI::App* bake_cmd = app.add_subcommand("bake", "Bake every clip into a .throng file (animation texture + mesh) for the GPU");
+    bake_cmd->add_option("model", bake.source, "Model file or builtin:NAME")->required();
+    bake_cmd->add_option("-o,--output", bake.output, "The .throng file to write")->required();
+    bake_cmd->add_option("--fps", bake.fps, "Frames per second to sample (1 .. 1000)");
+    bake_cmd->add_option("--precision", bake.precision, "Animation texel precision: float or half")->check(CLI::IsMember({"float", "half"}));
+
+    throng::cli::RenderOptions render;
+    std::string size = "1280x720";
+    CLI::App* render_cmd = app.add_subcommand("render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
+    render_cmd->add_option("--model", render.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    render_cmd->add_option("--instances", render.instances, "Crowd size")->check(CLI::Range(1u, 16u << 20));
+    render_cmd->add_option("--technique", render.technique, "Animation technique (baked)");
+    render_cmd->add_option("--time", render.time, "Time of the image, seconds");
+    render_cmd->add_option("--size", size, "Image size WxH (default 1280x720)");
+    render_cmd->add_option("--seed", render.seed, "Crowd layout and variation seed");
+    render_cmd->add_option("--frames", render.frames, "Frames rendered; GPU times are the median after the first")->check(CLI::Range(1u, 10000u));
+    render_cmd->add_option("--fps", render.fps, "Bake rate when the model is not a .throng file");
+    render_cmd->add_option("--precision", render.precision, "Bake precision when the model is not a .throng file")->check(CLI::IsMember({"float", "half"}));
+    render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
+    render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
+    render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -28,5 +51,17 @@ int main(int argc, char** argv) {
     }
     if (info_cmd->parsed()) return throng::cli::runInfo(info);
     if (anim_cmd->parsed()) return throng::cli::runAnimate(anim);
+    if (bake_cmd->parsed()) return throng::cli::runBake(bake);
+    if (render_cmd->parsed()) {
+        unsigned w = 0, h = 0;
+        char tail = 0;
+        if (std::sscanf(size.c_str(), "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384) {
+            std::fprintf(stderr, "throng: error: --size %s: expected WxH, each 16 .. 16384\n", size.c_str());
+            return 1;
+        }
+        render.width = w;
+        render.height = h;
+        return throng::cli::runRender(render);
+    }
     return 2;
 }

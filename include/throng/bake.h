@@ -1,0 +1,40 @@
+// throng/bake.h — offline: turn a Model into a BakedAsset.
+//
+// Offline code (links the animation runtime to sample clips); the GPU runtime never links it.
+#pragma once
+
+#include <throng/baked.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace throng {
+
+struct BakeOptions {
+    float fps = 30.0f;                       // 1 .. 1000
+    Precision precision = Precision::Float32;
+    // Called after each clip: (clips done, clips total). May be empty.
+    std::function<void(size_t, size_t)> progress;
+};
+
+struct BakeReport {
+    size_t bytes = 0;                 // animation data bytes
+    double max_half_error = 0.0;      // Float16 only: largest |half - float| over every skinned
+                                      // vertex position and baked frame, relative to the bind
+                                      // bounding-box diagonal
+    std::vector<std::string> warnings;  // one line each, e.g. a texture that names an external file
+};
+
+// Samples every clip with the double-precision reference at the frame times of baked.h and
+// stores the skinning matrices (double -> float -> half for Float16); copies the meshes
+// (concatenated; colours to RGBA8, white when absent; uvs 0 when absent; zero-weight joint
+// slots set to 0) and the textures' encoded bytes. Every clip is baked with loop = true: a
+// Model does not say whether a clip loops, and crowds play clips in loops. A model without clips
+// bakes its rest pose as one clip "rest" of 1 frame. A texture with only an external uri (no
+// bytes) is kept with empty bytes and a warning: bake() reads no files.
+// Errors: fps outside 1 .. 1000 or not finite, an invalid model (validate's message), more
+// than kMaxBakedTexels texels or more than 2^32 - 1 vertices.
+Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report = nullptr);
+
+} // namespace throng

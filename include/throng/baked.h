@@ -1,0 +1,118 @@
+// throng/baked.h — a baked asset: what the GPU runtime needs, nothing it does not.
+//
+// Runtime data: produced offline by bake() (throng/bake.h) or loaded from a .throng file
+// (throng/format.h); the renderer reads only this, never a Model.
+//
+// Animation layout ("bone x frame x clip"): for clip c, frame f, palette joint j, the skinning
+// matrix (model[joint] * inverse_bind) as a 3x4 row-major matrix, i.e. three RGBA texels:
+//   texel (x = 3 * j + r, y = f, layer = c) = row r of the matrix, r = 0..2.
+// `animation` stores these texels layer by layer, row by row: index of texel (x, y, layer) is
+//   ((layer * max_frames + y) * texels_per_row + x), 4 components each, texels_per_row = 3 * joint_count.
+// Frames past a clip's frame_count repeat its last frame (so the image is dense).
+//
+// Frame timing: a clip of duration D baked at rate R has frame_count = max(1, round(D * R)) + 1
+// frames at times t_f = f * D / (frame_count - 1) (f = 0 .. frame_count - 1); the last frame is at
+// exactly D, so the effective rate is (frame_count - 1) / D, within half a frame of R. A clip of
+// zero duration has 1 frame. To sample time t: u = clipTime(t) / D * (frame_count - 1), blend
+// frames floor(u) and min(floor(u) + 1, frame_count - 1). (bakedFrameCount / bakedFrameTime below.)
+// Every frame holds the pose at t_f itself, also the last one of a looping clip (the pose at D,
+// the limit from the left, not the wrapped pose at 0; for a seamless loop the two are equal).
+#pragma once
+
+#include <throng/model.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace throng {
+
+enum class Precision : uint32_t { Float32 = 0, Float16 = 1 };
+
+// Limits shared by bake() and the .throng reader (a hostile file cannot ask for more).
+constexpr uint32_t kMaxBakedJoints = 65536;               // BakedVertex::joints are uint16
+constexpr uint64_t kMaxBakedTexels = uint64_t(1) << 28;   // 4 GiB of float32 RGBA texels
+
+const char* toString(Precision);
+
+struct BakedClip {
+    std::string name;
+    float duration = 0.0f;        // seconds
+    uint32_t frame_count = 1;     // >= 1
+    bool loop = true;
+    // frame_count entries: bounds of the skinned mesh per frame. They contain every vertex
+    // skinned exactly (double) and skinned with the stored matrices (either precision);
+    // a renderer pads them for its own rounding.
+    std::vector<Bounds> frame_bounds;
+};
+
+// One vertex as the GPU reads it (60 bytes, tightly packed, little-endian).
+struct BakedVertex {
+    float position[3];   // bind pose, model space
+    float normal[3];
+    float uv[2];
+    uint8_t color[4];    // RGBA8, sRGB-agnostic vertex colour (white when the source has none)
+    uint16_t joints[4];  // palette indices, every slot < joint_count (zero-weight slots are 0)
+    float weights[4];    // non-negative, sum to 1 within kWeightSumTolerance
+};
+static_assert(sizeof(BakedVertex) == 60);
+
+struct BakedSubmesh {
+    uint32_t first_index = 0;     // into BakedAsset::indices
+    uint32_t index_count = 0;     // multiple of 3
+    glm::vec4 base_color{1.0f};
+    int32_t texture = -1;         // index into BakedAsset::textures
+};
+
+struct BakedTexture {
+    std::string mime_type;        // image/png, image/jpeg
+    std::vector<uint8_t> encoded; // empty when the source only named an external file (bake warns)
+};
+
+struct BakedAsset {
+    std::string name;             // source, for messages
+    Precision precision = Precision::Float32;
+    float fps = 30.0f;            // the requested rate
+    uint32_t joint_count = 0;     // palette entries
+    uint32_t max_frames = 0;      // max frame_count over clips (image height)
+    std::vector<BakedClip> clips; // at least one (a model without clips bakes its rest pose as clip "rest")
+    // clips.size() * max_frames * 3 * joint_count texels of 4 components: float32 values in
+    // `animation_f32` (Precision::Float32) or IEEE half bits in `animation_f16` (Float16).
+    std::vector<float> animation_f32;
+    std::vector<uint16_t> animation_f16;
+
+    std::vector<BakedVertex> vertices;  // every mesh of the model, concatenated
+    std::vector<uint32_t> indices;      // into `vertices`
+    std::vector<BakedSubmesh> submeshes;
+    std::vector<BakedTexture> textures;
+    Bounds bind_bounds;
+
+    uint32_t texelsPerRow() const { return 3 * joint_count; }
+    size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }
+};
+
+// Frame timing as documented at the top: max(1, round(D * R)) + 1 frames, 1 when D == 0 (computed
+// in double; saturates at UINT32_MAX, far past kMaxBakedTexels). Time of frame f: f * D /
+// (frame_count - 1), exactly D for the last frame; 0 for a one-frame clip.
+uint32_t bakedFrameCount(float duration, float fps);
+double bakedFrameTime(const BakedClip& clip, uint32_t frame);
+
+// Row r of the skinning matrix of joint j at frame f of clip c, as floats (either precision).
+// Contract (asserted): asset passes validate(), clip < clips.size(), frame < max_frames,
+// joint < joint_count, row < 3.
+glm::vec4 bakedTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t joint, uint32_t row);
+
+// Checks every invariant above (sizes, index ranges, finite values) with a one-line message
+// naming the element: "clip 1 'idle': 33 frame bounds for 34 frames". Also: at least one clip and
+// one vertex; 1 <= joint_count <= kMaxBakedJoints; texelCount() <= kMaxBakedTexels; a clip of
+// duration 0 has 1 frame, any other at least 2; max_frames is the largest frame_count; fps in
+// 1 .. 1000.
+Status validate(const BakedAsset& asset);
+
+// IEEE 754 binary16 conversion, round to nearest even; shared by the baker and tests.
+// Subnormals both ways; overflow (|x| >= 65520) gives infinity; NaN stays NaN (sign and the top
+// 10 payload bits kept), so every half value round-trips through float bit for bit.
+uint16_t floatToHalf(float value);
+float halfToFloat(uint16_t bits);
+
+} // namespace throng

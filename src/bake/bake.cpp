@@ -1,0 +1,217 @@
+// bake.cpp — offline: a Model to a BakedAsset ("bone x frame x clip" animation texture).
+//
+// Every frame comes from the double-precision reference (referenceSkinningMatrices), so the
+// baked data is as exact as the storage precision allows; the float runtime is not involved.
+// Per frame the mesh is also skinned (in double) with the exact matrices and with the stored
+// ones, which gives bounds that hold both and, for half precision, the error that half adds.
+#include <throng/bake.h>
+
+#include <throng/anim.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace throng {
+namespace {
+
+struct ClipSource {
+    std::string name;
+    const Clip* clip = nullptr;  // nullptr: the rest pose
+    float duration = 0.0f;
+};
+
+std::string formatFloat(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", v);
+    return buf;
+}
+
+// The same sum, in the same order, as referenceSkin, so the exact positions match it bit for bit.
+glm::dvec3 skinPosition(const Mesh& mesh, size_t v, const std::vector<glm::dmat4>& matrices) {
+    glm::dmat4 blended(0.0);
+    for (int i = 0; i < 4; ++i) {
+        const double w = mesh.weights[v][i];
+        if (w != 0.0) blended += matrices[mesh.joints[v][i]] * w;
+    }
+    return glm::dvec3(blended * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0));
+}
+
+// Grows `b` to hold `p` after rounding to float, rounding outward so the float box still
+// contains the double point.
+void expand(Bounds& b, const glm::dvec3& p) {
+    for (int i = 0; i < 3; ++i) {
+        float lo = float(p[i]), hi = lo;
+        if (double(lo) > p[i]) lo = std::nextafter(lo, -std::numeric_limits<float>::infinity());
+        if (double(hi) < p[i]) hi = std::nextafter(hi, std::numeric_limits<float>::infinity());
+        b.min[i] = std::min(b.min[i], lo);
+        b.max[i] = std::max(b.max[i], hi);
+    }
+}
+
+uint8_t toUnorm8(float v) { return uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+
+Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string>& warnings) {
+    uint64_t total = 0;
+    for (const Mesh& m : model.meshes) total += m.positions.size();
+    if (total > std::numeric_limits<uint32_t>::max())
+        return Status::failure(std::to_string(total) + " vertices, more than 32-bit indices address");
+    asset.vertices.reserve(size_t(total));
+    for (const Mesh& mesh : model.meshes) {
+        const uint32_t base = uint32_t(asset.vertices.size());
+        const uint32_t index_base = uint32_t(asset.indices.size());
+        for (size_t v = 0; v < mesh.positions.size(); ++v) {
+            BakedVertex out{};
+            for (int i = 0; i < 3; ++i) {
+                out.position[i] = mesh.positions[v][i];
+                out.normal[i] = mesh.normals[v][i];
+            }
+            const glm::vec2 uv = mesh.uvs.empty() ? glm::vec2(0.0f) : mesh.uvs[v];
+            out.uv[0] = uv.x;
+            out.uv[1] = uv.y;
+            const glm::vec4 color = mesh.colors.empty() ? glm::vec4(1.0f) : mesh.colors[v];
+            for (int i = 0; i < 4; ++i) {
+                out.color[i] = toUnorm8(color[i]);
+                out.weights[i] = mesh.weights[v][i];
+                // A zero-weight slot may hold any index (validate allows it); the GPU fetches it anyway.
+                out.joints[i] = mesh.weights[v][i] > 0.0f ? mesh.joints[v][i] : uint16_t(0);
+            }
+            asset.vertices.push_back(out);
+        }
+        for (uint32_t i : mesh.indices) asset.indices.push_back(base + i);
+        std::vector<Submesh> submeshes = mesh.submeshes;
+        if (submeshes.empty() && !mesh.indices.empty()) submeshes.push_back(Submesh{0, uint32_t(mesh.indices.size()), -1});
+        for (const Submesh& s : submeshes) {
+            BakedSubmesh out;
+            out.first_index = index_base + s.first_index;
+            out.index_count = s.index_count;
+            if (s.material >= 0) {
+                out.base_color = model.materials[size_t(s.material)].base_color;
+                out.texture = model.materials[size_t(s.material)].texture;
+            }
+            asset.submeshes.push_back(out);
+        }
+    }
+    for (size_t t = 0; t < model.textures.size(); ++t) {
+        const Texture& tex = model.textures[t];
+        asset.textures.push_back(BakedTexture{tex.mime_type, tex.encoded});
+        if (tex.encoded.empty())
+            warnings.push_back("texture " + std::to_string(t) + (tex.name.empty() ? "" : " '" + tex.name + "'") +
+                               (tex.uri.empty() ? ": has no image data" : ": external file '" + tex.uri + "' not embedded") +
+                               "; baked without pixels (the base colour shows)");
+    }
+    asset.bind_bounds = bindPoseBounds(model);
+    return {};
+}
+
+// Matrices rebuilt from the stored rows of one frame (a 3x4 row-major matrix per joint).
+template <class T>
+std::vector<glm::dmat4> matricesFromRows(const T* rows, uint32_t joints) {
+    std::vector<glm::dmat4> out(joints, glm::dmat4(1.0));
+    for (uint32_t k = 0; k < joints; ++k)
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c) {
+                const T v = rows[(3 * size_t(k) + size_t(r)) * 4 + size_t(c)];
+                if constexpr (std::is_same_v<T, uint16_t>) out[k][c][r] = double(halfToFloat(v));
+                else out[k][c][r] = double(v);
+            }
+    return out;
+}
+
+} // namespace
+
+Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report) {
+    if (!std::isfinite(options.fps) || options.fps < 1.0f || options.fps > 1000.0f)
+        return Error{"fps " + formatFloat(options.fps) + " out of range (1 .. 1000)"};
+    if (options.precision != Precision::Float32 && options.precision != Precision::Float16)
+        return Error{"unknown precision " + std::to_string(uint32_t(options.precision))};
+    if (Status s = validate(model); !s) return Error{s.message};
+
+    BakeReport local_report;
+    BakeReport& rep = report != nullptr ? *report : local_report;
+    rep = BakeReport{};
+
+    std::vector<ClipSource> sources;
+    for (const Clip& c : model.clips) sources.push_back({c.name, &c, c.duration});
+    if (sources.empty()) sources.push_back({"rest", nullptr, 0.0f});
+
+    BakedAsset asset;
+    asset.name = model.source;
+    asset.precision = options.precision;
+    asset.fps = options.fps;
+    asset.joint_count = uint32_t(model.palette.size());
+    for (const ClipSource& s : sources) {
+        BakedClip clip;
+        clip.name = s.name;
+        clip.duration = s.duration;
+        clip.frame_count = bakedFrameCount(s.duration, options.fps);
+        clip.loop = true;
+        asset.max_frames = std::max(asset.max_frames, clip.frame_count);
+        asset.clips.push_back(std::move(clip));
+    }
+    const uint64_t texels = uint64_t(asset.clips.size()) * asset.max_frames * 3 * uint64_t(asset.joint_count);
+    if (texels > kMaxBakedTexels)
+        return Error{"animation needs " + std::to_string(texels) + " texels (" + std::to_string(asset.clips.size()) + " clips x " +
+                     std::to_string(asset.max_frames) + " frames x " + std::to_string(asset.texelsPerRow()) +
+                     "), more than the limit of " + std::to_string(kMaxBakedTexels) + "; lower the fps"};
+    if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
+
+    const bool half = options.precision == Precision::Float16;
+    const size_t frame_values = size_t(asset.texelsPerRow()) * 4;
+    std::vector<float> f32(size_t(texels) * 4);
+    if (half) asset.animation_f16.resize(f32.size());
+    const double diagonal = std::max(double(asset.bind_bounds.diagonal()), 1e-30);
+    for (size_t c = 0; c < sources.size(); ++c) {
+        BakedClip& clip = asset.clips[c];
+        clip.frame_bounds.resize(clip.frame_count);
+        for (uint32_t f = 0; f < clip.frame_count; ++f) {
+            // loop = false: t is within [0, D] and the last frame wants the pose at D, not at 0.
+            const std::vector<glm::dmat4> exact =
+                referenceSkinningMatrices(model, sources[c].clip, bakedFrameTime(clip, f), false);
+            const size_t at = (c * asset.max_frames + f) * frame_values;
+            for (uint32_t k = 0; k < asset.joint_count; ++k)
+                for (int r = 0; r < 3; ++r)
+                    for (int col = 0; col < 4; ++col) {
+                        const size_t i = at + (3 * size_t(k) + size_t(r)) * 4 + size_t(col);
+                        f32[i] = float(exact[k][col][r]);
+                        if (!half) continue;
+                        asset.animation_f16[i] = floatToHalf(f32[i]);
+                        if ((asset.animation_f16[i] & 0x7c00u) == 0x7c00u)
+                            return Error{"clip " + std::to_string(c) + " '" + clip.name + "' frame " + std::to_string(f) + " joint " +
+                                         std::to_string(k) + ": matrix value " + formatFloat(f32[i]) +
+                                         " exceeds the half range (65504); bake with float precision"};
+                    }
+            const std::vector<glm::dmat4> as_float = matricesFromRows(f32.data() + at, asset.joint_count);
+            const std::vector<glm::dmat4> as_half =
+                half ? matricesFromRows(asset.animation_f16.data() + at, asset.joint_count) : std::vector<glm::dmat4>{};
+            const std::vector<glm::dmat4>& stored = half ? as_half : as_float;
+            Bounds b{glm::vec3(std::numeric_limits<float>::infinity()), glm::vec3(-std::numeric_limits<float>::infinity())};
+            for (const Mesh& mesh : model.meshes)
+                for (size_t v = 0; v < mesh.positions.size(); ++v) {
+                    const glm::dvec3 p_stored = skinPosition(mesh, v, stored);
+                    expand(b, skinPosition(mesh, v, exact));
+                    expand(b, p_stored);
+                    if (half)
+                        rep.max_half_error =
+                            std::max(rep.max_half_error, glm::length(p_stored - skinPosition(mesh, v, as_float)) / diagonal);
+                }
+            clip.frame_bounds[f] = b;
+        }
+        // Frames past the clip's end repeat its last frame, so the image stays dense.
+        for (uint32_t f = clip.frame_count; f < asset.max_frames; ++f) {
+            const size_t last = (c * asset.max_frames + clip.frame_count - 1) * frame_values;
+            const size_t at = (c * asset.max_frames + f) * frame_values;
+            std::copy_n(f32.begin() + ptrdiff_t(last), frame_values, f32.begin() + ptrdiff_t(at));
+            if (half)
+                std::copy_n(asset.animation_f16.begin() + ptrdiff_t(last), frame_values, asset.animation_f16.begin() + ptrdiff_t(at));
+        }
+        if (options.progress) options.progress(c + 1, sources.size());
+    }
+    if (!half) asset.animation_f32 = std::move(f32);
+    rep.bytes = size_t(texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
+    if (Status s = validate(asset); !s) return Error{"baked asset is invalid: " + s.message};
+    return asset;
+}
+
+} // namespace throng

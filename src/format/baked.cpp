@@ -1,0 +1,216 @@
+// baked.cpp — BakedAsset helpers: frame timing, texel access, validate(), IEEE half conversion.
+#include <throng/baked.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace throng {
+namespace {
+
+std::string quoted(const std::string& name) { return name.empty() ? "" : " '" + name + "'"; }
+
+bool finite(const float* v, int n) {
+    for (int i = 0; i < n; ++i)
+        if (!std::isfinite(v[i])) return false;
+    return true;
+}
+
+Status validateBounds(const Bounds& b, const std::string& what) {
+    const float v[6] = {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z};
+    if (!finite(v, 6)) return Status::failure(what + " is NaN or infinite");
+    if (b.min.x > b.max.x || b.min.y > b.max.y || b.min.z > b.max.z) return Status::failure(what + ": min exceeds max");
+    return {};
+}
+
+Status validateClips(const BakedAsset& asset) {
+    if (asset.clips.empty()) return Status::failure("no clips (a baked asset has at least one)");
+    uint32_t max_frames = 0;
+    for (size_t c = 0; c < asset.clips.size(); ++c) {
+        const BakedClip& clip = asset.clips[c];
+        const std::string where = "clip " + std::to_string(c) + quoted(clip.name);
+        if (!std::isfinite(clip.duration) || clip.duration < 0.0f)
+            return Status::failure(where + ": duration is negative, NaN or infinite");
+        if (clip.frame_count == 0) return Status::failure(where + ": frame count is 0");
+        if (clip.duration == 0.0f && clip.frame_count != 1)
+            return Status::failure(where + ": duration 0 needs 1 frame, has " + std::to_string(clip.frame_count));
+        if (clip.duration > 0.0f && clip.frame_count < 2)
+            return Status::failure(where + ": a clip of nonzero duration needs at least 2 frames");
+        if (clip.frame_bounds.size() != clip.frame_count)
+            return Status::failure(where + ": " + std::to_string(clip.frame_bounds.size()) + " frame bounds for " +
+                                   std::to_string(clip.frame_count) + " frames");
+        for (size_t f = 0; f < clip.frame_bounds.size(); ++f)
+            if (Status s = validateBounds(clip.frame_bounds[f], where + " frame " + std::to_string(f) + " bounds"); !s) return s;
+        max_frames = std::max(max_frames, clip.frame_count);
+    }
+    if (asset.max_frames != max_frames)
+        return Status::failure("max_frames is " + std::to_string(asset.max_frames) + ", the longest clip has " +
+                               std::to_string(max_frames) + " frames");
+    return {};
+}
+
+Status validateAnimation(const BakedAsset& asset) {
+    if (asset.joint_count == 0 || asset.joint_count > kMaxBakedJoints)
+        return Status::failure("joint count " + std::to_string(asset.joint_count) + " out of range (1 .. " +
+                               std::to_string(kMaxBakedJoints) + ")");
+    // Every factor fits 32 bits, so the 64-bit product cannot overflow before the comparison.
+    const uint64_t texels = uint64_t(asset.clips.size()) * asset.max_frames * (3 * uint64_t(asset.joint_count));
+    if (texels > kMaxBakedTexels)
+        return Status::failure("animation of " + std::to_string(texels) + " texels exceeds the limit of " +
+                               std::to_string(kMaxBakedTexels));
+    const size_t components = size_t(texels) * 4;
+    if (asset.precision == Precision::Float32) {
+        if (asset.animation_f32.size() != components || !asset.animation_f16.empty())
+            return Status::failure("float32 animation has " + std::to_string(asset.animation_f32.size()) + " values, expected " +
+                                   std::to_string(components) + (asset.animation_f16.empty() ? "" : " (and no half values)"));
+        for (size_t i = 0; i < components; ++i)
+            if (!std::isfinite(asset.animation_f32[i]))
+                return Status::failure("animation value " + std::to_string(i) + " is NaN or infinite");
+    } else if (asset.precision == Precision::Float16) {
+        if (asset.animation_f16.size() != components || !asset.animation_f32.empty())
+            return Status::failure("half animation has " + std::to_string(asset.animation_f16.size()) + " values, expected " +
+                                   std::to_string(components) + (asset.animation_f32.empty() ? "" : " (and no float values)"));
+        for (size_t i = 0; i < components; ++i)
+            if ((asset.animation_f16[i] & 0x7c00u) == 0x7c00u)
+                return Status::failure("animation value " + std::to_string(i) + " is NaN or infinite");
+    } else {
+        return Status::failure("unknown precision " + std::to_string(uint32_t(asset.precision)));
+    }
+    return {};
+}
+
+Status validateMesh(const BakedAsset& asset) {
+    if (asset.vertices.empty()) return Status::failure("no vertices");
+    if (asset.vertices.size() > std::numeric_limits<uint32_t>::max())
+        return Status::failure("more vertices than 32-bit indices address");
+    for (size_t v = 0; v < asset.vertices.size(); ++v) {
+        const BakedVertex& x = asset.vertices[v];
+        const std::string where = "vertex " + std::to_string(v);
+        if (!finite(x.position, 3) || !finite(x.normal, 3) || !finite(x.uv, 2) || !finite(x.weights, 4))
+            return Status::failure(where + ": NaN or infinite value");
+        float sum = 0.0f;
+        for (int i = 0; i < 4; ++i) {
+            if (x.joints[i] >= asset.joint_count)
+                return Status::failure(where + ": joint " + std::to_string(x.joints[i]) + " out of range (" +
+                                       std::to_string(asset.joint_count) + " joints)");
+            if (x.weights[i] < 0.0f) return Status::failure(where + ": negative weight");
+            sum += x.weights[i];
+        }
+        if (std::fabs(sum - 1.0f) > kWeightSumTolerance)
+            return Status::failure(where + ": weights sum to " + std::to_string(sum) + ", not 1");
+    }
+    if (asset.indices.size() % 3 != 0) return Status::failure("index count " + std::to_string(asset.indices.size()) + " is not a multiple of 3");
+    for (size_t i = 0; i < asset.indices.size(); ++i)
+        if (asset.indices[i] >= asset.vertices.size())
+            return Status::failure("index " + std::to_string(i) + " = " + std::to_string(asset.indices[i]) + " out of range (" +
+                                   std::to_string(asset.vertices.size()) + " vertices)");
+    for (size_t s = 0; s < asset.submeshes.size(); ++s) {
+        const BakedSubmesh& sub = asset.submeshes[s];
+        const std::string where = "submesh " + std::to_string(s);
+        if (uint64_t(sub.first_index) + sub.index_count > asset.indices.size() || sub.index_count % 3 != 0)
+            return Status::failure(where + ": index range out of bounds");
+        if (!std::isfinite(sub.base_color.x) || !std::isfinite(sub.base_color.y) || !std::isfinite(sub.base_color.z) ||
+            !std::isfinite(sub.base_color.w))
+            return Status::failure(where + ": base colour is NaN or infinite");
+        if (sub.texture < -1 || sub.texture >= int64_t(asset.textures.size()))
+            return Status::failure(where + ": texture " + std::to_string(sub.texture) + " out of range (" +
+                                   std::to_string(asset.textures.size()) + " textures)");
+    }
+    return validateBounds(asset.bind_bounds, "bind bounds");
+}
+
+} // namespace
+
+const char* toString(Precision p) {
+    switch (p) {
+    case Precision::Float32: return "float";
+    case Precision::Float16: return "half";
+    }
+    return "unknown";
+}
+
+uint32_t bakedFrameCount(float duration, float fps) {
+    if (!(duration > 0.0f)) return 1;
+    const double intervals = std::max(1.0, std::round(double(duration) * double(fps)));
+    if (!(intervals < double(std::numeric_limits<uint32_t>::max()))) return std::numeric_limits<uint32_t>::max();
+    return uint32_t(intervals) + 1;
+}
+
+double bakedFrameTime(const BakedClip& clip, uint32_t frame) {
+    if (clip.frame_count <= 1) return 0.0;
+    // The last frame is exactly D: (n * D) / n need not round back to D.
+    if (frame >= clip.frame_count - 1) return double(clip.duration);
+    return double(frame) * double(clip.duration) / double(clip.frame_count - 1);
+}
+
+glm::vec4 bakedTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t joint, uint32_t row) {
+    assert(clip < asset.clips.size() && frame < asset.max_frames && joint < asset.joint_count && row < 3);
+    const size_t texel = (size_t(clip) * asset.max_frames + frame) * asset.texelsPerRow() + 3 * size_t(joint) + row;
+    glm::vec4 out;
+    if (asset.precision == Precision::Float16) {
+        assert(asset.animation_f16.size() >= 4 * texel + 4);
+        for (int i = 0; i < 4; ++i) out[i] = halfToFloat(asset.animation_f16[4 * texel + size_t(i)]);
+    } else {
+        assert(asset.animation_f32.size() >= 4 * texel + 4);
+        for (int i = 0; i < 4; ++i) out[i] = asset.animation_f32[4 * texel + size_t(i)];
+    }
+    return out;
+}
+
+Status validate(const BakedAsset& asset) {
+    if (!std::isfinite(asset.fps) || asset.fps < 1.0f || asset.fps > 1000.0f)
+        return Status::failure("fps " + std::to_string(asset.fps) + " out of range (1 .. 1000)");
+    if (Status s = validateClips(asset); !s) return s;
+    if (Status s = validateAnimation(asset); !s) return s;
+    return validateMesh(asset);
+}
+
+// Bit-level conversion (no hardware F16C needed, identical on every machine). A half is
+// sign(1) exponent(5, bias 15) mantissa(10); a float sign(1) exponent(8, bias 127) mantissa(23).
+uint16_t floatToHalf(float value) {
+    const uint32_t f = std::bit_cast<uint32_t>(value);
+    const uint32_t sign = (f >> 16) & 0x8000u;
+    const uint32_t abs = f & 0x7fffffffu;
+    if (abs >= 0x7f800000u) {  // infinity or NaN
+        if (abs == 0x7f800000u) return uint16_t(sign | 0x7c00u);
+        uint32_t payload = (abs >> 13) & 0x3ffu;
+        if (payload == 0) payload = 0x200u;  // the payload lived in the dropped bits: stay a NaN
+        return uint16_t(sign | 0x7c00u | payload);
+    }
+    if (abs >= 0x47800000u) return uint16_t(sign | 0x7c00u);  // >= 65536: infinity
+    if (abs < 0x38800000u) {                                   // below 2^-14: subnormal half or zero
+        if (abs < 0x33000000u) return uint16_t(sign);          // <= 2^-25 rounds to zero (2^-25 ties to even 0)
+        // value = m * 2^(e - 150) with the implicit bit; in units of 2^-24 that is m >> (126 - e).
+        const uint32_t e = abs >> 23;
+        const uint32_t m = (abs & 0x7fffffu) | 0x800000u;
+        const uint32_t shift = 126 - e;  // 14 .. 24
+        uint32_t h = m >> shift;
+        const uint32_t rest = m & ((1u << shift) - 1);
+        const uint32_t halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (h & 1u))) ++h;  // may carry into the smallest normal: correct
+        return uint16_t(sign | h);
+    }
+    // Normal: rebias the exponent (127 -> 15) and round the 13 dropped mantissa bits; a carry
+    // ripples into the exponent, and from 65520 up into infinity, as IEEE requires.
+    uint32_t h = (abs >> 13) - (112u << 10);
+    const uint32_t rest = abs & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+    return uint16_t(sign | h);
+}
+
+float halfToFloat(uint16_t bits) {
+    const uint32_t sign = uint32_t(bits & 0x8000u) << 16;
+    const uint32_t e = (bits >> 10) & 0x1fu;
+    const uint32_t m = bits & 0x3ffu;
+    if (e == 0x1fu) return std::bit_cast<float>(sign | 0x7f800000u | (m << 13));  // infinity, NaN
+    if (e == 0) {
+        // Zero or subnormal: m * 2^-24, exact in float.
+        const float magnitude = float(m) * 0x1p-24f;
+        return std::bit_cast<float>(sign | std::bit_cast<uint32_t>(magnitude));
+    }
+    return std::bit_cast<float>(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+} // namespace throng

@@ -1,0 +1,528 @@
+// throng_file.cpp — the .throng file (docs/FORMAT.md): a header, a section table, then
+// checksummed, optionally zstd-compressed sections, all little-endian.
+//
+// The reader treats every byte as hostile: each count is checked against the bytes that hold it
+// before anything is allocated, decompression grows its buffer only as output really arrives,
+// and every failure is a one-line Error naming the section.
+#include <throng/format.h>
+
+#include "serial.h"
+
+#include <zstd.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <memory>
+
+namespace throng {
+namespace {
+
+using detail::Bytes;
+using detail::ByteReader;
+using detail::ByteWriter;
+
+constexpr char kMagic[8] = {'T', 'H', 'R', 'O', 'N', 'G', '\0', '\0'};
+constexpr size_t kHeaderSize = 48;
+constexpr size_t kEntrySize = 40;
+constexpr size_t kChecksummedHeaderBytes = 24;  // magic, version, section count, file size
+constexpr uint32_t kMaxSections = 4096;
+constexpr uint64_t kMaxSectionBytes = uint64_t(1) << 33;  // 8 GiB decompressed
+constexpr uint32_t kFlagZstd = 1u;
+constexpr int kZstdLevel = 6;
+constexpr size_t kSectionAlignment = 16;
+
+constexpr uint32_t fourcc(const char (&s)[5]) {
+    return uint32_t(uint8_t(s[0])) | uint32_t(uint8_t(s[1])) << 8 | uint32_t(uint8_t(s[2])) << 16 | uint32_t(uint8_t(s[3])) << 24;
+}
+constexpr uint32_t kMeta = fourcc("META"), kClip = fourcc("CLIP"), kAnim = fourcc("ANIM"), kVert = fourcc("VERT"),
+                   kIndx = fourcc("INDX"), kSubm = fourcc("SUBM"), kTexr = fourcc("TEXR");
+constexpr uint32_t kRequired[] = {kMeta, kClip, kAnim, kVert, kIndx, kSubm, kTexr};
+
+std::string typeName(uint32_t type) {
+    std::string s;
+    for (int i = 0; i < 4; ++i) {
+        const char c = char((type >> (8 * i)) & 0xffu);
+        s += (c >= 32 && c < 127) ? c : '?';
+    }
+    return s;
+}
+
+std::string sectionName(uint32_t type) { return "section '" + typeName(type) + "'"; }
+
+struct Entry {
+    uint32_t type = 0, flags = 0;
+    uint64_t offset = 0, stored = 0, raw = 0, checksum = 0;
+};
+
+// --- Writing -----------------------------------------------------------------------------
+
+Bytes metaSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.precision));
+    w.f32(a.fps);
+    w.u32(a.joint_count);
+    w.u32(a.max_frames);
+    w.bounds(a.bind_bounds);
+    w.string(a.name);
+    return std::move(w.out);
+}
+
+Bytes clipSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.clips.size()));
+    for (const BakedClip& c : a.clips) {
+        w.string(c.name);
+        w.f32(c.duration);
+        w.u32(c.frame_count);
+        w.u32(c.loop ? 1u : 0u);
+        for (const Bounds& b : c.frame_bounds) w.bounds(b);
+    }
+    return std::move(w.out);
+}
+
+Bytes animSection(const BakedAsset& a) {
+    ByteWriter w;
+    if (a.precision == Precision::Float16) w.array(a.animation_f16.data(), a.animation_f16.size());
+    else w.array(a.animation_f32.data(), a.animation_f32.size());
+    return std::move(w.out);
+}
+
+Bytes vertSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.vertices.size()));
+    w.array(a.vertices.data(), a.vertices.size());
+    return std::move(w.out);
+}
+
+Bytes indxSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.indices.size()));
+    w.array(a.indices.data(), a.indices.size());
+    return std::move(w.out);
+}
+
+Bytes submSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.submeshes.size()));
+    for (const BakedSubmesh& s : a.submeshes) {
+        w.u32(s.first_index);
+        w.u32(s.index_count);
+        for (int i = 0; i < 4; ++i) w.f32(s.base_color[i]);
+        w.i32(s.texture);
+    }
+    return std::move(w.out);
+}
+
+Bytes texrSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.textures.size()));
+    for (const BakedTexture& t : a.textures) {
+        w.string(t.mime_type);
+        w.u32(uint32_t(t.encoded.size()));
+        w.array(t.encoded.data(), t.encoded.size());
+    }
+    return std::move(w.out);
+}
+
+// Compressed when that saves bytes (encoded PNG/JPEG textures usually do not shrink).
+Result<Bytes> storeSection(const Bytes& raw, uint32_t* flags) {
+    *flags = 0;
+    if (raw.empty()) return Bytes{};
+    Bytes packed(ZSTD_compressBound(raw.size()));
+    const size_t n = ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), kZstdLevel);
+    if (ZSTD_isError(n)) return Error{std::string("zstd compression failed: ") + ZSTD_getErrorName(n)};
+    if (n >= raw.size()) return raw;
+    packed.resize(n);
+    *flags = kFlagZstd;
+    return packed;
+}
+
+Status writeAll(int fd, const uint8_t* data, size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, std::min<size_t>(size, size_t(1) << 30));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return Status::failure(std::string("cannot write: ") + std::strerror(errno));
+        }
+        data += n;
+        size -= size_t(n);
+    }
+    return {};
+}
+
+// Writes `parts` to a new temporary file next to `path`, then renames it over `path`: a reader
+// sees the old file or the new one, never half of one. The temporary is removed on failure.
+Status writeFileAtomic(const std::string& path, const std::vector<const Bytes*>& parts) {
+    static std::atomic<uint32_t> counter{0};
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return Status::failure(std::string("cannot create file: ") + std::strerror(errno));
+    Status status;
+    for (const Bytes* part : parts) {
+        status = writeAll(fd, part->data(), part->size());
+        if (!status) break;
+    }
+    if (status && ::fsync(fd) != 0) status = Status::failure(std::string("cannot write: ") + std::strerror(errno));
+    if (::close(fd) != 0 && status) status = Status::failure(std::string("cannot write: ") + std::strerror(errno));
+    if (status && std::rename(tmp.c_str(), path.c_str()) != 0)
+        status = Status::failure(std::string("cannot replace file: ") + std::strerror(errno));
+    if (!status) ::unlink(tmp.c_str());
+    return status;
+}
+
+// --- Reading -----------------------------------------------------------------------------
+
+Result<Bytes> readFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Error{std::string("cannot open: ") + std::strerror(errno)};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return Error{"cannot open: not a regular file"};
+    }
+    Bytes data(size_t(st.st_size));
+    size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const std::string reason = std::strerror(errno);
+            ::close(fd);
+            return Error{"cannot read: " + reason};
+        }
+        if (n == 0) break;  // shrank while reading: the checks below report what is missing
+        done += size_t(n);
+    }
+    ::close(fd);
+    data.resize(done);
+    return data;
+}
+
+// Decompresses one zstd frame of exactly `raw_size` bytes. The buffer starts small and doubles
+// as output arrives, so a header that lies about raw_size costs nothing until the data backs it.
+Result<Bytes> decompress(const uint8_t* src, size_t size, uint64_t raw_size, const std::string& what) {
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    if (!ctx) return Error{what + ": out of memory for zstd"};
+    const Error corrupt{what + ": corrupt zstd data"};
+    const Error early{what + ": zstd data ends early"};
+    Bytes out(size_t(std::min<uint64_t>(raw_size, std::max<uint64_t>(uint64_t(size) * 8, 1 << 16))));
+    ZSTD_inBuffer in{src, size, 0};
+    size_t produced = 0;
+    bool complete = false;
+    while (!complete) {
+        if (produced == out.size()) {
+            if (out.size() == raw_size) break;  // full: the probe below decides
+            out.resize(size_t(std::min<uint64_t>(raw_size, uint64_t(out.size()) * 2)));
+        }
+        ZSTD_outBuffer o{out.data(), out.size(), produced};
+        const size_t in_before = in.pos;
+        const size_t r = ZSTD_decompressStream(ctx.get(), &o, &in);
+        if (ZSTD_isError(r)) return Error{corrupt.message + " (" + ZSTD_getErrorName(r) + ")"};
+        const bool progress = o.pos != produced || in.pos != in_before;
+        produced = o.pos;
+        if (r == 0) complete = true;
+        else if (o.pos < o.size && (in.pos == in.size || !progress)) return early;  // wants input that is not there
+    }
+    if (!complete) {
+        // raw_size bytes out and the frame still open: one more byte would be too many.
+        uint8_t probe = 0;
+        ZSTD_outBuffer extra{&probe, 1, 0};
+        const size_t r = ZSTD_decompressStream(ctx.get(), &extra, &in);
+        if (ZSTD_isError(r)) return Error{corrupt.message + " (" + ZSTD_getErrorName(r) + ")"};
+        if (extra.pos > 0) return Error{what + ": decompresses to more than the " + std::to_string(raw_size) + " bytes the table says"};
+        if (r != 0) return early;
+    }
+    if (in.pos != in.size) return Error{what + ": data after the end of the zstd frame"};
+    if (produced != raw_size)
+        return Error{what + ": decompressed to " + std::to_string(produced) + " bytes, the table says " + std::to_string(raw_size)};
+    return out;
+}
+
+// The raw bytes of one section whose checksum was verified.
+Result<Bytes> loadSection(const Bytes& file, const Entry& e) {
+    const std::string what = sectionName(e.type);
+    const uint8_t* stored = file.data() + e.offset;
+    if ((e.flags & ~kFlagZstd) != 0) return Error{what + ": unknown flags " + std::to_string(e.flags)};
+    if (e.raw > kMaxSectionBytes)
+        return Error{what + ": size " + std::to_string(e.raw) + " out of range (limit " + std::to_string(kMaxSectionBytes) + ")"};
+    if ((e.flags & kFlagZstd) == 0) {
+        if (e.raw != e.stored)
+            return Error{what + ": stored uncompressed in " + std::to_string(e.stored) + " bytes, the table says " +
+                         std::to_string(e.raw)};
+        return Bytes(stored, stored + e.stored);
+    }
+    return decompress(stored, size_t(e.stored), e.raw, what);
+}
+
+Status parseMeta(ByteReader& r, BakedAsset& a) {
+    const uint32_t precision = r.u32();
+    a.fps = r.f32();
+    a.joint_count = r.u32();
+    a.max_frames = r.u32();
+    a.bind_bounds = r.bounds();
+    a.name = r.string();
+    if (r.failed()) return r.status();
+    if (precision > uint32_t(Precision::Float16)) return Status::failure("section 'META': unknown precision " + std::to_string(precision));
+    a.precision = Precision(precision);
+    return r.finish();
+}
+
+Status parseClips(ByteReader& r, BakedAsset& a) {
+    constexpr size_t kMinClipBytes = 16;  // name length, duration, frame count, flags
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (count == 0) return Status::failure("section 'CLIP': clip count is 0");
+    if (!r.has(uint64_t(count) * kMinClipBytes)) return Status::failure("section 'CLIP': clip count " + std::to_string(count) + " out of range");
+    a.clips.resize(count);
+    for (uint32_t c = 0; c < count; ++c) {
+        BakedClip& clip = a.clips[c];
+        clip.name = r.string();
+        clip.duration = r.f32();
+        clip.frame_count = r.u32();
+        const uint32_t flags = r.u32();
+        if (r.failed()) return r.status();
+        if (flags > 1u) return Status::failure("section 'CLIP': clip " + std::to_string(c) + " has unknown flags " + std::to_string(flags));
+        clip.loop = (flags & 1u) != 0;
+        if (clip.frame_count == 0) return Status::failure("section 'CLIP': clip " + std::to_string(c) + " has frame count 0");
+        if (!r.has(uint64_t(clip.frame_count) * 24))
+            return Status::failure("section 'CLIP': clip " + std::to_string(c) + " frame count " + std::to_string(clip.frame_count) +
+                                   " out of range");
+        clip.frame_bounds.resize(clip.frame_count);
+        for (Bounds& b : clip.frame_bounds) b = r.bounds();
+    }
+    return r.finish();
+}
+
+// Sizes from META and CLIP decide how large ANIM must be, before it is decompressed.
+Result<uint64_t> animBytes(const BakedAsset& a) {
+    if (a.joint_count == 0 || a.joint_count > kMaxBakedJoints)
+        return Error{"section 'META': joint count " + std::to_string(a.joint_count) + " out of range"};
+    uint32_t longest = 0;
+    for (const BakedClip& c : a.clips) longest = std::max(longest, c.frame_count);
+    if (a.max_frames != longest)
+        return Error{"section 'META': max frames " + std::to_string(a.max_frames) + " differs from the longest clip (" +
+                     std::to_string(longest) + ")"};
+    const uint64_t texels = uint64_t(a.clips.size()) * a.max_frames * 3 * uint64_t(a.joint_count);
+    if (texels > kMaxBakedTexels)
+        return Error{"animation of " + std::to_string(a.clips.size()) + " clips x " + std::to_string(a.max_frames) + " frames x " +
+                     std::to_string(3 * uint64_t(a.joint_count)) + " texels out of range (limit " + std::to_string(kMaxBakedTexels) +
+                     " texels)"};
+    return texels * 4 * (a.precision == Precision::Float16 ? 2 : 4);
+}
+
+Status parseAnim(ByteReader& r, BakedAsset& a) {
+    const size_t components = size_t(a.texelCount()) * 4;
+    if (a.precision == Precision::Float16) {
+        a.animation_f16.resize(components);
+        r.array(a.animation_f16.data(), components);
+    } else {
+        a.animation_f32.resize(components);
+        r.array(a.animation_f32.data(), components);
+    }
+    return r.finish();
+}
+
+template <class T>
+Status parseCounted(ByteReader& r, std::vector<T>& out, const char* what) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (!r.has(uint64_t(count) * sizeof(T)))
+        return Status::failure(std::string("section '") + r.name() + "': " + what + " count " + std::to_string(count) + " out of range");
+    out.resize(count);
+    r.array(out.data(), count);
+    return r.finish();
+}
+
+Status parseSubmeshes(ByteReader& r, BakedAsset& a) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (!r.has(uint64_t(count) * 28)) return Status::failure("section 'SUBM': submesh count " + std::to_string(count) + " out of range");
+    a.submeshes.resize(count);
+    for (BakedSubmesh& s : a.submeshes) {
+        s.first_index = r.u32();
+        s.index_count = r.u32();
+        for (int i = 0; i < 4; ++i) s.base_color[i] = r.f32();
+        s.texture = r.i32();
+    }
+    return r.finish();
+}
+
+Status parseTextures(ByteReader& r, BakedAsset& a) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (!r.has(uint64_t(count) * 8)) return Status::failure("section 'TEXR': texture count " + std::to_string(count) + " out of range");
+    a.textures.resize(count);
+    for (BakedTexture& t : a.textures) {
+        t.mime_type = r.string();
+        const uint32_t size = r.u32();
+        if (r.failed()) return r.status();
+        if (!r.has(size)) return Status::failure("section 'TEXR': texture of " + std::to_string(size) + " bytes runs past the section's end");
+        t.encoded.resize(size);
+        r.array(t.encoded.data(), size);
+    }
+    return r.finish();
+}
+
+Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
+    switch (type) {
+    case kMeta: return parseMeta(r, a);
+    case kClip: return parseClips(r, a);
+    case kAnim: return parseAnim(r, a);
+    case kVert: return parseCounted(r, a.vertices, "vertex");
+    case kIndx: return parseCounted(r, a.indices, "index");
+    case kSubm: return parseSubmeshes(r, a);
+    case kTexr: return parseTextures(r, a);
+    }
+    return {};
+}
+
+Result<std::map<uint32_t, Entry>> readTable(const Bytes& file) {
+    const uint64_t size = file.size();
+    if (size < sizeof(kMagic) || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
+        if (size < sizeof(kMagic) && (size == 0 || std::memcmp(file.data(), kMagic, size_t(size)) == 0))
+            return Error{"truncated: file has " + std::to_string(size) + " bytes, shorter than the " + std::to_string(kHeaderSize) + "-byte header"};
+        return Error{"not a .throng file (bad magic)"};
+    }
+    if (size < kHeaderSize)
+        return Error{"truncated: file has " + std::to_string(size) + " bytes, shorter than the " + std::to_string(kHeaderSize) + "-byte header"};
+    ByteReader h(file.data(), kHeaderSize, "header");
+    h.skip(sizeof(kMagic));
+    const uint32_t version = h.u32(), count = h.u32();
+    const uint64_t file_size = h.u64(), checksum = h.u64();
+    if (version == 0) return Error{"format version 0 is not valid"};
+    if (version > kThrongFormatVersion)
+        return Error{"format version " + std::to_string(version) + " is newer than this build reads (" + std::to_string(kThrongFormatVersion) + ")"};
+    if (count > kMaxSections) return Error{"section count " + std::to_string(count) + " out of range (limit " + std::to_string(kMaxSections) + ")"};
+    const uint64_t table_end = kHeaderSize + uint64_t(count) * kEntrySize;
+    if (table_end > size)
+        return Error{"truncated: section table ends at byte " + std::to_string(table_end) + ", file has " + std::to_string(size)};
+    uint64_t sum = throngChecksum(file.data(), kChecksummedHeaderBytes);
+    sum = throngChecksum(file.data() + kHeaderSize, size_t(table_end - kHeaderSize), sum);
+    if (sum != checksum) return Error{"header: checksum mismatch"};
+    if (file_size > size) return Error{"truncated: header says " + std::to_string(file_size) + " bytes, file has " + std::to_string(size)};
+    if (file_size < size) return Error{"file has " + std::to_string(size) + " bytes, header says " + std::to_string(file_size)};
+
+    std::map<uint32_t, Entry> known;
+    ByteReader t(file.data() + kHeaderSize, size_t(table_end - kHeaderSize), "table");
+    for (uint32_t i = 0; i < count; ++i) {
+        Entry e;
+        e.type = t.u32();
+        e.flags = t.u32();
+        e.offset = t.u64();
+        e.stored = t.u64();
+        e.raw = t.u64();
+        e.checksum = t.u64();
+        if (e.offset > size || e.stored > size - e.offset) {
+            const std::string end = e.offset > UINT64_MAX - e.stored ? "past 2^64" : "at byte " + std::to_string(e.offset + e.stored);
+            return Error{"truncated: " + sectionName(e.type) + " ends " + end + ", file has " + std::to_string(size)};
+        }
+        if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired)) continue;  // newer, optional
+        if (!known.emplace(e.type, e).second) return Error{sectionName(e.type) + " appears twice"};
+    }
+    for (uint32_t type : kRequired)
+        if (known.count(type) == 0) return Error{"missing " + sectionName(type)};
+    return known;
+}
+
+} // namespace
+
+uint64_t throngChecksum(const void* data, size_t size, uint64_t seed) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    uint64_t h = seed;
+    for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+Status writeThrong(const BakedAsset& asset, const std::string& path) {
+    if (Status s = validate(asset); !s) return Status::failure("cannot write an invalid asset: " + s.message);
+    for (const BakedTexture& t : asset.textures)
+        if (t.encoded.size() > UINT32_MAX || t.mime_type.size() > UINT32_MAX) return Status::failure("texture larger than 4 GiB");
+    const std::pair<uint32_t, Bytes> raw[] = {{kMeta, metaSection(asset)}, {kClip, clipSection(asset)}, {kAnim, animSection(asset)},
+                                              {kVert, vertSection(asset)}, {kIndx, indxSection(asset)}, {kSubm, submSection(asset)},
+                                              {kTexr, texrSection(asset)}};
+    constexpr size_t n = std::size(raw);
+    std::vector<Bytes> stored;
+    std::vector<Entry> entries(n);
+    uint64_t offset = kHeaderSize + n * kEntrySize;
+    for (size_t i = 0; i < n; ++i) {
+        Result<Bytes> s = storeSection(raw[i].second, &entries[i].flags);
+        if (!s) return Status::failure(sectionName(raw[i].first) + ": " + s.error().message);
+        offset = (offset + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
+        stored.push_back(std::move(s).value());
+        entries[i].type = raw[i].first;
+        entries[i].offset = offset;
+        entries[i].stored = stored.back().size();
+        entries[i].raw = raw[i].second.size();
+        entries[i].checksum = throngChecksum(stored.back().data(), stored.back().size());
+        offset += stored.back().size();
+    }
+    ByteWriter table;
+    for (const Entry& e : entries) {
+        table.u32(e.type);
+        table.u32(e.flags);
+        table.u64(e.offset);
+        table.u64(e.stored);
+        table.u64(e.raw);
+        table.u64(e.checksum);
+    }
+    ByteWriter header;
+    header.array(kMagic, sizeof(kMagic));
+    header.u32(kThrongFormatVersion);
+    header.u32(uint32_t(n));
+    header.u64(offset);
+    const uint64_t sum = throngChecksum(table.out.data(), table.out.size(), throngChecksum(header.out.data(), header.out.size()));
+    header.u64(sum);
+    header.out.resize(kHeaderSize, 0);  // reserved
+
+    // Padding before each section, so sections start on kSectionAlignment boundaries.
+    std::vector<Bytes> pads(n);
+    std::vector<const Bytes*> parts = {&header.out, &table.out};
+    uint64_t at = kHeaderSize + table.out.size();
+    for (size_t i = 0; i < n; ++i) {
+        pads[i].resize(size_t(entries[i].offset - at), 0);
+        parts.push_back(&pads[i]);
+        parts.push_back(&stored[i]);
+        at = entries[i].offset + entries[i].stored;
+    }
+    return writeFileAtomic(path, parts);
+}
+
+Result<BakedAsset> readThrong(const std::string& path) {
+    Result<Bytes> file = readFile(path);
+    if (!file) return file.error();
+    Result<std::map<uint32_t, Entry>> table = readTable(file.value());
+    if (!table) return table.error();
+    const std::map<uint32_t, Entry>& entries = table.value();
+    // Checksums first, so a damaged file says "checksum" rather than whatever the damage mimics.
+    for (const auto& [type, e] : entries)
+        if (throngChecksum(file.value().data() + e.offset, size_t(e.stored)) != e.checksum)
+            return Error{sectionName(type) + ": checksum mismatch"};
+
+    BakedAsset asset;
+    for (uint32_t type : kRequired) {
+        const Entry& e = entries.at(type);
+        if (type == kAnim) {
+            Result<uint64_t> expected = animBytes(asset);
+            if (!expected) return expected.error();
+            if (e.raw != expected.value())
+                return Error{"section 'ANIM': " + std::to_string(e.raw) + " bytes, expected " + std::to_string(expected.value()) + " for " +
+                             std::to_string(asset.clips.size()) + " clips x " + std::to_string(asset.max_frames) + " frames x " +
+                             std::to_string(asset.texelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
+        }
+        Result<Bytes> raw = loadSection(file.value(), e);
+        if (!raw) return raw.error();
+        ByteReader r(raw.value().data(), raw.value().size(), typeName(type));
+        if (Status s = parseSection(type, r, asset); !s) return Error{s.message};
+    }
+    if (Status s = validate(asset); !s) return Error{s.message};
+    return asset;
+}
+
+} // namespace throng

@@ -1,0 +1,68 @@
+// The Vulkan instance and device, headless (no surface), with validation on request.
+//
+// Device choice: discrete > integrated > virtual > CPU, unless ContextOptions::device_substring
+// names one (case-insensitive match on the device name). Required: Vulkan 1.3 with dynamic
+// rendering and synchronization2, a graphics+compute queue with timestamps.
+#pragma once
+
+#include "vk_check.h"
+
+#include <throng/result.h>
+
+#include <atomic>
+#include <mutex>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace throng::gpu {
+
+struct ContextOptions {
+    bool validation = false;       // VK_LAYER_KHRONOS_validation + a debug messenger
+    std::string device_substring;  // empty: the best device
+};
+
+// Counts what the debug messenger saw; tests fail on any error.
+struct ValidationCounts {
+    std::atomic<uint32_t> errors{0};
+    std::atomic<uint32_t> warnings{0};
+    std::mutex mutex;
+    std::string first_error;  // the first error message, under `mutex`
+};
+
+struct Context {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t queue_family = 0;
+    VkCommandPool command_pool = VK_NULL_HANDLE;  // for one-off submissions (uploads, readback)
+    VkPhysicalDeviceProperties properties{};
+    VkPhysicalDeviceMemoryProperties memory{};
+    std::string device_name;
+    std::string driver_name;
+    bool float16 = false;  // shaderFloat16 (not needed: half data is read through textures)
+    std::unique_ptr<ValidationCounts> validation;  // null when validation is off
+};
+
+// Errors: no Vulkan loader/driver, no device matching the substring (lists those found),
+// a device without Vulkan 1.3 / dynamic rendering / synchronization2 / timestamps.
+Result<std::unique_ptr<Context>> createContext(const ContextOptions& options);
+void destroyContext(Context& context);
+
+// Records into a fresh command buffer, submits, waits. For uploads and readback.
+template <class Record>
+void submitAndWait(const Context& context, Record&& record);
+
+VkCommandBuffer beginOneTime(const Context& context);
+void endOneTimeAndWait(const Context& context, VkCommandBuffer cmd);
+
+template <class Record>
+void submitAndWait(const Context& context, Record&& record) {
+    VkCommandBuffer cmd = beginOneTime(context);
+    record(cmd);
+    endOneTimeAndWait(context, cmd);
+}
+
+} // namespace throng::gpu

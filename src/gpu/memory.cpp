@@ -1,0 +1,114 @@
+// First-fit sub-allocation from per-type blocks; see memory.h for the policy.
+#include "memory.h"
+
+#include <algorithm>
+
+namespace throng::gpu {
+
+void createAllocator(Allocator& a, const Context& context) {
+    a = Allocator{};
+    a.context = &context;
+}
+
+void destroyAllocator(Allocator& a) {
+    for (MemoryBlock& b : a.blocks) {
+        if (b.memory == VK_NULL_HANDLE) continue;
+        if (b.mapped != nullptr) vkUnmapMemory(a.context->device, b.memory);
+        vkFreeMemory(a.context->device, b.memory, nullptr);
+    }
+    a.blocks.clear();
+    a.in_use = a.reserved = 0;
+}
+
+uint32_t findMemoryType(const Context& ctx, uint32_t type_bits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+    for (int pass = 0; pass < 2; ++pass) {
+        const VkMemoryPropertyFlags want = pass == 0 ? (required | preferred) : required;
+        for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
+            if ((type_bits & (1u << i)) && (ctx.memory.memoryTypes[i].propertyFlags & want) == want) return i;
+    }
+    throw GpuError("Vulkan: no memory type with the required properties");
+}
+
+namespace {
+
+VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+// Carves `size` at `alignment` out of block b; returns false when no range fits.
+bool carve(MemoryBlock& b, VkDeviceSize size, VkDeviceSize alignment, VkDeviceSize& offset) {
+    for (size_t i = 0; i < b.free.size(); ++i) {
+        MemoryBlock::Range r = b.free[i];
+        const VkDeviceSize start = alignUp(r.offset, alignment);
+        if (start + size > r.offset + r.size) continue;
+        offset = start;
+        const MemoryBlock::Range before{r.offset, start - r.offset};
+        const MemoryBlock::Range after{start + size, r.offset + r.size - (start + size)};
+        b.free.erase(b.free.begin() + std::ptrdiff_t(i));
+        if (after.size > 0) b.free.insert(b.free.begin() + std::ptrdiff_t(i), after);
+        if (before.size > 0) b.free.insert(b.free.begin() + std::ptrdiff_t(i), before);
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+    const Context& ctx = *a.context;
+    const uint32_t type = findMemoryType(ctx, req.memoryTypeBits, required, preferred);
+    // bufferImageGranularity: keep buffers and images apart by aligning everything to it.
+    const VkDeviceSize alignment = std::max(req.alignment, ctx.properties.limits.bufferImageGranularity);
+    Allocation out;
+    out.type = type;
+    out.size = req.size;
+    for (uint32_t i = 0; i < a.blocks.size(); ++i) {
+        MemoryBlock& b = a.blocks[i];
+        if (b.type != type || b.memory == VK_NULL_HANDLE) continue;
+        if (carve(b, req.size, alignment, out.offset)) {
+            out.memory = b.memory;
+            out.block = i;
+            out.mapped = b.mapped != nullptr ? static_cast<char*>(b.mapped) + out.offset : nullptr;
+            a.in_use += req.size;
+            return out;
+        }
+    }
+    MemoryBlock b;
+    b.type = type;
+    b.size = std::max(a.block_size, alignUp(req.size, 1ull << 20));
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = b.size;
+    ai.memoryTypeIndex = type;
+    VK_CHECK(vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory));
+    if (ctx.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
+        VK_CHECK(vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
+    b.free.push_back({0, b.size});
+    carve(b, req.size, alignment, out.offset);
+    a.reserved += b.size;
+    a.in_use += req.size;
+    out.memory = b.memory;
+    out.block = uint32_t(a.blocks.size());
+    out.mapped = b.mapped != nullptr ? static_cast<char*>(b.mapped) + out.offset : nullptr;
+    a.blocks.push_back(std::move(b));
+    return out;
+}
+
+void release(Allocator& a, Allocation& alloc) {
+    if (alloc.memory == VK_NULL_HANDLE) return;
+    MemoryBlock& b = a.blocks[alloc.block];
+    MemoryBlock::Range r{alloc.offset, alloc.size};
+    auto it = std::lower_bound(b.free.begin(), b.free.end(), r.offset,
+                               [](const MemoryBlock::Range& x, VkDeviceSize o) { return x.offset < o; });
+    it = b.free.insert(it, r);
+    // Merge with the next, then the previous range.
+    if (it + 1 != b.free.end() && it->offset + it->size == (it + 1)->offset) {
+        it->size += (it + 1)->size;
+        b.free.erase(it + 1);
+    }
+    if (it != b.free.begin() && (it - 1)->offset + (it - 1)->size == it->offset) {
+        (it - 1)->size += it->size;
+        b.free.erase(it);
+    }
+    a.in_use -= alloc.size;
+    alloc = Allocation{};
+}
+
+} // namespace throng::gpu

@@ -1,0 +1,57 @@
+// A small GPU memory sub-allocator (Debian has no VMA).
+//
+// Memory is taken from the driver in blocks (64 MiB, or the allocation's size rounded up when
+// larger) per memory type; allocations are carved out first-fit with their alignment and given
+// back to a per-block free list that merges neighbours. Host-visible blocks stay mapped for
+// their whole life, so Allocation::mapped is always valid for them. Blocks are freed only by
+// destroyAllocator (simple, and crowds allocate up front). Not thread-safe.
+#pragma once
+
+#include "context.h"
+
+#include <vector>
+
+namespace throng::gpu {
+
+struct Allocation {
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+    void* mapped = nullptr;  // host-visible memory only
+    uint32_t type = 0;
+    uint32_t block = 0;
+};
+
+struct MemoryBlock {
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0;
+    uint32_t type = 0;
+    void* mapped = nullptr;
+    struct Range {
+        VkDeviceSize offset, size;
+    };
+    std::vector<Range> free;  // sorted by offset, never adjacent
+};
+
+struct Allocator {
+    const Context* context = nullptr;
+    std::vector<MemoryBlock> blocks;
+    VkDeviceSize block_size = 64ull << 20;
+    VkDeviceSize in_use = 0;       // bytes handed out
+    VkDeviceSize reserved = 0;     // bytes taken from the driver
+};
+
+void createAllocator(Allocator& allocator, const Context& context);
+void destroyAllocator(Allocator& allocator);
+
+// Memory type with all `required` flags among `type_bits`, preferring `preferred` too; throws
+// GpuError when none exists.
+uint32_t findMemoryType(const Context& context, uint32_t type_bits, VkMemoryPropertyFlags required,
+                        VkMemoryPropertyFlags preferred = 0);
+
+// Throws GpuError (VK_ERROR_OUT_OF_DEVICE_MEMORY...) when the driver refuses a new block.
+Allocation allocate(Allocator& allocator, const VkMemoryRequirements& requirements, VkMemoryPropertyFlags required,
+                    VkMemoryPropertyFlags preferred = 0);
+void release(Allocator& allocator, Allocation& allocation);
+
+} // namespace throng::gpu

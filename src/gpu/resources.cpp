@@ -1,0 +1,144 @@
+// Buffers, images, staging uploads and readback.
+#include "resources.h"
+
+#include <cstring>
+
+namespace throng::gpu {
+
+Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use) {
+    const Context& ctx = *a.context;
+    Buffer b;
+    b.size = size;
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VK_CHECK(vkCreateBuffer(ctx.device, &bci, nullptr, &b.buffer));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(ctx.device, b.buffer, &req);
+    VkMemoryPropertyFlags required = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, preferred = 0;
+    if (use == MemoryUse::Upload) {
+        required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;  // BAR / unified memory when there is some
+    } else if (use == MemoryUse::Readback) {
+        required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+    }
+    b.memory = allocate(a, req, required, preferred);
+    VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory.memory, b.memory.offset));
+    return b;
+}
+
+void destroyBuffer(Allocator& a, Buffer& b) {
+    if (b.buffer != VK_NULL_HANDLE) vkDestroyBuffer(a.context->device, b.buffer, nullptr);
+    release(a, b.memory);
+    b = Buffer{};
+}
+
+void uploadBuffer(Allocator& a, const Buffer& target, const void* data, VkDeviceSize size, VkDeviceSize offset) {
+    if (size == 0) return;
+    if (target.mapped() != nullptr) {
+        std::memcpy(static_cast<char*>(target.mapped()) + offset, data, size);
+        return;
+    }
+    Buffer staging = createBuffer(a, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload);
+    std::memcpy(staging.mapped(), data, size);
+    submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+        const VkBufferCopy region{0, offset, size};
+        vkCmdCopyBuffer(cmd, staging.buffer, target.buffer, 1, &region);
+    });
+    destroyBuffer(a, staging);
+}
+
+void downloadBuffer(Allocator& a, const Buffer& source, void* data, VkDeviceSize size, VkDeviceSize offset) {
+    if (size == 0) return;
+    Buffer staging = createBuffer(a, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback);
+    submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+        const VkBufferCopy region{offset, 0, size};
+        vkCmdCopyBuffer(cmd, source.buffer, staging.buffer, 1, &region);
+        VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+        barrier.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        barrier.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+        barrier.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dep.memoryBarrierCount = 1;
+        dep.pMemoryBarriers = &barrier;
+        vkCmdPipelineBarrier2(cmd, &dep);
+    });
+    std::memcpy(data, staging.mapped(), size);
+    destroyBuffer(a, staging);
+}
+
+Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers, VkImageUsageFlags usage,
+                  VkImageAspectFlags aspect, VkImageViewType view_type) {
+    const Context& ctx = *a.context;
+    Image img;
+    img.format = format;
+    img.extent = {width, height, 1};
+    img.layers = layers;
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = format;
+    ici.extent = img.extent;
+    ici.mipLevels = 1;
+    ici.arrayLayers = layers;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ici.usage = usage;
+    ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VK_CHECK(vkCreateImage(ctx.device, &ici, nullptr, &img.image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(ctx.device, img.image, &req);
+    img.memory = allocate(a, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory.memory, img.memory.offset));
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = img.image;
+    vci.viewType = view_type;
+    vci.format = format;
+    vci.subresourceRange = {aspect, 0, 1, 0, layers};
+    VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
+    return img;
+}
+
+void destroyImage(Allocator& a, Image& img) {
+    if (img.view != VK_NULL_HANDLE) vkDestroyImageView(a.context->device, img.view, nullptr);
+    if (img.image != VK_NULL_HANDLE) vkDestroyImage(a.context->device, img.image, nullptr);
+    release(a, img.memory);
+    img = Image{};
+}
+
+void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkImageAspectFlags aspect,
+                     uint32_t layers) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    b.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {aspect, 0, 1, 0, layers};
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void uploadImage(Allocator& a, const Image& img, const void* data, VkDeviceSize bytes) {
+    Buffer staging = createBuffer(a, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload);
+    std::memcpy(staging.mapped(), data, bytes);
+    submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+        transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, img.layers};
+        region.imageExtent = img.extent;
+        vkCmdCopyBufferToImage(cmd, staging.buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                        VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
+    });
+    destroyBuffer(a, staging);
+}
+
+} // namespace throng::gpu

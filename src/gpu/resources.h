@@ -1,0 +1,52 @@
+// Buffers and images: plain structs with create/destroy pairs, plus staging uploads and
+// readback. Everything here waits for the GPU (one-time submissions): use it at load time and
+// for readback, not in the frame loop.
+#pragma once
+
+#include "memory.h"
+
+#include <span>
+
+namespace throng::gpu {
+
+struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    Allocation memory;
+    VkDeviceSize size = 0;
+    void* mapped() const { return memory.mapped; }
+};
+
+enum class MemoryUse { Device, Upload, Readback };  // device-local / host-visible write / host-visible read
+
+Buffer createBuffer(Allocator& allocator, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
+void destroyBuffer(Allocator& allocator, Buffer& buffer);
+
+// Copies bytes into a device-local buffer through a temporary staging buffer.
+void uploadBuffer(Allocator& allocator, const Buffer& target, const void* data, VkDeviceSize size, VkDeviceSize offset = 0);
+// Copies a device buffer back to the host.
+void downloadBuffer(Allocator& allocator, const Buffer& source, void* data, VkDeviceSize size, VkDeviceSize offset = 0);
+
+struct Image {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    Allocation memory;
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkExtent3D extent{};
+    uint32_t layers = 1;
+};
+
+// A 2D image with `layers` layers and a view of `view_type` (2D, or 2D_ARRAY for shaders that
+// read a sampler2DArray, whatever the layer count).
+Image createImage(Allocator& allocator, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
+                  VkImageUsageFlags usage, VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+                  VkImageViewType view_type = VK_IMAGE_VIEW_TYPE_2D);
+void destroyImage(Allocator& allocator, Image& image);
+
+// Uploads tightly packed texels for every layer and leaves the image in SHADER_READ_ONLY_OPTIMAL.
+void uploadImage(Allocator& allocator, const Image& image, const void* data, VkDeviceSize bytes);
+
+// Layout transition with synchronization2 (all commands, conservative: load time only).
+void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                     VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT, uint32_t layers = 1);
+
+} // namespace throng::gpu

@@ -1,0 +1,11 @@
+// SPIR-V of every shader in src/shaders, compiled by CMake (glslc) and embedded at build time.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace throng::gpu::shaders {
+extern const std::span<const uint32_t> baked_vert_spv;
+extern const std::span<const uint32_t> lit_frag_spv;
+extern const std::span<const uint32_t> skin_check_comp_spv;
+} // namespace throng::gpu::shaders

@@ -1,0 +1,6 @@
+// The one translation unit that compiles stb_image and stb_image_write (Debian libstb-dev headers).
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_FAILURE_USERMSG
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>

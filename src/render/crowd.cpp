@@ -1,0 +1,99 @@
+// Crowd layout and per-member variation.
+#include "crowd.h"
+
+#include <glm/gtc/packing.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace throng::render {
+
+namespace {
+
+// SplitMix64: a tiny, well-mixed, platform-independent generator.
+struct Random {
+    uint64_t state;
+    uint64_t next() {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); }  // [0, 1)
+    float range(float lo, float hi) { return lo + (hi - lo) * uniform(); }
+    uint32_t below(uint32_t n) { return n == 0 ? 0 : uint32_t(next() % n); }
+};
+
+glm::uvec2 packQuaternion(const glm::quat& q) {
+    return {glm::packHalf2x16(glm::vec2(q.x, q.y)), glm::packHalf2x16(glm::vec2(q.z, q.w))};
+}
+
+uint32_t packColor(glm::vec4 c) {
+    const glm::uvec4 b = glm::uvec4(glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f);
+    return b.x | b.y << 8 | b.z << 16 | b.w << 24;
+}
+
+} // namespace
+
+gpu::shader::InstanceRecord singleInstance(uint32_t clip, float time_offset, uint32_t clip_b, float blend) {
+    gpu::shader::InstanceRecord r{};
+    r.position_scale = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+    r.orientation = packQuaternion(glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+    r.clips = (clip & 0xffffu) | (clip_b & 0xffffu) << 16;
+    r.color = 0xffffffffu;
+    r.time_offset = time_offset;
+    r.speed = 1.0f;
+    r.blend = blend;
+    return r;
+}
+
+Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
+    Crowd crowd;
+    Random rng{o.seed * 0x2545f4914f6cdd1dull + 1};
+    // The footprint covers every baked frame, so animated limbs never overlap a neighbour much.
+    Bounds all = asset.bind_bounds;
+    for (const BakedClip& c : asset.clips)
+        for (const Bounds& b : c.frame_bounds) {
+            all.min = glm::min(all.min, b.min);
+            all.max = glm::max(all.max, b.max);
+        }
+    const glm::vec3 extent = all.max - all.min;
+    const float footprint = std::max({extent.x, extent.z, 0.25f * extent.y, 1e-6f});
+    const float spacing = 1.15f * footprint * 1.1f;  // x1.1: the largest member scale
+    const uint32_t side = uint32_t(std::ceil(std::sqrt(double(std::max(o.count, 1u)))));
+    const float half = 0.5f * spacing * float(side - 1);
+    const uint32_t clip_count = uint32_t(asset.clips.size());
+    const float radius = 0.5f * glm::length(glm::vec2(extent.x, extent.z)) * 1.1f;
+    crowd.bounds.min = glm::vec3(-half - radius, all.min.y * 1.1f, -half - radius);
+    crowd.bounds.max = glm::vec3(half + radius, all.max.y * 1.1f, half + radius);
+    crowd.instances.reserve(o.count);
+    for (uint32_t i = 0; i < o.count; ++i) {
+        const float x = float(i % side) * spacing - half + rng.range(-0.2f, 0.2f) * spacing;
+        const float z = float(i / side) * spacing - half + rng.range(-0.2f, 0.2f) * spacing;
+        const float scale = rng.range(0.9f, 1.1f);
+        const float yaw = rng.range(0.0f, 6.2831853f);
+        gpu::shader::InstanceRecord r{};
+        r.position_scale = glm::vec4(x, 0.0f, z, scale);
+        r.orientation = packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)));
+        const uint32_t clip_a = rng.below(clip_count);
+        uint32_t clip_b = clip_a;
+        float blend = 0.0f;
+        if (clip_count > 1 && rng.uniform() < o.cross_fade_share) {
+            clip_b = (clip_a + 1 + rng.below(clip_count - 1)) % clip_count;
+            blend = rng.range(0.1f, 0.9f);
+        }
+        r.clips = clip_a | clip_b << 16;
+        const float hue = rng.uniform();
+        const glm::vec3 tint = glm::clamp(glm::abs(glm::fract(glm::vec3(hue) + glm::vec3(0.0f, 2.0f / 3.0f, 1.0f / 3.0f)) * 6.0f - 3.0f) - 1.0f,
+                                          0.0f, 1.0f);
+        r.color = packColor(glm::vec4(glm::mix(glm::vec3(1.0f), tint, 0.35f), 1.0f));
+        r.time_offset = rng.range(0.0f, std::max(asset.clips[clip_a].duration, 1e-3f));
+        r.speed = rng.range(0.8f, 1.2f);
+        r.blend = blend;
+        crowd.instances.push_back(r);
+    }
+    return crowd;
+}
+
+} // namespace throng::render

@@ -1,0 +1,100 @@
+// Uploads a BakedAsset: buffers, the animation image array, decoded colour textures.
+#include "gpu_asset.h"
+
+#include "../shaders/shared.h"
+
+#include <stb/stb_image.h>
+
+namespace throng::render {
+
+namespace {
+
+VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
+    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    ci.magFilter = ci.minFilter = filter;
+    ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    const VkSamplerAddressMode mode = filter == VK_FILTER_NEAREST ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
+    ci.maxLod = 0.0f;
+    VkSampler s = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateSampler(ctx.device, &ci, nullptr, &s));
+    return s;
+}
+
+gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixels) {
+    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, w, h, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    gpu::uploadImage(a, img, pixels, VkDeviceSize(w) * h * 4);
+    return img;
+}
+
+} // namespace
+
+Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset) {
+    const gpu::Context& ctx = *a.context;
+    const VkPhysicalDeviceLimits& lim = ctx.properties.limits;
+    const uint32_t width = asset.texelsPerRow();
+    if (width > lim.maxImageDimension2D || asset.max_frames > lim.maxImageDimension2D || asset.clips.size() > lim.maxImageArrayLayers)
+        return Error{"the animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) + " texels x " +
+                     std::to_string(asset.clips.size()) + " clips) exceeds this device's image limits (" +
+                     std::to_string(lim.maxImageDimension2D) + " x " + std::to_string(lim.maxImageArrayLayers) + " layers)"};
+    if (Status s = validate(asset); !s) return Error{s.message};
+    GpuAsset g;
+    g.vertex_count = uint32_t(asset.vertices.size());
+    g.index_count = uint32_t(asset.indices.size());
+    g.clip_count = uint32_t(asset.clips.size());
+    g.submeshes = asset.submeshes;
+    g.bind_bounds = asset.bind_bounds;
+    const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
+                                   VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, g.vertices, asset.vertices.data(), g.vertices.size);
+    g.indices = gpu::createBuffer(a, asset.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, g.indices, asset.indices.data(), g.indices.size);
+
+    std::vector<gpu::shader::ClipRecord> clips;
+    for (const BakedClip& c : asset.clips)
+        clips.push_back({c.duration, float(c.frame_count - 1), c.loop ? 1u : 0u, 0u});
+    g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
+
+    const bool half = asset.precision == Precision::Float16;
+    g.animation = gpu::createImage(a, half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT, width, asset.max_frames,
+                                   uint32_t(asset.clips.size()), VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                   VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+    if (half) gpu::uploadImage(a, g.animation, asset.animation_f16.data(), asset.animation_f16.size() * 2);
+    else gpu::uploadImage(a, g.animation, asset.animation_f32.data(), asset.animation_f32.size() * 4);
+
+    const uint8_t white[4] = {255, 255, 255, 255};
+    g.white = rgbaImage(a, 1, 1, white);
+    for (size_t t = 0; t < asset.textures.size(); ++t) {
+        const BakedTexture& tex = asset.textures[t];
+        int w = 0, h = 0, n = 0;
+        stbi_uc* pixels = tex.encoded.empty() ? nullptr
+                                              : stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4);
+        if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D || uint32_t(h) > lim.maxImageDimension2D) {
+            g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
+            g.textures.push_back(rgbaImage(a, 1, 1, white));
+        } else {
+            g.textures.push_back(rgbaImage(a, uint32_t(w), uint32_t(h), pixels));
+        }
+        stbi_image_free(pixels);
+    }
+    g.point = createSampler(ctx, VK_FILTER_NEAREST);
+    g.linear = createSampler(ctx, VK_FILTER_LINEAR);
+    return g;
+}
+
+void destroyAsset(gpu::Allocator& a, GpuAsset& g) {
+    const VkDevice device = a.context->device;
+    gpu::destroyBuffer(a, g.vertices);
+    gpu::destroyBuffer(a, g.indices);
+    gpu::destroyBuffer(a, g.clips);
+    gpu::destroyImage(a, g.animation);
+    gpu::destroyImage(a, g.white);
+    for (gpu::Image& t : g.textures) gpu::destroyImage(a, t);
+    if (g.point != VK_NULL_HANDLE) vkDestroySampler(device, g.point, nullptr);
+    if (g.linear != VK_NULL_HANDLE) vkDestroySampler(device, g.linear, nullptr);
+    g = GpuAsset{};
+}
+
+} // namespace throng::render

@@ -1,0 +1,205 @@
+// Headless crowd rendering; see renderer.h.
+#include "renderer.h"
+
+#include "technique_baked.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+namespace throng::render {
+
+namespace {
+
+constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;  // shaders write linear; PNG bytes come out sRGB
+constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+
+struct FrameSlot {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;  // 2 timestamps: crowd pass begin, end
+    bool pending = false;
+};
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+double readPassMs(const gpu::Context& ctx, VkQueryPool pool) {
+    uint64_t t[2] = {};
+    VK_CHECK(vkGetQueryPoolResults(ctx.device, pool, 0, 2, sizeof t, t, sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    return double(t[1] - t[0]) * double(ctx.properties.limits.timestampPeriod) * 1e-6;
+}
+
+} // namespace
+
+glm::mat4 frameBounds(const Bounds& b, float aspect) {
+    const glm::vec3 center = 0.5f * (b.min + b.max);
+    const float radius = std::max(0.5f * glm::length(b.max - b.min), 1e-4f);
+    const float fov = glm::radians(40.0f);
+    const glm::vec3 direction = glm::normalize(glm::vec3(0.35f, 0.55f, 1.0f));
+    auto camera = [&](float distance) {
+        const glm::vec3 eye = center + direction * distance;
+        const glm::mat4 view = glm::lookAtRH(eye, center, glm::vec3(0, 1, 0));
+        // Reversed Z (near -> 1, far -> 0) for precision over large crowds.
+        glm::mat4 proj = glm::perspectiveRH_ZO(fov, aspect, distance + 2.0f * radius, std::max(distance - radius, radius * 1e-3f));
+        proj[1][1] *= -1.0f;  // Vulkan's y points down
+        return proj * view;
+    };
+    auto fits = [&](const glm::mat4& vp) {
+        for (int i = 0; i < 8; ++i) {
+            const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y, (i & 4) ? b.max.z : b.min.z);
+            const glm::vec4 c = vp * glm::vec4(corner, 1.0f);
+            if (c.w <= 0.0f || std::fabs(c.x) > 0.95f * c.w || std::fabs(c.y) > 0.95f * c.w) return false;
+        }
+        return true;
+    };
+    // The bounding sphere always fits; then move closer while the box's corners still do.
+    const float half_fov = aspect >= 1.0f ? fov * 0.5f : std::atan(std::tan(fov * 0.5f) * aspect);
+    float far_enough = radius / std::sin(half_fov), too_close = radius;
+    for (int i = 0; i < 24; ++i) {
+        const float mid = 0.5f * (far_enough + too_close);
+        (fits(camera(mid)) ? far_enough : too_close) = mid;
+    }
+    return camera(far_enough);
+}
+
+RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
+                         const RenderSettings& s) {
+    const gpu::Context& ctx = *a.context;
+    RenderOutput out;
+    out.width = s.width;
+    out.height = s.height;
+    gpu::Image color = gpu::createImage(a, kColorFormat, s.width, s.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    gpu::Image depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                        VK_IMAGE_ASPECT_DEPTH_BIT);
+    gpu::Buffer readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+    BakedTechnique technique;
+    createBakedTechnique(a, technique, asset, crowd.instances, kColorFormat, kDepthFormat);
+
+    std::array<FrameSlot, kFramesInFlight> slots;
+    for (FrameSlot& f : slots) {
+        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        ai.commandPool = ctx.command_pool;
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        VK_CHECK(vkAllocateCommandBuffers(ctx.device, &ai, &f.cmd));
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &f.fence));
+        VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = 2;
+        VK_CHECK(vkCreateQueryPool(ctx.device, &qci, nullptr, &f.queries));
+    }
+
+    std::vector<double> crowd_ms;
+    const uint32_t frames = std::max(s.frames, 1u);
+    for (uint32_t i = 0; i < frames; ++i) {
+        FrameSlot& f = slots[i % kFramesInFlight];
+        VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+        if (f.pending) {
+            const double ms = readPassMs(ctx, f.queries);
+            if (i - kFramesInFlight > 0) crowd_ms.push_back(ms);  // frame 0 pays for pipeline compilation
+            f.pending = false;
+        }
+        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+        VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
+        vkCmdResetQueryPool(f.cmd, f.queries, 0, 2);
+        gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
+
+        VkRenderingAttachmentInfo ca{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        ca.imageView = color.view;
+        ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        ca.clearValue.color = {{0.42f, 0.55f, 0.70f, 1.0f}};
+        VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        da.imageView = depth.view;
+        da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+        da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        da.clearValue.depthStencil = {0.0f, 0};
+        VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+        ri.renderArea = {{0, 0}, {s.width, s.height}};
+        ri.layerCount = 1;
+        ri.colorAttachmentCount = 1;
+        ri.pColorAttachments = &ca;
+        ri.pDepthAttachment = &da;
+        vkCmdBeginRendering(f.cmd, &ri);
+        const VkViewport viewport{0.0f, 0.0f, float(s.width), float(s.height), 0.0f, 1.0f};
+        const VkRect2D scissor{{0, 0}, {s.width, s.height}};
+        vkCmdSetViewport(f.cmd, 0, 1, &viewport);
+        vkCmdSetScissor(f.cmd, 0, 1, &scissor);
+        gpu::shader::DrawConstants constants{};
+        constants.view_projection = view_projection;
+        constants.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
+        constants.time = s.time - float(frames - 1 - i) * s.frame_step;
+        constants.clip_count = asset.clip_count;
+        recordBakedTechnique(f.cmd, technique, asset, constants);
+        vkCmdEndRendering(f.cmd);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
+
+        if (i + 1 == frames) {
+            gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+            VkBufferImageCopy region{};
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            region.imageExtent = {s.width, s.height, 1};
+            vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
+            VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+            mb.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+            mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+            mb.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+            mb.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+            dep.memoryBarrierCount = 1;
+            dep.pMemoryBarriers = &mb;
+            vkCmdPipelineBarrier2(f.cmd, &dep);
+        }
+        VK_CHECK(vkEndCommandBuffer(f.cmd));
+        VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        cbi.commandBuffer = f.cmd;
+        VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        si.commandBufferInfoCount = 1;
+        si.pCommandBufferInfos = &cbi;
+        VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, f.fence));
+        f.pending = true;
+    }
+    for (uint32_t k = 0; k < kFramesInFlight; ++k) {
+        // Drain in submission order so the timings stay in frame order.
+        FrameSlot& f = slots[(frames + k) % kFramesInFlight];
+        VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+        if (f.pending) {
+            const double ms = readPassMs(ctx, f.queries);
+            if (frames == 1 || (frames + k) - kFramesInFlight > 0) crowd_ms.push_back(ms);
+            f.pending = false;
+        }
+    }
+    out.rgba.resize(size_t(s.width) * s.height * 4);
+    std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
+    out.passes.push_back({"crowd", median(crowd_ms)});
+    out.triangles = uint64_t(asset.index_count / 3) * crowd.instances.size();
+
+    for (FrameSlot& f : slots) {
+        vkDestroyQueryPool(ctx.device, f.queries, nullptr);
+        vkDestroyFence(ctx.device, f.fence, nullptr);
+        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
+    }
+    destroyBakedTechnique(a, technique);
+    gpu::destroyBuffer(a, readback);
+    gpu::destroyImage(a, depth);
+    gpu::destroyImage(a, color);
+    return out;
+}
+
+} // namespace throng::render

@@ -1,0 +1,43 @@
+// Headless rendering of a crowd: an offscreen colour + depth target, frames in flight, GPU
+// timestamps per pass, readback of the last frame.
+#pragma once
+
+#include "crowd.h"
+#include "gpu_asset.h"
+
+#include <string>
+#include <vector>
+
+namespace throng::render {
+
+constexpr uint32_t kFramesInFlight = 2;
+
+struct RenderSettings {
+    uint32_t width = 1280;
+    uint32_t height = 720;
+    float time = 0.0f;      // seconds; the last frame is rendered at this time
+    uint32_t frames = 3;    // frames rendered (the first compiles pipelines on some drivers); timings: median of frames 2..N
+    float frame_step = 1.0f / 60.0f;  // time between frames; frame i is at time - (frames - 1 - i) * frame_step
+};
+
+struct PassTiming {
+    std::string name;
+    double gpu_ms = 0.0;    // median over the timed frames
+};
+
+struct RenderOutput {
+    std::vector<uint8_t> rgba;  // width * height * 4, top row first, sRGB
+    uint32_t width = 0;
+    uint32_t height = 0;
+    std::vector<PassTiming> passes;
+    uint64_t triangles = 0;     // per frame
+};
+
+// Camera looking at the crowd's bounds from the front, above, framing all of it.
+glm::mat4 frameBounds(const Bounds& bounds, float aspect);
+
+// Renders `crowd` with technique `baked` and reads the last frame back.
+RenderOutput renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
+                         const RenderSettings& settings);
+
+} // namespace throng::render

@@ -1,0 +1,93 @@
+// Compute dispatch of skin_check.comp; see skin_check.h.
+#include "skin_check.h"
+
+#include "technique_baked.h"
+
+#include "../gpu/shader_blobs.h"
+
+#include <array>
+
+namespace throng::render {
+
+std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
+                                 float time) {
+    const gpu::Context& ctx = *a.context;
+    const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
+    const std::array<VkDescriptorSetLayoutBinding, 5> bindings = {{
+        {THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
+        {THRONG_BINDING_CLIPS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
+        {THRONG_BINDING_ANIMATION, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, cs, nullptr},
+        {THRONG_BINDING_CHECK_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
+        {THRONG_BINDING_CHECK_OUTPUT, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
+    }};
+    VkDescriptorSetLayout set_layout = gpu::createSetLayout(ctx, bindings);
+    VkPipelineLayout layout = gpu::createPipelineLayout(ctx, set_layout, sizeof(gpu::shader::CheckConstants), cs);
+    VkPipeline pipeline = gpu::createComputePipeline(ctx, gpu::shaders::skin_check_comp_spv, layout);
+
+    const size_t count = queries.size() * asset.vertex_count;
+    gpu::Buffer instances = gpu::createBuffer(a, std::max<size_t>(queries.size(), 1) * sizeof(queries[0]),
+                                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, instances, queries.data(), queries.size() * sizeof(queries[0]));
+    gpu::Buffer output = gpu::createBuffer(a, std::max<size_t>(count, 1) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                           gpu::MemoryUse::Device);
+
+    const std::array<VkDescriptorPoolSize, 2> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}}};
+    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = 1;
+    pci.poolSizeCount = uint32_t(sizes.size());
+    pci.pPoolSizes = sizes.data();
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, &set));
+    writeAnimationBindings(ctx.device, set, instances, asset);
+    const VkDescriptorBufferInfo verts{asset.vertices.buffer, 0, VK_WHOLE_SIZE};
+    const VkDescriptorBufferInfo outs{output.buffer, 0, VK_WHOLE_SIZE};
+    std::array<VkWriteDescriptorSet, 2> w{};
+    for (auto& x : w) {
+        x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        x.dstSet = set;
+        x.descriptorCount = 1;
+        x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    }
+    w[0].dstBinding = THRONG_BINDING_CHECK_VERTICES;
+    w[0].pBufferInfo = &verts;
+    w[1].dstBinding = THRONG_BINDING_CHECK_OUTPUT;
+    w[1].pBufferInfo = &outs;
+    vkUpdateDescriptorSets(ctx.device, uint32_t(w.size()), w.data(), 0, nullptr);
+
+    const gpu::shader::CheckConstants constants{asset.vertex_count, uint32_t(queries.size()), time, 0};
+    gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, layout, cs, 0, sizeof(constants), &constants);
+        vkCmdDispatch(cmd, uint32_t((count + THRONG_CHECK_LOCAL_SIZE - 1) / THRONG_CHECK_LOCAL_SIZE), 1, 1);
+        VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+        mb.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+        mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+        mb.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        mb.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dep.memoryBarrierCount = 1;
+        dep.pMemoryBarriers = &mb;
+        vkCmdPipelineBarrier2(cmd, &dep);
+    });
+    std::vector<glm::vec4> raw(count);
+    gpu::downloadBuffer(a, output, raw.data(), count * 16);
+    std::vector<glm::vec3> out(count);
+    for (size_t i = 0; i < count; ++i) out[i] = glm::vec3(raw[i]);
+
+    vkDestroyDescriptorPool(ctx.device, pool, nullptr);
+    gpu::destroyBuffer(a, output);
+    gpu::destroyBuffer(a, instances);
+    vkDestroyPipeline(ctx.device, pipeline, nullptr);
+    vkDestroyPipelineLayout(ctx.device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(ctx.device, set_layout, nullptr);
+    return out;
+}
+
+} // namespace throng::render

@@ -1,0 +1,65 @@
+// Skinning from baked animation textures, shared by the vertex shader and the compute check.
+// Expects, before inclusion: shared.h, and the bindings THRONG_BINDING_CLIPS and
+// THRONG_BINDING_ANIMATION declared as `clips` and `animation`.
+//
+// Texel (3 * joint + row, frame, clip) holds row `row` of the joint's 3x4 skinning matrix
+// (include/throng/baked.h). Building a mat3x4 from the three rows as its columns gives the
+// transpose, so a point is transformed as vec4(p, 1) * m.
+
+mat3x4 bakedJoint(uint clip, uint frame, uint joint) {
+    ivec3 at = ivec3(int(joint) * 3, int(frame), int(clip));
+    return mat3x4(texelFetch(animation, at, 0), texelFetch(animation, at + ivec3(1, 0, 0), 0),
+                  texelFetch(animation, at + ivec3(2, 0, 0), 0));
+}
+
+// The two frames bracketing `time` in `clip`, and the weight of the second.
+struct FramePair {
+    uint first;
+    uint second;
+    float t;
+};
+
+FramePair framesAt(uint clip, float time) {
+    ClipRecord c = clips[clip];
+    float local = c.loop != 0u ? mod(time, c.duration) : clamp(time, 0.0, c.duration);
+    float u = c.duration > 0.0 ? clamp(local / c.duration * c.last_frame, 0.0, c.last_frame) : 0.0;
+    FramePair p;
+    p.first = uint(floor(u));
+    p.second = min(p.first + 1u, uint(c.last_frame));
+    p.t = u - float(p.first);
+    return p;
+}
+
+// Frame tweening: blend the two bracketing frames' matrices.
+mat3x4 tweenedJoint(uint clip, FramePair f, uint joint) {
+    mat3x4 a = bakedJoint(clip, f.first, joint);
+    if (f.t == 0.0) return a;
+    return a * (1.0 - f.t) + bakedJoint(clip, f.second, joint) * f.t;
+}
+
+// The blended skinning matrix of one vertex of one instance: up to 4 joints, each tweened
+// between frames, and cross-faded between clip A and clip B by the instance's blend weight.
+mat3x4 instanceSkinning(InstanceRecord inst, uvec4 joints, vec4 weights, float time) {
+    float local = time * inst.speed + inst.time_offset;
+    uint clip_a = inst.clips & 0xffffu;
+    uint clip_b = inst.clips >> 16;
+    FramePair fa = framesAt(clip_a, local);
+    FramePair fb = framesAt(clip_b, local);
+    mat3x4 m = mat3x4(0.0);
+    for (int i = 0; i < 4; ++i) {
+        if (weights[i] == 0.0) continue;
+        mat3x4 j = tweenedJoint(clip_a, fa, joints[i]);
+        if (inst.blend > 0.0) j = j * (1.0 - inst.blend) + tweenedJoint(clip_b, fb, joints[i]) * inst.blend;
+        m += j * weights[i];
+    }
+    return m;
+}
+
+vec3 rotateByQuaternion(vec4 q, vec3 v) {
+    vec3 t = 2.0 * cross(q.xyz, v);
+    return v + q.w * t + cross(q.xyz, t);
+}
+
+vec4 instanceOrientation(InstanceRecord inst) {
+    return vec4(unpackHalf2x16(inst.orientation.x), unpackHalf2x16(inst.orientation.y));
+}

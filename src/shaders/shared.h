@@ -1,0 +1,90 @@
+// Constants and structs shared by C++ and GLSL. Every mirrored struct has static_asserts on
+// its size and member offsets (C++ side, bottom of this file); GLSL reads them with std430.
+#ifndef THRONG_SHADERS_SHARED_H
+#define THRONG_SHADERS_SHARED_H
+
+#ifdef __cplusplus
+#include <glm/glm.hpp>
+#include <cstddef>
+#include <cstdint>
+namespace throng::gpu::shader {
+using vec4 = glm::vec4;
+using uvec2 = glm::uvec2;
+using mat4 = glm::mat4;
+using uint = uint32_t;
+#endif
+
+// Descriptor bindings (set 0).
+#define THRONG_BINDING_INSTANCES 0   // storage buffer: InstanceRecord[]
+#define THRONG_BINDING_CLIPS 1       // storage buffer: ClipRecord[]
+#define THRONG_BINDING_ANIMATION 2   // sampled image array: baked joint matrices (texelFetch only)
+#define THRONG_BINDING_TEXTURE 3     // combined image sampler: base colour texture (white when none)
+#define THRONG_BINDING_CHECK_VERTICES 4  // compute check: BakedVertex[] as raw words
+#define THRONG_BINDING_CHECK_OUTPUT 5    // compute check: vec4 per (query, vertex)
+
+#define THRONG_VERTEX_WORDS 15       // sizeof(BakedVertex) / 4
+#define THRONG_CHECK_LOCAL_SIZE 64
+
+// One crowd member: 48 bytes.
+struct InstanceRecord {
+    vec4 position_scale;  // xyz: position on the field, w: uniform scale
+    uvec2 orientation;    // quaternion (x, y, z, w) as four halves: packHalf2x16(x, y), packHalf2x16(z, w)
+    uint clips;           // clip A in bits 0-15, clip B (the cross-fade target) in bits 16-31
+    uint color;           // RGBA8 tint (unpackUnorm4x8)
+    float time_offset;    // seconds: phase, added to time * speed
+    float speed;          // playback rate
+    float blend;          // weight of clip B in [0, 1]
+    uint reserved;
+};
+
+// Per baked clip: 16 bytes.
+struct ClipRecord {
+    float duration;          // seconds
+    float last_frame;        // frame_count - 1
+    uint loop;               // 1: wrap time, 0: clamp
+    uint reserved;
+};
+
+// Push constants of the draw: 112 bytes (the guaranteed minimum is 128).
+struct DrawConstants {
+    mat4 view_projection;
+    vec4 light_direction;    // xyz: direction the light travels (world), w: ambient level
+    vec4 base_color;         // submesh colour (multiplies vertex and instance colour)
+    float time;              // seconds since the crowd started
+    uint clip_count;
+    uint has_texture;
+    uint reserved;
+};
+
+// Push constants of the compute check: 16 bytes.
+struct CheckConstants {
+    uint vertex_count;
+    uint query_count;
+    float time;
+    uint reserved;
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(InstanceRecord) == 48);
+static_assert(offsetof(InstanceRecord, position_scale) == 0);
+static_assert(offsetof(InstanceRecord, orientation) == 16);
+static_assert(offsetof(InstanceRecord, clips) == 24);
+static_assert(offsetof(InstanceRecord, color) == 28);
+static_assert(offsetof(InstanceRecord, time_offset) == 32);
+static_assert(offsetof(InstanceRecord, speed) == 36);
+static_assert(offsetof(InstanceRecord, blend) == 40);
+static_assert(sizeof(ClipRecord) == 16);
+static_assert(offsetof(ClipRecord, last_frame) == 4);
+static_assert(offsetof(ClipRecord, loop) == 8);
+static_assert(sizeof(DrawConstants) == 112);
+static_assert(offsetof(DrawConstants, light_direction) == 64);
+static_assert(offsetof(DrawConstants, base_color) == 80);
+static_assert(offsetof(DrawConstants, time) == 96);
+static_assert(offsetof(DrawConstants, clip_count) == 100);
+static_assert(offsetof(DrawConstants, has_texture) == 104);
+static_assert(sizeof(CheckConstants) == 16);
+static_assert(offsetof(CheckConstants, time) == 8);
+} // namespace throng::gpu::shader
+#endif
+
+#endif

@@ -1,0 +1,601 @@
+// The .throng file and BakedAsset helpers: IEEE half conversion (exhaustive), bit-exact round
+// trips, atomic writes, and a reader that rejects every kind of damaged or hostile file with
+// its own message. Hostile files are written here from docs/FORMAT.md alone (a second writer).
+#include "test_util.h"
+
+#include <throng/bake.h>
+#include <throng/builtin.h>
+#include <throng/format.h>
+
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <random>
+
+namespace fs = std::filesystem;
+using namespace throng;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+// --- Half ----------------------------------------------------------------------------------
+
+TEST(Half, EveryHalfRoundTripsThroughFloat) {
+    for (uint32_t h = 0; h < 65536; ++h) {
+        const float f = halfToFloat(uint16_t(h));
+        ASSERT_EQ(floatToHalf(f), h) << std::hex << h;
+        const bool nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
+        EXPECT_EQ(std::isnan(f), nan) << std::hex << h;
+    }
+}
+
+TEST(Half, KnownValues) {
+    EXPECT_EQ(floatToHalf(1.0f), 0x3c00);
+    EXPECT_EQ(floatToHalf(-2.0f), 0xc000);
+    EXPECT_EQ(floatToHalf(0.0f), 0x0000);
+    EXPECT_EQ(floatToHalf(-0.0f), 0x8000);
+    EXPECT_EQ(floatToHalf(65504.0f), 0x7bff);
+    EXPECT_EQ(floatToHalf(65519.996f), 0x7bff);
+    EXPECT_EQ(floatToHalf(65520.0f), 0x7c00);  // ties to even: infinity
+    EXPECT_EQ(floatToHalf(1e10f), 0x7c00);
+    EXPECT_EQ(floatToHalf(-INFINITY), 0xfc00);
+    EXPECT_EQ(floatToHalf(0x1p-14f), 0x0400);  // smallest normal
+    EXPECT_EQ(floatToHalf(0x1p-24f), 0x0001);  // smallest subnormal
+    EXPECT_EQ(floatToHalf(0x1p-25f), 0x0000);  // tie to even: zero
+    EXPECT_EQ(floatToHalf(std::nextafter(0x1p-25f, 1.0f)), 0x0001);
+    EXPECT_EQ(floatToHalf(1e-30f), 0x0000);
+    EXPECT_EQ(floatToHalf(-1e-30f), 0x8000);
+    EXPECT_EQ(floatToHalf(std::bit_cast<float>(0x7f800001u)) & 0x7c00u, 0x7c00u);  // payload in dropped bits: still NaN
+    EXPECT_NE(floatToHalf(std::bit_cast<float>(0x7f800001u)) & 0x3ffu, 0u);
+    EXPECT_EQ(halfToFloat(0x3555), 0x1.554p-2f);
+    EXPECT_EQ(halfToFloat(0x0001), 0x1p-24f);
+    EXPECT_EQ(halfToFloat(0x03ff), 0x3ffp-24f);
+}
+
+// Rounding at every boundary: the midpoint between neighbouring halves goes to the even one,
+// a float ulp either side goes to the nearer one.
+TEST(Half, RoundsToNearestEvenAtEveryMidpoint) {
+    for (uint32_t sign : {0u, 0x8000u})
+        for (uint32_t h = 0; h < 0x7bff; ++h) {
+            const uint16_t lo = uint16_t(sign | h), hi = uint16_t(sign | (h + 1));
+            const float mid = (halfToFloat(lo) + halfToFloat(hi)) * 0.5f;  // exact: 12 significant bits
+            ASSERT_EQ(floatToHalf(mid), (h & 1u) ? hi : lo) << std::hex << h;
+            const float towards_lo = std::nextafter(mid, halfToFloat(lo)), towards_hi = std::nextafter(mid, halfToFloat(hi));
+            ASSERT_EQ(floatToHalf(towards_lo), lo) << std::hex << h;
+            ASSERT_EQ(floatToHalf(towards_hi), hi) << std::hex << h;
+        }
+}
+
+#if defined(__FLT16_MAX__)
+TEST(Half, MatchesTheCompilersFloat16) {
+    std::mt19937 rng(7);
+    for (int i = 0; i < 2000000; ++i) {
+        const float f = std::bit_cast<float>(uint32_t(rng()));
+        if (std::isnan(f)) continue;
+        const _Float16 h = static_cast<_Float16>(f);
+        ASSERT_EQ(floatToHalf(f), std::bit_cast<uint16_t>(h)) << f;
+    }
+}
+#endif
+
+// --- Assets --------------------------------------------------------------------------------
+
+// A small asset with every feature: two precisions, textures (one empty, one incompressible).
+BakedAsset tinyAsset(Precision precision) {
+    BakedAsset a;
+    a.name = "tiny";
+    a.precision = precision;
+    a.fps = 24.0f;
+    a.joint_count = 2;
+    a.max_frames = 3;
+    a.clips = {BakedClip{"a", 0.5f, 3, true, {}}, BakedClip{"b", 0.0f, 1, false, {}}};
+    for (BakedClip& c : a.clips)
+        for (uint32_t f = 0; f < c.frame_count; ++f) c.frame_bounds.push_back(Bounds{glm::vec3(-1.0f - f), glm::vec3(1.5f + f)});
+    const size_t n = a.texelCount() * 4;
+    for (size_t i = 0; i < n; ++i) {
+        const float v = std::sin(float(i)) * 3.0f;
+        if (precision == Precision::Float16) a.animation_f16.push_back(floatToHalf(v));
+        else a.animation_f32.push_back(v);
+    }
+    for (int v = 0; v < 4; ++v) {
+        BakedVertex x{{float(v), 0.1f * v, -0.3f}, {0, 1, 0}, {0.25f, 0.75f}, {255, 128, 0, 255}, {uint16_t(v % 2), 0, 0, 0}, {1, 0, 0, 0}};
+        a.vertices.push_back(x);
+    }
+    a.indices = {0, 1, 2, 2, 1, 3};
+    a.submeshes = {BakedSubmesh{0, 3, glm::vec4(1, 0.5f, 0.25f, 1), 1}, BakedSubmesh{3, 3, glm::vec4(1), -1}};
+    std::mt19937 rng(3);
+    BakedTexture noise{"image/png", {}};
+    for (int i = 0; i < 3000; ++i) noise.encoded.push_back(uint8_t(rng()));
+    a.textures = {BakedTexture{"image/jpeg", {}}, noise};
+    a.bind_bounds = Bounds{glm::vec3(0.0f, 0.0f, -0.3f), glm::vec3(3.0f, 0.3f, -0.3f)};
+    return a;
+}
+
+template <class T>
+bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+bool sameBits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
+bool sameBits(const Bounds& a, const Bounds& b) { return std::memcmp(&a, &b, sizeof(Bounds)) == 0; }
+
+void expectIdentical(const BakedAsset& a, const BakedAsset& b) {
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.precision, b.precision);
+    EXPECT_TRUE(sameBits(a.fps, b.fps));
+    EXPECT_EQ(a.joint_count, b.joint_count);
+    EXPECT_EQ(a.max_frames, b.max_frames);
+    ASSERT_EQ(a.clips.size(), b.clips.size());
+    for (size_t c = 0; c < a.clips.size(); ++c) {
+        EXPECT_EQ(a.clips[c].name, b.clips[c].name);
+        EXPECT_TRUE(sameBits(a.clips[c].duration, b.clips[c].duration));
+        EXPECT_EQ(a.clips[c].frame_count, b.clips[c].frame_count);
+        EXPECT_EQ(a.clips[c].loop, b.clips[c].loop);
+        EXPECT_TRUE(sameBytes(a.clips[c].frame_bounds, b.clips[c].frame_bounds)) << "clip " << c;
+    }
+    EXPECT_TRUE(sameBytes(a.animation_f32, b.animation_f32));
+    EXPECT_TRUE(sameBytes(a.animation_f16, b.animation_f16));
+    EXPECT_TRUE(sameBytes(a.vertices, b.vertices));
+    EXPECT_TRUE(sameBytes(a.indices, b.indices));
+    ASSERT_EQ(a.submeshes.size(), b.submeshes.size());
+    for (size_t s = 0; s < a.submeshes.size(); ++s) {
+        EXPECT_EQ(a.submeshes[s].first_index, b.submeshes[s].first_index);
+        EXPECT_EQ(a.submeshes[s].index_count, b.submeshes[s].index_count);
+        EXPECT_EQ(std::memcmp(&a.submeshes[s].base_color, &b.submeshes[s].base_color, sizeof(glm::vec4)), 0);
+        EXPECT_EQ(a.submeshes[s].texture, b.submeshes[s].texture);
+    }
+    ASSERT_EQ(a.textures.size(), b.textures.size());
+    for (size_t t = 0; t < a.textures.size(); ++t) {
+        EXPECT_EQ(a.textures[t].mime_type, b.textures[t].mime_type);
+        EXPECT_TRUE(sameBytes(a.textures[t].encoded, b.textures[t].encoded));
+    }
+    EXPECT_TRUE(sameBits(a.bind_bounds, b.bind_bounds));
+}
+
+Bytes slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return Bytes(std::istreambuf_iterator<char>(in), {});
+}
+void spit(const fs::path& p, const Bytes& b) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+
+TEST(Throng, TinyRoundTripIsExact) {
+    const auto dir = test::scratchDir("tiny");
+    for (Precision p : {Precision::Float32, Precision::Float16}) {
+        const BakedAsset a = tinyAsset(p);
+        ASSERT_TRUE(validate(a).ok()) << validate(a).message;
+        const std::string path = (dir / "tiny.throng").string();
+        ASSERT_TRUE(writeThrong(a, path).ok());
+        Result<BakedAsset> b = readThrong(path);
+        ASSERT_TRUE(b.ok()) << b.error().message;
+        expectIdentical(a, b.value());
+    }
+}
+
+TEST(Throng, WalkerRoundTripIsExact) {
+    const auto dir = test::scratchDir("walker");
+    for (Precision p : {Precision::Float32, Precision::Float16}) {
+        Result<BakedAsset> a = bake(makeWalker(), BakeOptions{30.0f, p, {}});
+        ASSERT_TRUE(a.ok()) << a.error().message;
+        const std::string path = (dir / (std::string("walker-") + toString(p) + ".throng")).string();
+        ASSERT_TRUE(writeThrong(a.value(), path).ok());
+        Result<BakedAsset> b = readThrong(path);
+        ASSERT_TRUE(b.ok()) << b.error().message;
+        expectIdentical(a.value(), b.value());
+        // Half texels take half the bytes, and zstd shrinks the whole well below the raw size.
+        EXPECT_LT(fs::file_size(path), a.value().texelCount() * 16 + a.value().vertices.size() * 60);
+    }
+}
+
+TEST(Throng, WriterRefusesAnInvalidAsset) {
+    BakedAsset a = tinyAsset(Precision::Float32);
+    a.indices[2] = 99;
+    const Status s = writeThrong(a, (test::scratchDir("invalid") / "x.throng").string());
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message.find("index 2 = 99 out of range"), std::string::npos) << s.message;
+}
+
+TEST(BakedAsset, ValidateNamesTheProblem) {
+    auto expectInvalid = [](BakedAsset a, const std::string& words) {
+        const Status s = validate(a);
+        ASSERT_FALSE(s.ok()) << words;
+        EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+    };
+    BakedAsset a = tinyAsset(Precision::Float32);
+    EXPECT_TRUE(validate(a).ok());
+    a.clips.clear();
+    expectInvalid(a, "no clips");
+    a = tinyAsset(Precision::Float32);
+    a.clips[0].frame_bounds.pop_back();
+    expectInvalid(a, "clip 0 'a': 2 frame bounds for 3 frames");
+    a = tinyAsset(Precision::Float32);
+    a.max_frames = 4;
+    expectInvalid(a, "max_frames");
+    a = tinyAsset(Precision::Float32);
+    a.animation_f32.pop_back();
+    expectInvalid(a, "float32 animation has");
+    a = tinyAsset(Precision::Float32);
+    a.animation_f32[5] = NAN;
+    expectInvalid(a, "animation value 5 is NaN");
+    a = tinyAsset(Precision::Float32);
+    a.vertices[1].joints[2] = 2;
+    expectInvalid(a, "vertex 1: joint 2 out of range");
+    a = tinyAsset(Precision::Float32);
+    a.vertices[3].weights[0] = 0.5f;
+    expectInvalid(a, "vertex 3: weights sum to");
+    a = tinyAsset(Precision::Float32);
+    a.submeshes[1].texture = 2;
+    expectInvalid(a, "submesh 1: texture 2 out of range");
+    a = tinyAsset(Precision::Float32);
+    a.joint_count = 0;
+    expectInvalid(a, "joint count 0 out of range");
+    a = tinyAsset(Precision::Float16);
+    a.animation_f16[0] = 0x7c00;
+    expectInvalid(a, "animation value 0 is NaN or infinite");
+}
+
+TEST(BakedAsset, TexelAndFrameTiming) {
+    const BakedAsset a = tinyAsset(Precision::Float32);
+    EXPECT_EQ(bakedTexel(a, 1, 2, 1, 2), glm::vec4(a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4], a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 1],
+                                                   a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 2], a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 3]));
+    EXPECT_EQ(bakedFrameCount(1.1f, 30.0f), 34u);
+    EXPECT_EQ(bakedFrameCount(0.0f, 30.0f), 1u);
+    EXPECT_EQ(bakedFrameCount(0.001f, 30.0f), 2u);  // at least one interval
+    EXPECT_EQ(bakedFrameCount(1e30f, 1000.0f), UINT32_MAX);
+    BakedClip clip{"x", 1.1f, 34, true, {}};
+    EXPECT_EQ(bakedFrameTime(clip, 0), 0.0);
+    EXPECT_EQ(bakedFrameTime(clip, 33), double(1.1f));
+    EXPECT_NEAR(bakedFrameTime(clip, 3), 0.1, 1e-7);
+}
+
+// --- A second writer, from docs/FORMAT.md ------------------------------------------------------
+
+struct Section {
+    std::string type;             // four characters
+    uint32_t flags = 0;
+    Bytes stored;
+    uint64_t raw = 0;
+    std::optional<uint64_t> offset, stored_size, checksum;  // overrides
+};
+
+template <class T>
+void put(Bytes& b, size_t at, T v) {
+    if (b.size() < at + sizeof(T)) b.resize(at + sizeof(T));
+    std::memcpy(b.data() + at, &v, sizeof(T));
+}
+template <class T>
+T get(const Bytes& b, size_t at) {
+    T v{};
+    std::memcpy(&v, b.data() + at, sizeof(T));
+    return v;
+}
+
+Bytes build(const std::vector<Section>& sections, uint32_t version = kThrongFormatVersion) {
+    Bytes f(48 + 40 * sections.size(), 0);
+    std::memcpy(f.data(), "THRONG\0\0", 8);
+    put<uint32_t>(f, 8, version);
+    put<uint32_t>(f, 12, uint32_t(sections.size()));
+    for (size_t i = 0; i < sections.size(); ++i) {
+        const Section& s = sections[i];
+        const size_t e = 48 + 40 * i;
+        std::memcpy(f.data() + e, s.type.data(), 4);
+        put<uint32_t>(f, e + 4, s.flags);
+        put<uint64_t>(f, e + 8, s.offset.value_or(f.size()));
+        put<uint64_t>(f, e + 16, s.stored_size.value_or(s.stored.size()));
+        put<uint64_t>(f, e + 24, s.raw);
+        put<uint64_t>(f, e + 32, s.checksum.value_or(throngChecksum(s.stored.data(), s.stored.size())));
+        f.insert(f.end(), s.stored.begin(), s.stored.end());
+    }
+    put<uint64_t>(f, 16, f.size());
+    const uint64_t sum = throngChecksum(f.data() + 48, 40 * sections.size(), throngChecksum(f.data(), 24));
+    put<uint64_t>(f, 24, sum);
+    return f;
+}
+
+Section rawSection(const std::string& type, Bytes payload) {
+    Section s{type, 0, std::move(payload), 0, {}, {}, {}};
+    s.raw = s.stored.size();
+    return s;
+}
+
+Section zstdSection(const std::string& type, const Bytes& payload, uint64_t claimed_raw) {
+    Bytes packed(ZSTD_compressBound(payload.size()));
+    packed.resize(ZSTD_compress(packed.data(), packed.size(), payload.data(), payload.size(), 3));
+    return Section{type, 1, packed, claimed_raw, {}, {}, {}};
+}
+
+// The raw payloads of a file written by writeThrong, by type, decompressed.
+std::map<std::string, Bytes> payloads(const Bytes& file) {
+    std::map<std::string, Bytes> out;
+    const uint32_t n = get<uint32_t>(file, 12);
+    for (uint32_t i = 0; i < n; ++i) {
+        const size_t e = 48 + 40 * i;
+        const std::string type(reinterpret_cast<const char*>(file.data() + e), 4);
+        const uint32_t flags = get<uint32_t>(file, e + 4);
+        const uint64_t offset = get<uint64_t>(file, e + 8), stored = get<uint64_t>(file, e + 16), raw = get<uint64_t>(file, e + 24);
+        Bytes bytes(file.begin() + ptrdiff_t(offset), file.begin() + ptrdiff_t(offset + stored));
+        if (flags & 1u) {
+            Bytes plain(raw);
+            EXPECT_EQ(ZSTD_decompress(plain.data(), plain.size(), bytes.data(), bytes.size()), raw);
+            bytes = plain;
+        }
+        out[type] = bytes;
+    }
+    return out;
+}
+
+class ThrongReader : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = test::scratchDir("reader");
+        good_ = (dir_ / "good.throng").string();
+        ASSERT_TRUE(writeThrong(tinyAsset(Precision::Float16), good_).ok());
+        file_ = slurp(good_);
+        raw_ = payloads(file_);
+        ASSERT_EQ(raw_.size(), 7u);
+    }
+    // All sections uncompressed, in the writer's order.
+    std::vector<Section> sections() const {
+        std::vector<Section> out;
+        for (const char* t : {"META", "CLIP", "ANIM", "VERT", "INDX", "SUBM", "TEXR"}) out.push_back(rawSection(t, raw_.at(t)));
+        return out;
+    }
+    std::string expectRejected(const Bytes& bytes, const std::string& words) {
+        const std::string path = (dir_ / ("bad" + std::to_string(count_++) + ".throng")).string();
+        spit(path, bytes);
+        Result<BakedAsset> r = readThrong(path);
+        EXPECT_FALSE(r.ok()) << words;
+        if (r.ok()) return {};
+        EXPECT_NE(r.error().message.find(words), std::string::npos) << "got: " << r.error().message;
+        EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+        return r.error().message;
+    }
+    Section& find(std::vector<Section>& s, const std::string& type) {
+        for (Section& x : s)
+            if (x.type == type) return x;
+        throw std::runtime_error("no section " + type);
+    }
+
+    fs::path dir_;
+    std::string good_;
+    Bytes file_;
+    std::map<std::string, Bytes> raw_;
+    int count_ = 0;
+};
+
+TEST_F(ThrongReader, TheSecondWriterAgreesWithTheFirst) {
+    // Uncompressed sections, an unknown section (skipped) and another order all read back the same.
+    std::vector<Section> s = sections();
+    std::swap(s[0], s[5]);
+    s.insert(s.begin() + 2, rawSection("LODS", Bytes(100, 7)));
+    const std::string path = (dir_ / "second.throng").string();
+    spit(path, build(s));
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(tinyAsset(Precision::Float16), r.value());
+}
+
+TEST_F(ThrongReader, WrongMagic) {
+    Bytes b = file_;
+    b[0] = 'X';
+    expectRejected(b, "not a .throng file (bad magic)");
+    expectRejected(Bytes{'P', 'K', 3, 4}, "not a .throng file (bad magic)");
+    expectRejected(Bytes{}, "truncated: file has 0 bytes");
+}
+
+TEST_F(ThrongReader, NewerVersion) {
+    Bytes b = file_;
+    put<uint32_t>(b, 8, kThrongFormatVersion + 1);
+    expectRejected(b, "format version " + std::to_string(kThrongFormatVersion + 1) + " is newer than this build reads (" +
+                          std::to_string(kThrongFormatVersion) + ")");
+    expectRejected(build(sections(), 0), "format version 0 is not valid");
+}
+
+TEST_F(ThrongReader, FlippedByteInEachSectionNamesIt) {
+    const uint32_t n = get<uint32_t>(file_, 12);
+    for (uint32_t i = 0; i < n; ++i) {
+        const size_t e = 48 + 40 * i;
+        const std::string type(reinterpret_cast<const char*>(file_.data() + e), 4);
+        const uint64_t offset = get<uint64_t>(file_, e + 8), stored = get<uint64_t>(file_, e + 16);
+        for (uint64_t at : {offset, offset + stored / 2, offset + stored - 1}) {
+            Bytes b = file_;
+            b[size_t(at)] ^= 0x10;
+            expectRejected(b, "section '" + type + "': checksum mismatch");
+        }
+    }
+    Bytes b = file_;
+    b[48 + 40 + 9] ^= 1;  // the table: an offset
+    expectRejected(b, "header: checksum mismatch");
+}
+
+TEST_F(ThrongReader, Truncated) {
+    const uint64_t first = get<uint64_t>(file_, 48 + 8);
+    for (size_t len : {size_t(4), size_t(20), size_t(47), size_t(48), size_t(60), size_t(48 + 40 * 7 - 1)})
+        expectRejected(Bytes(file_.begin(), file_.begin() + ptrdiff_t(len)), "truncated");
+    for (size_t len : {size_t(first), size_t(first + 5), file_.size() / 2, file_.size() - 1})
+        expectRejected(Bytes(file_.begin(), file_.begin() + ptrdiff_t(len)),
+                       "truncated: header says " + std::to_string(file_.size()) + " bytes, file has " + std::to_string(len));
+    Bytes longer = file_;
+    longer.push_back(0);
+    expectRejected(longer, "header says " + std::to_string(file_.size()));
+}
+
+TEST_F(ThrongReader, HostileTable) {
+    std::vector<Section> s = sections();
+    find(s, "ANIM").stored_size = uint64_t(1) << 40;
+    expectRejected(build(s), "truncated: section 'ANIM' ends at byte");
+    s = sections();
+    find(s, "VERT").offset = UINT64_MAX - 3;
+    expectRejected(build(s), "truncated: section 'VERT' ends past 2^64");
+    s = sections();
+    s.erase(s.begin() + 6);
+    expectRejected(build(s), "missing section 'TEXR'");
+    s = sections();
+    s.push_back(s[1]);
+    expectRejected(build(s), "section 'CLIP' appears twice");
+    s = sections();
+    find(s, "SUBM").flags = 6;
+    expectRejected(build(s), "section 'SUBM': unknown flags 6");
+    s = sections();
+    find(s, "INDX").raw += 1;
+    expectRejected(build(s), "section 'INDX': stored uncompressed in");
+    Bytes b = build(sections());
+    put<uint32_t>(b, 12, 0xffffffffu);
+    expectRejected(b, "section count 4294967295 out of range");
+    put<uint32_t>(b, 12, 4000);
+    expectRejected(b, "truncated: section table ends at byte 160048");
+}
+
+TEST_F(ThrongReader, HostileCompression) {
+    std::vector<Section> s = sections();
+    find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), uint64_t(1) << 40);
+    expectRejected(build(s), "section 'VERT': size 1099511627776 out of range");
+    // Within the limit but a lie: the buffer grows only with real output, so this stays small.
+    find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), uint64_t(4) << 30);
+    expectRejected(build(s), "section 'VERT': decompressed to " + std::to_string(raw_.at("VERT").size()) + " bytes, the table says");
+    find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), raw_.at("VERT").size() - 1);
+    expectRejected(build(s), "section 'VERT': decompresses to more than");
+    Section garbage = zstdSection("VERT", raw_.at("VERT"), raw_.at("VERT").size());
+    garbage.stored.resize(garbage.stored.size() / 2);
+    find(s, "VERT") = garbage;
+    expectRejected(build(s), "section 'VERT': ");
+    garbage.stored = Bytes(64, 0xab);
+    find(s, "VERT") = garbage;
+    expectRejected(build(s), "section 'VERT': corrupt zstd data");
+    Section trailing = zstdSection("VERT", raw_.at("VERT"), raw_.at("VERT").size());
+    trailing.stored.push_back(0);
+    find(s, "VERT") = trailing;
+    expectRejected(build(s), "section 'VERT': data after the end of the zstd frame");
+}
+
+TEST_F(ThrongReader, HostileCounts) {
+    auto with = [&](const std::string& type, size_t at, auto value) {
+        std::vector<Section> s = sections();
+        Bytes payload = raw_.at(type);
+        put(payload, at, value);
+        find(s, type) = rawSection(type, payload);
+        return build(s);
+    };
+    expectRejected(with("CLIP", 0, uint32_t(0)), "section 'CLIP': clip count is 0");
+    expectRejected(with("CLIP", 0, uint32_t(0xffffffff)), "section 'CLIP': clip count 4294967295 out of range");
+    // Clip 0: name length 4 + "a" (1), duration 4, then its frame count.
+    expectRejected(with("CLIP", 4 + 4 + 1 + 4, uint32_t(0)), "section 'CLIP': clip 0 has frame count 0");
+    expectRejected(with("CLIP", 4 + 4 + 1 + 4, uint32_t(0x7fffffff)), "section 'CLIP': clip 0 frame count 2147483647 out of range");
+    expectRejected(with("CLIP", 4, uint32_t(0xfffffff0)), "section 'CLIP': truncated");
+    expectRejected(with("META", 8, uint32_t(0x10000000)), "section 'META': joint count 268435456 out of range");
+    expectRejected(with("META", 8, uint32_t(3)), "section 'ANIM': 288 bytes, expected 432 for 2 clips x 3 frames x 9 texels (half)");
+    expectRejected(with("META", 12, uint32_t(7)), "section 'META': max frames 7 differs from the longest clip (3)");
+    expectRejected(with("META", 0, uint32_t(9)), "section 'META': unknown precision 9");
+    expectRejected(with("VERT", 0, uint32_t(0xffffffff)), "section 'VERT': vertex count 4294967295 out of range");
+    expectRejected(with("VERT", 0, uint32_t(3)), "section 'VERT': 60 unexpected bytes after the content");
+    expectRejected(with("INDX", 0, uint32_t(0x40000000)), "section 'INDX': index count 1073741824 out of range");
+    expectRejected(with("INDX", 4 + 4 * 4, uint32_t(4)), "index 4 = 4 out of range (4 vertices)");
+    expectRejected(with("SUBM", 0, uint32_t(0x20000000)), "section 'SUBM': submesh count 536870912 out of range");
+    expectRejected(with("SUBM", 4 + 4, uint32_t(0xfffffffd)), "submesh 0: index range out of bounds");
+    expectRejected(with("TEXR", 0, uint32_t(0xffffffff)), "section 'TEXR': texture count 4294967295 out of range");
+    // Texture 0: mime length 4 + "image/jpeg" (10), then its byte count.
+    expectRejected(with("TEXR", 4 + 4 + 10, uint32_t(0xffffff00)), "section 'TEXR': texture of 4294967040 bytes runs past");
+    expectRejected(with("CLIP", 4 + 4 + 1 + 4 + 4, uint32_t(2)), "section 'CLIP': clip 0 has unknown flags 2");
+}
+
+TEST_F(ThrongReader, TexelLimit) {
+    // 1 clip x 1400 frames x 65536 joints x 3 = 275 M texels, over the limit, in a 34 KB file.
+    std::vector<Section> s = sections();
+    Bytes meta = raw_.at("META");
+    put<uint32_t>(meta, 8, 65536);
+    put<uint32_t>(meta, 12, 1400);
+    find(s, "META") = rawSection("META", meta);
+    Bytes clip;
+    put<uint32_t>(clip, 0, 1);
+    put<uint32_t>(clip, 4, 1);
+    clip.push_back('a');
+    put<float>(clip, 9, 1.0f);
+    put<uint32_t>(clip, 13, 1400);
+    put<uint32_t>(clip, 17, 1);
+    clip.resize(21 + 1400 * 24, 0);
+    find(s, "CLIP") = rawSection("CLIP", clip);
+    expectRejected(build(s), "animation of 1 clips x 1400 frames x 196608 texels out of range (limit 268435456 texels)");
+}
+
+TEST_F(ThrongReader, RandomBytesNeverCrash) {
+    std::mt19937 rng(11);
+    for (int i = 0; i < 200; ++i) {
+        Bytes b(size_t(rng() % 600));
+        for (uint8_t& x : b) x = uint8_t(rng());
+        if (i % 2 == 0 && b.size() >= 8) std::memcpy(b.data(), "THRONG\0\0", 8);
+        const std::string path = (dir_ / "random.throng").string();
+        spit(path, b);
+        EXPECT_FALSE(readThrong(path).ok());
+    }
+    // Random damage to a good file, with the checksums recomputed so the parsers see it.
+    for (int i = 0; i < 300; ++i) {
+        std::vector<Section> s = sections();
+        Section& victim = s[rng() % s.size()];
+        if (!victim.stored.empty())
+            for (int k = 0; k < 4; ++k) victim.stored[rng() % victim.stored.size()] = uint8_t(rng());
+        const std::string path = (dir_ / "damaged.throng").string();
+        spit(path, build(s));
+        Result<BakedAsset> r = readThrong(path);
+        if (r.ok()) {
+            EXPECT_TRUE(validate(r.value()).ok());
+        }
+    }
+}
+
+TEST_F(ThrongReader, MissingFileAndDirectory) {
+    Result<BakedAsset> r = readThrong((dir_ / "nope.throng").string());
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("cannot open: No such file"), std::string::npos) << r.error().message;
+    r = readThrong(dir_.string());
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos) << r.error().message;
+}
+
+// --- Atomic writes -------------------------------------------------------------------------
+
+size_t filesIn(const fs::path& dir) {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+    return n;
+}
+
+TEST(ThrongWrite, MissingDirectoryFailsCleanly) {
+    const auto dir = test::scratchDir("write");
+    const Status s = writeThrong(tinyAsset(Precision::Float32), (dir / "no" / "such" / "x.throng").string());
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message.find("cannot create file: No such file or directory"), std::string::npos) << s.message;
+    EXPECT_EQ(filesIn(dir), 0u);
+}
+
+TEST(ThrongWrite, ReplacesAnExistingFileWhole) {
+    const auto dir = test::scratchDir("write");
+    const std::string path = (dir / "x.throng").string();
+    spit(path, Bytes(1 << 20, 0x55));  // larger than what replaces it: no old tail may remain
+    const BakedAsset a = tinyAsset(Precision::Float32);
+    ASSERT_TRUE(writeThrong(a, path).ok());
+    EXPECT_LT(fs::file_size(path), size_t(1) << 20);
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(a, r.value());
+    EXPECT_EQ(filesIn(dir), 1u);
+}
+
+TEST(ThrongWrite, FailedWriteLeavesTheTargetAndNoTemporary) {
+    const auto dir = test::scratchDir("write");
+    const fs::path target = dir / "x.throng";
+    fs::create_directories(target / "inside");
+    const Status s = writeThrong(tinyAsset(Precision::Float32), target.string());
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message.find("cannot replace file"), std::string::npos) << s.message;
+    EXPECT_TRUE(fs::is_directory(target / "inside"));
+    EXPECT_EQ(filesIn(dir), 1u);  // no x.throng.tmp-* left behind
+}
+
+} // namespace

@@ -1,0 +1,293 @@
+// GPU tests on whatever Vulkan device is present (lavapipe in CI), validation layers always
+// on: any validation error fails the test that caused it.
+//  - GPU = CPU: the renderer's skinning function, run in a compute shader, against the
+//    double-precision CPU reference, for every shared model, float and half.
+//  - Images: determinism, a silhouette where the CPU projection says, a crowd that fills the view.
+#include "../src/gpu/png.h"
+#include "../src/render/renderer.h"
+#include "../src/render/skin_check.h"
+
+#include <throng/anim.h>
+#include <throng/bake.h>
+#include <throng/builtin.h>
+#include <throng/import.h>
+
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+using namespace throng;
+
+namespace {
+
+class Gpu : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        gpu::ContextOptions options;
+        options.validation = true;
+        Result<std::unique_ptr<gpu::Context>> r = gpu::createContext(options);
+        if (!r) {
+            setup_error_ = r.error().message;
+            return;
+        }
+        context_ = std::move(r).value().release();
+        allocator_ = new gpu::Allocator;
+        gpu::createAllocator(*allocator_, *context_);
+        std::printf("device: %s (%s)\n", context_->device_name.c_str(), context_->driver_name.c_str());
+    }
+    static void TearDownTestSuite() {
+        if (allocator_ != nullptr) gpu::destroyAllocator(*allocator_);
+        delete allocator_;
+        if (context_ != nullptr) gpu::destroyContext(*context_);
+        delete context_;
+        allocator_ = nullptr;
+        context_ = nullptr;
+    }
+    void SetUp() override {
+        ASSERT_NE(context_, nullptr) << "no Vulkan device with validation: " << setup_error_;
+        errors_before_ = context_->validation->errors;
+    }
+    void TearDown() override {
+        if (context_ == nullptr) return;
+        EXPECT_EQ(context_->validation->errors, errors_before_) << "Vulkan validation error: " << context_->validation->first_error;
+    }
+    static gpu::Context* context_;
+    static gpu::Allocator* allocator_;
+    static std::string setup_error_;
+    uint32_t errors_before_ = 0;
+};
+
+gpu::Context* Gpu::context_ = nullptr;
+gpu::Allocator* Gpu::allocator_ = nullptr;
+std::string Gpu::setup_error_;
+
+Model loadModel(const std::string& source) {
+    Result<Model> r = importModel(source);
+    EXPECT_TRUE(r.ok()) << source << ": " << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r).value() : Model{};
+}
+
+BakedAsset bakeModel(const Model& model, Precision precision) {
+    BakeOptions o;
+    o.precision = precision;
+    Result<BakedAsset> r = bake(model, o);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r).value() : BakedAsset{};
+}
+
+// Every mesh of the model skinned by the double reference, concatenated in bake order.
+std::vector<glm::dvec3> cpuSkin(const Model& model, const Clip* clip, double t) {
+    const std::vector<glm::dmat4> m = referenceSkinningMatrices(model, clip, t, true);
+    std::vector<glm::dvec3> out;
+    for (const Mesh& mesh : model.meshes) {
+        const SkinnedVertices s = referenceSkin(mesh, m);
+        out.insert(out.end(), s.positions.begin(), s.positions.end());
+    }
+    return out;
+}
+
+struct Errors {
+    double at_frames = 0.0;   // relative to the bind diagonal
+    double between = 0.0;
+};
+
+// Skins every clip at its baked frame times and halfway between frames, on the GPU and on
+// the CPU, and returns the largest differences.
+Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked) {
+    Errors e;
+    Result<render::GpuAsset> uploaded = render::uploadAsset(a, baked);
+    EXPECT_TRUE(uploaded.ok()) << (uploaded.ok() ? "" : uploaded.error().message);
+    if (!uploaded) return e;
+    render::GpuAsset& g = uploaded.value();
+    const double diagonal = bindPoseBounds(model).diagonal();
+    for (uint32_t c = 0; c < baked.clips.size(); ++c) {
+        const BakedClip& clip = baked.clips[c];
+        const Clip* source = c < model.clips.size() ? &model.clips[c] : nullptr;
+        // At most 8 frames per clip: the first, the last and six between.
+        const uint32_t last = clip.frame_count - 1;
+        std::vector<uint32_t> frames;
+        for (uint32_t i = 0; i < 8; ++i) frames.push_back(last * i / 7);
+        std::vector<gpu::shader::InstanceRecord> queries;
+        std::vector<double> times;
+        for (uint32_t f : frames) {
+            const double t_frame = last > 0 ? double(clip.duration) * f / last : 0.0;
+            times.push_back(t_frame);
+            if (f < last) times.push_back(double(clip.duration) * (f + 0.5) / last);
+        }
+        for (double t : times) queries.push_back(render::singleInstance(c, float(t)));
+        const std::vector<glm::vec3> gpu_positions = render::skinOnGpu(a, g, queries, 0.0f);
+        for (size_t q = 0; q < times.size(); ++q) {
+            const std::vector<glm::dvec3> cpu = cpuSkin(model, source, times[q]);
+            EXPECT_EQ(cpu.size(), g.vertex_count);
+            double worst = 0.0;
+            for (size_t v = 0; v < cpu.size() && v < g.vertex_count; ++v)
+                worst = std::max(worst, glm::length(glm::dvec3(gpu_positions[q * g.vertex_count + v]) - cpu[v]));
+            const bool at_frame = last == 0 || std::fabs(times[q] * last / clip.duration - std::round(times[q] * last / clip.duration)) < 1e-9;
+            double& slot = at_frame ? e.at_frames : e.between;
+            slot = std::max(slot, worst / diagonal);
+        }
+    }
+    render::destroyAsset(a, g);
+    return e;
+}
+
+const char* const kSharedModels[] = {
+    "RiggedSimple/RiggedSimple.glb", "CesiumMan/CesiumMan.glb", "Fox/Fox.glb", "RobotExpressive/RobotExpressive.glb",
+    "RecursiveSkeletons/RecursiveSkeletons.glb", "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx",
+    "RiggedSimple_Collada/RiggedSimple.dae",
+};
+
+uint32_t background(const std::vector<uint8_t>& rgba) {
+    // The corner pixel is sky in every test scene.
+    return uint32_t(rgba[0]) | uint32_t(rgba[1]) << 8 | uint32_t(rgba[2]) << 16;
+}
+
+struct PixelBox {
+    int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;
+    size_t count = 0;
+};
+
+PixelBox foreground(const render::RenderOutput& img) {
+    PixelBox b;
+    const uint32_t sky = background(img.rgba);
+    for (uint32_t y = 0; y < img.height; ++y)
+        for (uint32_t x = 0; x < img.width; ++x) {
+            const uint8_t* p = &img.rgba[(size_t(y) * img.width + x) * 4];
+            if ((uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16) == sky) continue;
+            b.x0 = std::min(b.x0, int(x));
+            b.y0 = std::min(b.y0, int(y));
+            b.x1 = std::max(b.x1, int(x));
+            b.y1 = std::max(b.y1, int(y));
+            ++b.count;
+        }
+    return b;
+}
+
+void savePng(const render::RenderOutput& img, const std::string& name) {
+    const auto path = throng::test::scratchDir("png") / name;
+    EXPECT_TRUE(gpu::writePng(path.string(), img.rgba, img.width, img.height).ok());
+}
+
+} // namespace
+
+TEST_F(Gpu, WalkerSkinningMatchesCpuReference) {
+    const Model model = makeWalker();
+    const double diagonal = bindPoseBounds(model).diagonal();
+    const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32));
+    std::printf("walker float: %.2e at frames, %.2e between frames (of diagonal %.3f)\n", f.at_frames, f.between, diagonal);
+    EXPECT_LE(f.at_frames, 1e-5);
+    EXPECT_LE(f.between, 1e-3);
+    const Errors h = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float16));
+    std::printf("walker half: %.2e at frames, %.2e between frames\n", h.at_frames, h.between);
+    EXPECT_LE(h.at_frames, 1e-3);
+    EXPECT_LE(h.between, 1e-3);
+}
+
+TEST_F(Gpu, SharedModelsSkinningMatchesCpuReference) {
+    for (const char* relative : kSharedModels) {
+        THRONG_ASSET(path, relative);
+        const Model model = loadModel(path);
+        if (model.meshes.empty()) continue;
+        const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32));
+        const Errors h = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float16));
+        std::printf("%-55s float %.2e / %.2e between, half %.2e / %.2e between\n", relative, f.at_frames, f.between, h.at_frames,
+                    h.between);
+        EXPECT_LE(f.at_frames, 1e-5) << relative;
+        EXPECT_LE(f.between, 1e-3) << relative;
+        EXPECT_LE(h.at_frames, 1e-3) << relative;
+    }
+}
+
+TEST_F(Gpu, CrossFadeBlendsTwoClips) {
+    const Model model = makeWalker();
+    const BakedAsset baked = bakeModel(model, Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    const float t = 0.4f;
+    const auto a = render::skinOnGpu(*allocator_, g.value(), {render::singleInstance(0, t)}, 0.0f);
+    const auto b = render::skinOnGpu(*allocator_, g.value(), {render::singleInstance(1, t)}, 0.0f);
+    const auto mix = render::skinOnGpu(*allocator_, g.value(), {render::singleInstance(0, t, 1, 0.25f)}, 0.0f);
+    double worst = 0.0;
+    // Blending matrices is linear, so the blended vertex is the blend of the two vertices.
+    for (size_t v = 0; v < a.size(); ++v) worst = std::max(worst, double(glm::length(mix[v] - (a[v] * 0.75f + b[v] * 0.25f))));
+    EXPECT_LE(worst, 1e-5 * bindPoseBounds(model).diagonal());
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Gpu, SameSceneRendersIdenticallyTwice) {
+    const BakedAsset baked = bakeModel(makeWalker(), Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = 64;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    render::RenderSettings s;
+    s.width = 320;
+    s.height = 200;
+    s.frames = 1;
+    s.time = 0.7f;
+    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.6f);
+    const render::RenderOutput a = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+    const render::RenderOutput b = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+    EXPECT_TRUE(a.rgba == b.rgba);
+    const PixelBox box = foreground(a);
+    const double covered = double(box.count) / (double(a.width) * a.height);
+    std::printf("64 walkers cover %.1f%% of the image\n", 100.0 * covered);
+    EXPECT_GT(covered, 0.05);
+    EXPECT_LT(covered, 0.95);
+    savePng(a, "crowd64.png");
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Gpu, SilhouetteIsWhereTheCpuProjectionSaysItIs) {
+    THRONG_ASSET(path, "RiggedSimple/RiggedSimple.glb");
+    const Model model = loadModel(path);
+    const BakedAsset baked = bakeModel(model, Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    // A baked frame time, so the GPU and the CPU pose agree to float precision.
+    const BakedClip& clip = baked.clips[0];
+    const float t = clip.duration * 20.0f / float(clip.frame_count - 1);
+    render::Crowd crowd;
+    crowd.instances = {render::singleInstance(0, t)};
+    crowd.bounds = baked.bind_bounds;
+    for (const Bounds& b : clip.frame_bounds) {
+        crowd.bounds.min = glm::min(crowd.bounds.min, b.min);
+        crowd.bounds.max = glm::max(crowd.bounds.max, b.max);
+    }
+    render::RenderSettings s;
+    s.width = 400;
+    s.height = 300;
+    s.frames = 1;
+    s.time = 0.0f;
+    const glm::mat4 vp = render::frameBounds(crowd.bounds, float(s.width) / float(s.height));
+    const render::RenderOutput img = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+    savePng(img, "rigged_simple.png");
+    const PixelBox pixels = foreground(img);
+    ASSERT_GT(pixels.count, 100u);
+    double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
+    for (const glm::dvec3& p : cpuSkin(model, &model.clips[0], t)) {
+        const glm::dvec4 c = glm::dmat4(vp) * glm::dvec4(p, 1.0);
+        const double x = (c.x / c.w * 0.5 + 0.5) * s.width, y = (c.y / c.w * 0.5 + 0.5) * s.height;
+        x0 = std::min(x0, x);
+        y0 = std::min(y0, y);
+        x1 = std::max(x1, x);
+        y1 = std::max(y1, y);
+    }
+    // Pixel i covers [i, i + 1): the covered pixels span floor(min) .. ceil(max) - 1, within rounding.
+    EXPECT_NEAR(pixels.x0, x0, 2.0);
+    EXPECT_NEAR(pixels.y0, y0, 2.0);
+    EXPECT_NEAR(pixels.x1 + 1, x1, 2.0);
+    EXPECT_NEAR(pixels.y1 + 1, y1, 2.0);
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Gpu, AnimationBeyondImageLimitsIsAClearError) {
+    BakedAsset baked = bakeModel(makeWalker(), Precision::Float32);
+    baked.joint_count = context_->properties.limits.maxImageDimension2D;  // 3x too wide
+    const Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_FALSE(g.ok());
+    EXPECT_NE(g.error().message.find("exceeds this device's image limits"), std::string::npos) << g.error().message;
+}

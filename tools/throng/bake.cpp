@@ -1,0 +1,57 @@
+// `throng bake`: import a model, bake every clip, write the .throng file atomically and print a
+// one-line summary (stdout); progress lines and warnings go to stderr.
+#include "commands.h"
+
+#include <throng/bake.h>
+#include <throng/format.h>
+#include <throng/import.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace throng::cli {
+
+int runBake(const BakeCliOptions& options) {
+    Result<Model> loaded = importModel(options.source);
+    if (!loaded) {
+        printError(options.source, loaded.error().message);
+        return 1;
+    }
+    const Model& model = loaded.value();
+
+    BakeOptions bake_options;
+    bake_options.fps = options.fps;
+    bake_options.precision = options.precision == "half" ? Precision::Float16 : Precision::Float32;
+    bake_options.progress = [&model](size_t done, size_t total) {
+        const std::string name = model.clips.empty() ? "rest" : model.clips[done - 1].name;
+        std::fprintf(stderr, "bake: clip %zu/%zu '%s'\n", done, total, name.c_str());
+    };
+    BakeReport report;
+    const auto start = std::chrono::steady_clock::now();
+    Result<BakedAsset> baked = bake(model, bake_options, &report);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!baked) {
+        printError(options.source, baked.error().message);
+        return 1;
+    }
+    for (const std::string& w : report.warnings) std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
+
+    const BakedAsset& asset = baked.value();
+    if (Status s = writeThrong(asset, options.output); !s) {
+        printError(options.output, s.message);
+        return 1;
+    }
+    std::error_code ec;
+    const uintmax_t bytes = std::filesystem::file_size(options.output, ec);
+    uint64_t frames = 0;
+    for (const BakedClip& c : asset.clips) frames += c.frame_count;
+    std::printf("%s: %zu clips, %llu frames, %u joints, %zu vertices, %s precision, %llu bytes on disk, baked in %.2f s",
+                options.output.c_str(), asset.clips.size(), static_cast<unsigned long long>(frames), asset.joint_count,
+                asset.vertices.size(), toString(asset.precision), static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
+    if (asset.precision == Precision::Float16) std::printf(", max half error %.2e of diagonal", report.max_half_error);
+    std::printf("\n");
+    return 0;
+}
+
+} // namespace throng::cli

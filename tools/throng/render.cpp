@@ -1,0 +1,103 @@
+// `throng render`: a crowd, headless, to a PNG, with one summary line.
+#include "commands.h"
+
+#include "../../src/gpu/png.h"
+#include "../../src/render/renderer.h"
+
+#include <throng/bake.h>
+#include <throng/format.h>
+#include <throng/import.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace throng::cli {
+
+namespace {
+
+// A .throng file loads as it is; anything else is imported and baked in memory.
+Result<BakedAsset> loadAsset(const RenderOptions& o) {
+    const std::string ext = std::filesystem::path(o.model).extension().string();
+    if (ext == ".throng") return readThrong(o.model);
+    Result<Model> model = importModel(o.model);
+    if (!model) return model.error();
+    BakeOptions bake_options;
+    bake_options.fps = o.fps;
+    bake_options.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+    return bake(model.value(), bake_options);
+}
+
+} // namespace
+
+int runRender(const RenderOptions& o) {
+    if (o.technique != "baked") {
+        printError(o.model, "technique '" + o.technique + "' is not available yet (available: baked)");
+        return 1;
+    }
+    Result<BakedAsset> asset = loadAsset(o);
+    if (!asset) {
+        printError(o.model, asset.error().message);
+        return 1;
+    }
+    gpu::ContextOptions context_options;
+    context_options.validation = o.validate;
+    context_options.device_substring = o.device;
+    Result<std::unique_ptr<gpu::Context>> context = gpu::createContext(context_options);
+    if (!context) {
+        printError(o.model, context.error().message);
+        return 1;
+    }
+    gpu::Context& ctx = *context.value();
+    int code = 0;
+    try {
+        gpu::Allocator allocator;
+        gpu::createAllocator(allocator, ctx);
+        Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset.value());
+        if (!gpu_asset) {
+            printError(o.model, gpu_asset.error().message);
+            gpu::destroyAllocator(allocator);
+            gpu::destroyContext(ctx);
+            return 1;
+        }
+        for (const std::string& w : gpu_asset.value().warnings) std::fprintf(stderr, "throng: warning: %s\n", w.c_str());
+        render::CrowdOptions crowd_options;
+        crowd_options.count = o.instances;
+        crowd_options.seed = o.seed;
+        const render::Crowd crowd = render::makeCrowd(asset.value(), crowd_options);
+        render::RenderSettings settings;
+        settings.width = o.width;
+        settings.height = o.height;
+        settings.time = o.time;
+        settings.frames = o.frames;
+        const glm::mat4 vp = render::frameBounds(crowd.bounds, float(o.width) / float(o.height));
+        const render::RenderOutput out = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
+        render::destroyAsset(allocator, gpu_asset.value());
+        const VkDeviceSize peak = allocator.reserved;
+        gpu::destroyAllocator(allocator);
+        if (Status s = gpu::writePng(o.output, out.rgba, out.width, out.height); !s) {
+            printError(o.output, s.message);
+            code = 1;
+        } else {
+            std::string passes;
+            for (const render::PassTiming& p : out.passes) {
+                char text[64];
+                std::snprintf(text, sizeof text, "%s%s %.3f ms", passes.empty() ? "" : ", ", p.name.c_str(), p.gpu_ms);
+                passes += text;
+            }
+            std::printf("throng render: %s | %s x %u (%s) | %.2f M triangles | GPU %s | %.0f MiB GPU memory | %s %ux%u\n",
+                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), double(out.triangles) * 1e-6,
+                        passes.c_str(), double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
+        }
+    } catch (const gpu::GpuError& e) {
+        printError(o.model, e.what());
+        code = 1;
+    }
+    if (ctx.validation && ctx.validation->errors > 0) {
+        std::fprintf(stderr, "throng: error: %u Vulkan validation error(s)\n", ctx.validation->errors.load());
+        code = 1;
+    }
+    gpu::destroyContext(ctx);
+    return code;
+}
+
+} // namespace throng::cli
