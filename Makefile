@@ -18,11 +18,10 @@ release:
 	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DTHRONG_ASSETS_DIR=$(ASSETS) >/dev/null
 	@cmake --build build/release -j $(JOBS)
 
+# The main job: a crowd of 2,000 built-in walkers rendered headless (lavapipe where there is no GPU).
 demo: deps release
 	@mkdir -p out
-	./build/release/throng info builtin:walker
-	./build/release/throng info builtin:fish
-	./build/release/throng animate builtin:walker
+	./build/release/throng render --model builtin:walker --instances 2000 --frames 2 --time 1.5 --out out/crowd.png
 
 test: deps test-release test-sanitize
 

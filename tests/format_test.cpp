@@ -166,6 +166,13 @@ void spit(const fs::path& p, const Bytes& b) {
     out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
 }
 
+TEST(Throng, ChecksumIsFnv1a64) {
+    EXPECT_EQ(throngChecksum("", 0), 0xcbf29ce484222325ull);
+    EXPECT_EQ(throngChecksum("a", 1), 0xaf63dc4c8601ec8cull);
+    EXPECT_EQ(throngChecksum("foobar", 6), 0x85944171f73967e8ull);
+    EXPECT_EQ(throngChecksum("bar", 3, throngChecksum("foo", 3)), 0x85944171f73967e8ull);
+}
+
 TEST(Throng, TinyRoundTripIsExact) {
     const auto dir = test::scratchDir("tiny");
     for (Precision p : {Precision::Float32, Precision::Float16}) {

@@ -14,6 +14,11 @@ packages=(
   libstb-dev        # image headers used with tinygltf
   libassimp-dev     # FBX, Collada and other formats
   libcli11-dev      # the command line
+  libzstd-dev       # .throng section compression
+  libvulkan-dev     # Vulkan 1.3 headers and loader
+  glslc             # GLSL -> SPIR-V at build time
+  mesa-vulkan-drivers     # lavapipe: Vulkan on the CPU where there is no GPU
+  vulkan-validationlayers # validation in every GPU test and with --validate
   libgtest-dev      # tests
   googletest
 )

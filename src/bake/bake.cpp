@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
 namespace throng {
 namespace {
@@ -28,14 +29,42 @@ std::string formatFloat(double v) {
     return buf;
 }
 
-// The same sum, in the same order, as referenceSkin, so the exact positions match it bit for bit.
-glm::dvec3 skinPosition(const Mesh& mesh, size_t v, const std::vector<glm::dmat4>& matrices) {
-    glm::dmat4 blended(0.0);
+// Skinning matrices as 3x4 rows, 12 doubles per joint: row r, column c at 12 * k + 4 * r + c.
+using Rows = std::vector<double>;
+
+Rows rowsOf(const std::vector<glm::dmat4>& matrices) {
+    Rows out(matrices.size() * 12);
+    for (size_t k = 0; k < matrices.size(); ++k)
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c) out[12 * k + size_t(4 * r + c)] = matrices[k][c][r];
+    return out;
+}
+
+template <class T>
+Rows rowsOf(const T* values, uint32_t joints) {
+    Rows out(size_t(joints) * 12);
+    for (size_t i = 0; i < out.size(); ++i) {
+        if constexpr (std::is_same_v<T, uint16_t>) out[i] = double(halfToFloat(values[i]));
+        else out[i] = double(values[i]);
+    }
+    return out;
+}
+
+// Position-only linear blend skinning in double: the same operations in the same order as
+// referenceSkin (blend the matrices, then (m0 x + m1 y) + (m2 z + m3) as glm does), so the exact
+// positions equal it bit for bit; written out because glm is slow in debug builds.
+glm::dvec3 skinPosition(const Mesh& mesh, size_t v, const Rows& rows) {
+    double b[12] = {};
     for (int i = 0; i < 4; ++i) {
         const double w = mesh.weights[v][i];
-        if (w != 0.0) blended += matrices[mesh.joints[v][i]] * w;
+        if (w == 0.0) continue;
+        const double* m = rows.data() + 12 * size_t(mesh.joints[v][i]);
+        for (int e = 0; e < 12; ++e) b[e] = b[e] + m[e] * w;
     }
-    return glm::dvec3(blended * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0));
+    const glm::dvec3 p(mesh.positions[v]);
+    glm::dvec3 out;
+    for (int r = 0; r < 3; ++r) out[r] = (b[4 * r] * p.x + b[4 * r + 1] * p.y) + (b[4 * r + 2] * p.z + b[4 * r + 3] * 1.0);
+    return out;
 }
 
 // Grows `b` to hold `p` after rounding to float, rounding outward so the float box still
@@ -105,20 +134,6 @@ Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string
     return {};
 }
 
-// Matrices rebuilt from the stored rows of one frame (a 3x4 row-major matrix per joint).
-template <class T>
-std::vector<glm::dmat4> matricesFromRows(const T* rows, uint32_t joints) {
-    std::vector<glm::dmat4> out(joints, glm::dmat4(1.0));
-    for (uint32_t k = 0; k < joints; ++k)
-        for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 4; ++c) {
-                const T v = rows[(3 * size_t(k) + size_t(r)) * 4 + size_t(c)];
-                if constexpr (std::is_same_v<T, uint16_t>) out[k][c][r] = double(halfToFloat(v));
-                else out[k][c][r] = double(v);
-            }
-    return out;
-}
-
 } // namespace
 
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report) {
@@ -182,15 +197,15 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                                          std::to_string(k) + ": matrix value " + formatFloat(f32[i]) +
                                          " exceeds the half range (65504); bake with float precision"};
                     }
-            const std::vector<glm::dmat4> as_float = matricesFromRows(f32.data() + at, asset.joint_count);
-            const std::vector<glm::dmat4> as_half =
-                half ? matricesFromRows(asset.animation_f16.data() + at, asset.joint_count) : std::vector<glm::dmat4>{};
-            const std::vector<glm::dmat4>& stored = half ? as_half : as_float;
+            const Rows exact_rows = rowsOf(exact);
+            const Rows as_float = rowsOf(f32.data() + at, asset.joint_count);
+            const Rows as_half = half ? rowsOf(asset.animation_f16.data() + at, asset.joint_count) : Rows{};
+            const Rows& stored = half ? as_half : as_float;
             Bounds b{glm::vec3(std::numeric_limits<float>::infinity()), glm::vec3(-std::numeric_limits<float>::infinity())};
             for (const Mesh& mesh : model.meshes)
                 for (size_t v = 0; v < mesh.positions.size(); ++v) {
                     const glm::dvec3 p_stored = skinPosition(mesh, v, stored);
-                    expand(b, skinPosition(mesh, v, exact));
+                    expand(b, skinPosition(mesh, v, exact_rows));
                     expand(b, p_stored);
                     if (half)
                         rep.max_half_error =

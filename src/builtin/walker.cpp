@@ -505,7 +505,7 @@ Model makeWalker() {
     mesh.submeshes = {Submesh{0, uint32_t(mesh.indices.size()), 0}};
     model.meshes.push_back(std::move(mesh));
 
-    model.clips.push_back(makeClip("walk", 1.1f, 24, walkPose));
+    model.clips.push_back(makeClip("walk", 1.1f, 33, walkPose));  // keys at 30 per second: on the 30 fps bake frames
     model.clips.push_back(makeClip("idle", 3.0f, 32, idlePose));
     return model;
 }
