@@ -53,13 +53,15 @@ TEST(Bake, WalkerTexelsAreTheReferenceRounded) {
         EXPECT_EQ(a.joint_count, model.palette.size());
         for (uint32_t c = 0; c < a.clips.size(); ++c)
             for (uint32_t f = 0; f < a.clips[c].frame_count; ++f) {
-                const std::vector<glm::dmat4> ref = referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], f), false);
+                const std::vector<glm::dmat4> ref =
+                    referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], f), false);
                 for (uint32_t k = 0; k < a.joint_count; ++k)
                     for (uint32_t r = 0; r < 3; ++r) {
                         const glm::vec4 texel = bakedTexel(a, c, f, k, r);
                         for (int col = 0; col < 4; ++col) {
                             const float expected = float(ref[k][col][int(r)]);
-                            ASSERT_EQ(texel[col], p == Precision::Float16 ? halfToFloat(floatToHalf(expected)) : expected)
+                            ASSERT_EQ(texel[col],
+                                      p == Precision::Float16 ? halfToFloat(floatToHalf(expected)) : expected)
                                 << "clip " << c << " frame " << f << " joint " << k << " row " << r;
                         }
                     }
@@ -71,8 +73,8 @@ TEST(Bake, FrameTiming) {
     const BakedAsset a = mustBake(makeWalker(), Precision::Float32);
     ASSERT_EQ(a.clips.size(), 2u);
     EXPECT_EQ(a.clips[0].name, "walk");
-    EXPECT_EQ(a.clips[0].frame_count, 34u);  // round(1.1 * 30) + 1
-    EXPECT_EQ(a.clips[1].frame_count, 91u);  // round(3.0 * 30) + 1
+    EXPECT_EQ(a.clips[0].frame_count, 34u); // round(1.1 * 30) + 1
+    EXPECT_EQ(a.clips[1].frame_count, 91u); // round(3.0 * 30) + 1
     EXPECT_EQ(a.max_frames, 91u);
     EXPECT_TRUE(a.clips[0].loop && a.clips[1].loop);
     EXPECT_FLOAT_EQ(a.clips[0].duration, 1.1f);
@@ -82,7 +84,7 @@ TEST(Bake, FrameTiming) {
         for (uint32_t k = 0; k < a.joint_count; ++k)
             for (uint32_t r = 0; r < 3; ++r) ASSERT_EQ(bakedTexel(a, 0, f, k, r), bakedTexel(a, 0, 33, k, r));
     const BakedAsset b = mustBake(makeWalker(), Precision::Float32, nullptr, 1.0f);
-    EXPECT_EQ(b.clips[0].frame_count, 2u);  // 1.1 s at 1 fps: round(1.1) + 1
+    EXPECT_EQ(b.clips[0].frame_count, 2u); // 1.1 s at 1 fps: round(1.1) + 1
     EXPECT_EQ(b.clips[1].frame_count, 4u);
 }
 
@@ -105,7 +107,8 @@ TEST(Bake, BoundsHoldEverySkinnedVertex) {
         for (uint32_t c = 0; c < a.clips.size(); ++c)
             for (uint32_t f = 0; f < a.clips[c].frame_count; ++f) {
                 const Bounds& b = a.clips[c].frame_bounds[f];
-                const std::vector<glm::dmat4> exact = referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], f), false);
+                const std::vector<glm::dmat4> exact =
+                    referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], f), false);
                 const std::vector<glm::dmat4> stored = texelMatrices(a, c, f);
                 for (const Mesh& mesh : model.meshes) {
                     const SkinnedVertices e = referenceSkin(mesh, exact), s = referenceSkin(mesh, stored);
@@ -142,7 +145,8 @@ TEST(Bake, MeshIsCopied) {
     ASSERT_EQ(a.submeshes.size(), mesh.submeshes.size());
     EXPECT_EQ(a.submeshes[0].texture, -1);
     for (size_t v = 0; v < a.vertices.size(); v += 97) {
-        EXPECT_EQ(glm::vec3(a.vertices[v].position[0], a.vertices[v].position[1], a.vertices[v].position[2]), mesh.positions[v]);
+        EXPECT_EQ(glm::vec3(a.vertices[v].position[0], a.vertices[v].position[1], a.vertices[v].position[2]),
+                  mesh.positions[v]);
         for (int i = 0; i < 4; ++i) {
             EXPECT_EQ(a.vertices[v].weights[i], mesh.weights[v][i]);
             if (mesh.weights[v][i] > 0.0f) {
@@ -176,7 +180,8 @@ TEST(Bake, MeshIsCopied) {
     ASSERT_EQ(b.textures.size(), 1u);
     EXPECT_TRUE(b.textures[0].encoded.empty());
     ASSERT_EQ(report.warnings.size(), 1u);
-    EXPECT_NE(report.warnings[0].find("texture 0 'skin': external file 'skin.png' not embedded"), std::string::npos) << report.warnings[0];
+    EXPECT_NE(report.warnings[0].find("texture 0 'skin': external file 'skin.png' not embedded"), std::string::npos)
+        << report.warnings[0];
 }
 
 TEST(Bake, ModelWithoutClipsBakesItsRestPose) {
@@ -213,10 +218,11 @@ TEST(Bake, Errors) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("vertex 17: weights sum to 0.75"), std::string::npos) << r.error().message;
     Model endless = makeWalker();
-    endless.clips[1].duration = 1e7f;  // 3 e8 frames
+    endless.clips[1].duration = 1e7f; // 3 e8 frames
     r = bake(endless, BakeOptions{});
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("more than the limit of 268435456; lower the fps"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("more than the limit of 268435456; lower the fps"), std::string::npos)
+        << r.error().message;
 }
 
 // --- Every shared model --------------------------------------------------------------------
@@ -242,18 +248,37 @@ void bakeShared(const std::string& path, double max_half_error) {
         ASSERT_TRUE(back.ok()) << back.error().message;
         EXPECT_EQ(back.value().animation_f16, a.animation_f16);
         EXPECT_EQ(back.value().animation_f32.size(), a.animation_f32.size());
-        std::printf("  %-48s %-5s %2zu clips %5u frames %4u joints %6zu vertices  %9ju bytes  bake %.2f s  half error %.2e\n",
-                    path.c_str(), toString(p), a.clips.size(), a.max_frames, a.joint_count, a.vertices.size(),
-                    uintmax_t(fs::file_size(out)), seconds, report.max_half_error);
+        std::printf(
+            "  %-48s %-5s %2zu clips %5u frames %4u joints %6zu vertices  %9ju bytes  bake %.2f s  half error %.2e\n",
+            path.c_str(), toString(p), a.clips.size(), a.max_frames, a.joint_count, a.vertices.size(),
+            uintmax_t(fs::file_size(out)), seconds, report.max_half_error);
     }
 }
 
-TEST(BakeShared, RiggedSimple) { THRONG_ASSET(p, "RiggedSimple/RiggedSimple.glb"); bakeShared(p, 1e-3); }
-TEST(BakeShared, RiggedSimpleCollada) { THRONG_ASSET(p, "RiggedSimple_Collada/RiggedSimple.dae"); bakeShared(p, 1e-3); }
-TEST(BakeShared, CesiumMan) { THRONG_ASSET(p, "CesiumMan/CesiumMan.glb"); bakeShared(p, 1e-3); }
-TEST(BakeShared, Fox) { THRONG_ASSET(p, "Fox/Fox.glb"); bakeShared(p, 1e-2); }
-TEST(BakeShared, RobotExpressive) { THRONG_ASSET(p, "RobotExpressive/RobotExpressive.glb"); bakeShared(p, 1e-2); }
-TEST(BakeShared, RecursiveSkeletons) { THRONG_ASSET(p, "RecursiveSkeletons/RecursiveSkeletons.glb"); bakeShared(p, 1e-2); }
+TEST(BakeShared, RiggedSimple) {
+    THRONG_ASSET(p, "RiggedSimple/RiggedSimple.glb");
+    bakeShared(p, 1e-3);
+}
+TEST(BakeShared, RiggedSimpleCollada) {
+    THRONG_ASSET(p, "RiggedSimple_Collada/RiggedSimple.dae");
+    bakeShared(p, 1e-3);
+}
+TEST(BakeShared, CesiumMan) {
+    THRONG_ASSET(p, "CesiumMan/CesiumMan.glb");
+    bakeShared(p, 1e-3);
+}
+TEST(BakeShared, Fox) {
+    THRONG_ASSET(p, "Fox/Fox.glb");
+    bakeShared(p, 1e-2);
+}
+TEST(BakeShared, RobotExpressive) {
+    THRONG_ASSET(p, "RobotExpressive/RobotExpressive.glb");
+    bakeShared(p, 1e-2);
+}
+TEST(BakeShared, RecursiveSkeletons) {
+    THRONG_ASSET(p, "RecursiveSkeletons/RecursiveSkeletons.glb");
+    bakeShared(p, 1e-2);
+}
 TEST(BakeShared, AnimationWithSkeletonFbx) {
     THRONG_ASSET(p, "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx");
     bakeShared(p, 1e-2);
@@ -302,7 +327,7 @@ TEST(CliBake, WalkerHalf) {
     const std::string out = (test::scratchDir("bake") / "walker.throng").string();
     const CliRun r = run("bake builtin:walker -o " + out + " --precision half --fps 24");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("2 clips, 100 frames, "), std::string::npos) << r.out;  // 27 + 73 at 24 fps
+    EXPECT_NE(r.out.find("2 clips, 100 frames, "), std::string::npos) << r.out; // 27 + 73 at 24 fps
     EXPECT_NE(r.out.find("half precision"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("bytes on disk"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("max half error"), std::string::npos) << r.out;
@@ -323,7 +348,9 @@ TEST(CliBake, Errors) {
     EXPECT_EQ(r.err, "throng: error: builtin:walker: fps 0 out of range (1 .. 1000)\n");
     r = run("bake builtin:walker -o " + (dir / "missing" / "x.throng").string());
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_NE(r.err.find("throng: error: " + (dir / "missing" / "x.throng").string() + ": cannot create file"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("throng: error: " + (dir / "missing" / "x.throng").string() + ": cannot create file"),
+              std::string::npos)
+        << r.err;
     r = run("bake builtin:nope -o " + out);
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(r.err.rfind("throng: error: builtin:nope: ", 0), 0u) << r.err;

@@ -42,16 +42,16 @@ TEST(Half, KnownValues) {
     EXPECT_EQ(floatToHalf(-0.0f), 0x8000);
     EXPECT_EQ(floatToHalf(65504.0f), 0x7bff);
     EXPECT_EQ(floatToHalf(65519.996f), 0x7bff);
-    EXPECT_EQ(floatToHalf(65520.0f), 0x7c00);  // ties to even: infinity
+    EXPECT_EQ(floatToHalf(65520.0f), 0x7c00); // ties to even: infinity
     EXPECT_EQ(floatToHalf(1e10f), 0x7c00);
     EXPECT_EQ(floatToHalf(-INFINITY), 0xfc00);
-    EXPECT_EQ(floatToHalf(0x1p-14f), 0x0400);  // smallest normal
-    EXPECT_EQ(floatToHalf(0x1p-24f), 0x0001);  // smallest subnormal
-    EXPECT_EQ(floatToHalf(0x1p-25f), 0x0000);  // tie to even: zero
+    EXPECT_EQ(floatToHalf(0x1p-14f), 0x0400); // smallest normal
+    EXPECT_EQ(floatToHalf(0x1p-24f), 0x0001); // smallest subnormal
+    EXPECT_EQ(floatToHalf(0x1p-25f), 0x0000); // tie to even: zero
     EXPECT_EQ(floatToHalf(std::nextafter(0x1p-25f, 1.0f)), 0x0001);
     EXPECT_EQ(floatToHalf(1e-30f), 0x0000);
     EXPECT_EQ(floatToHalf(-1e-30f), 0x8000);
-    EXPECT_EQ(floatToHalf(std::bit_cast<float>(0x7f800001u)) & 0x7c00u, 0x7c00u);  // payload in dropped bits: still NaN
+    EXPECT_EQ(floatToHalf(std::bit_cast<float>(0x7f800001u)) & 0x7c00u, 0x7c00u); // payload in dropped bits: still NaN
     EXPECT_NE(floatToHalf(std::bit_cast<float>(0x7f800001u)) & 0x3ffu, 0u);
     EXPECT_EQ(halfToFloat(0x3555), 0x1.554p-2f);
     EXPECT_EQ(halfToFloat(0x0001), 0x1p-24f);
@@ -64,9 +64,10 @@ TEST(Half, RoundsToNearestEvenAtEveryMidpoint) {
     for (uint32_t sign : {0u, 0x8000u})
         for (uint32_t h = 0; h < 0x7bff; ++h) {
             const uint16_t lo = uint16_t(sign | h), hi = uint16_t(sign | (h + 1));
-            const float mid = (halfToFloat(lo) + halfToFloat(hi)) * 0.5f;  // exact: 12 significant bits
+            const float mid = (halfToFloat(lo) + halfToFloat(hi)) * 0.5f; // exact: 12 significant bits
             ASSERT_EQ(floatToHalf(mid), (h & 1u) ? hi : lo) << std::hex << h;
-            const float towards_lo = std::nextafter(mid, halfToFloat(lo)), towards_hi = std::nextafter(mid, halfToFloat(hi));
+            const float towards_lo = std::nextafter(mid, halfToFloat(lo)),
+                        towards_hi = std::nextafter(mid, halfToFloat(hi));
             ASSERT_EQ(floatToHalf(towards_lo), lo) << std::hex << h;
             ASSERT_EQ(floatToHalf(towards_hi), hi) << std::hex << h;
         }
@@ -96,15 +97,19 @@ BakedAsset tinyAsset(Precision precision) {
     a.max_frames = 3;
     a.clips = {BakedClip{"a", 0.5f, 3, true, {}}, BakedClip{"b", 0.0f, 1, false, {}}};
     for (BakedClip& c : a.clips)
-        for (uint32_t f = 0; f < c.frame_count; ++f) c.frame_bounds.push_back(Bounds{glm::vec3(-1.0f - f), glm::vec3(1.5f + f)});
+        for (uint32_t f = 0; f < c.frame_count; ++f)
+            c.frame_bounds.push_back(Bounds{glm::vec3(-1.0f - f), glm::vec3(1.5f + f)});
     const size_t n = a.texelCount() * 4;
     for (size_t i = 0; i < n; ++i) {
         const float v = std::sin(float(i)) * 3.0f;
-        if (precision == Precision::Float16) a.animation_f16.push_back(floatToHalf(v));
-        else a.animation_f32.push_back(v);
+        if (precision == Precision::Float16)
+            a.animation_f16.push_back(floatToHalf(v));
+        else
+            a.animation_f32.push_back(v);
     }
     for (int v = 0; v < 4; ++v) {
-        BakedVertex x{{float(v), 0.1f * v, -0.3f}, {0, 1, 0}, {0.25f, 0.75f}, {255, 128, 0, 255}, {uint16_t(v % 2), 0, 0, 0}, {1, 0, 0, 0}};
+        BakedVertex x{{float(v), 0.1f * v, -0.3f}, {0, 1, 0},   {0.25f, 0.75f}, {255, 128, 0, 255},
+                      {uint16_t(v % 2), 0, 0, 0},  {1, 0, 0, 0}};
         a.vertices.push_back(x);
     }
     a.indices = {0, 1, 2, 2, 1, 3};
@@ -117,8 +122,7 @@ BakedAsset tinyAsset(Precision precision) {
     return a;
 }
 
-template <class T>
-bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
+template <class T> bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 bool sameBits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
@@ -250,11 +254,13 @@ TEST(BakedAsset, ValidateNamesTheProblem) {
 
 TEST(BakedAsset, TexelAndFrameTiming) {
     const BakedAsset a = tinyAsset(Precision::Float32);
-    EXPECT_EQ(bakedTexel(a, 1, 2, 1, 2), glm::vec4(a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4], a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 1],
-                                                   a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 2], a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 3]));
+    EXPECT_EQ(bakedTexel(a, 1, 2, 1, 2),
+              glm::vec4(a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4], a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 1],
+                        a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 2],
+                        a.animation_f32[((1 * 3 + 2) * 6 + 5) * 4 + 3]));
     EXPECT_EQ(bakedFrameCount(1.1f, 30.0f), 34u);
     EXPECT_EQ(bakedFrameCount(0.0f, 30.0f), 1u);
-    EXPECT_EQ(bakedFrameCount(0.001f, 30.0f), 2u);  // at least one interval
+    EXPECT_EQ(bakedFrameCount(0.001f, 30.0f), 2u); // at least one interval
     EXPECT_EQ(bakedFrameCount(1e30f, 1000.0f), UINT32_MAX);
     BakedClip clip{"x", 1.1f, 34, true, {}};
     EXPECT_EQ(bakedFrameTime(clip, 0), 0.0);
@@ -265,20 +271,18 @@ TEST(BakedAsset, TexelAndFrameTiming) {
 // --- A second writer, from docs/FORMAT.md ------------------------------------------------------
 
 struct Section {
-    std::string type;             // four characters
+    std::string type; // four characters
     uint32_t flags = 0;
     Bytes stored;
     uint64_t raw = 0;
-    std::optional<uint64_t> offset, stored_size, checksum;  // overrides
+    std::optional<uint64_t> offset, stored_size, checksum; // overrides
 };
 
-template <class T>
-void put(Bytes& b, size_t at, T v) {
+template <class T> void put(Bytes& b, size_t at, T v) {
     if (b.size() < at + sizeof(T)) b.resize(at + sizeof(T));
     std::memcpy(b.data() + at, &v, sizeof(T));
 }
-template <class T>
-T get(const Bytes& b, size_t at) {
+template <class T> T get(const Bytes& b, size_t at) {
     T v{};
     std::memcpy(&v, b.data() + at, sizeof(T));
     return v;
@@ -326,7 +330,8 @@ std::map<std::string, Bytes> payloads(const Bytes& file) {
         const size_t e = 48 + 40 * i;
         const std::string type(reinterpret_cast<const char*>(file.data() + e), 4);
         const uint32_t flags = get<uint32_t>(file, e + 4);
-        const uint64_t offset = get<uint64_t>(file, e + 8), stored = get<uint64_t>(file, e + 16), raw = get<uint64_t>(file, e + 24);
+        const uint64_t offset = get<uint64_t>(file, e + 8), stored = get<uint64_t>(file, e + 16),
+                       raw = get<uint64_t>(file, e + 24);
         Bytes bytes(file.begin() + ptrdiff_t(offset), file.begin() + ptrdiff_t(offset + stored));
         if (flags & 1u) {
             Bytes plain(raw);
@@ -339,7 +344,7 @@ std::map<std::string, Bytes> payloads(const Bytes& file) {
 }
 
 class ThrongReader : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         dir_ = test::scratchDir("reader");
         good_ = (dir_ / "good.throng").string();
@@ -351,7 +356,8 @@ protected:
     // All sections uncompressed, in the writer's order.
     std::vector<Section> sections() const {
         std::vector<Section> out;
-        for (const char* t : {"META", "CLIP", "ANIM", "VERT", "INDX", "SUBM", "TEXR"}) out.push_back(rawSection(t, raw_.at(t)));
+        for (const char* t : {"META", "CLIP", "ANIM", "VERT", "INDX", "SUBM", "TEXR"})
+            out.push_back(rawSection(t, raw_.at(t)));
         return out;
     }
     std::string expectRejected(const Bytes& bytes, const std::string& words) {
@@ -400,8 +406,8 @@ TEST_F(ThrongReader, WrongMagic) {
 TEST_F(ThrongReader, NewerVersion) {
     Bytes b = file_;
     put<uint32_t>(b, 8, kThrongFormatVersion + 1);
-    expectRejected(b, "format version " + std::to_string(kThrongFormatVersion + 1) + " is newer than this build reads (" +
-                          std::to_string(kThrongFormatVersion) + ")");
+    expectRejected(b, "format version " + std::to_string(kThrongFormatVersion + 1) +
+                          " is newer than this build reads (" + std::to_string(kThrongFormatVersion) + ")");
     expectRejected(build(sections(), 0), "format version 0 is not valid");
 }
 
@@ -418,7 +424,7 @@ TEST_F(ThrongReader, FlippedByteInEachSectionNamesIt) {
         }
     }
     Bytes b = file_;
-    b[48 + 40 + 9] ^= 1;  // the table: an offset
+    b[48 + 40 + 9] ^= 1; // the table: an offset
     expectRejected(b, "header: checksum mismatch");
 }
 
@@ -428,7 +434,8 @@ TEST_F(ThrongReader, Truncated) {
         expectRejected(Bytes(file_.begin(), file_.begin() + ptrdiff_t(len)), "truncated");
     for (size_t len : {size_t(first), size_t(first + 5), file_.size() / 2, file_.size() - 1})
         expectRejected(Bytes(file_.begin(), file_.begin() + ptrdiff_t(len)),
-                       "truncated: header says " + std::to_string(file_.size()) + " bytes, file has " + std::to_string(len));
+                       "truncated: header says " + std::to_string(file_.size()) + " bytes, file has " +
+                           std::to_string(len));
     Bytes longer = file_;
     longer.push_back(0);
     expectRejected(longer, "header says " + std::to_string(file_.size()));
@@ -466,7 +473,8 @@ TEST_F(ThrongReader, HostileCompression) {
     expectRejected(build(s), "section 'VERT': size 1099511627776 out of range");
     // Within the limit but a lie: the buffer grows only with real output, so this stays small.
     find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), uint64_t(4) << 30);
-    expectRejected(build(s), "section 'VERT': decompressed to " + std::to_string(raw_.at("VERT").size()) + " bytes, the table says");
+    expectRejected(build(s), "section 'VERT': decompressed to " + std::to_string(raw_.at("VERT").size()) +
+                                 " bytes, the table says");
     find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), raw_.at("VERT").size() - 1);
     expectRejected(build(s), "section 'VERT': decompresses to more than");
     Section garbage = zstdSection("VERT", raw_.at("VERT"), raw_.at("VERT").size());
@@ -494,10 +502,12 @@ TEST_F(ThrongReader, HostileCounts) {
     expectRejected(with("CLIP", 0, uint32_t(0xffffffff)), "section 'CLIP': clip count 4294967295 out of range");
     // Clip 0: name length 4 + "a" (1), duration 4, then its frame count.
     expectRejected(with("CLIP", 4 + 4 + 1 + 4, uint32_t(0)), "section 'CLIP': clip 0 has frame count 0");
-    expectRejected(with("CLIP", 4 + 4 + 1 + 4, uint32_t(0x7fffffff)), "section 'CLIP': clip 0 frame count 2147483647 out of range");
+    expectRejected(with("CLIP", 4 + 4 + 1 + 4, uint32_t(0x7fffffff)),
+                   "section 'CLIP': clip 0 frame count 2147483647 out of range");
     expectRejected(with("CLIP", 4, uint32_t(0xfffffff0)), "section 'CLIP': truncated");
     expectRejected(with("META", 8, uint32_t(0x10000000)), "section 'META': joint count 268435456 out of range");
-    expectRejected(with("META", 8, uint32_t(3)), "section 'ANIM': 288 bytes, expected 432 for 2 clips x 3 frames x 9 texels (half)");
+    expectRejected(with("META", 8, uint32_t(3)),
+                   "section 'ANIM': 288 bytes, expected 432 for 2 clips x 3 frames x 9 texels (half)");
     expectRejected(with("META", 12, uint32_t(7)), "section 'META': max frames 7 differs from the longest clip (3)");
     expectRejected(with("META", 0, uint32_t(9)), "section 'META': unknown precision 9");
     expectRejected(with("VERT", 0, uint32_t(0xffffffff)), "section 'VERT': vertex count 4294967295 out of range");
@@ -508,7 +518,8 @@ TEST_F(ThrongReader, HostileCounts) {
     expectRejected(with("SUBM", 4 + 4, uint32_t(0xfffffffd)), "submesh 0: index range out of bounds");
     expectRejected(with("TEXR", 0, uint32_t(0xffffffff)), "section 'TEXR': texture count 4294967295 out of range");
     // Texture 0: mime length 4 + "image/jpeg" (10), then its byte count.
-    expectRejected(with("TEXR", 4 + 4 + 10, uint32_t(0xffffff00)), "section 'TEXR': texture of 4294967040 bytes runs past");
+    expectRejected(with("TEXR", 4 + 4 + 10, uint32_t(0xffffff00)),
+                   "section 'TEXR': texture of 4294967040 bytes runs past");
     expectRejected(with("CLIP", 4 + 4 + 1 + 4 + 4, uint32_t(2)), "section 'CLIP': clip 0 has unknown flags 2");
 }
 
@@ -528,7 +539,8 @@ TEST_F(ThrongReader, TexelLimit) {
     put<uint32_t>(clip, 17, 1);
     clip.resize(21 + 1400 * 24, 0);
     find(s, "CLIP") = rawSection("CLIP", clip);
-    expectRejected(build(s), "animation of 1 clips x 1400 frames x 196608 texels out of range (limit 268435456 texels)");
+    expectRejected(build(s),
+                   "animation of 1 clips x 1400 frames x 196608 texels out of range (limit 268435456 texels)");
 }
 
 TEST_F(ThrongReader, RandomBytesNeverCrash) {
@@ -584,7 +596,7 @@ TEST(ThrongWrite, MissingDirectoryFailsCleanly) {
 TEST(ThrongWrite, ReplacesAnExistingFileWhole) {
     const auto dir = test::scratchDir("write");
     const std::string path = (dir / "x.throng").string();
-    spit(path, Bytes(1 << 20, 0x55));  // larger than what replaces it: no old tail may remain
+    spit(path, Bytes(1 << 20, 0x55)); // larger than what replaces it: no old tail may remain
     const BakedAsset a = tinyAsset(Precision::Float32);
     ASSERT_TRUE(writeThrong(a, path).ok());
     EXPECT_LT(fs::file_size(path), size_t(1) << 20);
@@ -602,7 +614,7 @@ TEST(ThrongWrite, FailedWriteLeavesTheTargetAndNoTemporary) {
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.message.find("cannot replace file"), std::string::npos) << s.message;
     EXPECT_TRUE(fs::is_directory(target / "inside"));
-    EXPECT_EQ(filesIn(dir), 1u);  // no x.throng.tmp-* left behind
+    EXPECT_EQ(filesIn(dir), 1u); // no x.throng.tmp-* left behind
 }
 
 } // namespace

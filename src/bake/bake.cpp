@@ -19,7 +19,7 @@ namespace {
 
 struct ClipSource {
     std::string name;
-    const Clip* clip = nullptr;  // nullptr: the rest pose
+    const Clip* clip = nullptr; // nullptr: the rest pose
     float duration = 0.0f;
 };
 
@@ -40,12 +40,13 @@ Rows rowsOf(const std::vector<glm::dmat4>& matrices) {
     return out;
 }
 
-template <class T>
-Rows rowsOf(const T* values, uint32_t joints) {
+template <class T> Rows rowsOf(const T* values, uint32_t joints) {
     Rows out(size_t(joints) * 12);
     for (size_t i = 0; i < out.size(); ++i) {
-        if constexpr (std::is_same_v<T, uint16_t>) out[i] = double(halfToFloat(values[i]));
-        else out[i] = double(values[i]);
+        if constexpr (std::is_same_v<T, uint16_t>)
+            out[i] = double(halfToFloat(values[i]));
+        else
+            out[i] = double(values[i]);
     }
     return out;
 }
@@ -63,7 +64,8 @@ glm::dvec3 skinPosition(const Mesh& mesh, size_t v, const Rows& rows) {
     }
     const glm::dvec3 p(mesh.positions[v]);
     glm::dvec3 out;
-    for (int r = 0; r < 3; ++r) out[r] = (b[4 * r] * p.x + b[4 * r + 1] * p.y) + (b[4 * r + 2] * p.z + b[4 * r + 3] * 1.0);
+    for (int r = 0; r < 3; ++r)
+        out[r] = (b[4 * r] * p.x + b[4 * r + 1] * p.y) + (b[4 * r + 2] * p.z + b[4 * r + 3] * 1.0);
     return out;
 }
 
@@ -110,7 +112,8 @@ Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string
         }
         for (uint32_t i : mesh.indices) asset.indices.push_back(base + i);
         std::vector<Submesh> submeshes = mesh.submeshes;
-        if (submeshes.empty() && !mesh.indices.empty()) submeshes.push_back(Submesh{0, uint32_t(mesh.indices.size()), -1});
+        if (submeshes.empty() && !mesh.indices.empty())
+            submeshes.push_back(Submesh{0, uint32_t(mesh.indices.size()), -1});
         for (const Submesh& s : submeshes) {
             BakedSubmesh out;
             out.first_index = index_base + s.first_index;
@@ -126,9 +129,10 @@ Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string
         const Texture& tex = model.textures[t];
         asset.textures.push_back(BakedTexture{tex.mime_type, tex.encoded});
         if (tex.encoded.empty())
-            warnings.push_back("texture " + std::to_string(t) + (tex.name.empty() ? "" : " '" + tex.name + "'") +
-                               (tex.uri.empty() ? ": has no image data" : ": external file '" + tex.uri + "' not embedded") +
-                               "; baked without pixels (the base colour shows)");
+            warnings.push_back(
+                "texture " + std::to_string(t) + (tex.name.empty() ? "" : " '" + tex.name + "'") +
+                (tex.uri.empty() ? ": has no image data" : ": external file '" + tex.uri + "' not embedded") +
+                "; baked without pixels (the base colour shows)");
     }
     asset.bind_bounds = bindPoseBounds(model);
     return {};
@@ -167,9 +171,10 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     }
     const uint64_t texels = uint64_t(asset.clips.size()) * asset.max_frames * 3 * uint64_t(asset.joint_count);
     if (texels > kMaxBakedTexels)
-        return Error{"animation needs " + std::to_string(texels) + " texels (" + std::to_string(asset.clips.size()) + " clips x " +
-                     std::to_string(asset.max_frames) + " frames x " + std::to_string(asset.texelsPerRow()) +
-                     "), more than the limit of " + std::to_string(kMaxBakedTexels) + "; lower the fps"};
+        return Error{"animation needs " + std::to_string(texels) + " texels (" + std::to_string(asset.clips.size()) +
+                     " clips x " + std::to_string(asset.max_frames) + " frames x " +
+                     std::to_string(asset.texelsPerRow()) + "), more than the limit of " +
+                     std::to_string(kMaxBakedTexels) + "; lower the fps"};
     if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
 
     const bool half = options.precision == Precision::Float16;
@@ -193,23 +198,25 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                         if (!half) continue;
                         asset.animation_f16[i] = floatToHalf(f32[i]);
                         if ((asset.animation_f16[i] & 0x7c00u) == 0x7c00u)
-                            return Error{"clip " + std::to_string(c) + " '" + clip.name + "' frame " + std::to_string(f) + " joint " +
-                                         std::to_string(k) + ": matrix value " + formatFloat(f32[i]) +
+                            return Error{"clip " + std::to_string(c) + " '" + clip.name + "' frame " +
+                                         std::to_string(f) + " joint " + std::to_string(k) + ": matrix value " +
+                                         formatFloat(f32[i]) +
                                          " exceeds the half range (65504); bake with float precision"};
                     }
             const Rows exact_rows = rowsOf(exact);
             const Rows as_float = rowsOf(f32.data() + at, asset.joint_count);
             const Rows as_half = half ? rowsOf(asset.animation_f16.data() + at, asset.joint_count) : Rows{};
             const Rows& stored = half ? as_half : as_float;
-            Bounds b{glm::vec3(std::numeric_limits<float>::infinity()), glm::vec3(-std::numeric_limits<float>::infinity())};
+            Bounds b{glm::vec3(std::numeric_limits<float>::infinity()),
+                     glm::vec3(-std::numeric_limits<float>::infinity())};
             for (const Mesh& mesh : model.meshes)
                 for (size_t v = 0; v < mesh.positions.size(); ++v) {
                     const glm::dvec3 p_stored = skinPosition(mesh, v, stored);
                     expand(b, skinPosition(mesh, v, exact_rows));
                     expand(b, p_stored);
                     if (half)
-                        rep.max_half_error =
-                            std::max(rep.max_half_error, glm::length(p_stored - skinPosition(mesh, v, as_float)) / diagonal);
+                        rep.max_half_error = std::max(
+                            rep.max_half_error, glm::length(p_stored - skinPosition(mesh, v, as_float)) / diagonal);
                 }
             clip.frame_bounds[f] = b;
         }
@@ -219,7 +226,8 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
             const size_t at = (c * asset.max_frames + f) * frame_values;
             std::copy_n(f32.begin() + ptrdiff_t(last), frame_values, f32.begin() + ptrdiff_t(at));
             if (half)
-                std::copy_n(asset.animation_f16.begin() + ptrdiff_t(last), frame_values, asset.animation_f16.begin() + ptrdiff_t(at));
+                std::copy_n(asset.animation_f16.begin() + ptrdiff_t(last), frame_values,
+                            asset.animation_f16.begin() + ptrdiff_t(at));
         }
         if (options.progress) options.progress(c + 1, sources.size());
     }

@@ -42,7 +42,8 @@ Status validateClips(const BakedAsset& asset) {
             return Status::failure(where + ": " + std::to_string(clip.frame_bounds.size()) + " frame bounds for " +
                                    std::to_string(clip.frame_count) + " frames");
         for (size_t f = 0; f < clip.frame_bounds.size(); ++f)
-            if (Status s = validateBounds(clip.frame_bounds[f], where + " frame " + std::to_string(f) + " bounds"); !s) return s;
+            if (Status s = validateBounds(clip.frame_bounds[f], where + " frame " + std::to_string(f) + " bounds"); !s)
+                return s;
         max_frames = std::max(max_frames, clip.frame_count);
     }
     if (asset.max_frames != max_frames)
@@ -63,15 +64,17 @@ Status validateAnimation(const BakedAsset& asset) {
     const size_t components = size_t(texels) * 4;
     if (asset.precision == Precision::Float32) {
         if (asset.animation_f32.size() != components || !asset.animation_f16.empty())
-            return Status::failure("float32 animation has " + std::to_string(asset.animation_f32.size()) + " values, expected " +
-                                   std::to_string(components) + (asset.animation_f16.empty() ? "" : " (and no half values)"));
+            return Status::failure("float32 animation has " + std::to_string(asset.animation_f32.size()) +
+                                   " values, expected " + std::to_string(components) +
+                                   (asset.animation_f16.empty() ? "" : " (and no half values)"));
         for (size_t i = 0; i < components; ++i)
             if (!std::isfinite(asset.animation_f32[i]))
                 return Status::failure("animation value " + std::to_string(i) + " is NaN or infinite");
     } else if (asset.precision == Precision::Float16) {
         if (asset.animation_f16.size() != components || !asset.animation_f32.empty())
-            return Status::failure("half animation has " + std::to_string(asset.animation_f16.size()) + " values, expected " +
-                                   std::to_string(components) + (asset.animation_f32.empty() ? "" : " (and no float values)"));
+            return Status::failure("half animation has " + std::to_string(asset.animation_f16.size()) +
+                                   " values, expected " + std::to_string(components) +
+                                   (asset.animation_f32.empty() ? "" : " (and no float values)"));
         for (size_t i = 0; i < components; ++i)
             if ((asset.animation_f16[i] & 0x7c00u) == 0x7c00u)
                 return Status::failure("animation value " + std::to_string(i) + " is NaN or infinite");
@@ -101,11 +104,12 @@ Status validateMesh(const BakedAsset& asset) {
         if (std::fabs(sum - 1.0f) > kWeightSumTolerance)
             return Status::failure(where + ": weights sum to " + std::to_string(sum) + ", not 1");
     }
-    if (asset.indices.size() % 3 != 0) return Status::failure("index count " + std::to_string(asset.indices.size()) + " is not a multiple of 3");
+    if (asset.indices.size() % 3 != 0)
+        return Status::failure("index count " + std::to_string(asset.indices.size()) + " is not a multiple of 3");
     for (size_t i = 0; i < asset.indices.size(); ++i)
         if (asset.indices[i] >= asset.vertices.size())
-            return Status::failure("index " + std::to_string(i) + " = " + std::to_string(asset.indices[i]) + " out of range (" +
-                                   std::to_string(asset.vertices.size()) + " vertices)");
+            return Status::failure("index " + std::to_string(i) + " = " + std::to_string(asset.indices[i]) +
+                                   " out of range (" + std::to_string(asset.vertices.size()) + " vertices)");
     for (size_t s = 0; s < asset.submeshes.size(); ++s) {
         const BakedSubmesh& sub = asset.submeshes[s];
         const std::string where = "submesh " + std::to_string(s);
@@ -173,23 +177,23 @@ uint16_t floatToHalf(float value) {
     const uint32_t f = std::bit_cast<uint32_t>(value);
     const uint32_t sign = (f >> 16) & 0x8000u;
     const uint32_t abs = f & 0x7fffffffu;
-    if (abs >= 0x7f800000u) {  // infinity or NaN
+    if (abs >= 0x7f800000u) { // infinity or NaN
         if (abs == 0x7f800000u) return uint16_t(sign | 0x7c00u);
         uint32_t payload = (abs >> 13) & 0x3ffu;
-        if (payload == 0) payload = 0x200u;  // the payload lived in the dropped bits: stay a NaN
+        if (payload == 0) payload = 0x200u; // the payload lived in the dropped bits: stay a NaN
         return uint16_t(sign | 0x7c00u | payload);
     }
-    if (abs >= 0x47800000u) return uint16_t(sign | 0x7c00u);  // >= 65536: infinity
-    if (abs < 0x38800000u) {                                   // below 2^-14: subnormal half or zero
-        if (abs < 0x33000000u) return uint16_t(sign);          // <= 2^-25 rounds to zero (2^-25 ties to even 0)
+    if (abs >= 0x47800000u) return uint16_t(sign | 0x7c00u); // >= 65536: infinity
+    if (abs < 0x38800000u) {                                 // below 2^-14: subnormal half or zero
+        if (abs < 0x33000000u) return uint16_t(sign);        // <= 2^-25 rounds to zero (2^-25 ties to even 0)
         // value = m * 2^(e - 150) with the implicit bit; in units of 2^-24 that is m >> (126 - e).
         const uint32_t e = abs >> 23;
         const uint32_t m = (abs & 0x7fffffu) | 0x800000u;
-        const uint32_t shift = 126 - e;  // 14 .. 24
+        const uint32_t shift = 126 - e; // 14 .. 24
         uint32_t h = m >> shift;
         const uint32_t rest = m & ((1u << shift) - 1);
         const uint32_t halfway = 1u << (shift - 1);
-        if (rest > halfway || (rest == halfway && (h & 1u))) ++h;  // may carry into the smallest normal: correct
+        if (rest > halfway || (rest == halfway && (h & 1u))) ++h; // may carry into the smallest normal: correct
         return uint16_t(sign | h);
     }
     // Normal: rebias the exponent (127 -> 15) and round the 13 dropped mantissa bits; a carry
@@ -204,7 +208,7 @@ float halfToFloat(uint16_t bits) {
     const uint32_t sign = uint32_t(bits & 0x8000u) << 16;
     const uint32_t e = (bits >> 10) & 0x1fu;
     const uint32_t m = bits & 0x3ffu;
-    if (e == 0x1fu) return std::bit_cast<float>(sign | 0x7f800000u | (m << 13));  // infinity, NaN
+    if (e == 0x1fu) return std::bit_cast<float>(sign | 0x7f800000u | (m << 13)); // infinity, NaN
     if (e == 0) {
         // Zero or subnormal: m * 2^-24, exact in float.
         const float magnitude = float(m) * 0x1p-24f;

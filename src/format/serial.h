@@ -22,8 +22,7 @@ using Bytes = std::vector<uint8_t>;
 struct ByteWriter {
     Bytes out;
 
-    template <class T>
-    void array(const T* values, size_t count) {
+    template <class T> void array(const T* values, size_t count) {
         static_assert(std::is_trivially_copyable_v<T>);
         if (count == 0) return;
         const size_t at = out.size();
@@ -38,7 +37,7 @@ struct ByteWriter {
         const float v[6] = {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z};
         array(v, 6);
     }
-    void string(const std::string& s) {  // u32 byte length, then the bytes (no terminator)
+    void string(const std::string& s) { // u32 byte length, then the bytes (no terminator)
         u32(uint32_t(s.size()));
         array(s.data(), s.size());
     }
@@ -47,14 +46,15 @@ struct ByteWriter {
 // Reads from a span; the first read past its end sets failed() and every later read yields
 // zeros, so a parser checks once after a group of reads, and always before allocating.
 class ByteReader {
-public:
+  public:
     ByteReader(const uint8_t* data, size_t size, std::string name) : data_(data), size_(size), name_(std::move(name)) {}
 
     const std::string& name() const { return name_; }
     bool failed() const { return failed_; }
     bool has(uint64_t bytes) const { return !failed_ && bytes <= size_ - pos_; }
     Status status() const {
-        return failed_ ? Status::failure("section '" + name_ + "': truncated: a field runs past the section's end at byte " +
+        return failed_ ? Status::failure("section '" + name_ +
+                                         "': truncated: a field runs past the section's end at byte " +
                                          std::to_string(size_))
                        : Status{};
     }
@@ -62,12 +62,12 @@ public:
     Status finish() const {
         if (failed_) return status();
         if (pos_ != size_)
-            return Status::failure("section '" + name_ + "': " + std::to_string(size_ - pos_) + " unexpected bytes after the content");
+            return Status::failure("section '" + name_ + "': " + std::to_string(size_ - pos_) +
+                                   " unexpected bytes after the content");
         return {};
     }
 
-    template <class T>
-    void array(T* values, size_t count) {
+    template <class T> void array(T* values, size_t count) {
         static_assert(std::is_trivially_copyable_v<T>);
         if (count == 0) return;
         if (!has(uint64_t(count) * sizeof(T))) {
@@ -78,8 +78,7 @@ public:
         std::memcpy(static_cast<void*>(values), data_ + pos_, count * sizeof(T));
         pos_ += count * sizeof(T);
     }
-    template <class T>
-    T value() {
+    template <class T> T value() {
         T v{};
         array(&v, 1);
         return v;
@@ -104,11 +103,13 @@ public:
         return s;
     }
     void skip(size_t n) {
-        if (!has(n)) failed_ = true;
-        else pos_ += n;
+        if (!has(n))
+            failed_ = true;
+        else
+            pos_ += n;
     }
 
-private:
+  private:
     const uint8_t* data_;
     size_t size_;
     size_t pos_ = 0;

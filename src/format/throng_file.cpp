@@ -24,22 +24,23 @@
 namespace throng {
 namespace {
 
-using detail::Bytes;
 using detail::ByteReader;
+using detail::Bytes;
 using detail::ByteWriter;
 
 constexpr char kMagic[8] = {'T', 'H', 'R', 'O', 'N', 'G', '\0', '\0'};
 constexpr size_t kHeaderSize = 48;
 constexpr size_t kEntrySize = 40;
-constexpr size_t kChecksummedHeaderBytes = 24;  // magic, version, section count, file size
+constexpr size_t kChecksummedHeaderBytes = 24; // magic, version, section count, file size
 constexpr uint32_t kMaxSections = 4096;
-constexpr uint64_t kMaxSectionBytes = uint64_t(1) << 33;  // 8 GiB decompressed
+constexpr uint64_t kMaxSectionBytes = uint64_t(1) << 33; // 8 GiB decompressed
 constexpr uint32_t kFlagZstd = 1u;
 constexpr int kZstdLevel = 6;
 constexpr size_t kSectionAlignment = 16;
 
 constexpr uint32_t fourcc(const char (&s)[5]) {
-    return uint32_t(uint8_t(s[0])) | uint32_t(uint8_t(s[1])) << 8 | uint32_t(uint8_t(s[2])) << 16 | uint32_t(uint8_t(s[3])) << 24;
+    return uint32_t(uint8_t(s[0])) | uint32_t(uint8_t(s[1])) << 8 | uint32_t(uint8_t(s[2])) << 16 |
+           uint32_t(uint8_t(s[3])) << 24;
 }
 constexpr uint32_t kMeta = fourcc("META"), kClip = fourcc("CLIP"), kAnim = fourcc("ANIM"), kVert = fourcc("VERT"),
                    kIndx = fourcc("INDX"), kSubm = fourcc("SUBM"), kTexr = fourcc("TEXR");
@@ -89,8 +90,10 @@ Bytes clipSection(const BakedAsset& a) {
 
 Bytes animSection(const BakedAsset& a) {
     ByteWriter w;
-    if (a.precision == Precision::Float16) w.array(a.animation_f16.data(), a.animation_f16.size());
-    else w.array(a.animation_f32.data(), a.animation_f32.size());
+    if (a.precision == Precision::Float16)
+        w.array(a.animation_f16.data(), a.animation_f16.size());
+    else
+        w.array(a.animation_f32.data(), a.animation_f32.size());
     return std::move(w.out);
 }
 
@@ -197,7 +200,7 @@ Result<Bytes> readFile(const std::string& path) {
             ::close(fd);
             return Error{"cannot read: " + reason};
         }
-        if (n == 0) break;  // shrank while reading: the checks below report what is missing
+        if (n == 0) break; // shrank while reading: the checks below report what is missing
         done += size_t(n);
     }
     ::close(fd);
@@ -218,7 +221,7 @@ Result<Bytes> decompress(const uint8_t* src, size_t size, uint64_t raw_size, con
     bool complete = false;
     while (!complete) {
         if (produced == out.size()) {
-            if (out.size() == raw_size) break;  // full: the probe below decides
+            if (out.size() == raw_size) break; // full: the probe below decides
             out.resize(size_t(std::min<uint64_t>(raw_size, uint64_t(out.size()) * 2)));
         }
         ZSTD_outBuffer o{out.data(), out.size(), produced};
@@ -227,8 +230,10 @@ Result<Bytes> decompress(const uint8_t* src, size_t size, uint64_t raw_size, con
         if (ZSTD_isError(r)) return Error{corrupt.message + " (" + ZSTD_getErrorName(r) + ")"};
         const bool progress = o.pos != produced || in.pos != in_before;
         produced = o.pos;
-        if (r == 0) complete = true;
-        else if (o.pos < o.size && (in.pos == in.size || !progress)) return early;  // wants input that is not there
+        if (r == 0)
+            complete = true;
+        else if (o.pos < o.size && (in.pos == in.size || !progress))
+            return early; // wants input that is not there
     }
     if (!complete) {
         // raw_size bytes out and the frame still open: one more byte would be too many.
@@ -236,12 +241,15 @@ Result<Bytes> decompress(const uint8_t* src, size_t size, uint64_t raw_size, con
         ZSTD_outBuffer extra{&probe, 1, 0};
         const size_t r = ZSTD_decompressStream(ctx.get(), &extra, &in);
         if (ZSTD_isError(r)) return Error{corrupt.message + " (" + ZSTD_getErrorName(r) + ")"};
-        if (extra.pos > 0) return Error{what + ": decompresses to more than the " + std::to_string(raw_size) + " bytes the table says"};
+        if (extra.pos > 0)
+            return Error{what + ": decompresses to more than the " + std::to_string(raw_size) +
+                         " bytes the table says"};
         if (r != 0) return early;
     }
     if (in.pos != in.size) return Error{what + ": data after the end of the zstd frame"};
     if (produced != raw_size)
-        return Error{what + ": decompressed to " + std::to_string(produced) + " bytes, the table says " + std::to_string(raw_size)};
+        return Error{what + ": decompressed to " + std::to_string(produced) + " bytes, the table says " +
+                     std::to_string(raw_size)};
     return out;
 }
 
@@ -251,7 +259,8 @@ Result<Bytes> loadSection(const Bytes& file, const Entry& e) {
     const uint8_t* stored = file.data() + e.offset;
     if ((e.flags & ~kFlagZstd) != 0) return Error{what + ": unknown flags " + std::to_string(e.flags)};
     if (e.raw > kMaxSectionBytes)
-        return Error{what + ": size " + std::to_string(e.raw) + " out of range (limit " + std::to_string(kMaxSectionBytes) + ")"};
+        return Error{what + ": size " + std::to_string(e.raw) + " out of range (limit " +
+                     std::to_string(kMaxSectionBytes) + ")"};
     if ((e.flags & kFlagZstd) == 0) {
         if (e.raw != e.stored)
             return Error{what + ": stored uncompressed in " + std::to_string(e.stored) + " bytes, the table says " +
@@ -269,17 +278,19 @@ Status parseMeta(ByteReader& r, BakedAsset& a) {
     a.bind_bounds = r.bounds();
     a.name = r.string();
     if (r.failed()) return r.status();
-    if (precision > uint32_t(Precision::Float16)) return Status::failure("section 'META': unknown precision " + std::to_string(precision));
+    if (precision > uint32_t(Precision::Float16))
+        return Status::failure("section 'META': unknown precision " + std::to_string(precision));
     a.precision = Precision(precision);
     return r.finish();
 }
 
 Status parseClips(ByteReader& r, BakedAsset& a) {
-    constexpr size_t kMinClipBytes = 16;  // name length, duration, frame count, flags
+    constexpr size_t kMinClipBytes = 16; // name length, duration, frame count, flags
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
     if (count == 0) return Status::failure("section 'CLIP': clip count is 0");
-    if (!r.has(uint64_t(count) * kMinClipBytes)) return Status::failure("section 'CLIP': clip count " + std::to_string(count) + " out of range");
+    if (!r.has(uint64_t(count) * kMinClipBytes))
+        return Status::failure("section 'CLIP': clip count " + std::to_string(count) + " out of range");
     a.clips.resize(count);
     for (uint32_t c = 0; c < count; ++c) {
         BakedClip& clip = a.clips[c];
@@ -288,12 +299,15 @@ Status parseClips(ByteReader& r, BakedAsset& a) {
         clip.frame_count = r.u32();
         const uint32_t flags = r.u32();
         if (r.failed()) return r.status();
-        if (flags > 1u) return Status::failure("section 'CLIP': clip " + std::to_string(c) + " has unknown flags " + std::to_string(flags));
+        if (flags > 1u)
+            return Status::failure("section 'CLIP': clip " + std::to_string(c) + " has unknown flags " +
+                                   std::to_string(flags));
         clip.loop = (flags & 1u) != 0;
-        if (clip.frame_count == 0) return Status::failure("section 'CLIP': clip " + std::to_string(c) + " has frame count 0");
+        if (clip.frame_count == 0)
+            return Status::failure("section 'CLIP': clip " + std::to_string(c) + " has frame count 0");
         if (!r.has(uint64_t(clip.frame_count) * 24))
-            return Status::failure("section 'CLIP': clip " + std::to_string(c) + " frame count " + std::to_string(clip.frame_count) +
-                                   " out of range");
+            return Status::failure("section 'CLIP': clip " + std::to_string(c) + " frame count " +
+                                   std::to_string(clip.frame_count) + " out of range");
         clip.frame_bounds.resize(clip.frame_count);
         for (Bounds& b : clip.frame_bounds) b = r.bounds();
     }
@@ -311,9 +325,9 @@ Result<uint64_t> animBytes(const BakedAsset& a) {
                      std::to_string(longest) + ")"};
     const uint64_t texels = uint64_t(a.clips.size()) * a.max_frames * 3 * uint64_t(a.joint_count);
     if (texels > kMaxBakedTexels)
-        return Error{"animation of " + std::to_string(a.clips.size()) + " clips x " + std::to_string(a.max_frames) + " frames x " +
-                     std::to_string(3 * uint64_t(a.joint_count)) + " texels out of range (limit " + std::to_string(kMaxBakedTexels) +
-                     " texels)"};
+        return Error{"animation of " + std::to_string(a.clips.size()) + " clips x " + std::to_string(a.max_frames) +
+                     " frames x " + std::to_string(3 * uint64_t(a.joint_count)) + " texels out of range (limit " +
+                     std::to_string(kMaxBakedTexels) + " texels)"};
     return texels * 4 * (a.precision == Precision::Float16 ? 2 : 4);
 }
 
@@ -329,12 +343,12 @@ Status parseAnim(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
-template <class T>
-Status parseCounted(ByteReader& r, std::vector<T>& out, const char* what) {
+template <class T> Status parseCounted(ByteReader& r, std::vector<T>& out, const char* what) {
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
     if (!r.has(uint64_t(count) * sizeof(T)))
-        return Status::failure(std::string("section '") + r.name() + "': " + what + " count " + std::to_string(count) + " out of range");
+        return Status::failure(std::string("section '") + r.name() + "': " + what + " count " + std::to_string(count) +
+                               " out of range");
     out.resize(count);
     r.array(out.data(), count);
     return r.finish();
@@ -343,7 +357,8 @@ Status parseCounted(ByteReader& r, std::vector<T>& out, const char* what) {
 Status parseSubmeshes(ByteReader& r, BakedAsset& a) {
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
-    if (!r.has(uint64_t(count) * 28)) return Status::failure("section 'SUBM': submesh count " + std::to_string(count) + " out of range");
+    if (!r.has(uint64_t(count) * 28))
+        return Status::failure("section 'SUBM': submesh count " + std::to_string(count) + " out of range");
     a.submeshes.resize(count);
     for (BakedSubmesh& s : a.submeshes) {
         s.first_index = r.u32();
@@ -357,13 +372,16 @@ Status parseSubmeshes(ByteReader& r, BakedAsset& a) {
 Status parseTextures(ByteReader& r, BakedAsset& a) {
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
-    if (!r.has(uint64_t(count) * 8)) return Status::failure("section 'TEXR': texture count " + std::to_string(count) + " out of range");
+    if (!r.has(uint64_t(count) * 8))
+        return Status::failure("section 'TEXR': texture count " + std::to_string(count) + " out of range");
     a.textures.resize(count);
     for (BakedTexture& t : a.textures) {
         t.mime_type = r.string();
         const uint32_t size = r.u32();
         if (r.failed()) return r.status();
-        if (!r.has(size)) return Status::failure("section 'TEXR': texture of " + std::to_string(size) + " bytes runs past the section's end");
+        if (!r.has(size))
+            return Status::failure("section 'TEXR': texture of " + std::to_string(size) +
+                                   " bytes runs past the section's end");
         t.encoded.resize(size);
         r.array(t.encoded.data(), size);
     }
@@ -387,27 +405,36 @@ Result<std::map<uint32_t, Entry>> readTable(const Bytes& file) {
     const uint64_t size = file.size();
     if (size < sizeof(kMagic) || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
         if (size < sizeof(kMagic) && (size == 0 || std::memcmp(file.data(), kMagic, size_t(size)) == 0))
-            return Error{"truncated: file has " + std::to_string(size) + " bytes, shorter than the " + std::to_string(kHeaderSize) + "-byte header"};
+            return Error{"truncated: file has " + std::to_string(size) + " bytes, shorter than the " +
+                         std::to_string(kHeaderSize) + "-byte header"};
         return Error{"not a .throng file (bad magic)"};
     }
     if (size < kHeaderSize)
-        return Error{"truncated: file has " + std::to_string(size) + " bytes, shorter than the " + std::to_string(kHeaderSize) + "-byte header"};
+        return Error{"truncated: file has " + std::to_string(size) + " bytes, shorter than the " +
+                     std::to_string(kHeaderSize) + "-byte header"};
     ByteReader h(file.data(), kHeaderSize, "header");
     h.skip(sizeof(kMagic));
     const uint32_t version = h.u32(), count = h.u32();
     const uint64_t file_size = h.u64(), checksum = h.u64();
     if (version == 0) return Error{"format version 0 is not valid"};
     if (version > kThrongFormatVersion)
-        return Error{"format version " + std::to_string(version) + " is newer than this build reads (" + std::to_string(kThrongFormatVersion) + ")"};
-    if (count > kMaxSections) return Error{"section count " + std::to_string(count) + " out of range (limit " + std::to_string(kMaxSections) + ")"};
+        return Error{"format version " + std::to_string(version) + " is newer than this build reads (" +
+                     std::to_string(kThrongFormatVersion) + ")"};
+    if (count > kMaxSections)
+        return Error{"section count " + std::to_string(count) + " out of range (limit " + std::to_string(kMaxSections) +
+                     ")"};
     const uint64_t table_end = kHeaderSize + uint64_t(count) * kEntrySize;
     if (table_end > size)
-        return Error{"truncated: section table ends at byte " + std::to_string(table_end) + ", file has " + std::to_string(size)};
+        return Error{"truncated: section table ends at byte " + std::to_string(table_end) + ", file has " +
+                     std::to_string(size)};
     uint64_t sum = throngChecksum(file.data(), kChecksummedHeaderBytes);
     sum = throngChecksum(file.data() + kHeaderSize, size_t(table_end - kHeaderSize), sum);
     if (sum != checksum) return Error{"header: checksum mismatch"};
-    if (file_size > size) return Error{"truncated: header says " + std::to_string(file_size) + " bytes, file has " + std::to_string(size)};
-    if (file_size < size) return Error{"file has " + std::to_string(size) + " bytes, header says " + std::to_string(file_size)};
+    if (file_size > size)
+        return Error{"truncated: header says " + std::to_string(file_size) + " bytes, file has " +
+                     std::to_string(size)};
+    if (file_size < size)
+        return Error{"file has " + std::to_string(size) + " bytes, header says " + std::to_string(file_size)};
 
     std::map<uint32_t, Entry> known;
     ByteReader t(file.data() + kHeaderSize, size_t(table_end - kHeaderSize), "table");
@@ -420,10 +447,12 @@ Result<std::map<uint32_t, Entry>> readTable(const Bytes& file) {
         e.raw = t.u64();
         e.checksum = t.u64();
         if (e.offset > size || e.stored > size - e.offset) {
-            const std::string end = e.offset > UINT64_MAX - e.stored ? "past 2^64" : "at byte " + std::to_string(e.offset + e.stored);
+            const std::string end =
+                e.offset > UINT64_MAX - e.stored ? "past 2^64" : "at byte " + std::to_string(e.offset + e.stored);
             return Error{"truncated: " + sectionName(e.type) + " ends " + end + ", file has " + std::to_string(size)};
         }
-        if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired)) continue;  // newer, optional
+        if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired))
+            continue; // newer, optional
         if (!known.emplace(e.type, e).second) return Error{sectionName(e.type) + " appears twice"};
     }
     for (uint32_t type : kRequired)
@@ -443,9 +472,11 @@ uint64_t throngChecksum(const void* data, size_t size, uint64_t seed) {
 Status writeThrong(const BakedAsset& asset, const std::string& path) {
     if (Status s = validate(asset); !s) return Status::failure("cannot write an invalid asset: " + s.message);
     for (const BakedTexture& t : asset.textures)
-        if (t.encoded.size() > UINT32_MAX || t.mime_type.size() > UINT32_MAX) return Status::failure("texture larger than 4 GiB");
-    const std::pair<uint32_t, Bytes> raw[] = {{kMeta, metaSection(asset)}, {kClip, clipSection(asset)}, {kAnim, animSection(asset)},
-                                              {kVert, vertSection(asset)}, {kIndx, indxSection(asset)}, {kSubm, submSection(asset)},
+        if (t.encoded.size() > UINT32_MAX || t.mime_type.size() > UINT32_MAX)
+            return Status::failure("texture larger than 4 GiB");
+    const std::pair<uint32_t, Bytes> raw[] = {{kMeta, metaSection(asset)}, {kClip, clipSection(asset)},
+                                              {kAnim, animSection(asset)}, {kVert, vertSection(asset)},
+                                              {kIndx, indxSection(asset)}, {kSubm, submSection(asset)},
                                               {kTexr, texrSection(asset)}};
     constexpr size_t n = std::size(raw);
     std::vector<Bytes> stored;
@@ -477,9 +508,10 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     header.u32(kThrongFormatVersion);
     header.u32(uint32_t(n));
     header.u64(offset);
-    const uint64_t sum = throngChecksum(table.out.data(), table.out.size(), throngChecksum(header.out.data(), header.out.size()));
+    const uint64_t sum =
+        throngChecksum(table.out.data(), table.out.size(), throngChecksum(header.out.data(), header.out.size()));
     header.u64(sum);
-    header.out.resize(kHeaderSize, 0);  // reserved
+    header.out.resize(kHeaderSize, 0); // reserved
 
     // Padding before each section, so sections start on kSectionAlignment boundaries.
     std::vector<Bytes> pads(n);
@@ -512,8 +544,9 @@ Result<BakedAsset> readThrong(const std::string& path) {
             Result<uint64_t> expected = animBytes(asset);
             if (!expected) return expected.error();
             if (e.raw != expected.value())
-                return Error{"section 'ANIM': " + std::to_string(e.raw) + " bytes, expected " + std::to_string(expected.value()) + " for " +
-                             std::to_string(asset.clips.size()) + " clips x " + std::to_string(asset.max_frames) + " frames x " +
+                return Error{"section 'ANIM': " + std::to_string(e.raw) + " bytes, expected " +
+                             std::to_string(expected.value()) + " for " + std::to_string(asset.clips.size()) +
+                             " clips x " + std::to_string(asset.max_frames) + " frames x " +
                              std::to_string(asset.texelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
         }
         Result<Bytes> raw = loadSection(file.value(), e);

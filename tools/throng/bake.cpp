@@ -35,7 +35,8 @@ int runBake(const BakeCliOptions& options) {
         printError(options.source, baked.error().message);
         return 1;
     }
-    for (const std::string& w : report.warnings) std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
+    for (const std::string& w : report.warnings)
+        std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
 
     const BakedAsset& asset = baked.value();
     if (Status s = writeThrong(asset, options.output); !s) {
@@ -46,9 +47,10 @@ int runBake(const BakeCliOptions& options) {
     const uintmax_t bytes = std::filesystem::file_size(options.output, ec);
     uint64_t frames = 0;
     for (const BakedClip& c : asset.clips) frames += c.frame_count;
-    std::printf("%s: %zu clips, %llu frames, %u joints, %zu vertices, %s precision, %llu bytes on disk, baked in %.2f s",
-                options.output.c_str(), asset.clips.size(), static_cast<unsigned long long>(frames), asset.joint_count,
-                asset.vertices.size(), toString(asset.precision), static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
+    std::printf(
+        "%s: %zu clips, %llu frames, %u joints, %zu vertices, %s precision, %llu bytes on disk, baked in %.2f s",
+        options.output.c_str(), asset.clips.size(), static_cast<unsigned long long>(frames), asset.joint_count,
+        asset.vertices.size(), toString(asset.precision), static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
     if (asset.precision == Precision::Float16) std::printf(", max half error %.2e of diagonal", report.max_half_error);
     std::printf("\n");
     return 0;
