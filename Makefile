@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 ASSETS ?= $(abspath ../shared/assets)
 REQUIRE_ASSETS ?= OFF
 
-.PHONY: all release deps demo test test-release test-sanitize format clean
+.PHONY: all release deps demo test test-release test-sanitize format clean FORCE
 
 all: release
 
@@ -18,8 +18,14 @@ release:
 	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DTHRONG_ASSETS_DIR=$(ASSETS) >/dev/null
 	@cmake --build build/release -j $(JOBS)
 
+# Only the CLI: what the demo needs.
+build/release/throng: FORCE
+	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DTHRONG_ASSETS_DIR=$(ASSETS) >/dev/null
+	@cmake --build build/release -j $(JOBS) --target throng
+FORCE:
+
 # The main job: a crowd of 2,000 built-in walkers rendered headless (lavapipe where there is no GPU).
-demo: deps release
+demo: deps build/release/throng
 	@mkdir -p out
 	./build/release/throng render --model builtin:walker --instances 2000 --frames 2 --time 1.5 --out out/crowd.png
 
