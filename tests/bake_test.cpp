@@ -300,28 +300,9 @@ TEST(BakeShared, CesiumManKeepsItsTexture) {
 
 // --- The CLI -------------------------------------------------------------------------------
 
-struct CliRun {
-    int exit_code = -1;
-    std::string out, err;
-};
+using throng::test::CliRun;
 
-CliRun run(const std::string& args) {
-    static int calls = 0;
-    const auto dir = test::scratchDir("run" + std::to_string(calls++));
-    const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
-    const int status = std::system((std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err).c_str());
-    CliRun r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    auto slurp = [](const std::string& p) {
-        std::ifstream in(p);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
+CliRun run(const std::string& args) { return throng::test::runThrong(args); }
 
 TEST(CliBake, WalkerHalf) {
     const std::string out = (test::scratchDir("bake") / "walker.throng").string();

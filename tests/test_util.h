@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <sys/wait.h>
 
 namespace throng::test {
 
@@ -28,6 +32,32 @@ inline std::filesystem::path scratchDir(const std::string& name) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
+}
+
+// What a run of the throng executable printed, and how it ended.
+struct CliRun {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+// Runs THRONG_EXE with `args` (shell words), capturing stdout and stderr through files in the
+// running test's scratch folder.
+inline CliRun runThrong(const std::string& args) {
+    static int calls = 0;
+    const auto dir = scratchDir("run" + std::to_string(calls++));
+    const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
+    const int status = std::system((std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err).c_str());
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    CliRun r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
 }
 
 } // namespace throng::test

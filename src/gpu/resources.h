@@ -45,6 +45,10 @@ void destroyImage(Allocator& allocator, Image& image);
 // Uploads tightly packed texels for every layer and leaves the image in SHADER_READ_ONLY_OPTIMAL.
 void uploadImage(Allocator& allocator, const Image& image, const void* data, VkDeviceSize bytes);
 
+// A global memory barrier (synchronization2): `src` writes made visible to `dst` reads.
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                   VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+
 // Layout transition with synchronization2 (all commands, conservative: load time only).
 void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
                      VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT, uint32_t layers = 1);

@@ -156,15 +156,8 @@ RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& 
             region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
             region.imageExtent = {s.width, s.height, 1};
             vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
-            VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-            mb.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-            mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            mb.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-            mb.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.memoryBarrierCount = 1;
-            dep.pMemoryBarriers = &mb;
-            vkCmdPipelineBarrier2(f.cmd, &dep);
+            gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                               VK_ACCESS_2_HOST_READ_BIT);
         }
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};

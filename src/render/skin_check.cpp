@@ -66,15 +66,8 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
         vkCmdPushConstants(cmd, layout, cs, 0, sizeof(constants), &constants);
         vkCmdDispatch(cmd, uint32_t((count + THRONG_CHECK_LOCAL_SIZE - 1) / THRONG_CHECK_LOCAL_SIZE), 1, 1);
-        VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        mb.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-        mb.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        mb.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &mb;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     });
     std::vector<glm::vec4> raw(count);
     gpu::downloadBuffer(a, output, raw.data(), count * 16);
