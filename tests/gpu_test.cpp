@@ -116,9 +116,10 @@ double largestDifference(const std::vector<glm::vec3>& gpu, size_t offset, const
 
 // Skins every clip at baked frame times and halfway between frames, on the GPU and on the
 // CPU, and returns the largest differences.
-Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked) {
+Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked,
+                      render::AnimationStorage storage = render::AnimationStorage::Auto) {
     Errors e;
-    Result<render::GpuAsset> uploaded = render::uploadAsset(a, baked);
+    Result<render::GpuAsset> uploaded = render::uploadAsset(a, baked, storage);
     EXPECT_TRUE(uploaded.ok()) << (uploaded.ok() ? "" : uploaded.error().message);
     if (!uploaded) return e;
     render::GpuAsset& g = uploaded.value();
@@ -225,6 +226,22 @@ TEST_F(Gpu, SharedModelsSkinningMatchesCpuReference) {
     }
 }
 
+// Past the image limits the animation goes to a texel buffer: same texels, same results.
+TEST_F(Gpu, TexelBufferPathMatchesCpuReference) {
+    const Model model = makeWalker();
+    for (Precision p : {Precision::Float32, Precision::Float16}) {
+        const BakedAsset baked = bakeModel(model, p);
+        const Errors e = compareWithCpu(*allocator_, model, baked, render::AnimationStorage::TexelBuffer);
+        std::printf("texel buffer, %s: %.2e at frames, %.2e vs tweening\n", toString(p), e.at_frames, e.vs_tween);
+        EXPECT_LE(e.at_frames, p == Precision::Float32 ? 1e-5 : 1e-3);
+        EXPECT_LE(e.vs_tween, p == Precision::Float32 ? 1e-5 : 1e-3);
+        Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, render::AnimationStorage::TexelBuffer);
+        ASSERT_TRUE(g.ok());
+        EXPECT_TRUE(g.value().animation_in_buffer);
+        render::destroyAsset(*allocator_, g.value());
+    }
+}
+
 TEST_F(Gpu, CrossFadeBlendsTwoClips) {
     const Model model = makeWalker();
     const BakedAsset baked = bakeModel(model, Precision::Float32);
@@ -309,10 +326,14 @@ TEST_F(Gpu, SilhouetteIsWhereTheCpuProjectionSaysItIs) {
     render::destroyAsset(*allocator_, g.value());
 }
 
-TEST_F(Gpu, AnimationBeyondImageLimitsIsAClearError) {
+TEST_F(Gpu, AnimationBeyondEveryLimitIsAClearError) {
     BakedAsset baked = bakeModel(makeWalker(), Precision::Float32);
-    baked.joint_count = context_->properties.limits.maxImageDimension2D;  // 3x too wide
-    const Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
-    ASSERT_FALSE(g.ok());
-    EXPECT_NE(g.error().message.find("exceeds this device's image limits"), std::string::npos) << g.error().message;
+    baked.joint_count = context_->properties.limits.maxImageDimension2D;  // 3x too wide for an image
+    const Result<render::GpuAsset> image = render::uploadAsset(*allocator_, baked, render::AnimationStorage::Image);
+    ASSERT_FALSE(image.ok());
+    EXPECT_NE(image.error().message.find("exceeds this device's image limits"), std::string::npos) << image.error().message;
+    baked.max_frames = context_->properties.limits.maxTexelBufferElements;  // and far too many texels for a buffer
+    const Result<render::GpuAsset> any = render::uploadAsset(*allocator_, baked);
+    ASSERT_FALSE(any.ok());
+    EXPECT_NE(any.error().message.find("texel buffer limit"), std::string::npos) << any.error().message;
 }

@@ -56,9 +56,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onDebugMessage(VkDebugUtilsMessageSeverityFlagBit
 
 bool hasLayer(const char* name) {
     uint32_t n = 0;
-    vkEnumerateInstanceLayerProperties(&n, nullptr);
+    VK_CHECK(vkEnumerateInstanceLayerProperties(&n, nullptr));
     std::vector<VkLayerProperties> layers(n);
-    vkEnumerateInstanceLayerProperties(&n, layers.data());
+    VK_CHECK(vkEnumerateInstanceLayerProperties(&n, layers.data()));
     return std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 

@@ -20,6 +20,7 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
     stages[0].module = vs;
     stages[0].pName = "main";
+    stages[0].pSpecializationInfo = d.vertex_specialization;
     stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
     stages[1].module = fs;
     stages[1].pName = "main";
@@ -76,13 +77,15 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     return pipeline;
 }
 
-VkPipeline createComputePipeline(const Context& ctx, std::span<const uint32_t> spirv, VkPipelineLayout layout) {
+VkPipeline createComputePipeline(const Context& ctx, std::span<const uint32_t> spirv, VkPipelineLayout layout,
+                                 const VkSpecializationInfo* specialization) {
     VkShaderModule cs = createShaderModule(ctx, spirv);
     VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     ci.stage.module = cs;
     ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = specialization;
     ci.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));

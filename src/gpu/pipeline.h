@@ -19,11 +19,13 @@ struct GraphicsPipelineDesc {
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     VkCullModeFlags cull = VK_CULL_MODE_NONE;  // imported models are not reliably closed or wound
+    const VkSpecializationInfo* vertex_specialization = nullptr;
 };
 
 // Viewport and scissor are dynamic state.
 VkPipeline createGraphicsPipeline(const Context& context, const GraphicsPipelineDesc& desc);
-VkPipeline createComputePipeline(const Context& context, std::span<const uint32_t> spirv, VkPipelineLayout layout);
+VkPipeline createComputePipeline(const Context& context, std::span<const uint32_t> spirv, VkPipelineLayout layout,
+                                 const VkSpecializationInfo* specialization = nullptr);
 
 VkDescriptorSetLayout createSetLayout(const Context& context, std::span<const VkDescriptorSetLayoutBinding> bindings);
 VkPipelineLayout createPipelineLayout(const Context& context, VkDescriptorSetLayout set_layout, uint32_t push_constant_bytes,

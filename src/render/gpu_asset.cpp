@@ -29,16 +29,25 @@ gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixe
 
 } // namespace
 
-Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset) {
+Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, AnimationStorage storage) {
     const gpu::Context& ctx = *a.context;
     const VkPhysicalDeviceLimits& lim = ctx.properties.limits;
     const uint32_t width = asset.texelsPerRow();
-    if (width > lim.maxImageDimension2D || asset.max_frames > lim.maxImageDimension2D || asset.clips.size() > lim.maxImageArrayLayers)
-        return Error{"the animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) + " texels x " +
-                     std::to_string(asset.clips.size()) + " clips) exceeds this device's image limits (" +
-                     std::to_string(lim.maxImageDimension2D) + " x " + std::to_string(lim.maxImageArrayLayers) + " layers)"};
+    const bool fits_image =
+        width <= lim.maxImageDimension2D && asset.max_frames <= lim.maxImageDimension2D && asset.clips.size() <= lim.maxImageArrayLayers;
+    const bool fits_buffer = asset.texelCount() <= lim.maxTexelBufferElements;
+    const std::string sizes = "the animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) + " texels x " +
+                              std::to_string(asset.clips.size()) + " clips)";
+    if (storage == AnimationStorage::Image && !fits_image)
+        return Error{sizes + " exceeds this device's image limits (" + std::to_string(lim.maxImageDimension2D) + " x " +
+                     std::to_string(lim.maxImageArrayLayers) + " layers)"};
+    if (!fits_image && !fits_buffer)
+        return Error{sizes + " exceeds this device's image limits (" + std::to_string(lim.maxImageDimension2D) + " x " +
+                     std::to_string(lim.maxImageArrayLayers) + " layers) and its texel buffer limit (" +
+                     std::to_string(lim.maxTexelBufferElements) + " texels)"};
     if (Status s = validate(asset); !s) return Error{s.message};
     GpuAsset g;
+    g.animation_in_buffer = storage == AnimationStorage::TexelBuffer || !fits_image;
     g.vertex_count = uint32_t(asset.vertices.size());
     g.index_count = uint32_t(asset.indices.size());
     g.clip_count = uint32_t(asset.clips.size());
@@ -52,17 +61,32 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset) {
     gpu::uploadBuffer(a, g.indices, asset.indices.data(), g.indices.size);
 
     std::vector<gpu::shader::ClipRecord> clips;
-    for (const BakedClip& c : asset.clips)
-        clips.push_back({c.duration, float(c.frame_count - 1), c.loop ? 1u : 0u, 0u});
+    for (uint32_t c = 0; c < asset.clips.size(); ++c) {
+        const BakedClip& clip = asset.clips[c];
+        clips.push_back({clip.duration, float(clip.frame_count - 1), clip.loop ? 1u : 0u, c * asset.max_frames * width, width, 0u, 0u, 0u});
+    }
     g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
 
+    // The storage not in use holds one zero texel, so every binding the shaders declare is valid.
     const bool half = asset.precision == Precision::Float16;
-    g.animation = gpu::createImage(a, half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT, width, asset.max_frames,
-                                   uint32_t(asset.clips.size()), VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                   VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY);
-    if (half) gpu::uploadImage(a, g.animation, asset.animation_f16.data(), asset.animation_f16.size() * 2);
-    else gpu::uploadImage(a, g.animation, asset.animation_f32.data(), asset.animation_f32.size() * 4);
+    const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+    const void* texels = half ? static_cast<const void*>(asset.animation_f16.data()) : static_cast<const void*>(asset.animation_f32.data());
+    const VkDeviceSize texel_bytes = half ? 8 : 16;
+    const std::vector<uint8_t> zero(16, 0);
+    const bool in_buffer = g.animation_in_buffer;
+    g.animation = gpu::createImage(a, format, in_buffer ? 1 : width, in_buffer ? 1 : asset.max_frames, in_buffer ? 1 : uint32_t(asset.clips.size()),
+                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                                   VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+    gpu::uploadImage(a, g.animation, in_buffer ? zero.data() : texels, in_buffer ? texel_bytes : asset.texelCount() * texel_bytes);
+    const VkDeviceSize buffer_bytes = in_buffer ? asset.texelCount() * texel_bytes : texel_bytes;
+    g.animation_texels = gpu::createBuffer(a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, g.animation_texels, in_buffer ? texels : zero.data(), buffer_bytes);
+    VkBufferViewCreateInfo bvi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    bvi.buffer = g.animation_texels.buffer;
+    bvi.format = format;
+    bvi.range = VK_WHOLE_SIZE;
+    VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
 
     const uint8_t white[4] = {255, 255, 255, 255};
     g.white = rgbaImage(a, 1, 1, white);
@@ -90,6 +114,8 @@ void destroyAsset(gpu::Allocator& a, GpuAsset& g) {
     gpu::destroyBuffer(a, g.indices);
     gpu::destroyBuffer(a, g.clips);
     gpu::destroyImage(a, g.animation);
+    if (g.animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, g.animation_view, nullptr);
+    gpu::destroyBuffer(a, g.animation_texels);
     gpu::destroyImage(a, g.white);
     for (gpu::Image& t : g.textures) gpu::destroyImage(a, t);
     if (g.point != VK_NULL_HANDLE) vkDestroySampler(device, g.point, nullptr);

@@ -13,16 +13,14 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
                                  float time) {
     const gpu::Context& ctx = *a.context;
     const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
-    const std::array<VkDescriptorSetLayoutBinding, 5> bindings = {{
-        {THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
-        {THRONG_BINDING_CLIPS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
-        {THRONG_BINDING_ANIMATION, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, cs, nullptr},
-        {THRONG_BINDING_CHECK_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
-        {THRONG_BINDING_CHECK_OUTPUT, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr},
-    }};
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(cs)) bindings.push_back(b);
+    bindings.push_back({THRONG_BINDING_CHECK_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
+    bindings.push_back({THRONG_BINDING_CHECK_OUTPUT, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
     VkDescriptorSetLayout set_layout = gpu::createSetLayout(ctx, bindings);
     VkPipelineLayout layout = gpu::createPipelineLayout(ctx, set_layout, sizeof(gpu::shader::CheckConstants), cs);
-    VkPipeline pipeline = gpu::createComputePipeline(ctx, gpu::shaders::skin_check_comp_spv, layout);
+    const AnimationSpecialization specialization(asset);
+    VkPipeline pipeline = gpu::createComputePipeline(ctx, gpu::shaders::skin_check_comp_spv, layout, &specialization.info);
 
     const size_t count = queries.size() * asset.vertex_count;
     gpu::Buffer instances = gpu::createBuffer(a, std::max<size_t>(queries.size(), 1) * sizeof(queries[0]),
@@ -31,7 +29,8 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
     gpu::Buffer output = gpu::createBuffer(a, std::max<size_t>(count, 1) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                            gpu::MemoryUse::Device);
 
-    const std::array<VkDescriptorPoolSize, 2> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}}};
+    const std::array<VkDescriptorPoolSize, 3> sizes = {
+        {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}, {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}}};
     VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = 1;
     pci.poolSizeCount = uint32_t(sizes.size());

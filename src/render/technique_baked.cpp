@@ -9,11 +9,20 @@ namespace throng::render {
 
 using gpu::shader::DrawConstants;
 
+std::array<VkDescriptorSetLayoutBinding, kAnimationBindingCount> animationLayoutBindings(VkShaderStageFlags stages) {
+    return {{
+        {THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr},
+        {THRONG_BINDING_CLIPS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr},
+        {THRONG_BINDING_ANIMATION, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, stages, nullptr},
+        {THRONG_BINDING_ANIMATION_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, stages, nullptr},
+    }};
+}
+
 void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset) {
     const VkDescriptorBufferInfo inst{instances.buffer, 0, VK_WHOLE_SIZE};
     const VkDescriptorBufferInfo clips{asset.clips.buffer, 0, VK_WHOLE_SIZE};
     const VkDescriptorImageInfo anim{asset.point, asset.animation.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    std::array<VkWriteDescriptorSet, 3> w{};
+    std::array<VkWriteDescriptorSet, 4> w{};
     for (auto& x : w) {
         x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         x.dstSet = set;
@@ -28,19 +37,18 @@ void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buf
     w[2].dstBinding = THRONG_BINDING_ANIMATION;
     w[2].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     w[2].pImageInfo = &anim;
+    w[3].dstBinding = THRONG_BINDING_ANIMATION_BUFFER;
+    w[3].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    w[3].pTexelBufferView = &asset.animation_view;
     vkUpdateDescriptorSets(device, uint32_t(w.size()), w.data(), 0, nullptr);
 }
 
 void createBakedTechnique(gpu::Allocator& a, BakedTechnique& t, const GpuAsset& asset,
                           const std::vector<gpu::shader::InstanceRecord>& instances, VkFormat color_format, VkFormat depth_format) {
     const gpu::Context& ctx = *a.context;
-    const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
-    const std::array<VkDescriptorSetLayoutBinding, 4> bindings = {{
-        {THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
-        {THRONG_BINDING_CLIPS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
-        {THRONG_BINDING_ANIMATION, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vs, nullptr},
-        {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
-    }};
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT)) bindings.push_back(b);
+    bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     t.set_layout = gpu::createSetLayout(ctx, bindings);
     t.layout = gpu::createPipelineLayout(ctx, t.set_layout, sizeof(DrawConstants), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
@@ -56,6 +64,8 @@ void createBakedTechnique(gpu::Allocator& a, BakedTechnique& t, const GpuAsset& 
         {4, 0, VK_FORMAT_R16G16B16A16_UINT, offsetof(BakedVertex, joints)},
         {5, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(BakedVertex, weights)},
     };
+    const AnimationSpecialization specialization(asset);
+    d.vertex_specialization = &specialization.info;
     d.layout = t.layout;
     d.color_format = color_format;
     d.depth_format = depth_format;
@@ -67,8 +77,9 @@ void createBakedTechnique(gpu::Allocator& a, BakedTechnique& t, const GpuAsset& 
     gpu::uploadBuffer(a, t.instances, instances.data(), instances.size() * sizeof(instances[0]));
 
     const uint32_t set_count = 1 + uint32_t(asset.textures.size());
-    const std::array<VkDescriptorPoolSize, 2> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * set_count},
-                                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count}}};
+    const std::array<VkDescriptorPoolSize, 3> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * set_count},
+                                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
+                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count}}};
     VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = set_count;
     pci.poolSizeCount = uint32_t(sizes.size());

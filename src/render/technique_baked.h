@@ -9,6 +9,8 @@
 
 #include "../gpu/pipeline.h"
 
+#include <array>
+
 namespace throng::render {
 
 struct BakedTechnique {
@@ -29,7 +31,10 @@ void destroyBakedTechnique(gpu::Allocator& allocator, BakedTechnique& technique)
 void recordBakedTechnique(VkCommandBuffer cmd, const BakedTechnique& technique, const GpuAsset& asset,
                           const gpu::shader::DrawConstants& constants);
 
-// Descriptor writes shared with the compute check: instances, clips and animation at their bindings.
+// The bindings every skinning shader reads — instances, clips, animation image, animation texel
+// buffer — and their descriptor writes; shared with the compute check.
+constexpr uint32_t kAnimationBindingCount = 4;
+std::array<VkDescriptorSetLayoutBinding, kAnimationBindingCount> animationLayoutBindings(VkShaderStageFlags stages);
 void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset);
 
 } // namespace throng::render

@@ -12,6 +12,7 @@ layout(location = 5) in vec4 in_weights;
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
 layout(set = 0, binding = THRONG_BINDING_ANIMATION) uniform sampler2DArray animation;
+layout(set = 0, binding = THRONG_BINDING_ANIMATION_BUFFER) uniform samplerBuffer animation_buffer;
 
 layout(push_constant) uniform Push { DrawConstants draw; };
 

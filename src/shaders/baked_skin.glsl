@@ -1,15 +1,27 @@
 // Skinning from baked animation textures, shared by the vertex shader and the compute check.
-// Expects, before inclusion: shared.h, and the bindings THRONG_BINDING_CLIPS and
-// THRONG_BINDING_ANIMATION declared as `clips` and `animation`.
+// Expects, before inclusion: shared.h, and the bindings THRONG_BINDING_CLIPS,
+// THRONG_BINDING_ANIMATION and THRONG_BINDING_ANIMATION_BUFFER declared as `clips`, `animation`
+// and `animation_buffer`.
 //
 // Texel (3 * joint + row, frame, clip) holds row `row` of the joint's 3x4 skinning matrix
 // (include/throng/baked.h). Building a mat3x4 from the three rows as its columns gives the
 // transpose, so a point is transformed as vec4(p, 1) * m.
 
+layout(constant_id = THRONG_SPEC_ANIMATION_IN_BUFFER) const bool kAnimationInBuffer = false;
+
+// Texel x of `frame` in `clip`: point sampling by construction (texelFetch), from the image
+// array or, past the device's image limits, from the texel buffer with the same texels.
+vec4 animationTexel(uint clip, uint frame, uint x) {
+    if (kAnimationInBuffer) {
+        ClipRecord c = clips[clip];
+        return texelFetch(animation_buffer, int(c.first_texel + frame * c.row_texels + x));
+    }
+    return texelFetch(animation, ivec3(int(x), int(frame), int(clip)), 0);
+}
+
 mat3x4 bakedJoint(uint clip, uint frame, uint joint) {
-    ivec3 at = ivec3(int(joint) * 3, int(frame), int(clip));
-    return mat3x4(texelFetch(animation, at, 0), texelFetch(animation, at + ivec3(1, 0, 0), 0),
-                  texelFetch(animation, at + ivec3(2, 0, 0), 0));
+    uint x = joint * 3u;
+    return mat3x4(animationTexel(clip, frame, x), animationTexel(clip, frame, x + 1u), animationTexel(clip, frame, x + 2u));
 }
 
 // The two frames bracketing `time` in `clip`, and the weight of the second.

@@ -21,6 +21,11 @@ using uint = uint32_t;
 #define THRONG_BINDING_TEXTURE 3     // combined image sampler: base colour texture (white when none)
 #define THRONG_BINDING_CHECK_VERTICES 4  // compute check: BakedVertex[] as raw words
 #define THRONG_BINDING_CHECK_OUTPUT 5    // compute check: vec4 per (query, vertex)
+#define THRONG_BINDING_ANIMATION_BUFFER 6  // uniform texel buffer: the same texels, when the image would exceed limits
+
+// Specialization constant 0 of every shader that skins: 1 reads the animation from the texel
+// buffer, 0 from the image array (the other binding then holds a 1-texel placeholder).
+#define THRONG_SPEC_ANIMATION_IN_BUFFER 0
 
 #define THRONG_VERTEX_WORDS 15       // sizeof(BakedVertex) / 4
 #define THRONG_CHECK_LOCAL_SIZE 64
@@ -37,12 +42,16 @@ struct InstanceRecord {
     uint reserved;
 };
 
-// Per baked clip: 16 bytes.
+// Per baked clip: 32 bytes.
 struct ClipRecord {
     float duration;          // seconds
     float last_frame;        // frame_count - 1
     uint loop;               // 1: wrap time, 0: clamp
-    uint reserved;
+    uint first_texel;        // texel-buffer path: index of the clip's frame 0, joint 0, row 0
+    uint row_texels;         // texel-buffer path: texels per frame (3 * joints)
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
 };
 
 // Push constants of the draw: 112 bytes (the guaranteed minimum is 128).
@@ -73,9 +82,11 @@ static_assert(offsetof(InstanceRecord, color) == 28);
 static_assert(offsetof(InstanceRecord, time_offset) == 32);
 static_assert(offsetof(InstanceRecord, speed) == 36);
 static_assert(offsetof(InstanceRecord, blend) == 40);
-static_assert(sizeof(ClipRecord) == 16);
+static_assert(sizeof(ClipRecord) == 32);
 static_assert(offsetof(ClipRecord, last_frame) == 4);
 static_assert(offsetof(ClipRecord, loop) == 8);
+static_assert(offsetof(ClipRecord, first_texel) == 12);
+static_assert(offsetof(ClipRecord, row_texels) == 16);
 static_assert(sizeof(DrawConstants) == 112);
 static_assert(offsetof(DrawConstants, light_direction) == 64);
 static_assert(offsetof(DrawConstants, base_color) == 80);

@@ -9,6 +9,7 @@ layout(local_size_x = THRONG_CHECK_LOCAL_SIZE) in;
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
 layout(set = 0, binding = THRONG_BINDING_ANIMATION) uniform sampler2DArray animation;
+layout(set = 0, binding = THRONG_BINDING_ANIMATION_BUFFER) uniform samplerBuffer animation_buffer;
 layout(std430, set = 0, binding = THRONG_BINDING_CHECK_VERTICES) readonly buffer Vertices { uint vertex_words[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CHECK_OUTPUT) writeonly buffer Output { vec4 skinned[]; };
 
