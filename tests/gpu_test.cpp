@@ -271,8 +271,8 @@ TEST_F(Gpu, SameSceneRendersIdenticallyTwice) {
     s.frames = 1;
     s.time = 0.7f;
     const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.6f);
-    const render::RenderOutput a = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
-    const render::RenderOutput b = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+    const render::RenderOutput a = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
+    const render::RenderOutput b = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
     EXPECT_TRUE(a.rgba == b.rgba);
     const PixelBox box = foreground(a);
     const double covered = double(box.count) / (double(a.width) * a.height);
@@ -305,7 +305,7 @@ TEST_F(Gpu, SilhouetteIsWhereTheCpuProjectionSaysItIs) {
     s.frames = 1;
     s.time = 0.0f;
     const glm::mat4 vp = render::frameBounds(crowd.bounds, float(s.width) / float(s.height));
-    const render::RenderOutput img = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+    const render::RenderOutput img = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
     savePng(img, "rigged_simple.png");
     const PixelBox pixels = foreground(img);
     ASSERT_GT(pixels.count, 100u);
@@ -336,4 +336,70 @@ TEST_F(Gpu, AnimationBeyondEveryLimitIsAClearError) {
     const Result<render::GpuAsset> any = render::uploadAsset(*allocator_, baked);
     ASSERT_FALSE(any.ok());
     EXPECT_NE(any.error().message.find("texel buffer limit"), std::string::npos) << any.error().message;
+}
+
+namespace {
+
+// Share of pixels whose colour differs by more than `tolerance` (0..255, any channel).
+double differingShare(const render::RenderOutput& a, const render::RenderOutput& b, int tolerance) {
+    size_t differ = 0;
+    for (size_t i = 0; i < a.rgba.size(); i += 4)
+        for (int c = 0; c < 3; ++c)
+            if (std::abs(int(a.rgba[i + c]) - int(b.rgba[i + c])) > tolerance) {
+                ++differ;
+                break;
+            }
+    return double(differ) / double(a.rgba.size() / 4);
+}
+
+render::RenderOutput renderFish(gpu::Allocator& a, const render::GpuAsset& g, const BakedAsset& baked, const std::string& technique,
+                                float time) {
+    render::CrowdOptions co;
+    co.count = 16;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    render::RenderSettings s;
+    s.width = 256;
+    s.height = 160;
+    s.frames = 1;
+    s.time = time;
+    s.technique = technique;
+    return render::renderCrowd(a, g, crowd, render::frameBounds(crowd.bounds, 1.6f), s).value();
+}
+
+} // namespace
+
+TEST_F(Gpu, ProceduralFishSwimAndStaticStandsStill) {
+    const BakedAsset baked = bakeModel(makeFish(), Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    const render::RenderOutput swim0 = renderFish(*allocator_, g.value(), baked, "procedural", 0.0f);
+    const render::RenderOutput swim1 = renderFish(*allocator_, g.value(), baked, "procedural", 0.2f);
+    const render::RenderOutput still0 = renderFish(*allocator_, g.value(), baked, "static", 0.0f);
+    const render::RenderOutput still1 = renderFish(*allocator_, g.value(), baked, "static", 0.2f);
+    const render::RenderOutput baked0 = renderFish(*allocator_, g.value(), baked, "baked", 0.0f);
+    savePng(swim1, "fish_procedural.png");
+    const double covered = double(foreground(swim0).count) / (256.0 * 160.0);
+    EXPECT_GT(covered, 0.02);
+    EXPECT_LT(covered, 0.9);
+    EXPECT_GT(differingShare(swim0, swim1, 8), 0.005) << "the fish did not move";
+    EXPECT_TRUE(still0.rgba == still1.rgba) << "static must not animate";
+    // The fish has no clips: baked plays its rest pose, the same picture as static.
+    EXPECT_LE(differingShare(still0, baked0, 8), 0.005);
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Gpu, UnknownTechniqueIsAClearError) {
+    const BakedAsset baked = bakeModel(makeFish(), Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::Crowd crowd;
+    crowd.instances = {render::singleInstance(0, 0.0f)};
+    crowd.bounds = baked.bind_bounds;
+    render::RenderSettings s;
+    s.technique = "teleport";
+    const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: baked, procedural, static)"), std::string::npos)
+        << r.error().message;
+    render::destroyAsset(*allocator_, g.value());
 }

@@ -88,7 +88,9 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
         const glm::vec3 tint = glm::clamp(glm::abs(glm::fract(glm::vec3(hue) + glm::vec3(0.0f, 2.0f / 3.0f, 1.0f / 3.0f)) * 6.0f - 3.0f) - 1.0f,
                                           0.0f, 1.0f);
         r.color = packColor(glm::vec4(glm::mix(glm::vec3(1.0f), tint, 0.35f), 1.0f));
-        r.time_offset = rng.range(0.0f, std::max(asset.clips[clip_a].duration, 1e-3f));
+        // A phase anywhere in the clip; without animation (procedural swim) a phase in cycles.
+        const float duration = asset.clips[clip_a].duration;
+        r.time_offset = rng.range(0.0f, duration > 0.0f ? duration : 1.0f);
         r.speed = rng.range(0.8f, 1.2f);
         r.blend = blend;
         crowd.instances.push_back(r);

@@ -1,7 +1,6 @@
 // Headless crowd rendering; see renderer.h.
 #include "renderer.h"
 
-#include "technique_baked.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -69,9 +68,20 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
     return camera(far_enough);
 }
 
-RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
-                         const RenderSettings& s) {
+Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
+                                 const RenderSettings& s) {
     const gpu::Context& ctx = *a.context;
+    TechniqueSetup setup;
+    setup.allocator = &a;
+    setup.asset = &asset;
+    setup.instances = &crowd.instances;
+    setup.color_format = kColorFormat;
+    setup.depth_format = kDepthFormat;
+    setup.frames_in_flight = kFramesInFlight;
+    setup.swim = s.swim;
+    Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
+    if (!created) return created.error();
+    std::unique_ptr<Technique> technique = std::move(created).value();
     RenderOutput out;
     out.width = s.width;
     out.height = s.height;
@@ -79,8 +89,6 @@ RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& 
     gpu::Image depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                                         VK_IMAGE_ASPECT_DEPTH_BIT);
     gpu::Buffer readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
-    BakedTechnique technique;
-    createBakedTechnique(a, technique, asset, crowd.instances, kColorFormat, kDepthFormat);
 
     std::array<FrameSlot, kFramesInFlight> slots;
     for (FrameSlot& f : slots) {
@@ -108,6 +116,8 @@ RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& 
             if (i - kFramesInFlight > 0) crowd_ms.push_back(ms);  // frame 0 pays for pipeline compilation
             f.pending = false;
         }
+        const float time = s.time - float(frames - 1 - i) * s.frame_step;
+        technique->update(i % kFramesInFlight, time);
         VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
         VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -144,9 +154,9 @@ RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& 
         gpu::shader::DrawConstants constants{};
         constants.view_projection = view_projection;
         constants.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
-        constants.time = s.time - float(frames - 1 - i) * s.frame_step;
+        constants.time = time;
         constants.clip_count = asset.clip_count;
-        recordBakedTechnique(f.cmd, technique, asset, constants);
+        technique->record(f.cmd, i % kFramesInFlight, constants);
         vkCmdEndRendering(f.cmd);
         vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
 
@@ -188,7 +198,7 @@ RenderOutput renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& 
         vkDestroyFence(ctx.device, f.fence, nullptr);
         vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
     }
-    destroyBakedTechnique(a, technique);
+    technique.reset();
     gpu::destroyBuffer(a, readback);
     gpu::destroyImage(a, depth);
     gpu::destroyImage(a, color);

@@ -2,8 +2,7 @@
 // timestamps per pass, readback of the last frame.
 #pragma once
 
-#include "crowd.h"
-#include "gpu_asset.h"
+#include "technique.h"
 
 #include <string>
 #include <vector>
@@ -13,6 +12,8 @@ namespace throng::render {
 constexpr uint32_t kFramesInFlight = 2;
 
 struct RenderSettings {
+    std::string technique = "baked";
+    gpu::shader::SwimParams swim = defaultSwim();  // technique `procedural`
     uint32_t width = 1280;
     uint32_t height = 720;
     float time = 0.0f;      // seconds; the last frame is rendered at this time
@@ -36,8 +37,9 @@ struct RenderOutput {
 // Camera looking at the crowd's bounds from the front, above, framing all of it.
 glm::mat4 frameBounds(const Bounds& bounds, float aspect);
 
-// Renders `crowd` with technique `baked` and reads the last frame back.
-RenderOutput renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
+// Renders `crowd` with `settings.technique` and reads the last frame back. Errors: an unknown
+// technique. GPU failures throw gpu::GpuError.
+Result<RenderOutput> renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
                          const RenderSettings& settings);
 
 } // namespace throng::render

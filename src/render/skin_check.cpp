@@ -3,6 +3,7 @@
 
 #include "technique_baked.h"
 
+#include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
 
 #include <array>

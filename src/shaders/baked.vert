@@ -17,6 +17,7 @@ layout(set = 0, binding = THRONG_BINDING_ANIMATION_BUFFER) uniform samplerBuffer
 layout(push_constant) uniform Push { DrawConstants draw; };
 
 #include "baked_skin.glsl"
+#include "instance.glsl"
 
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec2 out_uv;

@@ -22,6 +22,7 @@ using uint = uint32_t;
 #define THRONG_BINDING_CHECK_VERTICES 4  // compute check: BakedVertex[] as raw words
 #define THRONG_BINDING_CHECK_OUTPUT 5    // compute check: vec4 per (query, vertex)
 #define THRONG_BINDING_ANIMATION_BUFFER 6  // uniform texel buffer: the same texels, when the image would exceed limits
+#define THRONG_BINDING_SWIM 7        // uniform buffer: SwimParams (technique procedural)
 
 // Specialization constant 0 of every shader that skins: 1 reads the animation from the texel
 // buffer, 0 from the image array (the other binding then holds a 1-texel placeholder).
@@ -65,6 +66,19 @@ struct DrawConstants {
     uint reserved;
 };
 
+// The fish swim of technique `procedural` (std140 uniform): 32 bytes. Amounts in model units
+// (side, wave) and radians (pivot, twist); see procedural.vert for the motions.
+struct SwimParams {
+    float side;              // side-to-side translation amplitude
+    float pivot;             // yaw amplitude about the body's centre
+    float wave;              // travelling-wave amplitude
+    float twist;             // roll amplitude
+    float frequency;         // wave number along z (radians per unit length)
+    float beats_per_second;  // tail beats per second at speed 1
+    float mask_head;         // z in front of which the wave and twist vanish (head at +z)...
+    float mask_tail;         // ...and z behind which they act fully; mask_tail < mask_head
+};
+
 // Push constants of the compute check: 16 bytes.
 struct CheckConstants {
     uint vertex_count;
@@ -94,6 +108,9 @@ static_assert(offsetof(DrawConstants, time) == 96);
 static_assert(offsetof(DrawConstants, clip_count) == 100);
 static_assert(offsetof(DrawConstants, has_texture) == 104);
 static_assert(sizeof(CheckConstants) == 16);
+static_assert(sizeof(SwimParams) == 32);
+static_assert(offsetof(SwimParams, frequency) == 16);
+static_assert(offsetof(SwimParams, mask_tail) == 28);
 static_assert(offsetof(CheckConstants, time) == 8);
 } // namespace throng::gpu::shader
 #endif

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     CLI::App* render_cmd = app.add_subcommand("render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
     render_cmd->add_option("--model", render.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(CLI::Range(1u, 16u << 20));
-    render_cmd->add_option("--technique", render.technique, "Animation technique (baked)");
+    render_cmd->add_option("--technique", render.technique, "Animation technique: baked, procedural (fish swim), static");
     render_cmd->add_option("--time", render.time, "Time of the image, seconds");
     render_cmd->add_option("--size", size, "Image size WxH (default 1280x720)");
     render_cmd->add_option("--seed", render.seed, "Crowd layout and variation seed");

@@ -30,8 +30,12 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
 } // namespace
 
 int runRender(const RenderOptions& o) {
-    if (o.technique != "baked") {
-        printError(o.model, "technique '" + o.technique + "' is not available yet (available: baked)");
+    bool known = false;
+    for (std::string_view t : render::techniqueNames()) known = known || t == o.technique;
+    if (!known) {
+        std::string names;
+        for (std::string_view t : render::techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
+        printError(o.model, "unknown technique '" + o.technique + "' (available: " + names + ")");
         return 1;
     }
     Result<BakedAsset> asset = loadAsset(o);
@@ -69,11 +73,18 @@ int runRender(const RenderOptions& o) {
         settings.height = o.height;
         settings.time = o.time;
         settings.frames = o.frames;
+        settings.technique = o.technique;
         const glm::mat4 vp = render::frameBounds(crowd.bounds, float(o.width) / float(o.height));
-        const render::RenderOutput out = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
+        const Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
         render::destroyAsset(allocator, gpu_asset.value());
         const VkDeviceSize peak = allocator.reserved;
         gpu::destroyAllocator(allocator);
+        if (!rendered) {
+            printError(o.model, rendered.error().message);
+            gpu::destroyContext(ctx);
+            return 1;
+        }
+        const render::RenderOutput& out = rendered.value();
         if (Status s = gpu::writePng(o.output, out.rgba, out.width, out.height); !s) {
             printError(o.output, s.message);
             code = 1;

@@ -1,0 +1,104 @@
+// Shared pipeline, descriptors and draw loop of the mesh-drawing techniques; see mesh_pass.h.
+#include "mesh_pass.h"
+
+#include "../gpu/shader_blobs.h"
+
+#include <array>
+
+namespace throng::render {
+
+using gpu::shader::DrawConstants;
+
+gpu::Buffer uploadInstances(gpu::Allocator& a, const std::vector<gpu::shader::InstanceRecord>& instances) {
+    gpu::Buffer b = gpu::createBuffer(a, std::max<size_t>(instances.size(), 1) * sizeof(gpu::shader::InstanceRecord),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, b, instances.data(), instances.size() * sizeof(gpu::shader::InstanceRecord));
+    return b;
+}
+
+void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass) {
+    const gpu::Context& ctx = *setup.allocator->context;
+    const GpuAsset& asset = *setup.asset;
+    std::vector<VkDescriptorSetLayoutBinding> bindings = desc.bindings;
+    bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    pass.set_layout = gpu::createSetLayout(ctx, bindings);
+    pass.layout = gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+
+    gpu::GraphicsPipelineDesc d;
+    d.vertex_spirv = desc.vertex_spirv;
+    d.vertex_specialization = desc.vertex_specialization;
+    d.fragment_spirv = gpu::shaders::lit_frag_spv;
+    d.bindings = {{0, sizeof(BakedVertex), VK_VERTEX_INPUT_RATE_VERTEX}};
+    d.attributes = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(BakedVertex, position)},
+        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(BakedVertex, normal)},
+        {2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(BakedVertex, uv)},
+        {3, 0, VK_FORMAT_R8G8B8A8_UNORM, offsetof(BakedVertex, color)},
+    };
+    if (desc.skinning_attributes) {
+        d.attributes.push_back({4, 0, VK_FORMAT_R16G16B16A16_UINT, offsetof(BakedVertex, joints)});
+        d.attributes.push_back({5, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(BakedVertex, weights)});
+    }
+    d.layout = pass.layout;
+    d.color_format = setup.color_format;
+    d.depth_format = setup.depth_format;
+    pass.pipeline = gpu::createGraphicsPipeline(ctx, d);
+
+    // Pool sizes: enough of every type a technique may use, per set.
+    const uint32_t set_count = 1 + uint32_t(asset.textures.size());
+    const std::array<VkDescriptorPoolSize, 4> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 * set_count},
+                                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
+                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
+                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count}}};
+    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = set_count;
+    pci.poolSizeCount = uint32_t(sizes.size());
+    pci.pPoolSizes = sizes.data();
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pass.pool));
+    std::vector<VkDescriptorSetLayout> layouts(set_count, pass.set_layout);
+    pass.sets.resize(set_count);
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pass.pool;
+    ai.descriptorSetCount = set_count;
+    ai.pSetLayouts = layouts.data();
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, pass.sets.data()));
+    for (uint32_t s = 0; s < set_count; ++s) {
+        if (desc.write) desc.write(pass.sets[s]);
+        const gpu::Image& tex = s == 0 ? asset.white : asset.textures[s - 1];
+        const VkDescriptorImageInfo info{asset.linear, tex.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = pass.sets[s];
+        w.dstBinding = THRONG_BINDING_TEXTURE;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        w.pImageInfo = &info;
+        vkUpdateDescriptorSets(ctx.device, 1, &w, 0, nullptr);
+    }
+}
+
+void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
+    if (pass.pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx.device, pass.pool, nullptr);
+    if (pass.pipeline != VK_NULL_HANDLE) vkDestroyPipeline(ctx.device, pass.pipeline, nullptr);
+    if (pass.layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(ctx.device, pass.layout, nullptr);
+    if (pass.set_layout != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(ctx.device, pass.set_layout, nullptr);
+    pass = MeshPass{};
+}
+
+void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, DrawConstants constants, uint32_t instance_count) {
+    if (instance_count == 0) return;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &asset.vertices.buffer, &offset);
+    vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    for (const BakedSubmesh& sub : asset.submeshes) {
+        if (sub.index_count == 0) continue;
+        const uint32_t set = sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[set], 0, nullptr);
+        constants.base_color = sub.base_color;
+        constants.has_texture = set != 0 ? 1u : 0u;
+        vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(constants), &constants);
+        vkCmdDrawIndexed(cmd, sub.index_count, instance_count, sub.first_index, 0, 0);
+    }
+}
+
+} // namespace throng::render

@@ -1,0 +1,62 @@
+// The technique interface: one way of animating the crowd, behind the same small contract, so
+// the renderer, the benchmark and the viewer can switch between them at run time. A technique
+// is one file; adding one touches that file and the registry in technique.cpp.
+//
+// Lifetime: createTechnique() builds pipelines and uploads what never changes; per frame the
+// renderer calls update() (CPU work, writing only the frame slot's own buffers, which the GPU
+// finished reading when that slot's fence signalled) and then record() inside dynamic rendering.
+#pragma once
+
+#include "crowd.h"
+#include "gpu_asset.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace throng::render {
+
+// The swim of technique `procedural` for a body of length 2 along z, head at +z (builtin:fish).
+gpu::shader::SwimParams defaultSwim();
+
+// What the renderer gives a technique once.
+struct TechniqueSetup {
+    gpu::Allocator* allocator = nullptr;
+    const GpuAsset* asset = nullptr;
+    const std::vector<gpu::shader::InstanceRecord>* instances = nullptr;
+    VkFormat color_format = VK_FORMAT_UNDEFINED;
+    VkFormat depth_format = VK_FORMAT_UNDEFINED;
+    uint32_t frames_in_flight = 2;
+    gpu::shader::SwimParams swim = defaultSwim();  // technique `procedural` only
+};
+
+// CPU cost of the last update(), for the time ruler and `throng bench`.
+struct TechniqueStats {
+    double sample_ms = 0.0;        // sampling poses
+    double skin_ms = 0.0;          // skinning on the CPU
+    double upload_ms = 0.0;        // writing per-frame buffers
+    uint64_t upload_bytes = 0;     // bytes written for the GPU this frame
+};
+
+class Technique {
+public:
+    virtual ~Technique() = default;
+    virtual std::string_view name() const = 0;
+    // CPU work for frame slot `slot` at `time` (seconds). Default: nothing.
+    virtual void update(uint32_t slot, float time) {
+        (void)slot;
+        (void)time;
+    }
+    // Draws the crowd. `constants` carries the camera, light and time; the technique fills the rest.
+    virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
+    virtual TechniqueStats stats() const { return {}; }
+};
+
+// The names createTechnique() knows, in the order tools list them.
+std::vector<std::string_view> techniqueNames();
+
+// Errors: an unknown name (listing the known ones).
+Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup);
+
+} // namespace throng::render
