@@ -197,6 +197,74 @@ TEST(Bake, ModelWithoutClipsBakesItsRestPose) {
             for (int c = 0; c < 4; ++c) EXPECT_EQ(bakedTexel(a, 0, 0, k, r)[c], float(rest[k][c][int(r)]));
 }
 
+// What a runtime technique does with asset.source: a Model of its skeleton, palette and clips.
+Model modelOf(const AnimationSource& source) {
+    Model m;
+    m.skeleton = source.skeleton;
+    m.palette = source.palette;
+    m.clips = source.clips;
+    return m;
+}
+
+// Sampling the source reproduces every baked frame: float32 texels are the reference rounded
+// once, so equal bit for bit; also after a trip through a file, which is how the runtime gets it.
+void expectSourceReproducesTheFrames(const BakedAsset& a) {
+    ASSERT_EQ(a.precision, Precision::Float32);
+    ASSERT_FALSE(a.source.empty());
+    const Model m = modelOf(a.source);
+    ASSERT_EQ(m.clips.size(), a.clips.size());
+    for (uint32_t c = 0; c < a.clips.size(); ++c)
+        for (uint32_t f = 0; f < a.clips[c].frame_count; ++f) {
+            const std::vector<glm::dmat4> ref =
+                referenceSkinningMatrices(m, &m.clips[c], bakedFrameTime(a.clips[c], f), false);
+            ASSERT_EQ(ref.size(), a.joint_count);
+            for (uint32_t k = 0; k < a.joint_count; ++k)
+                for (uint32_t r = 0; r < 3; ++r)
+                    for (int col = 0; col < 4; ++col)
+                        ASSERT_EQ(bakedTexel(a, c, f, k, r)[col], float(ref[k][col][int(r)]))
+                            << a.clips[c].name << " frame " << f << " joint " << k << " row " << r;
+        }
+}
+
+TEST(Bake, SourceIsTheModelsAnimation) {
+    const Model model = makeWalker();
+    const BakedAsset a = mustBake(model, Precision::Float32);
+    const AnimationSource& src = a.source;
+    EXPECT_EQ(src.skeleton.names, model.skeleton.names);
+    EXPECT_EQ(src.skeleton.parents, model.skeleton.parents);
+    ASSERT_EQ(src.palette.size(), model.palette.size());
+    ASSERT_EQ(src.palette.size(), a.joint_count);
+    for (size_t k = 0; k < src.palette.size(); ++k) {
+        EXPECT_EQ(src.palette[k].joint, model.palette[k].joint);
+        EXPECT_EQ(src.palette[k].inverse_bind, model.palette[k].inverse_bind);
+    }
+    ASSERT_EQ(src.clips.size(), model.clips.size());
+    for (size_t c = 0; c < src.clips.size(); ++c) {
+        EXPECT_EQ(src.clips[c].name, a.clips[c].name);
+        EXPECT_EQ(src.clips[c].duration, a.clips[c].duration);
+        EXPECT_EQ(src.clips[c].tracks.size(), model.clips[c].tracks.size());
+        EXPECT_EQ(keyframeCount(src.clips[c]), keyframeCount(model.clips[c]));
+    }
+    expectSourceReproducesTheFrames(a);
+    const std::string path = (test::scratchDir("source") / "walker.throng").string();
+    ASSERT_TRUE(writeThrong(a, path).ok());
+    Result<BakedAsset> back = readThrong(path);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    expectSourceReproducesTheFrames(back.value());
+}
+
+TEST(Bake, SourceOfAModelWithoutClipsIsTheRestClip) {
+    const Model fish = makeFish();
+    const BakedAsset a = mustBake(fish, Precision::Float32);
+    ASSERT_EQ(a.source.clips.size(), 1u);
+    EXPECT_EQ(a.source.clips[0].name, "rest");
+    EXPECT_EQ(a.source.clips[0].duration, 0.0f);
+    EXPECT_TRUE(a.source.clips[0].tracks.empty());
+    EXPECT_EQ(a.source.palette.size(), fish.palette.size());
+    EXPECT_EQ(a.source.skeleton.size(), fish.skeleton.size());
+    expectSourceReproducesTheFrames(a);
+}
+
 TEST(Bake, ProgressAfterEachClip) {
     std::vector<std::pair<size_t, size_t>> calls;
     BakeOptions options;
@@ -248,10 +316,20 @@ void bakeShared(const std::string& path, double max_half_error) {
         ASSERT_TRUE(back.ok()) << back.error().message;
         EXPECT_EQ(back.value().animation_f16, a.animation_f16);
         EXPECT_EQ(back.value().animation_f32.size(), a.animation_f32.size());
-        std::printf(
-            "  %-48s %-5s %2zu clips %5u frames %4u joints %6zu vertices  %9ju bytes  bake %.2f s  half error %.2e\n",
-            path.c_str(), toString(p), a.clips.size(), a.max_frames, a.joint_count, a.vertices.size(),
-            uintmax_t(fs::file_size(out)), seconds, report.max_half_error);
+        EXPECT_EQ(a.source.palette.size(), a.joint_count);
+        EXPECT_EQ(back.value().source.clips.size(), a.clips.size());
+        EXPECT_EQ(back.value().source.skeleton.size(), model.value().skeleton.size());
+        if (p == Precision::Float32) expectSourceReproducesTheFrames(back.value());
+        // What the source animation (sections SKEL and TRAK) adds to the file.
+        BakedAsset without = a;
+        without.source = AnimationSource{};
+        const std::string bare = (dir / "bare.throng").string();
+        ASSERT_TRUE(writeThrong(without, bare).ok());
+        std::printf("  %-48s %-5s %2zu clips %5u frames %4u joints %6zu vertices  %9ju bytes (source +%ju)  bake "
+                    "%.2f s  half error %.2e\n",
+                    path.c_str(), toString(p), a.clips.size(), a.max_frames, a.joint_count, a.vertices.size(),
+                    uintmax_t(fs::file_size(out)), uintmax_t(fs::file_size(out) - fs::file_size(bare)), seconds,
+                    report.max_half_error);
     }
 }
 

@@ -87,7 +87,32 @@ TEST(Half, MatchesTheCompilersFloat16) {
 
 // --- Assets --------------------------------------------------------------------------------
 
-// A small asset with every feature: two precisions, textures (one empty, one incompressible).
+// The source animation of tinyAsset: 3 joints, 2 palette entries, clip "a" with a STEP, a
+// CUBICSPLINE and a LINEAR track (values with odd bit patterns: -0, a subnormal), clip "b" empty.
+AnimationSource tinySource() {
+    AnimationSource src;
+    src.skeleton.names = {"root", "arm", "hand"};
+    src.skeleton.parents = {kNoParent, 0, 1};
+    src.skeleton.rest = {Transform{}, Transform{glm::vec3(0.0f, 1.0f, -0.0f), glm::quat(0.6f, 0.0f, 0.8f, 0.0f), glm::vec3(1.0f)},
+                         Transform{glm::vec3(0.25f, 0.5f, 1e-40f), glm::quat(1.0f, 0.0f, 0.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.5f)}};
+    glm::mat4 ibm(1.0f);
+    ibm[3] = glm::vec4(0.0f, -1.0f, 0.1f, 1.0f);
+    src.palette = {PaletteEntry{1, ibm}, PaletteEntry{2, glm::mat4(0.5f)}};
+    Clip a{"a", 0.5f, {}};
+    a.tracks.push_back(Track{0, TrackTarget::Translation, Interpolation::Step, {0.0f, 0.25f},
+                             {glm::vec4(0.0f, -0.0f, 1e-40f, 0.0f), glm::vec4(2.0f, 0.0f, 0.0f, 7.0f)}});
+    a.tracks.push_back(Track{1, TrackTarget::Rotation, Interpolation::CubicSpline, {0.0f, 0.5f},
+                             {glm::vec4(0.1f, -0.2f, 0.3f, 0.4f), glm::vec4(0.0f, 0.0f, 0.0f, 1.0f),
+                              glm::vec4(-0.0f, 3.0f, 1e-38f, -5.0f), glm::vec4(0.5f), glm::vec4(0.0f, 0.6f, 0.0f, 0.8f),
+                              glm::vec4(0.0f)}});
+    a.tracks.push_back(Track{2, TrackTarget::Scale, Interpolation::Linear, {0.125f, 0.25f, 0.375f},
+                             {glm::vec4(1.0f), glm::vec4(1.5f, 1.0f, 0.75f, 0.0f), glm::vec4(1.0f)}});
+    src.clips = {a, Clip{"b", 0.0f, {}}};
+    return src;
+}
+
+// A small asset with every feature: two precisions, textures (one empty, one incompressible),
+// a source animation with every interpolation.
 BakedAsset tinyAsset(Precision precision) {
     BakedAsset a;
     a.name = "tiny";
@@ -119,6 +144,7 @@ BakedAsset tinyAsset(Precision precision) {
     for (int i = 0; i < 3000; ++i) noise.encoded.push_back(uint8_t(rng()));
     a.textures = {BakedTexture{"image/jpeg", {}}, noise};
     a.bind_bounds = Bounds{glm::vec3(0.0f, 0.0f, -0.3f), glm::vec3(3.0f, 0.3f, -0.3f)};
+    a.source = tinySource();
     return a;
 }
 
@@ -127,6 +153,38 @@ template <class T> bool sameBytes(const std::vector<T>& a, const std::vector<T>&
 }
 bool sameBits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
 bool sameBits(const Bounds& a, const Bounds& b) { return std::memcmp(&a, &b, sizeof(Bounds)) == 0; }
+template <class T> bool sameBits(const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+
+// Bit for bit: skeleton, palette, every key time and value of every track.
+void expectIdentical(const AnimationSource& a, const AnimationSource& b) {
+    EXPECT_EQ(a.skeleton.names, b.skeleton.names);
+    EXPECT_EQ(a.skeleton.parents, b.skeleton.parents);
+    ASSERT_EQ(a.skeleton.rest.size(), b.skeleton.rest.size());
+    for (size_t j = 0; j < a.skeleton.rest.size(); ++j) {
+        EXPECT_TRUE(sameBits(a.skeleton.rest[j].translation, b.skeleton.rest[j].translation)) << "joint " << j;
+        EXPECT_TRUE(sameBits(a.skeleton.rest[j].rotation, b.skeleton.rest[j].rotation)) << "joint " << j;
+        EXPECT_TRUE(sameBits(a.skeleton.rest[j].scale, b.skeleton.rest[j].scale)) << "joint " << j;
+    }
+    ASSERT_EQ(a.palette.size(), b.palette.size());
+    for (size_t k = 0; k < a.palette.size(); ++k) {
+        EXPECT_EQ(a.palette[k].joint, b.palette[k].joint);
+        EXPECT_TRUE(sameBits(a.palette[k].inverse_bind, b.palette[k].inverse_bind)) << "palette entry " << k;
+    }
+    ASSERT_EQ(a.clips.size(), b.clips.size());
+    for (size_t c = 0; c < a.clips.size(); ++c) {
+        EXPECT_EQ(a.clips[c].name, b.clips[c].name);
+        EXPECT_TRUE(sameBits(a.clips[c].duration, b.clips[c].duration));
+        ASSERT_EQ(a.clips[c].tracks.size(), b.clips[c].tracks.size());
+        for (size_t t = 0; t < a.clips[c].tracks.size(); ++t) {
+            const Track &x = a.clips[c].tracks[t], &y = b.clips[c].tracks[t];
+            EXPECT_EQ(x.joint, y.joint);
+            EXPECT_EQ(x.target, y.target);
+            EXPECT_EQ(x.interpolation, y.interpolation);
+            EXPECT_TRUE(sameBytes(x.times, y.times)) << "clip " << c << " track " << t;
+            EXPECT_TRUE(sameBytes(x.values, y.values)) << "clip " << c << " track " << t;
+        }
+    }
+}
 
 void expectIdentical(const BakedAsset& a, const BakedAsset& b) {
     EXPECT_EQ(a.name, b.name);
@@ -159,6 +217,7 @@ void expectIdentical(const BakedAsset& a, const BakedAsset& b) {
         EXPECT_TRUE(sameBytes(a.textures[t].encoded, b.textures[t].encoded));
     }
     EXPECT_TRUE(sameBits(a.bind_bounds, b.bind_bounds));
+    expectIdentical(a.source, b.source);
 }
 
 Bytes slurp(const fs::path& p) {
@@ -203,6 +262,37 @@ TEST(Throng, WalkerRoundTripIsExact) {
         // Half texels take half the bytes, and zstd shrinks the whole well below the raw size.
         EXPECT_LT(fs::file_size(path), a.value().texelCount() * 16 + a.value().vertices.size() * 60);
     }
+}
+
+// The walker with a STEP translation track and a CUBICSPLINE rotation track (tangents made up,
+// some of them -0 and subnormal), baked: the source round-trips bit for bit.
+TEST(Throng, SourceWithEveryInterpolationRoundTripsExactly) {
+    Model model = makeWalker();
+    Clip& walk = model.clips[0];
+    Track& hips = walk.tracks[0];
+    ASSERT_EQ(hips.target, TrackTarget::Translation);
+    hips.interpolation = Interpolation::Step;
+    Track& spine = walk.tracks[1];
+    ASSERT_EQ(spine.target, TrackTarget::Rotation);
+    spine.interpolation = Interpolation::CubicSpline;
+    std::vector<glm::vec4> cubic;
+    for (size_t k = 0; k < spine.values.size(); ++k) {
+        cubic.push_back(glm::vec4(0.01f * float(k), -0.0f, 1e-40f, -0.5f));
+        cubic.push_back(spine.values[k]);
+        cubic.push_back(glm::vec4(-0.02f, 0.03f * float(k), 0.0f, 1e-39f));
+    }
+    spine.values = cubic;
+    ASSERT_TRUE(validate(model).ok()) << validate(model).message;
+    Result<BakedAsset> a = bake(model, BakeOptions{30.0f, Precision::Float16, {}});
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    ASSERT_EQ(a.value().source.clips[0].tracks[1].values.size(), 3 * a.value().source.clips[0].tracks[1].times.size());
+    const std::string path = (test::scratchDir("mixed") / "mixed.throng").string();
+    ASSERT_TRUE(writeThrong(a.value(), path).ok());
+    Result<BakedAsset> b = readThrong(path);
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    expectIdentical(a.value(), b.value());
+    EXPECT_EQ(b.value().source.clips[0].tracks[0].interpolation, Interpolation::Step);
+    EXPECT_EQ(b.value().source.clips[0].tracks[1].interpolation, Interpolation::CubicSpline);
 }
 
 TEST(Throng, WriterRefusesAnInvalidAsset) {
@@ -250,6 +340,78 @@ TEST(BakedAsset, ValidateNamesTheProblem) {
     a = tinyAsset(Precision::Float16);
     a.animation_f16[0] = 0x7c00;
     expectInvalid(a, "animation value 0 is NaN or infinite");
+}
+
+TEST(BakedAsset, ValidateChecksTheSource) {
+    auto expectInvalid = [](const BakedAsset& a, const std::string& words) {
+        const Status s = validate(a);
+        ASSERT_FALSE(s.ok()) << words;
+        EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+    };
+    BakedAsset a = tinyAsset(Precision::Float32);
+    a.source = AnimationSource{};
+    EXPECT_TRUE(validate(a).ok()); // no source at all is fine
+    a.source.clips = tinySource().clips;
+    expectInvalid(a, "source: palette or clips without a skeleton");
+    a = tinyAsset(Precision::Float32);
+    a.source.palette.pop_back();
+    expectInvalid(a, "source: 1 palette entries for joint count 2");
+    a = tinyAsset(Precision::Float32);
+    a.source.palette[1].joint = 3;
+    expectInvalid(a, "source palette entry 1: joint 3 out of range (3 joints)");
+    a = tinyAsset(Precision::Float32);
+    a.source.palette[0].inverse_bind[2][1] = INFINITY;
+    expectInvalid(a, "source palette entry 0: inverse bind matrix is NaN or infinite");
+    a = tinyAsset(Precision::Float32);
+    a.source.skeleton.parents[1] = 2;
+    expectInvalid(a, "source joint 1 'arm': parent 2 comes after its child");
+    a = tinyAsset(Precision::Float32);
+    a.source.skeleton.parents[2] = -7;
+    expectInvalid(a, "source joint 2 'hand': parent -7 out of range");
+    a = tinyAsset(Precision::Float32);
+    a.source.skeleton.names.pop_back();
+    expectInvalid(a, "source skeleton: names, parents and rest pose differ in length");
+    a = tinyAsset(Precision::Float32);
+    a.source.skeleton.rest[1].rotation.w = NAN;
+    expectInvalid(a, "source joint 1 'arm': rest transform is NaN or infinite");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips.pop_back();
+    expectInvalid(a, "source: 1 clips for 2 baked clips");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[1].name = "x";
+    expectInvalid(a, "source clip 1 'x': name differs from baked clip 1 'b'");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].duration = 0.5001f;
+    expectInvalid(a, "source clip 0 'a': duration 0.500100 differs from the baked 0.500000");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].duration = std::nextafter(0.5f, 1.0f); // within 1e-6 relative: the same
+    EXPECT_TRUE(validate(a).ok()) << validate(a).message;
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[2].joint = 9;
+    expectInvalid(a, "source clip 0 'a' track 2: targets joint 9, which does not exist (3 joints)");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[1].values.pop_back();
+    expectInvalid(a, "source clip 0 'a' track 1: 5 values for 2 keys (CUBICSPLINE)");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[2].times[2] = 0.25f;
+    expectInvalid(a, "source clip 0 'a' track 2: key times not increasing at key 2");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[2].times[2] = 0.6f;
+    expectInvalid(a, "source clip 0 'a' track 2: key after the clip's end");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[0].values[1].y = NAN;
+    expectInvalid(a, "source clip 0 'a' track 0: value 1 is NaN or infinite");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[0].times.clear();
+    a.source.clips[0].tracks[0].values.clear();
+    expectInvalid(a, "source clip 0 'a' track 0: has no keys");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[1].interpolation = Interpolation::Linear;
+    a.source.clips[0].tracks[1].values.resize(2, glm::vec4(0.0f, 0.0f, 0.0f, 2.0f));
+    expectInvalid(a, "source clip 0 'a' track 1: rotation key 0 is not a unit quaternion");
+    a = tinyAsset(Precision::Float32);
+    a.source.clips[0].tracks[1].interpolation = Interpolation(3);
+    expectInvalid(a, "source clip 0 'a' track 1: unknown target or interpolation");
 }
 
 TEST(BakedAsset, TexelAndFrameTiming) {
@@ -351,12 +513,12 @@ class ThrongReader : public ::testing::Test {
         ASSERT_TRUE(writeThrong(tinyAsset(Precision::Float16), good_).ok());
         file_ = slurp(good_);
         raw_ = payloads(file_);
-        ASSERT_EQ(raw_.size(), 7u);
+        ASSERT_EQ(raw_.size(), 9u);
     }
     // All sections uncompressed, in the writer's order.
     std::vector<Section> sections() const {
         std::vector<Section> out;
-        for (const char* t : {"META", "CLIP", "ANIM", "VERT", "INDX", "SUBM", "TEXR"})
+        for (const char* t : {"META", "CLIP", "ANIM", "VERT", "INDX", "SUBM", "TEXR", "SKEL", "TRAK"})
             out.push_back(rawSection(t, raw_.at(t)));
         return out;
     }
@@ -521,6 +683,78 @@ TEST_F(ThrongReader, HostileCounts) {
     expectRejected(with("TEXR", 4 + 4 + 10, uint32_t(0xffffff00)),
                    "section 'TEXR': texture of 4294967040 bytes runs past");
     expectRejected(with("CLIP", 4 + 4 + 1 + 4 + 4, uint32_t(2)), "section 'CLIP': clip 0 has unknown flags 2");
+}
+
+TEST_F(ThrongReader, WithoutTheSourceSectionsTheSourceIsEmpty) {
+    // A file as a writer from before SKEL and TRAK wrote it: everything else reads the same.
+    std::vector<Section> s = sections();
+    s.erase(s.begin() + 7, s.end());
+    const std::string path = (dir_ / "no-source.throng").string();
+    spit(path, build(s));
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_TRUE(r.value().source.empty());
+    EXPECT_TRUE(r.value().source.palette.empty() && r.value().source.clips.empty());
+    BakedAsset expected = tinyAsset(Precision::Float16);
+    expected.source = AnimationSource{};
+    expectIdentical(expected, r.value());
+    // The writer leaves them out for an asset without a source.
+    ASSERT_TRUE(writeThrong(expected, path).ok());
+    EXPECT_EQ(get<uint32_t>(slurp(path), 12), 7u);
+    // One without the other is an error.
+    s = sections();
+    s.erase(s.begin() + 8);
+    expectRejected(build(s), "section 'SKEL' without section 'TRAK'");
+    s = sections();
+    s.erase(s.begin() + 7);
+    expectRejected(build(s), "section 'TRAK' without section 'SKEL'");
+    s = sections();
+    s.push_back(s[8]);
+    expectRejected(build(s), "section 'TRAK' appears twice");
+}
+
+TEST_F(ThrongReader, HostileSourceCounts) {
+    auto with = [&](const std::string& type, size_t at, auto value) {
+        std::vector<Section> s = sections();
+        Bytes payload = raw_.at(type);
+        put(payload, at, value);
+        find(s, type) = rawSection(type, payload);
+        return build(s);
+    };
+    // SKEL: joint count, 3 joints ("root", "arm", "hand": 4 + name + 4 + 40 bytes each), then
+    // the palette count and 2 entries of 68 bytes.
+    const size_t skel_palette = raw_.at("SKEL").size() - 2 * 68 - 4;
+    ASSERT_EQ(skel_palette, 4u + 52 + 51 + 52);
+    expectRejected(with("SKEL", 0, uint32_t(0)), "section 'SKEL': joint count is 0");
+    expectRejected(with("SKEL", 0, uint32_t(0xffffffff)), "section 'SKEL': joint count 4294967295 out of range");
+    expectRejected(with("SKEL", 0, uint32_t(4)), "section 'SKEL': palette entry count");
+    expectRejected(with("SKEL", 4, uint32_t(0xfffffff0)), "section 'SKEL': truncated");
+    expectRejected(with("SKEL", skel_palette, uint32_t(0xffffffff)),
+                   "section 'SKEL': palette entry count 4294967295 out of range");
+    expectRejected(with("SKEL", skel_palette, uint32_t(3)), "section 'SKEL': palette entry count 3 out of range");
+    expectRejected(with("SKEL", skel_palette, uint32_t(1)), "section 'SKEL': 68 unexpected bytes after the content");
+    expectRejected(with("SKEL", 4 + 52 + 4 + 3, int32_t(2)), "source joint 1 'arm': parent 2 comes after its child");
+    expectRejected(with("SKEL", skel_palette + 4 + 68, uint32_t(3)),
+                   "source palette entry 1: joint 3 out of range (3 joints)");
+    // TRAK: clip count; clip 0: name length 4 + "a" (1), duration 4, track count 4; its track 0:
+    // joint (at 17), target (21), interpolation (22), key count (23).
+    expectRejected(with("TRAK", 0, uint32_t(0xffffffff)), "section 'TRAK': clip count 4294967295 out of range");
+    expectRejected(with("TRAK", 0, uint32_t(1)), "section 'TRAK': 13 unexpected bytes after the content");
+    expectRejected(with("TRAK", 0, uint32_t(3)), "section 'TRAK': truncated");
+    expectRejected(with("TRAK", 0, uint32_t(100)), "section 'TRAK': clip count 100 out of range");
+    expectRejected(with("TRAK", 4, uint32_t(0xfffffff0)), "section 'TRAK': truncated");
+    expectRejected(with("TRAK", 13, uint32_t(0xffffffff)),
+                   "section 'TRAK': clip 0 track count 4294967295 out of range");
+    expectRejected(with("TRAK", 13, uint32_t(0x10000000)), "section 'TRAK': clip 0 track count 268435456 out of range");
+    expectRejected(with("TRAK", 17, uint32_t(5)), "source clip 0 'a' track 0: targets joint 5, which does not exist");
+    expectRejected(with("TRAK", 21, uint8_t(3)), "section 'TRAK': clip 0 track 0 has unknown target 3");
+    expectRejected(with("TRAK", 22, uint8_t(200)), "section 'TRAK': clip 0 track 0 has unknown interpolation 200");
+    expectRejected(with("TRAK", 23, uint32_t(0xffffffff)),
+                   "section 'TRAK': clip 0 track 0 key count 4294967295 out of range");
+    expectRejected(with("TRAK", 23, uint32_t(0x40000000)),
+                   "section 'TRAK': clip 0 track 0 key count 1073741824 out of range");
+    expectRejected(with("TRAK", 9, 0.75f), "source clip 0 'a': duration 0.750000 differs from the baked 0.500000");
+    expectRejected(with("TRAK", 27 + 4, 0.0f), "source clip 0 'a' track 0: key times not increasing at key 1");
 }
 
 TEST_F(ThrongReader, TexelLimit) {

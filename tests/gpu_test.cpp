@@ -4,6 +4,7 @@
 //    double-precision CPU reference, for every shared model, float and half.
 //  - Images: determinism, a silhouette where the CPU projection says, a crowd that fills the view.
 #include "../src/gpu/png.h"
+#include "../src/render/crowd_pose.h"
 #include "../src/render/renderer.h"
 #include "../src/render/skin_check.h"
 
@@ -402,4 +403,81 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: baked, procedural, static)"), std::string::npos)
         << r.error().message;
     render::destroyAsset(*allocator_, g.value());
+}
+
+// Every skeletal technique poses the same crowd the same way: the pictures agree.
+TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
+    const Model model = makeWalker();
+    const BakedAsset baked = bakeModel(model, Precision::Float32);
+    ASSERT_FALSE(baked.source.empty());
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = 36;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    render::RenderSettings s;
+    s.width = 320;
+    s.height = 200;
+    s.frames = 2;
+    s.time = 0.9f;
+    s.baked = &baked;
+    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.6f);
+    auto draw = [&](const char* technique, render::PaletteEncoding encoding) {
+        s.technique = technique;
+        s.encoding = encoding;
+        Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+        EXPECT_TRUE(r.ok()) << technique << ": " << (r.ok() ? "" : r.error().message);
+        return r.ok() ? std::move(r).value() : render::RenderOutput{};
+    };
+    const render::RenderOutput reference = draw("baked", render::PaletteEncoding::Matrix);
+    savePng(reference, "same_baked.png");
+    const double covered = double(foreground(reference).count) / (320.0 * 200.0);
+    EXPECT_GT(covered, 0.05);
+    struct Variant {
+        const char* name;
+        render::PaletteEncoding encoding;
+        Precision bones;
+    };
+    for (const Variant v : {Variant{"palette", render::PaletteEncoding::Matrix, Precision::Float32},
+                            Variant{"palette", render::PaletteEncoding::Quaternion, Precision::Float32},
+                            Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float32},
+                            Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float16},
+                            Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32}}) {
+        const char* name = v.name;
+        const render::PaletteEncoding encoding = v.encoding;
+        s.bone_precision = v.bones;
+        const render::RenderOutput img = draw(name, encoding);
+        ASSERT_EQ(img.rgba.size(), reference.rgba.size());
+        const double differ = differingShare(reference, img, 24);
+        std::printf("%s (%s, %s) vs baked: %.3f%% of pixels differ by more than 24/255\n", name,
+                    encoding == render::PaletteEncoding::Matrix ? "mat" : "quat", toString(v.bones), 100.0 * differ);
+        EXPECT_LE(differ, 0.005) << name;
+    }
+    render::destroyAsset(*allocator_, g.value());
+}
+
+// The CPU side of palette/bonetex/cpu: per-instance skinning matrices against the double reference.
+TEST(CrowdPose, MatchesTheDoubleReference) {
+    const Model model = makeWalker();
+    const BakedAsset baked = bakeModel(model, Precision::Float32);
+    ASSERT_FALSE(baked.source.empty());
+    std::vector<gpu::shader::InstanceRecord> instances = {render::singleInstance(0, 0.1f), render::singleInstance(1, 2.5f),
+                                                          render::singleInstance(0, 0.7f, 1, 0.3f)};
+    instances[1].speed = 1.3f;
+    const float time = 0.45f;
+    const size_t joints = baked.source.palette.size();
+    std::vector<render::MatrixRows> rows(instances.size() * joints);
+    render::sampleCrowdPoses(baked.source, instances, time, rows);
+    for (size_t i = 0; i < instances.size(); ++i) {
+        const auto& inst = instances[i];
+        const double local = double(time) * inst.speed + inst.time_offset;
+        const auto a = referenceSkinningMatrices(model, &model.clips[inst.clips & 0xffff], local, true);
+        const auto b = referenceSkinningMatrices(model, &model.clips[inst.clips >> 16], local, true);
+        for (size_t j = 0; j < joints; ++j) {
+            const glm::dmat4 m = a[j] * (1.0 - inst.blend) + b[j] * double(inst.blend);
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 4; ++c)
+                    EXPECT_NEAR(rows[i * joints + j].rows[r][c], m[c][r], 1e-5) << "instance " << i << " joint " << j;
+        }
+    }
 }

@@ -15,6 +15,7 @@ packages=(
   libassimp-dev     # FBX, Collada and other formats
   libcli11-dev      # the command line
   libzstd-dev       # .throng section compression
+  libtbb-dev        # oneTBB: CPU pose sampling and skinning on all cores
   libvulkan-dev     # Vulkan 1.3 headers and loader
   glslc             # GLSL -> SPIR-V at build time
   mesa-vulkan-drivers     # lavapipe: Vulkan on the CPU where there is no GPU

@@ -69,6 +69,18 @@ struct BakedTexture {
     std::vector<uint8_t> encoded; // empty when the source only named an external file (bake warns)
 };
 
+// The source animation, kept beside the baked frames for the techniques that sample poses on
+// the CPU every frame (cpu, palette, bonetex). Empty (no joints) in files that do not carry it.
+// When present: `palette` has BakedAsset::joint_count entries (the same palette the baked
+// matrices were made from) and `clips` has one clip per BakedAsset::clips entry, same order,
+// same name and duration (for a model without clips: one empty clip "rest", duration 0).
+struct AnimationSource {
+    Skeleton skeleton;
+    std::vector<PaletteEntry> palette;
+    std::vector<Clip> clips;
+    bool empty() const { return skeleton.size() == 0; }
+};
+
 struct BakedAsset {
     std::string name;             // source, for messages
     Precision precision = Precision::Float32;
@@ -86,6 +98,7 @@ struct BakedAsset {
     std::vector<BakedSubmesh> submeshes;
     std::vector<BakedTexture> textures;
     Bounds bind_bounds;
+    AnimationSource source;       // see AnimationSource
 
     uint32_t texelsPerRow() const { return 3 * joint_count; }
     size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }

@@ -176,6 +176,12 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                      std::to_string(asset.texelsPerRow()) + "), more than the limit of " +
                      std::to_string(kMaxBakedTexels) + "; lower the fps"};
     if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
+    // The source animation, for techniques that sample on the CPU: the same skeleton, palette
+    // and clips the frames come from, in baked order ("rest": an empty clip of duration 0).
+    asset.source.skeleton = model.skeleton;
+    asset.source.palette = model.palette;
+    for (const ClipSource& s : sources)
+        asset.source.clips.push_back(s.clip != nullptr ? *s.clip : Clip{s.name, 0.0f, {}});
 
     const bool half = options.precision == Precision::Float16;
     const size_t frame_values = size_t(asset.texelsPerRow()) * 4;

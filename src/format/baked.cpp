@@ -1,6 +1,8 @@
 // baked.cpp — BakedAsset helpers: frame timing, texel access, validate(), IEEE half conversion.
 #include <throng/baked.h>
 
+#include <glm/gtc/type_ptr.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -125,6 +127,96 @@ Status validateMesh(const BakedAsset& asset) {
     return validateBounds(asset.bind_bounds, "bind bounds");
 }
 
+// The source animation: the invariants model.h states for Skeleton, PaletteEntry and Clip (the
+// checks validate(Model) makes), plus agreement with the baked asset. The skeleton is checked
+// here rather than by validate(Skeleton): that walks up from every joint to find cycles, which
+// costs joints x depth, and a hostile file can hold a chain of a million joints. Requiring
+// parent < child, as model.h does, rules cycles out in one pass.
+Status validateSource(const BakedAsset& asset) {
+    const AnimationSource& src = asset.source;
+    if (src.empty())
+        return src.palette.empty() && src.clips.empty()
+                   ? Status{}
+                   : Status::failure("source: palette or clips without a skeleton");
+    const Skeleton& sk = src.skeleton;
+    const size_t n = sk.parents.size();
+    if (sk.names.size() != n || sk.rest.size() != n)
+        return Status::failure("source skeleton: names, parents and rest pose differ in length");
+    for (size_t j = 0; j < n; ++j) {
+        const std::string where = "source joint " + std::to_string(j) + quoted(sk.names[j]);
+        const int32_t p = sk.parents[j];
+        if (p != kNoParent && (p < 0 || size_t(p) >= j))
+            return Status::failure(where + ": parent " + std::to_string(p) +
+                                   (p >= 0 && size_t(p) < n
+                                        ? " comes after its child (parent-before-child order required)"
+                                        : " out of range"));
+        const Transform& t = sk.rest[j];
+        if (!finite(glm::value_ptr(t.translation), 3) || !finite(glm::value_ptr(t.rotation), 4) ||
+            !finite(glm::value_ptr(t.scale), 3))
+            return Status::failure(where + ": rest transform is NaN or infinite");
+        if (std::fabs(glm::length(t.rotation) - 1.0f) > 1e-3f)
+            return Status::failure(where + ": rest rotation is not a unit quaternion");
+    }
+    if (src.palette.size() != asset.joint_count)
+        return Status::failure("source: " + std::to_string(src.palette.size()) + " palette entries for joint count " +
+                               std::to_string(asset.joint_count));
+    for (size_t k = 0; k < src.palette.size(); ++k) {
+        const std::string where = "source palette entry " + std::to_string(k);
+        if (src.palette[k].joint >= n)
+            return Status::failure(where + ": joint " + std::to_string(src.palette[k].joint) + " out of range (" +
+                                   std::to_string(n) + " joints)");
+        if (!finite(glm::value_ptr(src.palette[k].inverse_bind), 16))
+            return Status::failure(where + ": inverse bind matrix is NaN or infinite");
+    }
+    if (src.clips.size() != asset.clips.size())
+        return Status::failure("source: " + std::to_string(src.clips.size()) + " clips for " +
+                               std::to_string(asset.clips.size()) + " baked clips");
+    for (size_t c = 0; c < src.clips.size(); ++c) {
+        const Clip& clip = src.clips[c];
+        const BakedClip& baked = asset.clips[c];
+        const std::string where = "source clip " + std::to_string(c) + quoted(clip.name);
+        if (clip.name != baked.name)
+            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) + " '" + baked.name +
+                                   "'");
+        if (!std::isfinite(clip.duration) || clip.duration < 0.0f)
+            return Status::failure(where + ": duration is negative, NaN or infinite");
+        if (std::fabs(clip.duration - baked.duration) > 1e-6f * std::max(clip.duration, baked.duration))
+            return Status::failure(where + ": duration " + std::to_string(clip.duration) + " differs from the baked " +
+                                   std::to_string(baked.duration));
+        for (size_t i = 0; i < clip.tracks.size(); ++i) {
+            const Track& track = clip.tracks[i];
+            const std::string tw = where + " track " + std::to_string(i);
+            if (track.joint >= n)
+                return Status::failure(tw + ": targets joint " + std::to_string(track.joint) +
+                                       ", which does not exist (" + std::to_string(n) + " joints)");
+            if (track.target > TrackTarget::Scale || track.interpolation > Interpolation::CubicSpline)
+                return Status::failure(tw + ": unknown target or interpolation");
+            if (track.times.empty()) return Status::failure(tw + ": has no keys");
+            const size_t per_key = track.interpolation == Interpolation::CubicSpline ? 3 : 1;
+            if (track.values.size() != track.times.size() * per_key)
+                return Status::failure(tw + ": " + std::to_string(track.values.size()) + " values for " +
+                                       std::to_string(track.times.size()) + " keys (" + toString(track.interpolation) +
+                                       ")");
+            for (size_t k = 0; k < track.times.size(); ++k) {
+                const float time = track.times[k];
+                if (!std::isfinite(time) || time < 0.0f)
+                    return Status::failure(tw + ": key " + std::to_string(k) + " has a bad time");
+                if (k > 0 && !(time > track.times[k - 1]))
+                    return Status::failure(tw + ": key times not increasing at key " + std::to_string(k));
+                if (time > clip.duration + 1e-4f) return Status::failure(tw + ": key after the clip's end");
+            }
+            for (size_t k = 0; k < track.values.size(); ++k) {
+                if (!finite(glm::value_ptr(track.values[k]), 4))
+                    return Status::failure(tw + ": value " + std::to_string(k) + " is NaN or infinite");
+                if (track.target == TrackTarget::Rotation && per_key == 1 &&
+                    std::fabs(glm::length(track.values[k]) - 1.0f) > 1e-3f)
+                    return Status::failure(tw + ": rotation key " + std::to_string(k) + " is not a unit quaternion");
+            }
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 const char* toString(Precision p) {
@@ -168,7 +260,8 @@ Status validate(const BakedAsset& asset) {
         return Status::failure("fps " + std::to_string(asset.fps) + " out of range (1 .. 1000)");
     if (Status s = validateClips(asset); !s) return s;
     if (Status s = validateAnimation(asset); !s) return s;
-    return validateMesh(asset);
+    if (Status s = validateMesh(asset); !s) return s;
+    return validateSource(asset);
 }
 
 // Bit-level conversion (no hardware F16C needed, identical on every machine). A half is

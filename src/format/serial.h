@@ -29,6 +29,7 @@ struct ByteWriter {
         out.resize(at + count * sizeof(T));
         std::memcpy(out.data() + at, values, count * sizeof(T));
     }
+    void u8(uint8_t v) { array(&v, 1); }
     void u32(uint32_t v) { array(&v, 1); }
     void i32(int32_t v) { array(&v, 1); }
     void u64(uint64_t v) { array(&v, 1); }
@@ -83,6 +84,7 @@ class ByteReader {
         array(&v, 1);
         return v;
     }
+    uint8_t u8() { return value<uint8_t>(); }
     uint32_t u32() { return value<uint32_t>(); }
     int32_t i32() { return value<int32_t>(); }
     uint64_t u64() { return value<uint64_t>(); }

@@ -45,6 +45,14 @@ constexpr uint32_t fourcc(const char (&s)[5]) {
 constexpr uint32_t kMeta = fourcc("META"), kClip = fourcc("CLIP"), kAnim = fourcc("ANIM"), kVert = fourcc("VERT"),
                    kIndx = fourcc("INDX"), kSubm = fourcc("SUBM"), kTexr = fourcc("TEXR");
 constexpr uint32_t kRequired[] = {kMeta, kClip, kAnim, kVert, kIndx, kSubm, kTexr};
+// Optional within version 1 (older readers skip them): the source animation, both or neither.
+constexpr uint32_t kSkel = fourcc("SKEL"), kTrak = fourcc("TRAK");
+constexpr uint32_t kOptional[] = {kSkel, kTrak};
+constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
+constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
+constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
+constexpr size_t kMinTrackBytes = 4 + 1 + 1 + 4;  // joint, target, interpolation, key count
+static_assert(sizeof(glm::vec4) == 16 && sizeof(glm::mat4) == 64, "vec4 and mat4 are stored as packed floats");
 
 std::string typeName(uint32_t type) {
     std::string s;
@@ -130,6 +138,46 @@ Bytes texrSection(const BakedAsset& a) {
         w.string(t.mime_type);
         w.u32(uint32_t(t.encoded.size()));
         w.array(t.encoded.data(), t.encoded.size());
+    }
+    return std::move(w.out);
+}
+
+// SKEL: the skeleton (names, parents, rest TRS) and the skinning palette.
+Bytes skelSection(const AnimationSource& src) {
+    ByteWriter w;
+    w.u32(src.skeleton.size());
+    for (uint32_t j = 0; j < src.skeleton.size(); ++j) {
+        const Transform& t = src.skeleton.rest[j];
+        w.string(src.skeleton.names[j]);
+        w.i32(src.skeleton.parents[j]);
+        const float trs[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
+                               t.rotation.z,    t.rotation.w,    t.scale.x,       t.scale.y,    t.scale.z};
+        w.array(trs, 10);
+    }
+    w.u32(uint32_t(src.palette.size()));
+    for (const PaletteEntry& e : src.palette) {
+        w.u32(e.joint);
+        w.array(&e.inverse_bind, 1); // 16 floats, column-major as glm stores them
+    }
+    return std::move(w.out);
+}
+
+// TRAK: the source clips and their tracks, keys as stored (CubicSpline: 3 values per key).
+Bytes trakSection(const AnimationSource& src) {
+    ByteWriter w;
+    w.u32(uint32_t(src.clips.size()));
+    for (const Clip& c : src.clips) {
+        w.string(c.name);
+        w.f32(c.duration);
+        w.u32(uint32_t(c.tracks.size()));
+        for (const Track& t : c.tracks) {
+            w.u32(t.joint);
+            w.u8(uint8_t(t.target));
+            w.u8(uint8_t(t.interpolation));
+            w.u32(uint32_t(t.times.size()));
+            w.array(t.times.data(), t.times.size());
+            w.array(t.values.data(), t.values.size()); // x, y, z, w each
+        }
     }
     return std::move(w.out);
 }
@@ -388,6 +436,78 @@ Status parseTextures(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+Status parseSkeleton(ByteReader& r, AnimationSource& src) {
+    const uint32_t joints = r.u32();
+    if (r.failed()) return r.status();
+    if (joints == 0) return Status::failure("section 'SKEL': joint count is 0");
+    if (!r.has(uint64_t(joints) * kMinJointBytes))
+        return Status::failure("section 'SKEL': joint count " + std::to_string(joints) + " out of range");
+    Skeleton& sk = src.skeleton;
+    sk.names.resize(joints);
+    sk.parents.resize(joints);
+    sk.rest.resize(joints);
+    for (uint32_t j = 0; j < joints; ++j) {
+        sk.names[j] = r.string();
+        sk.parents[j] = r.i32();
+        float trs[10];
+        r.array(trs, 10);
+        sk.rest[j].translation = glm::vec3(trs[0], trs[1], trs[2]);
+        sk.rest[j].rotation = glm::quat(trs[6], trs[3], trs[4], trs[5]); // (w, x, y, z)
+        sk.rest[j].scale = glm::vec3(trs[7], trs[8], trs[9]);
+    }
+    const uint32_t entries = r.u32();
+    if (r.failed()) return r.status();
+    if (!r.has(uint64_t(entries) * kPaletteEntryBytes))
+        return Status::failure("section 'SKEL': palette entry count " + std::to_string(entries) + " out of range");
+    src.palette.resize(entries);
+    for (PaletteEntry& e : src.palette) {
+        e.joint = r.u32();
+        r.array(&e.inverse_bind, 1);
+    }
+    return r.finish();
+}
+
+Status parseTracks(ByteReader& r, AnimationSource& src) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (!r.has(uint64_t(count) * kMinSourceClipBytes))
+        return Status::failure("section 'TRAK': clip count " + std::to_string(count) + " out of range");
+    src.clips.resize(count);
+    for (uint32_t c = 0; c < count; ++c) {
+        Clip& clip = src.clips[c];
+        const std::string where = "section 'TRAK': clip " + std::to_string(c);
+        clip.name = r.string();
+        clip.duration = r.f32();
+        const uint32_t tracks = r.u32();
+        if (r.failed()) return r.status();
+        if (!r.has(uint64_t(tracks) * kMinTrackBytes))
+            return Status::failure(where + " track count " + std::to_string(tracks) + " out of range");
+        clip.tracks.resize(tracks);
+        for (uint32_t i = 0; i < tracks; ++i) {
+            Track& t = clip.tracks[i];
+            t.joint = r.u32();
+            const uint8_t target = r.u8(), interpolation = r.u8();
+            const uint32_t keys = r.u32();
+            if (r.failed()) return r.status();
+            const std::string tw = where + " track " + std::to_string(i);
+            if (target > uint8_t(TrackTarget::Scale))
+                return Status::failure(tw + " has unknown target " + std::to_string(target));
+            if (interpolation > uint8_t(Interpolation::CubicSpline))
+                return Status::failure(tw + " has unknown interpolation " + std::to_string(interpolation));
+            t.target = TrackTarget(target);
+            t.interpolation = Interpolation(interpolation);
+            const uint64_t values = uint64_t(keys) * (t.interpolation == Interpolation::CubicSpline ? 3 : 1);
+            if (!r.has(uint64_t(keys) * 4 + values * 16))
+                return Status::failure(tw + " key count " + std::to_string(keys) + " out of range");
+            t.times.resize(keys);
+            r.array(t.times.data(), keys);
+            t.values.resize(size_t(values));
+            r.array(t.values.data(), size_t(values));
+        }
+    }
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -397,6 +517,8 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kIndx: return parseCounted(r, a.indices, "index");
     case kSubm: return parseSubmeshes(r, a);
     case kTexr: return parseTextures(r, a);
+    case kSkel: return parseSkeleton(r, a.source);
+    case kTrak: return parseTracks(r, a.source);
     }
     return {};
 }
@@ -451,12 +573,16 @@ Result<std::map<uint32_t, Entry>> readTable(const Bytes& file) {
                 e.offset > UINT64_MAX - e.stored ? "past 2^64" : "at byte " + std::to_string(e.offset + e.stored);
             return Error{"truncated: " + sectionName(e.type) + " ends " + end + ", file has " + std::to_string(size)};
         }
-        if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired))
-            continue; // newer, optional
+        if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired) &&
+            std::find(std::begin(kOptional), std::end(kOptional), e.type) == std::end(kOptional))
+            continue; // unknown: newer, optional
         if (!known.emplace(e.type, e).second) return Error{sectionName(e.type) + " appears twice"};
     }
     for (uint32_t type : kRequired)
         if (known.count(type) == 0) return Error{"missing " + sectionName(type)};
+    if (known.count(kSkel) != known.count(kTrak))
+        return Error{known.count(kSkel) != 0 ? "section 'SKEL' without section 'TRAK'"
+                                             : "section 'TRAK' without section 'SKEL'"};
     return known;
 }
 
@@ -474,11 +600,22 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     for (const BakedTexture& t : asset.textures)
         if (t.encoded.size() > UINT32_MAX || t.mime_type.size() > UINT32_MAX)
             return Status::failure("texture larger than 4 GiB");
-    const std::pair<uint32_t, Bytes> raw[] = {{kMeta, metaSection(asset)}, {kClip, clipSection(asset)},
-                                              {kAnim, animSection(asset)}, {kVert, vertSection(asset)},
-                                              {kIndx, indxSection(asset)}, {kSubm, submSection(asset)},
-                                              {kTexr, texrSection(asset)}};
-    constexpr size_t n = std::size(raw);
+    for (const Clip& c : asset.source.clips)
+        for (const Track& t : c.tracks)
+            if (t.times.size() > UINT32_MAX) return Status::failure("track of more than 2^32 - 1 keys");
+    std::vector<std::pair<uint32_t, Bytes>> raw;
+    raw.emplace_back(kMeta, metaSection(asset));
+    raw.emplace_back(kClip, clipSection(asset));
+    raw.emplace_back(kAnim, animSection(asset));
+    raw.emplace_back(kVert, vertSection(asset));
+    raw.emplace_back(kIndx, indxSection(asset));
+    raw.emplace_back(kSubm, submSection(asset));
+    raw.emplace_back(kTexr, texrSection(asset));
+    if (!asset.source.empty()) {
+        raw.emplace_back(kSkel, skelSection(asset.source));
+        raw.emplace_back(kTrak, trakSection(asset.source));
+    }
+    const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);
     uint64_t offset = kHeaderSize + n * kEntrySize;
@@ -550,6 +687,14 @@ Result<BakedAsset> readThrong(const std::string& path) {
                              std::to_string(asset.texelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
         }
         Result<Bytes> raw = loadSection(file.value(), e);
+        if (!raw) return raw.error();
+        ByteReader r(raw.value().data(), raw.value().size(), typeName(type));
+        if (Status s = parseSection(type, r, asset); !s) return Error{s.message};
+    }
+    for (uint32_t type : kOptional) {
+        const auto e = entries.find(type);
+        if (e == entries.end()) continue;
+        Result<Bytes> raw = loadSection(file.value(), e->second);
         if (!raw) return raw.error();
         ByteReader r(raw.value().data(), raw.value().size(), typeName(type));
         if (Status s = parseSection(type, r, asset); !s) return Error{s.message};

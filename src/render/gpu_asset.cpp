@@ -51,6 +51,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     g.vertex_count = uint32_t(asset.vertices.size());
     g.index_count = uint32_t(asset.indices.size());
     g.clip_count = uint32_t(asset.clips.size());
+    g.joint_count = asset.joint_count;
     g.submeshes = asset.submeshes;
     g.bind_bounds = asset.bind_bounds;
     const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;

@@ -30,6 +30,7 @@ struct GpuAsset {
     uint32_t vertex_count = 0;
     uint32_t index_count = 0;
     uint32_t clip_count = 0;
+    uint32_t joint_count = 0;  // palette entries
     Bounds bind_bounds;
     std::vector<std::string> warnings;
 };

@@ -27,6 +27,9 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     gpu::GraphicsPipelineDesc d;
     d.vertex_spirv = desc.vertex_spirv;
     d.vertex_specialization = desc.vertex_specialization;
+    VkSpecializationInfo own{uint32_t(desc.specialization_entries.size()), desc.specialization_entries.data(),
+                             desc.specialization_data.size(), desc.specialization_data.data()};
+    if (!desc.specialization_entries.empty()) d.vertex_specialization = &own;
     d.fragment_spirv = gpu::shaders::lit_frag_spv;
     d.bindings = {{0, sizeof(BakedVertex), VK_VERTEX_INPUT_RATE_VERTEX}};
     d.attributes = {
@@ -45,7 +48,8 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     pass.pipeline = gpu::createGraphicsPipeline(ctx, d);
 
     // Pool sizes: enough of every type a technique may use, per set.
-    const uint32_t set_count = 1 + uint32_t(asset.textures.size());
+    pass.textures = 1 + uint32_t(asset.textures.size());
+    const uint32_t set_count = pass.textures * std::max(desc.slots, 1u);
     const std::array<VkDescriptorPoolSize, 4> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
@@ -63,8 +67,9 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     ai.pSetLayouts = layouts.data();
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, pass.sets.data()));
     for (uint32_t s = 0; s < set_count; ++s) {
-        if (desc.write) desc.write(pass.sets[s]);
-        const gpu::Image& tex = s == 0 ? asset.white : asset.textures[s - 1];
+        const uint32_t texture = s % pass.textures;
+        if (desc.write) desc.write(pass.sets[s], s / pass.textures);
+        const gpu::Image& tex = texture == 0 ? asset.white : asset.textures[texture - 1];
         const VkDescriptorImageInfo info{asset.linear, tex.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         w.dstSet = pass.sets[s];
@@ -84,7 +89,8 @@ void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
     pass = MeshPass{};
 }
 
-void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, DrawConstants constants, uint32_t instance_count) {
+void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, DrawConstants constants, uint32_t instance_count,
+                    uint32_t slot) {
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
     const VkDeviceSize offset = 0;
@@ -93,7 +99,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
     for (const BakedSubmesh& sub : asset.submeshes) {
         if (sub.index_count == 0) continue;
         const uint32_t set = sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[set], 0, nullptr);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[slot * pass.textures + set], 0, nullptr);
         constants.base_color = sub.base_color;
         constants.has_texture = set != 0 ? 1u : 0u;
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(constants), &constants);

@@ -17,7 +17,8 @@ struct MeshPass {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    std::vector<VkDescriptorSet> sets;  // [0]: white texture, [1 + t]: texture t
+    uint32_t textures = 1;              // sets per slot: [0] white, [1 + t] texture t
+    std::vector<VkDescriptorSet> sets;  // [slot * textures + texture]
 };
 
 struct MeshPassDesc {
@@ -25,15 +26,19 @@ struct MeshPassDesc {
     bool skinning_attributes = true;  // joints (location 4) and weights (5): only for shaders that read them
     const VkSpecializationInfo* vertex_specialization = nullptr;
     std::vector<VkDescriptorSetLayoutBinding> bindings;  // the technique's own; the texture binding is added
-    std::function<void(VkDescriptorSet)> write;          // writes the technique's own bindings into a set
+    uint32_t slots = 1;  // frames in flight with their own buffers (techniques that write per frame), else 1
+    std::function<void(VkDescriptorSet, uint32_t slot)> write;  // writes the technique's own bindings into a set
+    std::vector<VkSpecializationMapEntry> specialization_entries;  // optional, with specialization_data
+    std::vector<uint8_t> specialization_data;
 };
 
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass);
 void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 
-// One instanced draw per submesh, `instance_count` instances, constants pushed per submesh.
+// One instanced draw per submesh, `instance_count` instances, constants pushed per submesh,
+// with the descriptor sets of frame slot `slot` (0 for single-slot passes).
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, gpu::shader::DrawConstants constants,
-                    uint32_t instance_count);
+                    uint32_t instance_count, uint32_t slot = 0);
 
 // A device-local storage buffer holding the instance records (uploaded once).
 gpu::Buffer uploadInstances(gpu::Allocator& allocator, const std::vector<gpu::shader::InstanceRecord>& instances);

@@ -79,6 +79,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     setup.depth_format = kDepthFormat;
     setup.frames_in_flight = kFramesInFlight;
     setup.swim = s.swim;
+    BakedAssetMesh mesh;
+    if (s.baked != nullptr) {
+        setup.source = &s.baked->source;
+        if (s.technique == "cpu") mesh = cpuMesh(*s.baked);
+        setup.mesh = &mesh;
+    }
+    setup.encoding = s.encoding;
+    setup.bone_precision = s.bone_precision;
     Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
     if (!created) return created.error();
     std::unique_ptr<Technique> technique = std::move(created).value();
@@ -124,6 +132,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
         vkCmdResetQueryPool(f.cmd, f.queries, 0, 2);
+        technique->recordTransfers(f.cmd, i % kFramesInFlight);
         gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
         vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
@@ -155,7 +164,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         constants.view_projection = view_projection;
         constants.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
         constants.time = time;
-        constants.clip_count = asset.clip_count;
+        constants.joint_count = asset.joint_count;
         technique->record(f.cmd, i % kFramesInFlight, constants);
         vkCmdEndRendering(f.cmd);
         vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);

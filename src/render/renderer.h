@@ -14,6 +14,9 @@ constexpr uint32_t kFramesInFlight = 2;
 struct RenderSettings {
     std::string technique = "baked";
     gpu::shader::SwimParams swim = defaultSwim();  // technique `procedural`
+    PaletteEncoding encoding = PaletteEncoding::Matrix;  // technique `palette`
+    Precision bone_precision = Precision::Float32;       // technique `bonetex`
+    const BakedAsset* baked = nullptr;            // CPU-side data for cpu, palette and bonetex (its source animation, its mesh)
     uint32_t width = 1280;
     uint32_t height = 720;
     float time = 0.0f;      // seconds; the last frame is rendered at this time

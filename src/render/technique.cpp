@@ -3,24 +3,42 @@
 
 namespace throng::render {
 
-std::unique_ptr<Technique> createBakedTechnique(const TechniqueSetup& setup);
-std::unique_ptr<Technique> createStaticTechnique(const TechniqueSetup& setup);
-std::unique_ptr<Technique> createProceduralTechnique(const TechniqueSetup& setup);
+using Created = Result<std::unique_ptr<Technique>>;
+Created createBakedTechnique(const TechniqueSetup& setup);
+Created createStaticTechnique(const TechniqueSetup& setup);
+Created createProceduralTechnique(const TechniqueSetup& setup);
+Created createPaletteTechnique(const TechniqueSetup& setup);
+Created createBonetexTechnique(const TechniqueSetup& setup);
+Created createCpuTechnique(const TechniqueSetup& setup);
 
 namespace {
 
 struct Entry {
     std::string_view name;
-    std::unique_ptr<Technique> (*create)(const TechniqueSetup&);
+    Created (*create)(const TechniqueSetup&);
 };
 
 constexpr Entry kTechniques[] = {
+    {"cpu", createCpuTechnique},
+    {"palette", createPaletteTechnique},
+    {"bonetex", createBonetexTechnique},
     {"baked", createBakedTechnique},
     {"procedural", createProceduralTechnique},
     {"static", createStaticTechnique},
 };
 
 } // namespace
+
+BakedAssetMesh cpuMesh(const BakedAsset& asset) {
+    BakedAssetMesh m;
+    for (const BakedVertex& v : asset.vertices) {
+        m.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
+        m.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
+        m.joints.emplace_back(v.joints[0], v.joints[1], v.joints[2], v.joints[3]);
+        m.weights.emplace_back(v.weights[0], v.weights[1], v.weights[2], v.weights[3]);
+    }
+    return m;
+}
 
 std::vector<std::string_view> techniqueNames() {
     std::vector<std::string_view> names;

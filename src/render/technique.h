@@ -10,6 +10,7 @@
 #include "crowd.h"
 #include "gpu_asset.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +21,19 @@ namespace throng::render {
 // The swim of technique `procedural` for a body of length 2 along z, head at +z (builtin:fish).
 gpu::shader::SwimParams defaultSwim();
 
+// The mesh as the CPU skinning jobs read it (structure of arrays), from BakedAsset::vertices.
+struct BakedAssetMesh {
+    std::vector<glm::vec3> positions, normals;
+    std::vector<glm::u16vec4> joints;
+    std::vector<glm::vec4> weights;
+};
+BakedAssetMesh cpuMesh(const BakedAsset& asset);
+
+// How technique `palette` stores a joint: a 3x4 matrix (48 bytes) or a quaternion + translation
+// and uniform scale (32 bytes; exact for rigid joints with uniform scale, an approximation of
+// cross-faded or sheared matrices).
+enum class PaletteEncoding { Matrix, Quaternion };
+
 // What the renderer gives a technique once.
 struct TechniqueSetup {
     gpu::Allocator* allocator = nullptr;
@@ -29,7 +43,15 @@ struct TechniqueSetup {
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = 2;
     gpu::shader::SwimParams swim = defaultSwim();  // technique `procedural` only
+    const AnimationSource* source = nullptr;       // for techniques that sample poses on the CPU
+    const BakedAssetMesh* mesh = nullptr;          // technique `cpu`
+    PaletteEncoding encoding = PaletteEncoding::Matrix;
+    Precision bone_precision = Precision::Float32;  // technique `bonetex`: float or half texels
 };
+
+inline double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 // CPU cost of the last update(), for the time ruler and `throng bench`.
 struct TechniqueStats {
@@ -48,6 +70,11 @@ public:
         (void)slot;
         (void)time;
     }
+    // Transfers for the frame, recorded before rendering begins (uploads into images). Default: none.
+    virtual void recordTransfers(VkCommandBuffer cmd, uint32_t slot) {
+        (void)cmd;
+        (void)slot;
+    }
     // Draws the crowd. `constants` carries the camera, light and time; the technique fills the rest.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
     virtual TechniqueStats stats() const { return {}; }
@@ -56,7 +83,8 @@ public:
 // The names createTechnique() knows, in the order tools list them.
 std::vector<std::string_view> techniqueNames();
 
-// Errors: an unknown name (listing the known ones).
+// Errors: an unknown name (listing the known ones); a technique that samples poses on the CPU
+// given an asset without its source animation.
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup);
 
 } // namespace throng::render

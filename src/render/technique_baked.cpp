@@ -58,7 +58,7 @@ public:
         desc.vertex_spirv = gpu::shaders::baked_vert_spv;
         desc.vertex_specialization = &specialization.info;
         for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT)) desc.bindings.push_back(b);
-        desc.write = [&](VkDescriptorSet set) { writeAnimationBindings(a.context->device, set, instances_, *setup.asset); };
+        desc.write = [&](VkDescriptorSet set, uint32_t) { writeAnimationBindings(a.context->device, set, instances_, *setup.asset); };
         createMeshPass(setup, desc, pass_);
     }
     ~BakedTechnique() override {
@@ -79,6 +79,6 @@ private:
 
 } // namespace
 
-std::unique_ptr<Technique> createBakedTechnique(const TechniqueSetup& setup) { return std::make_unique<BakedTechnique>(setup); }
+Result<std::unique_ptr<Technique>> createBakedTechnique(const TechniqueSetup& setup) { return std::unique_ptr<Technique>(std::make_unique<BakedTechnique>(setup)); }
 
 } // namespace throng::render

@@ -24,7 +24,7 @@ public:
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vs, nullptr}};
-        desc.write = [&](VkDescriptorSet set) {
+        desc.write = [&](VkDescriptorSet set, uint32_t) {
             const VkDescriptorBufferInfo inst{instances_.buffer, 0, VK_WHOLE_SIZE};
             const VkDescriptorBufferInfo params{swim_.buffer, 0, VK_WHOLE_SIZE};
             std::array<VkWriteDescriptorSet, 2> w{};
@@ -68,8 +68,8 @@ gpu::shader::SwimParams defaultSwim() {
     return {0.04f, 0.12f, 0.12f, 0.25f, 3.1415927f, 1.5f, 0.6f, -0.6f};
 }
 
-std::unique_ptr<Technique> createProceduralTechnique(const TechniqueSetup& setup) {
-    return std::make_unique<ProceduralTechnique>(setup, setup.swim);
+Result<std::unique_ptr<Technique>> createProceduralTechnique(const TechniqueSetup& setup) {
+    return std::unique_ptr<Technique>(std::make_unique<ProceduralTechnique>(setup, setup.swim));
 }
 
 } // namespace throng::render

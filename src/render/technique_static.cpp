@@ -18,7 +18,7 @@ public:
         desc.skinning_attributes = false;
         desc.vertex_spirv = gpu::shaders::static_vert_spv;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
-        desc.write = [&](VkDescriptorSet set) {
+        desc.write = [&](VkDescriptorSet set, uint32_t) {
             const VkDescriptorBufferInfo info{instances_.buffer, 0, VK_WHOLE_SIZE};
             VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w.dstSet = set;
@@ -48,6 +48,6 @@ private:
 
 } // namespace
 
-std::unique_ptr<Technique> createStaticTechnique(const TechniqueSetup& setup) { return std::make_unique<StaticTechnique>(setup); }
+Result<std::unique_ptr<Technique>> createStaticTechnique(const TechniqueSetup& setup) { return std::unique_ptr<Technique>(std::make_unique<StaticTechnique>(setup)); }
 
 } // namespace throng::render

@@ -23,10 +23,16 @@ using uint = uint32_t;
 #define THRONG_BINDING_CHECK_OUTPUT 5    // compute check: vec4 per (query, vertex)
 #define THRONG_BINDING_ANIMATION_BUFFER 6  // uniform texel buffer: the same texels, when the image would exceed limits
 #define THRONG_BINDING_SWIM 7        // uniform buffer: SwimParams (technique procedural)
+#define THRONG_BINDING_PALETTE 8     // storage buffer: per-instance skinning palettes (technique palette)
+#define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
+#define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
 
 // Specialization constant 0 of every shader that skins: 1 reads the animation from the texel
 // buffer, 0 from the image array (the other binding then holds a 1-texel placeholder).
 #define THRONG_SPEC_ANIMATION_IN_BUFFER 0
+// Specialization constant 1 of palette.vert: 1 reads quaternion + translation palettes (2 vec4 per
+// joint), 0 reads 3x4 matrices (3 vec4 per joint, the rows).
+#define THRONG_SPEC_PALETTE_QUATERNION 1
 
 #define THRONG_VERTEX_WORDS 15       // sizeof(BakedVertex) / 4
 #define THRONG_CHECK_LOCAL_SIZE 64
@@ -55,15 +61,19 @@ struct ClipRecord {
     uint reserved2;
 };
 
-// Push constants of the draw: 112 bytes (the guaranteed minimum is 128).
+// Push constants of the draw: 128 bytes (the guaranteed maximum).
 struct DrawConstants {
     mat4 view_projection;
     vec4 light_direction;    // xyz: direction the light travels (world), w: ambient level
     vec4 base_color;         // submesh colour (multiplies vertex and instance colour)
     float time;              // seconds since the crowd started
-    uint clip_count;
+    uint joint_count;        // palette entries per instance (palette, bonetex)
     uint has_texture;
-    uint reserved;
+    uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
+    uint bone_texture_width; // bonetex: texels per row of the bone texture
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
 };
 
 // The fish swim of technique `procedural` (std140 uniform): 32 bytes. Amounts in model units
@@ -101,11 +111,13 @@ static_assert(offsetof(ClipRecord, last_frame) == 4);
 static_assert(offsetof(ClipRecord, loop) == 8);
 static_assert(offsetof(ClipRecord, first_texel) == 12);
 static_assert(offsetof(ClipRecord, row_texels) == 16);
-static_assert(sizeof(DrawConstants) == 112);
+static_assert(sizeof(DrawConstants) == 128);
+static_assert(offsetof(DrawConstants, vertex_count) == 108);
+static_assert(offsetof(DrawConstants, bone_texture_width) == 112);
 static_assert(offsetof(DrawConstants, light_direction) == 64);
 static_assert(offsetof(DrawConstants, base_color) == 80);
 static_assert(offsetof(DrawConstants, time) == 96);
-static_assert(offsetof(DrawConstants, clip_count) == 100);
+static_assert(offsetof(DrawConstants, joint_count) == 100);
 static_assert(offsetof(DrawConstants, has_texture) == 104);
 static_assert(sizeof(CheckConstants) == 16);
 static_assert(sizeof(SwimParams) == 32);

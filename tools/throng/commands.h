@@ -32,6 +32,7 @@ struct RenderOptions {
     std::string model = "builtin:walker";  // .throng, a model file, or builtin:NAME
     uint32_t instances = 1000;
     std::string technique = "baked";
+    std::string encoding = "mat";          // palette: mat | quat
     float time = 1.0f;                     // seconds
     uint32_t width = 1280, height = 720;
     uint64_t seed = 1;

@@ -33,13 +33,14 @@ int main(int argc, char** argv) {
     CLI::App* render_cmd = app.add_subcommand("render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
     render_cmd->add_option("--model", render.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(CLI::Range(1u, 16u << 20));
-    render_cmd->add_option("--technique", render.technique, "Animation technique: baked, procedural (fish swim), static");
+    render_cmd->add_option("--technique", render.technique, "Animation technique: cpu, palette, bonetex, baked, procedural (fish swim), static");
+    render_cmd->add_option("--encoding", render.encoding, "palette: joints as 3x4 matrices or quaternion + translation")->check(CLI::IsMember({"mat", "quat"}));
     render_cmd->add_option("--time", render.time, "Time of the image, seconds");
     render_cmd->add_option("--size", size, "Image size WxH (default 1280x720)");
     render_cmd->add_option("--seed", render.seed, "Crowd layout and variation seed");
     render_cmd->add_option("--frames", render.frames, "Frames rendered; GPU times are the median after the first")->check(CLI::Range(1u, 10000u));
     render_cmd->add_option("--fps", render.fps, "Bake rate when the model is not a .throng file");
-    render_cmd->add_option("--precision", render.precision, "Bake precision when the model is not a .throng file")->check(CLI::IsMember({"float", "half"}));
+    render_cmd->add_option("--precision", render.precision, "baked: bake precision when the model is not a .throng file; bonetex: texel precision")->check(CLI::IsMember({"float", "half"}));
     render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
     render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");

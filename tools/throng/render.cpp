@@ -74,6 +74,9 @@ int runRender(const RenderOptions& o) {
         settings.time = o.time;
         settings.frames = o.frames;
         settings.technique = o.technique;
+        settings.baked = &asset.value();
+        settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+        settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
         const glm::mat4 vp = render::frameBounds(crowd.bounds, float(o.width) / float(o.height));
         const Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
         render::destroyAsset(allocator, gpu_asset.value());

@@ -1,0 +1,143 @@
+// Technique `bonetex`: the CPU samples every instance's pose each frame and writes each joint
+// as two texels — quaternion, then (translation, uniform scale) — into a float or half
+// texture; one texture and one staging buffer per frame in flight (the idea of the seeds'
+// FlipTexture2D), copied into place before the frame renders. The vertex shader (bonetex.vert)
+// fetches the texels with point sampling. Texel k of the crowd sits at (k % width, k / width).
+#include "crowd_pose.h"
+#include "mesh_pass.h"
+
+#include "../gpu/shader_blobs.h"
+
+#include <array>
+#include <cstring>
+
+namespace throng::render {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class BonetexTechnique final : public Technique {
+public:
+    explicit BonetexTechnique(const TechniqueSetup& setup) : setup_(setup) {
+        gpu::Allocator& a = *setup.allocator;
+        const gpu::Context& ctx = *a.context;
+        instances_ = uploadInstances(a, *setup.instances);
+        instance_count_ = uint32_t(setup.instances->size());
+        half_ = setup.bone_precision == Precision::Float16;
+        const size_t entries = size_t(instance_count_) * setup.source->palette.size();
+        const size_t texels = std::max<size_t>(2 * entries, 1);
+        width_ = uint32_t(std::min<size_t>(texels, ctx.properties.limits.maxImageDimension2D));
+        height_ = uint32_t((texels + width_ - 1) / width_);
+        bytes_per_frame_ = size_t(width_) * height_ * (half_ ? 8 : 16);
+        poses_.resize(entries);
+        const VkFormat format = half_ ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+        for (uint32_t s = 0; s < setup.frames_in_flight; ++s) {
+            staging_.push_back(gpu::createBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
+            std::memset(staging_.back().mapped(), 0, bytes_per_frame_);
+            bones_.push_back(gpu::createImage(a, format, width_, height_, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+        }
+        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        VK_CHECK(vkCreateSampler(ctx.device, &sci, nullptr, &sampler_));
+        MeshPassDesc desc;
+        desc.vertex_spirv = gpu::shaders::bonetex_vert_spv;
+        desc.slots = setup.frames_in_flight;
+        const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
+        desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
+                         {THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vs, nullptr}};
+        desc.write = [&](VkDescriptorSet set, uint32_t slot) {
+            const VkDescriptorBufferInfo inst{instances_.buffer, 0, VK_WHOLE_SIZE};
+            const VkDescriptorImageInfo bones{sampler_, bones_[slot].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+            std::array<VkWriteDescriptorSet, 2> w{};
+            for (auto& x : w) {
+                x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+                x.dstSet = set;
+                x.descriptorCount = 1;
+            }
+            w[0].dstBinding = THRONG_BINDING_INSTANCES;
+            w[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[0].pBufferInfo = &inst;
+            w[1].dstBinding = THRONG_BINDING_BONES;
+            w[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            w[1].pImageInfo = &bones;
+            vkUpdateDescriptorSets(ctx.device, uint32_t(w.size()), w.data(), 0, nullptr);
+        };
+        createMeshPass(setup, desc, pass_);
+    }
+    ~BonetexTechnique() override {
+        gpu::Allocator& a = *setup_.allocator;
+        destroyMeshPass(*a.context, pass_);
+        vkDestroySampler(a.context->device, sampler_, nullptr);
+        for (gpu::Image& i : bones_) gpu::destroyImage(a, i);
+        for (gpu::Buffer& b : staging_) gpu::destroyBuffer(a, b);
+        gpu::destroyBuffer(a, instances_);
+    }
+    std::string_view name() const override { return half_ ? "bonetex (half)" : "bonetex"; }
+
+    void update(uint32_t slot, float time) override {
+        const auto start = Clock::now();
+        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_);
+        stats_.sample_ms = millisecondsSince(start);
+        const auto upload = Clock::now();
+        glm::vec4 texel[2];
+        if (half_) {
+            auto* out = static_cast<uint16_t*>(staging_[slot].mapped());
+            for (size_t e = 0; e < poses_.size(); ++e) {
+                encodeQuaternion(poses_[e], texel);
+                for (int t = 0; t < 2; ++t)
+                    for (int c = 0; c < 4; ++c) out[8 * e + 4 * size_t(t) + size_t(c)] = floatToHalf(texel[t][c]);
+            }
+        } else {
+            auto* out = static_cast<glm::vec4*>(staging_[slot].mapped());
+            for (size_t e = 0; e < poses_.size(); ++e) encodeQuaternion(poses_[e], out + 2 * e);
+        }
+        stats_.upload_ms = millisecondsSince(upload);
+        stats_.upload_bytes = bytes_per_frame_;
+    }
+
+    void recordTransfers(VkCommandBuffer cmd, uint32_t slot) override {
+        const gpu::Image& img = bones_[slot];
+        gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {width_, height_, 1};
+        vkCmdCopyBufferToImage(cmd, staging_[slot].buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }
+
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
+        gpu::shader::DrawConstants c = constants;
+        c.bone_texture_width = width_;
+        recordMeshPass(cmd, pass_, *setup_.asset, c, instance_count_, slot);
+    }
+    TechniqueStats stats() const override { return stats_; }
+
+private:
+    TechniqueSetup setup_;
+    gpu::Buffer instances_;
+    std::vector<gpu::Buffer> staging_;  // per frame in flight, host-visible
+    std::vector<gpu::Image> bones_;     // per frame in flight
+    VkSampler sampler_ = VK_NULL_HANDLE;
+    std::vector<MatrixRows> poses_;
+    uint32_t width_ = 1, height_ = 1;
+    size_t bytes_per_frame_ = 0;
+    uint32_t instance_count_ = 0;
+    bool half_ = false;
+    MeshPass pass_;
+    TechniqueStats stats_;
+};
+
+} // namespace
+
+Result<std::unique_ptr<Technique>> createBonetexTechnique(const TechniqueSetup& setup) {
+    if (setup.source == nullptr || setup.source->empty())
+        return Error{"technique bonetex samples poses on the CPU and needs the source animation, which this asset lacks"};
+    const uint64_t texels = 2ull * setup.instances->size() * setup.source->palette.size();
+    const uint64_t limit = uint64_t(setup.allocator->context->properties.limits.maxImageDimension2D);
+    if (texels > limit * limit) return Error{"bonetex: " + std::to_string(texels) + " texels exceed one texture of this device"};
+    return std::unique_ptr<Technique>(std::make_unique<BonetexTechnique>(setup));
+}
+
+} // namespace throng::render
