@@ -3,11 +3,12 @@
 #   make deps     install the Debian packages that are missing
 #   make demo     deps + build + the main job
 #   make test     deps + warnings-as-errors build + every test, then the same tests under ASan+UBSan
+#   make bench    deps + build + a small benchmark sweep: out/bench.{json,csv} and charts
 JOBS ?= $(shell nproc)
 ASSETS ?= $(abspath ../shared/assets)
 REQUIRE_ASSETS ?= OFF
 
-.PHONY: all release deps demo test test-release test-sanitize format clean FORCE
+.PHONY: all release deps demo bench test test-release test-sanitize format clean FORCE
 
 all: release
 
@@ -28,6 +29,14 @@ FORCE:
 demo: deps build/release/throng
 	@mkdir -p out
 	./build/release/throng render --model builtin:walker --instances 2000 --frames 2 --time 1.5 --out out/crowd.png
+
+# A small sweep on any machine: every technique at 100 and 1,000 walkers; JSON, CSV and charts in out/.
+bench: deps build/release/throng
+	@mkdir -p out
+	./build/release/throng bench --model builtin:walker --techniques all --instances 100,1000 --frames 10 --warmup 3 \
+	  --size 960x540 --json out/bench.json --csv out/bench.csv
+	/usr/bin/python3 tools/plot_bench.py out/bench.json out/bench
+	@echo "wrote out/bench.json out/bench.csv out/bench-frame.png out/bench-speedup.png"
 
 test: deps test-release test-sanitize
 

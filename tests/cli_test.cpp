@@ -80,3 +80,37 @@ TEST(Cli, UsageErrorsDoNotCrash) {
     EXPECT_NE(run("frobnicate").exit_code, 0);
     EXPECT_EQ(run("--version").exit_code, 0);
 }
+
+TEST(Cli, BenchWritesAReportForEveryConfiguration) {
+    const auto dir = throng::test::scratchDir("bench");
+    const std::string json = (dir / "bench.json").string(), csv = (dir / "bench.csv").string();
+    const CliRun r = run("bench --techniques baked,static,palette --instances 3,5 --frames 2 --warmup 1 --size 64x48 --validate --json " + json +
+                         " --csv " + csv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    EXPECT_FALSE(report["device"].get<std::string>().empty());
+    EXPECT_FALSE(report["cpu"].get<std::string>().empty());
+    ASSERT_EQ(report["results"].size(), 6u);
+    for (const nlohmann::json& result : report["results"]) {
+        EXPECT_FALSE(result.contains("error")) << result.dump();
+        EXPECT_GT(result["gpu_ms"]["crowd"]["median"].get<double>(), 0.0);
+        EXPECT_GE(result["gpu_ms"]["crowd"]["p95"].get<double>(), result["gpu_ms"]["crowd"]["median"].get<double>());
+        EXPECT_GT(result["triangles"].get<uint64_t>(), 0u);
+    }
+    // palette uploads joints x 48 bytes per instance; baked and static upload nothing per frame.
+    EXPECT_EQ(report["results"][2]["upload_bytes_per_frame"].get<uint64_t>(), 3u * 21u * 48u);
+    EXPECT_EQ(report["results"][0]["upload_bytes_per_frame"].get<uint64_t>(), 0u);
+    std::ifstream csv_in(csv);
+    const std::string text((std::istreambuf_iterator<char>(csv_in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);  // header + 6 rows
+    EXPECT_NE(r.err.find("bench: [6/6]"), std::string::npos) << "no progress shown";
+}
+
+TEST(Cli, BenchRejectsBadArguments) {
+    EXPECT_EQ(run("bench --techniques teleport").exit_code, 1);
+    EXPECT_EQ(run("bench --instances 10,zero").exit_code, 1);
+    const CliRun r = run("render --technique teleport --instances 1");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("unknown technique 'teleport'"), std::string::npos) << r.err;
+}

@@ -20,6 +20,8 @@ packages=(
   glslc             # GLSL -> SPIR-V at build time
   mesa-vulkan-drivers     # lavapipe: Vulkan on the CPU where there is no GPU
   vulkan-validationlayers # validation in every GPU test and with --validate
+  python3-matplotlib  # tools/plot_bench.py (make bench)
+  libbenchmark-dev  # Google Benchmark (bench/)
   libgtest-dev      # tests
   googletest
 )

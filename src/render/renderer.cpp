@@ -21,6 +21,7 @@ struct FrameSlot {
     VkFence fence = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;  // 2 timestamps: crowd pass begin, end
     bool pending = false;
+    uint32_t frame = 0;  // the frame it last submitted
 };
 
 double median(std::vector<double> v) {
@@ -29,10 +30,17 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-double readPassMs(const gpu::Context& ctx, VkQueryPool pool) {
-    uint64_t t[2] = {};
-    VK_CHECK(vkGetQueryPoolResults(ctx.device, pool, 0, 2, sizeof t, t, sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    return double(t[1] - t[0]) * double(ctx.properties.limits.timestampPeriod) * 1e-6;
+constexpr uint32_t kTimestamps = 3;  // frame begin, crowd pass begin, end
+
+// Fills the GPU times of `sample` from the slot's timestamps.
+void readTimestamps(const gpu::Context& ctx, VkQueryPool pool, FrameSample& sample) {
+    uint64_t t[kTimestamps] = {};
+    VK_CHECK(vkGetQueryPoolResults(ctx.device, pool, 0, kTimestamps, sizeof t, t, sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    const double to_ms = double(ctx.properties.limits.timestampPeriod) * 1e-6;
+    sample.gpu_upload_ms = double(t[1] - t[0]) * to_ms;
+    sample.gpu_crowd_ms = double(t[2] - t[1]) * to_ms;
+    sample.gpu_frame_ms = double(t[2] - t[0]) * to_ms;
 }
 
 } // namespace
@@ -110,32 +118,35 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &f.fence));
         VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qci.queryCount = 2;
+        qci.queryCount = kTimestamps;
         VK_CHECK(vkCreateQueryPool(ctx.device, &qci, nullptr, &f.queries));
     }
 
-    std::vector<double> crowd_ms;
     const uint32_t frames = std::max(s.frames, 1u);
+    out.frames.resize(frames);
+    out.technique = std::string(technique->name());
     for (uint32_t i = 0; i < frames; ++i) {
         FrameSlot& f = slots[i % kFramesInFlight];
         VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
         if (f.pending) {
-            const double ms = readPassMs(ctx, f.queries);
-            if (i - kFramesInFlight > 0) crowd_ms.push_back(ms);  // frame 0 pays for pipeline compilation
+            readTimestamps(ctx, f.queries, out.frames[f.frame]);
             f.pending = false;
         }
         const float time = s.time - float(frames - 1 - i) * s.frame_step;
         technique->update(i % kFramesInFlight, time);
+        out.frames[i].cpu = technique->stats();
+        const auto record_start = std::chrono::steady_clock::now();
         VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
         VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
-        vkCmdResetQueryPool(f.cmd, f.queries, 0, 2);
+        vkCmdResetQueryPool(f.cmd, f.queries, 0, kTimestamps);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
         technique->recordTransfers(f.cmd, i % kFramesInFlight);
         gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
 
         VkRenderingAttachmentInfo ca{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
         ca.imageView = color.view;
@@ -167,9 +178,9 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         constants.joint_count = asset.joint_count;
         technique->record(f.cmd, i % kFramesInFlight, constants);
         vkCmdEndRendering(f.cmd);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 2);
 
-        if (i + 1 == frames) {
+        if (i + 1 == frames && s.readback) {
             gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
             VkBufferImageCopy region{};
             region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -179,6 +190,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                                VK_ACCESS_2_HOST_READ_BIT);
         }
         VK_CHECK(vkEndCommandBuffer(f.cmd));
+        out.frames[i].cpu_record_ms = millisecondsSince(record_start);
         VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
         cbi.commandBuffer = f.cmd;
         VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
@@ -186,19 +198,28 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         si.pCommandBufferInfos = &cbi;
         VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, f.fence));
         f.pending = true;
+        f.frame = i;
     }
     for (uint32_t k = 0; k < kFramesInFlight; ++k) {
         // Drain in submission order so the timings stay in frame order.
         FrameSlot& f = slots[(frames + k) % kFramesInFlight];
         VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
         if (f.pending) {
-            const double ms = readPassMs(ctx, f.queries);
-            if (frames == 1 || (frames + k) - kFramesInFlight > 0) crowd_ms.push_back(ms);
+            readTimestamps(ctx, f.queries, out.frames[f.frame]);
             f.pending = false;
         }
     }
-    out.rgba.resize(size_t(s.width) * s.height * 4);
-    std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
+    if (s.readback) {
+        out.rgba.resize(size_t(s.width) * s.height * 4);
+        std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
+    }
+    // Frame 0 pays for pipeline compilation on some drivers: medians skip it when there are more.
+    std::vector<double> upload_ms, crowd_ms;
+    for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i) {
+        upload_ms.push_back(out.frames[i].gpu_upload_ms);
+        crowd_ms.push_back(out.frames[i].gpu_crowd_ms);
+    }
+    out.passes.push_back({"upload", median(upload_ms)});
     out.passes.push_back({"crowd", median(crowd_ms)});
     out.triangles = uint64_t(asset.index_count / 3) * crowd.instances.size();
 

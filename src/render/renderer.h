@@ -21,6 +21,7 @@ struct RenderSettings {
     uint32_t height = 720;
     float time = 0.0f;      // seconds; the last frame is rendered at this time
     uint32_t frames = 3;    // frames rendered (the first compiles pipelines on some drivers); timings: median of frames 2..N
+    bool readback = true;   // copy the last frame back (off for benchmarks)
     float frame_step = 1.0f / 60.0f;  // time between frames; frame i is at time - (frames - 1 - i) * frame_step
 };
 
@@ -29,12 +30,22 @@ struct PassTiming {
     double gpu_ms = 0.0;    // median over the timed frames
 };
 
+// What one frame cost. GPU passes from timestamps: `upload` (the technique's transfers) and
+// `crowd` (the draws); `frame` spans both. CPU stages from the technique's stats and our clocks.
+struct FrameSample {
+    double gpu_upload_ms = 0.0, gpu_crowd_ms = 0.0, gpu_frame_ms = 0.0;
+    TechniqueStats cpu;            // sample, skin, upload (ms) and bytes uploaded
+    double cpu_record_ms = 0.0;    // recording the command buffer
+};
+
 struct RenderOutput {
     std::vector<uint8_t> rgba;  // width * height * 4, top row first, sRGB
     uint32_t width = 0;
     uint32_t height = 0;
-    std::vector<PassTiming> passes;
+    std::vector<PassTiming> passes;   // medians of `frames` after the first
+    std::vector<FrameSample> frames;  // every frame, in order
     uint64_t triangles = 0;     // per frame
+    std::string technique;      // the technique's own name (with its variant)
 };
 
 // Camera looking at the crowd's bounds from the front, above, framing all of it.

@@ -45,6 +45,20 @@ struct RenderOptions {
 };
 int runRender(const RenderOptions& options);
 
+struct BenchOptions {
+    std::string model = "builtin:walker";
+    std::string techniques = "all";        // comma-separated, or all (cpu, palette, bonetex, baked, static)
+    std::string instances = "100,1000";    // comma-separated crowd sizes
+    uint32_t frames = 20;                  // timed frames per configuration
+    uint32_t warmup = 5;                   // frames before timing (pipeline compilation, caches)
+    uint32_t width = 1280, height = 720;
+    uint64_t seed = 1;
+    std::string json, csv;                 // reports to write (empty: none); the CSV also goes to stdout
+    std::string device;
+    bool validate = false;
+};
+int runBench(const BenchOptions& options);
+
 void printError(const std::string& source, const std::string& message);
 
 } // namespace throng::cli

@@ -5,6 +5,23 @@
 
 #include <cstdio>
 
+namespace {
+
+// "WxH" with each side in 16 .. 16384; prints the error itself.
+bool parseSize(const std::string& text, uint32_t& width, uint32_t& height) {
+    unsigned w = 0, h = 0;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384) {
+        std::fprintf(stderr, "throng: error: --size %s: expected WxH, each 16 .. 16384\n", text.c_str());
+        return false;
+    }
+    width = w;
+    height = h;
+    return true;
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     CLI::App app{"throng: animate and render huge crowds of skinned characters"};
     app.require_subcommand(1);
@@ -45,6 +62,21 @@ int main(int argc, char** argv) {
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
     render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");
 
+    throng::cli::BenchOptions bench;
+    std::string bench_size = "1280x720";
+    CLI::App* bench_cmd = app.add_subcommand("bench", "Measure every technique at several crowd sizes (JSON/CSV; plot with tools/plot_bench.py)");
+    bench_cmd->add_option("--model", bench.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    bench_cmd->add_option("--techniques", bench.techniques, "Comma-separated techniques, or all");
+    bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes (default 100,1000)");
+    bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(CLI::Range(1u, 100000u));
+    bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(CLI::Range(0u, 100000u));
+    bench_cmd->add_option("--size", bench_size, "Image size WxH");
+    bench_cmd->add_option("--seed", bench.seed, "Crowd seed");
+    bench_cmd->add_option("--json", bench.json, "Write the report as JSON");
+    bench_cmd->add_option("--csv", bench.csv, "Write the report as CSV");
+    bench_cmd->add_option("--device", bench.device, "Use the Vulkan device whose name contains this");
+    bench_cmd->add_flag("--validate", bench.validate, "Enable the Vulkan validation layers");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -54,15 +86,12 @@ int main(int argc, char** argv) {
     if (anim_cmd->parsed()) return throng::cli::runAnimate(anim);
     if (bake_cmd->parsed()) return throng::cli::runBake(bake);
     if (render_cmd->parsed()) {
-        unsigned w = 0, h = 0;
-        char tail = 0;
-        if (std::sscanf(size.c_str(), "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384) {
-            std::fprintf(stderr, "throng: error: --size %s: expected WxH, each 16 .. 16384\n", size.c_str());
-            return 1;
-        }
-        render.width = w;
-        render.height = h;
+        if (!parseSize(size, render.width, render.height)) return 1;
         return throng::cli::runRender(render);
+    }
+    if (bench_cmd->parsed()) {
+        if (!parseSize(bench_size, bench.width, bench.height)) return 1;
+        return throng::cli::runBench(bench);
     }
     return 2;
 }

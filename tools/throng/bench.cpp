@@ -1,0 +1,215 @@
+// `throng bench`: every technique x every crowd size, headless; medians and p95 of GPU time per
+// pass and CPU time per stage after warm-up frames; JSON and CSV reports (plots: tools/plot_bench.py).
+#include "commands.h"
+
+#include "../../src/gpu/png.h"
+#include "../../src/render/renderer.h"
+
+#include <throng/bake.h>
+#include <throng/format.h>
+#include <throng/import.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace throng::cli {
+
+namespace {
+
+struct Spread {
+    double median = 0.0, p95 = 0.0;
+};
+
+Spread spread(std::vector<double> v) {
+    if (v.empty()) return {};
+    std::sort(v.begin(), v.end());
+    const auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))]; };
+    return {v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]), at(0.95)};
+}
+
+std::string cpuName() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "unknown CPU";
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95", s.p95}}; }
+
+// One configuration: renders warm-up + timed frames and summarises the timed ones.
+nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const std::string& technique, uint32_t instances, const BenchOptions& o) {
+    nlohmann::json r = {{"technique", technique}, {"instances", instances}};
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, ctx);
+    try {
+        Result<render::GpuAsset> g = render::uploadAsset(allocator, asset);
+        if (!g) throw gpu::GpuError(g.error().message);
+        render::CrowdOptions co;
+        co.count = instances;
+        co.seed = o.seed;
+        const render::Crowd crowd = render::makeCrowd(asset, co);
+        render::RenderSettings s;
+        s.width = o.width;
+        s.height = o.height;
+        s.frames = o.warmup + o.frames;
+        s.time = float(s.frames) / 60.0f;
+        s.technique = technique;
+        s.baked = &asset;
+        s.readback = false;
+        const Result<render::RenderOutput> out =
+            render::renderCrowd(allocator, g.value(), crowd, render::frameBounds(crowd.bounds, float(o.width) / float(o.height)), s);
+        render::destroyAsset(allocator, g.value());
+        if (!out) throw gpu::GpuError(out.error().message);
+        std::vector<double> crowd_ms, upload_ms, frame_ms, sample, skin, upload_cpu, record, cpu_total;
+        uint64_t bytes = 0;
+        for (size_t i = o.warmup; i < out.value().frames.size(); ++i) {
+            const render::FrameSample& f = out.value().frames[i];
+            crowd_ms.push_back(f.gpu_crowd_ms);
+            upload_ms.push_back(f.gpu_upload_ms);
+            frame_ms.push_back(f.gpu_frame_ms);
+            sample.push_back(f.cpu.sample_ms);
+            skin.push_back(f.cpu.skin_ms);
+            upload_cpu.push_back(f.cpu.upload_ms);
+            record.push_back(f.cpu_record_ms);
+            cpu_total.push_back(f.cpu.sample_ms + f.cpu.skin_ms + f.cpu.upload_ms + f.cpu_record_ms);
+            bytes = f.cpu.upload_bytes;
+        }
+        r["variant"] = out.value().technique;
+        r["triangles"] = out.value().triangles;
+        r["gpu_ms"] = {{"crowd", spreadJson(spread(crowd_ms))}, {"upload", spreadJson(spread(upload_ms))}, {"frame", spreadJson(spread(frame_ms))}};
+        r["cpu_ms"] = {{"sample", spreadJson(spread(sample))}, {"skin", spreadJson(spread(skin))},
+                       {"upload", spreadJson(spread(upload_cpu))}, {"record", spreadJson(spread(record))},
+                       {"total", spreadJson(spread(cpu_total))}};
+        // A frame takes the longer of its CPU and GPU parts when they overlap (frames in flight).
+        r["frame_ms"] = std::max(spread(frame_ms).median, spread(cpu_total).median);
+        r["upload_bytes_per_frame"] = bytes;
+        r["gpu_memory_bytes"] = allocator.reserved;
+    } catch (const gpu::GpuError& e) {
+        r["error"] = e.what();
+    }
+    gpu::destroyAllocator(allocator);
+    return r;
+}
+
+std::string csv(const nlohmann::json& report) {
+    std::string out = "technique,variant,instances,triangles,frame_ms,gpu_crowd_median_ms,gpu_crowd_p95_ms,gpu_upload_median_ms,"
+                      "gpu_frame_median_ms,gpu_frame_p95_ms,cpu_sample_ms,cpu_skin_ms,cpu_upload_ms,cpu_record_ms,cpu_total_ms,"
+                      "upload_bytes_per_frame,gpu_memory_bytes,error\n";
+    for (const nlohmann::json& r : report["results"]) {
+        std::ostringstream line;
+        line << r["technique"].get<std::string>() << "," << r.value("variant", "") << "," << r["instances"] << ",";
+        if (r.contains("error")) {
+            std::string e = r["error"];
+            std::replace(e.begin(), e.end(), ',', ';');
+            line << ",,,,,,,,,,,,,," << e;
+        } else {
+            line << r["triangles"] << "," << r["frame_ms"] << "," << r["gpu_ms"]["crowd"]["median"] << "," << r["gpu_ms"]["crowd"]["p95"] << ","
+                 << r["gpu_ms"]["upload"]["median"] << "," << r["gpu_ms"]["frame"]["median"] << "," << r["gpu_ms"]["frame"]["p95"] << ","
+                 << r["cpu_ms"]["sample"]["median"] << "," << r["cpu_ms"]["skin"]["median"] << "," << r["cpu_ms"]["upload"]["median"] << ","
+                 << r["cpu_ms"]["record"]["median"] << "," << r["cpu_ms"]["total"]["median"] << "," << r["upload_bytes_per_frame"] << ","
+                 << r["gpu_memory_bytes"] << ",";
+        }
+        out += line.str() + "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+int runBench(const BenchOptions& o) {
+    std::vector<std::string> techniques = splitList(o.techniques);
+    if (o.techniques == "all") techniques = {"cpu", "palette", "bonetex", "baked", "static"};
+    for (const std::string& t : techniques) {
+        const auto names = render::techniqueNames();
+        if (std::find(names.begin(), names.end(), t) == names.end()) {
+            printError(o.model, "unknown technique '" + t + "'");
+            return 1;
+        }
+    }
+    std::vector<uint32_t> counts;
+    for (const std::string& n : splitList(o.instances)) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(n.c_str(), &end, 10);
+        if (end == n.c_str() || *end != '\0' || v == 0 || v > (16ul << 20)) {
+            printError(o.model, "--instances: '" + n + "' is not a count in 1 .. 16777216");
+            return 1;
+        }
+        counts.push_back(uint32_t(v));
+    }
+    Result<BakedAsset> asset = std::filesystem::path(o.model).extension() == ".throng" ? readThrong(o.model) : [&]() -> Result<BakedAsset> {
+        Result<Model> m = importModel(o.model);
+        if (!m) return m.error();
+        return bake(m.value(), BakeOptions{});
+    }();
+    if (!asset) {
+        printError(o.model, asset.error().message);
+        return 1;
+    }
+    gpu::ContextOptions co;
+    co.validation = o.validate;
+    co.device_substring = o.device;
+    Result<std::unique_ptr<gpu::Context>> context = gpu::createContext(co);
+    if (!context) {
+        printError(o.model, context.error().message);
+        return 1;
+    }
+    gpu::Context& ctx = *context.value();
+    nlohmann::json report = {{"device", ctx.device_name}, {"driver", ctx.driver_name}, {"cpu", cpuName()},
+                             {"cores", std::thread::hardware_concurrency()}, {"model", o.model}, {"size", {o.width, o.height}},
+                             {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
+    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),
+                 std::thread::hardware_concurrency());
+    const size_t total = techniques.size() * counts.size();
+    size_t done = 0;
+    for (uint32_t n : counts) {
+        for (const std::string& t : techniques) {
+            std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, t.c_str(), n);
+            std::fflush(stderr);
+            const nlohmann::json r = measure(ctx, asset.value(), t, n, o);
+            if (r.contains("error")) std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
+            else std::fprintf(stderr, "frame %.2f ms (GPU crowd %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
+                              r["gpu_ms"]["crowd"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());
+            report["results"].push_back(r);
+        }
+    }
+    const bool validation_failed = ctx.validation && ctx.validation->errors > 0;
+    gpu::destroyContext(ctx);
+    if (!o.json.empty()) {
+        const std::string text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        if (Status s = gpu::writeFileAtomically(o.json, text.data(), text.size()); !s) {
+            printError(o.json, s.message);
+            return 1;
+        }
+    }
+    if (!o.csv.empty()) {
+        const std::string text = csv(report);
+        if (Status s = gpu::writeFileAtomically(o.csv, text.data(), text.size()); !s) {
+            printError(o.csv, s.message);
+            return 1;
+        }
+    }
+    std::printf("%s", csv(report).c_str());
+    if (validation_failed) {
+        std::fprintf(stderr, "throng: error: Vulkan validation errors during the benchmark\n");
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace throng::cli
