@@ -400,7 +400,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     s.technique = "teleport";
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: baked, procedural, static)"), std::string::npos)
+    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, bonetex, baked, procedural, static)"), std::string::npos)
         << r.error().message;
     render::destroyAsset(*allocator_, g.value());
 }
