@@ -56,7 +56,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     g.bind_bounds = asset.bind_bounds;
     const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
-                                   VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, g.vertices, asset.vertices.data(), g.vertices.size);
     g.indices = gpu::createBuffer(a, asset.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | dst, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, g.indices, asset.indices.data(), g.indices.size);

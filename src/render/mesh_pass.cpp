@@ -20,6 +20,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     const gpu::Context& ctx = *setup.allocator->context;
     const GpuAsset& asset = *setup.asset;
     std::vector<VkDescriptorSetLayoutBinding> bindings = desc.bindings;
+    bindings.push_back({THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     pass.set_layout = gpu::createSetLayout(ctx, bindings);
     pass.layout = gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
@@ -31,17 +32,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
                              desc.specialization_data.size(), desc.specialization_data.data()};
     if (!desc.specialization_entries.empty()) d.vertex_specialization = &own;
     d.fragment_spirv = gpu::shaders::lit_frag_spv;
-    d.bindings = {{0, sizeof(BakedVertex), VK_VERTEX_INPUT_RATE_VERTEX}};
-    d.attributes = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(BakedVertex, position)},
-        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(BakedVertex, normal)},
-        {2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(BakedVertex, uv)},
-        {3, 0, VK_FORMAT_R8G8B8A8_UNORM, offsetof(BakedVertex, color)},
-    };
-    if (desc.skinning_attributes) {
-        d.attributes.push_back({4, 0, VK_FORMAT_R16G16B16A16_UINT, offsetof(BakedVertex, joints)});
-        d.attributes.push_back({5, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(BakedVertex, weights)});
-    }
+    // No vertex input: the shaders pull BakedVertex from a storage buffer (vertex.glsl says why).
     d.layout = pass.layout;
     d.color_format = setup.color_format;
     d.depth_format = setup.depth_format;
@@ -50,7 +41,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     // Pool sizes: enough of every type a technique may use, per set.
     pass.textures = 1 + uint32_t(asset.textures.size());
     const uint32_t set_count = pass.textures * std::max(desc.slots, 1u);
-    const std::array<VkDescriptorPoolSize, 4> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 * set_count},
+    const std::array<VkDescriptorPoolSize, 4> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count}}};
@@ -71,13 +62,20 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         if (desc.write) desc.write(pass.sets[s], s / pass.textures);
         const gpu::Image& tex = texture == 0 ? asset.white : asset.textures[texture - 1];
         const VkDescriptorImageInfo info{asset.linear, tex.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = pass.sets[s];
-        w.dstBinding = THRONG_BINDING_TEXTURE;
-        w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        w.pImageInfo = &info;
-        vkUpdateDescriptorSets(ctx.device, 1, &w, 0, nullptr);
+        const VkDescriptorBufferInfo vertices{asset.vertices.buffer, 0, VK_WHOLE_SIZE};
+        std::array<VkWriteDescriptorSet, 2> w{};
+        for (auto& x : w) {
+            x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            x.dstSet = pass.sets[s];
+            x.descriptorCount = 1;
+        }
+        w[0].dstBinding = THRONG_BINDING_TEXTURE;
+        w[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        w[0].pImageInfo = &info;
+        w[1].dstBinding = THRONG_BINDING_VERTICES;
+        w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w[1].pBufferInfo = &vertices;
+        vkUpdateDescriptorSets(ctx.device, uint32_t(w.size()), w.data(), 0, nullptr);
     }
 }
 
@@ -93,8 +91,6 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
                     uint32_t slot) {
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
-    const VkDeviceSize offset = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &asset.vertices.buffer, &offset);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     for (const BakedSubmesh& sub : asset.submeshes) {
         if (sub.index_count == 0) continue;

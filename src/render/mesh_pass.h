@@ -1,6 +1,6 @@
-// The part every mesh-drawing technique shares: the BakedVertex input layout, a descriptor set
-// per colour texture (set 0 = white), the lit fragment shader, and the per-submesh instanced
-// draw loop. A technique brings its vertex shader, its extra bindings and their writes.
+// The part every mesh-drawing technique shares: the vertex storage buffer the shaders pull
+// BakedVertex from (vertex.glsl), a descriptor set per colour texture (set 0 = white), the lit
+// fragment shader, and the per-submesh instanced draw loop. A technique brings its vertex shader, its extra bindings and their writes.
 #pragma once
 
 #include "technique.h"
@@ -23,7 +23,6 @@ struct MeshPass {
 
 struct MeshPassDesc {
     std::span<const uint32_t> vertex_spirv;
-    bool skinning_attributes = true;  // joints (location 4) and weights (5): only for shaders that read them
     const VkSpecializationInfo* vertex_specialization = nullptr;
     std::vector<VkDescriptorSetLayoutBinding> bindings;  // the technique's own; the texture binding is added
     uint32_t slots = 1;  // frames in flight with their own buffers (techniques that write per frame), else 1

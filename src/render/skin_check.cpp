@@ -16,7 +16,7 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
     const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(cs)) bindings.push_back(b);
-    bindings.push_back({THRONG_BINDING_CHECK_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
+    bindings.push_back({THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
     bindings.push_back({THRONG_BINDING_CHECK_OUTPUT, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
     VkDescriptorSetLayout set_layout = gpu::createSetLayout(ctx, bindings);
     VkPipelineLayout layout = gpu::createPipelineLayout(ctx, set_layout, sizeof(gpu::shader::CheckConstants), cs);
@@ -54,7 +54,7 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
         x.descriptorCount = 1;
         x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     }
-    w[0].dstBinding = THRONG_BINDING_CHECK_VERTICES;
+    w[0].dstBinding = THRONG_BINDING_VERTICES;
     w[0].pBufferInfo = &verts;
     w[1].dstBinding = THRONG_BINDING_CHECK_OUTPUT;
     w[1].pBufferInfo = &outs;

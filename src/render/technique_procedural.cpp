@@ -19,7 +19,6 @@ public:
         swim_ = gpu::createBuffer(a, sizeof(swim), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, swim_, &swim, sizeof(swim));
         MeshPassDesc desc;
-        desc.skinning_attributes = false;
         desc.vertex_spirv = gpu::shaders::procedural_vert_spv;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},

@@ -15,7 +15,6 @@ public:
         instances_ = uploadInstances(a, *setup.instances);
         instance_count_ = uint32_t(setup.instances->size());
         MeshPassDesc desc;
-        desc.skinning_attributes = false;
         desc.vertex_spirv = gpu::shaders::static_vert_spv;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t) {

@@ -1,16 +1,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
+#include "vertex.glsl"
 
 // Technique `bonetex`: the CPU writes each instance's joints as quaternion + (translation,
 // uniform scale) texels into a float or half texture (one per frame in flight); the vertex
 // shader fetches them with point sampling (texelFetch) and skins.
-layout(location = 0) in vec3 in_position;
-layout(location = 1) in vec3 in_normal;
-layout(location = 2) in vec2 in_uv;
-layout(location = 3) in vec4 in_color;
-layout(location = 4) in uvec4 in_joints;
-layout(location = 5) in vec4 in_weights;
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(set = 0, binding = THRONG_BINDING_BONES) uniform sampler2D bones;
@@ -37,16 +32,17 @@ mat3x4 boneJoint(uint instance, uint joint) {
 }
 
 void main() {
+    MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
     InstanceRecord inst = instances[gl_InstanceIndex];
     mat3x4 skin = mat3x4(0.0);
     for (int i = 0; i < 4; ++i)
-        if (in_weights[i] != 0.0) skin += boneJoint(uint(gl_InstanceIndex), in_joints[i]) * in_weights[i];
-    vec3 p = vec4(in_position, 1.0) * skin;
-    vec3 n = vec4(in_normal, 0.0) * skin;
+        if (vtx.weights[i] != 0.0) skin += boneJoint(uint(gl_InstanceIndex), vtx.joints[i]) * vtx.weights[i];
+    vec3 p = vec4(vtx.position, 1.0) * skin;
+    vec3 n = vec4(vtx.normal, 0.0) * skin;
     vec4 q = instanceOrientation(inst);
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
     out_normal = rotateByQuaternion(q, n);
-    out_uv = in_uv;
-    out_color = in_color * unpackUnorm4x8(inst.color) * draw.base_color;
+    out_uv = vtx.uv;
+    out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
 }

@@ -1,14 +1,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
+#include "vertex.glsl"
 
 // Technique `cpu`: every vertex of every instance was skinned on the CPU and uploaded this
 // frame; the GPU only places the instance. Pre-skinned data is instance-major: positions for all
 // (instance, vertex) pairs, then normals, 3 floats each.
-layout(location = 0) in vec3 in_position;  // unused: the skinned position replaces it
-layout(location = 1) in vec3 in_normal;
-layout(location = 2) in vec2 in_uv;
-layout(location = 3) in vec4 in_color;
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SKINNED) readonly buffer Skinned { float skinned[]; };
@@ -23,6 +20,7 @@ layout(location = 2) out vec4 out_color;
 vec3 fetch3(uint index) { return vec3(skinned[3u * index], skinned[3u * index + 1u], skinned[3u * index + 2u]); }
 
 void main() {
+    MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
     InstanceRecord inst = instances[gl_InstanceIndex];
     uint total = draw.vertex_count * uint(instances.length());
     uint index = uint(gl_InstanceIndex) * draw.vertex_count + uint(gl_VertexIndex);
@@ -32,6 +30,6 @@ void main() {
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
     out_normal = rotateByQuaternion(q, n);
-    out_uv = in_uv;
-    out_color = in_color * unpackUnorm4x8(inst.color) * draw.base_color;
+    out_uv = vtx.uv;
+    out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
 }

@@ -1,6 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
+#include "vertex.glsl"
 
 // Technique `procedural`: the fish swim, computed per vertex from the rest mesh (body along +z,
 // head at +z, length about 2). Four motions, each scaled by its own amount:
@@ -10,10 +11,6 @@
 //   twist         it rolls about z, lagging toward the tail:    twist * sin(phase - frequency * z) * mask
 // mask = 1 - smoothstep(mask_tail, mask_head, z): 0 from mask_head forward (the head stays steady),
 // rising to 1 at mask_tail and behind (the tail beats). Per instance: phase offset (time_offset, in cycles), speed, colour.
-layout(location = 0) in vec3 in_position;
-layout(location = 1) in vec3 in_normal;
-layout(location = 2) in vec2 in_uv;
-layout(location = 3) in vec4 in_color;
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams swim; };
@@ -29,10 +26,11 @@ vec3 rotateY(vec3 v, float a) { float c = cos(a), s = sin(a); return vec3(c * v.
 vec3 rotateZ(vec3 v, float a) { float c = cos(a), s = sin(a); return vec3(c * v.x - s * v.y, s * v.x + c * v.y, v.z); }
 
 void main() {
+    MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
     InstanceRecord inst = instances[gl_InstanceIndex];
     float phase = 6.28318531 * (draw.time * inst.speed * swim.beats_per_second + inst.time_offset);
-    vec3 p = in_position;
-    vec3 n = in_normal;
+    vec3 p = vtx.position;
+    vec3 n = vtx.normal;
     float mask = 1.0 - smoothstep(swim.mask_tail, swim.mask_head, p.z);
     float travelling = sin(phase - swim.frequency * p.z);
     float roll = swim.twist * travelling * mask;
@@ -48,6 +46,6 @@ void main() {
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
     out_normal = rotateByQuaternion(q, n);
-    out_uv = in_uv;
-    out_color = in_color * unpackUnorm4x8(inst.color) * draw.base_color;
+    out_uv = vtx.uv;
+    out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
 }

@@ -19,13 +19,13 @@ using uint = uint32_t;
 #define THRONG_BINDING_CLIPS 1       // storage buffer: ClipRecord[]
 #define THRONG_BINDING_ANIMATION 2   // sampled image array: baked joint matrices (texelFetch only)
 #define THRONG_BINDING_TEXTURE 3     // combined image sampler: base colour texture (white when none)
-#define THRONG_BINDING_CHECK_VERTICES 4  // compute check: BakedVertex[] as raw words
 #define THRONG_BINDING_CHECK_OUTPUT 5    // compute check: vec4 per (query, vertex)
 #define THRONG_BINDING_ANIMATION_BUFFER 6  // uniform texel buffer: the same texels, when the image would exceed limits
 #define THRONG_BINDING_SWIM 7        // uniform buffer: SwimParams (technique procedural)
 #define THRONG_BINDING_PALETTE 8     // storage buffer: per-instance skinning palettes (technique palette)
 #define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
+#define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 
 // Specialization constant 0 of every shader that skins: 1 reads the animation from the texel
 // buffer, 0 from the image array (the other binding then holds a 1-texel placeholder).
