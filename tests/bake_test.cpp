@@ -293,6 +293,63 @@ TEST(Bake, Errors) {
         << r.error().message;
 }
 
+// Vertex animation: every texel is the reference skin at the frame's time, rounded to float
+// (exactly) or half (within 1e-3 of the bind diagonal); frames past a clip's end repeat its last.
+TEST(Bake, VatTexelsAreTheReferenceSkin) {
+    const Model model = makeWalker();
+    EXPECT_FALSE(mustBake(model, Precision::Float32).hasVat());
+    for (Precision p : {Precision::Float32, Precision::Float16}) {
+        BakeOptions o;
+        o.precision = p;
+        o.vat = true;
+        BakeReport report;
+        Result<BakedAsset> r = bake(model, o, &report);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        const BakedAsset& a = r.value();
+        ASSERT_TRUE(a.hasVat());
+        ASSERT_TRUE(validate(a).ok()) << validate(a).message;
+        EXPECT_EQ(report.vat_bytes, a.vatTexelCount() * (p == Precision::Float16 ? 8 : 16));
+        const double diagonal = a.bind_bounds.diagonal();
+        double worst = 0.0, worst_normal = 0.0;
+        for (uint32_t c = 0; c < a.clips.size(); ++c)
+            for (uint32_t f = 0; f < a.max_frames; ++f) {
+                const uint32_t frame = std::min(f, a.clips[c].frame_count - 1);
+                const auto m = referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], frame), false);
+                const SkinnedVertices ref = referenceSkin(model.meshes[0], m);
+                ASSERT_EQ(ref.positions.size(), a.vertices.size());
+                for (uint32_t v = 0; v < a.vertices.size(); ++v) {
+                    const glm::vec4 pos = vatTexel(a, c, f, v, false), nrm = vatTexel(a, c, f, v, true);
+                    if (p == Precision::Float32) {
+                        ASSERT_EQ(glm::vec3(pos), glm::vec3(ref.positions[v])) << "clip " << c << " frame " << f << " vertex " << v;
+                        ASSERT_EQ(glm::vec3(nrm), glm::vec3(ref.normals[v])) << "clip " << c << " frame " << f << " vertex " << v;
+                    }
+                    ASSERT_EQ(pos.w, 1.0f);
+                    ASSERT_EQ(nrm.w, 0.0f);
+                    worst = std::max(worst, glm::length(glm::dvec3(glm::vec3(pos)) - ref.positions[v]) / diagonal);
+                    worst_normal = std::max(worst_normal, glm::length(glm::dvec3(glm::vec3(nrm)) - ref.normals[v]));
+                }
+            }
+        std::printf("vat %s: positions within %.2e of the diagonal, normals within %.2e\n", toString(p), worst, worst_normal);
+        EXPECT_LE(worst, p == Precision::Float32 ? 1e-7 : 1e-3);
+        EXPECT_LE(worst_normal, p == Precision::Float32 ? 1e-7 : 1e-3);
+    }
+}
+
+TEST(Bake, VatBeyondTheTexelLimitIsAClearError) {
+    // 2 clips x 30001 frames x 10642 texels = 6.4e8 vertex texels; the bone animation (3.8e6) fits.
+    Model longer = makeWalker();
+    for (Clip& c : longer.clips) c.duration = 30.0f;
+    BakeOptions o;
+    o.fps = 1000.0f;
+    o.vat = true;
+    Result<BakedAsset> r = bake(longer, o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("vertex animation needs 638541284 texels (2 clips x 30001 frames x 10642), more than "
+                                     "the limit of 268435456; lower the fps or bake without --vat"),
+              std::string::npos)
+        << r.error().message;
+}
+
 // --- Every shared model --------------------------------------------------------------------
 
 void bakeShared(const std::string& path, double max_half_error) {
@@ -397,6 +454,16 @@ TEST(CliBake, WalkerHalf) {
     EXPECT_EQ(a.value().precision, Precision::Float16);
     EXPECT_EQ(a.value().fps, 24.0f);
     EXPECT_EQ(a.value().name, "builtin:walker");
+}
+
+TEST(CliBake, WalkerVat) {
+    const std::string out = (test::scratchDir("bake-vat") / "walker-vat.throng").string();
+    const CliRun r = run("bake builtin:walker -o " + out + " --vat");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(", vertex animation 30989504 bytes"), std::string::npos) << r.out;  // 2 x 91 x 10642 x 16
+    Result<BakedAsset> a = readThrong(out);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_TRUE(a.value().hasVat());
 }
 
 TEST(CliBake, Errors) {

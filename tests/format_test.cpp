@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -217,6 +218,8 @@ void expectIdentical(const BakedAsset& a, const BakedAsset& b) {
         EXPECT_TRUE(sameBytes(a.textures[t].encoded, b.textures[t].encoded));
     }
     EXPECT_TRUE(sameBits(a.bind_bounds, b.bind_bounds));
+    EXPECT_TRUE(sameBytes(a.vat_f32, b.vat_f32));
+    EXPECT_TRUE(sameBytes(a.vat_f16, b.vat_f16));
     expectIdentical(a.source, b.source);
 }
 
@@ -852,3 +855,97 @@ TEST(ThrongWrite, FailedWriteLeavesTheTargetAndNoTemporary) {
 }
 
 } // namespace
+
+// --- Vertex animation (VATX) ---------------------------------------------------------------
+
+namespace {
+
+// tinyAsset with vertex animation texels (odd values, -0 among them) in its precision.
+BakedAsset withVat(BakedAsset a) {
+    const size_t n = size_t(a.vatTexelCount()) * 4;
+    for (size_t i = 0; i < n; ++i) {
+        const float v = i == 5 ? -0.0f : std::cos(float(i)) * 2.0f;
+        if (a.precision == Precision::Float16)
+            a.vat_f16.push_back(floatToHalf(v));
+        else
+            a.vat_f32.push_back(v);
+    }
+    return a;
+}
+
+} // namespace
+
+TEST(Throng, VatRoundTripIsExact) {
+    const auto dir = test::scratchDir("vat");
+    for (Precision p : {Precision::Float32, Precision::Float16}) {
+        const BakedAsset a = withVat(tinyAsset(p));
+        ASSERT_TRUE(a.hasVat());
+        ASSERT_TRUE(validate(a).ok()) << validate(a).message;
+        const std::string path = (dir / "tiny-vat.throng").string();
+        ASSERT_TRUE(writeThrong(a, path).ok());
+        EXPECT_EQ(get<uint32_t>(slurp(path), 12), 10u);  // the nine sections and VATX
+        Result<BakedAsset> b = readThrong(path);
+        ASSERT_TRUE(b.ok()) << b.error().message;
+        EXPECT_TRUE(b.value().hasVat());
+        expectIdentical(a, b.value());
+    }
+    BakeOptions o;
+    o.vat = true;
+    Result<BakedAsset> walker = bake(makeWalker(), o);
+    ASSERT_TRUE(walker.ok()) << walker.error().message;
+    const std::string path = (dir / "walker-vat.throng").string();
+    ASSERT_TRUE(writeThrong(walker.value(), path).ok());
+    Result<BakedAsset> b = readThrong(path);
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    expectIdentical(walker.value(), b.value());
+}
+
+TEST(BakedAsset, ValidateChecksTheVertexAnimation) {
+    const BakedAsset good = withVat(tinyAsset(Precision::Float32));
+    BakedAsset a = good;
+    a.vat_f32.pop_back();
+    EXPECT_NE(validate(a).message.find("float32 vertex animation has 191 values, expected 192"), std::string::npos)
+        << validate(a).message;
+    a = good;
+    a.vat_f32[7] = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_NE(validate(a).message.find("vertex animation value 7 is NaN or infinite"), std::string::npos) << validate(a).message;
+    a = good;
+    a.vat_f16.push_back(0);
+    EXPECT_NE(validate(a).message.find("(and none of the other precision)"), std::string::npos) << validate(a).message;
+    a = withVat(tinyAsset(Precision::Float16));
+    a.vat_f16[3] = 0x7c00u;
+    EXPECT_NE(validate(a).message.find("vertex animation value 3 is NaN or infinite"), std::string::npos) << validate(a).message;
+}
+
+TEST_F(ThrongReader, HostileVat) {
+    // tinyAsset: 2 clips x 3 frames x (2 x 4 vertices) texels of half = 48 texels, 384 bytes.
+    const BakedAsset vat = withVat(tinyAsset(Precision::Float16));
+    ASSERT_TRUE(writeThrong(vat, good_).ok());
+    const Bytes vatx = payloads(slurp(good_)).at("VATX");
+    ASSERT_EQ(vatx.size(), 384u);
+    std::vector<Section> s = sections();
+    s.push_back(rawSection("VATX", vatx));
+    const std::string path = (dir_ / "vat.throng").string();
+    spit(path, build(s));
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(vat, r.value());
+    // Short, long, twice, and a zstd frame that claims gigabytes: rejected before decompressing.
+    s.back() = rawSection("VATX", Bytes(vatx.begin(), vatx.end() - 8));
+    expectRejected(build(s), "section 'VATX': 376 bytes, expected 384 for 2 clips x 3 frames x 8 texels (half)");
+    Bytes longer = vatx;
+    longer.push_back(0);
+    s.back() = rawSection("VATX", longer);
+    expectRejected(build(s), "section 'VATX': 385 bytes, expected 384");
+    s.back() = zstdSection("VATX", vatx, uint64_t(1) << 32);
+    expectRejected(build(s), "section 'VATX': 4294967296 bytes, expected 384");
+    s.back() = rawSection("VATX", vatx);
+    s.push_back(s.back());
+    expectRejected(build(s), "section 'VATX' appears twice");
+    // A non-finite value is caught by validate.
+    s.pop_back();
+    Bytes inf = vatx;
+    put<uint16_t>(inf, 10, uint16_t(0x7c00));
+    s.back() = rawSection("VATX", inf);
+    expectRejected(build(s), "vertex animation value 5 is NaN or infinite");
+}

@@ -70,9 +70,10 @@ Model loadModel(const std::string& source) {
     return r.ok() ? std::move(r).value() : Model{};
 }
 
-BakedAsset bakeModel(const Model& model, Precision precision) {
+BakedAsset bakeModel(const Model& model, Precision precision, bool vat = false) {
     BakeOptions o;
     o.precision = precision;
+    o.vat = vat;
     Result<BakedAsset> r = bake(model, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? std::move(r).value() : BakedAsset{};
@@ -148,6 +149,50 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
             const double mid = 0.5 * (frameTime(f) + frameTime(f + 1));
             const size_t offset = q++ * g.vertex_count;
             e.vs_tween = std::max(e.vs_tween, largestDifference(gpu_positions, offset, cpuTween(model, source, frameTime(f), frameTime(f + 1), 0.5)) / diagonal);
+            e.vs_exact = std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
+        }
+    }
+    render::destroyAsset(a, g);
+    return e;
+}
+
+// The same for technique vat: its vertex function (vat_check.comp) at baked frame times against
+// the exact CPU skin, and halfway between frames against the CPU lerping the two frames'
+// exact positions in double, as the shader lerps its texels.
+Errors compareVatWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked) {
+    Errors e;
+    Result<render::GpuAsset> uploaded = render::uploadAsset(a, baked);
+    EXPECT_TRUE(uploaded.ok()) << (uploaded.ok() ? "" : uploaded.error().message);
+    if (!uploaded) return e;
+    render::GpuAsset& g = uploaded.value();
+    EXPECT_TRUE(g.has_vat) << g.vat_problem;
+    const double diagonal = bindPoseBounds(model).diagonal();
+    for (uint32_t c = 0; c < baked.clips.size(); ++c) {
+        const BakedClip& clip = baked.clips[c];
+        const Clip* source = c < model.clips.size() ? &model.clips[c] : nullptr;
+        const uint32_t last = clip.frame_count - 1;
+        auto frameTime = [&](uint32_t f) { return last > 0 ? double(clip.duration) * f / last : 0.0; };
+        std::vector<uint32_t> frames;
+        for (uint32_t i = 0; i < 12; ++i) frames.push_back(last * i / 11);
+        std::vector<gpu::shader::InstanceRecord> queries;
+        for (uint32_t f : frames) {
+            queries.push_back(render::singleInstance(c, float(frameTime(f))));
+            if (f < last) queries.push_back(render::singleInstance(c, float(0.5 * (frameTime(f) + frameTime(f + 1)))));
+        }
+        const std::vector<glm::vec3> gpu_positions = render::skinVatOnGpu(a, g, queries, 0.0f);
+        EXPECT_EQ(gpu_positions.size(), queries.size() * g.vertex_count);
+        if (gpu_positions.size() != queries.size() * g.vertex_count) break;
+        size_t q = 0;
+        for (uint32_t f : frames) {
+            const std::vector<glm::dvec3> exact = cpuSkin(model, source, frameTime(f));
+            e.at_frames = std::max(e.at_frames, largestDifference(gpu_positions, q++ * g.vertex_count, exact) / diagonal);
+            if (f == last) continue;
+            const std::vector<glm::dvec3> next = cpuSkin(model, source, frameTime(f + 1));
+            std::vector<glm::dvec3> lerped(exact.size());
+            for (size_t v = 0; v < exact.size(); ++v) lerped[v] = exact[v] * 0.5 + next[v] * 0.5;
+            const size_t offset = q++ * g.vertex_count;
+            e.vs_tween = std::max(e.vs_tween, largestDifference(gpu_positions, offset, lerped) / diagonal);
+            const double mid = 0.5 * (frameTime(f) + frameTime(f + 1));
             e.vs_exact = std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
         }
     }
@@ -241,6 +286,63 @@ TEST_F(Gpu, TexelBufferPathMatchesCpuReference) {
         EXPECT_TRUE(g.value().animation_in_buffer);
         render::destroyAsset(*allocator_, g.value());
     }
+}
+
+TEST_F(Gpu, WalkerVatMatchesCpuReference) {
+    const Model model = makeWalker();
+    const Errors f = compareVatWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true));
+    std::printf("vat builtin:walker float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames, f.vs_tween,
+                f.vs_exact);
+    EXPECT_LE(f.at_frames, 1e-5);
+    EXPECT_LE(f.vs_tween, 1e-5);
+    const Errors h = compareVatWithCpu(*allocator_, model, bakeModel(model, Precision::Float16, true));
+    std::printf("vat builtin:walker half:  %.2e at frames; between frames %.2e vs lerp\n", h.at_frames, h.vs_tween);
+    EXPECT_LE(h.at_frames, 1e-3);
+    EXPECT_LE(h.vs_tween, 1e-3);
+}
+
+TEST_F(Gpu, SharedModelVatMatchesCpuReference) {
+    THRONG_ASSET(path, "CesiumMan/CesiumMan.glb");
+    const Model model = loadModel(path);
+    ASSERT_FALSE(model.meshes.empty());
+    const Errors f = compareVatWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true));
+    std::printf("vat CesiumMan float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames, f.vs_tween, f.vs_exact);
+    EXPECT_LE(f.at_frames, 1e-5);
+    EXPECT_LE(f.vs_tween, 1e-5);
+}
+
+// Cross-fading vertex animation is linear too: the blended vertex is the blend of the two.
+TEST_F(Gpu, VatCrossFadeBlendsTwoClips) {
+    const Model model = makeWalker();
+    const BakedAsset baked = bakeModel(model, Precision::Float32, true);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    const float t = 0.4f;
+    const auto a = render::skinVatOnGpu(*allocator_, g.value(), {render::singleInstance(0, t)}, 0.0f);
+    const auto b = render::skinVatOnGpu(*allocator_, g.value(), {render::singleInstance(1, t)}, 0.0f);
+    const auto mix = render::skinVatOnGpu(*allocator_, g.value(), {render::singleInstance(0, t, 1, 0.25f)}, 0.0f);
+    ASSERT_EQ(a.size(), baked.vertices.size());
+    double worst = 0.0;
+    for (size_t v = 0; v < a.size(); ++v) worst = std::max(worst, double(glm::length(mix[v] - (a[v] * 0.75f + b[v] * 0.25f))));
+    EXPECT_LE(worst, 1e-5 * bindPoseBounds(model).diagonal());
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Gpu, VatWithoutVertexAnimationIsAClearError) {
+    const BakedAsset baked = bakeModel(makeWalker(), Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    EXPECT_FALSE(g.value().has_vat);
+    EXPECT_TRUE(render::skinVatOnGpu(*allocator_, g.value(), {render::singleInstance(0, 0.0f)}, 0.0f).empty());
+    render::Crowd crowd;
+    crowd.instances = {render::singleInstance(0, 0.0f)};
+    crowd.bounds = baked.bind_bounds;
+    render::RenderSettings s;
+    s.technique = "vat";
+    const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, "technique vat needs vertex animation data: bake with --vat");
+    render::destroyAsset(*allocator_, g.value());
 }
 
 TEST_F(Gpu, CrossFadeBlendsTwoClips) {
@@ -400,7 +502,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     s.technique = "teleport";
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, bonetex, baked, procedural, static)"), std::string::npos)
+    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, bonetex, baked, vat, procedural, static)"), std::string::npos)
         << r.error().message;
     render::destroyAsset(*allocator_, g.value());
 }
@@ -408,7 +510,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
 // Every skeletal technique poses the same crowd the same way: the pictures agree.
 TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
     const Model model = makeWalker();
-    const BakedAsset baked = bakeModel(model, Precision::Float32);
+    const BakedAsset baked = bakeModel(model, Precision::Float32, true);
     ASSERT_FALSE(baked.source.empty());
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
     ASSERT_TRUE(g.ok());
@@ -442,7 +544,8 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
                             Variant{"palette", render::PaletteEncoding::Quaternion, Precision::Float32},
                             Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float32},
                             Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float16},
-                            Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32}}) {
+                            Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32},
+                            Variant{"vat", render::PaletteEncoding::Matrix, Precision::Float32}}) {
         const char* name = v.name;
         const render::PaletteEncoding encoding = v.encoding;
         s.bone_precision = v.bones;

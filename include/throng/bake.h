@@ -16,10 +16,14 @@ struct BakeOptions {
     Precision precision = Precision::Float32;
     // Called after each clip: (clips done, clips total). May be empty.
     std::function<void(size_t, size_t)> progress;
+    // Also bake vertex animation (BakedAsset::vat_*, baked.h): every vertex's skinned position
+    // and normal per frame, for technique `vat`. Costs 2 texels per vertex per frame.
+    bool vat = false;
 };
 
 struct BakeReport {
     size_t bytes = 0;                 // animation data bytes
+    size_t vat_bytes = 0;             // vertex animation bytes (0 without BakeOptions::vat)
     double max_half_error = 0.0;      // Float16 only: largest |half - float| over every skinned
                                       // vertex position and baked frame, relative to the bind
                                       // bounding-box diagonal
@@ -33,8 +37,11 @@ struct BakeReport {
 // Model does not say whether a clip loops, and crowds play clips in loops. A model without clips
 // bakes its rest pose as one clip "rest" of 1 frame. A texture with only an external uri (no
 // bytes) is kept with empty bytes and a warning: bake() reads no files.
+// With options.vat, every vertex is also skinned by the reference (referenceSkin) at every frame
+// and stored as vertex animation texels.
 // Errors: fps outside 1 .. 1000 or not finite, an invalid model (validate's message), more
-// than kMaxBakedTexels texels or more than 2^32 - 1 vertices.
+// than kMaxBakedTexels texels (bone or, with vat, vertex animation), more than 2^32 - 1
+// vertices, a half value out of range.
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report = nullptr);
 
 } // namespace throng

@@ -17,6 +17,18 @@
 // frames floor(u) and min(floor(u) + 1, frame_count - 1). (bakedFrameCount / bakedFrameTime below.)
 // Every frame holds the pose at t_f itself, also the last one of a looping clip (the pose at D,
 // the limit from the left, not the wrapped pose at 0; for a seamless loop the two are equal).
+//
+// Vertex animation (optional, `throng bake --vat`, technique `vat`): every vertex skinned at
+// every baked frame of every clip (the same frame times and poses as the bone animation), two
+// RGBA texels per vertex:
+//   texel (x = 2 * v, y = f, layer = c)     = skinned position of vertex v, (x, y, z, 1)
+//   texel (x = 2 * v + 1, y = f, layer = c) = skinned normal of vertex v, (x, y, z, 0)
+// stored layer by layer, row by row like `animation`: index ((layer * max_frames + y) *
+// vatTexelsPerRow() + x), 4 components each, vatTexelsPerRow() = 2 * vertices.size(), in the
+// asset's precision. Frames past a clip's frame_count repeat its last frame. Positions are the
+// double-precision reference (referenceSkin) rounded to float (then half); normals are the
+// reference's unit normals rounded the same way. Half positions may lie outside frame_bounds by
+// their rounding (a renderer pads bounds anyway).
 #pragma once
 
 #include <throng/model.h>
@@ -93,6 +105,12 @@ struct BakedAsset {
     std::vector<float> animation_f32;
     std::vector<uint16_t> animation_f16;
 
+    // Optional vertex animation (see the top): empty, or clips.size() * max_frames *
+    // vatTexelsPerRow() texels of 4 components in the asset's precision (float32 values in
+    // `vat_f32` or half bits in `vat_f16`, the other empty).
+    std::vector<float> vat_f32;
+    std::vector<uint16_t> vat_f16;
+
     std::vector<BakedVertex> vertices;  // every mesh of the model, concatenated
     std::vector<uint32_t> indices;      // into `vertices`
     std::vector<BakedSubmesh> submeshes;
@@ -102,6 +120,9 @@ struct BakedAsset {
 
     uint32_t texelsPerRow() const { return 3 * joint_count; }
     size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }
+    bool hasVat() const { return !vat_f32.empty() || !vat_f16.empty(); }
+    uint64_t vatTexelsPerRow() const { return 2 * uint64_t(vertices.size()); }
+    uint64_t vatTexelCount() const { return uint64_t(clips.size()) * max_frames * vatTexelsPerRow(); }
 };
 
 // Frame timing as documented at the top: max(1, round(D * R)) + 1 frames, 1 when D == 0 (computed
@@ -115,9 +136,15 @@ double bakedFrameTime(const BakedClip& clip, uint32_t frame);
 // joint < joint_count, row < 3.
 glm::vec4 bakedTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t joint, uint32_t row);
 
+// Vertex v's skinned position (texel w = 1) or normal (w = 0) at frame f of clip c, as floats.
+// Contract (asserted): asset passes validate() and hasVat(), clip < clips.size(), frame <
+// max_frames, vertex < vertices.size().
+glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t vertex, bool normal);
+
 // Checks every invariant above (sizes, index ranges, finite values) with a one-line message
 // naming the element: "clip 1 'idle': 33 frame bounds for 34 frames". Also: at least one clip and
-// one vertex; 1 <= joint_count <= kMaxBakedJoints; texelCount() <= kMaxBakedTexels; a clip of
+// one vertex; 1 <= joint_count <= kMaxBakedJoints; texelCount() <= kMaxBakedTexels and, with
+// vertex animation, vatTexelCount() <= kMaxBakedTexels and every value finite; a clip of
 // duration 0 has 1 frame, any other at least 2; max_frames is the largest frame_count; fps in
 // 1 .. 1000.
 Status validate(const BakedAsset& asset);

@@ -138,6 +138,43 @@ Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string
     return {};
 }
 
+// Vertex animation of frame f of clip c: every vertex skinned by the reference with the frame's
+// exact matrices, position (w = 1) then normal (w = 0), rounded to float (then half).
+Status bakeVatFrame(const Model& model, const std::vector<glm::dmat4>& exact, BakedAsset& asset, size_t c, uint32_t f) {
+    const bool half = asset.precision == Precision::Float16;
+    size_t at = size_t((uint64_t(c) * asset.max_frames + f) * asset.vatTexelsPerRow()) * 4;
+    for (const Mesh& mesh : model.meshes) {
+        const SkinnedVertices skinned = referenceSkin(mesh, exact);
+        for (size_t v = 0; v < mesh.positions.size(); ++v)
+            for (int which = 0; which < 2; ++which) {
+                const glm::dvec3& x = which == 0 ? skinned.positions[v] : skinned.normals[v];
+                const float value[4] = {float(x.x), float(x.y), float(x.z), which == 0 ? 1.0f : 0.0f};
+                for (int i = 0; i < 4; ++i, ++at) {
+                    if (!half) {
+                        asset.vat_f32[at] = value[i];
+                        continue;
+                    }
+                    asset.vat_f16[at] = floatToHalf(value[i]);
+                    if ((asset.vat_f16[at] & 0x7c00u) == 0x7c00u)
+                        return Status::failure("clip " + std::to_string(c) + " '" + asset.clips[c].name + "' frame " +
+                                               std::to_string(f) + ": vertex position " + formatFloat(value[i]) +
+                                               " exceeds the half range (65504); bake with float precision");
+                }
+            }
+    }
+    return {};
+}
+
+// Frames past a clip's end repeat its last frame (as the bone animation does).
+void repeatVatFrame(BakedAsset& asset, size_t c, uint32_t last, uint32_t f) {
+    const size_t row = size_t(asset.vatTexelsPerRow()) * 4;
+    const size_t from = (c * asset.max_frames + last) * row, to = (c * asset.max_frames + f) * row;
+    if (asset.precision == Precision::Float16)
+        std::copy_n(asset.vat_f16.begin() + ptrdiff_t(from), row, asset.vat_f16.begin() + ptrdiff_t(to));
+    else
+        std::copy_n(asset.vat_f32.begin() + ptrdiff_t(from), row, asset.vat_f32.begin() + ptrdiff_t(to));
+}
+
 } // namespace
 
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report) {
@@ -176,6 +213,12 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                      std::to_string(asset.texelsPerRow()) + "), more than the limit of " +
                      std::to_string(kMaxBakedTexels) + "; lower the fps"};
     if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
+    const uint64_t vat_texels = options.vat ? asset.vatTexelCount() : 0;
+    if (vat_texels > kMaxBakedTexels)
+        return Error{"vertex animation needs " + std::to_string(vat_texels) + " texels (" +
+                     std::to_string(asset.clips.size()) + " clips x " + std::to_string(asset.max_frames) + " frames x " +
+                     std::to_string(asset.vatTexelsPerRow()) + "), more than the limit of " +
+                     std::to_string(kMaxBakedTexels) + "; lower the fps or bake without --vat"};
     // The source animation, for techniques that sample on the CPU: the same skeleton, palette
     // and clips the frames come from, in baked order ("rest": an empty clip of duration 0).
     asset.source.skeleton = model.skeleton;
@@ -188,6 +231,8 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     std::vector<float> f32(size_t(texels) * 4);
     if (half) asset.animation_f16.resize(f32.size());
     const double diagonal = std::max(double(asset.bind_bounds.diagonal()), 1e-30);
+    if (options.vat && half) asset.vat_f16.resize(size_t(vat_texels) * 4);
+    if (options.vat && !half) asset.vat_f32.resize(size_t(vat_texels) * 4);
     for (size_t c = 0; c < sources.size(); ++c) {
         BakedClip& clip = asset.clips[c];
         clip.frame_bounds.resize(clip.frame_count);
@@ -225,6 +270,8 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                             rep.max_half_error, glm::length(p_stored - skinPosition(mesh, v, as_float)) / diagonal);
                 }
             clip.frame_bounds[f] = b;
+            if (options.vat)
+                if (Status s = bakeVatFrame(model, exact, asset, c, f); !s) return Error{s.message};
         }
         // Frames past the clip's end repeat its last frame, so the image stays dense.
         for (uint32_t f = clip.frame_count; f < asset.max_frames; ++f) {
@@ -234,11 +281,13 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
             if (half)
                 std::copy_n(asset.animation_f16.begin() + ptrdiff_t(last), frame_values,
                             asset.animation_f16.begin() + ptrdiff_t(at));
+            if (options.vat) repeatVatFrame(asset, c, clip.frame_count - 1, f);
         }
         if (options.progress) options.progress(c + 1, sources.size());
     }
     if (!half) asset.animation_f32 = std::move(f32);
     rep.bytes = size_t(texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
+    rep.vat_bytes = size_t(vat_texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
     if (Status s = validate(asset); !s) return Error{"baked asset is invalid: " + s.message};
     return asset;
 }

@@ -86,6 +86,25 @@ Status validateAnimation(const BakedAsset& asset) {
     return {};
 }
 
+// Vertex animation, when present: the size baked.h states, in the asset's precision, finite.
+Status validateVat(const BakedAsset& asset) {
+    if (!asset.hasVat()) return {};
+    const uint64_t texels = asset.vatTexelCount();
+    if (texels > kMaxBakedTexels)
+        return Status::failure("vertex animation of " + std::to_string(texels) + " texels exceeds the limit of " +
+                               std::to_string(kMaxBakedTexels));
+    const size_t components = size_t(texels) * 4;
+    const bool half = asset.precision == Precision::Float16;
+    const size_t have = half ? asset.vat_f16.size() : asset.vat_f32.size();
+    if (have != components || !(half ? asset.vat_f32.empty() : asset.vat_f16.empty()))
+        return Status::failure(std::string(half ? "half" : "float32") + " vertex animation has " + std::to_string(have) +
+                               " values, expected " + std::to_string(components) + " (and none of the other precision)");
+    for (size_t i = 0; i < components; ++i)
+        if (half ? (asset.vat_f16[i] & 0x7c00u) == 0x7c00u : !std::isfinite(asset.vat_f32[i]))
+            return Status::failure("vertex animation value " + std::to_string(i) + " is NaN or infinite");
+    return {};
+}
+
 Status validateMesh(const BakedAsset& asset) {
     if (asset.vertices.empty()) return Status::failure("no vertices");
     if (asset.vertices.size() > std::numeric_limits<uint32_t>::max())
@@ -255,12 +274,24 @@ glm::vec4 bakedTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uin
     return out;
 }
 
+glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t vertex, bool normal) {
+    assert(asset.hasVat() && clip < asset.clips.size() && frame < asset.max_frames && vertex < asset.vertices.size());
+    const size_t texel = size_t((uint64_t(clip) * asset.max_frames + frame) * asset.vatTexelsPerRow() + 2 * uint64_t(vertex) +
+                                (normal ? 1 : 0));
+    glm::vec4 out;
+    for (int i = 0; i < 4; ++i)
+        out[i] = asset.precision == Precision::Float16 ? halfToFloat(asset.vat_f16[4 * texel + size_t(i)])
+                                                       : asset.vat_f32[4 * texel + size_t(i)];
+    return out;
+}
+
 Status validate(const BakedAsset& asset) {
     if (!std::isfinite(asset.fps) || asset.fps < 1.0f || asset.fps > 1000.0f)
         return Status::failure("fps " + std::to_string(asset.fps) + " out of range (1 .. 1000)");
     if (Status s = validateClips(asset); !s) return s;
     if (Status s = validateAnimation(asset); !s) return s;
     if (Status s = validateMesh(asset); !s) return s;
+    if (Status s = validateVat(asset); !s) return s;
     return validateSource(asset);
 }
 

@@ -47,7 +47,9 @@ constexpr uint32_t kMeta = fourcc("META"), kClip = fourcc("CLIP"), kAnim = fourc
 constexpr uint32_t kRequired[] = {kMeta, kClip, kAnim, kVert, kIndx, kSubm, kTexr};
 // Optional within version 1 (older readers skip them): the source animation, both or neither.
 constexpr uint32_t kSkel = fourcc("SKEL"), kTrak = fourcc("TRAK");
-constexpr uint32_t kOptional[] = {kSkel, kTrak};
+// Optional too: vertex animation texels (technique `vat`), absent unless baked with --vat.
+constexpr uint32_t kVatx = fourcc("VATX");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -102,6 +104,16 @@ Bytes animSection(const BakedAsset& a) {
         w.array(a.animation_f16.data(), a.animation_f16.size());
     else
         w.array(a.animation_f32.data(), a.animation_f32.size());
+    return std::move(w.out);
+}
+
+// VATX: like ANIM, no header: the vertex animation texels in the asset's precision.
+Bytes vatxSection(const BakedAsset& a) {
+    ByteWriter w;
+    if (a.precision == Precision::Float16)
+        w.array(a.vat_f16.data(), a.vat_f16.size());
+    else
+        w.array(a.vat_f32.data(), a.vat_f32.size());
     return std::move(w.out);
 }
 
@@ -391,6 +403,29 @@ Status parseAnim(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// Sizes from META, CLIP and VERT decide how large VATX must be, before it is decompressed.
+Result<uint64_t> vatxBytes(const BakedAsset& a) {
+    const uint64_t texels = a.vatTexelCount();
+    if (texels > kMaxBakedTexels)
+        return Error{"section 'VATX': vertex animation of " + std::to_string(a.clips.size()) + " clips x " +
+                     std::to_string(a.max_frames) + " frames x " + std::to_string(a.vatTexelsPerRow()) +
+                     " texels out of range (limit " + std::to_string(kMaxBakedTexels) + " texels)"};
+    if (texels == 0) return Error{"section 'VATX': present but the asset has no vertices"};
+    return texels * 4 * (a.precision == Precision::Float16 ? 2 : 4);
+}
+
+Status parseVat(ByteReader& r, BakedAsset& a) {
+    const size_t components = size_t(a.vatTexelCount()) * 4;
+    if (a.precision == Precision::Float16) {
+        a.vat_f16.resize(components);
+        r.array(a.vat_f16.data(), components);
+    } else {
+        a.vat_f32.resize(components);
+        r.array(a.vat_f32.data(), components);
+    }
+    return r.finish();
+}
+
 template <class T> Status parseCounted(ByteReader& r, std::vector<T>& out, const char* what) {
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
@@ -519,6 +554,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kTexr: return parseTextures(r, a);
     case kSkel: return parseSkeleton(r, a.source);
     case kTrak: return parseTracks(r, a.source);
+    case kVatx: return parseVat(r, a);
     }
     return {};
 }
@@ -615,6 +651,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
         raw.emplace_back(kSkel, skelSection(asset.source));
         raw.emplace_back(kTrak, trakSection(asset.source));
     }
+    if (asset.hasVat()) raw.emplace_back(kVatx, vatxSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);
@@ -694,6 +731,15 @@ Result<BakedAsset> readThrong(const std::string& path) {
     for (uint32_t type : kOptional) {
         const auto e = entries.find(type);
         if (e == entries.end()) continue;
+        if (type == kVatx) {
+            Result<uint64_t> expected = vatxBytes(asset);
+            if (!expected) return expected.error();
+            if (e->second.raw != expected.value())
+                return Error{"section 'VATX': " + std::to_string(e->second.raw) + " bytes, expected " +
+                             std::to_string(expected.value()) + " for " + std::to_string(asset.clips.size()) +
+                             " clips x " + std::to_string(asset.max_frames) + " frames x " +
+                             std::to_string(asset.vatTexelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
+        }
         Result<Bytes> raw = loadSection(file.value(), e->second);
         if (!raw) return raw.error();
         ByteReader r(raw.value().data(), raw.value().size(), typeName(type));

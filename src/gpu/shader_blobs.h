@@ -13,4 +13,6 @@ extern const std::span<const uint32_t> bonetex_vert_spv;
 extern const std::span<const uint32_t> cpu_vert_spv;
 extern const std::span<const uint32_t> lit_frag_spv;
 extern const std::span<const uint32_t> skin_check_comp_spv;
+extern const std::span<const uint32_t> vat_vert_spv;
+extern const std::span<const uint32_t> vat_check_comp_spv;
 } // namespace throng::gpu::shaders

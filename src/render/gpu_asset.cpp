@@ -27,6 +27,31 @@ gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixe
     return img;
 }
 
+// The vertex animation image, or a zero placeholder so every technique's bindings stay valid.
+// Too large for an image is not an error here: only technique vat needs it, and says so.
+void uploadVat(gpu::Allocator& a, const BakedAsset& asset, GpuAsset& g) {
+    const VkPhysicalDeviceLimits& lim = a.context->properties.limits;
+    const bool half = asset.precision == Precision::Float16;
+    const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+    const VkDeviceSize texel_bytes = half ? 8 : 16;
+    const uint64_t width = asset.vatTexelsPerRow();
+    if (asset.hasVat()) {
+        if (width <= lim.maxImageDimension2D && asset.max_frames <= lim.maxImageDimension2D &&
+            asset.clips.size() <= lim.maxImageArrayLayers)
+            g.has_vat = true;
+        else
+            g.vat_problem = "the vertex animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) +
+                            " texels x " + std::to_string(asset.clips.size()) + " clips) exceeds this device's image limits (" +
+                            std::to_string(lim.maxImageDimension2D) + " x " + std::to_string(lim.maxImageArrayLayers) + " layers)";
+    }
+    const std::vector<uint8_t> zero(16, 0);
+    const void* texels = half ? static_cast<const void*>(asset.vat_f16.data()) : static_cast<const void*>(asset.vat_f32.data());
+    g.vat = gpu::createImage(a, format, g.has_vat ? uint32_t(width) : 1, g.has_vat ? asset.max_frames : 1,
+                             g.has_vat ? uint32_t(asset.clips.size()) : 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                             VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+    gpu::uploadImage(a, g.vat, g.has_vat ? texels : zero.data(), g.has_vat ? asset.vatTexelCount() * texel_bytes : texel_bytes);
+}
+
 } // namespace
 
 Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, AnimationStorage storage) {
@@ -89,6 +114,8 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     bvi.range = VK_WHOLE_SIZE;
     VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
 
+    uploadVat(a, asset, g);
+
     const uint8_t white[4] = {255, 255, 255, 255};
     g.white = rgbaImage(a, 1, 1, white);
     for (size_t t = 0; t < asset.textures.size(); ++t) {
@@ -115,6 +142,7 @@ void destroyAsset(gpu::Allocator& a, GpuAsset& g) {
     gpu::destroyBuffer(a, g.indices);
     gpu::destroyBuffer(a, g.clips);
     gpu::destroyImage(a, g.animation);
+    gpu::destroyImage(a, g.vat);
     if (g.animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, g.animation_view, nullptr);
     gpu::destroyBuffer(a, g.animation_texels);
     gpu::destroyImage(a, g.white);

@@ -22,6 +22,12 @@ struct GpuAsset {
     gpu::Buffer animation_texels;  // the same texels in a uniform texel buffer (1-texel placeholder on the image path)
     VkBufferView animation_view = VK_NULL_HANDLE;
     bool animation_in_buffer = false;
+    // Vertex animation (technique vat): RGBA32F or RGBA16F, (2 * vertices) x max_frames x clips,
+    // when the asset has it and it fits the image limits; else a 1x1x1 placeholder, has_vat is
+    // false and, when the asset had the data, vat_problem says why it is not usable.
+    gpu::Image vat;
+    bool has_vat = false;
+    std::string vat_problem;
     std::vector<gpu::Image> textures;  // RGBA8 sRGB, one per BakedTexture (white 1x1 when it would not decode)
     gpu::Image white;       // 1x1, bound where a submesh has no texture
     VkSampler point = VK_NULL_HANDLE;   // the animation image: texelFetch only, but a sampler is required

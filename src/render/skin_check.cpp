@@ -1,27 +1,38 @@
-// Compute dispatch of skin_check.comp; see skin_check.h.
+// Compute dispatch of skin_check.comp and vat_check.comp; see skin_check.h.
 #include "skin_check.h"
 
 #include "technique_baked.h"
+#include "technique_vat.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
 
 #include <array>
+#include <functional>
+#include <span>
 
 namespace throng::render {
 
-std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
-                                 float time) {
+namespace {
+
+// What differs between the two checks: the shader, its own bindings and their writes.
+struct CheckShader {
+    std::span<const uint32_t> spirv;
+    const VkSpecializationInfo* specialization = nullptr;
+    std::vector<VkDescriptorSetLayoutBinding> bindings;  // besides vertices and output
+    std::function<void(VkDescriptorSet, const gpu::Buffer& instances)> write;
+};
+
+std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
+                                float time, const CheckShader& shader) {
     const gpu::Context& ctx = *a.context;
     const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(cs)) bindings.push_back(b);
+    std::vector<VkDescriptorSetLayoutBinding> bindings = shader.bindings;
     bindings.push_back({THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
     bindings.push_back({THRONG_BINDING_CHECK_OUTPUT, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
     VkDescriptorSetLayout set_layout = gpu::createSetLayout(ctx, bindings);
     VkPipelineLayout layout = gpu::createPipelineLayout(ctx, set_layout, sizeof(gpu::shader::CheckConstants), cs);
-    const AnimationSpecialization specialization(asset);
-    VkPipeline pipeline = gpu::createComputePipeline(ctx, gpu::shaders::skin_check_comp_spv, layout, &specialization.info);
+    VkPipeline pipeline = gpu::createComputePipeline(ctx, shader.spirv, layout, shader.specialization);
 
     const size_t count = queries.size() * asset.vertex_count;
     gpu::Buffer instances = gpu::createBuffer(a, std::max<size_t>(queries.size(), 1) * sizeof(queries[0]),
@@ -44,7 +55,7 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
     ai.pSetLayouts = &set_layout;
     VkDescriptorSet set = VK_NULL_HANDLE;
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, &set));
-    writeAnimationBindings(ctx.device, set, instances, asset);
+    shader.write(set, instances);
     const VkDescriptorBufferInfo verts{asset.vertices.buffer, 0, VK_WHOLE_SIZE};
     const VkDescriptorBufferInfo outs{output.buffer, 0, VK_WHOLE_SIZE};
     std::array<VkWriteDescriptorSet, 2> w{};
@@ -81,6 +92,29 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
     vkDestroyPipelineLayout(ctx.device, layout, nullptr);
     vkDestroyDescriptorSetLayout(ctx.device, set_layout, nullptr);
     return out;
+}
+
+} // namespace
+
+std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
+                                 float time) {
+    const AnimationSpecialization specialization(asset);
+    CheckShader shader;
+    shader.spirv = gpu::shaders::skin_check_comp_spv;
+    shader.specialization = &specialization.info;
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT)) shader.bindings.push_back(b);
+    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeAnimationBindings(a.context->device, set, instances, asset); };
+    return runCheck(a, asset, queries, time, shader);
+}
+
+std::vector<glm::vec3> skinVatOnGpu(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
+                                    float time) {
+    if (!asset.has_vat) return {};
+    CheckShader shader;
+    shader.spirv = gpu::shaders::vat_check_comp_spv;
+    for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT)) shader.bindings.push_back(b);
+    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeVatBindings(a.context->device, set, instances, asset); };
+    return runCheck(a, asset, queries, time, shader);
 }
 
 } // namespace throng::render

@@ -5,6 +5,7 @@ namespace throng::render {
 
 using Created = Result<std::unique_ptr<Technique>>;
 Created createBakedTechnique(const TechniqueSetup& setup);
+Created createVatTechnique(const TechniqueSetup& setup);
 Created createStaticTechnique(const TechniqueSetup& setup);
 Created createProceduralTechnique(const TechniqueSetup& setup);
 Created createPaletteTechnique(const TechniqueSetup& setup);
@@ -23,6 +24,7 @@ constexpr Entry kTechniques[] = {
     {"palette", createPaletteTechnique},
     {"bonetex", createBonetexTechnique},
     {"baked", createBakedTechnique},
+    {"vat", createVatTechnique},
     {"procedural", createProceduralTechnique},
     {"static", createStaticTechnique},
 };

@@ -84,7 +84,7 @@ public:
 std::vector<std::string_view> techniqueNames();
 
 // Errors: an unknown name (listing the known ones); a technique that samples poses on the CPU
-// given an asset without its source animation.
+// given an asset without its source animation; `vat` given an asset without vertex animation.
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup);
 
 } // namespace throng::render

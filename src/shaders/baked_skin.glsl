@@ -24,23 +24,7 @@ mat3x4 bakedJoint(uint clip, uint frame, uint joint) {
     return mat3x4(animationTexel(clip, frame, x), animationTexel(clip, frame, x + 1u), animationTexel(clip, frame, x + 2u));
 }
 
-// The two frames bracketing `time` in `clip`, and the weight of the second.
-struct FramePair {
-    uint first;
-    uint second;
-    float t;
-};
-
-FramePair framesAt(uint clip, float time) {
-    ClipRecord c = clips[clip];
-    float local = c.loop != 0u ? mod(time, c.duration) : clamp(time, 0.0, c.duration);
-    float u = c.duration > 0.0 ? clamp(local / c.duration * c.last_frame, 0.0, c.last_frame) : 0.0;
-    FramePair p;
-    p.first = uint(floor(u));
-    p.second = min(p.first + 1u, uint(c.last_frame));
-    p.t = u - float(p.first);
-    return p;
-}
+#include "clip_frames.glsl"
 
 // Frame tweening: blend the two bracketing frames' matrices.
 mat3x4 tweenedJoint(uint clip, FramePair f, uint joint) {

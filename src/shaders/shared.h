@@ -26,6 +26,7 @@ using uint = uint32_t;
 #define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
 #define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
+#define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)
 
 // Specialization constant 0 of every shader that skins: 1 reads the animation from the texel
 // buffer, 0 from the image array (the other binding then holds a 1-texel placeholder).

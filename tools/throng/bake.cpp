@@ -23,6 +23,7 @@ int runBake(const BakeCliOptions& options) {
     BakeOptions bake_options;
     bake_options.fps = options.fps;
     bake_options.precision = options.precision == "half" ? Precision::Float16 : Precision::Float32;
+    bake_options.vat = options.vat;
     bake_options.progress = [&model](size_t done, size_t total) {
         const std::string name = model.clips.empty() ? "rest" : model.clips[done - 1].name;
         std::fprintf(stderr, "bake: clip %zu/%zu '%s'\n", done, total, name.c_str());
@@ -52,6 +53,7 @@ int runBake(const BakeCliOptions& options) {
         options.output.c_str(), asset.clips.size(), static_cast<unsigned long long>(frames), asset.joint_count,
         asset.vertices.size(), toString(asset.precision), static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
     if (asset.precision == Precision::Float16) std::printf(", max half error %.2e of diagonal", report.max_half_error);
+    if (asset.hasVat()) std::printf(", vertex animation %zu bytes", report.vat_bytes);
     std::printf("\n");
     return 0;
 }

@@ -155,7 +155,9 @@ int runBench(const BenchOptions& o) {
     Result<BakedAsset> asset = std::filesystem::path(o.model).extension() == ".throng" ? readThrong(o.model) : [&]() -> Result<BakedAsset> {
         Result<Model> m = importModel(o.model);
         if (!m) return m.error();
-        return bake(m.value(), BakeOptions{});
+        BakeOptions bake_options;
+        bake_options.vat = std::find(techniques.begin(), techniques.end(), "vat") != techniques.end();
+        return bake(m.value(), bake_options);
     }();
     if (!asset) {
         printError(o.model, asset.error().message);

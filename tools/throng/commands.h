@@ -25,6 +25,7 @@ struct BakeCliOptions {
     std::string output;              // the .throng file to write
     float fps = 30.0f;               // 1 .. 1000 (bake() checks)
     std::string precision = "float"; // float | half
+    bool vat = false;                // also bake vertex animation (technique vat)
 };
 int runBake(const BakeCliOptions& options);
 

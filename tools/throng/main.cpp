@@ -44,13 +44,14 @@ int main(int argc, char** argv) {
     bake_cmd->add_option("-o,--output", bake.output, "The .throng file to write")->required();
     bake_cmd->add_option("--fps", bake.fps, "Frames per second to sample (1 .. 1000)");
     bake_cmd->add_option("--precision", bake.precision, "Animation texel precision: float or half")->check(CLI::IsMember({"float", "half"}));
+    bake_cmd->add_flag("--vat", bake.vat, "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
 
     throng::cli::RenderOptions render;
     std::string size = "1280x720";
     CLI::App* render_cmd = app.add_subcommand("render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
     render_cmd->add_option("--model", render.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(CLI::Range(1u, 16u << 20));
-    render_cmd->add_option("--technique", render.technique, "Animation technique: cpu, palette, bonetex, baked, procedural (fish swim), static");
+    render_cmd->add_option("--technique", render.technique, "Animation technique: cpu, palette, bonetex, baked, vat, procedural (fish swim), static");
     render_cmd->add_option("--encoding", render.encoding, "palette: joints as 3x4 matrices or quaternion + translation")->check(CLI::IsMember({"mat", "quat"}));
     render_cmd->add_option("--time", render.time, "Time of the image, seconds");
     render_cmd->add_option("--size", size, "Image size WxH (default 1280x720)");

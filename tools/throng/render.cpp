@@ -15,7 +15,8 @@ namespace throng::cli {
 
 namespace {
 
-// A .throng file loads as it is; anything else is imported and baked in memory.
+// A .throng file loads as it is; anything else is imported and baked in memory (with vertex
+// animation only for technique vat: it costs 2 texels per vertex per frame).
 Result<BakedAsset> loadAsset(const RenderOptions& o) {
     const std::string ext = std::filesystem::path(o.model).extension().string();
     if (ext == ".throng") return readThrong(o.model);
@@ -24,6 +25,7 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     BakeOptions bake_options;
     bake_options.fps = o.fps;
     bake_options.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+    bake_options.vat = o.technique == "vat";
     return bake(model.value(), bake_options);
 }
 
