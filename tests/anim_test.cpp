@@ -1,9 +1,14 @@
 // The CPU runtime: interpolation modes (exact at keys, hand-computed between them), looping,
-// the hierarchy, and the float skinning path against the double reference.
+// the hierarchy, and the float skinning path (every SIMD level this CPU runs, and the threaded
+// run) against the double reference and the scalar loop.
 #include <throng/anim.h>
 
+#include "../src/anim/skin_simd.h"
+
+#include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -158,13 +163,164 @@ TEST(Skinning, FloatPathMatchesDoubleReference) {
         ASSERT_TRUE((SamplingJob{&m.skeleton, &clip, t, true, local}).run());
         ASSERT_TRUE((LocalToModelJob{&m.skeleton, local, world}).run());
         ASSERT_TRUE((SkinningMatricesJob{m.palette, world, skin}).run());
-        ASSERT_TRUE((SkinningJob{skin, mesh.positions, mesh.normals, mesh.joints, mesh.weights, pos, nrm}).run());
+        const SkinningJob job{skin, mesh.positions, mesh.normals, mesh.joints, mesh.weights, pos, nrm};
         const std::vector<glm::dmat4> ref = referenceSkinningMatrices(m, &clip, t, true);
         const SkinnedVertices exact = referenceSkin(mesh, ref);
-        for (size_t v = 0; v < pos.size(); ++v) {
-            EXPECT_LT(glm::length(glm::dvec3(pos[v]) - exact.positions[v]), 1e-5) << "t " << t << " vertex " << v;
-            EXPECT_LT(glm::length(glm::dvec3(nrm[v]) - exact.normals[v]), 1e-4) << "t " << t << " vertex " << v;
+        // run() (the level picked at run time), then each level this CPU runs, on 500 vertices:
+        // whole blocks plus a tail for every block width.
+        ASSERT_TRUE(job.run());
+        for (int level = -1; level < int(std::size(detail::kSimdLevels)); ++level) {
+            const char* name = "run()";
+            if (level >= 0) {
+                const detail::SimdLevel simd = detail::kSimdLevels[level];
+                if (!detail::simdLevelSupported(simd)) continue;
+                name = detail::toString(simd);
+                std::fill(pos.begin(), pos.end(), glm::vec3(NAN));
+                std::fill(nrm.begin(), nrm.end(), glm::vec3(NAN));
+                detail::skinRange(simd, job, 0, pos.size());
+            }
+            SCOPED_TRACE(std::string(name) + " t " + std::to_string(t));
+            for (size_t v = 0; v < pos.size(); ++v) {
+                EXPECT_LT(glm::length(glm::dvec3(pos[v]) - exact.positions[v]), 1e-5) << "vertex " << v;
+                EXPECT_LT(glm::length(glm::dvec3(nrm[v]) - exact.normals[v]), 1e-4) << "vertex " << v;
+            }
         }
+    }
+}
+
+namespace {
+
+// Matrices and vertices that reach every branch of the kernels: mirroring matrices (negative
+// determinant), a degenerate one (zero linear part, so the normal is kept), non-uniform scale,
+// and weight slots that are zero on whole blocks, on some vertices, or never.
+struct SkinCase {
+    std::vector<glm::mat4> matrices;
+    std::vector<glm::vec3> positions, normals;
+    std::vector<glm::u16vec4> joints;
+    std::vector<glm::vec4> weights;
+};
+
+SkinCase skinCase(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    SkinCase c;
+    for (int j = 0; j < 9; ++j) {
+        glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(u(rng), u(rng), u(rng)) * 3.0f);
+        m = glm::rotate(m, 3.0f * u(rng), glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0, 0, 2)));
+        m = glm::scale(m, glm::vec3(1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng)));
+        if (j % 4 == 3) m = glm::scale(m, glm::vec3(-1, 1, 1));  // mirroring
+        c.matrices.push_back(m);
+    }
+    glm::mat4 degenerate(0.0f);
+    degenerate[3] = glm::vec4(1, 2, 3, 1);
+    c.matrices.push_back(degenerate);
+    const uint16_t kDegenerate = 9;
+    for (size_t v = 0; v < n; ++v) {
+        c.positions.emplace_back(u(rng) * 2.0f, u(rng) * 2.0f, u(rng) * 2.0f);
+        c.normals.push_back(glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0.1f, 0.2f, 0.3f)));
+        glm::u16vec4 j(rng() % 9, rng() % 9, rng() % 9, rng() % 9);
+        glm::vec4 w(std::fabs(u(rng)) + 0.05f, std::fabs(u(rng)), std::fabs(u(rng)), std::fabs(u(rng)));
+        switch ((v / 16) % 4) {  // per 16 vertices, so whole blocks of every width share a pattern
+        case 0: break;                                                                 // 4 influences
+        case 1: w.z = w.w = 0.0f; break;                                               // 2 influences
+        case 2: w.y = (v % 3 == 0) ? 0.0f : w.y; w.w = (v % 5 == 0) ? -0.0f : 0.0f; break;  // mixed
+        case 3: w = glm::vec4(1, 0, 0, 0); if (v % 7 == 0) j.x = kDegenerate; break;   // rigid
+        }
+        c.joints.push_back(j);
+        c.weights.push_back(w / (w.x + w.y + w.z + w.w));
+    }
+    return c;
+}
+
+void expectClose(glm::vec3 a, glm::vec3 b, const std::string& what) {
+    EXPECT_LE(glm::length(a - b), 1e-5f * std::max(1.0f, glm::length(b)))
+        << what << ": " << a.x << " " << a.y << " " << a.z << " vs " << b.x << " " << b.y << " " << b.z;
+}
+
+} // namespace
+
+// Every SIMD level against the scalar loop on sub-ranges that start and end inside blocks: the
+// kernels must write exactly [begin, end), agree to 1e-5 relative, and handle empty ranges.
+TEST(Skinning, EverySimdLevelMatchesTheScalarLoopOnAnyRange) {
+    const size_t n = 150;
+    const SkinCase c = skinCase(n, 11);
+    std::vector<glm::vec3> want_p(n), want_n(n), pos(n), nrm(n);
+    const SkinningJob scalar_job{c.matrices, c.positions, c.normals, c.joints, c.weights, want_p, want_n};
+    ASSERT_TRUE(scalar_job.validate());
+    detail::skinScalar(scalar_job, 0, n);
+    int degenerate = 0;
+    for (size_t v = 0; v < n; ++v)
+        if (c.weights[v].x == 1.0f && c.joints[v].x == 9) {
+            EXPECT_EQ(want_n[v], c.normals[v]) << "a degenerate blend keeps the normal, vertex " << v;
+            ++degenerate;
+        }
+    EXPECT_GT(degenerate, 0);
+    const SkinningJob job{c.matrices, c.positions, c.normals, c.joints, c.weights, pos, nrm};
+    const SkinningJob positions_only{c.matrices, c.positions, {}, c.joints, c.weights, pos, {}};
+    for (detail::SimdLevel simd : detail::kSimdLevels) {
+        if (!detail::simdLevelSupported(simd)) continue;
+        for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, n}, {0, 0}, {5, 5}, {0, 1}, {3, 4}, {1, 18},
+                                         {7, 40}, {16, 32}, {17, 150}, {131, 150}, {0, 15}, {0, 17}}) {
+            for (const bool normals : {true, false}) {
+                const std::string what = std::string(detail::toString(simd)) + " [" + std::to_string(begin) + ", " +
+                                         std::to_string(end) + ")" + (normals ? "" : " positions only");
+                const glm::vec3 sentinel(-123.0f);
+                std::fill(pos.begin(), pos.end(), sentinel);
+                std::fill(nrm.begin(), nrm.end(), sentinel);
+                detail::skinRange(simd, normals ? job : positions_only, begin, end);
+                for (size_t v = 0; v < n; ++v) {
+                    const bool inside = v >= begin && v < end;
+                    if (!inside) {
+                        EXPECT_EQ(pos[v], sentinel) << what << " wrote vertex " << v;
+                        EXPECT_EQ(nrm[v], sentinel) << what << " wrote normal " << v;
+                        continue;
+                    }
+                    expectClose(pos[v], want_p[v], what + " position " + std::to_string(v));
+                    if (normals) expectClose(nrm[v], want_n[v], what + " normal " + std::to_string(v));
+                    else EXPECT_EQ(nrm[v], sentinel) << what << " wrote normal " << v;
+                }
+            }
+        }
+    }
+}
+
+// validate() scans the joint indices 32 at a time: a bad index must be found in any position,
+// in the vectorised part or the tail, up to the largest index there is.
+TEST(Skinning, ValidateFindsABadJointIndexAnywhere) {
+    const size_t n = 45;  // 180 indices: five blocks of 32 and a tail of 20
+    SkinCase c = skinCase(n, 3);
+    std::vector<glm::vec3> p(n), nn(n);
+    ASSERT_TRUE((SkinningJob{c.matrices, c.positions, c.normals, c.joints, c.weights, p, nn}).validate());
+    for (size_t at = 0; at < 4 * n; ++at)
+        for (const uint16_t bad : {uint16_t(c.matrices.size()), uint16_t(0x8000), uint16_t(0xffff)}) {
+            SkinCase broken = c;
+            broken.joints[at / 4][int(at % 4)] = bad;
+            EXPECT_FALSE((SkinningJob{c.matrices, c.positions, c.normals, broken.joints, c.weights, p, nn}).validate())
+                << "index " << bad << " at " << at;
+        }
+    std::vector<glm::mat4> many(0x10000, glm::mat4(1.0f));  // every uint16 index is valid
+    c.joints[17].y = 0xffff;
+    EXPECT_TRUE((SkinningJob{many, c.positions, c.normals, c.joints, c.weights, p, nn}).validate());
+}
+
+TEST(Skinning, RunParallelWritesTheSameBitsAsRun) {
+    for (const size_t n : {size_t(0), size_t(37), kSkinningChunk, 3 * kSkinningChunk + 21}) {
+        const SkinCase c = skinCase(n, 5);
+        std::vector<glm::vec3> p1(n), n1(n), p2(n), n2(n);
+        ASSERT_TRUE((SkinningJob{c.matrices, c.positions, c.normals, c.joints, c.weights, p1, n1}).run());
+        ASSERT_TRUE((SkinningJob{c.matrices, c.positions, c.normals, c.joints, c.weights, p2, n2}).runParallel());
+        EXPECT_TRUE(p1 == p2) << n << " vertices";
+        EXPECT_TRUE(n1 == n2) << n << " vertices";
+    }
+    // The contract is checked before any thread starts: nothing is written.
+    const SkinCase good = skinCase(3 * kSkinningChunk, 6);
+    for (const size_t at : {size_t(0), good.positions.size() / 2, good.positions.size() - 1}) {
+        SkinCase c = good;
+        c.joints[at].w = uint16_t(c.matrices.size());
+        std::vector<glm::vec3> p(c.positions.size(), glm::vec3(7.0f)), nn(c.positions.size(), glm::vec3(7.0f));
+        EXPECT_FALSE((SkinningJob{c.matrices, c.positions, c.normals, c.joints, c.weights, p, nn}).runParallel()) << at;
+        EXPECT_TRUE(std::all_of(p.begin(), p.end(), [](glm::vec3 x) { return x == glm::vec3(7.0f); })) << at;
+        EXPECT_TRUE(std::all_of(nn.begin(), nn.end(), [](glm::vec3 x) { return x == glm::vec3(7.0f); })) << at;
     }
 }
 

@@ -93,6 +93,24 @@ VkPipeline createComputePipeline(const Context& ctx, std::span<const uint32_t> s
     return pipeline;
 }
 
+void writeDescriptors(VkDevice device, VkDescriptorSet set, std::span<const DescriptorWrite> writes) {
+    std::vector<VkWriteDescriptorSet> w(writes.size());
+    for (size_t i = 0; i < writes.size(); ++i) {
+        const DescriptorWrite& d = writes[i];
+        w[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w[i].dstSet = set;
+        w[i].dstBinding = d.binding;
+        w[i].descriptorCount = 1;
+        w[i].descriptorType = d.type;
+        switch (d.type) {
+        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: w[i].pImageInfo = &d.image; break;
+        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: w[i].pTexelBufferView = &d.texel_view; break;
+        default: w[i].pBufferInfo = &d.buffer; break;
+        }
+    }
+    vkUpdateDescriptorSets(device, uint32_t(w.size()), w.data(), 0, nullptr);
+}
+
 VkDescriptorSetLayout createSetLayout(const Context& ctx, std::span<const VkDescriptorSetLayoutBinding> bindings) {
     VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     ci.bindingCount = uint32_t(bindings.size());

@@ -27,6 +27,31 @@ VkPipeline createGraphicsPipeline(const Context& context, const GraphicsPipeline
 VkPipeline createComputePipeline(const Context& context, std::span<const uint32_t> spirv, VkPipelineLayout layout,
                                  const VkSpecializationInfo* specialization = nullptr);
 
+// One descriptor of a set: a buffer, an image with its sampler, or a texel buffer view.
+struct DescriptorWrite {
+    uint32_t binding = 0;
+    VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    VkDescriptorBufferInfo buffer{};
+    VkDescriptorImageInfo image{};
+    VkBufferView texel_view = VK_NULL_HANDLE;
+
+    static DescriptorWrite storage(uint32_t binding, VkBuffer buffer) {
+        return {binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, VK_WHOLE_SIZE}, {}, VK_NULL_HANDLE};
+    }
+    static DescriptorWrite uniform(uint32_t binding, VkBuffer buffer) {
+        return {binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {buffer, 0, VK_WHOLE_SIZE}, {}, VK_NULL_HANDLE};
+    }
+    static DescriptorWrite sampled(uint32_t binding, VkSampler sampler, VkImageView view) {
+        return {binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}, VK_NULL_HANDLE};
+    }
+    static DescriptorWrite texels(uint32_t binding, VkBufferView view) {
+        return {binding, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, {}, {}, view};
+    }
+};
+
+// Writes every descriptor of `writes` into `set` in one call.
+void writeDescriptors(VkDevice device, VkDescriptorSet set, std::span<const DescriptorWrite> writes);
+
 VkDescriptorSetLayout createSetLayout(const Context& context, std::span<const VkDescriptorSetLayoutBinding> bindings);
 VkPipelineLayout createPipelineLayout(const Context& context, VkDescriptorSetLayout set_layout, uint32_t push_constant_bytes,
                                       VkShaderStageFlags push_stages);

@@ -61,21 +61,9 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         const uint32_t texture = s % pass.textures;
         if (desc.write) desc.write(pass.sets[s], s / pass.textures);
         const gpu::Image& tex = texture == 0 ? asset.white : asset.textures[texture - 1];
-        const VkDescriptorImageInfo info{asset.linear, tex.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        const VkDescriptorBufferInfo vertices{asset.vertices.buffer, 0, VK_WHOLE_SIZE};
-        std::array<VkWriteDescriptorSet, 2> w{};
-        for (auto& x : w) {
-            x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            x.dstSet = pass.sets[s];
-            x.descriptorCount = 1;
-        }
-        w[0].dstBinding = THRONG_BINDING_TEXTURE;
-        w[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        w[0].pImageInfo = &info;
-        w[1].dstBinding = THRONG_BINDING_VERTICES;
-        w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w[1].pBufferInfo = &vertices;
-        vkUpdateDescriptorSets(ctx.device, uint32_t(w.size()), w.data(), 0, nullptr);
+        const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
+                                               gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer)};
+        gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
     }
 }
 
@@ -101,6 +89,27 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(constants), &constants);
         vkCmdDrawIndexed(cmd, sub.index_count, instance_count, sub.first_index, 0, 0);
     }
+}
+
+MeshTechnique::MeshTechnique(const TechniqueSetup& setup) : setup_(setup) {
+    instances_ = uploadInstances(*setup.allocator, *setup.instances);
+    instance_count_ = uint32_t(setup.instances->size());
+}
+
+MeshTechnique::~MeshTechnique() {
+    destroyMeshPass(*setup_.allocator->context, pass_);
+    gpu::destroyBuffer(*setup_.allocator, instances_);
+}
+
+void MeshTechnique::buildPass(const MeshPassDesc& desc) {
+    slots_ = std::max(desc.slots, 1u);
+    createMeshPass(setup_, desc, pass_);
+}
+
+void MeshTechnique::record(VkCommandBuffer cmd, uint32_t slot, const DrawConstants& constants) {
+    DrawConstants c = constants;
+    adjustConstants(c);
+    recordMeshPass(cmd, pass_, *setup_.asset, c, instance_count_, slots_ > 1 ? slot : 0);
 }
 
 } // namespace throng::render

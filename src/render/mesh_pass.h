@@ -42,4 +42,27 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
 // A device-local storage buffer holding the instance records (uploaded once).
 gpu::Buffer uploadInstances(gpu::Allocator& allocator, const std::vector<gpu::shader::InstanceRecord>& instances);
 
+// The shell every mesh technique shares: the uploaded instances, one mesh pass, and record()
+// drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
+// resources in its destructor (the base then frees the pass and the instances), and may adjust
+// the draw constants (adjustConstants) or add per-frame work (update, recordTransfers).
+class MeshTechnique : public Technique {
+public:
+    explicit MeshTechnique(const TechniqueSetup& setup);
+    ~MeshTechnique() override;
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override;
+
+protected:
+    void buildPass(const MeshPassDesc& desc);
+    virtual void adjustConstants(gpu::shader::DrawConstants& constants) const { (void)constants; }
+    VkDevice device() const { return setup_.allocator->context->device; }
+    gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances_.buffer); }
+
+    TechniqueSetup setup_;
+    gpu::Buffer instances_;
+    uint32_t instance_count_ = 0;
+    MeshPass pass_;
+    uint32_t slots_ = 1;  // descriptor-set slots the pass was built with
+};
+
 } // namespace throng::render

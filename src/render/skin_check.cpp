@@ -56,20 +56,9 @@ std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset, const 
     VkDescriptorSet set = VK_NULL_HANDLE;
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, &set));
     shader.write(set, instances);
-    const VkDescriptorBufferInfo verts{asset.vertices.buffer, 0, VK_WHOLE_SIZE};
-    const VkDescriptorBufferInfo outs{output.buffer, 0, VK_WHOLE_SIZE};
-    std::array<VkWriteDescriptorSet, 2> w{};
-    for (auto& x : w) {
-        x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        x.dstSet = set;
-        x.descriptorCount = 1;
-        x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    }
-    w[0].dstBinding = THRONG_BINDING_VERTICES;
-    w[0].pBufferInfo = &verts;
-    w[1].dstBinding = THRONG_BINDING_CHECK_OUTPUT;
-    w[1].pBufferInfo = &outs;
-    vkUpdateDescriptorSets(ctx.device, uint32_t(w.size()), w.data(), 0, nullptr);
+    const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
+                                           gpu::DescriptorWrite::storage(THRONG_BINDING_CHECK_OUTPUT, output.buffer)};
+    gpu::writeDescriptors(ctx.device, set, writes);
 
     const gpu::shader::CheckConstants constants{asset.vertex_count, uint32_t(queries.size()), time, 0};
     gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {

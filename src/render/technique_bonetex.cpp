@@ -8,7 +8,6 @@
 
 #include "../gpu/shader_blobs.h"
 
-#include <array>
 #include <cstring>
 
 namespace throng::render {
@@ -17,13 +16,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class BonetexTechnique final : public Technique {
+class BonetexTechnique final : public MeshTechnique {
 public:
-    explicit BonetexTechnique(const TechniqueSetup& setup) : setup_(setup) {
+    explicit BonetexTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         gpu::Allocator& a = *setup.allocator;
         const gpu::Context& ctx = *a.context;
-        instances_ = uploadInstances(a, *setup.instances);
-        instance_count_ = uint32_t(setup.instances->size());
         half_ = setup.bone_precision == Precision::Float16;
         const size_t entries = size_t(instance_count_) * setup.source->palette.size();
         const size_t texels = std::max<size_t>(2 * entries, 1);
@@ -48,31 +45,16 @@ public:
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const VkDescriptorBufferInfo inst{instances_.buffer, 0, VK_WHOLE_SIZE};
-            const VkDescriptorImageInfo bones{sampler_, bones_[slot].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-            std::array<VkWriteDescriptorSet, 2> w{};
-            for (auto& x : w) {
-                x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-                x.dstSet = set;
-                x.descriptorCount = 1;
-            }
-            w[0].dstBinding = THRONG_BINDING_INSTANCES;
-            w[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w[0].pBufferInfo = &inst;
-            w[1].dstBinding = THRONG_BINDING_BONES;
-            w[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-            w[1].pImageInfo = &bones;
-            vkUpdateDescriptorSets(ctx.device, uint32_t(w.size()), w.data(), 0, nullptr);
+            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, sampler_, bones_[slot].view)};
+            gpu::writeDescriptors(device(), set, writes);
         };
-        createMeshPass(setup, desc, pass_);
+        buildPass(desc);
     }
     ~BonetexTechnique() override {
         gpu::Allocator& a = *setup_.allocator;
-        destroyMeshPass(*a.context, pass_);
         vkDestroySampler(a.context->device, sampler_, nullptr);
         for (gpu::Image& i : bones_) gpu::destroyImage(a, i);
         for (gpu::Buffer& b : staging_) gpu::destroyBuffer(a, b);
-        gpu::destroyBuffer(a, instances_);
     }
     std::string_view name() const override { return half_ ? "bonetex (half)" : "bonetex"; }
 
@@ -107,25 +89,17 @@ public:
         gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
 
-    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
-        gpu::shader::DrawConstants c = constants;
-        c.bone_texture_width = width_;
-        recordMeshPass(cmd, pass_, *setup_.asset, c, instance_count_, slot);
-    }
+    void adjustConstants(gpu::shader::DrawConstants& constants) const override { constants.bone_texture_width = width_; }
     TechniqueStats stats() const override { return stats_; }
 
 private:
-    TechniqueSetup setup_;
-    gpu::Buffer instances_;
     std::vector<gpu::Buffer> staging_;  // per frame in flight, host-visible
     std::vector<gpu::Image> bones_;     // per frame in flight
     VkSampler sampler_ = VK_NULL_HANDLE;
     std::vector<MatrixRows> poses_;
     uint32_t width_ = 1, height_ = 1;
     size_t bytes_per_frame_ = 0;
-    uint32_t instance_count_ = 0;
     bool half_ = false;
-    MeshPass pass_;
     TechniqueStats stats_;
 };
 

@@ -11,7 +11,6 @@
 
 #include <tbb/parallel_for.h>
 
-#include <array>
 
 namespace throng::render {
 
@@ -19,12 +18,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class CpuTechnique final : public Technique {
+class CpuTechnique final : public MeshTechnique {
 public:
-    CpuTechnique(const TechniqueSetup& setup, const BakedAssetMesh& mesh) : setup_(setup), mesh_(mesh) {
+    CpuTechnique(const TechniqueSetup& setup, const BakedAssetMesh& mesh) : MeshTechnique(setup), mesh_(mesh) {
         gpu::Allocator& a = *setup.allocator;
-        instances_ = uploadInstances(a, *setup.instances);
-        instance_count_ = uint32_t(setup.instances->size());
         vertex_count_ = uint32_t(mesh_.positions.size());
         poses_.resize(size_t(instance_count_) * setup.source->palette.size());
         bytes_per_frame_ = size_t(instance_count_) * vertex_count_ * 24;
@@ -38,27 +35,13 @@ public:
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const VkDescriptorBufferInfo inst{instances_.buffer, 0, VK_WHOLE_SIZE};
-            const VkDescriptorBufferInfo skinned{skinned_[slot].buffer, 0, VK_WHOLE_SIZE};
-            std::array<VkWriteDescriptorSet, 2> w{};
-            for (auto& x : w) {
-                x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-                x.dstSet = set;
-                x.descriptorCount = 1;
-                x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            }
-            w[0].dstBinding = THRONG_BINDING_INSTANCES;
-            w[0].pBufferInfo = &inst;
-            w[1].dstBinding = THRONG_BINDING_SKINNED;
-            w[1].pBufferInfo = &skinned;
-            vkUpdateDescriptorSets(a.context->device, uint32_t(w.size()), w.data(), 0, nullptr);
+            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, skinned_[slot].buffer)};
+            gpu::writeDescriptors(device(), set, writes);
         };
-        createMeshPass(setup, desc, pass_);
+        buildPass(desc);
     }
     ~CpuTechnique() override {
-        destroyMeshPass(*setup_.allocator->context, pass_);
         for (gpu::Buffer& b : skinned_) gpu::destroyBuffer(*setup_.allocator, b);
-        gpu::destroyBuffer(*setup_.allocator, instances_);
     }
     std::string_view name() const override { return "cpu"; }
 
@@ -84,22 +67,15 @@ public:
         stats_.upload_bytes = bytes_per_frame_;
     }
 
-    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
-        gpu::shader::DrawConstants c = constants;
-        c.vertex_count = vertex_count_;
-        recordMeshPass(cmd, pass_, *setup_.asset, c, instance_count_, slot);
-    }
+    void adjustConstants(gpu::shader::DrawConstants& constants) const override { constants.vertex_count = vertex_count_; }
     TechniqueStats stats() const override { return stats_; }
 
 private:
-    TechniqueSetup setup_;
     BakedAssetMesh mesh_;
-    gpu::Buffer instances_;
     std::vector<gpu::Buffer> skinned_;  // per frame in flight, host-visible
     std::vector<MatrixRows> poses_;
     size_t bytes_per_frame_ = 0;
-    uint32_t instance_count_ = 0, vertex_count_ = 0;
-    MeshPass pass_;
+    uint32_t vertex_count_ = 0;
     TechniqueStats stats_;
 };
 

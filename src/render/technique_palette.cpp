@@ -8,7 +8,6 @@
 
 #include "../gpu/shader_blobs.h"
 
-#include <array>
 #include <chrono>
 #include <cstring>
 
@@ -18,12 +17,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class PaletteTechnique final : public Technique {
+class PaletteTechnique final : public MeshTechnique {
 public:
-    explicit PaletteTechnique(const TechniqueSetup& setup) : setup_(setup) {
+    explicit PaletteTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         gpu::Allocator& a = *setup.allocator;
-        instances_ = uploadInstances(a, *setup.instances);
-        instance_count_ = uint32_t(setup.instances->size());
         const bool quat = setup.encoding == PaletteEncoding::Quaternion;
         const size_t entries = size_t(instance_count_) * setup.source->palette.size();
         bytes_per_frame_ = entries * (quat ? 32 : 48);
@@ -42,27 +39,13 @@ public:
         desc.specialization_data.resize(sizeof(flag));
         std::memcpy(desc.specialization_data.data(), &flag, sizeof(flag));
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const VkDescriptorBufferInfo inst{instances_.buffer, 0, VK_WHOLE_SIZE};
-            const VkDescriptorBufferInfo pal{palettes_[slot].buffer, 0, VK_WHOLE_SIZE};
-            std::array<VkWriteDescriptorSet, 2> w{};
-            for (auto& x : w) {
-                x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-                x.dstSet = set;
-                x.descriptorCount = 1;
-                x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            }
-            w[0].dstBinding = THRONG_BINDING_INSTANCES;
-            w[0].pBufferInfo = &inst;
-            w[1].dstBinding = THRONG_BINDING_PALETTE;
-            w[1].pBufferInfo = &pal;
-            vkUpdateDescriptorSets(a.context->device, uint32_t(w.size()), w.data(), 0, nullptr);
+            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot].buffer)};
+            gpu::writeDescriptors(device(), set, writes);
         };
-        createMeshPass(setup, desc, pass_);
+        buildPass(desc);
     }
     ~PaletteTechnique() override {
-        destroyMeshPass(*setup_.allocator->context, pass_);
         for (gpu::Buffer& b : palettes_) gpu::destroyBuffer(*setup_.allocator, b);
-        gpu::destroyBuffer(*setup_.allocator, instances_);
     }
     std::string_view name() const override { return setup_.encoding == PaletteEncoding::Quaternion ? "palette (quat)" : "palette"; }
 
@@ -85,19 +68,12 @@ public:
         stats_.upload_bytes = bytes_per_frame_;
     }
 
-    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
-        recordMeshPass(cmd, pass_, *setup_.asset, constants, instance_count_, slot);
-    }
     TechniqueStats stats() const override { return stats_; }
 
 private:
-    TechniqueSetup setup_;
-    gpu::Buffer instances_;
     std::vector<gpu::Buffer> palettes_;  // one per frame in flight, host-visible
     std::vector<MatrixRows> poses_;      // quaternion encoding: matrices before encoding
     size_t bytes_per_frame_ = 0;
-    uint32_t instance_count_ = 0;
-    MeshPass pass_;
     TechniqueStats stats_;
 };
 
