@@ -114,3 +114,21 @@ TEST(Cli, BenchRejectsBadArguments) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("unknown technique 'teleport'"), std::string::npos) << r.err;
 }
+
+TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
+    const auto dir = throng::test::scratchDir("swim");
+    const std::string a = (dir / "calm.png").string(), b = (dir / "wild.png").string();
+    const CliRun calm = run("render --model builtin:fish --technique procedural --instances 4 --size 96x64 --frames 1 --validate "
+                            "--swim side=0,pivot=0,wave=0,twist=0 --out " + a);
+    ASSERT_EQ(calm.exit_code, 0) << calm.err;
+    const CliRun wild = run("render --model builtin:fish --technique procedural --instances 4 --size 96x64 --frames 1 --validate "
+                            "--swim side=0.3,pivot=0.5,wave=0.4,twist=0.8 --out " + b);
+    ASSERT_EQ(wild.exit_code, 0) << wild.err;
+    std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+    const std::string pa((std::istreambuf_iterator<char>(fa)), {}), pb((std::istreambuf_iterator<char>(fb)), {});
+    EXPECT_FALSE(pa.empty());
+    EXPECT_NE(pa, pb) << "the swim amounts changed nothing";
+    const CliRun bad = run("render --model builtin:fish --technique procedural --swim fins=2 --out " + a);
+    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_NE(bad.err.find("--swim: 'fins=2'"), std::string::npos) << bad.err;
+}

@@ -34,6 +34,7 @@ struct RenderOptions {
     uint32_t instances = 1000;
     std::string technique = "baked";
     std::string encoding = "mat";          // palette: mat | quat
+    std::string swim;                      // procedural: "side=0.04,pivot=0.12,..." overrides of defaultSwim()
     float time = 1.0f;                     // seconds
     uint32_t width = 1280, height = 720;
     uint64_t seed = 1;

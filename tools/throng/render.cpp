@@ -8,12 +8,47 @@
 #include <throng/format.h>
 #include <throng/import.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 namespace throng::cli {
 
 namespace {
+
+// "name=value,..." over the fields of SwimParams; false (and a message) on anything else.
+bool parseSwim(const std::string& text, gpu::shader::SwimParams& swim, std::string& error) {
+    struct Field {
+        const char* name;
+        float* value;
+    };
+    const Field fields[] = {{"side", &swim.side},           {"pivot", &swim.pivot},         {"wave", &swim.wave},
+                            {"twist", &swim.twist},         {"frequency", &swim.frequency}, {"beats", &swim.beats_per_second},
+                            {"mask_head", &swim.mask_head}, {"mask_tail", &swim.mask_tail}};
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, end - start);
+        const size_t eq = item.find('=');
+        const Field* field = nullptr;
+        for (const Field& f : fields)
+            if (eq != std::string::npos && item.compare(0, eq, f.name) == 0 && std::strlen(f.name) == eq) field = &f;
+        char* tail = nullptr;
+        const float v = field != nullptr ? std::strtof(item.c_str() + eq + 1, &tail) : 0.0f;
+        if (field == nullptr || tail == item.c_str() + eq + 1 || *tail != '\0' || !std::isfinite(v)) {
+            error = "--swim: '" + item + "' is not one of side, pivot, wave, twist, frequency, beats, mask_head, mask_tail = number";
+            return false;
+        }
+        *field->value = v;
+        start = end + 1;
+    }
+    if (!(swim.mask_tail < swim.mask_head)) {
+        error = "--swim: mask_tail must be below mask_head (the head is at +z)";
+        return false;
+    }
+    return true;
+}
 
 // A .throng file loads as it is; anything else is imported and baked in memory (with vertex
 // animation only for technique vat: it costs 2 texels per vertex per frame).
@@ -38,6 +73,12 @@ int runRender(const RenderOptions& o) {
         std::string names;
         for (std::string_view t : render::techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
         printError(o.model, "unknown technique '" + o.technique + "' (available: " + names + ")");
+        return 1;
+    }
+    gpu::shader::SwimParams swim = render::defaultSwim();
+    std::string swim_error;
+    if (!parseSwim(o.swim, swim, swim_error)) {
+        printError(o.model, swim_error);
         return 1;
     }
     Result<BakedAsset> asset = loadAsset(o);
@@ -76,6 +117,7 @@ int runRender(const RenderOptions& o) {
         settings.time = o.time;
         settings.frames = o.frames;
         settings.technique = o.technique;
+        settings.swim = swim;
         settings.baked = &asset.value();
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
