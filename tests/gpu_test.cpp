@@ -116,15 +116,22 @@ double largestDifference(const std::vector<glm::vec3>& gpu, size_t offset, const
     return worst;
 }
 
+enum class Path { Bones, Vertices };  // baked_skin.glsl (skin_check.comp) or vat (vat_check.comp)
+
 // Skins every clip at baked frame times and halfway between frames, on the GPU and on the
-// CPU, and returns the largest differences.
-Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked,
+// CPU, and returns the largest differences. Halfway, the CPU does what the shader does in
+// double: Bones blends the two frames' skinning matrices, Vertices lerps the two frames' exact
+// positions (as vat lerps its texels).
+Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked, Path path = Path::Bones,
                       render::AnimationStorage storage = render::AnimationStorage::Auto) {
     Errors e;
     Result<render::GpuAsset> uploaded = render::uploadAsset(a, baked, storage);
     EXPECT_TRUE(uploaded.ok()) << (uploaded.ok() ? "" : uploaded.error().message);
     if (!uploaded) return e;
     render::GpuAsset& g = uploaded.value();
+    if (path == Path::Vertices) {
+        EXPECT_TRUE(g.has_vat) << g.vat_problem;
+    }
     const double diagonal = bindPoseBounds(model).diagonal();
     for (uint32_t c = 0; c < baked.clips.size(); ++c) {
         const BakedClip& clip = baked.clips[c];
@@ -139,59 +146,25 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
             queries.push_back(render::singleInstance(c, float(frameTime(f))));
             if (f < last) queries.push_back(render::singleInstance(c, float(0.5 * (frameTime(f) + frameTime(f + 1)))));
         }
-        const std::vector<glm::vec3> gpu_positions = render::skinOnGpu(a, g, queries, 0.0f);
+        const std::vector<glm::vec3> gpu_positions =
+            path == Path::Bones ? render::skinOnGpu(a, g, queries, 0.0f) : render::skinVatOnGpu(a, g, queries, 0.0f);
+        EXPECT_EQ(gpu_positions.size(), queries.size() * g.vertex_count);
+        if (gpu_positions.size() != queries.size() * g.vertex_count) break;
         size_t q = 0;
         for (uint32_t f : frames) {
             const std::vector<glm::dvec3> exact = cpuSkin(model, source, frameTime(f));
             EXPECT_EQ(exact.size(), g.vertex_count);
             e.at_frames = std::max(e.at_frames, largestDifference(gpu_positions, q++ * g.vertex_count, exact) / diagonal);
             if (f == last) continue;
-            const double mid = 0.5 * (frameTime(f) + frameTime(f + 1));
+            std::vector<glm::dvec3> tween;
+            if (path == Path::Bones) {
+                tween = cpuTween(model, source, frameTime(f), frameTime(f + 1), 0.5);
+            } else {
+                const std::vector<glm::dvec3> next = cpuSkin(model, source, frameTime(f + 1));
+                for (size_t v = 0; v < exact.size(); ++v) tween.push_back(exact[v] * 0.5 + next[v] * 0.5);
+            }
             const size_t offset = q++ * g.vertex_count;
-            e.vs_tween = std::max(e.vs_tween, largestDifference(gpu_positions, offset, cpuTween(model, source, frameTime(f), frameTime(f + 1), 0.5)) / diagonal);
-            e.vs_exact = std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
-        }
-    }
-    render::destroyAsset(a, g);
-    return e;
-}
-
-// The same for technique vat: its vertex function (vat_check.comp) at baked frame times against
-// the exact CPU skin, and halfway between frames against the CPU lerping the two frames'
-// exact positions in double, as the shader lerps its texels.
-Errors compareVatWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& baked) {
-    Errors e;
-    Result<render::GpuAsset> uploaded = render::uploadAsset(a, baked);
-    EXPECT_TRUE(uploaded.ok()) << (uploaded.ok() ? "" : uploaded.error().message);
-    if (!uploaded) return e;
-    render::GpuAsset& g = uploaded.value();
-    EXPECT_TRUE(g.has_vat) << g.vat_problem;
-    const double diagonal = bindPoseBounds(model).diagonal();
-    for (uint32_t c = 0; c < baked.clips.size(); ++c) {
-        const BakedClip& clip = baked.clips[c];
-        const Clip* source = c < model.clips.size() ? &model.clips[c] : nullptr;
-        const uint32_t last = clip.frame_count - 1;
-        auto frameTime = [&](uint32_t f) { return last > 0 ? double(clip.duration) * f / last : 0.0; };
-        std::vector<uint32_t> frames;
-        for (uint32_t i = 0; i < 12; ++i) frames.push_back(last * i / 11);
-        std::vector<gpu::shader::InstanceRecord> queries;
-        for (uint32_t f : frames) {
-            queries.push_back(render::singleInstance(c, float(frameTime(f))));
-            if (f < last) queries.push_back(render::singleInstance(c, float(0.5 * (frameTime(f) + frameTime(f + 1)))));
-        }
-        const std::vector<glm::vec3> gpu_positions = render::skinVatOnGpu(a, g, queries, 0.0f);
-        EXPECT_EQ(gpu_positions.size(), queries.size() * g.vertex_count);
-        if (gpu_positions.size() != queries.size() * g.vertex_count) break;
-        size_t q = 0;
-        for (uint32_t f : frames) {
-            const std::vector<glm::dvec3> exact = cpuSkin(model, source, frameTime(f));
-            e.at_frames = std::max(e.at_frames, largestDifference(gpu_positions, q++ * g.vertex_count, exact) / diagonal);
-            if (f == last) continue;
-            const std::vector<glm::dvec3> next = cpuSkin(model, source, frameTime(f + 1));
-            std::vector<glm::dvec3> lerped(exact.size());
-            for (size_t v = 0; v < exact.size(); ++v) lerped[v] = exact[v] * 0.5 + next[v] * 0.5;
-            const size_t offset = q++ * g.vertex_count;
-            e.vs_tween = std::max(e.vs_tween, largestDifference(gpu_positions, offset, lerped) / diagonal);
+            e.vs_tween = std::max(e.vs_tween, largestDifference(gpu_positions, offset, tween) / diagonal);
             const double mid = 0.5 * (frameTime(f) + frameTime(f + 1));
             e.vs_exact = std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
         }
@@ -277,7 +250,7 @@ TEST_F(Gpu, TexelBufferPathMatchesCpuReference) {
     const Model model = makeWalker();
     for (Precision p : {Precision::Float32, Precision::Float16}) {
         const BakedAsset baked = bakeModel(model, p);
-        const Errors e = compareWithCpu(*allocator_, model, baked, render::AnimationStorage::TexelBuffer);
+        const Errors e = compareWithCpu(*allocator_, model, baked, Path::Bones, render::AnimationStorage::TexelBuffer);
         std::printf("texel buffer, %s: %.2e at frames, %.2e vs tweening\n", toString(p), e.at_frames, e.vs_tween);
         EXPECT_LE(e.at_frames, p == Precision::Float32 ? 1e-5 : 1e-3);
         EXPECT_LE(e.vs_tween, p == Precision::Float32 ? 1e-5 : 1e-3);
@@ -290,12 +263,12 @@ TEST_F(Gpu, TexelBufferPathMatchesCpuReference) {
 
 TEST_F(Gpu, WalkerVatMatchesCpuReference) {
     const Model model = makeWalker();
-    const Errors f = compareVatWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true));
+    const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true), Path::Vertices);
     std::printf("vat builtin:walker float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames, f.vs_tween,
                 f.vs_exact);
     EXPECT_LE(f.at_frames, 1e-5);
     EXPECT_LE(f.vs_tween, 1e-5);
-    const Errors h = compareVatWithCpu(*allocator_, model, bakeModel(model, Precision::Float16, true));
+    const Errors h = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float16, true), Path::Vertices);
     std::printf("vat builtin:walker half:  %.2e at frames; between frames %.2e vs lerp\n", h.at_frames, h.vs_tween);
     EXPECT_LE(h.at_frames, 1e-3);
     EXPECT_LE(h.vs_tween, 1e-3);
@@ -305,7 +278,7 @@ TEST_F(Gpu, SharedModelVatMatchesCpuReference) {
     THRONG_ASSET(path, "CesiumMan/CesiumMan.glb");
     const Model model = loadModel(path);
     ASSERT_FALSE(model.meshes.empty());
-    const Errors f = compareVatWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true));
+    const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true), Path::Vertices);
     std::printf("vat CesiumMan float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames, f.vs_tween, f.vs_exact);
     EXPECT_LE(f.at_frames, 1e-5);
     EXPECT_LE(f.vs_tween, 1e-5);
