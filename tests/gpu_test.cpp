@@ -475,7 +475,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     s.technique = "teleport";
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, bonetex, baked, vat, procedural, static)"), std::string::npos)
+    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, palette-ubo, bonetex, baked, vat, procedural, static)"), std::string::npos)
         << r.error().message;
     render::destroyAsset(*allocator_, g.value());
 }
@@ -515,6 +515,8 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
     };
     for (const Variant v : {Variant{"palette", render::PaletteEncoding::Matrix, Precision::Float32},
                             Variant{"palette", render::PaletteEncoding::Quaternion, Precision::Float32},
+                            Variant{"palette-ubo", render::PaletteEncoding::Matrix, Precision::Float32},  // 3 batches of 16
+                            Variant{"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32},  // 2 of 24
                             Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float32},
                             Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float16},
                             Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32},
@@ -556,4 +558,31 @@ TEST(CrowdPose, MatchesTheDoubleReference) {
                     EXPECT_NEAR(rows[i * joints + j].rows[r][c], m[c][r], 1e-5) << "instance " << i << " joint " << j;
         }
     }
+}
+
+// The uniform-buffer palette has a bone limit: 341 joints as matrices, 512 as quaternions.
+TEST_F(Gpu, PaletteUboEnforcesItsBoneLimit) {
+    THRONG_ASSET(path, "RecursiveSkeletons/RecursiveSkeletons.glb");  // 840 palette joints
+    const Model model = loadModel(path);
+    const BakedAsset baked = bakeModel(model, Precision::Float32);
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::Crowd crowd;
+    crowd.instances = {render::singleInstance(0, 0.0f)};
+    crowd.bounds = baked.bind_bounds;
+    render::RenderSettings s;
+    s.technique = "palette-ubo";
+    s.baked = &baked;
+    s.frames = 1;
+    s.width = s.height = 32;
+    for (auto [encoding, limit] : {std::pair{render::PaletteEncoding::Matrix, "341"}, std::pair{render::PaletteEncoding::Quaternion, "512"}}) {
+        s.encoding = encoding;
+        const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().message.find(std::string("at most ") + limit + " joints"), std::string::npos) << r.error().message;
+        EXPECT_NE(r.error().message.find("this model has " + std::to_string(baked.joint_count)), std::string::npos) << r.error().message;
+    }
+    s.technique = "palette";  // the storage-buffer palette has no such limit
+    EXPECT_TRUE(render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s).ok());
+    render::destroyAsset(*allocator_, g.value());
 }

@@ -9,6 +9,7 @@ extern const std::span<const uint32_t> baked_vert_spv;
 extern const std::span<const uint32_t> static_vert_spv;
 extern const std::span<const uint32_t> procedural_vert_spv;
 extern const std::span<const uint32_t> palette_vert_spv;
+extern const std::span<const uint32_t> palette_ubo_vert_spv;
 extern const std::span<const uint32_t> bonetex_vert_spv;
 extern const std::span<const uint32_t> cpu_vert_spv;
 extern const std::span<const uint32_t> lit_frag_spv;

@@ -41,10 +41,11 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     // Pool sizes: enough of every type a technique may use, per set.
     pass.textures = 1 + uint32_t(asset.textures.size());
     const uint32_t set_count = pass.textures * std::max(desc.slots, 1u);
-    const std::array<VkDescriptorPoolSize, 4> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * set_count},
+    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
-                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count}}};
+                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count},
+                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, set_count}}};
     VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = set_count;
     pci.poolSizeCount = uint32_t(sizes.size());
@@ -76,18 +77,19 @@ void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
 }
 
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, DrawConstants constants, uint32_t instance_count,
-                    uint32_t slot) {
+                    uint32_t slot, uint32_t first_instance, const uint32_t* dynamic_offset) {
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     for (const BakedSubmesh& sub : asset.submeshes) {
         if (sub.index_count == 0) continue;
         const uint32_t set = sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[slot * pass.textures + set], 0, nullptr);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[slot * pass.textures + set],
+                                dynamic_offset != nullptr ? 1 : 0, dynamic_offset);
         constants.base_color = sub.base_color;
         constants.has_texture = set != 0 ? 1u : 0u;
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(constants), &constants);
-        vkCmdDrawIndexed(cmd, sub.index_count, instance_count, sub.first_index, 0, 0);
+        vkCmdDrawIndexed(cmd, sub.index_count, instance_count, sub.first_index, 0, first_instance);
     }
 }
 

@@ -36,8 +36,10 @@ void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 
 // One instanced draw per submesh, `instance_count` instances, constants pushed per submesh,
 // with the descriptor sets of frame slot `slot` (0 for single-slot passes).
+// `first_instance` offsets gl_InstanceIndex; `dynamic_offset` (one, or none) goes to the set's
+// dynamic uniform buffer.
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, gpu::shader::DrawConstants constants,
-                    uint32_t instance_count, uint32_t slot = 0);
+                    uint32_t instance_count, uint32_t slot = 0, uint32_t first_instance = 0, const uint32_t* dynamic_offset = nullptr);
 
 // A device-local storage buffer holding the instance records (uploaded once).
 gpu::Buffer uploadInstances(gpu::Allocator& allocator, const std::vector<gpu::shader::InstanceRecord>& instances);

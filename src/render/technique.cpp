@@ -9,6 +9,7 @@ Created createVatTechnique(const TechniqueSetup& setup);
 Created createStaticTechnique(const TechniqueSetup& setup);
 Created createProceduralTechnique(const TechniqueSetup& setup);
 Created createPaletteTechnique(const TechniqueSetup& setup);
+Created createPaletteUboTechnique(const TechniqueSetup& setup);
 Created createBonetexTechnique(const TechniqueSetup& setup);
 Created createCpuTechnique(const TechniqueSetup& setup);
 
@@ -22,6 +23,7 @@ struct Entry {
 constexpr Entry kTechniques[] = {
     {"cpu", createCpuTechnique},
     {"palette", createPaletteTechnique},
+    {"palette-ubo", createPaletteUboTechnique},
     {"bonetex", createBonetexTechnique},
     {"baked", createBakedTechnique},
     {"vat", createVatTechnique},

@@ -17,63 +17,108 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Where palettes go: one storage buffer for the whole crowd, or batches of a 16 KiB uniform block.
+enum class PaletteStore { Storage, Uniform };
+
+constexpr VkDeviceSize kUniformBlockBytes = THRONG_UBO_VEC4S * 16;
+
 class PaletteTechnique final : public MeshTechnique {
 public:
-    explicit PaletteTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
+    PaletteTechnique(const TechniqueSetup& setup, PaletteStore store) : MeshTechnique(setup), store_(store) {
         gpu::Allocator& a = *setup.allocator;
         const bool quat = setup.encoding == PaletteEncoding::Quaternion;
-        const size_t entries = size_t(instance_count_) * setup.source->palette.size();
-        bytes_per_frame_ = entries * (quat ? 32 : 48);
-        poses_.resize(quat ? entries : 0);
+        joints_ = setup.source->palette.size();
+        const size_t entries = size_t(instance_count_) * joints_;
+        entry_bytes_ = quat ? 32 : 48;
+        bytes_per_frame_ = entries * entry_bytes_;
+        const bool uniform = store_ == PaletteStore::Uniform;
+        if (uniform) {
+            per_batch_ = uint32_t(kUniformBlockBytes / (joints_ * entry_bytes_));
+            batches_ = (instance_count_ + per_batch_ - 1) / per_batch_;
+            const VkDeviceSize align = a.context->properties.limits.minUniformBufferOffsetAlignment;
+            batch_stride_ = (kUniformBlockBytes + align - 1) / align * align;
+        }
+        // Matrices in a storage buffer are sampled in place; everything else goes through poses_.
+        poses_.resize(quat || uniform ? entries : 0);
+        const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_ : std::max<VkDeviceSize>(bytes_per_frame_, 16);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
-            palettes_.push_back(gpu::createBuffer(a, std::max<size_t>(bytes_per_frame_, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+            palettes_.push_back(gpu::createBuffer(a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                                   gpu::MemoryUse::Upload));
         MeshPassDesc desc;
-        desc.vertex_spirv = gpu::shaders::palette_vert_spv;
+        desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
         desc.slots = setup.frames_in_flight;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
-                         {THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
+                         uniform ? VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE_UBO, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
+                                 : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
         desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)}};
         const VkBool32 flag = quat ? VK_TRUE : VK_FALSE;
         desc.specialization_data.resize(sizeof(flag));
         std::memcpy(desc.specialization_data.data(), &flag, sizeof(flag));
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot].buffer)};
+            gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot].buffer);
+            if (uniform) palette = {THRONG_BINDING_PALETTE_UBO, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, {palettes_[slot].buffer, 0, kUniformBlockBytes}, {}, VK_NULL_HANDLE};
+            const gpu::DescriptorWrite writes[] = {instancesWrite(), palette};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
+        name_ = std::string(uniform ? "palette-ubo" : "palette") + (quat ? " (quat)" : "");
+        if (uniform) name_ += ", " + std::to_string(per_batch_) + " instances per 16 KiB block";
     }
     ~PaletteTechnique() override {
         for (gpu::Buffer& b : palettes_) gpu::destroyBuffer(*setup_.allocator, b);
     }
-    std::string_view name() const override { return setup_.encoding == PaletteEncoding::Quaternion ? "palette (quat)" : "palette"; }
+    std::string_view name() const override { return name_; }
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        const size_t entries = poses_.empty() ? bytes_per_frame_ / 48 : poses_.size();
+        auto* mapped = static_cast<uint8_t*>(palettes_[slot].mapped());
         if (poses_.empty()) {
-            // Matrix encoding: sample straight into the mapped buffer (MatrixRows is the GPU layout).
-            sampleCrowdPoses(*setup_.source, *setup_.instances, time, {static_cast<MatrixRows*>(palettes_[slot].mapped()), entries});
+            // Matrices in a storage buffer: sample straight into the mapped buffer (MatrixRows is the GPU layout).
+            sampleCrowdPoses(*setup_.source, *setup_.instances, time,
+                             {reinterpret_cast<MatrixRows*>(mapped), size_t(instance_count_) * joints_});
             stats_.sample_ms = millisecondsSince(start);
             stats_.upload_ms = 0.0;
         } else {
             sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_);
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
-            auto* out = static_cast<glm::vec4*>(palettes_[slot].mapped());
-            for (size_t e = 0; e < entries; ++e) encodeQuaternion(poses_[e], out + 2 * e);
+            const bool quat = setup_.encoding == PaletteEncoding::Quaternion;
+            for (size_t e = 0; e < poses_.size(); ++e) {
+                // Entry e of instance i: in its batch's block when uniform, else contiguous.
+                const size_t instance = e / joints_;
+                const size_t offset = store_ == PaletteStore::Uniform
+                                          ? (instance / per_batch_) * batch_stride_ + ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
+                                          : e * entry_bytes_;
+                if (quat) encodeQuaternion(poses_[e], reinterpret_cast<glm::vec4*>(mapped + offset));
+                else std::memcpy(mapped + offset, &poses_[e], sizeof(MatrixRows));
+            }
             stats_.upload_ms = millisecondsSince(upload);
         }
         stats_.upload_bytes = bytes_per_frame_;
     }
 
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
+        if (store_ == PaletteStore::Storage) return MeshTechnique::record(cmd, slot, constants);
+        for (uint32_t b = 0; b < batches_; ++b) {
+            gpu::shader::DrawConstants c = constants;
+            c.first_instance = b * per_batch_;
+            const uint32_t offset = uint32_t(b * batch_stride_);
+            recordMeshPass(cmd, pass_, *setup_.asset, c, std::min(per_batch_, instance_count_ - c.first_instance), slot,
+                           c.first_instance, &offset);
+        }
+    }
+
     TechniqueStats stats() const override { return stats_; }
 
 private:
+    PaletteStore store_;
     std::vector<gpu::Buffer> palettes_;  // one per frame in flight, host-visible
-    std::vector<MatrixRows> poses_;      // quaternion encoding: matrices before encoding
-    size_t bytes_per_frame_ = 0;
+    std::vector<MatrixRows> poses_;      // when the GPU layout differs from the sampled matrices
+    size_t joints_ = 0, entry_bytes_ = 48, bytes_per_frame_ = 0;
+    uint32_t per_batch_ = 0, batches_ = 0;
+    VkDeviceSize batch_stride_ = 0;
+    std::string name_;
     TechniqueStats stats_;
 };
 
@@ -82,7 +127,20 @@ private:
 Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& setup) {
     if (setup.source == nullptr || setup.source->empty())
         return Error{"technique palette samples poses on the CPU and needs the source animation, which this asset lacks"};
-    return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup));
+    return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Storage));
+}
+
+Result<std::unique_ptr<Technique>> createPaletteUboTechnique(const TechniqueSetup& setup) {
+    if (setup.source == nullptr || setup.source->empty())
+        return Error{"technique palette-ubo samples poses on the CPU and needs the source animation, which this asset lacks"};
+    // The bone limit: one instance's palette must fit in the 16 KiB block.
+    const bool quat = setup.encoding == PaletteEncoding::Quaternion;
+    const size_t limit = THRONG_UBO_VEC4S / (quat ? 2 : 3);
+    const size_t joints = setup.source->palette.size();
+    if (joints > limit)
+        return Error{"technique palette-ubo holds at most " + std::to_string(limit) + " joints per instance in a 16 KiB uniform block (" +
+                     (quat ? "quaternions" : "3x4 matrices; quaternions allow 512") + "); this model has " + std::to_string(joints)};
+    return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Uniform));
 }
 
 } // namespace throng::render

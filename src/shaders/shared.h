@@ -25,6 +25,8 @@ using uint = uint32_t;
 #define THRONG_BINDING_PALETTE 8     // storage buffer: per-instance skinning palettes (technique palette)
 #define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
+#define THRONG_BINDING_PALETTE_UBO 13  // dynamic uniform buffer: one batch of palettes (technique palette-ubo)
+#define THRONG_UBO_VEC4S 1024         // vec4 in that block: 16 KiB, the guaranteed maxUniformBufferRange
 #define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 #define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)
 
@@ -72,7 +74,7 @@ struct DrawConstants {
     uint has_texture;
     uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
-    uint reserved0;
+    uint first_instance;     // palette-ubo: first instance of the batch being drawn
     uint reserved1;
     uint reserved2;
 };
@@ -115,6 +117,7 @@ static_assert(offsetof(ClipRecord, row_texels) == 16);
 static_assert(sizeof(DrawConstants) == 128);
 static_assert(offsetof(DrawConstants, vertex_count) == 108);
 static_assert(offsetof(DrawConstants, bone_texture_width) == 112);
+static_assert(offsetof(DrawConstants, first_instance) == 116);
 static_assert(offsetof(DrawConstants, light_direction) == 64);
 static_assert(offsetof(DrawConstants, base_color) == 80);
 static_assert(offsetof(DrawConstants, time) == 96);

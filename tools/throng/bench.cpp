@@ -134,7 +134,7 @@ std::string csv(const nlohmann::json& report) {
 
 int runBench(const BenchOptions& o) {
     std::vector<std::string> techniques = splitList(o.techniques);
-    if (o.techniques == "all") techniques = {"cpu", "palette", "bonetex", "baked", "vat", "static"};
+    if (o.techniques == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "static"};
     for (const std::string& t : techniques) {
         const auto names = render::techniqueNames();
         if (std::find(names.begin(), names.end(), t) == names.end()) {

@@ -49,7 +49,7 @@ int runRender(const RenderOptions& options);
 
 struct BenchOptions {
     std::string model = "builtin:walker";
-    std::string techniques = "all";        // comma-separated, or all (cpu, palette, bonetex, baked, vat, static)
+    std::string techniques = "all";        // comma-separated, or all (cpu, palette, palette-ubo, bonetex, baked, vat, static)
     std::string instances = "100,1000";    // comma-separated crowd sizes
     uint32_t frames = 20;                  // timed frames per configuration
     uint32_t warmup = 5;                   // frames before timing (pipeline compilation, caches)

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     CLI::App* render_cmd = app.add_subcommand("render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
     render_cmd->add_option("--model", render.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(CLI::Range(1u, 16u << 20));
-    render_cmd->add_option("--technique", render.technique, "Animation technique: cpu, palette, bonetex, baked, vat, procedural (fish swim), static");
+    render_cmd->add_option("--technique", render.technique, "Animation technique: cpu, palette, palette-ubo, bonetex, baked, vat, procedural (fish swim), static");
     render_cmd->add_option("--swim", render.swim,
                            "procedural: amounts, e.g. side=0.04,pivot=0.12,wave=0.12,twist=0.25,frequency=3.14,beats=1.5,mask_head=0.6,mask_tail=-0.6");
     render_cmd->add_option("--encoding", render.encoding, "palette: joints as 3x4 matrices or quaternion + translation")->check(CLI::IsMember({"mat", "quat"}));
