@@ -34,10 +34,6 @@ public:
             std::memset(staging_.back().mapped(), 0, bytes_per_frame_);
             bones_.push_back(gpu::createImage(a, format, width_, height_, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
         }
-        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
-        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        VK_CHECK(vkCreateSampler(ctx.device, &sci, nullptr, &sampler_));
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::bonetex_vert_spv;
         desc.slots = setup.frames_in_flight;
@@ -45,14 +41,13 @@ public:
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, sampler_, bones_[slot].view)};
+            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, bones_[slot].view)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
     }
     ~BonetexTechnique() override {
         gpu::Allocator& a = *setup_.allocator;
-        vkDestroySampler(a.context->device, sampler_, nullptr);
         for (gpu::Image& i : bones_) gpu::destroyImage(a, i);
         for (gpu::Buffer& b : staging_) gpu::destroyBuffer(a, b);
     }
@@ -95,7 +90,6 @@ public:
 private:
     std::vector<gpu::Buffer> staging_;  // per frame in flight, host-visible
     std::vector<gpu::Image> bones_;     // per frame in flight
-    VkSampler sampler_ = VK_NULL_HANDLE;
     std::vector<MatrixRows> poses_;
     uint32_t width_ = 1, height_ = 1;
     size_t bytes_per_frame_ = 0;
