@@ -20,6 +20,9 @@ packages=(
   glslc             # GLSL -> SPIR-V at build time
   mesa-vulkan-drivers     # lavapipe: Vulkan on the CPU where there is no GPU
   vulkan-validationlayers # validation in every GPU test and with --validate
+  libglfw3-dev      # the viewer's window (throng view)
+  libimgui-dev      # the viewer's overlay (Dear ImGui 1.86, Vulkan + GLFW backends)
+  xvfb              # viewer tests on machines without a display (xvfb-run)
   python3-matplotlib  # tools/plot_bench.py (make bench)
   libbenchmark-dev  # Google Benchmark (bench/)
   libgtest-dev      # tests

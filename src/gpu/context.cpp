@@ -198,6 +198,8 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
     f12.hostQueryReset = have12.hostQueryReset;
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     features.features.shaderInt16 = have.features.shaderInt16;
+    features.features.vertexPipelineStoresAndAtomics = have.features.vertexPipelineStoresAndAtomics;
+    ctx->vertex_stores = have.features.vertexPipelineStoresAndAtomics;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;

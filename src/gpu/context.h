@@ -42,6 +42,7 @@ struct Context {
     VkPhysicalDeviceMemoryProperties memory{};
     std::string device_name;
     std::string driver_name;
+    bool vertex_stores = false;  // vertexPipelineStoresAndAtomics, enabled when present (capture shaders, tests only)
     bool float16 = false;  // shaderFloat16 (not needed: half data is read through textures)
     std::unique_ptr<ValidationCounts> validation;  // null when validation is off
 };

@@ -16,4 +16,13 @@ extern const std::span<const uint32_t> lit_frag_spv;
 extern const std::span<const uint32_t> skin_check_comp_spv;
 extern const std::span<const uint32_t> vat_vert_spv;
 extern const std::span<const uint32_t> vat_check_comp_spv;
+// Capture variants of the vertex shaders (tests: instance.glsl, captureWorld).
+extern const std::span<const uint32_t> baked_capture_vert_spv;
+extern const std::span<const uint32_t> static_capture_vert_spv;
+extern const std::span<const uint32_t> procedural_capture_vert_spv;
+extern const std::span<const uint32_t> palette_capture_vert_spv;
+extern const std::span<const uint32_t> palette_ubo_capture_vert_spv;
+extern const std::span<const uint32_t> bonetex_capture_vert_spv;
+extern const std::span<const uint32_t> cpu_capture_vert_spv;
+extern const std::span<const uint32_t> vat_capture_vert_spv;
 } // namespace throng::gpu::shaders

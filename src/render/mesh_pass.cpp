@@ -22,11 +22,16 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     std::vector<VkDescriptorSetLayoutBinding> bindings = desc.bindings;
     bindings.push_back({THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    const bool capture = setup.capture != VK_NULL_HANDLE;
+    if (capture) {
+        if (desc.capture_spirv.empty()) throw gpu::GpuError("this technique has no capture shader");
+        bindings.push_back({THRONG_BINDING_CAPTURE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    }
     pass.set_layout = gpu::createSetLayout(ctx, bindings);
     pass.layout = gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
     gpu::GraphicsPipelineDesc d;
-    d.vertex_spirv = desc.vertex_spirv;
+    d.vertex_spirv = capture ? desc.capture_spirv : desc.vertex_spirv;
     d.vertex_specialization = desc.vertex_specialization;
     VkSpecializationInfo own{uint32_t(desc.specialization_entries.size()), desc.specialization_entries.data(),
                              desc.specialization_data.size(), desc.specialization_data.data()};
@@ -65,6 +70,10 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
                                                gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer)};
         gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
+        if (capture) {
+            const gpu::DescriptorWrite w[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_CAPTURE, setup.capture)};
+            gpu::writeDescriptors(ctx.device, pass.sets[s], w);
+        }
     }
 }
 

@@ -23,6 +23,7 @@ struct MeshPass {
 
 struct MeshPassDesc {
     std::span<const uint32_t> vertex_spirv;
+    std::span<const uint32_t> capture_spirv;  // the same shader built with THRONG_CAPTURE, used when TechniqueSetup::capture is set
     const VkSpecializationInfo* vertex_specialization = nullptr;
     std::vector<VkDescriptorSetLayoutBinding> bindings;  // the technique's own; the texture binding is added
     uint32_t slots = 1;  // frames in flight with their own buffers (techniques that write per frame), else 1

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace throng::render {
 
@@ -95,8 +96,20 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     }
     setup.encoding = s.encoding;
     setup.bone_precision = s.bone_precision;
+    gpu::Buffer capture;
+    if (s.capture) {
+        if (s.frames != 1) return Error{"capture renders exactly one frame"};
+        if (!ctx.vertex_stores) return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
+        const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
+        capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Readback);
+        std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count, glm::vec4(std::numeric_limits<float>::quiet_NaN()));
+        setup.capture = capture.buffer;
+    }
     Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
-    if (!created) return created.error();
+    if (!created) {
+        gpu::destroyBuffer(a, capture);
+        return created.error();
+    }
     std::unique_ptr<Technique> technique = std::move(created).value();
     RenderOutput out;
     out.width = s.width;
@@ -176,10 +189,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         constants.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
         constants.time = time;
         constants.joint_count = asset.joint_count;
+        constants.vertex_count = asset.vertex_count;
         technique->record(f.cmd, i % kFramesInFlight, constants);
         vkCmdEndRendering(f.cmd);
         vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 2);
 
+        if (i + 1 == frames && s.capture)
+            gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                               VK_ACCESS_2_HOST_READ_BIT);
         if (i + 1 == frames && s.readback) {
             gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
             VkBufferImageCopy region{};
@@ -228,7 +245,12 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         vkDestroyFence(ctx.device, f.fence, nullptr);
         vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
     }
+    if (s.capture) {
+        const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());
+        out.positions.assign(p, p + crowd.instances.size() * asset.vertex_count);
+    }
     technique.reset();
+    gpu::destroyBuffer(a, capture);
     gpu::destroyBuffer(a, readback);
     gpu::destroyImage(a, depth);
     gpu::destroyImage(a, color);

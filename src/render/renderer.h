@@ -23,6 +23,9 @@ struct RenderSettings {
     uint32_t frames = 3;    // frames rendered (the first compiles pipelines on some drivers); timings: median of frames 2..N
     bool readback = true;   // copy the last frame back (off for benchmarks)
     float frame_step = 1.0f / 60.0f;  // time between frames; frame i is at time - (frames - 1 - i) * frame_step
+    // Tests: render with the capture shader variants and return every vertex's world position
+    // (RenderOutput::positions). Needs exactly one frame and Context::vertex_stores.
+    bool capture = false;
 };
 
 struct PassTiming {
@@ -46,13 +49,16 @@ struct RenderOutput {
     std::vector<FrameSample> frames;  // every frame, in order
     uint64_t triangles = 0;     // per frame
     std::string technique;      // the technique's own name (with its variant)
+    // With RenderSettings::capture: instance-major, asset.vertex_count per instance; w = 1 where
+    // the vertex shader ran, NaN where no draw referenced the vertex.
+    std::vector<glm::vec4> positions;
 };
 
 // Camera looking at the crowd's bounds from the front, above, framing all of it.
 glm::mat4 frameBounds(const Bounds& bounds, float aspect);
 
 // Renders `crowd` with `settings.technique` and reads the last frame back. Errors: an unknown
-// technique. GPU failures throw gpu::GpuError.
+// technique; capture asked for with several frames or without vertex stores. GPU failures throw gpu::GpuError.
 Result<RenderOutput> renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
                          const RenderSettings& settings);
 

@@ -47,6 +47,9 @@ struct TechniqueSetup {
     const BakedAssetMesh* mesh = nullptr;          // technique `cpu`
     PaletteEncoding encoding = PaletteEncoding::Matrix;
     Precision bone_precision = Precision::Float32;  // technique `bonetex`: float or half texels
+    // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
+    // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
+    VkBuffer capture = VK_NULL_HANDLE;
 };
 
 inline double millisecondsSince(std::chrono::steady_clock::time_point start) {

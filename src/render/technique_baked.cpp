@@ -36,6 +36,7 @@ public:
         const AnimationSpecialization specialization(*setup.asset);
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::baked_vert_spv;
+        desc.capture_spirv = gpu::shaders::baked_capture_vert_spv;
         desc.vertex_specialization = &specialization.info;
         for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT)) desc.bindings.push_back(b);
         desc.write = [&](VkDescriptorSet set, uint32_t) { writeAnimationBindings(device(), set, instances_, *setup_.asset); };

@@ -36,6 +36,7 @@ public:
         }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::bonetex_vert_spv;
+        desc.capture_spirv = gpu::shaders::bonetex_capture_vert_spv;
         desc.slots = setup.frames_in_flight;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},

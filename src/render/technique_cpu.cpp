@@ -30,6 +30,7 @@ public:
                                                  gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::cpu_vert_spv;
+        desc.capture_spirv = gpu::shaders::cpu_capture_vert_spv;
         desc.slots = setup.frames_in_flight;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},

@@ -46,6 +46,7 @@ public:
                                                   gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
+        desc.capture_spirv = uniform ? gpu::shaders::palette_ubo_capture_vert_spv : gpu::shaders::palette_capture_vert_spv;
         desc.slots = setup.frames_in_flight;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},

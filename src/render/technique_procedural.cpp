@@ -17,6 +17,7 @@ public:
         gpu::uploadBuffer(a, swim_, &swim, sizeof(swim));
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::procedural_vert_spv;
+        desc.capture_spirv = gpu::shaders::procedural_capture_vert_spv;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vs, nullptr}};

@@ -13,6 +13,7 @@ public:
     explicit StaticTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::static_vert_spv;
+        desc.capture_spirv = gpu::shaders::static_capture_vert_spv;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t) {
             const gpu::DescriptorWrite writes[] = {instancesWrite()};

@@ -37,6 +37,7 @@ public:
     explicit VatTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::vat_vert_spv;
+        desc.capture_spirv = gpu::shaders::vat_capture_vert_spv;
         for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT)) desc.bindings.push_back(b);
         desc.write = [&](VkDescriptorSet set, uint32_t) { writeVatBindings(device(), set, instances_, *setup_.asset); };
         buildPass(desc);

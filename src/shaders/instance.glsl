@@ -8,3 +8,17 @@ vec3 rotateByQuaternion(vec4 q, vec3 v) {
 vec4 instanceOrientation(InstanceRecord inst) {
     return vec4(unpackHalf2x16(inst.orientation.x), unpackHalf2x16(inst.orientation.y));
 }
+
+// Tests only: the capture variant of every vertex shader (compiled with -DTHRONG_CAPTURE, see
+// CMakeLists.txt) also stores each vertex's world position, so tests can compare what the
+// vertex shader really computed with the CPU reference. The variant needs the device feature
+// vertexPipelineStoresAndAtomics; the shaders the renderer normally uses store nothing.
+#ifdef THRONG_CAPTURE
+layout(std430, set = 0, binding = THRONG_BINDING_CAPTURE) writeonly buffer Capture { vec4 captured[]; };
+#endif
+
+void captureWorld(vec3 world) {
+#ifdef THRONG_CAPTURE
+    captured[uint(gl_InstanceIndex) * draw.vertex_count + uint(gl_VertexIndex)] = vec4(world, 1.0);
+#endif
+}

@@ -26,6 +26,7 @@ using uint = uint32_t;
 #define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
 #define THRONG_BINDING_PALETTE_UBO 13  // dynamic uniform buffer: one batch of palettes (technique palette-ubo)
+#define THRONG_BINDING_CAPTURE 14     // storage buffer: world position per (instance, vertex), capture shader variants (tests)
 #define THRONG_UBO_VEC4S 1024         // vec4 in that block: 16 KiB, the guaranteed maxUniformBufferRange
 #define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 #define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)

@@ -21,6 +21,7 @@ void main() {
     vec4 q = instanceOrientation(inst);
     vec3 world = rotateByQuaternion(q, vtx.position) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
+    captureWorld(world);
     out_normal = rotateByQuaternion(q, vtx.normal);
     out_uv = vtx.uv;
     out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
