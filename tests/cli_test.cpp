@@ -84,14 +84,14 @@ TEST(Cli, UsageErrorsDoNotCrash) {
 TEST(Cli, BenchWritesAReportForEveryConfiguration) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string(), csv = (dir / "bench.csv").string();
-    const CliRun r = run("bench --techniques baked,static,palette --instances 3,5 --frames 2 --warmup 1 --size 64x48 --validate --json " + json +
+    const CliRun r = run("bench --techniques baked,static,palette,palette-ubo --instances 3,5 --frames 2 --warmup 1 --size 64x48 --validate --json " + json +
                          " --csv " + csv);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
     EXPECT_FALSE(report["device"].get<std::string>().empty());
     EXPECT_FALSE(report["cpu"].get<std::string>().empty());
-    ASSERT_EQ(report["results"].size(), 6u);
+    ASSERT_EQ(report["results"].size(), 8u);
     for (const nlohmann::json& result : report["results"]) {
         EXPECT_FALSE(result.contains("error")) << result.dump();
         EXPECT_GT(result["gpu_ms"]["crowd"]["median"].get<double>(), 0.0);
@@ -103,8 +103,20 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
     EXPECT_EQ(report["results"][0]["upload_bytes_per_frame"].get<uint64_t>(), 0u);
     std::ifstream csv_in(csv);
     const std::string text((std::istreambuf_iterator<char>(csv_in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);  // header + 6 rows
-    EXPECT_NE(r.err.find("bench: [6/6]"), std::string::npos) << "no progress shown";
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 9);  // header + 8 rows
+    // 18 fields on every line; palette-ubo's variant holds a comma and is quoted.
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        int fields = 1;
+        bool quoted = false;
+        for (char c : line) {
+            if (c == '"') quoted = !quoted;
+            if (c == ',' && !quoted) ++fields;
+        }
+        EXPECT_EQ(fields, 18) << line;
+    }
+    EXPECT_NE(text.find("\"palette-ubo, "), std::string::npos) << text;
+    EXPECT_NE(r.err.find("bench: [8/8]"), std::string::npos) << "no progress shown";
 }
 
 TEST(Cli, BenchRejectsBadArguments) {

@@ -42,11 +42,13 @@ struct CliRun {
 
 // Runs THRONG_EXE with `args` (shell words), capturing stdout and stderr through files in the
 // running test's scratch folder.
-inline CliRun runThrong(const std::string& args) {
+// Runs `throng ARGS` through the shell, after `prefix` when given (e.g. xvfb-run, env -u ...).
+inline CliRun runThrong(const std::string& args, const std::string& prefix = "") {
     static int calls = 0;
     const auto dir = scratchDir("run" + std::to_string(calls++));
     const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
-    const int status = std::system((std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err).c_str());
+    const std::string command = (prefix.empty() ? "" : prefix + " ") + std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err;
+    const int status = std::system(command.c_str());
     auto slurp = [](const std::string& path) {
         std::ifstream in(path);
         std::stringstream text;

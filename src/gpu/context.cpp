@@ -78,7 +78,7 @@ std::string lower(std::string s) {
 }
 
 // Why a device cannot be used, or empty.
-std::string unsuitable(VkPhysicalDevice pd, uint32_t& family) {
+std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, uint32_t& family) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
     if (props.apiVersion < VK_API_VERSION_1_3) return "no Vulkan 1.3";
@@ -87,18 +87,30 @@ std::string unsuitable(VkPhysicalDevice pd, uint32_t& family) {
     vkGetPhysicalDeviceFeatures2(pd, &f2);
     if (!f13.dynamicRendering) return "no dynamic rendering";
     if (!f13.synchronization2) return "no synchronization2";
+    if (surface != VK_NULL_HANDLE) {
+        uint32_t e = 0;
+        VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &e, nullptr));
+        std::vector<VkExtensionProperties> extensions(e);
+        VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &e, extensions.data()));
+        if (std::none_of(extensions.begin(), extensions.end(),
+                         [](const VkExtensionProperties& x) { return std::strcmp(x.extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0; }))
+            return "no VK_KHR_swapchain";
+    }
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
     std::vector<VkQueueFamilyProperties> families(n);
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families.data());
     for (uint32_t i = 0; i < n; ++i) {
         const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-        if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0) {
+        VkBool32 present = VK_TRUE;
+        if (surface != VK_NULL_HANDLE) VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, surface, &present));
+        if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0 && present) {
             family = i;
             return {};
         }
     }
-    return "no graphics+compute queue with timestamps";
+    return surface != VK_NULL_HANDLE ? "no graphics+compute queue with timestamps that presents to the window"
+                                     : "no graphics+compute queue with timestamps";
 }
 
 } // namespace
@@ -120,6 +132,7 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         ctx->validation = std::make_unique<ValidationCounts>();
     }
+    for (const std::string& e : options.instance_extensions) extensions.push_back(e.c_str());
     VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     messenger_info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
@@ -141,6 +154,13 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
         if (create != nullptr) VK_CHECK(create(ctx->instance, &messenger_info, nullptr, &ctx->messenger));
     }
 
+    if (options.create_surface) {
+        if (VkResult r = options.create_surface(ctx->instance, &ctx->surface); r != VK_SUCCESS) {
+            destroyContext(*ctx);
+            return Error{std::string("cannot create a window surface: ") + resultName(r)};
+        }
+    }
+
     uint32_t count = 0;
     VK_CHECK(vkEnumeratePhysicalDevices(ctx->instance, &count, nullptr));
     std::vector<VkPhysicalDevice> devices(count);
@@ -153,7 +173,7 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
         seen += std::string(seen.empty() ? "" : ", ") + props.deviceName;
         if (!options.device_substring.empty() && lower(props.deviceName).find(lower(options.device_substring)) == std::string::npos) continue;
         uint32_t family = 0;
-        const std::string why = unsuitable(pd, family);
+        const std::string why = unsuitable(pd, ctx->surface, family);
         if (!why.empty()) {
             if (!options.device_substring.empty()) {
                 destroyContext(*ctx);
@@ -203,6 +223,11 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    const char* swapchain_extension = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    if (ctx->surface != VK_NULL_HANDLE) {
+        dci.enabledExtensionCount = 1;
+        dci.ppEnabledExtensionNames = &swapchain_extension;
+    }
     if (VkResult r = vkCreateDevice(ctx->physical, &dci, nullptr, &ctx->device); r != VK_SUCCESS) {
         destroyContext(*ctx);
         return Error{std::string("cannot create the Vulkan device: ") + resultName(r)};
@@ -221,6 +246,8 @@ void destroyContext(Context& ctx) {
         if (ctx.command_pool != VK_NULL_HANDLE) vkDestroyCommandPool(ctx.device, ctx.command_pool, nullptr);
         vkDestroyDevice(ctx.device, nullptr);
     }
+    if (ctx.surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(ctx.instance, ctx.surface, nullptr);
+    ctx.surface = VK_NULL_HANDLE;
     if (ctx.messenger != VK_NULL_HANDLE) {
         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(ctx.instance, "vkDestroyDebugUtilsMessengerEXT"));
         if (destroy != nullptr) destroy(ctx.instance, ctx.messenger, nullptr);

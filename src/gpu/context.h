@@ -1,4 +1,5 @@
-// The Vulkan instance and device, headless (no surface), with validation on request.
+// The Vulkan instance and device, headless by default, with validation on request; with a
+// window surface for the viewer (ContextOptions::create_surface).
 //
 // Device choice: discrete > integrated > virtual > CPU, unless ContextOptions::device_substring
 // names one (case-insensitive match on the device name). Required: Vulkan 1.3 with dynamic
@@ -10,6 +11,7 @@
 #include <throng/result.h>
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <memory>
 #include <string>
@@ -20,6 +22,11 @@ namespace throng::gpu {
 struct ContextOptions {
     bool validation = false;       // VK_LAYER_KHRONOS_validation + a debug messenger
     std::string device_substring;  // empty: the best device
+    // Windowed use: extra instance extensions (the window system's), and a function creating the
+    // surface once the instance exists. With it, the device must present to that surface from
+    // its graphics queue and VK_KHR_swapchain is enabled; Context::surface owns the result.
+    std::vector<std::string> instance_extensions;
+    std::function<VkResult(VkInstance, VkSurfaceKHR*)> create_surface;
 };
 
 // Counts what the debug messenger saw; tests fail on any error.
@@ -34,6 +41,7 @@ struct Context {
     VkInstance instance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
     VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkSurfaceKHR surface = VK_NULL_HANDLE;  // only with ContextOptions::create_surface
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queue_family = 0;
@@ -48,7 +56,8 @@ struct Context {
 };
 
 // Errors: no Vulkan loader/driver, no device matching the substring (lists those found),
-// a device without Vulkan 1.3 / dynamic rendering / synchronization2 / timestamps.
+// a device without Vulkan 1.3 / dynamic rendering / synchronization2 / timestamps (or, with a
+// surface, without presentation to it).
 Result<std::unique_ptr<Context>> createContext(const ContextOptions& options);
 void destroyContext(Context& context);
 

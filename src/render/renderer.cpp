@@ -46,6 +46,16 @@ void readTimestamps(const gpu::Context& ctx, VkQueryPool pool, FrameSample& samp
 
 } // namespace
 
+gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset) {
+    gpu::shader::DrawConstants c{};
+    c.view_projection = view_projection;
+    c.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
+    c.time = time;
+    c.joint_count = asset.joint_count;
+    c.vertex_count = asset.vertex_count;
+    return c;
+}
+
 glm::mat4 frameBounds(const Bounds& b, float aspect) {
     const glm::vec3 center = 0.5f * (b.min + b.max);
     const float radius = std::max(0.5f * glm::length(b.max - b.min), 1e-4f);
@@ -166,7 +176,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
         ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
         ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        ca.clearValue.color = {{0.42f, 0.55f, 0.70f, 1.0f}};
+        ca.clearValue.color = kBackground;
         VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
         da.imageView = depth.view;
         da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
@@ -184,13 +194,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         const VkRect2D scissor{{0, 0}, {s.width, s.height}};
         vkCmdSetViewport(f.cmd, 0, 1, &viewport);
         vkCmdSetScissor(f.cmd, 0, 1, &scissor);
-        gpu::shader::DrawConstants constants{};
-        constants.view_projection = view_projection;
-        constants.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
-        constants.time = time;
-        constants.joint_count = asset.joint_count;
-        constants.vertex_count = asset.vertex_count;
-        technique->record(f.cmd, i % kFramesInFlight, constants);
+        technique->record(f.cmd, i % kFramesInFlight, crowdConstants(view_projection, time, asset));
         vkCmdEndRendering(f.cmd);
         vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 2);
 

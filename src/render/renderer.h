@@ -54,6 +54,12 @@ struct RenderOutput {
     std::vector<glm::vec4> positions;
 };
 
+// The clear colour of every crowd image.
+constexpr VkClearColorValue kBackground = {{0.42f, 0.55f, 0.70f, 1.0f}};
+
+// The draw constants a frame starts from: camera, light, time and the asset's counts.
+gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset);
+
 // Camera looking at the crowd's bounds from the front, above, framing all of it.
 glm::mat4 frameBounds(const Bounds& bounds, float aspect);
 

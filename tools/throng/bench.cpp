@@ -107,17 +107,23 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const std::st
     return r;
 }
 
+// A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csvField(std::string text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
 std::string csv(const nlohmann::json& report) {
     std::string out = "technique,variant,instances,triangles,frame_ms,gpu_crowd_median_ms,gpu_crowd_p95_ms,gpu_upload_median_ms,"
                       "gpu_frame_median_ms,gpu_frame_p95_ms,cpu_sample_ms,cpu_skin_ms,cpu_upload_ms,cpu_record_ms,cpu_total_ms,"
                       "upload_bytes_per_frame,gpu_memory_bytes,error\n";
     for (const nlohmann::json& r : report["results"]) {
         std::ostringstream line;
-        line << r["technique"].get<std::string>() << "," << r.value("variant", "") << "," << r["instances"] << ",";
+        line << csvField(r["technique"].get<std::string>()) << "," << csvField(r.value("variant", "")) << "," << r["instances"] << ",";
         if (r.contains("error")) {
-            std::string e = r["error"];
-            std::replace(e.begin(), e.end(), ',', ';');
-            line << ",,,,,,,,,,,,,," << e;
+            line << ",,,,,,,,,,,,,," << csvField(r["error"].get<std::string>());
         } else {
             line << r["triangles"] << "," << r["frame_ms"] << "," << r["gpu_ms"]["crowd"]["median"] << "," << r["gpu_ms"]["crowd"]["p95"] << ","
                  << r["gpu_ms"]["upload"]["median"] << "," << r["gpu_ms"]["frame"]["median"] << "," << r["gpu_ms"]["frame"]["p95"] << ","

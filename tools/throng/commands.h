@@ -61,6 +61,16 @@ struct BenchOptions {
 };
 int runBench(const BenchOptions& options);
 
+} // namespace throng::cli
+
+namespace throng::view {
+struct ViewerOptions;
+}
+
+namespace throng::cli {
+
+int runView(const view::ViewerOptions& options);  // `throng view` (src/view/viewer.h)
+
 void printError(const std::string& source, const std::string& message);
 
 } // namespace throng::cli

@@ -1,6 +1,8 @@
 // throng — command-line entry point. Subcommands live one per file (info.cpp, animate.cpp, bake.cpp, render.cpp).
 #include "commands.h"
 
+#include "../../src/view/viewer.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -80,6 +82,24 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--device", bench.device, "Use the Vulkan device whose name contains this");
     bench_cmd->add_flag("--validate", bench.validate, "Enable the Vulkan validation layers");
 
+    throng::view::ViewerOptions view;
+    std::string view_size = "1280x720";
+    CLI::App* view_cmd = app.add_subcommand("view", "Open the crowd in a window: technique switcher, FPS counter, time ruler, debug console (backtick)");
+    view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    view_cmd->add_option("--instances", view.instances, "Crowd size")->check(CLI::Range(1u, 10'000'000u));
+    view_cmd->add_option("--technique", view.technique, "Technique at start: cpu, palette, palette-ubo, bonetex, baked, vat, procedural, static");
+    view_cmd->add_option("--encoding", view.encoding, "palette: joints as 3x4 matrices or quaternion + translation")->check(CLI::IsMember({"mat", "quat"}));
+    view_cmd->add_option("--precision", view.precision, "bonetex texels and the baked animation: float or half")->check(CLI::IsMember({"float", "half"}));
+    view_cmd->add_option("--fps", view.fps, "Bake rate when the model is not a .throng file");
+    view_cmd->add_option("--seed", view.seed, "Crowd layout and variation seed");
+    view_cmd->add_option("--present", view.present, "fifo (vsync, default), mailbox or immediate")->check(CLI::IsMember({"fifo", "mailbox", "immediate"}));
+    view_cmd->add_option("--exec", view.exec, "Console commands separated by ';', one per frame, e.g. \"technique cpu; wait 10; screenshot a.png\"");
+    view_cmd->add_option("--frames", view.frames, "Quit after this many frames (default: when the window closes)");
+    view_cmd->add_flag("--console", view.console, "Start with the debug console open (backtick toggles it)");
+    view_cmd->add_option("--size", view_size, "Window size WxH (default 1280x720)");
+    view_cmd->add_option("--device", view.device, "Use the Vulkan device whose name contains this");
+    view_cmd->add_flag("--validate", view.validate, "Enable the Vulkan validation layers; any error makes the exit code 1");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -91,6 +111,10 @@ int main(int argc, char** argv) {
     if (render_cmd->parsed()) {
         if (!parseSize(size, render.width, render.height)) return 1;
         return throng::cli::runRender(render);
+    }
+    if (view_cmd->parsed()) {
+        if (!parseSize(view_size, view.width, view.height)) return 1;
+        return throng::cli::runView(view);
     }
     if (bench_cmd->parsed()) {
         if (!parseSize(bench_size, bench.width, bench.height)) return 1;

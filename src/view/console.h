@@ -1,0 +1,52 @@
+// The viewer's debug console: the command language, parsed without a window so it can be tested
+// alone. The viewer applies a parsed Command; typing it (backtick opens the console) and
+// `throng view --exec "cmd; cmd"` go through the same parser.
+//
+// Commands (one per line, or ';'-separated in --exec):
+//   help                     list the commands
+//   technique NAME           switch technique (names from render::techniqueNames())
+//   instances N              crowd size, 1 .. kMaxInstances
+//   clip NAME|INDEX|mixed    every member plays one clip, or back to the seeded mixed crowd
+//   speed X                  playback rate, 0 (paused) .. 100
+//   precision float|half     texel precision of bonetex and of the baked animation
+//   vsync on|off             FIFO, or mailbox (immediate where mailbox is missing)
+//   size WxH                 resize the window (16 .. 16384 each; scripts and tests of resizing)
+//   screenshot FILE.png      the next frame, overlay included, written atomically
+//   stats                    one line: technique, crowd, frame times, GPU passes, CPU stages
+//   wait N                   scripts: let N frames pass before the next scripted command
+//   quit                     close the viewer
+#pragma once
+
+#include <throng/result.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace throng::view {
+
+constexpr uint32_t kMaxInstances = 10'000'000;
+
+enum class CommandKind { Help, Technique, Instances, Clip, Speed, Precision, Vsync, Size, Screenshot, Stats, Wait, Quit };
+
+struct Command {
+    CommandKind kind = CommandKind::Help;
+    std::string text;     // technique name, clip name, screenshot path, precision ("float"/"half")
+    double number = 0.0;  // instances, speed, wait frames
+    bool on = false;      // vsync
+    uint32_t width = 0, height = 0;  // size
+};
+
+// Parses one command line. Errors: empty line, unknown command (with the list), a missing,
+// extra or malformed argument, a number out of range, an unknown technique (with the list).
+// `techniques` are the names `technique` accepts.
+Result<Command> parseCommand(std::string_view line, const std::vector<std::string_view>& techniques);
+
+// Splits an --exec script at ';' into trimmed, non-empty command lines.
+std::vector<std::string> splitScript(std::string_view script);
+
+// The help text, one line per command.
+std::vector<std::string> commandHelp();
+
+} // namespace throng::view

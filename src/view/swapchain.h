@@ -1,0 +1,42 @@
+// The window's swapchain with what drawing into it needs: an image view and a framebuffer per
+// image, a depth image, the classic render pass the overlay (Dear ImGui 1.86) draws in, and a
+// "rendering done" semaphore per image. Recreated whole on resize or present-mode change.
+//
+// Images are created with TRANSFER_SRC where the surface allows it, for screenshots
+// (Swapchain::can_copy).
+#pragma once
+
+#include "../gpu/memory.h"
+#include "../gpu/resources.h"
+
+#include <vector>
+
+namespace throng::view {
+
+struct Swapchain {
+    VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkExtent2D extent{0, 0};
+    VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;
+    bool can_copy = false;
+    std::vector<VkImage> images;
+    std::vector<VkImageView> views;
+    std::vector<VkFramebuffer> framebuffers;       // overlay pass, one per image
+    std::vector<VkSemaphore> rendered;             // signalled by the frame's submit, waited by present
+    VkRenderPass overlay_pass = VK_NULL_HANDLE;    // loads the crowd's colour, ends in PRESENT_SRC
+    gpu::Image depth;
+};
+
+constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+
+// The present mode to use: `wanted` when the surface offers it; mailbox falls back to
+// immediate, then FIFO (always available).
+VkPresentModeKHR choosePresentMode(const gpu::Context& context, VkPresentModeKHR wanted);
+
+// Creates (or, given `old`, recreates and destroys `old`) the swapchain at `width` x `height`
+// (clamped to what the surface allows). Returns false when the window has no area (minimised):
+// draw nothing, try again later.
+bool createSwapchain(gpu::Allocator& allocator, uint32_t width, uint32_t height, VkPresentModeKHR mode, Swapchain& swapchain);
+void destroySwapchain(gpu::Allocator& allocator, Swapchain& swapchain);
+
+} // namespace throng::view

@@ -1,0 +1,924 @@
+// The interactive viewer; see viewer.h. One frame: wait for the frame slot, acquire a swapchain
+// image, let the technique do its CPU work, build the overlay, record (technique transfers,
+// crowd pass with dynamic rendering, overlay in a classic render pass), submit, present.
+// Console commands (typed, from panels, or scripted) are applied between frames.
+#include "viewer.h"
+
+#include "camera.h"
+#include "console.h"
+#include "swapchain.h"
+#include "time_ruler.h"
+
+#include "../gpu/png.h"
+#include "../render/renderer.h"
+
+#include <throng/bake.h>
+#include <throng/format.h>
+#include <throng/import.h>
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_vulkan.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <optional>
+
+namespace throng::view {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr uint32_t kSlots = render::kFramesInFlight;
+constexpr uint32_t kTimestamps = 4;  // frame begin, crowd begin, overlay begin, end
+constexpr double kTargetMs = 1000.0 / 60.0;
+
+std::string g_glfw_error;  // the last GLFW error, for messages
+
+void onGlfwError(int, const char* text) {
+    g_glfw_error = text != nullptr ? text : "";
+}
+
+void printError(const std::string& where, const std::string& what) {
+    std::fprintf(stderr, "throng: error: %s: %s\n", where.c_str(), what.c_str());
+}
+
+// The crowd's source: the baked asset, and for imported models the model itself so the viewer
+// can bake again (another precision, or vertex animation for technique vat).
+struct Scene {
+    std::string source;
+    std::optional<Model> model;
+    BakedAsset baked;
+    float fps = 30.0f;
+};
+
+Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat) {
+    Scene s;
+    s.source = source;
+    s.fps = fps;
+    if (std::filesystem::path(source).extension() == ".throng") {
+        Result<BakedAsset> r = readThrong(source);
+        if (!r) return r.error();
+        s.baked = std::move(r).value();
+        return s;
+    }
+    Result<Model> m = importModel(source);
+    if (!m) return m.error();
+    s.model = std::move(m).value();
+    BakeOptions o;
+    o.fps = fps;
+    o.precision = precision;
+    o.vat = vat;
+    Result<BakedAsset> b = bake(*s.model, o);
+    if (!b) return b.error();
+    s.baked = std::move(b).value();
+    return s;
+}
+
+bool hasVat(const BakedAsset& a) {
+    return !a.vat_f32.empty() || !a.vat_f16.empty();
+}
+
+VkPresentModeKHR presentMode(const std::string& name) {
+    if (name == "mailbox") return VK_PRESENT_MODE_MAILBOX_KHR;
+    if (name == "immediate") return VK_PRESENT_MODE_IMMEDIATE_KHR;
+    return VK_PRESENT_MODE_FIFO_KHR;
+}
+
+const char* presentName(VkPresentModeKHR m) {
+    switch (m) {
+    case VK_PRESENT_MODE_MAILBOX_KHR: return "mailbox";
+    case VK_PRESENT_MODE_IMMEDIATE_KHR: return "immediate";
+    case VK_PRESENT_MODE_FIFO_RELAXED_KHR: return "fifo-relaxed";
+    default: return "fifo";
+    }
+}
+
+void checkImGuiVk(VkResult r) {
+    VK_CHECK(r);
+}
+
+struct FrameSlot {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkSemaphore acquired = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;
+    bool pending = false;  // timestamps written and not yet read
+};
+
+class Viewer {
+public:
+    Viewer(const ViewerOptions& o, GLFWwindow* window, gpu::Context& ctx, Scene scene)
+        : options_(o), window_(window), ctx_(ctx), scene_(std::move(scene)) {
+        precision_ = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+        encoding_ = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
+        present_ = presentMode(o.present);
+        instances_ = o.instances;
+        console_open_ = o.console;
+        for (const std::string& line : splitScript(o.exec)) script_.push_back(line);
+    }
+
+    ~Viewer() {
+        try {
+            shutdown();
+        } catch (const gpu::GpuError&) {  // already failing: the caller reports the first error
+        }
+    }
+    Viewer(const Viewer&) = delete;
+    Viewer& operator=(const Viewer&) = delete;
+
+    // Returns the exit code.
+    int run() {
+        started_ = true;
+        gpu::createAllocator(allocator_, ctx_);
+        int width = 0, height = 0;
+        glfwGetFramebufferSize(window_, &width, &height);
+        createSwapchain(allocator_, uint32_t(width), uint32_t(height), present_, swapchain_);
+        createSlots();
+        initOverlay();
+        if (!uploadScene() || !rebuildCrowd(true) || !switchTechnique(options_.technique)) {
+            shutdown();
+            return 1;
+        }
+        log("viewer: " + ctx_.device_name + " | " + scene_.source + " | " + std::to_string(instances_) + " instances | " + technique_name_ +
+            " | present " + presentName(swapchain_.present_mode) + " | backtick opens the console, F frames the crowd, C switches orbit/fly");
+        last_frame_ = Clock::now();
+        while (!glfwWindowShouldClose(window_) && !quit_) {
+            glfwPollEvents();
+            int w = 0, h = 0;
+            glfwGetFramebufferSize(window_, &w, &h);
+            if (w == 0 || h == 0) {  // minimised: no swapchain, nothing to draw
+                glfwWaitEventsTimeout(0.1);
+                continue;
+            }
+            if (resize_ || swapchain_.swapchain == VK_NULL_HANDLE || uint32_t(w) != swapchain_.extent.width ||
+                uint32_t(h) != swapchain_.extent.height) {
+                recreateSwapchain();
+                if (swapchain_.swapchain == VK_NULL_HANDLE) continue;
+            }
+            runScript();
+            if (quit_) break;
+            if (!frame()) continue;
+            ++frames_drawn_;
+            if (options_.frames > 0 && frames_drawn_ >= options_.frames) break;
+        }
+        if (!script_.empty() && options_.frames > 0)
+            log("viewer: --frames " + std::to_string(options_.frames) + " reached with " + std::to_string(script_.size()) +
+                " scripted command(s) not run");
+        shutdown();
+        return script_failed_ ? 1 : 0;
+    }
+
+private:
+    // ---- set-up and tear-down ------------------------------------------------------------
+    void createSlots() {
+        for (FrameSlot& f : slots_) {
+            VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+            ai.commandPool = ctx_.command_pool;
+            ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+            ai.commandBufferCount = 1;
+            VK_CHECK(vkAllocateCommandBuffers(ctx_.device, &ai, &f.cmd));
+            VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+            VK_CHECK(vkCreateFence(ctx_.device, &fci, nullptr, &f.fence));
+            VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            VK_CHECK(vkCreateSemaphore(ctx_.device, &sci, nullptr, &f.acquired));
+            VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+            qci.queryCount = kTimestamps;
+            VK_CHECK(vkCreateQueryPool(ctx_.device, &qci, nullptr, &f.queries));
+        }
+        screenshot_buffer_ = {};
+    }
+
+    void initOverlay() {
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the user's files
+        ImGui::StyleColorsDark();
+        ImGui_ImplGlfw_InitForVulkan(window_, true);
+        const std::array<VkDescriptorPoolSize, 1> sizes = {{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}}};
+        VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        pci.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+        pci.maxSets = 16;
+        pci.poolSizeCount = uint32_t(sizes.size());
+        pci.pPoolSizes = sizes.data();
+        VK_CHECK(vkCreateDescriptorPool(ctx_.device, &pci, nullptr, &overlay_pool_));
+        ImGui_ImplVulkan_InitInfo info{};
+        info.Instance = ctx_.instance;
+        info.PhysicalDevice = ctx_.physical;
+        info.Device = ctx_.device;
+        info.QueueFamily = ctx_.queue_family;
+        info.Queue = ctx_.queue;
+        info.DescriptorPool = overlay_pool_;
+        info.MinImageCount = 2;
+        // The backend cycles its vertex buffers over ImageCount frames; we have kSlots in flight.
+        info.ImageCount = std::max<uint32_t>(uint32_t(swapchain_.images.size()), kSlots + 1);
+        info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+        info.CheckVkResultFn = checkImGuiVk;
+        ImGui_ImplVulkan_Init(&info, swapchain_.overlay_pass);
+        gpu::submitAndWait(ctx_, [](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
+        ImGui_ImplVulkan_DestroyFontUploadObjects();
+        overlay_ready_ = true;
+    }
+
+    void shutdown() {
+        if (!started_) return;
+        started_ = false;
+        if (ctx_.device != VK_NULL_HANDLE) VK_CHECK(vkDeviceWaitIdle(ctx_.device));
+        if (overlay_ready_) {
+            ImGui_ImplVulkan_Shutdown();
+            ImGui_ImplGlfw_Shutdown();
+            ImGui::DestroyContext();
+            overlay_ready_ = false;
+        }
+        if (overlay_pool_ != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx_.device, overlay_pool_, nullptr);
+        overlay_pool_ = VK_NULL_HANDLE;
+        technique_.reset();
+        for (FrameSlot& f : slots_) {
+            if (f.queries != VK_NULL_HANDLE) vkDestroyQueryPool(ctx_.device, f.queries, nullptr);
+            if (f.acquired != VK_NULL_HANDLE) vkDestroySemaphore(ctx_.device, f.acquired, nullptr);
+            if (f.fence != VK_NULL_HANDLE) vkDestroyFence(ctx_.device, f.fence, nullptr);
+            if (f.cmd != VK_NULL_HANDLE) vkFreeCommandBuffers(ctx_.device, ctx_.command_pool, 1, &f.cmd);
+            f = FrameSlot{};
+        }
+        gpu::destroyBuffer(allocator_, screenshot_buffer_);
+        if (uploaded_) render::destroyAsset(allocator_, gpu_asset_);
+        uploaded_ = false;
+        destroySwapchain(allocator_, swapchain_);
+        gpu::destroyAllocator(allocator_);
+    }
+
+    // ---- the crowd: asset, instances, technique ------------------------------------------
+    bool uploadScene() {
+        if (uploaded_) render::destroyAsset(allocator_, gpu_asset_);
+        uploaded_ = false;
+        Result<render::GpuAsset> g = render::uploadAsset(allocator_, scene_.baked);
+        if (!g) {
+            printError(scene_.source, g.error().message);
+            return false;
+        }
+        gpu_asset_ = std::move(g).value();
+        uploaded_ = true;
+        for (const std::string& w : gpu_asset_.warnings) log("warning: " + w);
+        mesh_ = render::cpuMesh(scene_.baked);
+        return true;
+    }
+
+    // New crowd of instances_ members (all playing clip_ unless it is -1), camera framed when asked.
+    bool rebuildCrowd(bool frame_camera) {
+        render::CrowdOptions co;
+        co.count = instances_;
+        co.seed = options_.seed;
+        crowd_ = render::makeCrowd(scene_.baked, co);
+        if (clip_ >= 0)
+            for (auto& inst : crowd_.instances) {
+                inst.clips = uint32_t(clip_) | uint32_t(clip_) << 16;
+                inst.blend = 0.0f;
+            }
+        if (frame_camera) camera_ = frameCrowd(crowd_.bounds, aspect());
+        return true;
+    }
+
+    float aspect() const {
+        return swapchain_.extent.height > 0 ? float(swapchain_.extent.width) / float(swapchain_.extent.height) : 16.0f / 9.0f;
+    }
+
+    // Creates technique `name` for the current crowd; on failure keeps the old one and says why.
+    bool switchTechnique(const std::string& name) {
+        VK_CHECK(vkDeviceWaitIdle(ctx_.device));
+        for (FrameSlot& f : slots_) f.pending = false;
+        render::TechniqueSetup setup;
+        setup.allocator = &allocator_;
+        setup.asset = &gpu_asset_;
+        setup.instances = &crowd_.instances;
+        setup.color_format = swapchain_.format;
+        setup.depth_format = kDepthFormat;
+        setup.frames_in_flight = kSlots;
+        setup.source = &scene_.baked.source;
+        setup.mesh = &mesh_;
+        setup.encoding = encoding_;
+        setup.bone_precision = precision_;
+        std::unique_ptr<render::Technique> next;
+        try {
+            Result<std::unique_ptr<render::Technique>> created = render::createTechnique(name, setup);
+            if (!created) {
+                log("technique " + name + ": " + created.error().message);
+                return false;
+            }
+            next = std::move(created).value();
+        } catch (const gpu::GpuError& e) {
+            log("technique " + name + ": " + e.what());
+            return false;
+        }
+        technique_ = std::move(next);
+        technique_key_ = name;
+        technique_name_ = std::string(technique_->name());
+        return true;
+    }
+
+    // Bakes the imported model again (precision, vertex animation) and uploads it.
+    bool rebake(Precision precision, bool vat) {
+        if (!scene_.model) return false;
+        VK_CHECK(vkDeviceWaitIdle(ctx_.device));
+        technique_.reset();
+        BakeOptions o;
+        o.fps = scene_.fps;
+        o.precision = precision;
+        o.vat = vat;
+        Result<BakedAsset> b = bake(*scene_.model, o);
+        if (!b) {
+            log("bake: " + b.error().message);
+            return false;
+        }
+        scene_.baked = std::move(b).value();
+        return uploadScene();
+    }
+
+    // ---- console -------------------------------------------------------------------------
+    void log(const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+        console_log_.push_back(line);
+        while (console_log_.size() > 500) console_log_.pop_front();
+        scroll_console_ = true;
+    }
+
+    // Parses and applies one command line; false (and a message) when it changed nothing.
+    bool execute(const std::string& line) {
+        log("> " + line);
+        Result<Command> parsed = parseCommand(line, render::techniqueNames());
+        if (!parsed) {
+            log("error: " + parsed.error().message);
+            return false;
+        }
+        return apply(parsed.value());
+    }
+
+    bool apply(const Command& c) {
+        switch (c.kind) {
+        case CommandKind::Help:
+            for (const std::string& h : commandHelp()) log("  " + h);
+            return true;
+        case CommandKind::Technique: {
+            if (c.text == "vat" && !hasVat(scene_.baked)) {
+                if (!scene_.model) {
+                    log("error: " + scene_.source + " has no vertex animation (bake it with throng bake --vat)");
+                    return false;
+                }
+                log("baking vertex animation for vat...");
+                if (!rebake(scene_.baked.precision, true)) return false;
+                if (!switchTechnique(technique_key_)) return false;
+            }
+            if (!switchTechnique(c.text)) return false;
+            log("technique: " + technique_name_);
+            return true;
+        }
+        case CommandKind::Instances: {
+            const uint32_t before = instances_;
+            instances_ = uint32_t(c.number);
+            rebuildCrowd(true);
+            if (!switchTechnique(technique_key_)) {
+                instances_ = before;
+                rebuildCrowd(true);
+                switchTechnique(technique_key_);
+                return false;
+            }
+            log("instances: " + std::to_string(instances_));
+            return true;
+        }
+        case CommandKind::Clip: {
+            int clip = -2;
+            if (c.text == "mixed") clip = -1;
+            for (size_t i = 0; i < scene_.baked.clips.size() && clip == -2; ++i)
+                if (scene_.baked.clips[i].name == c.text || std::to_string(i) == c.text) clip = int(i);
+            if (clip == -2) {
+                std::string names;
+                for (size_t i = 0; i < scene_.baked.clips.size(); ++i) names += (i ? ", " : "") + scene_.baked.clips[i].name;
+                log("error: no clip '" + c.text + "' (clips: " + names + "; or an index, or mixed)");
+                return false;
+            }
+            clip_ = clip;
+            rebuildCrowd(false);
+            if (!switchTechnique(technique_key_)) return false;
+            log("clip: " + (clip_ < 0 ? std::string("mixed") : scene_.baked.clips[size_t(clip_)].name));
+            return true;
+        }
+        case CommandKind::Speed:
+            speed_ = float(c.number);
+            log("speed: " + std::to_string(speed_));
+            return true;
+        case CommandKind::Precision: {
+            const Precision p = c.text == "half" ? Precision::Float16 : Precision::Float32;
+            precision_ = p;
+            std::string note;
+            if (scene_.baked.precision != p) {
+                if (scene_.model) {
+                    if (!rebake(p, hasVat(scene_.baked))) return false;
+                } else {
+                    note = " (the baked animation stays " + std::string(toString(scene_.baked.precision)) + " as stored in " + scene_.source + ")";
+                }
+            }
+            if (!switchTechnique(technique_key_)) return false;
+            log("precision: " + c.text + note);
+            return true;
+        }
+        case CommandKind::Vsync:
+            present_ = c.on ? VK_PRESENT_MODE_FIFO_KHR : VK_PRESENT_MODE_MAILBOX_KHR;
+            recreateSwapchain();
+            log(std::string("vsync ") + (c.on ? "on" : "off") + ": present mode " + presentName(swapchain_.present_mode));
+            return true;
+        case CommandKind::Size:
+            glfwSetWindowSize(window_, int(c.width), int(c.height));
+            log("size: asked for " + std::to_string(c.width) + "x" + std::to_string(c.height));
+            return true;
+        case CommandKind::Screenshot:
+            if (!swapchain_.can_copy) {
+                log("error: this window's swapchain images cannot be copied (no TRANSFER_SRC usage)");
+                return false;
+            }
+            screenshot_path_ = c.text;
+            return true;
+        case CommandKind::Stats: log(statsLine()); return true;
+        case CommandKind::Wait: wait_frames_ = uint32_t(c.number); return true;
+        case CommandKind::Quit: quit_ = true; return true;
+        }
+        return false;
+    }
+
+    void runScript() {
+        for (std::string& line : typed_) {
+            if (!line.empty()) execute(line);
+        }
+        typed_.clear();
+        if (wait_frames_ > 0) {
+            --wait_frames_;
+            return;
+        }
+        if (script_.empty()) return;
+        const std::string line = script_.front();
+        script_.pop_front();
+        if (!execute(line)) script_failed_ = true;
+    }
+
+    std::string statsLine() const {
+        const render::TechniqueStats& s = cpu_;
+        char text[512];
+        std::snprintf(text, sizeof text,
+                      "stats: %s | %u x %s | %.1f FPS, frame %.2f ms | GPU upload %.3f, crowd %.3f, overlay %.3f ms | CPU wait %.2f, "
+                      "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded per frame | "
+                      "%.0f MiB GPU memory | %s %ux%u",
+                      technique_name_.c_str(), instances_, scene_.source.c_str(), fps_, frame_ms_, costs_.gpu_upload_ms, costs_.gpu_crowd_ms,
+                      costs_.gpu_overlay_ms, costs_.cpu_wait_ms, s.sample_ms, s.skin_ms, s.upload_ms, costs_.cpu_ui_ms, costs_.cpu_record_ms,
+                      double(gpu_asset_.index_count / 3) * double(instances_) * 1e-6, double(s.upload_bytes) * 1e-6,
+                      double(allocator_.reserved) / (1 << 20), presentName(swapchain_.present_mode), swapchain_.extent.width,
+                      swapchain_.extent.height);
+        return text;
+    }
+
+    // ---- swapchain -----------------------------------------------------------------------
+    void recreateSwapchain() {
+        VK_CHECK(vkDeviceWaitIdle(ctx_.device));
+        for (FrameSlot& f : slots_) f.pending = false;
+        const VkFormat before = swapchain_.format;
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(window_, &w, &h);
+        createSwapchain(allocator_, uint32_t(w), uint32_t(h), present_, swapchain_);
+        resize_ = false;
+        if (swapchain_.swapchain != VK_NULL_HANDLE && before != swapchain_.format && technique_) switchTechnique(technique_key_);
+    }
+
+    // ---- input and overlay ---------------------------------------------------------------
+    void handleInput(float seconds) {
+        ImGuiIO& io = ImGui::GetIO();
+        if (ImGui::IsKeyPressed(GLFW_KEY_GRAVE_ACCENT, false)) {
+            console_open_ = !console_open_;
+            focus_console_ = console_open_;
+        }
+        if (!io.WantCaptureMouse) {
+            const ImVec2 d = io.MouseDelta;
+            if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsMouseDown(ImGuiMouseButton_Right)) orbit(camera_, -d.x * 0.005f, d.y * 0.005f);
+            if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) pan(camera_, -d.x * 0.0015f, d.y * 0.0015f);
+            if (io.MouseWheel != 0.0f) zoom(camera_, io.MouseWheel);
+        }
+        if (!io.WantCaptureKeyboard) {
+            const float step = seconds * (glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ? 2.0f : 0.5f);
+            glm::vec3 move(0.0f);
+            if (glfwGetKey(window_, GLFW_KEY_W) == GLFW_PRESS) move.z += step;
+            if (glfwGetKey(window_, GLFW_KEY_S) == GLFW_PRESS) move.z -= step;
+            if (glfwGetKey(window_, GLFW_KEY_D) == GLFW_PRESS) move.x += step;
+            if (glfwGetKey(window_, GLFW_KEY_A) == GLFW_PRESS) move.x -= step;
+            if (glfwGetKey(window_, GLFW_KEY_E) == GLFW_PRESS) move.y += step;
+            if (glfwGetKey(window_, GLFW_KEY_Q) == GLFW_PRESS) move.y -= step;
+            if (move != glm::vec3(0.0f)) fly(camera_, move);
+            if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) camera_ = frameCrowd(crowd_.bounds, aspect());
+            if (ImGui::IsKeyPressed(GLFW_KEY_C, false))
+                setMode(camera_, camera_.mode == CameraMode::Orbit ? CameraMode::Fly : CameraMode::Orbit);
+        }
+    }
+
+    void buildOverlay() {
+        ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowBgAlpha(0.85f);
+        ImGui::Begin("throng", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+        ImGui::Text("%.1f FPS  %.2f ms / frame", fps_, frame_ms_);
+        ImGui::TextDisabled("%s", ctx_.device_name.c_str());
+        frame_history_[history_at_ % frame_history_.size()] = float(frame_ms_);
+        ImGui::PlotLines("##frames", frame_history_.data(), int(frame_history_.size()), int(history_at_ % frame_history_.size()), nullptr,
+                         0.0f, float(std::max(2.0 * kTargetMs, double(*std::max_element(frame_history_.begin(), frame_history_.end())))),
+                         ImVec2(360, 40));
+        ++history_at_;
+        ImGui::Separator();
+        ImGui::Text("time ruler (last measured frame)");
+        drawTimeRuler(rulerBars(costs_), kTargetMs, 360.0f);
+        ImGui::Separator();
+
+        const std::vector<std::string_view> names = render::techniqueNames();
+        if (ImGui::BeginCombo("technique", technique_key_.c_str())) {
+            for (std::string_view n : names)
+                if (ImGui::Selectable(std::string(n).c_str(), n == technique_key_)) typed_.push_back("technique " + std::string(n));
+            ImGui::EndCombo();
+        }
+        int count = int(instances_);
+        if (ImGui::InputInt("instances", &count, 100, 1000, ImGuiInputTextFlags_EnterReturnsTrue)) typed_.push_back("instances " + std::to_string(count));
+        const std::string current = clip_ < 0 ? "mixed" : scene_.baked.clips[size_t(clip_)].name;
+        if (ImGui::BeginCombo("clip", current.c_str())) {
+            if (ImGui::Selectable("mixed", clip_ < 0)) typed_.push_back("clip mixed");
+            for (size_t i = 0; i < scene_.baked.clips.size(); ++i)
+                if (ImGui::Selectable((scene_.baked.clips[i].name + "##" + std::to_string(i)).c_str(), int(i) == clip_))
+                    typed_.push_back("clip " + std::to_string(i));
+            ImGui::EndCombo();
+        }
+        ImGui::SliderFloat("speed", &speed_, 0.0f, 4.0f, "%.2f");
+        int precision = precision_ == Precision::Float16 ? 1 : 0;
+        ImGui::Text("precision");
+        ImGui::SameLine();
+        if (ImGui::RadioButton("float", precision == 0) && precision != 0) typed_.push_back("precision float");
+        ImGui::SameLine();
+        if (ImGui::RadioButton("half", precision == 1) && precision != 1) typed_.push_back("precision half");
+        bool vsync = swapchain_.present_mode == VK_PRESENT_MODE_FIFO_KHR;
+        if (ImGui::Checkbox("vsync", &vsync)) typed_.push_back(vsync ? "vsync on" : "vsync off");
+        ImGui::SameLine();
+        bool fly_mode = camera_.mode == CameraMode::Fly;
+        if (ImGui::Checkbox("fly camera (C)", &fly_mode)) setMode(camera_, fly_mode ? CameraMode::Fly : CameraMode::Orbit);
+        ImGui::SameLine();
+        if (ImGui::Button("frame (F)")) camera_ = frameCrowd(crowd_.bounds, aspect());
+        ImGui::TextDisabled("%s | %.2f M triangles | %.2f MB/frame up", technique_name_.c_str(),
+                            double(gpu_asset_.index_count / 3) * double(instances_) * 1e-6, double(cpu_.upload_bytes) * 1e-6);
+        ImGui::End();
+
+        if (console_open_) buildConsole();
+    }
+
+    static int dropBacktick(ImGuiInputTextCallbackData* data) {
+        return data->EventChar == '`' ? 1 : 0;
+    }
+
+    void buildConsole() {
+        const ImGuiIO& io = ImGui::GetIO();
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f - 10.0f, io.DisplaySize.y - 270.0f), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x * 0.5f, 260.0f), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowBgAlpha(0.9f);
+        if (ImGui::Begin("console (` to close)", &console_open_)) {
+            ImGui::BeginChild("log", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), false, ImGuiWindowFlags_HorizontalScrollbar);
+            for (const std::string& line : console_log_) {
+                const bool error = line.rfind("error", 0) == 0;
+                if (error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
+                ImGui::TextUnformatted(line.c_str());
+                if (error) ImGui::PopStyleColor();
+            }
+            if (scroll_console_) ImGui::SetScrollHereY(1.0f);
+            scroll_console_ = false;
+            ImGui::EndChild();
+            if (focus_console_) {
+                ImGui::SetKeyboardFocusHere();
+                focus_console_ = false;
+            }
+            if (ImGui::InputText("##command", input_.data(), input_.size(),
+                                 ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackCharFilter, dropBacktick)) {
+                typed_.push_back(input_.data());
+                input_.fill('\0');
+                focus_console_ = true;
+            }
+        }
+        ImGui::End();
+    }
+
+    // ---- one frame -----------------------------------------------------------------------
+    void readTimestamps(FrameSlot& f) {
+        uint64_t t[kTimestamps] = {};
+        VK_CHECK(vkGetQueryPoolResults(ctx_.device, f.queries, 0, kTimestamps, sizeof t, t, sizeof(uint64_t),
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+        const double ms = double(ctx_.properties.limits.timestampPeriod) * 1e-6;
+        costs_.gpu_upload_start_ms = 0.0;
+        costs_.gpu_upload_ms = double(t[1] - t[0]) * ms;
+        costs_.gpu_crowd_start_ms = double(t[1] - t[0]) * ms;
+        costs_.gpu_crowd_ms = double(t[2] - t[1]) * ms;
+        costs_.gpu_overlay_start_ms = double(t[2] - t[0]) * ms;
+        costs_.gpu_overlay_ms = double(t[3] - t[2]) * ms;
+        f.pending = false;
+    }
+
+    // False when no frame was drawn (the swapchain had to be recreated).
+    bool frame() {
+        const uint32_t slot = uint32_t(frame_index_ % kSlots);
+        FrameSlot& f = slots_[slot];
+        const Clock::time_point start = Clock::now();
+        const double seconds = std::chrono::duration<double>(start - last_frame_).count();
+        last_frame_ = start;
+        frame_ms_ = frame_ms_ == 0.0 ? seconds * 1e3 : 0.9 * frame_ms_ + 0.1 * seconds * 1e3;
+        fps_ = frame_ms_ > 0.0 ? 1000.0 / frame_ms_ : 0.0;
+
+        VK_CHECK(vkWaitForFences(ctx_.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+        if (f.pending) readTimestamps(f);
+        uint32_t image = 0;
+        const VkResult acquired = vkAcquireNextImageKHR(ctx_.device, swapchain_.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &image);
+        if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+            resize_ = true;
+            return false;
+        }
+        if (acquired == VK_SUBOPTIMAL_KHR) resize_ = true;
+        else VK_CHECK(acquired);
+        costs_.cpu_wait_ms = render::millisecondsSince(start);
+
+        time_ += float(std::min(seconds, 0.25) * speed_);
+        technique_->update(slot, time_);
+        cpu_ = technique_->stats();
+        costs_.cpu_sample_ms = cpu_.sample_ms;
+        costs_.cpu_skin_ms = cpu_.skin_ms;
+        costs_.cpu_upload_ms = cpu_.upload_ms;
+
+        const Clock::time_point ui_start = Clock::now();
+        ImGui_ImplVulkan_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        handleInput(float(std::min(seconds, 0.25)));
+        buildOverlay();
+        ImGui::Render();
+        costs_.cpu_ui_ms = render::millisecondsSince(ui_start);
+
+        const Clock::time_point record_start = Clock::now();
+        const bool screenshot = !screenshot_path_.empty();
+        VK_CHECK(vkResetFences(ctx_.device, 1, &f.fence));
+        VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
+        vkCmdResetQueryPool(f.cmd, f.queries, 0, kTimestamps);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
+        technique_->recordTransfers(f.cmd, slot);
+        const VkImage target = swapchain_.images[image];
+        gpu::transitionImage(f.cmd, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        gpu::transitionImage(f.cmd, swapchain_.depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                             VK_IMAGE_ASPECT_DEPTH_BIT);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
+        recordCrowd(f.cmd, slot, swapchain_.views[image]);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 2);
+        VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+        rbi.renderPass = swapchain_.overlay_pass;
+        rbi.framebuffer = swapchain_.framebuffers[image];
+        rbi.renderArea = {{0, 0}, swapchain_.extent};
+        vkCmdBeginRenderPass(f.cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+        ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), f.cmd);
+        vkCmdEndRenderPass(f.cmd);
+        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 3);
+        if (screenshot) recordScreenshot(f.cmd, target);
+        VK_CHECK(vkEndCommandBuffer(f.cmd));
+        costs_.cpu_record_ms = render::millisecondsSince(record_start);
+
+        VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+        wait.semaphore = f.acquired;
+        wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+        signal.semaphore = swapchain_.rendered[image];
+        signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        cbi.commandBuffer = f.cmd;
+        VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        si.waitSemaphoreInfoCount = 1;
+        si.pWaitSemaphoreInfos = &wait;
+        si.commandBufferInfoCount = 1;
+        si.pCommandBufferInfos = &cbi;
+        si.signalSemaphoreInfoCount = 1;
+        si.pSignalSemaphoreInfos = &signal;
+        VK_CHECK(vkQueueSubmit2(ctx_.queue, 1, &si, f.fence));
+        f.pending = true;
+
+        VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+        pi.waitSemaphoreCount = 1;
+        pi.pWaitSemaphores = &swapchain_.rendered[image];
+        pi.swapchainCount = 1;
+        pi.pSwapchains = &swapchain_.swapchain;
+        pi.pImageIndices = &image;
+        const VkResult presented = vkQueuePresentKHR(ctx_.queue, &pi);
+        if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR) resize_ = true;
+        else VK_CHECK(presented);
+        ++frame_index_;
+        if (screenshot) saveScreenshot(f);
+        return true;
+    }
+
+    void recordCrowd(VkCommandBuffer cmd, uint32_t slot, VkImageView view) {
+        VkRenderingAttachmentInfo ca{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        ca.imageView = view;
+        ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        ca.clearValue.color = render::kBackground;
+        VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        da.imageView = swapchain_.depth.view;
+        da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+        da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        da.clearValue.depthStencil = {0.0f, 0};  // reversed Z
+        VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+        ri.renderArea = {{0, 0}, swapchain_.extent};
+        ri.layerCount = 1;
+        ri.colorAttachmentCount = 1;
+        ri.pColorAttachments = &ca;
+        ri.pDepthAttachment = &da;
+        vkCmdBeginRendering(cmd, &ri);
+        const VkViewport viewport{0.0f, 0.0f, float(swapchain_.extent.width), float(swapchain_.extent.height), 0.0f, 1.0f};
+        const VkRect2D scissor{{0, 0}, swapchain_.extent};
+        vkCmdSetViewport(cmd, 0, 1, &viewport);
+        vkCmdSetScissor(cmd, 0, 1, &scissor);
+        technique_->record(cmd, slot, render::crowdConstants(viewProjection(camera_, aspect()), time_, gpu_asset_));
+        vkCmdEndRendering(cmd);
+    }
+
+    void recordScreenshot(VkCommandBuffer cmd, VkImage image) {
+        const VkDeviceSize bytes = VkDeviceSize(swapchain_.extent.width) * swapchain_.extent.height * 4;
+        if (screenshot_buffer_.size < bytes) {
+            gpu::destroyBuffer(allocator_, screenshot_buffer_);
+            screenshot_buffer_ = gpu::createBuffer(allocator_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+        }
+        gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {swapchain_.extent.width, swapchain_.extent.height, 1};
+        vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, screenshot_buffer_.buffer, 1, &region);
+        gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        screenshot_extent_ = swapchain_.extent;
+        screenshot_format_ = swapchain_.format;
+    }
+
+    void saveScreenshot(FrameSlot& f) {
+        VK_CHECK(vkWaitForFences(ctx_.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+        const size_t pixels = size_t(screenshot_extent_.width) * screenshot_extent_.height;
+        std::vector<uint8_t> rgba(pixels * 4);
+        const uint8_t* src = static_cast<const uint8_t*>(screenshot_buffer_.mapped());
+        const bool bgra = screenshot_format_ == VK_FORMAT_B8G8R8A8_SRGB || screenshot_format_ == VK_FORMAT_B8G8R8A8_UNORM;
+        for (size_t i = 0; i < pixels; ++i) {
+            rgba[4 * i + 0] = src[4 * i + (bgra ? 2 : 0)];
+            rgba[4 * i + 1] = src[4 * i + 1];
+            rgba[4 * i + 2] = src[4 * i + (bgra ? 0 : 2)];
+            rgba[4 * i + 3] = 255;
+        }
+        const std::string path = screenshot_path_;
+        screenshot_path_.clear();
+        if (Status s = gpu::writePng(path, rgba, screenshot_extent_.width, screenshot_extent_.height); !s) {
+            log("error: screenshot " + path + ": " + s.message);
+            script_failed_ = true;
+            return;
+        }
+        log("screenshot: " + path + " (" + std::to_string(screenshot_extent_.width) + "x" + std::to_string(screenshot_extent_.height) + ")");
+    }
+
+    // ---- state ---------------------------------------------------------------------------
+    const ViewerOptions& options_;
+    GLFWwindow* window_;
+    gpu::Context& ctx_;
+    Scene scene_;
+    gpu::Allocator allocator_;
+    Swapchain swapchain_;
+    std::array<FrameSlot, kSlots> slots_{};
+    VkDescriptorPool overlay_pool_ = VK_NULL_HANDLE;
+    bool overlay_ready_ = false;
+    bool started_ = false;  // run() began: shutdown() has something to free
+
+    render::GpuAsset gpu_asset_;
+    bool uploaded_ = false;
+    render::BakedAssetMesh mesh_;
+    render::Crowd crowd_;
+    std::unique_ptr<render::Technique> technique_;
+    std::string technique_key_;   // as registered (`palette`)
+    std::string technique_name_;  // as it names itself (`palette (quat)`)
+    Precision precision_ = Precision::Float32;
+    render::PaletteEncoding encoding_ = render::PaletteEncoding::Matrix;
+    VkPresentModeKHR present_ = VK_PRESENT_MODE_FIFO_KHR;
+    uint32_t instances_ = 0;
+    int clip_ = -1;  // -1: the mixed crowd
+    float speed_ = 1.0f;
+    float time_ = 0.0f;
+    Camera camera_;
+
+    uint64_t frame_index_ = 0;
+    uint32_t frames_drawn_ = 0;
+    Clock::time_point last_frame_;
+    double frame_ms_ = 0.0, fps_ = 0.0;
+    FrameCosts costs_;
+    render::TechniqueStats cpu_;
+    std::array<float, 120> frame_history_{};
+    size_t history_at_ = 0;
+    bool resize_ = false;
+    bool quit_ = false;
+
+    std::deque<std::string> console_log_;
+    std::array<char, 256> input_{};
+    bool console_open_ = false, focus_console_ = false, scroll_console_ = false;
+    std::vector<std::string> typed_;  // from the console and the panels, applied before the next frame
+    std::deque<std::string> script_;  // --exec
+    uint32_t wait_frames_ = 0;
+    bool script_failed_ = false;
+
+    std::string screenshot_path_;
+    gpu::Buffer screenshot_buffer_;
+    VkExtent2D screenshot_extent_{};
+    VkFormat screenshot_format_ = VK_FORMAT_UNDEFINED;
+};
+
+} // namespace
+
+int runViewer(const ViewerOptions& o) {
+    const char* display = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if ((display == nullptr || *display == '\0') && (wayland == nullptr || *wayland == '\0')) {
+        std::fprintf(stderr, "throng: error: view: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); for a headless image use "
+                             "`throng render --model %s --out crowd.png`\n",
+                     o.model.c_str());
+        return 1;
+    }
+    bool known = false;
+    for (std::string_view t : render::techniqueNames()) known = known || t == o.technique;
+    if (!known) {
+        printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
+        return 1;
+    }
+    Precision precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+    Result<Scene> scene = loadScene(o.model, o.fps, precision, o.technique == "vat");
+    if (!scene) {
+        printError(o.model, scene.error().message);
+        return 1;
+    }
+    glfwSetErrorCallback(onGlfwError);
+    if (glfwInit() != GLFW_TRUE) {
+        std::fprintf(stderr, "throng: error: view: cannot open the display (%s); for a headless image use `throng render`\n",
+                     g_glfw_error.c_str());
+        return 1;
+    }
+    if (glfwVulkanSupported() != GLFW_TRUE) {
+        std::fprintf(stderr, "throng: error: view: no Vulkan loader usable for windows (%s)\n", g_glfw_error.c_str());
+        glfwTerminate();
+        return 1;
+    }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    GLFWwindow* window = glfwCreateWindow(int(o.width), int(o.height), ("throng view - " + o.model).c_str(), nullptr, nullptr);
+    if (window == nullptr) {
+        std::fprintf(stderr, "throng: error: view: cannot create a window (%s)\n", g_glfw_error.c_str());
+        glfwTerminate();
+        return 1;
+    }
+    gpu::ContextOptions co;
+    co.validation = o.validate;
+    co.device_substring = o.device;
+    uint32_t count = 0;
+    const char** required = glfwGetRequiredInstanceExtensions(&count);
+    for (uint32_t i = 0; i < count; ++i) co.instance_extensions.emplace_back(required[i]);
+    co.create_surface = [window](VkInstance instance, VkSurfaceKHR* surface) { return glfwCreateWindowSurface(instance, window, nullptr, surface); };
+    Result<std::unique_ptr<gpu::Context>> context = gpu::createContext(co);
+    if (!context) {
+        printError(o.model, context.error().message);
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 1;
+    }
+    gpu::Context& ctx = *context.value();
+    int code = 0;
+    try {
+        Viewer viewer(o, window, ctx, std::move(scene).value());
+        code = viewer.run();
+    } catch (const gpu::GpuError& e) {
+        printError(o.model, e.what());
+        code = 1;
+    }
+    if (ctx.validation && ctx.validation->errors > 0) {
+        std::fprintf(stderr, "throng: error: %u Vulkan validation error(s)\n", ctx.validation->errors.load());
+        code = 1;
+    }
+    gpu::destroyContext(ctx);
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return code;
+}
+
+} // namespace throng::view

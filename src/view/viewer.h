@@ -1,0 +1,33 @@
+// `throng view`: the crowd in a window (GLFW + Vulkan swapchain) with a Dear ImGui overlay: a
+// technique switcher and crowd controls, an FPS counter, a time ruler of CPU stages and GPU
+// passes, and the debug console (console.h), scriptable with --exec and --frames.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace throng::view {
+
+struct ViewerOptions {
+    std::string model = "builtin:walker";  // a .throng file, a model file, or builtin:NAME
+    uint32_t instances = 1000;
+    uint64_t seed = 1;
+    std::string technique = "baked";
+    std::string precision = "float";   // bonetex texels and the baked animation (imported models)
+    std::string encoding = "mat";      // palette: mat | quat
+    float fps = 30.0f;                 // baking rate for imported models
+    std::string present = "fifo";      // fifo | mailbox | immediate (mailbox falls back to immediate, then fifo)
+    std::string exec;                  // console commands separated by ';', one per frame from the first
+    uint32_t frames = 0;               // quit after this many frames (0: when the window closes)
+    bool console = false;              // start with the console open
+    uint32_t width = 1280, height = 720;
+    bool validate = false;             // validation layers; any error makes the exit code 1
+    std::string device;                // device name substring
+};
+
+// Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a
+// load, device or window failure (one line on stderr; with no display it suggests `throng
+// render`), on validation errors, or when a scripted (--exec) command failed; else 0.
+int runViewer(const ViewerOptions& options);
+
+} // namespace throng::view

@@ -1,0 +1,279 @@
+// The viewer: its console language, camera and time ruler as plain data, and `throng view` itself
+// in a virtual X display (xvfb-run) on lavapipe with the validation layers on.
+#include "../src/render/renderer.h"
+#include "../src/render/technique.h"
+#include "../src/view/camera.h"
+#include "../src/view/console.h"
+#include "../src/view/time_ruler.h"
+
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace throng;
+using namespace throng::view;
+
+namespace {
+
+Result<Command> parse(const char* line) {
+    return parseCommand(line, render::techniqueNames());
+}
+
+std::string errorOf(const char* line) {
+    Result<Command> r = parse(line);
+    EXPECT_FALSE(r.ok()) << line;
+    return r.ok() ? std::string() : r.error().message;
+}
+
+} // namespace
+
+TEST(Console, ParsesEveryCommand) {
+    EXPECT_EQ(parse("help").value().kind, CommandKind::Help);
+    EXPECT_EQ(parse("  technique   palette-ubo ").value().text, "palette-ubo");
+    EXPECT_EQ(parse("instances 25000").value().number, 25000.0);
+    EXPECT_EQ(parse("clip Walk").value().text, "Walk");
+    EXPECT_EQ(parse("speed 0").value().number, 0.0);
+    EXPECT_EQ(parse("speed 2.5").value().number, 2.5);
+    EXPECT_EQ(parse("precision half").value().text, "half");
+    EXPECT_TRUE(parse("vsync on").value().on);
+    EXPECT_FALSE(parse("vsync off").value().on);
+    const Command size = parse("size 640x360").value();
+    EXPECT_EQ(size.kind, CommandKind::Size);
+    EXPECT_EQ(size.width, 640u);
+    EXPECT_EQ(size.height, 360u);
+    EXPECT_EQ(parse("screenshot out/a b.png").ok(), false);  // one argument: no spaces
+    EXPECT_EQ(parse("screenshot out/view.png").value().text, "out/view.png");
+    EXPECT_EQ(parse("stats").value().kind, CommandKind::Stats);
+    EXPECT_EQ(parse("wait 10").value().number, 10.0);
+    EXPECT_EQ(parse("quit").value().kind, CommandKind::Quit);
+    for (std::string_view t : render::techniqueNames()) EXPECT_TRUE(parse(("technique " + std::string(t)).c_str()).ok()) << t;
+    EXPECT_EQ(commandHelp().size(), 12u);
+}
+
+TEST(Console, RejectsBadInputWithAClearMessage) {
+    EXPECT_NE(errorOf("").find("empty"), std::string::npos);
+    EXPECT_NE(errorOf("dance").find("unknown command 'dance'"), std::string::npos);
+    EXPECT_NE(errorOf("dance").find("technique"), std::string::npos);  // lists the commands
+    EXPECT_NE(errorOf("technique").find("missing argument"), std::string::npos);
+    EXPECT_NE(errorOf("stats now").find("unexpected 'now'"), std::string::npos);
+    const std::string unknown = errorOf("technique gpu-magic");
+    EXPECT_NE(unknown.find("unknown technique 'gpu-magic'"), std::string::npos);
+    EXPECT_NE(unknown.find("bonetex"), std::string::npos);  // lists the techniques
+    for (const char* bad : {"instances 0", "instances -5", "instances 1.5", "instances 20000000", "instances many", "instances 1e400"})
+        EXPECT_NE(errorOf(bad).find("not a whole number"), std::string::npos) << bad;
+    for (const char* bad : {"speed -1", "speed 101", "speed fast", "speed nan", "speed inf"})
+        EXPECT_NE(errorOf(bad).find("not a number from 0 to 100"), std::string::npos) << bad;
+    EXPECT_NE(errorOf("precision double").find("neither float nor half"), std::string::npos);
+    EXPECT_NE(errorOf("vsync maybe").find("neither on nor off"), std::string::npos);
+    EXPECT_NE(errorOf("screenshot out.jpg").find(".png"), std::string::npos);
+    for (const char* bad : {"size 10x10", "size 640", "size 640x360x2", "size 99999x100", "size axb"})
+        EXPECT_NE(errorOf(bad).find("WxH"), std::string::npos) << bad;
+    EXPECT_NE(errorOf("wait -1").find("not a whole number"), std::string::npos);
+}
+
+TEST(Console, SplitsScripts) {
+    const std::vector<std::string> lines = splitScript(" technique cpu ;; wait 2;screenshot a.png;  ");
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "technique cpu");
+    EXPECT_EQ(lines[1], "wait 2");
+    EXPECT_EQ(lines[2], "screenshot a.png");
+    EXPECT_TRUE(splitScript("").empty());
+    EXPECT_TRUE(splitScript(" ; ; ").empty());
+}
+
+TEST(Camera, FramesTheWholeCrowd) {
+    const Bounds b{glm::vec3(-30.0f, 0.0f, -20.0f), glm::vec3(40.0f, 2.0f, 25.0f)};
+    for (float aspect : {0.5f, 1.0f, 16.0f / 9.0f, 3.0f}) {
+        const Camera c = frameCrowd(b, aspect);
+        const glm::mat4 vp = viewProjection(c, aspect);
+        for (int i = 0; i < 8; ++i) {
+            const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y, (i & 4) ? b.max.z : b.min.z);
+            const glm::vec4 p = vp * glm::vec4(corner, 1.0f);
+            ASSERT_GT(p.w, 0.0f);
+            EXPECT_LE(std::fabs(p.x), p.w) << "aspect " << aspect << " corner " << i;
+            EXPECT_LE(std::fabs(p.y), p.w) << "aspect " << aspect << " corner " << i;
+            EXPECT_GE(p.z, 0.0f);  // reversed Z: between the far (0) and near (1) planes
+            EXPECT_LE(p.z, p.w);
+        }
+        // The centre of the crowd is in the middle of the picture, and above it is up (Vulkan: -y).
+        const glm::vec4 centre = vp * glm::vec4(0.5f * (b.min + b.max), 1.0f);
+        EXPECT_NEAR(centre.x / centre.w, 0.0f, 1e-4f);
+        EXPECT_NEAR(centre.y / centre.w, 0.0f, 1e-4f);
+        const glm::vec4 above = vp * glm::vec4(0.5f * (b.min + b.max) + glm::vec3(0, 1, 0), 1.0f);
+        EXPECT_LT(above.y / above.w, 0.0f);
+    }
+}
+
+TEST(Camera, OrbitZoomAndModesKeepTheView) {
+    const Bounds b{glm::vec3(-1.0f), glm::vec3(1.0f)};
+    Camera c = frameCrowd(b, 1.5f);
+    const float distance = c.distance;
+    orbit(c, 0.3f, 10.0f);  // pitch clamps short of straight down
+    EXPECT_LT(c.pitch, 1.5708f);
+    EXPECT_NEAR(glm::length(eyePosition(c) - c.target), distance, 1e-4f);
+    zoom(c, 2.0f);
+    EXPECT_NEAR(c.distance, distance * 0.88f * 0.88f, 1e-4f);
+    const glm::vec3 eye = eyePosition(c), dir = viewDirection(c);
+    setMode(c, CameraMode::Fly);
+    EXPECT_LT(glm::length(eyePosition(c) - eye), 1e-5f);
+    EXPECT_LT(glm::length(viewDirection(c) - dir), 1e-6f);
+    fly(c, glm::vec3(0.0f, 0.0f, 1.0f));  // one scene radius forward
+    EXPECT_NEAR(glm::length(eyePosition(c) - eye), c.scene_radius, 1e-4f);
+    setMode(c, CameraMode::Orbit);
+    EXPECT_LT(glm::length(eyePosition(c) - (eye + dir * c.scene_radius)), 1e-4f);
+    EXPECT_LT(glm::length(viewDirection(c) - dir), 1e-6f);
+}
+
+TEST(TimeRuler, LaysCpuStagesEndToEndAndGpuPassesAtTheirTimestamps) {
+    FrameCosts c;
+    c.cpu_wait_ms = 1.0;
+    c.cpu_sample_ms = 2.0;
+    c.cpu_skin_ms = 3.0;
+    c.cpu_upload_ms = 0.5;
+    c.cpu_ui_ms = 0.25;
+    c.cpu_record_ms = 0.25;
+    c.gpu_upload_start_ms = 0.0;
+    c.gpu_upload_ms = 0.5;
+    c.gpu_crowd_start_ms = 0.5;
+    c.gpu_crowd_ms = 8.0;
+    c.gpu_overlay_start_ms = 8.5;
+    c.gpu_overlay_ms = 0.2;
+    const std::vector<RulerBar> bars = rulerBars(c);
+    ASSERT_EQ(bars.size(), 9u);
+    double t = 0.0;
+    for (size_t i = 0; i < 6; ++i) {
+        EXPECT_EQ(bars[i].lane, 0);
+        EXPECT_DOUBLE_EQ(bars[i].start_ms, t) << bars[i].name;
+        t += bars[i].length_ms;
+    }
+    EXPECT_DOUBLE_EQ(t, 7.0);
+    EXPECT_STREQ(bars[7].name, "crowd");
+    EXPECT_EQ(bars[7].lane, 1);
+    EXPECT_DOUBLE_EQ(bars[7].start_ms, 0.5);
+    EXPECT_DOUBLE_EQ(bars[7].length_ms, 8.0);
+}
+
+// ---- throng view in a virtual display ----------------------------------------------------------
+
+namespace {
+
+// "xvfb-run -a ..." when it is installed; empty (and the test skips or fails) when not.
+std::string virtualDisplay() {
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return {};
+    return "xvfb-run -a -s '-screen 0 1280x800x24'";
+}
+
+#define REQUIRE_VIRTUAL_DISPLAY(var)                                                                \
+    const std::string var = virtualDisplay();                                                       \
+    if (var.empty()) {                                                                              \
+        if (::throng::test::kRequireAssets) FAIL() << "xvfb-run is missing (Debian: xvfb)";         \
+        GTEST_SKIP() << "xvfb-run not installed (Debian: xvfb): the viewer cannot open a window";   \
+    }
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+};
+
+Image loadPng(const std::string& path) {
+    Image img;
+    int channels = 0;
+    stbi_uc* data = stbi_load(path.c_str(), &img.width, &img.height, &channels, 4);
+    if (data == nullptr) return img;
+    img.rgba.assign(data, data + size_t(img.width) * img.height * 4);
+    stbi_image_free(data);
+    return img;
+}
+
+// Share of pixels in [x0, x1) x [y0, y1) (fractions of the image) that differ from the clear
+// colour (render::kBackground in sRGB) by more than 24/255 in some channel.
+double foregroundShare(const Image& img, double x0, double y0, double x1, double y1) {
+    auto srgb = [](float linear) {
+        const float s = linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+        return int(std::lround(s * 255.0f));
+    };
+    const int bg[3] = {srgb(render::kBackground.float32[0]), srgb(render::kBackground.float32[1]), srgb(render::kBackground.float32[2])};
+    size_t differ = 0, total = 0;
+    for (int y = int(y0 * img.height); y < int(y1 * img.height); ++y)
+        for (int x = int(x0 * img.width); x < int(x1 * img.width); ++x) {
+            const uint8_t* p = &img.rgba[(size_t(y) * img.width + x) * 4];
+            ++total;
+            if (std::abs(p[0] - bg[0]) > 24 || std::abs(p[1] - bg[1]) > 24 || std::abs(p[2] - bg[2]) > 24) ++differ;
+        }
+    return total ? double(differ) / double(total) : 0.0;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_every") / "view.png").string();
+    std::string script;
+    // One command per frame: every technique draws at least one frame; 16 commands in 30 frames.
+    for (std::string_view t : render::techniqueNames()) script += "technique " + std::string(t) + "; ";
+    script += "technique bonetex; precision half; technique baked; clip 0; speed 2; wait 2; stats; screenshot " + shot;
+    const test::CliRun r = test::runThrong("view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --exec \"" + script + "\"",
+                                           display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    for (std::string_view t : render::techniqueNames()) EXPECT_TRUE(contains(r.out, "technique: " + std::string(t))) << t << "\n" << r.out;
+    EXPECT_TRUE(contains(r.out, "precision: half"));
+    EXPECT_TRUE(contains(r.out, "stats: baked | 60 x builtin:walker"));
+    EXPECT_TRUE(contains(r.out, "screenshot: " + shot + " (960x540)")) << r.out;
+    const Image img = loadPng(shot);
+    ASSERT_EQ(img.width, 960);
+    ASSERT_EQ(img.height, 540);
+    // The crowd is framed in the middle; the overlay panel sits at the top left.
+    const double crowd = foregroundShare(img, 0.45, 0.2, 0.9, 0.8);
+    const double overlay = foregroundShare(img, 0.02, 0.03, 0.3, 0.3);
+    const double corner = foregroundShare(img, 0.9, 0.0, 1.0, 0.08);
+    std::printf("crowd region %.1f%%, overlay region %.1f%%, empty corner %.1f%% of pixels differ from the background\n", 100 * crowd,
+                100 * overlay, 100 * corner);
+    EXPECT_GT(crowd, 0.08);
+    EXPECT_GT(overlay, 0.5);
+    EXPECT_LT(corner, 0.01);
+}
+
+TEST(View, BadCommandsSayWhyAndChangeNothing) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const test::CliRun r = test::runThrong(
+        "view builtin:walker --instances 12 --size 320x200 --validate --frames 8 --exec \"dance; technique gpu-magic; instances 0; speed "
+        "fast; clip Swim; screenshot a.jpg; stats\"",
+        display);
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;  // scripted commands failed
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    for (const char* message : {"error: unknown command 'dance'", "error: unknown technique 'gpu-magic'", "error: usage: instances N",
+                                "error: usage: speed X", "error: no clip 'Swim' (clips: walk, idle", "error: usage: screenshot FILE.png"})
+        EXPECT_TRUE(contains(r.out, message)) << message << "\n" << r.out;
+    EXPECT_TRUE(contains(r.out, "stats: baked | 12 x builtin:walker")) << r.out;  // nothing changed
+}
+
+TEST(View, ResizingRecreatesTheSwapchain) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_resize") / "small.png").string();
+    const test::CliRun r = test::runThrong("view builtin:fish --technique procedural --instances 30 --size 640x400 --validate --frames 12 "
+                                           "--exec \"size 400x300; wait 3; screenshot " + shot + "; size 700x500; wait 3; stats\"",
+                                           display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_TRUE(contains(r.out, "(400x300)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "700x500")) << r.out;
+    const Image img = loadPng(shot);
+    EXPECT_EQ(img.width, 400);
+    EXPECT_EQ(img.height, 300);
+}
+
+TEST(View, WithoutADisplaySuggestsRender) {
+    const test::CliRun r = test::runThrong("view builtin:walker --frames 1", "env -u DISPLAY -u WAYLAND_DISPLAY");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(contains(r.err, "throng: error: view: no display")) << r.err;
+    EXPECT_TRUE(contains(r.err, "throng render")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
