@@ -127,6 +127,21 @@ TEST(Cli, BenchRejectsBadArguments) {
     EXPECT_NE(r.err.find("unknown technique 'teleport'"), std::string::npos) << r.err;
 }
 
+// Crowds too large for the device fail at once with one line, before allocating anything big.
+TEST(Cli, AbsurdCrowdsAreAClearError) {
+    const CliRun palette = run("render --technique palette --instances 1000000 --size 32x32 --frames 1 --validate --out x.png");
+    EXPECT_EQ(palette.exit_code, 1);
+    EXPECT_NE(palette.err.find("technique palette: 1000000 instances x 21 joints x 48 B"), std::string::npos) << palette.err;
+    EXPECT_NE(palette.err.find("maxStorageBufferRange"), std::string::npos) << palette.err;
+    const CliRun cpu = run("render --technique cpu --instances 1000000 --size 32x32 --frames 1 --validate --out x.png");
+    EXPECT_EQ(cpu.exit_code, 1);
+    EXPECT_NE(cpu.err.find("of host-visible memory"), std::string::npos) << cpu.err;
+    for (const CliRun* r : {&palette, &cpu}) {
+        EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
+        EXPECT_EQ(r->err.find("validation"), std::string::npos) << r->err;
+    }
+}
+
 TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
     const auto dir = throng::test::scratchDir("swim");
     const std::string a = (dir / "calm.png").string(), b = (dir / "wild.png").string();

@@ -1,6 +1,8 @@
 // First-fit sub-allocation from per-type blocks; see memory.h for the policy.
 #include "memory.h"
 
+#include <cstdio>
+
 #include <algorithm>
 
 namespace throng::gpu {
@@ -74,6 +76,17 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
     MemoryBlock b;
     b.type = type;
     b.size = std::max(a.block_size, alignUp(req.size, 1ull << 20));
+    // Refuse what the heap cannot hold before asking the driver: some drivers accept huge
+    // host-visible allocations and let the system run out of memory later.
+    const uint32_t heap = ctx.memory.memoryTypes[type].heapIndex;
+    a.heap_reserved.resize(ctx.memory.memoryHeapCount, 0);
+    const VkDeviceSize heap_size = ctx.memory.memoryHeaps[heap].size;
+    if (a.heap_reserved[heap] + b.size > heap_size) {
+        char text[256];
+        std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more would exceed memory heap %u (%.2f GB, %.2f GB already in use)",
+                      double(b.size) * 1e-9, heap, double(heap_size) * 1e-9, double(a.heap_reserved[heap]) * 1e-9);
+        throw GpuError(text);
+    }
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = b.size;
     ai.memoryTypeIndex = type;
@@ -83,6 +96,7 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
     b.free.push_back({0, b.size});
     carve(b, req.size, alignment, out.offset);
     a.reserved += b.size;
+    a.heap_reserved[heap] += b.size;
     a.in_use += req.size;
     out.memory = b.memory;
     out.block = uint32_t(a.blocks.size());

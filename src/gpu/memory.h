@@ -39,6 +39,7 @@ struct Allocator {
     VkDeviceSize block_size = 64ull << 20;
     VkDeviceSize in_use = 0;       // bytes handed out
     VkDeviceSize reserved = 0;     // bytes taken from the driver
+    std::vector<VkDeviceSize> heap_reserved;  // the same per memory heap
 };
 
 void createAllocator(Allocator& allocator, const Context& context);

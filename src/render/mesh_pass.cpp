@@ -3,11 +3,27 @@
 
 #include "../gpu/shader_blobs.h"
 
+#include <algorithm>
 #include <array>
+#include <cstdio>
 
 namespace throng::render {
 
 using gpu::shader::DrawConstants;
+
+uint64_t storageBufferLimit(const TechniqueSetup& setup) {
+    const uint64_t device = setup.allocator->context->properties.limits.maxStorageBufferRange;
+    return setup.storage_buffer_limit > 0 ? std::min(setup.storage_buffer_limit, device) : device;
+}
+
+Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std::string& what) {
+    const uint64_t limit = storageBufferLimit(setup);
+    if (bytes <= limit) return {};
+    char text[320];
+    std::snprintf(text, sizeof text, "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use fewer instances",
+                  what.c_str(), double(bytes) * 1e-9, double(limit) * 1e-9);
+    return Status::failure(text);
+}
 
 gpu::Buffer uploadInstances(gpu::Allocator& a, const std::vector<gpu::shader::InstanceRecord>& instances) {
     gpu::Buffer b = gpu::createBuffer(a, std::max<size_t>(instances.size(), 1) * sizeof(gpu::shader::InstanceRecord),

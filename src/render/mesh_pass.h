@@ -42,6 +42,11 @@ void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, gpu::shader::DrawConstants constants,
                     uint32_t instance_count, uint32_t slot = 0, uint32_t first_instance = 0, const uint32_t* dynamic_offset = nullptr);
 
+// An error naming `what` when one storage buffer of `bytes` exceeds the device's
+// maxStorageBufferRange (the largest range a shader may read; 4 GiB - 1 on many GPUs), so an
+// absurd crowd fails with a clear message instead of a validation error or a lost device.
+Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std::string& what);
+
 // A device-local storage buffer holding the instance records (uploaded once).
 gpu::Buffer uploadInstances(gpu::Allocator& allocator, const std::vector<gpu::shader::InstanceRecord>& instances);
 

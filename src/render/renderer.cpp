@@ -106,6 +106,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     }
     setup.encoding = s.encoding;
     setup.bone_precision = s.bone_precision;
+    setup.storage_buffer_limit = s.storage_buffer_limit;
     gpu::Buffer capture;
     if (s.capture) {
         if (s.frames != 1) return Error{"capture renders exactly one frame"};

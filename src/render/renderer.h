@@ -26,6 +26,7 @@ struct RenderSettings {
     // Tests: render with the capture shader variants and return every vertex's world position
     // (RenderOutput::positions). Needs exactly one frame and Context::vertex_stores.
     bool capture = false;
+    uint64_t storage_buffer_limit = 0;  // tests: see TechniqueSetup::storage_buffer_limit
 };
 
 struct PassTiming {

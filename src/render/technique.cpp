@@ -1,6 +1,8 @@
 // The technique registry: the one place that lists them.
 #include "technique.h"
 
+#include "mesh_pass.h"
+
 namespace throng::render {
 
 using Created = Result<std::unique_ptr<Technique>>;
@@ -51,8 +53,13 @@ std::vector<std::string_view> techniqueNames() {
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {
-    for (const Entry& e : kTechniques)
-        if (e.name == name) return e.create(setup);
+    for (const Entry& e : kTechniques) {
+        if (e.name != name) continue;
+        const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
+        if (Status s = checkStorageBuffer(setup, records, std::to_string(setup.instances->size()) + " instance records x 32 B"); !s)
+            return Error{s.message};
+        return e.create(setup);
+    }
     std::string known;
     for (const Entry& e : kTechniques) known += std::string(known.empty() ? "" : ", ") + std::string(e.name);
     return Error{"unknown technique '" + std::string(name) + "' (available: " + known + ")"};

@@ -50,7 +50,14 @@ struct TechniqueSetup {
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
     VkBuffer capture = VK_NULL_HANDLE;
+    // Tests: pretend the device's maxStorageBufferRange is this many bytes (0: the device's), to
+    // exercise the batching of techniques whose per-frame data outgrows one storage buffer.
+    uint64_t storage_buffer_limit = 0;
 };
+
+// The largest storage buffer range shaders may read: the device's maxStorageBufferRange, or
+// TechniqueSetup::storage_buffer_limit when set.
+uint64_t storageBufferLimit(const TechniqueSetup& setup);
 
 inline double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -1,7 +1,11 @@
 // Technique `cpu`: the baseline. The CPU samples every instance's pose and skins every vertex
 // (SkinningJob: SIMD where the CPU has it, instances spread over all cores with oneTBB) straight
-// into the frame slot's own host-visible buffer; the GPU only places each instance (cpu.vert).
+// into the frame slot's own host-visible buffers; the GPU only places each instance (cpu.vert).
 // Bytes uploaded per frame: instances x vertices x 24 (position + normal).
+//
+// Each instance's block holds its positions then its normals. The blocks are split into
+// batches, one buffer each, so that no buffer passes the device's maxStorageBufferRange
+// (128 MiB on lavapipe: 1,050 walkers); each batch is one draw with its own descriptor set.
 #include "crowd_pose.h"
 #include "mesh_pass.h"
 
@@ -11,6 +15,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <cstdio>
 
 namespace throng::render {
 
@@ -24,14 +30,20 @@ public:
         gpu::Allocator& a = *setup.allocator;
         vertex_count_ = uint32_t(mesh_.positions.size());
         poses_.resize(size_t(instance_count_) * setup.source->palette.size());
-        bytes_per_frame_ = size_t(instance_count_) * vertex_count_ * 24;
+        const uint64_t block = uint64_t(vertex_count_) * 24;
+        bytes_per_frame_ = size_t(instance_count_) * block;
+        per_batch_ = uint32_t(std::clamp<uint64_t>(storageBufferLimit(setup) / std::max<uint64_t>(block, 1), 1, std::max(instance_count_, 1u)));
+        batches_ = std::max((instance_count_ + per_batch_ - 1) / per_batch_, 1u);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
-            skinned_.push_back(gpu::createBuffer(a, std::max<size_t>(bytes_per_frame_, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                 gpu::MemoryUse::Upload));
+            for (uint32_t b = 0; b < batches_; ++b) {
+                const uint32_t members = std::min(per_batch_, instance_count_ - std::min(instance_count_, b * per_batch_));
+                skinned_.push_back(gpu::createBuffer(a, std::max<VkDeviceSize>(members * block, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                     gpu::MemoryUse::Upload));
+            }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::cpu_vert_spv;
         desc.capture_spirv = gpu::shaders::cpu_capture_vert_spv;
-        desc.slots = setup.frames_in_flight;
+        desc.slots = setup.frames_in_flight * batches_;  // a descriptor set per (frame slot, batch)
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
@@ -40,11 +52,12 @@ public:
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
+        name_ = batches_ > 1 ? "cpu, " + std::to_string(batches_) + " batches of " + std::to_string(per_batch_) : "cpu";
     }
     ~CpuTechnique() override {
         for (gpu::Buffer& b : skinned_) gpu::destroyBuffer(*setup_.allocator, b);
     }
-    std::string_view name() const override { return "cpu"; }
+    std::string_view name() const override { return name_; }
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
@@ -52,14 +65,13 @@ public:
         stats_.sample_ms = millisecondsSince(start);
         const auto skin = Clock::now();
         const size_t joints = setup_.source->palette.size();
-        const size_t total = size_t(instance_count_) * vertex_count_;
-        auto* out = static_cast<glm::vec3*>(skinned_[slot].mapped());
         tbb::parallel_for(tbb::blocked_range<size_t>(0, instance_count_, 4), [&](const tbb::blocked_range<size_t>& range) {
             std::vector<glm::mat4> matrices(joints);
             for (size_t i = range.begin(); i != range.end(); ++i) {
                 for (size_t j = 0; j < joints; ++j) matrices[j] = toMatrix(poses_[i * joints + j]);
-                const std::span<glm::vec3> positions(out + i * vertex_count_, vertex_count_);
-                const std::span<glm::vec3> normals(out + total + i * vertex_count_, vertex_count_);
+                auto* batch = static_cast<glm::vec3*>(skinned_[slot * batches_ + i / per_batch_].mapped());
+                glm::vec3* out = batch + (i % per_batch_) * 2 * size_t(vertex_count_);
+                const std::span<glm::vec3> positions(out, vertex_count_), normals(out + vertex_count_, vertex_count_);
                 SkinningJob{matrices, mesh_.positions, mesh_.normals, mesh_.joints, mesh_.weights, positions, normals}.run();
             }
         });
@@ -68,12 +80,23 @@ public:
         stats_.upload_bytes = bytes_per_frame_;
     }
 
-    void adjustConstants(gpu::shader::DrawConstants& constants) const override { constants.vertex_count = vertex_count_; }
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
+        for (uint32_t b = 0; b < batches_; ++b) {
+            gpu::shader::DrawConstants c = constants;
+            c.vertex_count = vertex_count_;
+            c.first_instance = b * per_batch_;
+            if (c.first_instance >= instance_count_) break;
+            recordMeshPass(cmd, pass_, *setup_.asset, c, std::min(per_batch_, instance_count_ - c.first_instance), slot * batches_ + b,
+                           c.first_instance);
+        }
+    }
     TechniqueStats stats() const override { return stats_; }
 
 private:
     BakedAssetMesh mesh_;
-    std::vector<gpu::Buffer> skinned_;  // per frame in flight, host-visible
+    std::vector<gpu::Buffer> skinned_;  // [frame slot * batches_ + batch], host-visible
+    uint32_t per_batch_ = 1, batches_ = 1;
+    std::string name_;
     std::vector<MatrixRows> poses_;
     size_t bytes_per_frame_ = 0;
     uint32_t vertex_count_ = 0;
@@ -85,6 +108,26 @@ private:
 Result<std::unique_ptr<Technique>> createCpuTechnique(const TechniqueSetup& setup) {
     if (setup.source == nullptr || setup.source->empty() || setup.mesh == nullptr)
         return Error{"technique cpu skins on the CPU and needs the source animation and mesh, which this asset lacks"};
+    // All frame slots' vertices must fit the host-visible heap (checked before allocating, so
+    // an absurd crowd fails at once instead of after gigabytes of allocations).
+    const gpu::Context& ctx = *setup.allocator->context;
+    const uint32_t type = gpu::findMemoryType(ctx, ~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    const uint64_t heap = ctx.memory.memoryHeaps[ctx.memory.memoryTypes[type].heapIndex].size;
+    const uint64_t total = uint64_t(setup.frames_in_flight) * setup.instances->size() * setup.mesh->positions.size() * 24;
+    if (total > heap / 2) {
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "technique cpu: %zu instances x %zu vertices x 24 B x %u frames in flight = %.1f GB of host-visible memory; "
+                      "this device's heap has %.1f GB (at most half is used): use fewer instances",
+                      setup.instances->size(), setup.mesh->positions.size(), setup.frames_in_flight, double(total) * 1e-9, double(heap) * 1e-9);
+        return Error{text};
+    }
+    // One instance's block must fit one storage buffer; batches take care of the rest.
+    if (Status s = checkStorageBuffer(setup, uint64_t(setup.mesh->positions.size()) * 24,
+                                      "technique cpu: one instance's " + std::to_string(setup.mesh->positions.size()) + " skinned vertices x 24 B");
+        !s)
+        return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<CpuTechnique>(setup, *setup.mesh));
 }
 

@@ -128,6 +128,12 @@ private:
 Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& setup) {
     if (setup.source == nullptr || setup.source->empty())
         return Error{"technique palette samples poses on the CPU and needs the source animation, which this asset lacks"};
+    const uint64_t entry = setup.encoding == PaletteEncoding::Quaternion ? 32 : 48;
+    if (Status s = checkStorageBuffer(setup, uint64_t(setup.instances->size()) * setup.source->palette.size() * entry,
+                                      "technique palette: " + std::to_string(setup.instances->size()) + " instances x " +
+                                          std::to_string(setup.source->palette.size()) + " joints x " + std::to_string(entry) + " B");
+        !s)
+        return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Storage));
 }
 

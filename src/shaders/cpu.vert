@@ -4,8 +4,8 @@
 #include "vertex.glsl"
 
 // Technique `cpu`: every vertex of every instance was skinned on the CPU and uploaded this
-// frame; the GPU only places the instance. Pre-skinned data is instance-major: positions for all
-// (instance, vertex) pairs, then normals, 3 floats each.
+// frame; the GPU only places the instance. The bound buffer holds one batch of instances from
+// draw.first_instance on, each instance's block its positions then its normals, 3 floats each.
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SKINNED) readonly buffer Skinned { float skinned[]; };
@@ -22,10 +22,9 @@ vec3 fetch3(uint index) { return vec3(skinned[3u * index], skinned[3u * index + 
 void main() {
     MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
     InstanceRecord inst = instances[gl_InstanceIndex];
-    uint total = draw.vertex_count * uint(instances.length());
-    uint index = uint(gl_InstanceIndex) * draw.vertex_count + uint(gl_VertexIndex);
-    vec3 p = fetch3(index);
-    vec3 n = fetch3(total + index);
+    uint block = (uint(gl_InstanceIndex) - draw.first_instance) * 2u * draw.vertex_count;
+    vec3 p = fetch3(block + uint(gl_VertexIndex));
+    vec3 n = fetch3(block + draw.vertex_count + uint(gl_VertexIndex));
     vec4 q = instanceOrientation(inst);
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
