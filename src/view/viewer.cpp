@@ -336,7 +336,8 @@ private:
         o.vat = vat;
         Result<BakedAsset> b = bake(*scene_.model, o);
         if (!b) {
-            log("bake: " + b.error().message);
+            log("error: bake: " + b.error().message);
+            switchTechnique(technique_key_);  // the old asset is still there
             return false;
         }
         scene_.baked = std::move(b).value();
@@ -651,8 +652,9 @@ private:
         costs_.cpu_wait_ms = render::millisecondsSince(start);
 
         time_ += float(std::min(seconds, 0.25) * speed_);
-        technique_->update(slot, time_);
-        cpu_ = technique_->stats();
+        // Without a technique (a failed re-bake left none) the frame shows the overlay alone.
+        if (technique_) technique_->update(slot, time_);
+        cpu_ = technique_ ? technique_->stats() : render::TechniqueStats{};
         costs_.cpu_sample_ms = cpu_.sample_ms;
         costs_.cpu_skin_ms = cpu_.skin_ms;
         costs_.cpu_upload_ms = cpu_.upload_ms;
@@ -675,7 +677,7 @@ private:
         VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
         vkCmdResetQueryPool(f.cmd, f.queries, 0, kTimestamps);
         vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
-        technique_->recordTransfers(f.cmd, slot);
+        if (technique_) technique_->recordTransfers(f.cmd, slot);
         const VkImage target = swapchain_.images[image];
         gpu::transitionImage(f.cmd, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         gpu::transitionImage(f.cmd, swapchain_.depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -751,7 +753,7 @@ private:
         const VkRect2D scissor{{0, 0}, swapchain_.extent};
         vkCmdSetViewport(cmd, 0, 1, &viewport);
         vkCmdSetScissor(cmd, 0, 1, &scissor);
-        technique_->record(cmd, slot, render::crowdConstants(viewProjection(camera_, aspect()), time_, gpu_asset_));
+        if (technique_) technique_->record(cmd, slot, render::crowdConstants(viewProjection(camera_, aspect()), time_, gpu_asset_));
         vkCmdEndRendering(cmd);
     }
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The NVIDIA H200 runs of docs/BENCHMARKS.md, run through the `device` tool. Here:
+#   make release && ../shared/tools/device-prep.sh build/release/throng
+#   mkdir -p .device/assets && cp ../shared/assets/CesiumMan/CesiumMan.glb .device/assets/
+# then a device `run` carrying .device whose command is the loader line device-prep.sh prints
+# followed by `bash tools/device_bench.sh`. Reports (JSON, CSV, logs) land in $OUT.
+set -u
+out=${OUT:-out/device}
+mkdir -p "$out"
+throng=.device/bin/throng
+cesium=.device/assets/CesiumMan.glb
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$out/gpu.txt" 2>&1
+lscpu | grep -E 'Model name|^CPU\(s\)' >>"$out/gpu.txt"
+free -g >>"$out/gpu.txt"
+
+run() {  # name, then bench arguments
+  local name=$1
+  shift
+  echo "== $name: throng bench $*"
+  "$throng" bench "$@" --json "$out/$name.json" --csv "$out/$name.csv" 2>"$out/$name.log" | tail -n +2
+  tail -n 1 "$out/$name.log"
+}
+
+# Techniques the first H200 tables lacked, at every size, and cpu at 100k now drawn in batches.
+run walker-more --model builtin:walker --techniques palette-ubo,vat --instances 1000,10000,100000 --frames 5 --warmup 2
+run cesium-more --model "$cesium" --techniques palette-ubo,vat --instances 1000,10000,100000 --frames 5 --warmup 2
+run walker-cpu100k --model builtin:walker --techniques cpu --instances 100000 --frames 3 --warmup 1
+# One million members for the techniques the CPU feeds.
+run walker-1m --model builtin:walker --techniques cpu,palette,palette-ubo,bonetex --instances 1000000 --frames 2 --warmup 1
+run cesium-1m --model "$cesium" --techniques cpu,palette,palette-ubo,bonetex --instances 1000000 --frames 2 --warmup 1
