@@ -3,7 +3,8 @@
 #   make release && ../shared/tools/device-prep.sh build/release/throng
 #   mkdir -p .device/assets && cp ../shared/assets/CesiumMan/CesiumMan.glb .device/assets/
 # then a device `run` carrying .device whose command is the loader line device-prep.sh prints
-# followed by `bash tools/device_bench.sh`. Reports (JSON, CSV, logs) land in $OUT.
+# followed by `bash tools/device_bench.sh`. One JSON report per run, gpu.txt and bench.log land
+# in $OUT (the device tool returns at most 8 files).
 set -u
 out=${OUT:-out/device}
 mkdir -p "$out"
@@ -17,8 +18,8 @@ run() {  # name, then bench arguments
   local name=$1
   shift
   echo "== $name: throng bench $*"
-  "$throng" bench "$@" --json "$out/$name.json" --csv "$out/$name.csv" 2>"$out/$name.log" | tail -n +2
-  tail -n 1 "$out/$name.log"
+  "$throng" bench "$@" --json "$out/$name.json" 2>&1 | tee -a "$out/bench.log" | grep -v '^technique,\|^[a-z-]*,'
+
 }
 
 # Techniques the first H200 tables lacked, at every size, and cpu at 100k now drawn in batches.
