@@ -240,6 +240,12 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
     return ctx;
 }
 
+bool reportValidationErrors(const Context& ctx) {
+    if (!ctx.validation || ctx.validation->errors == 0) return false;
+    std::fprintf(stderr, "throng: error: %u Vulkan validation error(s)\n", ctx.validation->errors.load());
+    return true;
+}
+
 void destroyContext(Context& ctx) {
     if (ctx.device != VK_NULL_HANDLE) {
         vkDeviceWaitIdle(ctx.device);

@@ -61,6 +61,10 @@ struct Context {
 Result<std::unique_ptr<Context>> createContext(const ContextOptions& options);
 void destroyContext(Context& context);
 
+// With validation on and errors seen: prints "throng: error: N Vulkan validation error(s)" on
+// stderr and returns true (callers then exit 1).
+bool reportValidationErrors(const Context& context);
+
 // Records into a fresh command buffer, submits, waits. For uploads and readback.
 template <class Record>
 void submitAndWait(const Context& context, Record&& record);

@@ -1,6 +1,8 @@
 // Headless crowd rendering; see renderer.h.
 #include "renderer.h"
 
+#include "../gpu/frame.h"
+
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -17,10 +19,7 @@ namespace {
 constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;  // shaders write linear; PNG bytes come out sRGB
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
-struct FrameSlot {
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    VkQueryPool queries = VK_NULL_HANDLE;  // 2 timestamps: crowd pass begin, end
+struct FrameSlot : gpu::FrameSlot {
     bool pending = false;
     uint32_t frame = 0;  // the frame it last submitted
 };
@@ -131,20 +130,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     gpu::Buffer readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
 
     std::array<FrameSlot, kFramesInFlight> slots;
-    for (FrameSlot& f : slots) {
-        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        ai.commandPool = ctx.command_pool;
-        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        ai.commandBufferCount = 1;
-        VK_CHECK(vkAllocateCommandBuffers(ctx.device, &ai, &f.cmd));
-        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &f.fence));
-        VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qci.queryCount = kTimestamps;
-        VK_CHECK(vkCreateQueryPool(ctx.device, &qci, nullptr, &f.queries));
-    }
+    for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, kTimestamps);
 
     const uint32_t frames = std::max(s.frames, 1u);
     out.frames.resize(frames);
@@ -245,11 +231,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     out.passes.push_back({"crowd", median(crowd_ms)});
     out.triangles = uint64_t(asset.index_count / 3) * crowd.instances.size();
 
-    for (FrameSlot& f : slots) {
-        vkDestroyQueryPool(ctx.device, f.queries, nullptr);
-        vkDestroyFence(ctx.device, f.fence, nullptr);
-        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
-    }
+    for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
     if (s.capture) {
         const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());
         out.positions.assign(p, p + crowd.instances.size() * asset.vertex_count);

@@ -9,6 +9,7 @@
 #include "swapchain.h"
 #include "time_ruler.h"
 
+#include "../gpu/frame.h"
 #include "../gpu/png.h"
 #include "../render/renderer.h"
 
@@ -106,12 +107,9 @@ void checkImGuiVk(VkResult r) {
     VK_CHECK(r);
 }
 
-struct FrameSlot {
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    VkSemaphore acquired = VK_NULL_HANDLE;
-    VkQueryPool queries = VK_NULL_HANDLE;
-    bool pending = false;  // timestamps written and not yet read
+struct FrameSlot : gpu::FrameSlot {
+    VkSemaphore acquired = VK_NULL_HANDLE;  // the swapchain image is ready
+    bool pending = false;                   // timestamps written and not yet read
 };
 
 class Viewer {
@@ -181,20 +179,9 @@ private:
     // ---- set-up and tear-down ------------------------------------------------------------
     void createSlots() {
         for (FrameSlot& f : slots_) {
-            VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-            ai.commandPool = ctx_.command_pool;
-            ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-            ai.commandBufferCount = 1;
-            VK_CHECK(vkAllocateCommandBuffers(ctx_.device, &ai, &f.cmd));
-            VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-            fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-            VK_CHECK(vkCreateFence(ctx_.device, &fci, nullptr, &f.fence));
+            static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx_, kTimestamps);
             VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
             VK_CHECK(vkCreateSemaphore(ctx_.device, &sci, nullptr, &f.acquired));
-            VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-            qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-            qci.queryCount = kTimestamps;
-            VK_CHECK(vkCreateQueryPool(ctx_.device, &qci, nullptr, &f.queries));
         }
         screenshot_buffer_ = {};
     }
@@ -244,10 +231,8 @@ private:
         overlay_pool_ = VK_NULL_HANDLE;
         technique_.reset();
         for (FrameSlot& f : slots_) {
-            if (f.queries != VK_NULL_HANDLE) vkDestroyQueryPool(ctx_.device, f.queries, nullptr);
             if (f.acquired != VK_NULL_HANDLE) vkDestroySemaphore(ctx_.device, f.acquired, nullptr);
-            if (f.fence != VK_NULL_HANDLE) vkDestroyFence(ctx_.device, f.fence, nullptr);
-            if (f.cmd != VK_NULL_HANDLE) vkFreeCommandBuffers(ctx_.device, ctx_.command_pool, 1, &f.cmd);
+            gpu::destroyFrameSlot(ctx_, f);
             f = FrameSlot{};
         }
         gpu::destroyBuffer(allocator_, screenshot_buffer_);
@@ -913,10 +898,7 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, e.what());
         code = 1;
     }
-    if (ctx.validation && ctx.validation->errors > 0) {
-        std::fprintf(stderr, "throng: error: %u Vulkan validation error(s)\n", ctx.validation->errors.load());
-        code = 1;
-    }
+    if (gpu::reportValidationErrors(ctx)) code = 1;
     gpu::destroyContext(ctx);
     glfwDestroyWindow(window);
     glfwTerminate();

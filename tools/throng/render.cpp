@@ -150,10 +150,7 @@ int runRender(const RenderOptions& o) {
         printError(o.model, e.what());
         code = 1;
     }
-    if (ctx.validation && ctx.validation->errors > 0) {
-        std::fprintf(stderr, "throng: error: %u Vulkan validation error(s)\n", ctx.validation->errors.load());
-        code = 1;
-    }
+    if (gpu::reportValidationErrors(ctx)) code = 1;
     gpu::destroyContext(ctx);
     return code;
 }

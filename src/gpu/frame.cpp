@@ -1,0 +1,30 @@
+// Per-frame-in-flight objects; see frame.h.
+#include "frame.h"
+
+namespace throng::gpu {
+
+FrameSlot createFrameSlot(const Context& ctx, uint32_t timestamps) {
+    FrameSlot f;
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = ctx.command_pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &ai, &f.cmd));
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+    VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &f.fence));
+    VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qci.queryCount = timestamps;
+    VK_CHECK(vkCreateQueryPool(ctx.device, &qci, nullptr, &f.queries));
+    return f;
+}
+
+void destroyFrameSlot(const Context& ctx, FrameSlot& f) {
+    if (f.queries != VK_NULL_HANDLE) vkDestroyQueryPool(ctx.device, f.queries, nullptr);
+    if (f.fence != VK_NULL_HANDLE) vkDestroyFence(ctx.device, f.fence, nullptr);
+    if (f.cmd != VK_NULL_HANDLE) vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
+    f = FrameSlot{};
+}
+
+} // namespace throng::gpu
