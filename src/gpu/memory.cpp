@@ -19,6 +19,7 @@ void destroyAllocator(Allocator& a) {
         vkFreeMemory(a.context->device, b.memory, nullptr);
     }
     a.blocks.clear();
+    a.heap_reserved.clear();
     a.in_use = a.reserved = 0;
 }
 
@@ -54,12 +55,15 @@ bool carve(MemoryBlock& b, VkDeviceSize size, VkDeviceSize alignment, VkDeviceSi
 
 } // namespace
 
-Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+namespace {
+
+// Sub-allocates from an existing block of `type`, or from a new one when its heap has room;
+// false when the heap is full (nothing allocated). Throws GpuError when the driver refuses.
+bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, Allocation& out) {
     const Context& ctx = *a.context;
-    const uint32_t type = findMemoryType(ctx, req.memoryTypeBits, required, preferred);
     // bufferImageGranularity: keep buffers and images apart by aligning everything to it.
     const VkDeviceSize alignment = std::max(req.alignment, ctx.properties.limits.bufferImageGranularity);
-    Allocation out;
+    out = Allocation{};
     out.type = type;
     out.size = req.size;
     for (uint32_t i = 0; i < a.blocks.size(); ++i) {
@@ -70,7 +74,7 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
             out.block = i;
             out.mapped = b.mapped != nullptr ? static_cast<char*>(b.mapped) + out.offset : nullptr;
             a.in_use += req.size;
-            return out;
+            return true;
         }
     }
     MemoryBlock b;
@@ -80,29 +84,52 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
     // host-visible allocations and let the system run out of memory later.
     const uint32_t heap = ctx.memory.memoryTypes[type].heapIndex;
     a.heap_reserved.resize(ctx.memory.memoryHeapCount, 0);
-    const VkDeviceSize heap_size = ctx.memory.memoryHeaps[heap].size;
-    if (a.heap_reserved[heap] + b.size > heap_size) {
-        char text[256];
-        std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more would exceed memory heap %u (%.2f GB, %.2f GB already in use)",
-                      double(b.size) * 1e-9, heap, double(heap_size) * 1e-9, double(a.heap_reserved[heap]) * 1e-9);
-        throw GpuError(text);
-    }
+    if (a.heap_reserved[heap] + b.size > ctx.memory.memoryHeaps[heap].size) return false;
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = b.size;
     ai.memoryTypeIndex = type;
     VK_CHECK(vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory));
-    if (ctx.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
-        VK_CHECK(vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
+    if (ctx.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+        if (VkResult r = vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
+            vkFreeMemory(ctx.device, b.memory, nullptr);
+            throwVkError(r, "vkMapMemory", __FILE__, __LINE__);
+        }
+    }
     b.free.push_back({0, b.size});
     carve(b, req.size, alignment, out.offset);
     a.reserved += b.size;
     a.heap_reserved[heap] += b.size;
     a.in_use += req.size;
     out.memory = b.memory;
-    out.block = uint32_t(a.blocks.size());
     out.mapped = b.mapped != nullptr ? static_cast<char*>(b.mapped) + out.offset : nullptr;
+    // Reuse a slot a freed block left, so Allocation::block stays valid for everyone else.
+    for (uint32_t i = 0; i < a.blocks.size(); ++i)
+        if (a.blocks[i].memory == VK_NULL_HANDLE) {
+            out.block = i;
+            a.blocks[i] = std::move(b);
+            return true;
+        }
+    out.block = uint32_t(a.blocks.size());
     a.blocks.push_back(std::move(b));
-    return out;
+    return true;
+}
+
+} // namespace
+
+Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+    const Context& ctx = *a.context;
+    // The preferred type first (e.g. device-local host-visible memory, often a 256 MiB BAR
+    // heap); when its heap is full, any type with the required properties.
+    const uint32_t first = findMemoryType(ctx, req.memoryTypeBits, required, preferred);
+    const uint32_t second = findMemoryType(ctx, req.memoryTypeBits, required);
+    Allocation out;
+    if (allocateFrom(a, first, req, out) || (second != first && allocateFrom(a, second, req, out))) return out;
+    const uint32_t heap = ctx.memory.memoryTypes[second].heapIndex;
+    char text[256];
+    std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more would exceed memory heap %u (%.2f GB, %.2f GB already in use)",
+                  double(req.size) * 1e-9, heap, double(ctx.memory.memoryHeaps[heap].size) * 1e-9,
+                  double(a.heap_reserved.empty() ? 0 : a.heap_reserved[heap]) * 1e-9);
+    throw GpuError(text);
 }
 
 void release(Allocator& a, Allocation& alloc) {
@@ -123,6 +150,15 @@ void release(Allocator& a, Allocation& alloc) {
     }
     a.in_use -= alloc.size;
     alloc = Allocation{};
+    // A block made for one large allocation goes back to the driver once it is wholly free, so
+    // large buffers of changing sizes (a viewer changing the crowd) do not pile up.
+    if (b.size > a.block_size && b.free.size() == 1 && b.free[0].size == b.size) {
+        if (b.mapped != nullptr) vkUnmapMemory(a.context->device, b.memory);
+        vkFreeMemory(a.context->device, b.memory, nullptr);
+        a.reserved -= b.size;
+        a.heap_reserved[a.context->memory.memoryTypes[b.type].heapIndex] -= b.size;
+        b = MemoryBlock{};
+    }
 }
 
 } // namespace throng::gpu

@@ -3,8 +3,11 @@
 // Memory is taken from the driver in blocks (64 MiB, or the allocation's size rounded up when
 // larger) per memory type; allocations are carved out first-fit with their alignment and given
 // back to a per-block free list that merges neighbours. Host-visible blocks stay mapped for
-// their whole life, so Allocation::mapped is always valid for them. Blocks are freed only by
-// destroyAllocator (simple, and crowds allocate up front). Not thread-safe.
+// their whole life, so Allocation::mapped is always valid for them. 64 MiB blocks are kept until
+// destroyAllocator; a block made for one larger allocation is freed as soon as it is empty.
+// Before asking the driver for a block, the heap's size is checked (some drivers accept more
+// host-visible memory than exists): a full heap falls back to another type with the required
+// properties, and past that allocate() throws a one-line "out of GPU memory". Not thread-safe.
 #pragma once
 
 #include "context.h"
@@ -50,7 +53,7 @@ void destroyAllocator(Allocator& allocator);
 uint32_t findMemoryType(const Context& context, uint32_t type_bits, VkMemoryPropertyFlags required,
                         VkMemoryPropertyFlags preferred = 0);
 
-// Throws GpuError (VK_ERROR_OUT_OF_DEVICE_MEMORY...) when the driver refuses a new block.
+// Throws GpuError when every suitable heap is full or the driver refuses a new block.
 Allocation allocate(Allocator& allocator, const VkMemoryRequirements& requirements, VkMemoryPropertyFlags required,
                     VkMemoryPropertyFlags preferred = 0);
 void release(Allocator& allocator, Allocation& allocation);

@@ -24,8 +24,13 @@ Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, M
         required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
         preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
     }
-    b.memory = allocate(a, req, required, preferred);
-    VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory.memory, b.memory.offset));
+    try {
+        b.memory = allocate(a, req, required, preferred);
+        VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory.memory, b.memory.offset));
+    } catch (const GpuError&) {
+        destroyBuffer(a, b);  // nothing half-made survives a failure
+        throw;
+    }
     return b;
 }
 
@@ -83,14 +88,19 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
     VK_CHECK(vkCreateImage(ctx.device, &ici, nullptr, &img.image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(ctx.device, img.image, &req);
-    img.memory = allocate(a, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory.memory, img.memory.offset));
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = img.image;
-    vci.viewType = view_type;
-    vci.format = format;
-    vci.subresourceRange = {aspect, 0, 1, 0, layers};
-    VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
+    try {
+        img.memory = allocate(a, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory.memory, img.memory.offset));
+        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vci.image = img.image;
+        vci.viewType = view_type;
+        vci.format = format;
+        vci.subresourceRange = {aspect, 0, 1, 0, layers};
+        VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
+    } catch (const GpuError&) {
+        destroyImage(a, img);  // nothing half-made survives a failure
+        throw;
+    }
     return img;
 }
 

@@ -125,6 +125,8 @@ MeshTechnique::MeshTechnique(const TechniqueSetup& setup) : setup_(setup) {
 
 MeshTechnique::~MeshTechnique() {
     destroyMeshPass(*setup_.allocator->context, pass_);
+    for (gpu::Image& i : images_) gpu::destroyImage(*setup_.allocator, i);
+    for (gpu::Buffer& b : buffers_) gpu::destroyBuffer(*setup_.allocator, b);
     gpu::destroyBuffer(*setup_.allocator, instances_);
 }
 

@@ -53,7 +53,8 @@ gpu::Buffer uploadInstances(gpu::Allocator& allocator, const std::vector<gpu::sh
 // The shell every mesh technique shares: the uploaded instances, one mesh pass, and record()
 // drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
 // resources in its destructor (the base then frees the pass and the instances), and may adjust
-// the draw constants (adjustConstants) or add per-frame work (update, recordTransfers).
+// the draw constants (adjustConstants) or add per-frame work (update, recordTransfers). Its
+// buffers and images go in buffers_ and images_, which the base frees.
 class MeshTechnique : public Technique {
 public:
     explicit MeshTechnique(const TechniqueSetup& setup);
@@ -67,6 +68,10 @@ protected:
     gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances_.buffer); }
 
     TechniqueSetup setup_;
+    // Buffers and images a technique makes belong here, so that the base destructor frees them,
+    // also when the derived constructor throws halfway (out of memory).
+    std::vector<gpu::Buffer> buffers_;
+    std::vector<gpu::Image> images_;
     gpu::Buffer instances_;
     uint32_t instance_count_ = 0;
     MeshPass pass_;

@@ -30,9 +30,9 @@ public:
         poses_.resize(entries);
         const VkFormat format = half_ ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s) {
-            staging_.push_back(gpu::createBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
-            std::memset(staging_.back().mapped(), 0, bytes_per_frame_);
-            bones_.push_back(gpu::createImage(a, format, width_, height_, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+            buffers_.push_back(gpu::createBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
+            std::memset(buffers_.back().mapped(), 0, bytes_per_frame_);
+            images_.push_back(gpu::createImage(a, format, width_, height_, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
         }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::bonetex_vert_spv;
@@ -42,16 +42,12 @@ public:
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, bones_[slot].view)};
+            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, images_[slot].view)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
     }
-    ~BonetexTechnique() override {
-        gpu::Allocator& a = *setup_.allocator;
-        for (gpu::Image& i : bones_) gpu::destroyImage(a, i);
-        for (gpu::Buffer& b : staging_) gpu::destroyBuffer(a, b);
-    }
+    // buffers_[slot]: host-visible staging texels; images_[slot]: the bone texture the shader reads.
     std::string_view name() const override { return half_ ? "bonetex (half)" : "bonetex"; }
 
     void update(uint32_t slot, float time) override {
@@ -61,14 +57,14 @@ public:
         const auto upload = Clock::now();
         glm::vec4 texel[2];
         if (half_) {
-            auto* out = static_cast<uint16_t*>(staging_[slot].mapped());
+            auto* out = static_cast<uint16_t*>(buffers_[slot].mapped());
             for (size_t e = 0; e < poses_.size(); ++e) {
                 encodeQuaternion(poses_[e], texel);
                 for (int t = 0; t < 2; ++t)
                     for (int c = 0; c < 4; ++c) out[8 * e + 4 * size_t(t) + size_t(c)] = floatToHalf(texel[t][c]);
             }
         } else {
-            auto* out = static_cast<glm::vec4*>(staging_[slot].mapped());
+            auto* out = static_cast<glm::vec4*>(buffers_[slot].mapped());
             for (size_t e = 0; e < poses_.size(); ++e) encodeQuaternion(poses_[e], out + 2 * e);
         }
         stats_.upload_ms = millisecondsSince(upload);
@@ -76,12 +72,12 @@ public:
     }
 
     void recordTransfers(VkCommandBuffer cmd, uint32_t slot) override {
-        const gpu::Image& img = bones_[slot];
+        const gpu::Image& img = images_[slot];
         gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {width_, height_, 1};
-        vkCmdCopyBufferToImage(cmd, staging_[slot].buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        vkCmdCopyBufferToImage(cmd, buffers_[slot].buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
         gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
 
@@ -89,8 +85,6 @@ public:
     TechniqueStats stats() const override { return stats_; }
 
 private:
-    std::vector<gpu::Buffer> staging_;  // per frame in flight, host-visible
-    std::vector<gpu::Image> bones_;     // per frame in flight
     std::vector<MatrixRows> poses_;
     uint32_t width_ = 1, height_ = 1;
     size_t bytes_per_frame_ = 0;

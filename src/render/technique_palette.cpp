@@ -42,7 +42,7 @@ public:
         poses_.resize(quat || uniform ? entries : 0);
         const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_ : std::max<VkDeviceSize>(bytes_per_frame_, 16);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
-            palettes_.push_back(gpu::createBuffer(a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+            buffers_.push_back(gpu::createBuffer(a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                                   gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
@@ -57,8 +57,8 @@ public:
         desc.specialization_data.resize(sizeof(flag));
         std::memcpy(desc.specialization_data.data(), &flag, sizeof(flag));
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot].buffer);
-            if (uniform) palette = {THRONG_BINDING_PALETTE_UBO, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, {palettes_[slot].buffer, 0, kUniformBlockBytes}, {}, VK_NULL_HANDLE};
+            gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, buffers_[slot].buffer);
+            if (uniform) palette = {THRONG_BINDING_PALETTE_UBO, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, {buffers_[slot].buffer, 0, kUniformBlockBytes}, {}, VK_NULL_HANDLE};
             const gpu::DescriptorWrite writes[] = {instancesWrite(), palette};
             gpu::writeDescriptors(device(), set, writes);
         };
@@ -66,14 +66,11 @@ public:
         name_ = std::string(uniform ? "palette-ubo" : "palette") + (quat ? " (quat)" : "");
         if (uniform) name_ += ", " + std::to_string(per_batch_) + " instances per 16 KiB block";
     }
-    ~PaletteTechnique() override {
-        for (gpu::Buffer& b : palettes_) gpu::destroyBuffer(*setup_.allocator, b);
-    }
     std::string_view name() const override { return name_; }
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        auto* mapped = static_cast<uint8_t*>(palettes_[slot].mapped());
+        auto* mapped = static_cast<uint8_t*>(buffers_[slot].mapped());
         if (poses_.empty()) {
             // Matrices in a storage buffer: sample straight into the mapped buffer (MatrixRows is the GPU layout).
             sampleCrowdPoses(*setup_.source, *setup_.instances, time,
@@ -114,7 +111,6 @@ public:
 
 private:
     PaletteStore store_;
-    std::vector<gpu::Buffer> palettes_;  // one per frame in flight, host-visible
     std::vector<MatrixRows> poses_;      // when the GPU layout differs from the sampled matrices
     size_t joints_ = 0, entry_bytes_ = 48, bytes_per_frame_ = 0;
     uint32_t per_batch_ = 0, batches_ = 0;
