@@ -115,11 +115,14 @@ std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, uint32_t& fami
 
 } // namespace
 
-Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
-    auto ctx = std::make_unique<Context>();
+namespace {
+
+// Fills `out` step by step; on an error the caller frees whatever exists (destroyContext).
+Status initContext(Context& out, const ContextOptions& options) {
+    Context* ctx = &out;
     uint32_t loader_version = 0;
     if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS || loader_version < VK_API_VERSION_1_3)
-        return Error{"Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)"};
+        return Status::failure("Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "throng";
@@ -127,7 +130,7 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
     std::vector<const char*> layers, extensions;
     if (options.validation) {
         if (!hasLayer("VK_LAYER_KHRONOS_validation"))
-            return Error{"validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: vulkan-validationlayers)"};
+            return Status::failure("validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: vulkan-validationlayers)");
         layers.push_back("VK_LAYER_KHRONOS_validation");
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         ctx->validation = std::make_unique<ValidationCounts>();
@@ -148,7 +151,7 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
     ici.enabledExtensionCount = uint32_t(extensions.size());
     ici.ppEnabledExtensionNames = extensions.data();
     if (VkResult r = vkCreateInstance(&ici, nullptr, &ctx->instance); r != VK_SUCCESS)
-        return Error{std::string("cannot create a Vulkan instance: ") + resultName(r)};
+        return Status::failure(std::string("cannot create a Vulkan instance: ") + resultName(r));
     if (options.validation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(ctx->instance, "vkCreateDebugUtilsMessengerEXT"));
         if (create != nullptr) VK_CHECK(create(ctx->instance, &messenger_info, nullptr, &ctx->messenger));
@@ -156,8 +159,7 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
 
     if (options.create_surface) {
         if (VkResult r = options.create_surface(ctx->instance, &ctx->surface); r != VK_SUCCESS) {
-            destroyContext(*ctx);
-            return Error{std::string("cannot create a window surface: ") + resultName(r)};
+            return Status::failure(std::string("cannot create a window surface: ") + resultName(r));
         }
     }
 
@@ -176,8 +178,7 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
         const std::string why = unsuitable(pd, ctx->surface, family);
         if (!why.empty()) {
             if (!options.device_substring.empty()) {
-                destroyContext(*ctx);
-                return Error{std::string("device '") + props.deviceName + "' cannot be used: " + why};
+                    return Status::failure(std::string("device '") + props.deviceName + "' cannot be used: " + why);
             }
             continue;
         }
@@ -188,10 +189,9 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
         }
     }
     if (ctx->physical == VK_NULL_HANDLE) {
-        destroyContext(*ctx);
         if (!options.device_substring.empty())
-            return Error{"no Vulkan device matches '" + options.device_substring + "' (found: " + (seen.empty() ? "none" : seen) + ")"};
-        return Error{"no Vulkan 1.3 device with dynamic rendering and synchronization2 (found: " + (seen.empty() ? "none" : seen) + ")"};
+            return Status::failure("no Vulkan device matches '" + options.device_substring + "' (found: " + (seen.empty() ? "none" : seen) + ")");
+        return Status::failure("no Vulkan 1.3 device with dynamic rendering and synchronization2 (found: " + (seen.empty() ? "none" : seen) + ")");
     }
     vkGetPhysicalDeviceProperties(ctx->physical, &ctx->properties);
     vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
@@ -229,14 +229,31 @@ Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
         dci.ppEnabledExtensionNames = &swapchain_extension;
     }
     if (VkResult r = vkCreateDevice(ctx->physical, &dci, nullptr, &ctx->device); r != VK_SUCCESS) {
-        destroyContext(*ctx);
-        return Error{std::string("cannot create the Vulkan device: ") + resultName(r)};
+        return Status::failure(std::string("cannot create the Vulkan device: ") + resultName(r));
     }
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pci.queueFamilyIndex = ctx->queue_family;
     VK_CHECK(vkCreateCommandPool(ctx->device, &pci, nullptr, &ctx->command_pool));
+    return {};
+}
+
+} // namespace
+
+Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
+    // initContext returns its own errors, and a VK_CHECK failing inside it throws; either way
+    // nothing it created survives.
+    auto ctx = std::make_unique<Context>();
+    try {
+        if (Status s = initContext(*ctx, options); !s) {
+            destroyContext(*ctx);
+            return Error{s.message};
+        }
+    } catch (const GpuError& e) {
+        destroyContext(*ctx);
+        return Error{e.what()};
+    }
     return ctx;
 }
 

@@ -56,7 +56,8 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
     for (const Entry& e : kTechniques) {
         if (e.name != name) continue;
         const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
-        if (Status s = checkStorageBuffer(setup, records, std::to_string(setup.instances->size()) + " instance records x 32 B"); !s)
+        if (Status s = checkStorageBuffer(setup, records, std::to_string(setup.instances->size()) + " instance records x " +
+                                                                 std::to_string(sizeof(gpu::shader::InstanceRecord)) + " B"); !s)
             return Error{s.message};
         return e.create(setup);
     }

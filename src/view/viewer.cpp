@@ -107,6 +107,34 @@ void checkImGuiVk(VkResult r) {
     VK_CHECK(r);
 }
 
+// A baked asset with its GPU copy and the mesh technique cpu skins. Held by pointer: techniques
+// keep pointers into it, which must stay valid while a replacement is built beside it.
+struct AssetOnGpu {
+    BakedAsset baked;
+    render::GpuAsset gpu;
+    render::BakedAssetMesh mesh;
+    gpu::Allocator* allocator = nullptr;  // set once `gpu` holds something to free
+    AssetOnGpu() = default;
+    AssetOnGpu(const AssetOnGpu&) = delete;
+    AssetOnGpu& operator=(const AssetOnGpu&) = delete;
+    ~AssetOnGpu() {
+        if (allocator != nullptr) render::destroyAsset(*allocator, gpu);
+    }
+};
+
+// What the console changes about the crowd. Applied as a whole (Viewer::applyState): either
+// everything it implies is built, or nothing changes.
+struct CrowdState {
+    std::string technique;
+    uint32_t instances = 0;
+    int clip = -1;  // -1: the seeded mixed crowd
+    Precision precision = Precision::Float32;
+};
+
+bool copyableFormat(VkFormat f) {  // screenshots read 4 bytes per pixel, RGBA or BGRA
+    return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM || f == VK_FORMAT_R8G8B8A8_SRGB || f == VK_FORMAT_R8G8B8A8_UNORM;
+}
+
 struct FrameSlot : gpu::FrameSlot {
     VkSemaphore acquired = VK_NULL_HANDLE;  // the swapchain image is ready
     bool pending = false;                   // timestamps written and not yet read
@@ -116,10 +144,11 @@ class Viewer {
 public:
     Viewer(const ViewerOptions& o, GLFWwindow* window, gpu::Context& ctx, Scene scene)
         : options_(o), window_(window), ctx_(ctx), scene_(std::move(scene)) {
-        precision_ = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+        state_.technique = o.technique;
+        state_.instances = o.instances;
+        state_.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         encoding_ = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
         present_ = presentMode(o.present);
-        instances_ = o.instances;
         console_open_ = o.console;
         for (const std::string& line : splitScript(o.exec)) script_.push_back(line);
     }
@@ -127,7 +156,7 @@ public:
     ~Viewer() {
         try {
             shutdown();
-        } catch (const gpu::GpuError&) {  // already failing: the caller reports the first error
+        } catch (const std::exception&) {  // already failing: the caller reports the first error
         }
     }
     Viewer(const Viewer&) = delete;
@@ -137,16 +166,28 @@ public:
     int run() {
         started_ = true;
         gpu::createAllocator(allocator_, ctx_);
+        // A window that opens minimised has no area: wait until it has one (or closes).
         int width = 0, height = 0;
-        glfwGetFramebufferSize(window_, &width, &height);
-        createSwapchain(allocator_, uint32_t(width), uint32_t(height), present_, swapchain_);
+        for (glfwGetFramebufferSize(window_, &width, &height); (width == 0 || height == 0) && !glfwWindowShouldClose(window_);
+             glfwGetFramebufferSize(window_, &width, &height))
+            glfwWaitEventsTimeout(0.1);
+        if (glfwWindowShouldClose(window_)) return 0;
+        while (!createSwapchain(allocator_, uint32_t(width), uint32_t(height), present_, swapchain_)) {
+            glfwWaitEventsTimeout(0.1);
+            if (glfwWindowShouldClose(window_)) return 0;
+            glfwGetFramebufferSize(window_, &width, &height);
+        }
+        requested_ = {uint32_t(width), uint32_t(height)};
         createSlots();
         initOverlay();
-        if (!uploadScene() || !rebuildCrowd(true) || !switchTechnique(options_.technique)) {
-            shutdown();
+        std::unique_ptr<AssetOnGpu> first = upload(std::move(scene_.baked));
+        if (!first) return 1;
+        asset_ = std::move(first);
+        if (!applyState(state_, true)) {
+            printError(scene_.source, last_error_);
             return 1;
         }
-        log("viewer: " + ctx_.device_name + " | " + scene_.source + " | " + std::to_string(instances_) + " instances | " + technique_name_ +
+        log("viewer: " + ctx_.device_name + " | " + scene_.source + " | " + std::to_string(state_.instances) + " instances | " + technique_name_ +
             " | present " + presentName(swapchain_.present_mode) + " | backtick opens the console, F frames the crowd, C switches orbit/fly");
         last_frame_ = Clock::now();
         while (!glfwWindowShouldClose(window_) && !quit_) {
@@ -157,10 +198,14 @@ public:
                 glfwWaitEventsTimeout(0.1);
                 continue;
             }
-            if (resize_ || swapchain_.swapchain == VK_NULL_HANDLE || uint32_t(w) != swapchain_.extent.width ||
-                uint32_t(h) != swapchain_.extent.height) {
+            // Compared with the size last asked for, not the swapchain's extent: the surface may
+            // clamp it, and asking again would not change that.
+            if (resize_ || swapchain_.swapchain == VK_NULL_HANDLE || uint32_t(w) != requested_.width || uint32_t(h) != requested_.height) {
                 recreateSwapchain();
-                if (swapchain_.swapchain == VK_NULL_HANDLE) continue;
+                if (swapchain_.swapchain == VK_NULL_HANDLE) {
+                    glfwWaitEventsTimeout(0.1);
+                    continue;
+                }
             }
             runScript();
             if (quit_) break;
@@ -189,9 +234,11 @@ private:
     void initOverlay() {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
+        imgui_context_ = true;
         ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the user's files
         ImGui::StyleColorsDark();
         ImGui_ImplGlfw_InitForVulkan(window_, true);
+        imgui_glfw_ = true;
         const std::array<VkDescriptorPoolSize, 1> sizes = {{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}}};
         VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         pci.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
@@ -199,6 +246,12 @@ private:
         pci.poolSizeCount = uint32_t(sizes.size());
         pci.pPoolSizes = sizes.data();
         VK_CHECK(vkCreateDescriptorPool(ctx_.device, &pci, nullptr, &overlay_pool_));
+        initOverlayBackend();
+    }
+
+    // Dear ImGui's Vulkan backend builds its pipeline for one render pass: (re)made with the
+    // swapchain's overlay pass, with the font texture.
+    void initOverlayBackend() {
         ImGui_ImplVulkan_InitInfo info{};
         info.Instance = ctx_.instance;
         info.PhysicalDevice = ctx_.physical;
@@ -211,122 +264,138 @@ private:
         info.ImageCount = std::max<uint32_t>(uint32_t(swapchain_.images.size()), kSlots + 1);
         info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
         info.CheckVkResultFn = checkImGuiVk;
-        ImGui_ImplVulkan_Init(&info, swapchain_.overlay_pass);
+        imgui_vulkan_ = ImGui_ImplVulkan_Init(&info, swapchain_.overlay_pass);
+        if (!imgui_vulkan_) throw gpu::GpuError("Dear ImGui's Vulkan backend did not start");
         gpu::submitAndWait(ctx_, [](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
         ImGui_ImplVulkan_DestroyFontUploadObjects();
-        overlay_ready_ = true;
     }
 
     void shutdown() {
         if (!started_) return;
         started_ = false;
         if (ctx_.device != VK_NULL_HANDLE) VK_CHECK(vkDeviceWaitIdle(ctx_.device));
-        if (overlay_ready_) {
-            ImGui_ImplVulkan_Shutdown();
-            ImGui_ImplGlfw_Shutdown();
-            ImGui::DestroyContext();
-            overlay_ready_ = false;
-        }
+        if (imgui_vulkan_) ImGui_ImplVulkan_Shutdown();
+        if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
+        if (imgui_context_) ImGui::DestroyContext();
+        imgui_vulkan_ = imgui_glfw_ = imgui_context_ = false;
         if (overlay_pool_ != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx_.device, overlay_pool_, nullptr);
         overlay_pool_ = VK_NULL_HANDLE;
-        technique_.reset();
+        technique_.reset();  // before the asset it points into
+        crowd_.reset();
+        asset_.reset();
         for (FrameSlot& f : slots_) {
             if (f.acquired != VK_NULL_HANDLE) vkDestroySemaphore(ctx_.device, f.acquired, nullptr);
             gpu::destroyFrameSlot(ctx_, f);
             f = FrameSlot{};
         }
         gpu::destroyBuffer(allocator_, screenshot_buffer_);
-        if (uploaded_) render::destroyAsset(allocator_, gpu_asset_);
-        uploaded_ = false;
         destroySwapchain(allocator_, swapchain_);
         gpu::destroyAllocator(allocator_);
     }
 
     // ---- the crowd: asset, instances, technique ------------------------------------------
-    bool uploadScene() {
-        if (uploaded_) render::destroyAsset(allocator_, gpu_asset_);
-        uploaded_ = false;
-        Result<render::GpuAsset> g = render::uploadAsset(allocator_, scene_.baked);
+    // Uploads `baked`; null (and a message) when the device refuses it.
+    std::unique_ptr<AssetOnGpu> upload(BakedAsset baked) {
+        auto a = std::make_unique<AssetOnGpu>();
+        a->baked = std::move(baked);
+        Result<render::GpuAsset> g = render::uploadAsset(allocator_, a->baked);
         if (!g) {
-            printError(scene_.source, g.error().message);
-            return false;
+            last_error_ = g.error().message;
+            log("error: " + last_error_);
+            return nullptr;
         }
-        gpu_asset_ = std::move(g).value();
-        uploaded_ = true;
-        for (const std::string& w : gpu_asset_.warnings) log("warning: " + w);
-        mesh_ = render::cpuMesh(scene_.baked);
-        return true;
-    }
-
-    // New crowd of instances_ members (all playing clip_ unless it is -1), camera framed when asked.
-    bool rebuildCrowd(bool frame_camera) {
-        render::CrowdOptions co;
-        co.count = instances_;
-        co.seed = options_.seed;
-        crowd_ = render::makeCrowd(scene_.baked, co);
-        if (clip_ >= 0)
-            for (auto& inst : crowd_.instances) {
-                inst.clips = uint32_t(clip_) | uint32_t(clip_) << 16;
-                inst.blend = 0.0f;
-            }
-        if (frame_camera) camera_ = frameCrowd(crowd_.bounds, aspect());
-        return true;
+        a->gpu = std::move(g).value();
+        a->allocator = &allocator_;
+        for (const std::string& w : a->gpu.warnings) log("warning: " + w);
+        a->mesh = render::cpuMesh(a->baked);
+        return a;
     }
 
     float aspect() const {
         return swapchain_.extent.height > 0 ? float(swapchain_.extent.width) / float(swapchain_.extent.height) : 16.0f / 9.0f;
     }
 
-    // Creates technique `name` for the current crowd; on failure keeps the old one and says why.
-    bool switchTechnique(const std::string& name) {
-        VK_CHECK(vkDeviceWaitIdle(ctx_.device));
-        for (FrameSlot& f : slots_) f.pending = false;
-        render::TechniqueSetup setup;
-        setup.allocator = &allocator_;
-        setup.asset = &gpu_asset_;
-        setup.instances = &crowd_.instances;
-        setup.color_format = swapchain_.format;
-        setup.depth_format = kDepthFormat;
-        setup.frames_in_flight = kSlots;
-        setup.source = &scene_.baked.source;
-        setup.mesh = &mesh_;
-        setup.encoding = encoding_;
-        setup.bone_precision = precision_;
-        std::unique_ptr<render::Technique> next;
+    // Builds everything `want` implies beside what is shown now — the asset baked again (another
+    // precision, or vertex animation for vat) when the model was imported, the crowd, the
+    // technique — and only then replaces the current state. On any failure nothing changes;
+    // last_error_ says why. `reframe`: point the camera at the new crowd.
+    bool applyState(const CrowdState& want, bool reframe) {
         try {
-            Result<std::unique_ptr<render::Technique>> created = render::createTechnique(name, setup);
-            if (!created) {
-                log("technique " + name + ": " + created.error().message);
+            std::unique_ptr<AssetOnGpu> asset;  // a new asset, or none to keep asset_
+            const BakedAsset& current = asset_->baked;
+            const bool vat = want.technique == "vat" || hasVat(current);
+            if (want.technique == "vat" && !hasVat(current) && !scene_.model) {
+                last_error_ = scene_.source + " has no vertex animation (bake it with throng bake --vat)";
                 return false;
             }
-            next = std::move(created).value();
-        } catch (const gpu::GpuError& e) {
-            log("technique " + name + ": " + e.what());
+            if (scene_.model && (current.precision != want.precision || vat != hasVat(current))) {
+                log(std::string("baking ") + toString(want.precision) + (vat ? " with vertex animation" : "") + "...");
+                BakeOptions o;
+                o.fps = scene_.fps;
+                o.precision = want.precision;
+                o.vat = vat;
+                Result<BakedAsset> b = bake(*scene_.model, o);
+                if (!b) {
+                    last_error_ = "bake: " + b.error().message;
+                    return false;
+                }
+                asset = upload(std::move(b).value());
+                if (!asset) return false;
+            }
+            const AssetOnGpu& use = asset ? *asset : *asset_;
+            if (want.clip >= int(use.baked.clips.size())) {
+                last_error_ = "clip " + std::to_string(want.clip) + " does not exist";
+                return false;
+            }
+            render::CrowdOptions co;
+            co.count = want.instances;
+            co.seed = options_.seed;
+            auto crowd = std::make_unique<render::Crowd>(render::makeCrowd(use.baked, co));
+            if (want.clip >= 0)
+                for (auto& inst : crowd->instances) {
+                    inst.clips = uint32_t(want.clip) | uint32_t(want.clip) << 16;
+                    inst.blend = 0.0f;
+                }
+            render::TechniqueSetup setup;
+            setup.allocator = &allocator_;
+            setup.asset = &use.gpu;
+            setup.instances = &crowd->instances;
+            setup.color_format = swapchain_.format;
+            setup.depth_format = kDepthFormat;
+            setup.frames_in_flight = kSlots;
+            setup.source = &use.baked.source;
+            setup.mesh = &use.mesh;
+            setup.encoding = encoding_;
+            setup.bone_precision = want.precision;
+            Result<std::unique_ptr<render::Technique>> created = render::createTechnique(want.technique, setup);
+            if (!created) {
+                last_error_ = created.error().message;
+                return false;
+            }
+            // Everything exists: retire the old state once the GPU is done with it.
+            VK_CHECK(vkDeviceWaitIdle(ctx_.device));
+            for (FrameSlot& f : slots_) f.pending = false;
+            technique_ = std::move(created).value();
+            crowd_ = std::move(crowd);
+            if (asset) asset_ = std::move(asset);
+            state_ = want;
+            technique_name_ = std::string(technique_->name());
+            if (reframe) camera_ = frameCrowd(crowd_->bounds, aspect());
+            return true;
+        } catch (const std::exception& e) {  // out of GPU or host memory while building
+            last_error_ = e.what();
             return false;
         }
-        technique_ = std::move(next);
-        technique_key_ = name;
-        technique_name_ = std::string(technique_->name());
-        return true;
     }
 
-    // Bakes the imported model again (precision, vertex animation) and uploads it.
-    bool rebake(Precision precision, bool vat) {
-        if (!scene_.model) return false;
-        VK_CHECK(vkDeviceWaitIdle(ctx_.device));
-        technique_.reset();
-        BakeOptions o;
-        o.fps = scene_.fps;
-        o.precision = precision;
-        o.vat = vat;
-        Result<BakedAsset> b = bake(*scene_.model, o);
-        if (!b) {
-            log("error: bake: " + b.error().message);
-            switchTechnique(technique_key_);  // the old asset is still there
+    // Applies `want` and says what happened.
+    bool change(const CrowdState& want, bool reframe, const std::string& done) {
+        if (!applyState(want, reframe)) {
+            log("error: " + last_error_ + " (nothing changed)");
             return false;
         }
-        scene_.baked = std::move(b).value();
-        return uploadScene();
+        log(done);
+        return true;
     }
 
     // ---- console -------------------------------------------------------------------------
@@ -355,67 +424,48 @@ private:
             for (const std::string& h : commandHelp()) log("  " + h);
             return true;
         case CommandKind::Technique: {
-            if (c.text == "vat" && !hasVat(scene_.baked)) {
-                if (!scene_.model) {
-                    log("error: " + scene_.source + " has no vertex animation (bake it with throng bake --vat)");
-                    return false;
-                }
-                log("baking vertex animation for vat...");
-                if (!rebake(scene_.baked.precision, true)) return false;
-                if (!switchTechnique(technique_key_)) return false;
+            CrowdState want = state_;
+            want.technique = c.text;
+            if (!applyState(want, false)) {
+                log("error: " + last_error_ + " (nothing changed)");
+                return false;
             }
-            if (!switchTechnique(c.text)) return false;
             log("technique: " + technique_name_);
             return true;
         }
         case CommandKind::Instances: {
-            const uint32_t before = instances_;
-            instances_ = uint32_t(c.number);
-            rebuildCrowd(true);
-            if (!switchTechnique(technique_key_)) {
-                instances_ = before;
-                rebuildCrowd(true);
-                switchTechnique(technique_key_);
-                return false;
-            }
-            log("instances: " + std::to_string(instances_));
-            return true;
+            CrowdState want = state_;
+            want.instances = uint32_t(c.number);
+            return change(want, true, "instances: " + std::to_string(want.instances));
         }
         case CommandKind::Clip: {
+            const std::vector<BakedClip>& clips = asset_->baked.clips;
             int clip = -2;
             if (c.text == "mixed") clip = -1;
-            for (size_t i = 0; i < scene_.baked.clips.size() && clip == -2; ++i)
-                if (scene_.baked.clips[i].name == c.text || std::to_string(i) == c.text) clip = int(i);
+            for (size_t i = 0; i < clips.size() && clip == -2; ++i)
+                if (clips[i].name == c.text || std::to_string(i) == c.text) clip = int(i);
             if (clip == -2) {
                 std::string names;
-                for (size_t i = 0; i < scene_.baked.clips.size(); ++i) names += (i ? ", " : "") + scene_.baked.clips[i].name;
+                for (size_t i = 0; i < clips.size(); ++i) names += (i ? ", " : "") + clips[i].name;
                 log("error: no clip '" + c.text + "' (clips: " + names + "; or an index, or mixed)");
                 return false;
             }
-            clip_ = clip;
-            rebuildCrowd(false);
-            if (!switchTechnique(technique_key_)) return false;
-            log("clip: " + (clip_ < 0 ? std::string("mixed") : scene_.baked.clips[size_t(clip_)].name));
-            return true;
+            CrowdState want = state_;
+            want.clip = clip;
+            return change(want, false, "clip: " + (clip < 0 ? std::string("mixed") : clips[size_t(clip)].name));
         }
         case CommandKind::Speed:
             speed_ = float(c.number);
             log("speed: " + std::to_string(speed_));
             return true;
         case CommandKind::Precision: {
-            const Precision p = c.text == "half" ? Precision::Float16 : Precision::Float32;
-            precision_ = p;
-            std::string note;
-            if (scene_.baked.precision != p) {
-                if (scene_.model) {
-                    if (!rebake(p, hasVat(scene_.baked))) return false;
-                } else {
-                    note = " (the baked animation stays " + std::string(toString(scene_.baked.precision)) + " as stored in " + scene_.source + ")";
-                }
-            }
-            if (!switchTechnique(technique_key_)) return false;
-            log("precision: " + c.text + note);
-            return true;
+            CrowdState want = state_;
+            want.precision = c.text == "half" ? Precision::Float16 : Precision::Float32;
+            const std::string note = scene_.model || asset_->baked.precision == want.precision
+                                         ? std::string()
+                                         : " (bonetex; the baked animation stays " + std::string(toString(asset_->baked.precision)) +
+                                               " as stored in " + scene_.source + ")";
+            return change(want, false, "precision: " + c.text + note);
         }
         case CommandKind::Vsync:
             present_ = c.on ? VK_PRESENT_MODE_FIFO_KHR : VK_PRESENT_MODE_MAILBOX_KHR;
@@ -427,8 +477,8 @@ private:
             log("size: asked for " + std::to_string(c.width) + "x" + std::to_string(c.height));
             return true;
         case CommandKind::Screenshot:
-            if (!swapchain_.can_copy) {
-                log("error: this window's swapchain images cannot be copied (no TRANSFER_SRC usage)");
+            if (!swapchain_.can_copy || !copyableFormat(swapchain_.format)) {
+                log("error: this window's swapchain images cannot be copied (no TRANSFER_SRC usage, or not 8-bit RGBA)");
                 return false;
             }
             screenshot_path_ = c.text;
@@ -449,7 +499,7 @@ private:
             --wait_frames_;
             return;
         }
-        if (script_.empty()) return;
+        if (script_.empty() || !screenshot_path_.empty()) return;  // a screenshot is taken before the script goes on
         const std::string line = script_.front();
         script_.pop_front();
         if (!execute(line)) script_failed_ = true;
@@ -462,9 +512,9 @@ private:
                       "stats: %s | %u x %s | %.1f FPS, frame %.2f ms | GPU upload %.3f, crowd %.3f, overlay %.3f ms | CPU wait %.2f, "
                       "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded per frame | "
                       "%.0f MiB GPU memory | %s %ux%u",
-                      technique_name_.c_str(), instances_, scene_.source.c_str(), fps_, frame_ms_, costs_.gpu_upload_ms, costs_.gpu_crowd_ms,
+                      technique_name_.c_str(), state_.instances, scene_.source.c_str(), fps_, frame_ms_, costs_.gpu_upload_ms, costs_.gpu_crowd_ms,
                       costs_.gpu_overlay_ms, costs_.cpu_wait_ms, s.sample_ms, s.skin_ms, s.upload_ms, costs_.cpu_ui_ms, costs_.cpu_record_ms,
-                      double(gpu_asset_.index_count / 3) * double(instances_) * 1e-6, double(s.upload_bytes) * 1e-6,
+                      double(asset_->gpu.index_count / 3) * double(state_.instances) * 1e-6, double(s.upload_bytes) * 1e-6,
                       double(allocator_.reserved) / (1 << 20), presentName(swapchain_.present_mode), swapchain_.extent.width,
                       swapchain_.extent.height);
         return text;
@@ -475,11 +525,21 @@ private:
         VK_CHECK(vkDeviceWaitIdle(ctx_.device));
         for (FrameSlot& f : slots_) f.pending = false;
         const VkFormat before = swapchain_.format;
+        const VkRenderPass pass_before = swapchain_.overlay_pass;
         int w = 0, h = 0;
         glfwGetFramebufferSize(window_, &w, &h);
-        createSwapchain(allocator_, uint32_t(w), uint32_t(h), present_, swapchain_);
+        requested_ = {uint32_t(w), uint32_t(h)};
         resize_ = false;
-        if (swapchain_.swapchain != VK_NULL_HANDLE && before != swapchain_.format && technique_) switchTechnique(technique_key_);
+        if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_)) return;  // minimised
+        if (swapchain_.overlay_pass != pass_before && imgui_vulkan_) {  // a new image format: the overlay's pipeline follows its pass
+            ImGui_ImplVulkan_Shutdown();
+            imgui_vulkan_ = false;
+            initOverlayBackend();
+        }
+        if (before != swapchain_.format && technique_ && !applyState(state_, false)) {
+            technique_.reset();  // its pipeline was built for the old format: draw no crowd rather than a wrong one
+            log("error: technique " + state_.technique + " for the new image format: " + last_error_);
+        }
     }
 
     // ---- input and overlay ---------------------------------------------------------------
@@ -505,7 +565,7 @@ private:
             if (glfwGetKey(window_, GLFW_KEY_E) == GLFW_PRESS) move.y += step;
             if (glfwGetKey(window_, GLFW_KEY_Q) == GLFW_PRESS) move.y -= step;
             if (move != glm::vec3(0.0f)) fly(camera_, move);
-            if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) camera_ = frameCrowd(crowd_.bounds, aspect());
+            if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) camera_ = frameCrowd(crowd_->bounds, aspect());
             if (ImGui::IsKeyPressed(GLFW_KEY_C, false))
                 setMode(camera_, camera_.mode == CameraMode::Orbit ? CameraMode::Fly : CameraMode::Orbit);
         }
@@ -529,23 +589,24 @@ private:
         ImGui::Separator();
 
         const std::vector<std::string_view> names = render::techniqueNames();
-        if (ImGui::BeginCombo("technique", technique_key_.c_str())) {
+        if (ImGui::BeginCombo("technique", state_.technique.c_str())) {
             for (std::string_view n : names)
-                if (ImGui::Selectable(std::string(n).c_str(), n == technique_key_)) typed_.push_back("technique " + std::string(n));
+                if (ImGui::Selectable(std::string(n).c_str(), n == state_.technique)) typed_.push_back("technique " + std::string(n));
             ImGui::EndCombo();
         }
-        int count = int(instances_);
+        int count = int(state_.instances);
         if (ImGui::InputInt("instances", &count, 100, 1000, ImGuiInputTextFlags_EnterReturnsTrue)) typed_.push_back("instances " + std::to_string(count));
-        const std::string current = clip_ < 0 ? "mixed" : scene_.baked.clips[size_t(clip_)].name;
+        const std::vector<BakedClip>& clips = asset_->baked.clips;
+        const std::string current = state_.clip < 0 ? "mixed" : clips[size_t(state_.clip)].name;
         if (ImGui::BeginCombo("clip", current.c_str())) {
-            if (ImGui::Selectable("mixed", clip_ < 0)) typed_.push_back("clip mixed");
-            for (size_t i = 0; i < scene_.baked.clips.size(); ++i)
-                if (ImGui::Selectable((scene_.baked.clips[i].name + "##" + std::to_string(i)).c_str(), int(i) == clip_))
+            if (ImGui::Selectable("mixed", state_.clip < 0)) typed_.push_back("clip mixed");
+            for (size_t i = 0; i < clips.size(); ++i)
+                if (ImGui::Selectable((clips[i].name + "##" + std::to_string(i)).c_str(), int(i) == state_.clip))
                     typed_.push_back("clip " + std::to_string(i));
             ImGui::EndCombo();
         }
         ImGui::SliderFloat("speed", &speed_, 0.0f, 4.0f, "%.2f");
-        int precision = precision_ == Precision::Float16 ? 1 : 0;
+        int precision = state_.precision == Precision::Float16 ? 1 : 0;
         ImGui::Text("precision");
         ImGui::SameLine();
         if (ImGui::RadioButton("float", precision == 0) && precision != 0) typed_.push_back("precision float");
@@ -557,9 +618,9 @@ private:
         bool fly_mode = camera_.mode == CameraMode::Fly;
         if (ImGui::Checkbox("fly camera (C)", &fly_mode)) setMode(camera_, fly_mode ? CameraMode::Fly : CameraMode::Orbit);
         ImGui::SameLine();
-        if (ImGui::Button("frame (F)")) camera_ = frameCrowd(crowd_.bounds, aspect());
+        if (ImGui::Button("frame (F)")) camera_ = frameCrowd(crowd_->bounds, aspect());
         ImGui::TextDisabled("%s | %.2f M triangles | %.2f MB/frame up", technique_name_.c_str(),
-                            double(gpu_asset_.index_count / 3) * double(instances_) * 1e-6, double(cpu_.upload_bytes) * 1e-6);
+                            double(asset_->gpu.index_count / 3) * double(state_.instances) * 1e-6, double(cpu_.upload_bytes) * 1e-6);
         ImGui::End();
 
         if (console_open_) buildConsole();
@@ -616,6 +677,7 @@ private:
 
     // False when no frame was drawn (the swapchain had to be recreated).
     bool frame() {
+        if (swapchain_.swapchain == VK_NULL_HANDLE) return false;
         const uint32_t slot = uint32_t(frame_index_ % kSlots);
         FrameSlot& f = slots_[slot];
         const Clock::time_point start = Clock::now();
@@ -654,7 +716,13 @@ private:
         costs_.cpu_ui_ms = render::millisecondsSince(ui_start);
 
         const Clock::time_point record_start = Clock::now();
-        const bool screenshot = !screenshot_path_.empty();
+        bool screenshot = !screenshot_path_.empty();
+        if (screenshot && (!swapchain_.can_copy || !copyableFormat(swapchain_.format))) {  // the swapchain changed since the command
+            log("error: screenshot " + screenshot_path_ + ": the new swapchain's images cannot be copied");
+            screenshot_path_.clear();
+            script_failed_ = true;
+            screenshot = false;
+        }
         VK_CHECK(vkResetFences(ctx_.device, 1, &f.fence));
         VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -738,7 +806,7 @@ private:
         const VkRect2D scissor{{0, 0}, swapchain_.extent};
         vkCmdSetViewport(cmd, 0, 1, &viewport);
         vkCmdSetScissor(cmd, 0, 1, &scissor);
-        if (technique_) technique_->record(cmd, slot, render::crowdConstants(viewProjection(camera_, aspect()), time_, gpu_asset_));
+        if (technique_) technique_->record(cmd, slot, render::crowdConstants(viewProjection(camera_, aspect()), time_, asset_->gpu));
         vkCmdEndRendering(cmd);
     }
 
@@ -790,21 +858,19 @@ private:
     Swapchain swapchain_;
     std::array<FrameSlot, kSlots> slots_{};
     VkDescriptorPool overlay_pool_ = VK_NULL_HANDLE;
-    bool overlay_ready_ = false;
+    bool imgui_context_ = false, imgui_glfw_ = false, imgui_vulkan_ = false;  // what shutdown() must undo
     bool started_ = false;  // run() began: shutdown() has something to free
 
-    render::GpuAsset gpu_asset_;
-    bool uploaded_ = false;
-    render::BakedAssetMesh mesh_;
-    render::Crowd crowd_;
-    std::unique_ptr<render::Technique> technique_;
-    std::string technique_key_;   // as registered (`palette`)
-    std::string technique_name_;  // as it names itself (`palette (quat)`)
-    Precision precision_ = Precision::Float32;
+    // Destroyed in this order by shutdown(): the technique points into the crowd and the asset.
+    std::unique_ptr<AssetOnGpu> asset_;
+    std::unique_ptr<render::Crowd> crowd_;
+    std::unique_ptr<render::Technique> technique_;  // null only after a failed format change
+    CrowdState state_;            // what technique_, crowd_ and asset_ were built from
+    std::string technique_name_;  // as the technique names itself (`palette (quat)`)
+    std::string last_error_;      // why the last applyState() changed nothing
     render::PaletteEncoding encoding_ = render::PaletteEncoding::Matrix;
     VkPresentModeKHR present_ = VK_PRESENT_MODE_FIFO_KHR;
-    uint32_t instances_ = 0;
-    int clip_ = -1;  // -1: the mixed crowd
+    VkExtent2D requested_{0, 0};  // the framebuffer size the swapchain was last made for
     float speed_ = 1.0f;
     float time_ = 0.0f;
     Camera camera_;
@@ -894,7 +960,7 @@ int runViewer(const ViewerOptions& o) {
     try {
         Viewer viewer(o, window, ctx, std::move(scene).value());
         code = viewer.run();
-    } catch (const gpu::GpuError& e) {
+    } catch (const std::exception& e) {  // GpuError, or out of host memory
         printError(o.model, e.what());
         code = 1;
     }
