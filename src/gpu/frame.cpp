@@ -27,4 +27,14 @@ void destroyFrameSlot(const Context& ctx, FrameSlot& f) {
     f = FrameSlot{};
 }
 
+void beginFrame(const Context& ctx, FrameSlot& f, uint32_t timestamps) {
+    VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+    VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
+    vkCmdResetQueryPool(f.cmd, f.queries, 0, timestamps);
+    vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
+}
+
 } // namespace throng::gpu

@@ -146,13 +146,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         technique->update(i % kFramesInFlight, time);
         out.frames[i].cpu = technique->stats();
         const auto record_start = std::chrono::steady_clock::now();
-        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
-        VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
-        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
-        vkCmdResetQueryPool(f.cmd, f.queries, 0, kTimestamps);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
+        gpu::beginFrame(ctx, f, kTimestamps);
         technique->recordTransfers(f.cmd, i % kFramesInFlight);
         gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);

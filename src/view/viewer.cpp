@@ -723,13 +723,7 @@ private:
             script_failed_ = true;
             screenshot = false;
         }
-        VK_CHECK(vkResetFences(ctx_.device, 1, &f.fence));
-        VK_CHECK(vkResetCommandBuffer(f.cmd, 0));
-        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VK_CHECK(vkBeginCommandBuffer(f.cmd, &bi));
-        vkCmdResetQueryPool(f.cmd, f.queries, 0, kTimestamps);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 0);
+        gpu::beginFrame(ctx_, f, kTimestamps);
         if (technique_) technique_->recordTransfers(f.cmd, slot);
         const VkImage target = swapchain_.images[image];
         gpu::transitionImage(f.cmd, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
