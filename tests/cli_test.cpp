@@ -119,8 +119,29 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
     EXPECT_NE(r.err.find("bench: [8/8]"), std::string::npos) << "no progress shown";
 }
 
+TEST(Cli, BenchComparesVariantsOfATechnique) {
+    const auto dir = throng::test::scratchDir("bench_variants");
+    const std::string json = (dir / "variants.json").string();
+    const CliRun r = run("bench --techniques baked,baked@buffer,baked@texel-buffer,palette@quat,bonetex@half --instances 4 --frames 1 "
+                         "--warmup 0 --size 32x32 --validate --json " + json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    ASSERT_EQ(report["results"].size(), 5u);
+    const char* labels[] = {"baked", "baked@buffer", "baked@texel-buffer", "palette@quat", "bonetex@half"};
+    const char* variants[] = {"baked", "baked (buffer)", "baked (texel-buffer)", "palette (quat)", "bonetex (half)"};
+    for (size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(report["results"][i]["technique"], labels[i]);
+        EXPECT_EQ(report["results"][i]["variant"], variants[i]);
+    }
+    EXPECT_EQ(report["results"][3]["upload_bytes_per_frame"].get<uint64_t>(), 4u * 21u * 32u);  // quaternions: 32 B per joint
+}
+
 TEST(Cli, BenchRejectsBadArguments) {
     EXPECT_EQ(run("bench --techniques teleport").exit_code, 1);
+    const CliRun variant = run("bench --techniques bonetex@quat");
+    EXPECT_EQ(variant.exit_code, 1);
+    EXPECT_NE(variant.err.find("unknown variant 'bonetex@quat'"), std::string::npos) << variant.err;
     EXPECT_EQ(run("bench --instances 10,zero").exit_code, 1);
     const CliRun r = run("render --technique teleport --instances 1");
     EXPECT_EQ(r.exit_code, 1);

@@ -248,20 +248,22 @@ TEST_F(Gpu, SharedModelsSkinningMatchesCpuReference) {
     }
 }
 
-// Past the image limits the animation goes to a texel buffer: same texels, same results.
-TEST_F(Gpu, TexelBufferPathMatchesCpuReference) {
+// Past the image limits the animation goes to a texel buffer, and past that to a storage buffer
+// (which can also be asked for: AnimationStorage::StorageBuffer): same texels, same results.
+TEST_F(Gpu, BufferPathsMatchCpuReference) {
     const Model model = makeWalker();
-    for (Precision p : {Precision::Float32, Precision::Float16}) {
-        const BakedAsset baked = bakeModel(model, p);
-        const Errors e = compareWithCpu(*allocator_, model, baked, Path::Bones, render::AnimationStorage::TexelBuffer);
-        std::printf("texel buffer, %s: %.2e at frames, %.2e vs tweening\n", toString(p), e.at_frames, e.vs_tween);
-        EXPECT_LE(e.at_frames, p == Precision::Float32 ? 1e-5 : 1e-3);
-        EXPECT_LE(e.vs_tween, p == Precision::Float32 ? 1e-5 : 1e-3);
-        Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, render::AnimationStorage::TexelBuffer);
-        ASSERT_TRUE(g.ok());
-        EXPECT_TRUE(g.value().animation_in_buffer);
-        render::destroyAsset(*allocator_, g.value());
-    }
+    for (render::AnimationStorage storage : {render::AnimationStorage::TexelBuffer, render::AnimationStorage::StorageBuffer})
+        for (Precision p : {Precision::Float32, Precision::Float16}) {
+            const BakedAsset baked = bakeModel(model, p);
+            const Errors e = compareWithCpu(*allocator_, model, baked, Path::Bones, storage);
+            std::printf("%s, %s: %.2e at frames, %.2e vs tweening\n", render::toString(storage), toString(p), e.at_frames, e.vs_tween);
+            EXPECT_LE(e.at_frames, p == Precision::Float32 ? 1e-5 : 1e-3);
+            EXPECT_LE(e.vs_tween, p == Precision::Float32 ? 1e-5 : 1e-3);
+            Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, storage);
+            ASSERT_TRUE(g.ok());
+            EXPECT_EQ(g.value().animation_storage, storage);
+            render::destroyAsset(*allocator_, g.value());
+        }
 }
 
 TEST_F(Gpu, WalkerVatMatchesCpuReference) {
@@ -414,6 +416,7 @@ TEST_F(Gpu, AnimationBeyondEveryLimitIsAClearError) {
     const Result<render::GpuAsset> any = render::uploadAsset(*allocator_, baked);
     ASSERT_FALSE(any.ok());
     EXPECT_NE(any.error().message.find("texel buffer limit"), std::string::npos) << any.error().message;
+    EXPECT_NE(any.error().message.find("storage buffer range"), std::string::npos) << any.error().message;
 }
 
 namespace {
@@ -662,6 +665,35 @@ TEST_F(Gpu, EveryTechniquePlacesVerticesWhereTheCpuReferenceDoes) {
     THRONG_ASSET(fox_path, "Fox/Fox.glb");  // three clips: cross-fades on a real model
     const Model fox = loadModel(fox_path);
     expectCapturedPositionsMatch(*allocator_, fox, bakeModel(fox, Precision::Float32, true), "Fox", 2e-2, 5e-2);
+}
+
+// The three places the baked animation can live give the same picture, pixel for pixel (the
+// same texels, read exactly).
+TEST_F(Gpu, BakedDrawsTheSameFromImageTexelBufferAndStorageBuffer) {
+    const BakedAsset baked = bakeModel(makeWalker(), Precision::Float16);
+    render::CrowdOptions co;
+    co.count = 25;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    render::RenderSettings s;
+    s.width = 240;
+    s.height = 160;
+    s.frames = 1;
+    s.time = 0.6f;
+    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.5f);
+    std::vector<render::RenderOutput> images;
+    for (render::AnimationStorage storage :
+         {render::AnimationStorage::Image, render::AnimationStorage::TexelBuffer, render::AnimationStorage::StorageBuffer}) {
+        Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, storage);
+        ASSERT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
+        Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+        ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+        EXPECT_EQ(r.value().technique, storage == render::AnimationStorage::Image ? "baked" : std::string("baked (") + render::toString(storage) + ")");
+        images.push_back(std::move(r).value());
+        render::destroyAsset(*allocator_, g.value());
+    }
+    EXPECT_GT(double(foreground(images[0]).count) / (240.0 * 160.0), 0.05);
+    EXPECT_EQ(differingShare(images[0], images[1], 0), 0.0);
+    EXPECT_EQ(differingShare(images[0], images[2], 0), 0.0);
 }
 
 // The CPU side of palette/bonetex/cpu: per-instance skinning matrices against the double reference.

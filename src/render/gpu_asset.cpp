@@ -5,6 +5,8 @@
 
 #include <stb/stb_image.h>
 
+#include <algorithm>
+
 namespace throng::render {
 
 namespace {
@@ -61,18 +63,26 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     const bool fits_image =
         width <= lim.maxImageDimension2D && asset.max_frames <= lim.maxImageDimension2D && asset.clips.size() <= lim.maxImageArrayLayers;
     const bool fits_buffer = asset.texelCount() <= lim.maxTexelBufferElements;
+    const VkDeviceSize texel_bytes = asset.precision == Precision::Float16 ? 8 : 16;
+    const bool fits_words = uint64_t(asset.texelCount()) * texel_bytes <= lim.maxStorageBufferRange;
     const std::string sizes = "the animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) + " texels x " +
                               std::to_string(asset.clips.size()) + " clips)";
-    if (storage == AnimationStorage::Image && !fits_image)
-        return Error{sizes + " exceeds this device's image limits (" + std::to_string(lim.maxImageDimension2D) + " x " +
-                     std::to_string(lim.maxImageArrayLayers) + " layers)"};
-    if (!fits_image && !fits_buffer)
-        return Error{sizes + " exceeds this device's image limits (" + std::to_string(lim.maxImageDimension2D) + " x " +
-                     std::to_string(lim.maxImageArrayLayers) + " layers) and its texel buffer limit (" +
-                     std::to_string(lim.maxTexelBufferElements) + " texels)"};
+    const std::string image_limits = "this device's image limits (" + std::to_string(lim.maxImageDimension2D) + " x " +
+                                     std::to_string(lim.maxImageArrayLayers) + " layers)";
+    const std::string buffer_limit = "its texel buffer limit (" + std::to_string(lim.maxTexelBufferElements) + " texels)";
+    const std::string words_limit = "its storage buffer range (" + std::to_string(lim.maxStorageBufferRange) + " bytes)";
+    if (storage == AnimationStorage::Image && !fits_image) return Error{sizes + " exceeds " + image_limits};
+    if (storage == AnimationStorage::TexelBuffer && !fits_buffer) return Error{sizes + " exceeds " + buffer_limit};
+    if (storage == AnimationStorage::StorageBuffer && !fits_words) return Error{sizes + " exceeds " + words_limit};
+    if (!fits_image && !fits_buffer && !fits_words)
+        return Error{sizes + " exceeds " + image_limits + ", " + buffer_limit + " and " + words_limit};
     if (Status s = validate(asset); !s) return Error{s.message};
     GpuAsset g;
-    g.animation_in_buffer = storage == AnimationStorage::TexelBuffer || !fits_image;
+    g.animation_storage = storage != AnimationStorage::Auto ? storage
+                          : fits_image                      ? AnimationStorage::Image
+                          : fits_buffer                     ? AnimationStorage::TexelBuffer
+                                                            : AnimationStorage::StorageBuffer;
+    g.animation_half = asset.precision == Precision::Float16;
     g.vertex_count = uint32_t(asset.vertices.size());
     g.index_count = uint32_t(asset.indices.size());
     g.clip_count = uint32_t(asset.clips.size());
@@ -98,20 +108,20 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     const bool half = asset.precision == Precision::Float16;
     const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
     const void* texels = half ? static_cast<const void*>(asset.animation_f16.data()) : static_cast<const void*>(asset.animation_f32.data());
-    const VkDeviceSize texel_bytes = half ? 8 : 16;
     const std::vector<uint8_t> zero(16, 0);
-    const bool in_buffer = g.animation_in_buffer;
+    const bool in_buffer = g.animation_storage != AnimationStorage::Image;
     g.animation = gpu::createImage(a, format, in_buffer ? 1 : width, in_buffer ? 1 : asset.max_frames, in_buffer ? 1 : uint32_t(asset.clips.size()),
                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
                                    VK_IMAGE_VIEW_TYPE_2D_ARRAY);
     gpu::uploadImage(a, g.animation, in_buffer ? zero.data() : texels, in_buffer ? texel_bytes : asset.texelCount() * texel_bytes);
     const VkDeviceSize buffer_bytes = in_buffer ? asset.texelCount() * texel_bytes : texel_bytes;
-    g.animation_texels = gpu::createBuffer(a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+    g.animation_texels = gpu::createBuffer(a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
+                                           gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, g.animation_texels, in_buffer ? texels : zero.data(), buffer_bytes);
     VkBufferViewCreateInfo bvi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
     bvi.buffer = g.animation_texels.buffer;
     bvi.format = format;
-    bvi.range = VK_WHOLE_SIZE;
+    bvi.range = std::min<VkDeviceSize>(buffer_bytes, VkDeviceSize(lim.maxTexelBufferElements) * texel_bytes);  // the words path reads past it
     VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
 
     uploadVat(a, asset, g);
@@ -134,6 +144,23 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     g.point = createSampler(ctx, VK_FILTER_NEAREST);
     g.linear = createSampler(ctx, VK_FILTER_LINEAR);
     return g;
+}
+
+const char* toString(AnimationStorage s) {
+    switch (s) {
+    case AnimationStorage::Auto: return "auto";
+    case AnimationStorage::Image: return "image";
+    case AnimationStorage::TexelBuffer: return "texel-buffer";
+    case AnimationStorage::StorageBuffer: return "buffer";
+    }
+    return "?";
+}
+
+AnimationSpecialization::AnimationSpecialization(const GpuAsset& asset) {
+    values.path = asset.animation_storage == AnimationStorage::TexelBuffer     ? THRONG_ANIMATION_PATH_TEXEL_BUFFER
+                  : asset.animation_storage == AnimationStorage::StorageBuffer ? THRONG_ANIMATION_PATH_WORDS
+                                                                               : THRONG_ANIMATION_PATH_IMAGE;
+    values.half = asset.animation_half ? VK_TRUE : VK_FALSE;
 }
 
 void destroyAsset(gpu::Allocator& a, GpuAsset& g) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../gpu/resources.h"
+#include "../shaders/shared.h"
 
 #include <throng/baked.h>
 
@@ -11,17 +12,21 @@
 namespace throng::render {
 
 // Where the animation texels live on the GPU. Auto: the image array when it fits the device's
-// image limits (width 3 * joints, height frames, layers clips), else a uniform texel buffer.
-enum class AnimationStorage { Auto, Image, TexelBuffer };
+// image limits (width 3 * joints, height frames, layers clips), else a uniform texel buffer,
+// else (past maxTexelBufferElements) a storage buffer. StorageBuffer reads the same texels as
+// plain words, without the texture unit (faster where texture fetch in vertex shaders is the
+// bottleneck: measured in docs/BENCHMARKS.md).
+enum class AnimationStorage { Auto, Image, TexelBuffer, StorageBuffer };
 
 struct GpuAsset {
     gpu::Buffer vertices;   // BakedVertex[]
     gpu::Buffer indices;    // uint32
     gpu::Buffer clips;      // shader::ClipRecord[]
     gpu::Image animation;   // RGBA32F or RGBA16F, (3 * joints) x max_frames x clips (1x1x1 placeholder on the buffer path)
-    gpu::Buffer animation_texels;  // the same texels in a uniform texel buffer (1-texel placeholder on the image path)
-    VkBufferView animation_view = VK_NULL_HANDLE;
-    bool animation_in_buffer = false;
+    gpu::Buffer animation_texels;  // the same texels for the texel-buffer and storage-buffer paths (1-texel placeholder on the image path)
+    VkBufferView animation_view = VK_NULL_HANDLE;  // animation_texels as a uniform texel buffer
+    AnimationStorage animation_storage = AnimationStorage::Image;  // the one in use: Image, TexelBuffer or StorageBuffer
+    bool animation_half = false;   // texels are IEEE halves
     // Vertex animation (technique vat): RGBA32F or RGBA16F, (2 * vertices) x max_frames x clips,
     // when the asset has it and it fits the image limits; else a 1x1x1 placeholder, has_vat is
     // false and, when the asset had the data, vat_problem says why it is not usable.
@@ -41,16 +46,23 @@ struct GpuAsset {
     std::vector<std::string> warnings;
 };
 
-// Errors: the animation exceeds both the image limits and maxTexelBufferElements (or, when
-// `storage` forces the image, the image limits), with the sizes and limits named.
+// Errors: the animation exceeds the image limits, maxTexelBufferElements and
+// maxStorageBufferRange (or the limit of the storage `storage` forces), with sizes and limits named.
 Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset, AnimationStorage storage = AnimationStorage::Auto);
 
-// The specialization constant THRONG_SPEC_ANIMATION_IN_BUFFER for pipelines that skin from `asset`.
+const char* toString(AnimationStorage storage);  // "auto", "image", "texel-buffer", "buffer"
+
+// The specialization constants THRONG_SPEC_ANIMATION_PATH and THRONG_SPEC_ANIMATION_HALF for
+// pipelines that skin from `asset`.
 struct AnimationSpecialization {
-    VkBool32 in_buffer = VK_FALSE;
-    VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
-    VkSpecializationInfo info{1, &entry, sizeof(VkBool32), &in_buffer};
-    explicit AnimationSpecialization(const GpuAsset& asset) : in_buffer(asset.animation_in_buffer ? VK_TRUE : VK_FALSE) {}
+    struct Values {
+        int32_t path = 0;
+        VkBool32 half = VK_FALSE;
+    } values;
+    VkSpecializationMapEntry entries[2] = {{THRONG_SPEC_ANIMATION_PATH, offsetof(Values, path), sizeof(int32_t)},
+                                           {THRONG_SPEC_ANIMATION_HALF, offsetof(Values, half), sizeof(VkBool32)}};
+    VkSpecializationInfo info{2, entries, sizeof(Values), &values};
+    explicit AnimationSpecialization(const GpuAsset& asset);
     AnimationSpecialization(const AnimationSpecialization&) = delete;  // info points into this object
     AnimationSpecialization& operator=(const AnimationSpecialization&) = delete;
 };

@@ -17,6 +17,7 @@ std::array<VkDescriptorSetLayoutBinding, kAnimationBindingCount> animationLayout
         {THRONG_BINDING_CLIPS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr},
         {THRONG_BINDING_ANIMATION, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, stages, nullptr},
         {THRONG_BINDING_ANIMATION_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, stages, nullptr},
+        {THRONG_BINDING_ANIMATION_WORDS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr},
     }};
 }
 
@@ -24,7 +25,8 @@ void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buf
     const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances.buffer),
                                            gpu::DescriptorWrite::storage(THRONG_BINDING_CLIPS, asset.clips.buffer),
                                            gpu::DescriptorWrite::sampled(THRONG_BINDING_ANIMATION, asset.point, asset.animation.view),
-                                           gpu::DescriptorWrite::texels(THRONG_BINDING_ANIMATION_BUFFER, asset.animation_view)};
+                                           gpu::DescriptorWrite::texels(THRONG_BINDING_ANIMATION_BUFFER, asset.animation_view),
+                                           gpu::DescriptorWrite::storage(THRONG_BINDING_ANIMATION_WORDS, asset.animation_texels.buffer)};
     gpu::writeDescriptors(device, set, writes);
 }
 
@@ -42,7 +44,11 @@ public:
         desc.write = [&](VkDescriptorSet set, uint32_t) { writeAnimationBindings(device(), set, instances_, *setup_.asset); };
         buildPass(desc);
     }
-    std::string_view name() const override { return "baked"; }
+    std::string_view name() const override { return name_; }
+
+private:
+    std::string name_ = setup_.asset->animation_storage == AnimationStorage::Image ? std::string("baked")
+                                                                                    : std::string("baked (") + toString(setup_.asset->animation_storage) + ")";
 };
 
 } // namespace

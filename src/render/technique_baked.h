@@ -1,5 +1,5 @@
 // Technique `baked`: one instanced draw per submesh; the vertex shader fetches two frames of up
-// to 4 joints from the baked animation (image array, or texel buffer past the image limits),
+// to 4 joints from the baked animation (image array, texel buffer or storage buffer: AnimationStorage),
 // tweens them, cross-fades two clips and skins. The CPU writes nothing per frame: each
 // instance's clip time is time * speed + time_offset, computed on the GPU from the frame's time.
 #pragma once
@@ -11,8 +11,8 @@
 namespace throng::render {
 
 // The bindings every skinning shader reads — instances, clips, animation image, animation texel
-// buffer — and their descriptor writes; shared with the compute check.
-constexpr uint32_t kAnimationBindingCount = 4;
+// buffer, animation words — and their descriptor writes; shared with the compute check.
+constexpr uint32_t kAnimationBindingCount = 5;
 std::array<VkDescriptorSetLayoutBinding, kAnimationBindingCount> animationLayoutBindings(VkShaderStageFlags stages);
 void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset);
 

@@ -8,6 +8,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Inst
 layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
 layout(set = 0, binding = THRONG_BINDING_ANIMATION) uniform sampler2DArray animation;
 layout(set = 0, binding = THRONG_BINDING_ANIMATION_BUFFER) uniform samplerBuffer animation_buffer;
+layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffer AnimationWords { uint animation_words[]; };
 
 layout(push_constant) uniform Push { DrawConstants draw; };
 

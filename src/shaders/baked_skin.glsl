@@ -1,22 +1,25 @@
 // Skinning from baked animation textures, shared by the vertex shader and the compute check.
 // Expects, before inclusion: shared.h, and the bindings THRONG_BINDING_CLIPS,
-// THRONG_BINDING_ANIMATION and THRONG_BINDING_ANIMATION_BUFFER declared as `clips`, `animation`
-// and `animation_buffer`.
+// THRONG_BINDING_ANIMATION, THRONG_BINDING_ANIMATION_BUFFER and THRONG_BINDING_ANIMATION_WORDS
+// declared as `clips`, `animation`, `animation_buffer` and `animation_words`.
 //
 // Texel (3 * joint + row, frame, clip) holds row `row` of the joint's 3x4 skinning matrix
 // (include/throng/baked.h). Building a mat3x4 from the three rows as its columns gives the
 // transpose, so a point is transformed as vec4(p, 1) * m.
 
-layout(constant_id = THRONG_SPEC_ANIMATION_IN_BUFFER) const bool kAnimationInBuffer = false;
+layout(constant_id = THRONG_SPEC_ANIMATION_PATH) const int kAnimationPath = THRONG_ANIMATION_PATH_IMAGE;
+layout(constant_id = THRONG_SPEC_ANIMATION_HALF) const bool kAnimationHalf = false;
 
-// Texel x of `frame` in `clip`: point sampling by construction (texelFetch), from the image
-// array or, past the device's image limits, from the texel buffer with the same texels.
+// Texel x of `frame` in `clip`, exactly as stored (no filtering): from the image array, from the
+// texel buffer with the same texels (past the image limits), or from the same texels as plain
+// storage-buffer words (no texture unit involved: see docs/BENCHMARKS.md on the H200).
 vec4 animationTexel(uint clip, uint frame, uint x) {
-    if (kAnimationInBuffer) {
-        ClipRecord c = clips[clip];
-        return texelFetch(animation_buffer, int(c.first_texel + frame * c.row_texels + x));
-    }
-    return texelFetch(animation, ivec3(int(x), int(frame), int(clip)), 0);
+    if (kAnimationPath == THRONG_ANIMATION_PATH_IMAGE) return texelFetch(animation, ivec3(int(x), int(frame), int(clip)), 0);
+    ClipRecord c = clips[clip];
+    uint t = c.first_texel + frame * c.row_texels + x;
+    if (kAnimationPath == THRONG_ANIMATION_PATH_TEXEL_BUFFER) return texelFetch(animation_buffer, int(t));
+    if (kAnimationHalf) return vec4(unpackHalf2x16(animation_words[2u * t]), unpackHalf2x16(animation_words[2u * t + 1u]));
+    return uintBitsToFloat(uvec4(animation_words[4u * t], animation_words[4u * t + 1u], animation_words[4u * t + 2u], animation_words[4u * t + 3u]));
 }
 
 mat3x4 bakedJoint(uint clip, uint frame, uint joint) {

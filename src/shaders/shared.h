@@ -26,14 +26,21 @@ using uint = uint32_t;
 #define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
 #define THRONG_BINDING_PALETTE_UBO 13  // dynamic uniform buffer: one batch of palettes (technique palette-ubo)
+#define THRONG_BINDING_ANIMATION_WORDS 15  // storage buffer: the same texels as 32-bit words (AnimationStorage::StorageBuffer)
 #define THRONG_BINDING_CAPTURE 14     // storage buffer: world position per (instance, vertex), capture shader variants (tests)
 #define THRONG_UBO_VEC4S 1024         // vec4 in that block: 16 KiB, the guaranteed maxUniformBufferRange
 #define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 #define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)
 
-// Specialization constant 0 of every shader that skins: 1 reads the animation from the texel
-// buffer, 0 from the image array (the other binding then holds a 1-texel placeholder).
-#define THRONG_SPEC_ANIMATION_IN_BUFFER 0
+// Specialization constant 0 of every shader that skins from baked animation: where the texels
+// are read from (the other bindings then hold a 1-texel placeholder).
+#define THRONG_SPEC_ANIMATION_PATH 0
+#define THRONG_ANIMATION_PATH_IMAGE 0         // sampled image array, texelFetch
+#define THRONG_ANIMATION_PATH_TEXEL_BUFFER 1  // uniform texel buffer, texelFetch
+#define THRONG_ANIMATION_PATH_WORDS 2         // storage buffer, plain loads
+// Specialization constant 2 of the same shaders: 1 when the texels are IEEE halves (the words
+// path unpacks them itself; the other paths get floats from the texture unit).
+#define THRONG_SPEC_ANIMATION_HALF 2
 // Specialization constant 1 of palette.vert: 1 reads quaternion + translation palettes (2 vec4 per
 // joint), 0 reads 3x4 matrices (3 vec4 per joint, the rows).
 #define THRONG_SPEC_PALETTE_QUATERNION 1

@@ -11,6 +11,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Inst
 layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
 layout(set = 0, binding = THRONG_BINDING_ANIMATION) uniform sampler2DArray animation;
 layout(set = 0, binding = THRONG_BINDING_ANIMATION_BUFFER) uniform samplerBuffer animation_buffer;
+layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffer AnimationWords { uint animation_words[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CHECK_OUTPUT) writeonly buffer Output { vec4 skinned[]; };
 
 layout(push_constant) uniform Push { CheckConstants check; };

@@ -52,13 +52,48 @@ std::vector<std::string> splitList(const std::string& text) {
 
 nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95", s.p95}}; }
 
+// A technique as `--techniques` names it: NAME or NAME@VARIANT, where the variant is a palette's
+// encoding (palette@quat, palette-ubo@quat), bonetex's texel precision (bonetex@half) or where
+// baked reads its animation (baked@image, baked@texel-buffer, baked@buffer).
+struct Variant {
+    std::string label;  // as given: the report's "technique", one series in the charts
+    std::string technique;
+    render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
+    Precision bones = Precision::Float32;
+    render::AnimationStorage storage = render::AnimationStorage::Auto;
+};
+
+Result<Variant> parseVariant(const std::string& spec) {
+    Variant v;
+    v.label = spec;
+    const size_t at = spec.find('@');
+    v.technique = spec.substr(0, at);
+    const auto names = render::techniqueNames();
+    if (std::find(names.begin(), names.end(), v.technique) == names.end()) return Error{"unknown technique '" + v.technique + "'"};
+    if (at == std::string::npos) return v;
+    const std::string option = spec.substr(at + 1);
+    const bool palette = v.technique == "palette" || v.technique == "palette-ubo";
+    if (palette && (option == "mat" || option == "quat")) {
+        v.encoding = option == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
+    } else if (v.technique == "bonetex" && (option == "float" || option == "half")) {
+        v.bones = option == "half" ? Precision::Float16 : Precision::Float32;
+    } else if (v.technique == "baked" && (option == "image" || option == "texel-buffer" || option == "buffer")) {
+        v.storage = option == "image" ? render::AnimationStorage::Image
+                    : option == "buffer" ? render::AnimationStorage::StorageBuffer
+                                         : render::AnimationStorage::TexelBuffer;
+    } else {
+        return Error{"unknown variant '" + spec + "' (palette@mat|quat, palette-ubo@mat|quat, bonetex@float|half, baked@image|texel-buffer|buffer)"};
+    }
+    return v;
+}
+
 // One configuration: renders warm-up + timed frames and summarises the timed ones.
-nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const std::string& technique, uint32_t instances, const BenchOptions& o) {
-    nlohmann::json r = {{"technique", technique}, {"instances", instances}};
+nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant& v, uint32_t instances, const BenchOptions& o) {
+    nlohmann::json r = {{"technique", v.label}, {"instances", instances}};
     gpu::Allocator allocator;
     gpu::createAllocator(allocator, ctx);
     try {
-        Result<render::GpuAsset> g = render::uploadAsset(allocator, asset);
+        Result<render::GpuAsset> g = render::uploadAsset(allocator, asset, v.storage);
         if (!g) throw gpu::GpuError(g.error().message);
         render::CrowdOptions co;
         co.count = instances;
@@ -69,7 +104,9 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const std::st
         s.height = o.height;
         s.frames = o.warmup + o.frames;
         s.time = float(s.frames) / 60.0f;
-        s.technique = technique;
+        s.technique = v.technique;
+        s.encoding = v.encoding;
+        s.bone_precision = v.bones;
         s.baked = &asset;
         s.readback = false;
         const Result<render::RenderOutput> out =
@@ -141,12 +178,14 @@ std::string csv(const nlohmann::json& report) {
 int runBench(const BenchOptions& o) {
     std::vector<std::string> techniques = splitList(o.techniques);
     if (o.techniques == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "static"};
+    std::vector<Variant> variants;
     for (const std::string& t : techniques) {
-        const auto names = render::techniqueNames();
-        if (std::find(names.begin(), names.end(), t) == names.end()) {
-            printError(o.model, "unknown technique '" + t + "'");
+        Result<Variant> v = parseVariant(t);
+        if (!v) {
+            printError(o.model, v.error().message);
             return 1;
         }
+        variants.push_back(v.value());
     }
     std::vector<uint32_t> counts;
     for (const std::string& n : splitList(o.instances)) {
@@ -162,7 +201,7 @@ int runBench(const BenchOptions& o) {
         Result<Model> m = importModel(o.model);
         if (!m) return m.error();
         BakeOptions bake_options;
-        bake_options.vat = std::find(techniques.begin(), techniques.end(), "vat") != techniques.end();
+        bake_options.vat = std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
         return bake(m.value(), bake_options);
     }();
     if (!asset) {
@@ -186,10 +225,10 @@ int runBench(const BenchOptions& o) {
     const size_t total = techniques.size() * counts.size();
     size_t done = 0;
     for (uint32_t n : counts) {
-        for (const std::string& t : techniques) {
-            std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, t.c_str(), n);
+        for (const Variant& v : variants) {
+            std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, v.label.c_str(), n);
             std::fflush(stderr);
-            const nlohmann::json r = measure(ctx, asset.value(), t, n, o);
+            const nlohmann::json r = measure(ctx, asset.value(), v, n, o);
             if (r.contains("error")) std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
             else std::fprintf(stderr, "frame %.2f ms (GPU crowd %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
                               r["gpu_ms"]["crowd"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());

@@ -41,6 +41,7 @@ struct RenderOptions {
     uint32_t frames = 3;                   // rendered frames; timings are the median after the first
     float fps = 30.0f;                     // bake rate when the model is not a .throng file
     std::string precision = "float";
+    std::string animation = "auto";        // baked: auto | image | texel-buffer | buffer (render::AnimationStorage)
     std::string device;                    // substring of the device name
     bool validate = false;
     std::string output = "crowd.png";
@@ -49,7 +50,7 @@ int runRender(const RenderOptions& options);
 
 struct BenchOptions {
     std::string model = "builtin:walker";
-    std::string techniques = "all";        // comma-separated, or all (cpu, palette, palette-ubo, bonetex, baked, vat, static)
+    std::string techniques = "all";        // comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (cpu, palette, palette-ubo, bonetex, baked, vat, static)
     std::string instances = "100,1000";    // comma-separated crowd sizes
     uint32_t frames = 20;                  // timed frames per configuration
     uint32_t warmup = 5;                   // frames before timing (pipeline compilation, caches)

@@ -63,6 +63,8 @@ int main(int argc, char** argv) {
     render_cmd->add_option("--frames", render.frames, "Frames rendered; GPU times are the median after the first")->check(CLI::Range(1u, 10000u));
     render_cmd->add_option("--fps", render.fps, "Bake rate when the model is not a .throng file");
     render_cmd->add_option("--precision", render.precision, "baked: bake precision when the model is not a .throng file; bonetex: texel precision")->check(CLI::IsMember({"float", "half"}));
+    render_cmd->add_option("--animation", render.animation, "baked: where the animation lives on the GPU: auto, image, texel-buffer or buffer")
+        ->check(CLI::IsMember({"auto", "image", "texel-buffer", "buffer"}));
     render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
     render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");
@@ -71,7 +73,9 @@ int main(int argc, char** argv) {
     std::string bench_size = "1280x720";
     CLI::App* bench_cmd = app.add_subcommand("bench", "Measure every technique at several crowd sizes (JSON/CSV; plot with tools/plot_bench.py)");
     bench_cmd->add_option("--model", bench.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
-    bench_cmd->add_option("--techniques", bench.techniques, "Comma-separated techniques, or all");
+    bench_cmd->add_option("--techniques", bench.techniques,
+                          "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
+                          "baked@image|texel-buffer|buffer");
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes (default 100,1000)");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(CLI::Range(1u, 100000u));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(CLI::Range(0u, 100000u));

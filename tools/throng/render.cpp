@@ -99,7 +99,11 @@ int runRender(const RenderOptions& o) {
     try {
         gpu::Allocator allocator;
         gpu::createAllocator(allocator, ctx);
-        Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset.value());
+        const render::AnimationStorage storage = o.animation == "image"          ? render::AnimationStorage::Image
+                                                 : o.animation == "texel-buffer" ? render::AnimationStorage::TexelBuffer
+                                                 : o.animation == "buffer"       ? render::AnimationStorage::StorageBuffer
+                                                                                 : render::AnimationStorage::Auto;
+        Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset.value(), storage);
         if (!gpu_asset) {
             printError(o.model, gpu_asset.error().message);
             gpu::destroyAllocator(allocator);
