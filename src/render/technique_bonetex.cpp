@@ -8,6 +8,8 @@
 
 #include "../gpu/shader_blobs.h"
 
+#include <tbb/parallel_for.h>
+
 #include <cstring>
 
 namespace throng::render {
@@ -55,17 +57,24 @@ public:
         sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_);
         stats_.sample_ms = millisecondsSince(start);
         const auto upload = Clock::now();
-        glm::vec4 texel[2];
+        // Encoding (and converting to half) on all cores, like the sampling: serial, it cost 3 to
+        // 10 times the sampling on the H200's 16 cores (docs/BENCHMARKS.md).
+        const tbb::blocked_range<size_t> entries(0, poses_.size(), 1024);
         if (half_) {
             auto* out = static_cast<uint16_t*>(buffers_[slot].mapped());
-            for (size_t e = 0; e < poses_.size(); ++e) {
-                encodeQuaternion(poses_[e], texel);
-                for (int t = 0; t < 2; ++t)
-                    for (int c = 0; c < 4; ++c) out[8 * e + 4 * size_t(t) + size_t(c)] = floatToHalf(texel[t][c]);
-            }
+            tbb::parallel_for(entries, [&](const tbb::blocked_range<size_t>& range) {
+                glm::vec4 texel[2];
+                for (size_t e = range.begin(); e != range.end(); ++e) {
+                    encodeQuaternion(poses_[e], texel);
+                    for (int t = 0; t < 2; ++t)
+                        for (int c = 0; c < 4; ++c) out[8 * e + 4 * size_t(t) + size_t(c)] = floatToHalf(texel[t][c]);
+                }
+            });
         } else {
             auto* out = static_cast<glm::vec4*>(buffers_[slot].mapped());
-            for (size_t e = 0; e < poses_.size(); ++e) encodeQuaternion(poses_[e], out + 2 * e);
+            tbb::parallel_for(entries, [&](const tbb::blocked_range<size_t>& range) {
+                for (size_t e = range.begin(); e != range.end(); ++e) encodeQuaternion(poses_[e], out + 2 * e);
+            });
         }
         stats_.upload_ms = millisecondsSince(upload);
         stats_.upload_bytes = bytes_per_frame_;

@@ -8,6 +8,8 @@
 
 #include "../gpu/shader_blobs.h"
 
+#include <tbb/parallel_for.h>
+
 #include <chrono>
 #include <cstring>
 
@@ -82,15 +84,17 @@ public:
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
             const bool quat = setup_.encoding == PaletteEncoding::Quaternion;
-            for (size_t e = 0; e < poses_.size(); ++e) {
-                // Entry e of instance i: in its batch's block when uniform, else contiguous.
-                const size_t instance = e / joints_;
-                const size_t offset = store_ == PaletteStore::Uniform
-                                          ? (instance / per_batch_) * batch_stride_ + ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
-                                          : e * entry_bytes_;
-                if (quat) encodeQuaternion(poses_[e], reinterpret_cast<glm::vec4*>(mapped + offset));
-                else std::memcpy(mapped + offset, &poses_[e], sizeof(MatrixRows));
-            }
+            tbb::parallel_for(tbb::blocked_range<size_t>(0, poses_.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
+                for (size_t e = range.begin(); e != range.end(); ++e) {
+                    // Entry e of instance i: in its batch's block when uniform, else contiguous.
+                    const size_t instance = e / joints_;
+                    const size_t offset = store_ == PaletteStore::Uniform
+                                              ? (instance / per_batch_) * batch_stride_ + ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
+                                              : e * entry_bytes_;
+                    if (quat) encodeQuaternion(poses_[e], reinterpret_cast<glm::vec4*>(mapped + offset));
+                    else std::memcpy(mapped + offset, &poses_[e], sizeof(MatrixRows));
+                }
+            });
             stats_.upload_ms = millisecondsSince(upload);
         }
         stats_.upload_bytes = bytes_per_frame_;
