@@ -14,8 +14,8 @@ namespace throng::render {
 // Where the animation texels live on the GPU. Auto: the image array when it fits the device's
 // image limits (width 3 * joints, height frames, layers clips), else a uniform texel buffer,
 // else (past maxTexelBufferElements) a storage buffer. StorageBuffer reads the same texels as
-// plain words, without the texture unit (faster where texture fetch in vertex shaders is the
-// bottleneck: measured in docs/BENCHMARKS.md).
+// plain words, without the texture unit; on the H200 that is 14% slower than the image
+// (docs/BENCHMARKS.md), so Auto takes it only as the last resort.
 enum class AnimationStorage { Auto, Image, TexelBuffer, StorageBuffer };
 
 struct GpuAsset {

@@ -12,7 +12,7 @@ layout(constant_id = THRONG_SPEC_ANIMATION_HALF) const bool kAnimationHalf = fal
 
 // Texel x of `frame` in `clip`, exactly as stored (no filtering): from the image array, from the
 // texel buffer with the same texels (past the image limits), or from the same texels as plain
-// storage-buffer words (no texture unit involved: see docs/BENCHMARKS.md on the H200).
+// storage-buffer words (no texture unit involved; slower on the H200: docs/BENCHMARKS.md).
 vec4 animationTexel(uint clip, uint frame, uint x) {
     if (kAnimationPath == THRONG_ANIMATION_PATH_IMAGE) return texelFetch(animation, ivec3(int(x), int(frame), int(clip)), 0);
     ClipRecord c = clips[clip];
