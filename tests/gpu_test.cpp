@@ -338,19 +338,37 @@ TEST_F(Gpu, VatCrossFadeBlendsTwoClips) {
     EXPECT_LE(crossFadeError(*allocator_, bakeModel(model, Precision::Float32, true), Path::Vertices), 1e-5 * bindPoseBounds(model).diagonal());
 }
 
+// A seeded crowd of `count` and the settings for a `width` x `height` picture of it at `time`
+// (after `frames` frames), with the camera framing it.
+struct CrowdShot {
+    render::Crowd crowd;
+    render::RenderSettings settings;
+    glm::mat4 view_projection{1.0f};
+};
+
+CrowdShot crowdShot(const BakedAsset& baked, uint32_t count, uint32_t width, uint32_t height, float time, uint32_t frames = 1,
+                    float cross_fade_share = 0.25f) {
+    CrowdShot shot;
+    render::CrowdOptions co;
+    co.count = count;
+    co.cross_fade_share = cross_fade_share;
+    shot.crowd = render::makeCrowd(baked, co);
+    shot.settings.width = width;
+    shot.settings.height = height;
+    shot.settings.frames = frames;
+    shot.settings.time = time;
+    shot.view_projection = render::frameBounds(shot.crowd.bounds, float(width) / float(height));
+    return shot;
+}
+
 TEST_F(Gpu, SameSceneRendersIdenticallyTwice) {
     const BakedAsset baked = bakeModel(makeWalker(), Precision::Float32);
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
     ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
-    co.count = 64;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
-    render::RenderSettings s;
-    s.width = 320;
-    s.height = 200;
-    s.frames = 1;
-    s.time = 0.7f;
-    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.6f);
+    const CrowdShot shot = crowdShot(baked, 64, 320, 200, 0.7f);
+    const render::Crowd& crowd = shot.crowd;
+    const render::RenderSettings& s = shot.settings;
+    const glm::mat4& vp = shot.view_projection;
     const render::RenderOutput a = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
     const render::RenderOutput b = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
     EXPECT_TRUE(a.rgba == b.rgba);
@@ -435,16 +453,9 @@ double differingShare(const render::RenderOutput& a, const render::RenderOutput&
 
 render::RenderOutput renderFish(gpu::Allocator& a, const render::GpuAsset& g, const BakedAsset& baked, const std::string& technique,
                                 float time) {
-    render::CrowdOptions co;
-    co.count = 16;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
-    render::RenderSettings s;
-    s.width = 256;
-    s.height = 160;
-    s.frames = 1;
-    s.time = time;
-    s.technique = technique;
-    return render::renderCrowd(a, g, crowd, render::frameBounds(crowd.bounds, 1.6f), s).value();
+    CrowdShot shot = crowdShot(baked, 16, 256, 160, time);
+    shot.settings.technique = technique;
+    return render::renderCrowd(a, g, shot.crowd, shot.view_projection, shot.settings).value();
 }
 
 } // namespace
@@ -492,16 +503,11 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
     ASSERT_FALSE(baked.source.empty());
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
     ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
-    co.count = 36;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
-    render::RenderSettings s;
-    s.width = 320;
-    s.height = 200;
-    s.frames = 2;
-    s.time = 0.9f;
+    CrowdShot shot = crowdShot(baked, 36, 320, 200, 0.9f, 2);
+    const render::Crowd& crowd = shot.crowd;
+    render::RenderSettings& s = shot.settings;
     s.baked = &baked;
-    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.6f);
+    const glm::mat4& vp = shot.view_projection;
     auto draw = [&](const char* technique, render::PaletteEncoding encoding) {
         s.technique = technique;
         s.encoding = encoding;
@@ -588,18 +594,12 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
                                   double fade_limit) {
     Result<render::GpuAsset> g = render::uploadAsset(a, baked);
     ASSERT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
-    render::CrowdOptions co;
-    co.count = 12;
-    co.cross_fade_share = 0.5f;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
-    render::RenderSettings s;
-    s.width = 64;
-    s.height = 64;
-    s.frames = 1;
-    s.time = 0.37f;
+    CrowdShot shot = crowdShot(baked, 12, 64, 64, 0.37f, 1, 0.5f);
+    const render::Crowd& crowd = shot.crowd;
+    render::RenderSettings& s = shot.settings;
     s.baked = &baked;
     s.capture = true;
-    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.0f);
+    const glm::mat4& vp = shot.view_projection;
     const double diagonal = bindPoseBounds(model).diagonal();
     std::vector<std::vector<glm::dvec3>> skinned, still;
     for (const auto& inst : crowd.instances) {
@@ -671,15 +671,10 @@ TEST_F(Gpu, EveryTechniquePlacesVerticesWhereTheCpuReferenceDoes) {
 // same texels, read exactly).
 TEST_F(Gpu, BakedDrawsTheSameFromImageTexelBufferAndStorageBuffer) {
     const BakedAsset baked = bakeModel(makeWalker(), Precision::Float16);
-    render::CrowdOptions co;
-    co.count = 25;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
-    render::RenderSettings s;
-    s.width = 240;
-    s.height = 160;
-    s.frames = 1;
-    s.time = 0.6f;
-    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.5f);
+    const CrowdShot shot = crowdShot(baked, 25, 240, 160, 0.6f);
+    const render::Crowd& crowd = shot.crowd;
+    const render::RenderSettings& s = shot.settings;
+    const glm::mat4& vp = shot.view_projection;
     std::vector<render::RenderOutput> images;
     for (render::AnimationStorage storage :
          {render::AnimationStorage::Image, render::AnimationStorage::TexelBuffer, render::AnimationStorage::StorageBuffer}) {
