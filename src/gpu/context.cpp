@@ -168,18 +168,21 @@ Status initContext(Context& out, const ContextOptions& options) {
     std::vector<VkPhysicalDevice> devices(count);
     VK_CHECK(vkEnumeratePhysicalDevices(ctx->instance, &count, devices.data()));
     int best_rank = -1;
-    std::string seen;
+    std::string seen, refused;  // every device; the matching ones that cannot be used, with why
     for (VkPhysicalDevice pd : devices) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(pd, &props);
         seen += std::string(seen.empty() ? "" : ", ") + props.deviceName;
         if (!options.device_substring.empty() && lower(props.deviceName).find(lower(options.device_substring)) == std::string::npos) continue;
         uint32_t family = 0;
-        const std::string why = unsuitable(pd, ctx->surface, family);
+        std::string why;
+        try {
+            why = unsuitable(pd, ctx->surface, family);
+        } catch (const GpuError& e) {  // a query failed: this device is out, the next may do
+            why = e.what();
+        }
         if (!why.empty()) {
-            if (!options.device_substring.empty()) {
-                    return Status::failure(std::string("device '") + props.deviceName + "' cannot be used: " + why);
-            }
+            refused += std::string(refused.empty() ? "" : "; ") + "'" + props.deviceName + "': " + why;
             continue;
         }
         if (typeRank(props.deviceType) > best_rank) {
@@ -189,6 +192,7 @@ Status initContext(Context& out, const ContextOptions& options) {
         }
     }
     if (ctx->physical == VK_NULL_HANDLE) {
+        if (!options.device_substring.empty() && !refused.empty()) return Status::failure("no matching device can be used: " + refused);
         if (!options.device_substring.empty())
             return Status::failure("no Vulkan device matches '" + options.device_substring + "' (found: " + (seen.empty() ? "none" : seen) + ")");
         return Status::failure("no Vulkan 1.3 device with dynamic rendering and synchronization2 (found: " + (seen.empty() ? "none" : seen) + ")");

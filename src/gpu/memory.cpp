@@ -88,7 +88,10 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = b.size;
     ai.memoryTypeIndex = type;
-    VK_CHECK(vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory));
+    // Out of memory in this heap (other users, driver reserves): let the caller try another type.
+    const VkResult result = vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory);
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) return false;
+    VK_CHECK(result);
     if (ctx.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         if (VkResult r = vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
             vkFreeMemory(ctx.device, b.memory, nullptr);
@@ -98,6 +101,7 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     b.free.push_back({0, b.size});
     carve(b, req.size, alignment, out.offset);
     a.reserved += b.size;
+    a.peak_reserved = std::max(a.peak_reserved, a.reserved);
     a.heap_reserved[heap] += b.size;
     a.in_use += req.size;
     out.memory = b.memory;
@@ -116,6 +120,14 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
 
 } // namespace
 
+VkDeviceSize largestHeap(const Context& ctx, VkMemoryPropertyFlags required) {
+    VkDeviceSize largest = 0;
+    for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
+        if ((ctx.memory.memoryTypes[i].propertyFlags & required) == required)
+            largest = std::max(largest, ctx.memory.memoryHeaps[ctx.memory.memoryTypes[i].heapIndex].size);
+    return largest;
+}
+
 Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
     const Context& ctx = *a.context;
     // The preferred type first (e.g. device-local host-visible memory, often a 256 MiB BAR
@@ -126,7 +138,7 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
     if (allocateFrom(a, first, req, out) || (second != first && allocateFrom(a, second, req, out))) return out;
     const uint32_t heap = ctx.memory.memoryTypes[second].heapIndex;
     char text[256];
-    std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more would exceed memory heap %u (%.2f GB, %.2f GB already in use)",
+    std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more does not fit memory heap %u (%.2f GB, %.2f GB already in use)",
                   double(req.size) * 1e-9, heap, double(ctx.memory.memoryHeaps[heap].size) * 1e-9,
                   double(a.heap_reserved.empty() ? 0 : a.heap_reserved[heap]) * 1e-9);
     throw GpuError(text);

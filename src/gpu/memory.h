@@ -42,6 +42,7 @@ struct Allocator {
     VkDeviceSize block_size = 64ull << 20;
     VkDeviceSize in_use = 0;       // bytes handed out
     VkDeviceSize reserved = 0;     // bytes taken from the driver
+    VkDeviceSize peak_reserved = 0;  // the most `reserved` has been (large blocks go back when empty)
     std::vector<VkDeviceSize> heap_reserved;  // the same per memory heap
 };
 
@@ -52,6 +53,10 @@ void destroyAllocator(Allocator& allocator);
 // GpuError when none exists.
 uint32_t findMemoryType(const Context& context, uint32_t type_bits, VkMemoryPropertyFlags required,
                         VkMemoryPropertyFlags preferred = 0);
+
+// The size of the largest heap with a memory type that has all `required` flags (0 when none):
+// what allocate() can reach for such memory, after falling back from a preferred type.
+VkDeviceSize largestHeap(const Context& context, VkMemoryPropertyFlags required);
 
 // Throws GpuError when every suitable heap is full or the driver refuses a new block.
 Allocation allocate(Allocator& allocator, const VkMemoryRequirements& requirements, VkMemoryPropertyFlags required,

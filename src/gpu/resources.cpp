@@ -5,6 +5,23 @@
 
 namespace throng::gpu {
 
+namespace {
+
+// Records and submits a copy from or into `staging`, waits, and frees `staging` — also when
+// the submission fails.
+template <class Record>
+void withStaging(Allocator& a, Buffer& staging, Record&& record) {
+    try {
+        submitAndWait(*a.context, record);
+    } catch (...) {
+        destroyBuffer(a, staging);
+        throw;
+    }
+    destroyBuffer(a, staging);
+}
+
+} // namespace
+
 Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use) {
     const Context& ctx = *a.context;
     Buffer b;
@@ -27,7 +44,7 @@ Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, M
     try {
         b.memory = allocate(a, req, required, preferred);
         VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory.memory, b.memory.offset));
-    } catch (const GpuError&) {
+    } catch (...) {
         destroyBuffer(a, b);  // nothing half-made survives a failure
         throw;
     }
@@ -48,23 +65,27 @@ void uploadBuffer(Allocator& a, const Buffer& target, const void* data, VkDevice
     }
     Buffer staging = createBuffer(a, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload);
     std::memcpy(staging.mapped(), data, size);
-    submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+    withStaging(a, staging, [&](VkCommandBuffer cmd) {
         const VkBufferCopy region{0, offset, size};
         vkCmdCopyBuffer(cmd, staging.buffer, target.buffer, 1, &region);
     });
-    destroyBuffer(a, staging);
 }
 
 void downloadBuffer(Allocator& a, const Buffer& source, void* data, VkDeviceSize size, VkDeviceSize offset) {
     if (size == 0) return;
     Buffer staging = createBuffer(a, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback);
-    submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
-        const VkBufferCopy region{offset, 0, size};
-        vkCmdCopyBuffer(cmd, source.buffer, staging.buffer, 1, &region);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                      VK_ACCESS_2_HOST_READ_BIT);
-    });
-    std::memcpy(data, staging.mapped(), size);
+    try {
+        submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+            const VkBufferCopy region{offset, 0, size};
+            vkCmdCopyBuffer(cmd, source.buffer, staging.buffer, 1, &region);
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                          VK_ACCESS_2_HOST_READ_BIT);
+        });
+        std::memcpy(data, staging.mapped(), size);
+    } catch (...) {
+        destroyBuffer(a, staging);
+        throw;
+    }
     destroyBuffer(a, staging);
 }
 
@@ -97,7 +118,7 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
         vci.format = format;
         vci.subresourceRange = {aspect, 0, 1, 0, layers};
         VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
-    } catch (const GpuError&) {
+    } catch (...) {
         destroyImage(a, img);  // nothing half-made survives a failure
         throw;
     }
@@ -145,7 +166,7 @@ void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkI
 void uploadImage(Allocator& a, const Image& img, const void* data, VkDeviceSize bytes) {
     Buffer staging = createBuffer(a, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload);
     std::memcpy(staging.mapped(), data, bytes);
-    submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+    withStaging(a, staging, [&](VkCommandBuffer cmd) {
         transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, img.layers};
@@ -154,7 +175,6 @@ void uploadImage(Allocator& a, const Image& img, const void* data, VkDeviceSize 
         transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                         VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
     });
-    destroyBuffer(a, staging);
 }
 
 } // namespace throng::gpu

@@ -6,6 +6,7 @@
 #include <stb/stb_image.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace throng::render {
 
@@ -25,7 +26,12 @@ VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
 
 gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixels) {
     gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, w, h, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    gpu::uploadImage(a, img, pixels, VkDeviceSize(w) * h * 4);
+    try {
+        gpu::uploadImage(a, img, pixels, VkDeviceSize(w) * h * 4);
+    } catch (...) {
+        gpu::destroyImage(a, img);
+        throw;
+    }
     return img;
 }
 
@@ -78,71 +84,77 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         return Error{sizes + " exceeds " + image_limits + ", " + buffer_limit + " and " + words_limit};
     if (Status s = validate(asset); !s) return Error{s.message};
     GpuAsset g;
-    g.animation_storage = storage != AnimationStorage::Auto ? storage
-                          : fits_image                      ? AnimationStorage::Image
-                          : fits_buffer                     ? AnimationStorage::TexelBuffer
-                                                            : AnimationStorage::StorageBuffer;
-    g.animation_half = asset.precision == Precision::Float16;
-    g.vertex_count = uint32_t(asset.vertices.size());
-    g.index_count = uint32_t(asset.indices.size());
-    g.clip_count = uint32_t(asset.clips.size());
-    g.joint_count = asset.joint_count;
-    g.submeshes = asset.submeshes;
-    g.bind_bounds = asset.bind_bounds;
-    const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
-                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
-    gpu::uploadBuffer(a, g.vertices, asset.vertices.data(), g.vertices.size);
-    g.indices = gpu::createBuffer(a, asset.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | dst, gpu::MemoryUse::Device);
-    gpu::uploadBuffer(a, g.indices, asset.indices.data(), g.indices.size);
+    try {  // out of memory halfway: free what exists, then report
+        g.animation_storage = storage != AnimationStorage::Auto ? storage
+                              : fits_image                      ? AnimationStorage::Image
+                              : fits_buffer                     ? AnimationStorage::TexelBuffer
+                                                                : AnimationStorage::StorageBuffer;
+        g.animation_half = asset.precision == Precision::Float16;
+        g.vertex_count = uint32_t(asset.vertices.size());
+        g.index_count = uint32_t(asset.indices.size());
+        g.clip_count = uint32_t(asset.clips.size());
+        g.joint_count = asset.joint_count;
+        g.submeshes = asset.submeshes;
+        g.bind_bounds = asset.bind_bounds;
+        const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+        g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, g.vertices, asset.vertices.data(), g.vertices.size);
+        g.indices = gpu::createBuffer(a, asset.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, g.indices, asset.indices.data(), g.indices.size);
 
-    std::vector<gpu::shader::ClipRecord> clips;
-    for (uint32_t c = 0; c < asset.clips.size(); ++c) {
-        const BakedClip& clip = asset.clips[c];
-        clips.push_back({clip.duration, float(clip.frame_count - 1), clip.loop ? 1u : 0u, c * asset.max_frames * width, width, 0u, 0u, 0u});
-    }
-    g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
-    gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
-
-    // The storage not in use holds one zero texel, so every binding the shaders declare is valid.
-    const bool half = asset.precision == Precision::Float16;
-    const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
-    const void* texels = half ? static_cast<const void*>(asset.animation_f16.data()) : static_cast<const void*>(asset.animation_f32.data());
-    const std::vector<uint8_t> zero(16, 0);
-    const bool in_buffer = g.animation_storage != AnimationStorage::Image;
-    g.animation = gpu::createImage(a, format, in_buffer ? 1 : width, in_buffer ? 1 : asset.max_frames, in_buffer ? 1 : uint32_t(asset.clips.size()),
-                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                                   VK_IMAGE_VIEW_TYPE_2D_ARRAY);
-    gpu::uploadImage(a, g.animation, in_buffer ? zero.data() : texels, in_buffer ? texel_bytes : asset.texelCount() * texel_bytes);
-    const VkDeviceSize buffer_bytes = in_buffer ? asset.texelCount() * texel_bytes : texel_bytes;
-    g.animation_texels = gpu::createBuffer(a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
-                                           gpu::MemoryUse::Device);
-    gpu::uploadBuffer(a, g.animation_texels, in_buffer ? texels : zero.data(), buffer_bytes);
-    VkBufferViewCreateInfo bvi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
-    bvi.buffer = g.animation_texels.buffer;
-    bvi.format = format;
-    bvi.range = std::min<VkDeviceSize>(buffer_bytes, VkDeviceSize(lim.maxTexelBufferElements) * texel_bytes);  // the words path reads past it
-    VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
-
-    uploadVat(a, asset, g);
-
-    const uint8_t white[4] = {255, 255, 255, 255};
-    g.white = rgbaImage(a, 1, 1, white);
-    for (size_t t = 0; t < asset.textures.size(); ++t) {
-        const BakedTexture& tex = asset.textures[t];
-        int w = 0, h = 0, n = 0;
-        stbi_uc* pixels = tex.encoded.empty() ? nullptr
-                                              : stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4);
-        if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D || uint32_t(h) > lim.maxImageDimension2D) {
-            g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
-            g.textures.push_back(rgbaImage(a, 1, 1, white));
-        } else {
-            g.textures.push_back(rgbaImage(a, uint32_t(w), uint32_t(h), pixels));
+        std::vector<gpu::shader::ClipRecord> clips;
+        for (uint32_t c = 0; c < asset.clips.size(); ++c) {
+            const BakedClip& clip = asset.clips[c];
+            clips.push_back({clip.duration, float(clip.frame_count - 1), clip.loop ? 1u : 0u, c * asset.max_frames * width, width, 0u, 0u, 0u});
         }
-        stbi_image_free(pixels);
+        g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
+
+        // The storage not in use holds one zero texel, so every binding the shaders declare is valid.
+        const bool half = asset.precision == Precision::Float16;
+        const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+        const void* texels = half ? static_cast<const void*>(asset.animation_f16.data()) : static_cast<const void*>(asset.animation_f32.data());
+        const std::vector<uint8_t> zero(16, 0);
+        const bool in_buffer = g.animation_storage != AnimationStorage::Image;
+        g.animation = gpu::createImage(a, format, in_buffer ? 1 : width, in_buffer ? 1 : asset.max_frames, in_buffer ? 1 : uint32_t(asset.clips.size()),
+                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                                       VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+        gpu::uploadImage(a, g.animation, in_buffer ? zero.data() : texels, in_buffer ? texel_bytes : asset.texelCount() * texel_bytes);
+        const VkDeviceSize buffer_bytes = in_buffer ? asset.texelCount() * texel_bytes : texel_bytes;
+        g.animation_texels = gpu::createBuffer(a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
+                                               gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, g.animation_texels, in_buffer ? texels : zero.data(), buffer_bytes);
+        VkBufferViewCreateInfo bvi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+        bvi.buffer = g.animation_texels.buffer;
+        bvi.format = format;
+        bvi.range = std::min<VkDeviceSize>(buffer_bytes, VkDeviceSize(lim.maxTexelBufferElements) * texel_bytes);  // the words path reads past it
+        VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
+
+        uploadVat(a, asset, g);
+
+        const uint8_t white[4] = {255, 255, 255, 255};
+        g.white = rgbaImage(a, 1, 1, white);
+        for (size_t t = 0; t < asset.textures.size(); ++t) {
+            const BakedTexture& tex = asset.textures[t];
+            int w = 0, h = 0, n = 0;
+            const std::unique_ptr<stbi_uc, void (*)(void*)> decoded(
+                tex.encoded.empty() ? nullptr : stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4),
+                stbi_image_free);
+            const stbi_uc* pixels = decoded.get();
+            if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D || uint32_t(h) > lim.maxImageDimension2D) {
+                g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
+                g.textures.push_back(rgbaImage(a, 1, 1, white));
+            } else {
+                g.textures.push_back(rgbaImage(a, uint32_t(w), uint32_t(h), pixels));
+            }
+        }
+        g.point = createSampler(ctx, VK_FILTER_NEAREST);
+        g.linear = createSampler(ctx, VK_FILTER_LINEAR);
+    } catch (...) {
+        destroyAsset(a, g);
+        throw;
     }
-    g.point = createSampler(ctx, VK_FILTER_NEAREST);
-    g.linear = createSampler(ctx, VK_FILTER_LINEAR);
     return g;
 }
 

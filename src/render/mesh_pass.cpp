@@ -28,7 +28,12 @@ Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std
 gpu::Buffer uploadInstances(gpu::Allocator& a, const std::vector<gpu::shader::InstanceRecord>& instances) {
     gpu::Buffer b = gpu::createBuffer(a, std::max<size_t>(instances.size(), 1) * sizeof(gpu::shader::InstanceRecord),
                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
-    gpu::uploadBuffer(a, b, instances.data(), instances.size() * sizeof(gpu::shader::InstanceRecord));
+    try {
+        gpu::uploadBuffer(a, b, instances.data(), instances.size() * sizeof(gpu::shader::InstanceRecord));
+    } catch (...) {
+        gpu::destroyBuffer(a, b);
+        throw;
+    }
     return b;
 }
 

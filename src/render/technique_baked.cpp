@@ -3,6 +3,8 @@
 
 #include "mesh_pass.h"
 
+#include <algorithm>
+
 #include "../gpu/shader_blobs.h"
 
 #include <array>
@@ -21,12 +23,24 @@ std::array<VkDescriptorSetLayoutBinding, kAnimationBindingCount> animationLayout
     }};
 }
 
+namespace {
+
+// The words binding covers the texels only on the storage-buffer path; elsewhere the same
+// buffer may be larger than maxStorageBufferRange, so one texel of it is bound.
+gpu::DescriptorWrite animationWordsWrite(const GpuAsset& asset) {
+    gpu::DescriptorWrite w = gpu::DescriptorWrite::storage(THRONG_BINDING_ANIMATION_WORDS, asset.animation_texels.buffer);
+    if (asset.animation_storage != AnimationStorage::StorageBuffer) w.buffer.range = std::min<VkDeviceSize>(asset.animation_texels.size, 16);
+    return w;
+}
+
+} // namespace
+
 void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset) {
     const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances.buffer),
                                            gpu::DescriptorWrite::storage(THRONG_BINDING_CLIPS, asset.clips.buffer),
                                            gpu::DescriptorWrite::sampled(THRONG_BINDING_ANIMATION, asset.point, asset.animation.view),
                                            gpu::DescriptorWrite::texels(THRONG_BINDING_ANIMATION_BUFFER, asset.animation_view),
-                                           gpu::DescriptorWrite::storage(THRONG_BINDING_ANIMATION_WORDS, asset.animation_texels.buffer)};
+                                           animationWordsWrite(asset)};
     gpu::writeDescriptors(device, set, writes);
 }
 

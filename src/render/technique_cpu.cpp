@@ -108,9 +108,7 @@ Result<std::unique_ptr<Technique>> createCpuTechnique(const TechniqueSetup& setu
     // All frame slots' vertices must fit the host-visible heap (checked before allocating, so
     // an absurd crowd fails at once instead of after gigabytes of allocations).
     const gpu::Context& ctx = *setup.allocator->context;
-    const uint32_t type = gpu::findMemoryType(ctx, ~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    const uint64_t heap = ctx.memory.memoryHeaps[ctx.memory.memoryTypes[type].heapIndex].size;
+    const uint64_t heap = gpu::largestHeap(ctx, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     const uint64_t total = uint64_t(setup.frames_in_flight) * setup.instances->size() * setup.mesh->positions.size() * 24;
     if (total > heap / 2) {
         char text[256];

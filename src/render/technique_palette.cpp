@@ -10,6 +10,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -147,6 +148,11 @@ Result<std::unique_ptr<Technique>> createPaletteUboTechnique(const TechniqueSetu
     if (joints > limit)
         return Error{"technique palette-ubo holds at most " + std::to_string(limit) + " joints per instance in a 16 KiB uniform block (" +
                      (quat ? "quaternions" : "3x4 matrices; quaternions allow 512") + "); this model has " + std::to_string(joints)};
+    // Dynamic offsets are 32-bit: every batch's block must start below 4 GiB.
+    const uint64_t per_batch = std::max<uint64_t>(1, kUniformBlockBytes / (joints * (quat ? 32 : 48)));
+    const uint64_t batches = (setup.instances->size() + per_batch - 1) / per_batch;
+    if (batches * (kUniformBlockBytes + 256) > UINT32_MAX)  // 256: the largest minUniformBufferOffsetAlignment
+        return Error{"technique palette-ubo: " + std::to_string(batches) + " blocks of 16 KiB pass the 4 GiB that dynamic offsets reach: use fewer instances"};
     return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Uniform));
 }
 

@@ -136,7 +136,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         // A frame takes the longer of its CPU and GPU parts when they overlap (frames in flight).
         r["frame_ms"] = std::max(spread(frame_ms).median, spread(cpu_total).median);
         r["upload_bytes_per_frame"] = bytes;
-        r["gpu_memory_bytes"] = allocator.reserved;
+        r["gpu_memory_bytes"] = allocator.peak_reserved;
     } catch (const gpu::GpuError& e) {
         r["error"] = e.what();
     }
@@ -146,7 +146,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
 
 // A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break.
 std::string csvField(std::string text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
     std::string quoted = "\"";
     for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     return quoted + "\"";

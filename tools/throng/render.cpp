@@ -128,7 +128,7 @@ int runRender(const RenderOptions& o) {
         const glm::mat4 vp = render::frameBounds(crowd.bounds, float(o.width) / float(o.height));
         const Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
         render::destroyAsset(allocator, gpu_asset.value());
-        const VkDeviceSize peak = allocator.reserved;
+        const VkDeviceSize peak = allocator.peak_reserved;
         gpu::destroyAllocator(allocator);
         if (!rendered) {
             printError(o.model, rendered.error().message);
