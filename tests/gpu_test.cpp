@@ -125,6 +125,14 @@ double largestDifference(const std::vector<glm::vec3>& gpu, size_t offset, const
     return worst;
 }
 
+// A crowd of one member at the origin playing clip 0 from its start (error-path tests).
+render::Crowd oneMember(const BakedAsset& baked) {
+    render::Crowd crowd;
+    crowd.instances = {render::singleInstance(0, 0.0f)};
+    crowd.bounds = baked.bind_bounds;
+    return crowd;
+}
+
 enum class Path { Bones, Vertices };  // baked_skin.glsl (skin_check.comp) or vat (vat_check.comp)
 
 // Skins every clip at baked frame times and halfway between frames, on the GPU and on the
@@ -302,9 +310,7 @@ TEST_F(Gpu, VatWithoutVertexAnimationIsAClearError) {
     ASSERT_TRUE(g.ok());
     EXPECT_FALSE(g.value().has_vat);
     EXPECT_TRUE(render::skinVatOnGpu(*allocator_, g.value(), {render::singleInstance(0, 0.0f)}, 0.0f).empty());
-    render::Crowd crowd;
-    crowd.instances = {render::singleInstance(0, 0.0f)};
-    crowd.bounds = baked.bind_bounds;
+    const render::Crowd crowd = oneMember(baked);
     render::RenderSettings s;
     s.technique = "vat";
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
@@ -490,9 +496,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     const BakedAsset baked = bakeModel(makeFish(), Precision::Float32);
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
     ASSERT_TRUE(g.ok());
-    render::Crowd crowd;
-    crowd.instances = {render::singleInstance(0, 0.0f)};
-    crowd.bounds = baked.bind_bounds;
+    const render::Crowd crowd = oneMember(baked);
     render::RenderSettings s;
     s.technique = "teleport";
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
@@ -744,9 +748,7 @@ TEST_F(Gpu, PaletteUboEnforcesItsBoneLimit) {
     const BakedAsset baked = bakeModel(model, Precision::Float32);
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
     ASSERT_TRUE(g.ok());
-    render::Crowd crowd;
-    crowd.instances = {render::singleInstance(0, 0.0f)};
-    crowd.bounds = baked.bind_bounds;
+    const render::Crowd crowd = oneMember(baked);
     render::RenderSettings s;
     s.technique = "palette-ubo";
     s.baked = &baked;

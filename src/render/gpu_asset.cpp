@@ -168,6 +168,15 @@ const char* toString(AnimationStorage s) {
     return "?";
 }
 
+bool parseAnimationStorage(std::string_view name, AnimationStorage& storage) {
+    for (AnimationStorage s : {AnimationStorage::Auto, AnimationStorage::Image, AnimationStorage::TexelBuffer, AnimationStorage::StorageBuffer})
+        if (name == toString(s)) {
+            storage = s;
+            return true;
+        }
+    return false;
+}
+
 AnimationSpecialization::AnimationSpecialization(const GpuAsset& asset) {
     values.path = asset.animation_storage == AnimationStorage::TexelBuffer     ? THRONG_ANIMATION_PATH_TEXEL_BUFFER
                   : asset.animation_storage == AnimationStorage::StorageBuffer ? THRONG_ANIMATION_PATH_WORDS

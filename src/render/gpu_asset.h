@@ -7,6 +7,7 @@
 #include <throng/baked.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace throng::render {
@@ -51,6 +52,8 @@ struct GpuAsset {
 Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset, AnimationStorage storage = AnimationStorage::Auto);
 
 const char* toString(AnimationStorage storage);  // "auto", "image", "texel-buffer", "buffer"
+// The storage toString() names `name`; false when it names none.
+bool parseAnimationStorage(std::string_view name, AnimationStorage& storage);
 
 // The specialization constants THRONG_SPEC_ANIMATION_PATH and THRONG_SPEC_ANIMATION_HALF for
 // pipelines that skin from `asset`.

@@ -77,10 +77,8 @@ Result<Variant> parseVariant(const std::string& spec) {
         v.encoding = option == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
     } else if (v.technique == "bonetex" && (option == "float" || option == "half")) {
         v.bones = option == "half" ? Precision::Float16 : Precision::Float32;
-    } else if (v.technique == "baked" && (option == "image" || option == "texel-buffer" || option == "buffer")) {
-        v.storage = option == "image" ? render::AnimationStorage::Image
-                    : option == "buffer" ? render::AnimationStorage::StorageBuffer
-                                         : render::AnimationStorage::TexelBuffer;
+    } else if (v.technique == "baked" && option != "auto" && render::parseAnimationStorage(option, v.storage)) {
+        // image, texel-buffer or buffer
     } else {
         return Error{"unknown variant '" + spec + "' (palette@mat|quat, palette-ubo@mat|quat, bonetex@float|half, baked@image|texel-buffer|buffer)"};
     }

@@ -99,10 +99,8 @@ int runRender(const RenderOptions& o) {
     try {
         gpu::Allocator allocator;
         gpu::createAllocator(allocator, ctx);
-        const render::AnimationStorage storage = o.animation == "image"          ? render::AnimationStorage::Image
-                                                 : o.animation == "texel-buffer" ? render::AnimationStorage::TexelBuffer
-                                                 : o.animation == "buffer"       ? render::AnimationStorage::StorageBuffer
-                                                                                 : render::AnimationStorage::Auto;
+        render::AnimationStorage storage = render::AnimationStorage::Auto;
+        render::parseAnimationStorage(o.animation, storage);  // CLI11 admits only the names it knows
         Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset.value(), storage);
         if (!gpu_asset) {
             printError(o.model, gpu_asset.error().message);
