@@ -6,6 +6,7 @@
 #include <throng/baked.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,14 @@ struct BakeReport {
 // than kMaxBakedTexels texels (bone or, with vat, vertex animation), more than 2^32 - 1
 // vertices, a half value out of range.
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report = nullptr);
+
+// What the renderers start from: a `.throng` file read as it is (readThrong), or any other
+// source — a model file importModel reads, builtin:NAME — imported and baked with `options`.
+// `model` keeps the imported model (empty for .throng files) for callers that bake it again.
+struct LoadedAsset {
+    std::optional<Model> model;
+    BakedAsset baked;
+};
+Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& options);
 
 } // namespace throng

@@ -14,8 +14,6 @@
 #include "../render/renderer.h"
 
 #include <throng/bake.h>
-#include <throng/format.h>
-#include <throng/import.h>
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
@@ -29,7 +27,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <filesystem>
 #include <optional>
 
 namespace throng::view {
@@ -62,25 +59,17 @@ struct Scene {
 };
 
 Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat) {
-    Scene s;
-    s.source = source;
-    s.fps = fps;
-    if (std::filesystem::path(source).extension() == ".throng") {
-        Result<BakedAsset> r = readThrong(source);
-        if (!r) return r.error();
-        s.baked = std::move(r).value();
-        return s;
-    }
-    Result<Model> m = importModel(source);
-    if (!m) return m.error();
-    s.model = std::move(m).value();
     BakeOptions o;
     o.fps = fps;
     o.precision = precision;
     o.vat = vat;
-    Result<BakedAsset> b = bake(*s.model, o);
-    if (!b) return b.error();
-    s.baked = std::move(b).value();
+    Result<LoadedAsset> loaded = loadAsset(source, o);
+    if (!loaded) return loaded.error();
+    Scene s;
+    s.source = source;
+    s.fps = fps;
+    s.model = std::move(loaded.value().model);
+    s.baked = std::move(loaded.value().baked);
     return s;
 }
 
@@ -228,7 +217,6 @@ private:
             VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
             VK_CHECK(vkCreateSemaphore(ctx_.device, &sci, nullptr, &f.acquired));
         }
-        screenshot_buffer_ = {};
     }
 
     void initOverlay() {

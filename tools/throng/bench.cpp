@@ -6,14 +6,11 @@
 #include "../../src/render/renderer.h"
 
 #include <throng/bake.h>
-#include <throng/format.h>
-#include <throng/import.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -195,13 +192,9 @@ int runBench(const BenchOptions& o) {
         }
         counts.push_back(uint32_t(v));
     }
-    Result<BakedAsset> asset = std::filesystem::path(o.model).extension() == ".throng" ? readThrong(o.model) : [&]() -> Result<BakedAsset> {
-        Result<Model> m = importModel(o.model);
-        if (!m) return m.error();
-        BakeOptions bake_options;
-        bake_options.vat = std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
-        return bake(m.value(), bake_options);
-    }();
+    BakeOptions bake_options;
+    bake_options.vat = std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
+    Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
     if (!asset) {
         printError(o.model, asset.error().message);
         return 1;
@@ -226,7 +219,7 @@ int runBench(const BenchOptions& o) {
         for (const Variant& v : variants) {
             std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, v.label.c_str(), n);
             std::fflush(stderr);
-            const nlohmann::json r = measure(ctx, asset.value(), v, n, o);
+            const nlohmann::json r = measure(ctx, asset.value().baked, v, n, o);
             if (r.contains("error")) std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
             else std::fprintf(stderr, "frame %.2f ms (GPU crowd %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
                               r["gpu_ms"]["crowd"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());

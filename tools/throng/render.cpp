@@ -5,13 +5,10 @@
 #include "../../src/render/renderer.h"
 
 #include <throng/bake.h>
-#include <throng/format.h>
-#include <throng/import.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 namespace throng::cli {
 
@@ -53,15 +50,13 @@ bool parseSwim(const std::string& text, gpu::shader::SwimParams& swim, std::stri
 // A .throng file loads as it is; anything else is imported and baked in memory (with vertex
 // animation only for technique vat: it costs 2 texels per vertex per frame).
 Result<BakedAsset> loadAsset(const RenderOptions& o) {
-    const std::string ext = std::filesystem::path(o.model).extension().string();
-    if (ext == ".throng") return readThrong(o.model);
-    Result<Model> model = importModel(o.model);
-    if (!model) return model.error();
     BakeOptions bake_options;
     bake_options.fps = o.fps;
     bake_options.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     bake_options.vat = o.technique == "vat";
-    return bake(model.value(), bake_options);
+    Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
+    if (!loaded) return loaded.error();
+    return std::move(loaded).value().baked;
 }
 
 } // namespace

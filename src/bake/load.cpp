@@ -1,0 +1,27 @@
+// loadAsset: a .throng file as it is, anything else imported and baked; see throng/bake.h.
+#include <throng/bake.h>
+#include <throng/format.h>
+#include <throng/import.h>
+
+#include <filesystem>
+
+namespace throng {
+
+Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& options) {
+    LoadedAsset loaded;
+    if (std::filesystem::path(source).extension() == ".throng") {
+        Result<BakedAsset> r = readThrong(source);
+        if (!r) return r.error();
+        loaded.baked = std::move(r).value();
+        return loaded;
+    }
+    Result<Model> m = importModel(source);
+    if (!m) return m.error();
+    loaded.model = std::move(m).value();
+    Result<BakedAsset> b = bake(*loaded.model, options);
+    if (!b) return b.error();
+    loaded.baked = std::move(b).value();
+    return loaded;
+}
+
+} // namespace throng
