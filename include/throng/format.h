@@ -5,15 +5,18 @@
 
 #include <throng/baked.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 namespace throng {
 
 constexpr uint32_t kThrongFormatVersion = 1;
 
-// Writes atomically: to PATH.tmp-<pid>-<n> in the same folder, fsync, then rename over PATH, so
-// an existing file is either replaced whole or left untouched; the temporary is removed on
-// failure. Sections are zstd-compressed (level 6) where that saves bytes. Errors: an asset that
+// Writes atomically through io::writeFileAtomic (src/io/files.h): a temporary file in the same
+// folder, fsync, then rename over PATH, so an existing file is either replaced whole or left
+// untouched; a FIFO, device, socket or directory at PATH is refused, a link to a regular file is
+// followed; the temporary is removed on failure. Sections are zstd-compressed (level 6) where that saves bytes. Errors: an asset that
 // fails validate(), I/O (missing folder, disk full, no permission) with the reason, never the path.
 Status writeThrong(const BakedAsset& asset, const std::string& path);
 
@@ -22,7 +25,13 @@ Status writeThrong(const BakedAsset& asset, const std::string& path);
 // reads (1)", "section 'ANIM': checksum mismatch", "truncated: section 'VERT' ends at byte N,
 // file has M", "section 'CLIP': clip count 4000000000 out of range". Never allocates more than
 // the file's own bytes justify (plus the documented limits on decompressed sizes).
+// Refuses anything but a regular file (a FIFO or device given as the path is never opened for
+// reading). A compressed section may inflate at most 1024 times its stored size; that is checked
+// before inflating, and the section is inflated into one buffer of its declared size.
 Result<BakedAsset> readThrong(const std::string& path);
+
+// The same from bytes in memory (what readThrong does after reading the file; fuzzed).
+Result<BakedAsset> readThrongBytes(std::span<const uint8_t> bytes);
 
 // The checksum of the format: FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3)
 // over the bytes; `seed` continues a previous call, so checksum(a + b) == checksum(b, checksum(a)).

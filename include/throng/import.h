@@ -10,6 +10,8 @@
 
 #include <throng/model.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 namespace throng {
@@ -22,7 +24,14 @@ Result<Model> importModel(const std::string& source);
 // glTF 2.0 (.gltf with external or embedded buffers, .glb) through tinygltf: all skins,
 // the default scene's node hierarchy, STEP/LINEAR/CUBICSPLINE, sparse accessors, normalized
 // integer weights and joints of any component type. Morph targets are skipped with a warning.
+// Refuses JSON nested deeper than 128 levels before parsing, and files whose accessors add up
+// to more than 2^27 decoded numbers; external buffers and images must be regular files.
 Result<Model> importGltf(const std::string& path);
+
+// The same from bytes in memory (fuzzed): `binary` selects GLB; external buffers and images are
+// read from `base_dir`, or refused when it is empty; `source` becomes Model::source.
+Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const std::string& base_dir,
+                              const std::string& source = "memory");
 
 // FBX, Collada, DirectX .x, Ogre and the other formats assimp reads.
 Result<Model> importAssimp(const std::string& path);

@@ -8,7 +8,10 @@
 
 #include "serial.h"
 
+#include "../io/files.h"
+
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -35,6 +38,11 @@ constexpr size_t kChecksummedHeaderBytes = 24; // magic, version, section count,
 constexpr uint32_t kMaxSections = 4096;
 constexpr uint64_t kMaxSectionBytes = uint64_t(1) << 33; // 8 GiB decompressed
 constexpr uint32_t kFlagZstd = 1u;
+// A compressed section may inflate at most this many times its stored size (plus the slack, for
+// tiny sections): checked before anything is inflated. The writer stores a section uncompressed
+// where zstd would beat this ratio, so every file it writes is readable.
+constexpr uint64_t kMaxInflation = 1024;
+constexpr uint64_t kInflationSlack = 4096;
 constexpr int kZstdLevel = 6;
 constexpr size_t kSectionAlignment = 16;
 
@@ -194,7 +202,8 @@ Bytes trakSection(const AnimationSource& src) {
     return std::move(w.out);
 }
 
-// Compressed when that saves bytes (encoded PNG/JPEG textures usually do not shrink).
+// Compressed when that saves bytes (encoded PNG/JPEG textures usually do not shrink) and stays
+// within the reader's kMaxInflation.
 Result<Bytes> storeSection(const Bytes& raw, uint32_t* flags) {
     *flags = 0;
     if (raw.empty()) return Bytes{};
@@ -202,125 +211,55 @@ Result<Bytes> storeSection(const Bytes& raw, uint32_t* flags) {
     const size_t n = ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), kZstdLevel);
     if (ZSTD_isError(n)) return Error{std::string("zstd compression failed: ") + ZSTD_getErrorName(n)};
     if (n >= raw.size()) return raw;
+    if (raw.size() > n * kMaxInflation + kInflationSlack) return raw; // the reader would refuse the ratio
     packed.resize(n);
     *flags = kFlagZstd;
     return packed;
 }
 
-Status writeAll(int fd, const uint8_t* data, size_t size) {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, std::min<size_t>(size, size_t(1) << 30));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return Status::failure(std::string("cannot write: ") + std::strerror(errno));
-        }
-        data += n;
-        size -= size_t(n);
-    }
-    return {};
-}
-
-// Writes `parts` to a new temporary file next to `path`, then renames it over `path`: a reader
-// sees the old file or the new one, never half of one. The temporary is removed on failure.
-Status writeFileAtomic(const std::string& path, const std::vector<const Bytes*>& parts) {
-    static std::atomic<uint32_t> counter{0};
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return Status::failure(std::string("cannot create file: ") + std::strerror(errno));
-    Status status;
-    for (const Bytes* part : parts) {
-        status = writeAll(fd, part->data(), part->size());
-        if (!status) break;
-    }
-    if (status && ::fsync(fd) != 0) status = Status::failure(std::string("cannot write: ") + std::strerror(errno));
-    if (::close(fd) != 0 && status) status = Status::failure(std::string("cannot write: ") + std::strerror(errno));
-    if (status && std::rename(tmp.c_str(), path.c_str()) != 0)
-        status = Status::failure(std::string("cannot replace file: ") + std::strerror(errno));
-    if (!status) ::unlink(tmp.c_str());
-    return status;
-}
-
 // --- Reading -----------------------------------------------------------------------------
 
-Result<Bytes> readFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Error{std::string("cannot open: ") + std::strerror(errno)};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return Error{"cannot open: not a regular file"};
-    }
-    Bytes data(size_t(st.st_size));
-    size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const std::string reason = std::strerror(errno);
-            ::close(fd);
-            return Error{"cannot read: " + reason};
-        }
-        if (n == 0) break; // shrank while reading: the checks below report what is missing
-        done += size_t(n);
-    }
-    ::close(fd);
-    data.resize(done);
-    return data;
-}
-
-// Decompresses one zstd frame of exactly `raw_size` bytes. The buffer starts small and doubles
-// as output arrives, so a header that lies about raw_size costs nothing until the data backs it.
+// Inflates one section into a buffer of exactly `raw_size` bytes, allocated once. loadSection has
+// already bounded raw_size by kMaxInflation times the stored bytes, so a header that lies costs
+// at most that; the frame's own content size, where it states one, must agree with the table.
 Result<Bytes> decompress(const uint8_t* src, size_t size, uint64_t raw_size, const std::string& what) {
+    const size_t frame = ZSTD_findFrameCompressedSize(src, size);
+    if (ZSTD_isError(frame))
+        return Error{what + (ZSTD_getErrorCode(frame) == ZSTD_error_srcSize_wrong
+                                 ? std::string(": zstd data ends early")
+                                 : ": corrupt zstd data (" + std::string(ZSTD_getErrorName(frame)) + ")")};
+    if (frame != size) return Error{what + ": data after the end of the zstd frame"};
+    const unsigned long long declared = ZSTD_getFrameContentSize(src, size);
+    if (declared == ZSTD_CONTENTSIZE_ERROR) return Error{what + ": corrupt zstd data (no frame header)"};
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != raw_size)
+        return Error{what + ": zstd frame says " + std::to_string(declared) + " bytes, the table says " +
+                     std::to_string(raw_size)};
     std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
     if (!ctx) return Error{what + ": out of memory for zstd"};
-    const Error corrupt{what + ": corrupt zstd data"};
-    const Error early{what + ": zstd data ends early"};
-    Bytes out(size_t(std::min<uint64_t>(raw_size, std::max<uint64_t>(uint64_t(size) * 8, 1 << 16))));
-    ZSTD_inBuffer in{src, size, 0};
-    size_t produced = 0;
-    bool complete = false;
-    while (!complete) {
-        if (produced == out.size()) {
-            if (out.size() == raw_size) break; // full: the probe below decides
-            out.resize(size_t(std::min<uint64_t>(raw_size, uint64_t(out.size()) * 2)));
-        }
-        ZSTD_outBuffer o{out.data(), out.size(), produced};
-        const size_t in_before = in.pos;
-        const size_t r = ZSTD_decompressStream(ctx.get(), &o, &in);
-        if (ZSTD_isError(r)) return Error{corrupt.message + " (" + ZSTD_getErrorName(r) + ")"};
-        const bool progress = o.pos != produced || in.pos != in_before;
-        produced = o.pos;
-        if (r == 0)
-            complete = true;
-        else if (o.pos < o.size && (in.pos == in.size || !progress))
-            return early; // wants input that is not there
+    Bytes out(static_cast<size_t>(raw_size));
+    const size_t n = ZSTD_decompressDCtx(ctx.get(), out.data(), out.size(), src, size);
+    if (ZSTD_isError(n)) {
+        if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
+            return Error{what + ": decompresses to more than the " + std::to_string(raw_size) + " bytes the table says"};
+        if (ZSTD_getErrorCode(n) == ZSTD_error_srcSize_wrong) return Error{what + ": zstd data ends early"};
+        return Error{what + ": corrupt zstd data (" + ZSTD_getErrorName(n) + ")"};
     }
-    if (!complete) {
-        // raw_size bytes out and the frame still open: one more byte would be too many.
-        uint8_t probe = 0;
-        ZSTD_outBuffer extra{&probe, 1, 0};
-        const size_t r = ZSTD_decompressStream(ctx.get(), &extra, &in);
-        if (ZSTD_isError(r)) return Error{corrupt.message + " (" + ZSTD_getErrorName(r) + ")"};
-        if (extra.pos > 0)
-            return Error{what + ": decompresses to more than the " + std::to_string(raw_size) +
-                         " bytes the table says"};
-        if (r != 0) return early;
-    }
-    if (in.pos != in.size) return Error{what + ": data after the end of the zstd frame"};
-    if (produced != raw_size)
-        return Error{what + ": decompressed to " + std::to_string(produced) + " bytes, the table says " +
-                     std::to_string(raw_size)};
+    if (n != raw_size)
+        return Error{what + ": decompressed to " + std::to_string(n) + " bytes, the table says " + std::to_string(raw_size)};
     return out;
 }
 
 // The raw bytes of one section whose checksum was verified.
-Result<Bytes> loadSection(const Bytes& file, const Entry& e) {
+Result<Bytes> loadSection(std::span<const uint8_t> file, const Entry& e) {
     const std::string what = sectionName(e.type);
     const uint8_t* stored = file.data() + e.offset;
     if ((e.flags & ~kFlagZstd) != 0) return Error{what + ": unknown flags " + std::to_string(e.flags)};
     if (e.raw > kMaxSectionBytes)
         return Error{what + ": size " + std::to_string(e.raw) + " out of range (limit " +
                      std::to_string(kMaxSectionBytes) + ")"};
+    if ((e.flags & kFlagZstd) != 0 && e.raw > e.stored * kMaxInflation + kInflationSlack)
+        return Error{what + ": " + std::to_string(e.stored) + " compressed bytes claim to inflate to " +
+                     std::to_string(e.raw) + ", more than " + std::to_string(kMaxInflation) + " times (refused before inflating)"};
     if ((e.flags & kFlagZstd) == 0) {
         if (e.raw != e.stored)
             return Error{what + ": stored uncompressed in " + std::to_string(e.stored) + " bytes, the table says " +
@@ -559,7 +498,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     return {};
 }
 
-Result<std::map<uint32_t, Entry>> readTable(const Bytes& file) {
+Result<std::map<uint32_t, Entry>> readTable(std::span<const uint8_t> file) {
     const uint64_t size = file.size();
     if (size < sizeof(kMagic) || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
         if (size < sizeof(kMagic) && (size == 0 || std::memcmp(file.data(), kMagic, size_t(size)) == 0))
@@ -689,26 +628,30 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
 
     // Padding before each section, so sections start on kSectionAlignment boundaries.
     std::vector<Bytes> pads(n);
-    std::vector<const Bytes*> parts = {&header.out, &table.out};
+    std::vector<std::span<const uint8_t>> parts = {header.out, table.out};
     uint64_t at = kHeaderSize + table.out.size();
     for (size_t i = 0; i < n; ++i) {
         pads[i].resize(size_t(entries[i].offset - at), 0);
-        parts.push_back(&pads[i]);
-        parts.push_back(&stored[i]);
+        parts.push_back(pads[i]);
+        parts.push_back(stored[i]);
         at = entries[i].offset + entries[i].stored;
     }
-    return writeFileAtomic(path, parts);
+    return io::writeFileAtomic(path, parts);
 }
 
 Result<BakedAsset> readThrong(const std::string& path) {
-    Result<Bytes> file = readFile(path);
+    Result<Bytes> file = io::readRegularFile(path);
     if (!file) return file.error();
-    Result<std::map<uint32_t, Entry>> table = readTable(file.value());
+    return readThrongBytes(file.value());
+}
+
+Result<BakedAsset> readThrongBytes(std::span<const uint8_t> bytes) {
+    Result<std::map<uint32_t, Entry>> table = readTable(bytes);
     if (!table) return table.error();
     const std::map<uint32_t, Entry>& entries = table.value();
     // Checksums first, so a damaged file says "checksum" rather than whatever the damage mimics.
     for (const auto& [type, e] : entries)
-        if (throngChecksum(file.value().data() + e.offset, size_t(e.stored)) != e.checksum)
+        if (throngChecksum(bytes.data() + e.offset, size_t(e.stored)) != e.checksum)
             return Error{sectionName(type) + ": checksum mismatch"};
 
     BakedAsset asset;
@@ -723,7 +666,7 @@ Result<BakedAsset> readThrong(const std::string& path) {
                              " clips x " + std::to_string(asset.max_frames) + " frames x " +
                              std::to_string(asset.texelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
         }
-        Result<Bytes> raw = loadSection(file.value(), e);
+        Result<Bytes> raw = loadSection(bytes, e);
         if (!raw) return raw.error();
         ByteReader r(raw.value().data(), raw.value().size(), typeName(type));
         if (Status s = parseSection(type, r, asset); !s) return Error{s.message};
@@ -740,7 +683,7 @@ Result<BakedAsset> readThrong(const std::string& path) {
                              " clips x " + std::to_string(asset.max_frames) + " frames x " +
                              std::to_string(asset.vatTexelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
         }
-        Result<Bytes> raw = loadSection(file.value(), e->second);
+        Result<Bytes> raw = loadSection(bytes, e->second);
         if (!raw) return raw.error();
         ByteReader r(raw.value().data(), raw.value().size(), typeName(type));
         if (Status s = parseSection(type, r, asset); !s) return Error{s.message};

@@ -1,13 +1,9 @@
-// PNG encoding and the atomic write.
+// PNG encoding; the write is io::writeFileAtomic.
 #include "png.h"
 
-#include <stb/stb_image_write.h>
+#include "../io/files.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <unistd.h>
+#include <stb/stb_image_write.h>
 
 namespace throng::gpu {
 
@@ -18,31 +14,12 @@ void appendBytes(void* context, void* data, int size) {
 }
 } // namespace
 
-Status writeFileAtomically(const std::string& path, const void* bytes, size_t size) {
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr) return Status::failure(std::string("cannot write: ") + std::strerror(errno));
-    const bool written = std::fwrite(bytes, 1, size, f) == size;
-    const bool closed = std::fclose(f) == 0;
-    if (!written || !closed) {
-        std::remove(tmp.c_str());
-        return Status::failure(std::string("cannot write: ") + std::strerror(errno));
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        return Status::failure("cannot write: " + ec.message());
-    }
-    return {};
-}
-
 Status writePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height) {
     if (rgba.size() != size_t(width) * height * 4 || width == 0 || height == 0) return Status::failure("image size mismatch");
     std::vector<uint8_t> encoded;
     if (stbi_write_png_to_func(appendBytes, &encoded, int(width), int(height), 4, rgba.data(), int(width * 4)) == 0)
         return Status::failure("PNG encoding failed");
-    return writeFileAtomically(path, encoded.data(), encoded.size());
+    return io::writeFileAtomic(path, encoded.data(), encoded.size());
 }
 
 } // namespace throng::gpu

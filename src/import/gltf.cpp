@@ -7,6 +7,8 @@
 
 #include "common.h"
 
+#include "../io/files.h"
+
 #include <tiny_gltf.h>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -15,13 +17,19 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <limits>
+#include <span>
 #include <set>
 
 namespace throng {
 namespace {
 
 using detail::Influence;
+
+constexpr uint32_t kMaxJsonDepth = 128;                       // far above any real glTF (about 10)
+constexpr uint64_t kMaxDecodedValues = uint64_t(1) << 27;      // numbers decoded from accessors per import
+constexpr uint64_t kMaxValuesWithoutData = uint64_t(1) << 24;  // zeros for one accessor without a bufferView
+constexpr uint64_t kMaxExternalFileBytes = uint64_t(1) << 32;  // one external buffer or image
 
 std::string firstLine(std::string s) {
     while (!s.empty() && (s.front() == '\n' || s.front() == ' ')) s.erase(s.begin());
@@ -40,20 +48,73 @@ bool keepEncodedImage(tinygltf::Image* image, const int, std::string*, std::stri
 
 // A GLB header check before tinygltf sees the bytes: clearer messages for truncation and
 // non-GLB data, and no reliance on the parser for the most common corruption.
-Status checkGlbHeader(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    const uint64_t size = std::filesystem::file_size(path);
-    unsigned char header[12] = {};
-    in.read(reinterpret_cast<char*>(header), sizeof header);
-    if (size < 12 || !in) return Status::failure("truncated GLB: " + std::to_string(size) + " bytes, a header needs 12");
-    if (std::memcmp(header, "glTF", 4) != 0) return Status::failure("not a GLB file (no 'glTF' magic)");
+Status checkGlbHeader(std::span<const uint8_t> bytes) {
+    const uint64_t size = bytes.size();
+    if (size < 12) return Status::failure("truncated GLB: " + std::to_string(size) + " bytes, a header needs 12");
+    if (std::memcmp(bytes.data(), "glTF", 4) != 0) return Status::failure("not a GLB file (no 'glTF' magic)");
     uint32_t version = 0, length = 0;
-    std::memcpy(&version, header + 4, 4);
-    std::memcpy(&length, header + 8, 4);
+    std::memcpy(&version, bytes.data() + 4, 4);
+    std::memcpy(&length, bytes.data() + 8, 4);
     if (version != 2) return Status::failure("GLB version " + std::to_string(version) + " is not supported (only 2)");
     if (length > size)
         return Status::failure("truncated GLB: header says " + std::to_string(length) + " bytes, file has " + std::to_string(size));
     return {};
+}
+
+// The JSON text of a .gltf, or the JSON chunk of a .glb (empty when the chunk header is bad:
+// tinygltf then says what is wrong).
+std::span<const uint8_t> jsonText(std::span<const uint8_t> bytes, bool binary) {
+    if (!binary) return bytes;
+    if (bytes.size() < 20) return {};
+    uint32_t length = 0;
+    std::memcpy(&length, bytes.data() + 12, 4);
+    return length <= bytes.size() - 20 ? bytes.subspan(20, length) : std::span<const uint8_t>{};
+}
+
+// tinygltf's JSON parser recurses once per nesting level, so a file of 30,000 nested arrays
+// overflows the stack. Counted here, without recursion, before the parser sees the text.
+Status checkJsonDepth(std::span<const uint8_t> json) {
+    uint32_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (uint8_t c : json) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                return Status::failure("glTF: JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return {};
+}
+
+// External buffers and images go through the same regular-file check as the model itself
+// (a FIFO named by a uri must not hang us); no shell expansion of paths; nothing is written.
+bool externalExists(const std::string& path, void* allowed) {
+    return allowed != nullptr && io::checkInputFile(path).ok();
+}
+std::string externalPath(const std::string& path, void*) { return path; }
+bool readExternal(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* allowed) {
+    if (allowed == nullptr) {
+        if (err) *err += "external file '" + path + "' refused (reading from memory)\n";
+        return false;
+    }
+    Result<std::vector<uint8_t>> r = io::readRegularFile(path, kMaxExternalFileBytes);
+    if (!r) {
+        if (err) *err += "external file '" + path + "': " + r.error().message + "\n";
+        return false;
+    }
+    *out = std::move(r).value();
+    return true;
+}
+bool refuseWrite(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
+    if (err) *err += "writing is not supported\n";
+    return false;
 }
 
 // Reads any accessor as doubles (exact for every glTF component type), applying normalisation
@@ -77,11 +138,14 @@ public:
             const uint8_t* base = nullptr;
             uint64_t stride = 0;
             if (Status s = view(a.bufferView, a.byteOffset, count, elem, base, stride, where); !s) return s;
+            if (Status s = spend(count * uint64_t(components), where); !s) return s;
             out.resize(size_t(count * uint64_t(components)));
             for (uint64_t i = 0; i < count; ++i)
                 decode(base + i * stride, a.componentType, components, a.normalized, &out[size_t(i * uint64_t(components))]);
         } else {
-            if (count > (uint64_t(1) << 28)) return fail(where + ": count " + std::to_string(count) + " is absurd for an accessor without data");
+            if (count > kMaxValuesWithoutData / uint64_t(components))
+                return fail(where + ": count " + std::to_string(count) + " is absurd for an accessor without data");
+            if (Status s = spend(count * uint64_t(components), where); !s) return s;
             out.assign(size_t(count * uint64_t(components)), 0.0);
         }
         if (a.sparse.isSparse) return applySparse(a, where, components, csize, out);
@@ -90,6 +154,17 @@ public:
 
 private:
     static Status fail(std::string m) { return Status::failure(std::move(m)); }
+
+    // Accessors may be read many times (primitives share vertex data), so the budget is over
+    // every value decoded during the import, not per accessor.
+    Status spend(uint64_t values, const std::string& where) const {
+        if (values > kMaxDecodedValues - spent_)
+            return fail(where + ": the file's accessors add up to more than " + std::to_string(kMaxDecodedValues) +
+                        " values (the import's limit)");
+        spent_ += values;
+        return {};
+    }
+    mutable uint64_t spent_ = 0;
 
     Status view(int view_index, uint64_t offset, uint64_t count, uint64_t elem, const uint8_t*& base,
                 uint64_t& stride, const std::string& where) const {
@@ -491,20 +566,27 @@ struct Importer {
 
 } // namespace
 
-Result<Model> importGltf(const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    const bool binary = ext == ".glb" || ext == ".GLB";
+Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const std::string& base_dir,
+                              const std::string& source) {
     if (binary)
-        if (Status s = checkGlbHeader(path); !s) return Error{s.message};
+        if (Status s = checkGlbHeader(bytes); !s) return Error{s.message};
+    if (Status s = checkJsonDepth(jsonText(bytes, binary)); !s) return Error{s.message};
+    if (bytes.size() > std::numeric_limits<unsigned int>::max()) return Error{"glTF: larger than 4 GiB"};
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(keepEncodedImage, nullptr);
+    static int allowed = 1;
+    loader.SetFsCallbacks(tinygltf::FsCallbacks{externalExists, externalPath, readExternal, refuseWrite,
+                                                base_dir.empty() ? nullptr : &allowed});
     tinygltf::Model gm;
     std::string err, warn;
-    const bool ok = binary ? loader.LoadBinaryFromFile(&gm, &err, &warn, path) : loader.LoadASCIIFromFile(&gm, &err, &warn, path);
+    const bool ok =
+        binary ? loader.LoadBinaryFromMemory(&gm, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir)
+               : loader.LoadASCIIFromString(&gm, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
+                                            unsigned(bytes.size()), base_dir);
     if (!ok) return Error{"glTF: " + (err.empty() ? std::string("could not be parsed") : firstLine(err))};
 
     Importer im{gm};
-    im.model.source = path;
+    im.model.source = source;
     im.model.format = binary ? "glTF 2.0 binary (.glb)" : "glTF 2.0 (.gltf)";
     if (!warn.empty()) im.model.warnings.push_back("tinygltf: " + firstLine(warn));
     for (const std::string& e : gm.extensionsRequired)
@@ -517,6 +599,16 @@ Result<Model> importGltf(const std::string& path) {
     if (Status s = im.buildClips(); !s) return Error{s.message};
     if (im.model.meshes.empty()) return Error{"no triangle meshes in the scene"};
     return detail::finishImport(std::move(im.model));
+}
+
+Result<Model> importGltf(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    const bool binary = ext == ".glb" || ext == ".GLB";
+    Result<std::vector<uint8_t>> bytes = io::readRegularFile(path);
+    if (!bytes) return bytes.error();
+    std::string base_dir = std::filesystem::path(path).parent_path().string();
+    if (base_dir.empty()) base_dir = ".";
+    return importGltfBytes(bytes.value(), binary, base_dir, path);
 }
 
 } // namespace throng

@@ -2,6 +2,8 @@
 #include <throng/builtin.h>
 #include <throng/import.h>
 
+#include "../io/files.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -16,14 +18,9 @@ Result<Model> importModel(const std::string& source) {
     if (source.rfind(kBuiltin, 0) == 0) return makeBuiltin(std::string_view(source).substr(kBuiltin.size()));
 
     namespace fs = std::filesystem;
+    // The type first, without opening it: a FIFO or a device given as a model must not hang us.
+    if (Status s = io::checkInputFile(source); !s) return Error{s.message};
     std::error_code ec;
-    const fs::file_status st = fs::status(source, ec);
-    if (ec || !fs::exists(st)) return Error{"cannot open: no such file"};
-    if (fs::is_directory(st)) return Error{"is a directory, not a model file"};
-    {
-        std::ifstream probe(source, std::ios::binary);
-        if (!probe) return Error{std::string("cannot open: ") + std::strerror(errno)};
-    }
     const uintmax_t size = fs::file_size(source, ec);
     if (ec) return Error{"cannot read its size: " + ec.message()};
     if (size == 0) return Error{"file is empty"};

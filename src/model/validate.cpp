@@ -109,13 +109,15 @@ Status validate(const Skeleton& skeleton) {
         const std::string where = "joint " + std::to_string(j) + quoted(skeleton.names[j]);
         if (p == kNoParent) continue;
         if (p < 0 || size_t(p) >= n) return Status::failure(where + ": parent " + std::to_string(p) + " out of range");
-        // Walk up: more steps than joints means a cycle.
+        if (size_t(p) < j) continue; // parents before children everywhere rules out cycles: linear time
+        // The first joint out of order: one walk up (at most n steps) tells a cycle from an order problem.
         int32_t q = p;
         for (size_t steps = 0; q != kNoParent; ++steps) {
-            if (steps > n || q < 0 || size_t(q) >= n) return Status::failure(where + ": the joint hierarchy has a cycle");
+            if (steps > n || size_t(q) == j) return Status::failure(where + ": the joint hierarchy has a cycle");
             q = skeleton.parents[size_t(q)];
+            if (q != kNoParent && (q < 0 || size_t(q) >= n)) break; // reported when its own joint is checked
         }
-        if (size_t(p) > j) return Status::failure(where + ": parent " + std::to_string(p) + " comes after its child (parent-before-child order required)");
+        return Status::failure(where + ": parent " + std::to_string(p) + " comes after its child (parent-before-child order required)");
     }
     for (size_t j = 0; j < n; ++j) {
         const Transform& t = skeleton.rest[j];

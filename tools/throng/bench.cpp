@@ -2,7 +2,7 @@
 // pass and CPU time per stage after warm-up frames; JSON and CSV reports (plots: tools/plot_bench.py).
 #include "commands.h"
 
-#include "../../src/gpu/png.h"
+#include "../../src/io/files.h"
 #include "../../src/render/renderer.h"
 
 #include <throng/bake.h>
@@ -230,14 +230,14 @@ int runBench(const BenchOptions& o) {
     gpu::destroyContext(ctx);
     if (!o.json.empty()) {
         const std::string text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-        if (Status s = gpu::writeFileAtomically(o.json, text.data(), text.size()); !s) {
+        if (Status s = io::writeFileAtomic(o.json, text.data(), text.size()); !s) {
             printError(o.json, s.message);
             return 1;
         }
     }
     if (!o.csv.empty()) {
         const std::string text = csv(report);
-        if (Status s = gpu::writeFileAtomically(o.csv, text.data(), text.size()); !s) {
+        if (Status s = io::writeFileAtomic(o.csv, text.data(), text.size()); !s) {
             printError(o.csv, s.message);
             return 1;
         }
