@@ -137,14 +137,18 @@ TEST(Cli, BenchComparesVariantsOfATechnique) {
     EXPECT_EQ(report["results"][3]["upload_bytes_per_frame"].get<uint64_t>(), 4u * 21u * 32u);  // quaternions: 32 B per joint
 }
 
+// Usage mistakes: exit 2, one line, before any work.
 TEST(Cli, BenchRejectsBadArguments) {
-    EXPECT_EQ(run("bench --techniques teleport").exit_code, 1);
+    EXPECT_EQ(run("bench --techniques teleport").exit_code, 2);
     const CliRun variant = run("bench --techniques bonetex@quat");
-    EXPECT_EQ(variant.exit_code, 1);
+    EXPECT_EQ(variant.exit_code, 2);
     EXPECT_NE(variant.err.find("unknown variant 'bonetex@quat'"), std::string::npos) << variant.err;
-    EXPECT_EQ(run("bench --instances 10,zero").exit_code, 1);
+    EXPECT_EQ(run("bench --instances 10,zero").exit_code, 2);
+    const CliRun empty = run("bench --techniques ''");
+    EXPECT_EQ(empty.exit_code, 2);
+    EXPECT_EQ(empty.err, "throng: error: --techniques: empty list (give NAME[,NAME...] or all)\n");
     const CliRun r = run("render --technique teleport --instances 1");
-    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("unknown technique 'teleport'"), std::string::npos) << r.err;
 }
 
@@ -177,6 +181,6 @@ TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
     EXPECT_FALSE(pa.empty());
     EXPECT_NE(pa, pb) << "the swim amounts changed nothing";
     const CliRun bad = run("render --model builtin:fish --technique procedural --swim fins=2 --out " + a);
-    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--swim: 'fins=2'"), std::string::npos) << bad.err;
 }

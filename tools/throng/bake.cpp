@@ -13,6 +13,7 @@
 namespace throng::cli {
 
 int runBake(const BakeCliOptions& options) {
+    if (!checkOutput(options.output)) return 1;
     Result<Model> loaded = importModel(options.source);
     if (!loaded) {
         printError(options.source, loaded.error().message);

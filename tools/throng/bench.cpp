@@ -168,30 +168,50 @@ std::string csv(const nlohmann::json& report) {
     return out;
 }
 
-} // namespace
-
-int runBench(const BenchOptions& o) {
-    std::vector<std::string> techniques = splitList(o.techniques);
-    if (o.techniques == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "static"};
+// The technique list as variants, or the first item that is not one.
+Result<std::vector<Variant>> parseVariants(const std::string& list) {
+    std::vector<std::string> techniques = splitList(list);
+    if (list == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "static"};
+    if (techniques.empty()) return Error{"--techniques: empty list (give NAME[,NAME...] or all)"};
     std::vector<Variant> variants;
     for (const std::string& t : techniques) {
         Result<Variant> v = parseVariant(t);
-        if (!v) {
-            printError(o.model, v.error().message);
-            return 1;
-        }
+        if (!v) return Error{"--techniques: " + v.error().message};
         variants.push_back(v.value());
     }
+    return variants;
+}
+
+Result<std::vector<uint32_t>> parseCounts(const std::string& list) {
     std::vector<uint32_t> counts;
-    for (const std::string& n : splitList(o.instances)) {
+    for (const std::string& n : splitList(list)) {
         char* end = nullptr;
         const unsigned long v = std::strtoul(n.c_str(), &end, 10);
-        if (end == n.c_str() || *end != '\0' || v == 0 || v > (16ul << 20)) {
-            printError(o.model, "--instances: '" + n + "' is not a count in 1 .. 16777216");
-            return 1;
-        }
+        if (n.front() == '-' || end == n.c_str() || *end != '\0' || v == 0 || v > (16ul << 20))
+            return Error{"--instances: '" + n + "' is not a count in 1 .. 16777216"};
         counts.push_back(uint32_t(v));
     }
+    if (counts.empty()) return Error{"--instances: empty list (give N[,N...])"};
+    return counts;
+}
+
+} // namespace
+
+Status checkBenchOptions(const BenchOptions& o) {
+    if (Result<std::vector<Variant>> v = parseVariants(o.techniques); !v) return Status::failure(v.error().message);
+    if (Result<std::vector<uint32_t>> n = parseCounts(o.instances); !n) return Status::failure(n.error().message);
+    return {};
+}
+
+int runBench(const BenchOptions& o) {
+    if (Status s = checkBenchOptions(o); !s) { // checked by the parser already (cli.cpp)
+        printError("bench", s.message);
+        return 2;
+    }
+    const std::vector<Variant> variants = parseVariants(o.techniques).value();
+    const std::vector<uint32_t> counts = parseCounts(o.instances).value();
+    for (const std::string& out : {o.json, o.csv})
+        if (!out.empty() && !checkOutput(out)) return 1;
     BakeOptions bake_options;
     bake_options.vat = std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
     Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
@@ -213,7 +233,7 @@ int runBench(const BenchOptions& o) {
                              {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),
                  std::thread::hardware_concurrency());
-    const size_t total = techniques.size() * counts.size();
+    const size_t total = variants.size() * counts.size();
     size_t done = 0;
     for (uint32_t n : counts) {
         for (const Variant& v : variants) {

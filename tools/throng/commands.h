@@ -2,6 +2,8 @@
 // as one line: "throng: error: SOURCE: what is wrong".
 #pragma once
 
+#include <throng/result.h>
+
 #include <cstdint>
 #include <string>
 
@@ -46,6 +48,8 @@ struct RenderOptions {
     bool validate = false;
     std::string output = "crowd.png";
 };
+// Usage checks beyond what the parser does (the --swim list); exit code 2 on failure.
+Status checkRenderOptions(const RenderOptions& options);
 int runRender(const RenderOptions& options);
 
 struct BenchOptions {
@@ -60,6 +64,8 @@ struct BenchOptions {
     std::string device;
     bool validate = false;
 };
+// Usage checks: the technique and crowd-size lists (non-empty, every item known); exit code 2.
+Status checkBenchOptions(const BenchOptions& options);
 int runBench(const BenchOptions& options);
 
 } // namespace throng::cli
@@ -73,5 +79,9 @@ namespace throng::cli {
 int runView(const view::ViewerOptions& options);  // `throng view` (src/view/viewer.h)
 
 void printError(const std::string& source, const std::string& message);
+
+// An output path refused before any work starts (a FIFO, device, directory, missing or unwritable
+// folder: src/io/files.h); prints the error and returns false.
+bool checkOutput(const std::string& path);
 
 } // namespace throng::cli

@@ -3,6 +3,8 @@
 
 #include <throng/import.h>
 
+#include "../../src/io/files.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -12,6 +14,12 @@ namespace throng::cli {
 
 void printError(const std::string& source, const std::string& message) {
     std::fprintf(stderr, "throng: error: %s: %s\n", source.c_str(), message.c_str());
+}
+
+bool checkOutput(const std::string& path) {
+    Result<std::string> target = io::resolveOutput(path);
+    if (!target) printError(path, target.error().message);
+    return target.ok();
 }
 
 namespace {

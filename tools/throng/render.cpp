@@ -61,21 +61,20 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
 
 } // namespace
 
+Status checkRenderOptions(const RenderOptions& o) {
+    gpu::shader::SwimParams swim = render::defaultSwim();
+    std::string error;
+    return parseSwim(o.swim, swim, error) ? Status{} : Status::failure(error);
+}
+
 int runRender(const RenderOptions& o) {
-    bool known = false;
-    for (std::string_view t : render::techniqueNames()) known = known || t == o.technique;
-    if (!known) {
-        std::string names;
-        for (std::string_view t : render::techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
-        printError(o.model, "unknown technique '" + o.technique + "' (available: " + names + ")");
-        return 1;
-    }
     gpu::shader::SwimParams swim = render::defaultSwim();
     std::string swim_error;
-    if (!parseSwim(o.swim, swim, swim_error)) {
+    if (!parseSwim(o.swim, swim, swim_error)) { // checked by the parser already (cli.cpp)
         printError(o.model, swim_error);
-        return 1;
+        return 2;
     }
+    if (!checkOutput(o.output)) return 1;
     Result<BakedAsset> asset = loadAsset(o);
     if (!asset) {
         printError(o.model, asset.error().message);

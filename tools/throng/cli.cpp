@@ -1,0 +1,292 @@
+// cli.cpp — the subcommands' options (CLI11), every value checked, and warnings for options the
+// chosen technique or input ignores. Usage mistakes become one line and exit code 2.
+#include "cli.h"
+
+#include "../../src/render/renderer.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+namespace throng::cli {
+namespace {
+
+// Values CLI11 would accept but we do not: "nan", "inf", "-1" for an unsigned option.
+// A finite number in [lo, hi], with a message that names the range as a user would write it.
+CLI::Validator finiteIn(double lo, double hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(v))
+                return "'" + text + "' is not a finite number";
+            if (v < lo || v > hi) {
+                char range[64];
+                std::snprintf(range, sizeof range, "%g .. %g", lo, hi);
+                return text + " is out of range (" + range + ")";
+            }
+            return {};
+        },
+        "NUMBER");
+}
+// A whole number in [lo, hi]: no sign, no exponent, no overflow.
+CLI::Validator countIn(uint64_t lo, uint64_t hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
+                return "'" + text + "' is not a whole number >= 0";
+            errno = 0;
+            const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+            if (errno == ERANGE || v < lo || v > hi)
+                return text + " is out of range (" + std::to_string(lo) + " .. " + std::to_string(hi) + ")";
+            return {};
+        },
+        "N");
+}
+
+// "WxH" with each side in 16 .. 16384.
+bool parseSize(const std::string& text, uint32_t& width, uint32_t& height, std::string& error) {
+    unsigned w = 0, h = 0;
+    char tail = 0;
+    if (text.find('-') != std::string::npos || std::sscanf(text.c_str(), "%ux%u%c", &w, &h, &tail) != 2 || w < 16 ||
+        h < 16 || w > 16384 || h > 16384) {
+        error = "--size " + text + ": expected WxH, each 16 .. 16384";
+        return false;
+    }
+    width = w;
+    height = h;
+    return true;
+}
+
+std::string oneLine(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text;
+}
+
+bool knownTechnique(const std::string& name) {
+    for (std::string_view t : render::techniqueNames())
+        if (t == name) return true;
+    return false;
+}
+
+std::string techniqueList() {
+    std::string names;
+    for (std::string_view t : render::techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
+    return names;
+}
+
+bool isThrongFile(const std::string& model) { return std::filesystem::path(model).extension() == ".throng"; }
+
+// What a technique reads: the options a user gives that it does not read earn a warning.
+struct Given {
+    bool swim = false, encoding = false, animation = false, precision = false, fps = false;
+};
+void warnIgnored(const std::string& technique, const std::string& model, const Given& given,
+                 std::vector<std::string>& warnings) {
+    const bool palette = technique == "palette" || technique == "palette-ubo";
+    if (given.swim && technique != "procedural")
+        warnings.push_back("--swim is ignored: only technique procedural swims");
+    if (given.encoding && !palette)
+        warnings.push_back("--encoding is ignored: only techniques palette and palette-ubo encode joints");
+    if (given.animation && technique != "baked")
+        warnings.push_back("--animation is ignored: only technique baked reads a baked animation");
+    if (isThrongFile(model)) {
+        if (given.fps) warnings.push_back("--fps is ignored: a .throng file keeps the rate it was baked at");
+        if (given.precision && technique != "bonetex")
+            warnings.push_back("--precision is ignored: a .throng file keeps the precision it was baked in");
+    } else if (given.precision && technique != "bonetex" && technique != "baked") {
+        warnings.push_back("--precision is ignored: only techniques baked and bonetex read it");
+    }
+}
+
+} // namespace
+
+ParseResult parseCommandLine(int argc, const char* const* argv) {
+    ParseResult result;
+    CommandLine& c = result.command;
+    CLI::App app{"throng: animate and render huge crowds of skinned characters"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "throng 0.1.0");
+
+    InfoOptions& info = c.info;
+    CLI::App* info_cmd = app.add_subcommand("info", "Describe a model: meshes, joints, skins, clips, bounds, warnings");
+    info_cmd->add_option("model", info.source, "Model file (.gltf .glb .fbx .dae ...) or builtin:NAME (fish, walker)")
+        ->required();
+    info_cmd->add_flag("--json", info.json, "Print one JSON object instead of text");
+
+    AnimateOptions& anim = c.animate;
+    CLI::App* anim_cmd = app.add_subcommand(
+        "animate", "Animate a model on the CPU and check the float path against the double reference");
+    anim_cmd->add_option("model", anim.source, "Model file or builtin:NAME")->required();
+    anim_cmd->add_option("--clip", anim.clip, "Clip name (default: every clip)");
+    anim_cmd->add_option("--frames", anim.frames, "Sample times per clip")->check(countIn(1, 100000));
+
+    BakeCliOptions& bake = c.bake;
+    CLI::App* bake_cmd =
+        app.add_subcommand("bake", "Bake every clip into a .throng file (animation texture + mesh) for the GPU");
+    bake_cmd->add_option("model", bake.source, "Model file or builtin:NAME")->required();
+    bake_cmd->add_option("-o,--output", bake.output, "The .throng file to write")->required();
+    bake_cmd->add_option("--fps", bake.fps, "Frames per second to sample (1 .. 1000)")->check(finiteIn(1.0, 1000.0));
+    bake_cmd->add_option("--precision", bake.precision, "Animation texel precision: float or half")
+        ->check(CLI::IsMember({"float", "half"}));
+    bake_cmd->add_flag(
+        "--vat", bake.vat,
+        "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
+
+    RenderOptions& render = c.render;
+    std::string size = "1280x720";
+    CLI::App* render_cmd = app.add_subcommand(
+        "render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
+    render_cmd->add_option("--model", render.model,
+                           "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    render_cmd->add_option("--instances", render.instances, "Crowd size")->check(countIn(1, 16 << 20));
+    CLI::Option* r_technique =
+        render_cmd->add_option("--technique", render.technique, "Animation technique: " + techniqueList());
+    CLI::Option* r_swim = render_cmd->add_option(
+        "--swim", render.swim,
+        "procedural: amounts, e.g. "
+        "side=0.04,pivot=0.12,wave=0.12,twist=0.25,frequency=3.14,beats=1.5,mask_head=0.6,mask_tail=-0.6");
+    CLI::Option* r_encoding =
+        render_cmd
+            ->add_option("--encoding", render.encoding, "palette: joints as 3x4 matrices or quaternion + translation")
+            ->check(CLI::IsMember({"mat", "quat"}));
+    render_cmd->add_option("--time", render.time, "Time of the image, seconds (within +-1e6)")
+        ->check(finiteIn(-1e6, 1e6));
+    render_cmd->add_option("--size", size, "Image size WxH (default 1280x720)");
+    render_cmd->add_option("--seed", render.seed, "Crowd layout and variation seed")->check(countIn(0, UINT64_MAX));
+    render_cmd->add_option("--frames", render.frames, "Frames rendered; GPU times are the median after the first")
+        ->check(countIn(1, 10000));
+    CLI::Option* r_fps = render_cmd->add_option("--fps", render.fps, "Bake rate when the model is not a .throng file")
+                             ->check(finiteIn(1.0, 1000.0));
+    CLI::Option* r_precision =
+        render_cmd
+            ->add_option("--precision", render.precision,
+                         "baked: bake precision when the model is not a .throng file; bonetex: texel precision")
+            ->check(CLI::IsMember({"float", "half"}));
+    CLI::Option* r_animation =
+        render_cmd
+            ->add_option("--animation", render.animation,
+                         "baked: where the animation lives on the GPU: auto, image, texel-buffer or buffer")
+            ->check(CLI::IsMember({"auto", "image", "texel-buffer", "buffer"}));
+    render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
+    render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
+    render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");
+    (void)r_technique;
+
+    BenchOptions& bench = c.bench;
+    std::string bench_size = "1280x720";
+    CLI::App* bench_cmd = app.add_subcommand(
+        "bench", "Measure every technique at several crowd sizes (JSON/CSV; plot with tools/plot_bench.py)");
+    bench_cmd->add_option("--model", bench.model,
+                          "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    bench_cmd->add_option(
+        "--techniques", bench.techniques,
+        "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
+        "baked@image|texel-buffer|buffer");
+    bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes (default 100,1000)");
+    bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
+    bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
+    bench_cmd->add_option("--size", bench_size, "Image size WxH");
+    bench_cmd->add_option("--seed", bench.seed, "Crowd seed")->check(countIn(0, UINT64_MAX));
+    bench_cmd->add_option("--json", bench.json, "Write the report as JSON");
+    bench_cmd->add_option("--csv", bench.csv, "Write the report as CSV");
+    bench_cmd->add_option("--device", bench.device, "Use the Vulkan device whose name contains this");
+    bench_cmd->add_flag("--validate", bench.validate, "Enable the Vulkan validation layers");
+
+    view::ViewerOptions& view = c.view;
+    std::string view_size = "1280x720";
+    CLI::App* view_cmd = app.add_subcommand(
+        "view", "Open the crowd in a window: technique switcher, FPS counter, time ruler, debug console (backtick)");
+    view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    view_cmd->add_option("--instances", view.instances, "Crowd size")->check(countIn(1, 10'000'000));
+    view_cmd->add_option("--technique", view.technique, "Technique at start: " + techniqueList());
+    CLI::Option* v_encoding =
+        view_cmd->add_option("--encoding", view.encoding, "palette: joints as 3x4 matrices or quaternion + translation")
+            ->check(CLI::IsMember({"mat", "quat"}));
+    CLI::Option* v_precision =
+        view_cmd->add_option("--precision", view.precision, "bonetex texels and the baked animation: float or half")
+            ->check(CLI::IsMember({"float", "half"}));
+    CLI::Option* v_fps = view_cmd->add_option("--fps", view.fps, "Bake rate when the model is not a .throng file")
+                             ->check(finiteIn(1.0, 1000.0));
+    view_cmd->add_option("--seed", view.seed, "Crowd layout and variation seed")->check(countIn(0, UINT64_MAX));
+    view_cmd->add_option("--present", view.present, "fifo (vsync, default), mailbox or immediate")
+        ->check(CLI::IsMember({"fifo", "mailbox", "immediate"}));
+    view_cmd->add_option(
+        "--exec", view.exec,
+        "Console commands separated by ';', one per frame, e.g. \"technique cpu; wait 10; screenshot a.png\"");
+    view_cmd
+        ->add_option("--frames", view.frames,
+                     "Quit after this many frames, 1 or more (default: when the window closes)")
+        ->check(countIn(1, 4'000'000'000));
+    view_cmd->add_flag("--console", view.console, "Start with the debug console open (backtick toggles it)");
+    view_cmd->add_option("--size", view_size, "Window size WxH (default 1280x720)");
+    view_cmd->add_option("--device", view.device, "Use the Vulkan device whose name contains this");
+    view_cmd->add_flag("--validate", view.validate,
+                       "Enable the Vulkan validation layers; any error makes the exit code 1");
+
+    auto usage = [&](const std::string& message) {
+        result.exit_code = 2;
+        result.error = oneLine(message);
+        return result;
+    };
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) { // --help, --help-all, --version (CallForHelp derives from Success)
+        std::ostringstream out, err;
+        result.exit_code = app.exit(e, out, err);
+        result.out = out.str() + err.str();
+        return result;
+    } catch (const CLI::ParseError& e) {
+        std::string where;
+        for (CLI::App* sub : app.get_subcommands())
+            if (sub->parsed()) where = std::string(" (see throng ") + sub->get_name() + " --help)";
+        return usage(e.what() + (where.empty() ? std::string(" (see throng --help)") : where));
+    } catch (const std::exception& e) {
+        return usage(e.what());
+    }
+
+    std::string error;
+    if (info_cmd->parsed()) {
+        c.subcommand = Subcommand::Info;
+    } else if (anim_cmd->parsed()) {
+        c.subcommand = Subcommand::Animate;
+    } else if (bake_cmd->parsed()) {
+        c.subcommand = Subcommand::Bake;
+    } else if (render_cmd->parsed()) {
+        c.subcommand = Subcommand::Render;
+        if (!parseSize(size, render.width, render.height, error)) return usage(error);
+        if (!knownTechnique(render.technique))
+            return usage("--technique: unknown technique '" + render.technique + "' (available: " + techniqueList() +
+                         ")");
+        if (Status s = checkRenderOptions(render); !s) return usage(s.message);
+        warnIgnored(render.technique, render.model,
+                    Given{r_swim->count() > 0, r_encoding->count() > 0, r_animation->count() > 0,
+                          r_precision->count() > 0, r_fps->count() > 0},
+                    c.warnings);
+    } else if (bench_cmd->parsed()) {
+        c.subcommand = Subcommand::Bench;
+        if (!parseSize(bench_size, bench.width, bench.height, error)) return usage(error);
+        if (Status s = checkBenchOptions(bench); !s) return usage(s.message);
+    } else if (view_cmd->parsed()) {
+        c.subcommand = Subcommand::View;
+        if (!parseSize(view_size, view.width, view.height, error)) return usage(error);
+        if (!knownTechnique(view.technique))
+            return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
+                         ")");
+        // The viewer switches techniques at run time, so only options no technique can use warn.
+        if (isThrongFile(view.model) && v_fps->count() > 0)
+            c.warnings.push_back("--fps is ignored: a .throng file keeps the rate it was baked at");
+        (void)v_encoding;
+        (void)v_precision;
+    }
+    return result;
+}
+
+} // namespace throng::cli
