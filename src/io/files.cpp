@@ -163,6 +163,7 @@ Result<std::string> resolveOutput(const std::string& path) {
     const bool linked = target != path;
     struct stat st {};
     if (::lstat(target.c_str(), &st) != 0) {
+        if (errno == ENOTDIR) return Error{"the folder is not a directory"};
         if (errno != ENOENT) return Error{"cannot check it: " + reason()};
         if (Status s = checkFolder(target); !s)
             return Error{linked ? "is a link to a missing file: " + s.message : s.message};
