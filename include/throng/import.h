@@ -25,7 +25,7 @@ Result<Model> importModel(const std::string& source);
 // the default scene's node hierarchy, STEP/LINEAR/CUBICSPLINE, sparse accessors, normalized
 // integer weights and joints of any component type. Morph targets are skipped with a warning.
 // Refuses JSON nested deeper than 128 levels before parsing, and files whose accessors add up
-// to more than 2^27 decoded numbers; external buffers and images must be regular files.
+// to more than 2^25 decoded numbers; external buffers and images must be regular files.
 Result<Model> importGltf(const std::string& path);
 
 // The same from bytes in memory (fuzzed): `binary` selects GLB; external buffers and images are

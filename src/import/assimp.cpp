@@ -39,6 +39,7 @@ namespace throng {
 namespace {
 
 using detail::Influence;
+using detail::oneLine;
 
 constexpr double kDefaultTicksPerSecond = 25.0;  // what assimp's own tools assume for 0
 
@@ -46,40 +47,6 @@ constexpr double kDefaultTicksPerSecond = 25.0;  // what assimp's own tools assu
 // it); glm reads 16 floats as columns, hence the transpose.
 glm::mat4 toGlm(const aiMatrix4x4& m) { return glm::transpose(glm::make_mat4(&m.a1)); }
 
-// One line of at most 200 bytes of valid UTF-8 (messages may end up in JSON): assimp's parse
-// errors can quote kilobytes of the file, including its raw bytes. Invalid bytes become '?'.
-std::string oneLine(const std::string& in) {
-    std::string s;
-    size_t i = 0;
-    while (i < in.size() && s.size() < 196) {
-        const auto c = static_cast<unsigned char>(in[i]);
-        const size_t len = c < 0x80    ? 1
-                           : c >= 0xf8 ? 0
-                           : c >= 0xf0 ? 4
-                           : c >= 0xe0 ? 3
-                           : c >= 0xc0 ? 2
-                                       : 0;
-        uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
-        bool ok = len > 0 && i + len <= in.size();
-        for (size_t k = 1; ok && k < len; ++k) {
-            const auto b = static_cast<unsigned char>(in[i + k]);
-            ok = (b >> 6) == 2;
-            cp = (cp << 6) | (b & 0x3f);
-        }
-        const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-        ok = ok && cp >= min[len] && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
-        if (!ok)
-            s += '?';
-        else if (len == 1)
-            s += c < 0x20 || c == 0x7f ? ' ' : char(c);
-        else
-            s.append(in, i, len);
-        i += ok ? len : 1;
-    }
-    if (i < in.size()) s += "...";
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
 
 // Lower-case extension without the dot.
 std::string extensionOf(const std::string& path) {

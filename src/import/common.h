@@ -56,4 +56,8 @@ void placeSkinnedMeshAtRest(Model& model, Mesh& mesh, const std::vector<glm::mat
 // validate()'s message.
 Result<Model> finishImport(Model model);
 
+// One line of at most 200 bytes of valid UTF-8 (messages may end up in JSON): parsers' errors can
+// quote kilobytes of the file (a whole data URI), including raw bytes. Invalid bytes become '?'.
+std::string oneLine(const std::string& in);
+
 } // namespace throng::detail

@@ -27,7 +27,9 @@ namespace {
 using detail::Influence;
 
 constexpr uint32_t kMaxJsonDepth = 128;                       // far above any real glTF (about 10)
-constexpr uint64_t kMaxDecodedValues = uint64_t(1) << 27;      // numbers decoded from accessors per import
+// Numbers decoded from accessors per import: 2^25 is 2M vertices with every attribute, and keeps
+// the Model (about 16 bytes per decoded number once widened to vertices) under 1 GiB.
+constexpr uint64_t kMaxDecodedValues = uint64_t(1) << 25;
 constexpr uint64_t kMaxValuesWithoutData = uint64_t(1) << 24;  // zeros for one accessor without a bufferView
 constexpr uint64_t kMaxExternalFileBytes = uint64_t(1) << 32;  // one external buffer or image
 
@@ -35,7 +37,7 @@ std::string firstLine(std::string s) {
     while (!s.empty() && (s.front() == '\n' || s.front() == ' ')) s.erase(s.begin());
     if (size_t nl = s.find('\n'); nl != std::string::npos) s.resize(nl);
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
+    return detail::oneLine(s);
 }
 
 // Keep images encoded (tinygltf would decode them with stb_image).

@@ -12,6 +12,9 @@ namespace throng::render {
 
 namespace {
 
+// A decoded colour texture: 64 Mi pixels (256 MiB of RGBA8) is far beyond what a crowd member wears.
+constexpr uint64_t kMaxTexturePixels = uint64_t(1) << 26;
+
 VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
     VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     ci.magFilter = ci.minFilter = filter;
@@ -138,9 +141,13 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         for (size_t t = 0; t < asset.textures.size(); ++t) {
             const BakedTexture& tex = asset.textures[t];
             int w = 0, h = 0, n = 0;
+            // The header first: a few hundred bytes may claim 65536 x 65536 pixels (16 GiB decoded).
+            const bool sane = !tex.encoded.empty() && tex.encoded.size() < size_t(INT32_MAX) &&
+                              stbi_info_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n) != 0 && w > 0 &&
+                              h > 0 && uint32_t(w) <= lim.maxImageDimension2D && uint32_t(h) <= lim.maxImageDimension2D &&
+                              uint64_t(w) * uint64_t(h) <= kMaxTexturePixels;
             const std::unique_ptr<stbi_uc, void (*)(void*)> decoded(
-                tex.encoded.empty() ? nullptr : stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4),
-                stbi_image_free);
+                sane ? stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4) : nullptr, stbi_image_free);
             const stbi_uc* pixels = decoded.get();
             if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D || uint32_t(h) > lim.maxImageDimension2D) {
                 g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
