@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace throng;
@@ -280,4 +282,54 @@ TEST(View, WithoutADisplaySuggestsRender) {
     EXPECT_TRUE(contains(r.err, "throng: error: view: no display")) << r.err;
     EXPECT_TRUE(contains(r.err, "throng render")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// The soak: the viewer scripted over many frames, switching technique, crowd size and clip every
+// few frames, back to the same state at the end of every cycle. After the first (warm-up) cycle,
+// GPU memory in use must be the same at every cycle's end, and the resident set must not grow by
+// more than 1% (under AddressSanitizer, whose quarantine holds freed memory, by more than 10%).
+// THRONG_SOAK_CYCLES sets the number of cycles (default 5, about 600 frames; docs/HARDENING.md
+// has a longer run).
+TEST(View, SoakKeepsMemoryFlat) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const char* env = std::getenv("THRONG_SOAK_CYCLES");
+    const int cycles = env != nullptr ? std::max(3, std::atoi(env)) : 5;
+    const std::string cycle = "technique cpu; wait 8; instances 9; wait 8; clip walk; wait 8; technique palette; wait 8; "
+                              "instances 3; wait 8; clip idle; wait 8; technique bonetex; wait 8; technique vat; wait 8; "
+                              "technique static; wait 8; technique palette-ubo; wait 8; technique baked; instances 4; clip mixed; "
+                              "wait 8; stats; ";
+    std::string script;
+    for (int c = 0; c < cycles; ++c) script += cycle;
+    const int frames = cycles * 130 + 10;
+    const test::CliRun r = test::runThrong("view builtin:walker --instances 4 --size 200x150 --present immediate --validate --frames " +
+                                               std::to_string(frames) + " --exec \"" + script + "\"",
+                                           display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    std::vector<unsigned long long> in_use;
+    std::vector<double> resident;
+    for (size_t at = r.out.find("stats: "); at != std::string::npos; at = r.out.find("stats: ", at + 1)) {
+        const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+        unsigned long long bytes = 0;
+        double mib = 0.0;
+        const size_t gpu = line.find("GPU memory ("), rss = line.find(" MiB resident");
+        ASSERT_NE(gpu, std::string::npos) << line;
+        ASSERT_NE(rss, std::string::npos) << line;
+        ASSERT_EQ(std::sscanf(line.c_str() + gpu, "GPU memory (%llu B in use)", &bytes), 1) << line;
+        ASSERT_EQ(std::sscanf(line.c_str() + line.rfind("| ", rss) + 2, "%lf", &mib), 1) << line;
+        in_use.push_back(bytes);
+        resident.push_back(mib);
+    }
+    ASSERT_EQ(in_use.size(), size_t(cycles)) << r.out;
+    std::printf("soak: %d cycles, %d frames; GPU memory in use and resident MiB at each cycle's end:\n", cycles, frames);
+    for (size_t c = 0; c < in_use.size(); ++c) std::printf("  cycle %zu: %llu B, %.1f MiB\n", c + 1, in_use[c], resident[c]);
+#if defined(__SANITIZE_ADDRESS__)
+    const double allowed = 1.10;
+#else
+    const double allowed = 1.01;
+#endif
+    for (size_t c = 2; c < in_use.size(); ++c) {
+        EXPECT_EQ(in_use[c], in_use[1]) << "GPU memory in use changed at cycle " << c + 1;
+        EXPECT_LE(resident[c], resident[1] * allowed) << "resident memory grew at cycle " << c + 1;
+    }
 }

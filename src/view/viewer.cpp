@@ -28,10 +28,21 @@
 #include <cstdlib>
 #include <deque>
 #include <optional>
+#include <unistd.h>
 
 namespace throng::view {
 
 namespace {
+
+// The process's resident set (Linux: /proc/self/statm), for `stats` and the soak test.
+uint64_t residentBytes() {
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (f == nullptr) return 0;
+    unsigned long long size = 0, resident = 0;
+    const bool ok = std::fscanf(f, "%llu %llu", &size, &resident) == 2;
+    std::fclose(f);
+    return ok ? resident * uint64_t(sysconf(_SC_PAGESIZE)) : 0;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -495,15 +506,16 @@ private:
 
     std::string statsLine() const {
         const render::TechniqueStats& s = cpu_;
-        char text[512];
+        char text[640];
         std::snprintf(text, sizeof text,
                       "stats: %s | %u x %s | %.1f FPS, frame %.2f ms | GPU upload %.3f, crowd %.3f, overlay %.3f ms | CPU wait %.2f, "
                       "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded per frame | "
-                      "%.0f MiB GPU memory | %s %ux%u",
+                      "%.0f MiB GPU memory (%llu B in use) | %.1f MiB resident | %s %ux%u",
                       technique_name_.c_str(), state_.instances, scene_.source.c_str(), fps_, frame_ms_, costs_.gpu_upload_ms, costs_.gpu_crowd_ms,
                       costs_.gpu_overlay_ms, costs_.cpu_wait_ms, s.sample_ms, s.skin_ms, s.upload_ms, costs_.cpu_ui_ms, costs_.cpu_record_ms,
                       double(asset_->gpu.index_count / 3) * double(state_.instances) * 1e-6, double(s.upload_bytes) * 1e-6,
-                      double(allocator_.reserved) / (1 << 20), presentName(swapchain_.present_mode), swapchain_.extent.width,
+                      double(allocator_.reserved) / (1 << 20), static_cast<unsigned long long>(allocator_.in_use),
+                      double(residentBytes()) / (1 << 20), presentName(swapchain_.present_mode), swapchain_.extent.width,
                       swapchain_.extent.height);
         return text;
     }
