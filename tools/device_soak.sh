@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The long run of docs/HARDENING.md on the H200, through the `device` tool (see device_bench.sh
 # for the preparation: make release && ../shared/tools/device-prep.sh build/release/throng).
-# One `throng bench` of about nine minutes — every technique at 10,000 walkers, 900 timed
+# One `throng bench` of about eight minutes — every technique at 10,000 walkers, 850 timed
 # frames each — while the process's resident set and the GPU's memory in use are sampled every
 # 5 s into $OUT/soak-memory.csv (tools/plot_soak.py draws it).
 set -u
@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$out/gpu.
 lscpu | grep -E 'Model name|^CPU\(s\)' >>"$out/gpu.txt"
 
 "$throng" bench --model builtin:walker --techniques cpu,palette,bonetex,baked,vat,static --instances 10000 \
-  --frames 900 --warmup 10 --size 1280x720 --json "$out/soak-bench.json" >"$out/soak-bench.csv" 2>"$out/soak-bench.log" &
+  --frames 850 --warmup 10 --size 1280x720 --json "$out/soak-bench.json" >"$out/soak-bench.csv" 2>"$out/soak-bench.log" &
 pid=$!
 start=$(date +%s.%N)
 echo "seconds,rss_mib,gpu_used_mib,stage" >"$out/soak-memory.csv"

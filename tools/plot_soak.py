@@ -34,7 +34,7 @@ def main() -> int:
             last = stage
     ax.set_xlabel("seconds")
     ax.set_ylabel("MiB")
-    ax.set_title("throng bench, 10,000 walkers per technique, 900 frames each")
+    ax.set_title("throng bench, 10,000 walkers per technique, 850 frames each")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)
