@@ -4,11 +4,13 @@
 #   make demo     deps + build + the main job
 #   make test     deps + warnings-as-errors build + every test, then the same tests under ASan+UBSan
 #   make bench    deps + build + a small benchmark sweep: out/bench.{json,csv} and charts
+#   make fuzz     deps + the libFuzzer targets (clang, build/fuzz), each run FUZZ_SECONDS (docs/FUZZING.md)
 JOBS ?= $(shell nproc)
 ASSETS ?= $(abspath ../shared/assets)
 REQUIRE_ASSETS ?= OFF
+FUZZ_SECONDS ?= 60
 
-.PHONY: all release deps demo bench test test-release test-sanitize format clean FORCE
+.PHONY: all release deps demo bench test test-release test-sanitize test-fuzz fuzz fuzz-build fuzz-long format clean FORCE
 
 all: release
 
@@ -38,7 +40,7 @@ bench: deps build/release/throng
 	/usr/bin/python3 tools/plot_bench.py out/bench.json out/bench
 	@echo "wrote out/bench.json out/bench.csv out/bench-frame.png out/bench-speedup.png"
 
-test: deps test-release test-sanitize
+test: deps test-release test-sanitize test-fuzz
 
 test-release:
 	@cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHRONG_WERROR=ON \
@@ -51,6 +53,27 @@ test-sanitize:
 	  -DTHRONG_ASSETS_DIR=$(ASSETS) -DTHRONG_REQUIRE_ASSETS=$(REQUIRE_ASSETS) >/dev/null
 	@cmake --build build/asan -j $(JOBS)
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# The libFuzzer targets (fuzz/, docs/FUZZING.md): clang with ASan + UBSan, assertions on.
+fuzz-build:
+	@CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+	  -DTHRONG_FUZZ=ON -DTHRONG_TESTS=OFF -DTHRONG_BENCHMARKS=OFF >/dev/null
+	@cmake --build build/fuzz -j $(JOBS) --target fuzz_all
+
+# Each target FUZZ_SECONDS on a copy of its seeds; fails on any crash, leak, time-out (10 s per
+# input) or out-of-memory (2 GB); inputs in build/fuzz/artifacts/TARGET/.
+fuzz: deps fuzz-build
+	./fuzz/run.sh --seconds $(FUZZ_SECONDS)
+
+# Long runs, one target after another at low priority: 1,000,000 executions each (fuzz_assimp at
+# most an hour). Logs in build/fuzz/logs/TARGET.log. Run it in the background:
+#   nohup make fuzz-long > build/fuzz-long.out 2>&1 &
+fuzz-long: deps fuzz-build
+	./fuzz/run.sh --long
+
+# In `make test` (and so CI): every fuzz target briefly.
+test-fuzz:
+	$(MAKE) fuzz FUZZ_SECONDS=20
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h')

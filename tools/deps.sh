@@ -28,6 +28,8 @@ packages=(
   libbenchmark-dev  # Google Benchmark (bench/)
   libgtest-dev      # tests
   googletest
+  clang             # the libFuzzer targets (make fuzz, part of make test): clang 14
+  libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang 14
 )
 
 missing=()

@@ -34,6 +34,8 @@ Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const
                               const std::string& source = "memory");
 
 // FBX, Collada, DirectX .x, Ogre and the other formats assimp reads.
+// In process; importModel runs it in a child process with limits on memory and time instead
+// (src/import/contain.h), so that a crash or a memory bomb in assimp costs one error line.
 Result<Model> importAssimp(const std::string& path);
 
 } // namespace throng

@@ -12,7 +12,15 @@
 namespace throng {
 namespace {
 
-std::string quoted(const std::string& name) { return name.empty() ? "" : " '" + name + "'"; }
+// A name from a file, quoted for a message that must stay one line: control characters (a
+// newline in a clip name...) become '?' (found by fuzzing, fuzz/regressions/).
+std::string quoted(const std::string& name) {
+    if (name.empty()) return "";
+    std::string s = name;
+    for (char& ch : s)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+    return " '" + s + "'";
+}
 
 bool finite(const float* v, int n) {
     for (int i = 0; i < n; ++i)
@@ -195,8 +203,7 @@ Status validateSource(const BakedAsset& asset) {
         const BakedClip& baked = asset.clips[c];
         const std::string where = "source clip " + std::to_string(c) + quoted(clip.name);
         if (clip.name != baked.name)
-            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) + " '" + baked.name +
-                                   "'");
+            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) + quoted(baked.name));
         if (!std::isfinite(clip.duration) || clip.duration < 0.0f)
             return Status::failure(where + ": duration is negative, NaN or infinite");
         if (std::fabs(clip.duration - baked.duration) > 1e-6f * std::max(clip.duration, baked.duration))

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace throng::gpu {
 
@@ -24,17 +26,94 @@ const char* resultName(VkResult r) {
     case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
     case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
     case VK_ERROR_FORMAT_NOT_SUPPORTED: return "VK_ERROR_FORMAT_NOT_SUPPORTED";
+    case VK_ERROR_FRAGMENTED_POOL: return "VK_ERROR_FRAGMENTED_POOL";
+    case VK_ERROR_OUT_OF_POOL_MEMORY: return "VK_ERROR_OUT_OF_POOL_MEMORY";
+    case VK_ERROR_SURFACE_LOST_KHR: return "VK_ERROR_SURFACE_LOST_KHR";
+    case VK_ERROR_NATIVE_WINDOW_IN_USE_KHR: return "VK_ERROR_NATIVE_WINDOW_IN_USE_KHR";
+    case VK_ERROR_OUT_OF_DATE_KHR: return "VK_ERROR_OUT_OF_DATE_KHR";
     default: return "VkResult error";
     }
 }
 
 void throwVkError(VkResult result, const char* call, const char* file, int line) {
     const char* base = std::strrchr(file, '/');
+    const std::string where = std::string(base != nullptr ? base + 1 : file) + ":" + std::to_string(line);
+    const std::string function(call, std::strcspn(call, "("));  // the function, without its arguments
     char text[512];
-    std::snprintf(text, sizeof text, "Vulkan: %s failed with %s (%d) at %s:%d", call, resultName(result), int(result),
-                  base != nullptr ? base + 1 : file, line);
+    if (result == VK_ERROR_DEVICE_LOST) {
+        std::snprintf(text, sizeof text, "the GPU was lost (VK_ERROR_DEVICE_LOST): %s failed (%s)", function.c_str(), where.c_str());
+        throw DeviceLost(text);
+    }
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        std::snprintf(text, sizeof text, "out of GPU memory: %s failed with VK_ERROR_OUT_OF_DEVICE_MEMORY (%s)", function.c_str(), where.c_str());
+    else if (result == VK_ERROR_OUT_OF_HOST_MEMORY)
+        std::snprintf(text, sizeof text, "out of host memory: %s failed with VK_ERROR_OUT_OF_HOST_MEMORY (%s)", function.c_str(), where.c_str());
+    else
+        std::snprintf(text, sizeof text, "Vulkan: %s failed with %s (%d) (%s)", function.c_str(), resultName(result), int(result), where.c_str());
     throw GpuError(text);
 }
+
+namespace {
+
+std::atomic<uint64_t> g_fault_points{0}, g_loss_points{0};  // passed since the last set*()
+std::atomic<uint64_t> g_fail_allocation{0}, g_lose_device_at{0};  // 0: inject nothing
+std::once_flag g_fault_environment;
+
+void printFaultCounts() {
+    std::fprintf(stderr, "throng: fault points: %llu allocation, %llu device loss\n", static_cast<unsigned long long>(g_fault_points.load()),
+                 static_cast<unsigned long long>(g_loss_points.load()));
+}
+
+// A number N, or "count" (0, and the counts printed at exit).
+uint64_t environmentNumber(const char* name) {
+    const char* text = std::getenv(name);
+    if (text == nullptr) return 0;
+    if (std::strcmp(text, "count") == 0) {
+        static const int registered = std::atexit(printFaultCounts);  // once, for either variable
+        (void)registered;
+        return 0;
+    }
+    return std::strtoull(text, nullptr, 10);
+}
+
+void readFaultEnvironment() {
+    std::call_once(g_fault_environment, [] {
+        g_fail_allocation = environmentNumber("THRONG_FAIL_ALLOCATION");
+        g_lose_device_at = environmentNumber("THRONG_LOSE_DEVICE_AT");
+    });
+}
+
+} // namespace
+
+VkResult faultPoint() {
+    readFaultEnvironment();
+    const uint64_t n = ++g_fault_points;
+    return n == g_fail_allocation.load() ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_SUCCESS;
+}
+
+VkResult lossPoint() {
+    readFaultEnvironment();
+    const uint64_t n = ++g_loss_points;
+    const uint64_t at = g_lose_device_at.load();
+    return at != 0 && n >= at ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+}
+
+void setFailAllocation(uint64_t n) {
+    readFaultEnvironment();  // so that the environment does not override it later
+    g_fail_allocation = n;
+    g_fault_points = 0;
+    g_loss_points = 0;
+}
+
+void setLoseDeviceAt(uint64_t n) {
+    readFaultEnvironment();
+    g_lose_device_at = n;
+    g_fault_points = 0;
+    g_loss_points = 0;
+}
+
+uint64_t faultPoints() { return g_fault_points.load(); }
+uint64_t lossPoints() { return g_loss_points.load(); }
 
 namespace {
 
@@ -77,40 +156,74 @@ std::string lower(std::string s) {
     return s;
 }
 
-// Why a device cannot be used, or empty.
-std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, uint32_t& family) {
+// Features createContext() treats as missing (ContextOptions::mask_features, THRONG_MASK_FEATURES).
+struct Masked {
+    std::vector<std::string> names;
+    bool has(const char* name) const { return std::find(names.begin(), names.end(), name) != names.end(); }
+};
+
+// The masked names, or an error naming an unknown one.
+Status maskedFeatures(const ContextOptions& options, Masked& masked) {
+    masked.names = options.mask_features;
+    if (const char* env = std::getenv("THRONG_MASK_FEATURES"); env != nullptr) {
+        std::string list = env;
+        for (size_t start = 0; start <= list.size();) {
+            const size_t end = std::min(list.find(',', start), list.size());
+            if (end > start) masked.names.push_back(list.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    for (const std::string& n : masked.names)
+        if (std::none_of(std::begin(kMaskableFeatures), std::end(kMaskableFeatures), [&](const char* k) { return n == k; })) {
+            std::string known;
+            for (const char* k : kMaskableFeatures) known += std::string(known.empty() ? "" : ", ") + k;
+            return Status::failure("THRONG_MASK_FEATURES: unknown feature '" + n + "' (known: " + known + ")");
+        }
+    return {};
+}
+
+// What the device lacks ("lacks synchronization2"), or empty; `family` gets the queue family to
+// use (one with timestamps when there is one) and `timestamps` whether it writes them.
+std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& masked, uint32_t& family, bool& timestamps) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
-    if (props.apiVersion < VK_API_VERSION_1_3) return "no Vulkan 1.3";
+    const uint32_t api = masked.has("vulkan13") ? VK_API_VERSION_1_2 : props.apiVersion;
+    if (api < VK_API_VERSION_1_3)
+        return "lacks Vulkan 1.3 (has " + std::to_string(VK_API_VERSION_MAJOR(api)) + "." + std::to_string(VK_API_VERSION_MINOR(api)) + ")";
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
     vkGetPhysicalDeviceFeatures2(pd, &f2);
-    if (!f13.dynamicRendering) return "no dynamic rendering";
-    if (!f13.synchronization2) return "no synchronization2";
+    if (!f13.dynamicRendering || masked.has("dynamicRendering")) return "lacks dynamicRendering";
+    if (!f13.synchronization2 || masked.has("synchronization2")) return "lacks synchronization2";
     if (surface != VK_NULL_HANDLE) {
         uint32_t e = 0;
         VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &e, nullptr));
         std::vector<VkExtensionProperties> extensions(e);
         VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &e, extensions.data()));
-        if (std::none_of(extensions.begin(), extensions.end(),
+        if (masked.has("swapchain") ||
+            std::none_of(extensions.begin(), extensions.end(),
                          [](const VkExtensionProperties& x) { return std::strcmp(x.extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0; }))
-            return "no VK_KHR_swapchain";
+            return "lacks VK_KHR_swapchain";
     }
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
     std::vector<VkQueueFamilyProperties> families(n);
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families.data());
+    bool found = false;
     for (uint32_t i = 0; i < n; ++i) {
         const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
         VkBool32 present = VK_TRUE;
         if (surface != VK_NULL_HANDLE) VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, surface, &present));
-        if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0 && present) {
+        if ((families[i].queueFlags & need) != need || !present) continue;
+        const bool stamps = families[i].timestampValidBits > 0 && !masked.has("timestamps");
+        if (!found || (stamps && !timestamps)) {
             family = i;
-            return {};
+            timestamps = stamps;
         }
+        found = true;
     }
-    return surface != VK_NULL_HANDLE ? "no graphics+compute queue with timestamps that presents to the window"
-                                     : "no graphics+compute queue with timestamps";
+    if (found) return {};
+    return surface != VK_NULL_HANDLE ? "lacks a graphics+compute queue that presents to the window" : "lacks a graphics+compute queue";
 }
 
 } // namespace
@@ -120,6 +233,8 @@ namespace {
 // Fills `out` step by step; on an error the caller frees whatever exists (destroyContext).
 Status initContext(Context& out, const ContextOptions& options) {
     Context* ctx = &out;
+    Masked masked;
+    if (Status s = maskedFeatures(options, masked); !s) return s;
     uint32_t loader_version = 0;
     if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS || loader_version < VK_API_VERSION_1_3)
         return Status::failure("Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
@@ -175,27 +290,30 @@ Status initContext(Context& out, const ContextOptions& options) {
         seen += std::string(seen.empty() ? "" : ", ") + props.deviceName;
         if (!options.device_substring.empty() && lower(props.deviceName).find(lower(options.device_substring)) == std::string::npos) continue;
         uint32_t family = 0;
+        bool timestamps = false;
         std::string why;
         try {
-            why = unsuitable(pd, ctx->surface, family);
+            why = unsuitable(pd, ctx->surface, masked, family, timestamps);
         } catch (const GpuError& e) {  // a query failed: this device is out, the next may do
             why = e.what();
         }
         if (!why.empty()) {
-            refused += std::string(refused.empty() ? "" : "; ") + "'" + props.deviceName + "': " + why;
+            refused += std::string(refused.empty() ? "" : "; ") + "'" + props.deviceName + "' " + why;
             continue;
         }
         if (typeRank(props.deviceType) > best_rank) {
             best_rank = typeRank(props.deviceType);
             ctx->physical = pd;
             ctx->queue_family = family;
+            ctx->timestamps = timestamps;
         }
     }
     if (ctx->physical == VK_NULL_HANDLE) {
         if (!options.device_substring.empty() && !refused.empty()) return Status::failure("no matching device can be used: " + refused);
         if (!options.device_substring.empty())
             return Status::failure("no Vulkan device matches '" + options.device_substring + "' (found: " + (seen.empty() ? "none" : seen) + ")");
-        return Status::failure("no Vulkan 1.3 device with dynamic rendering and synchronization2 (found: " + (seen.empty() ? "none" : seen) + ")");
+        if (!refused.empty()) return Status::failure("no usable Vulkan device: " + refused);
+        return Status::failure("no Vulkan device found (install a driver, e.g. mesa-vulkan-drivers)");
     }
     vkGetPhysicalDeviceProperties(ctx->physical, &ctx->properties);
     vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
@@ -208,6 +326,11 @@ Status initContext(Context& out, const ContextOptions& options) {
     VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
     vkGetPhysicalDeviceFeatures2(ctx->physical, &have);
+    // A masked feature is neither enabled nor reported.
+    if (masked.has("shaderInt16")) have.features.shaderInt16 = VK_FALSE;
+    if (masked.has("vertexPipelineStoresAndAtomics")) have.features.vertexPipelineStoresAndAtomics = VK_FALSE;
+    if (masked.has("hostQueryReset")) have12.hostQueryReset = VK_FALSE;
+    if (masked.has("shaderFloat16")) have12.shaderFloat16 = VK_FALSE;
     ctx->float16 = have12.shaderFloat16;
 
     const float priority = 1.0f;
@@ -232,7 +355,9 @@ Status initContext(Context& out, const ContextOptions& options) {
         dci.enabledExtensionCount = 1;
         dci.ppEnabledExtensionNames = &swapchain_extension;
     }
-    if (VkResult r = vkCreateDevice(ctx->physical, &dci, nullptr, &ctx->device); r != VK_SUCCESS) {
+    VkResult created = faultPoint();
+    if (created == VK_SUCCESS) created = vkCreateDevice(ctx->physical, &dci, nullptr, &ctx->device);
+    if (VkResult r = created; r != VK_SUCCESS) {
         return Status::failure(std::string("cannot create the Vulkan device: ") + resultName(r));
     }
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
@@ -295,22 +420,38 @@ VkCommandBuffer beginOneTime(const Context& ctx) {
     VK_CHECK(vkAllocateCommandBuffers(ctx.device, &ai, &cmd));
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
+    if (VkResult r = vkBeginCommandBuffer(cmd, &bi); r != VK_SUCCESS) {
+        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
+        throwVkError(r, "vkBeginCommandBuffer", __FILE__, __LINE__);
+    }
     return cmd;
 }
 
+void abandonOneTime(const Context& ctx, VkCommandBuffer cmd) {
+    vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
+}
+
 void endOneTimeAndWait(const Context& ctx, VkCommandBuffer cmd) {
-    VK_CHECK(vkEndCommandBuffer(cmd));
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &fence));
-    VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    cbi.commandBuffer = cmd;
-    VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    si.commandBufferInfoCount = 1;
-    si.pCommandBufferInfos = &cbi;
-    VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, fence));
-    VK_CHECK(vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX));
+    try {
+        VK_CHECK(vkEndCommandBuffer(cmd));
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &fence));
+        VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+        cbi.commandBuffer = cmd;
+        VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+        si.commandBufferInfoCount = 1;
+        si.pCommandBufferInfos = &cbi;
+        VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, fence));
+        VK_CHECK(vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX));
+    } catch (const GpuError&) {
+        // The submission may still be running (or the device is lost): wait for it, ignoring the
+        // result, before the command buffer and whatever it copies (the caller's staging) go.
+        vkDeviceWaitIdle(ctx.device);
+        if (fence != VK_NULL_HANDLE) vkDestroyFence(ctx.device, fence, nullptr);
+        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
+        throw;
+    }
     vkDestroyFence(ctx.device, fence, nullptr);
     vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
 }

@@ -3,7 +3,15 @@
 //
 // Device choice: discrete > integrated > virtual > CPU, unless ContextOptions::device_substring
 // names one (case-insensitive match on the device name). Required: Vulkan 1.3 with dynamic
-// rendering and synchronization2, a graphics+compute queue with timestamps.
+// rendering and synchronization2, a graphics+compute queue (and, with a window, VK_KHR_swapchain
+// and presentation from that queue); a device without them is refused with one line naming what
+// it lacks. Optional, used when present: timestamps on that queue (GPU times; without them they
+// are reported unavailable), vertexPipelineStoresAndAtomics (capture shaders, tests only),
+// shaderInt16, hostQueryReset, shaderFloat16.
+//
+// Testing hook: ContextOptions::mask_features, and the environment variable
+// THRONG_MASK_FEATURES=name,name,... (added to it), make createContext behave as if the device
+// lacked those features (kMaskableFeatures lists the names), to test each path without them.
 #pragma once
 
 #include "vk_check.h"
@@ -27,7 +35,13 @@ struct ContextOptions {
     // its graphics queue and VK_KHR_swapchain is enabled; Context::surface owns the result.
     std::vector<std::string> instance_extensions;
     std::function<VkResult(VkInstance, VkSurfaceKHR*)> create_surface;
+    // Tests: features to treat as missing (see the top of this file); an unknown name is an error.
+    std::vector<std::string> mask_features;
 };
+
+// The names mask_features and THRONG_MASK_FEATURES accept.
+inline constexpr const char* kMaskableFeatures[] = {"vulkan13", "dynamicRendering", "synchronization2", "swapchain", "timestamps",
+                                                    "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset", "shaderFloat16"};
 
 // Counts what the debug messenger saw; tests fail on any error.
 struct ValidationCounts {
@@ -50,32 +64,43 @@ struct Context {
     VkPhysicalDeviceMemoryProperties memory{};
     std::string device_name;
     std::string driver_name;
+    bool timestamps = false;     // the queue writes timestamps (else GPU times are unavailable)
     bool vertex_stores = false;  // vertexPipelineStoresAndAtomics, enabled when present (capture shaders, tests only)
     bool float16 = false;  // shaderFloat16 (not needed: half data is read through textures)
     std::unique_ptr<ValidationCounts> validation;  // null when validation is off
 };
 
 // Errors: no Vulkan loader/driver, no device matching the substring (lists those found),
-// a device without Vulkan 1.3 / dynamic rendering / synchronization2 / timestamps (or, with a
-// surface, without presentation to it).
+// no device with what is required ("'llvmpipe (...)' lacks synchronization2"), an unknown name
+// in mask_features or THRONG_MASK_FEATURES, out of memory creating the device.
 Result<std::unique_ptr<Context>> createContext(const ContextOptions& options);
 void destroyContext(Context& context);
 
 // With validation on and errors seen: prints "throng: error: N Vulkan validation error(s)" on
-// stderr and returns true (callers then exit 1).
+// stderr and returns true (callers then exit 1). The counts outlive destroyContext: called after
+// it, they include the objects the layers found still alive at vkDestroyDevice (leaks).
 bool reportValidationErrors(const Context& context);
 
 // Records into a fresh command buffer, submits, waits. For uploads and readback.
 template <class Record>
 void submitAndWait(const Context& context, Record&& record);
 
+// beginOneTime allocates and begins a command buffer; endOneTimeAndWait submits it, waits and
+// frees it — also when it throws (after waiting for the device, ignoring a lost one);
+// abandonOneTime frees one that will not be submitted.
 VkCommandBuffer beginOneTime(const Context& context);
 void endOneTimeAndWait(const Context& context, VkCommandBuffer cmd);
+void abandonOneTime(const Context& context, VkCommandBuffer cmd);
 
 template <class Record>
 void submitAndWait(const Context& context, Record&& record) {
     VkCommandBuffer cmd = beginOneTime(context);
-    record(cmd);
+    try {
+        record(cmd);
+    } catch (...) {
+        abandonOneTime(context, cmd);
+        throw;
+    }
     endOneTimeAndWait(context, cmd);
 }
 

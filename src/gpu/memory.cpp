@@ -58,8 +58,9 @@ bool carve(MemoryBlock& b, VkDeviceSize size, VkDeviceSize alignment, VkDeviceSi
 namespace {
 
 // Sub-allocates from an existing block of `type`, or from a new one when its heap has room;
-// false when the heap is full (nothing allocated). Throws GpuError when the driver refuses.
-bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, Allocation& out) {
+// false when the heap is full or the driver is out of memory (nothing allocated; `refused`
+// holds the driver's answer then). Throws GpuError on other driver errors.
+bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, Allocation& out, VkResult& refused) {
     const Context& ctx = *a.context;
     // bufferImageGranularity: keep buffers and images apart by aligning everything to it.
     const VkDeviceSize alignment = std::max(req.alignment, ctx.properties.limits.bufferImageGranularity);
@@ -89,8 +90,12 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     ai.allocationSize = b.size;
     ai.memoryTypeIndex = type;
     // Out of memory in this heap (other users, driver reserves): let the caller try another type.
-    const VkResult result = vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory);
-    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) return false;
+    VkResult result = faultPoint();
+    if (result == VK_SUCCESS) result = vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory);
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) {
+        refused = result;
+        return false;
+    }
     VK_CHECK(result);
     if (ctx.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         if (VkResult r = vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
@@ -135,12 +140,19 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
     const uint32_t first = findMemoryType(ctx, req.memoryTypeBits, required, preferred);
     const uint32_t second = findMemoryType(ctx, req.memoryTypeBits, required);
     Allocation out;
-    if (allocateFrom(a, first, req, out) || (second != first && allocateFrom(a, second, req, out))) return out;
+    VkResult refused = VK_SUCCESS;  // the driver's answer when it, not our heap check, said no
+    if (allocateFrom(a, first, req, out, refused) || (second != first && allocateFrom(a, second, req, out, refused))) return out;
     const uint32_t heap = ctx.memory.memoryTypes[second].heapIndex;
+    const double heap_gb = double(ctx.memory.memoryHeaps[heap].size) * 1e-9;
+    const double used_gb = double(a.heap_reserved.empty() ? 0 : a.heap_reserved[heap]) * 1e-9;
     char text[256];
-    std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more does not fit memory heap %u (%.2f GB, %.2f GB already in use)",
-                  double(req.size) * 1e-9, heap, double(ctx.memory.memoryHeaps[heap].size) * 1e-9,
-                  double(a.heap_reserved.empty() ? 0 : a.heap_reserved[heap]) * 1e-9);
+    if (refused != VK_SUCCESS)
+        std::snprintf(text, sizeof text, "out of %s memory: vkAllocateMemory of %.2f GB failed with %s (memory heap %u: %.2f GB, %.2f GB already in use)",
+                      refused == VK_ERROR_OUT_OF_HOST_MEMORY ? "host" : "GPU", double(std::max(a.block_size, req.size)) * 1e-9,
+                      refused == VK_ERROR_OUT_OF_HOST_MEMORY ? "VK_ERROR_OUT_OF_HOST_MEMORY" : "VK_ERROR_OUT_OF_DEVICE_MEMORY", heap, heap_gb, used_gb);
+    else
+        std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more does not fit memory heap %u (%.2f GB, %.2f GB already in use)",
+                      double(req.size) * 1e-9, heap, heap_gb, used_gb);
     throw GpuError(text);
 }
 

@@ -14,7 +14,13 @@ VkShaderModule createShaderModule(const Context& ctx, std::span<const uint32_t> 
 
 VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc& d) {
     VkShaderModule vs = createShaderModule(ctx, d.vertex_spirv);
-    VkShaderModule fs = createShaderModule(ctx, d.fragment_spirv);
+    VkShaderModule fs = VK_NULL_HANDLE;
+    try {
+        fs = createShaderModule(ctx, d.fragment_spirv);
+    } catch (...) {
+        vkDestroyShaderModule(ctx.device, vs, nullptr);
+        throw;
+    }
     VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                  {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -71,7 +77,13 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     ci.pDynamicState = &dy;
     ci.layout = d.layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    try {
+        VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    } catch (...) {  // out of memory: the modules must not outlive the failure
+        vkDestroyShaderModule(ctx.device, vs, nullptr);
+        vkDestroyShaderModule(ctx.device, fs, nullptr);
+        throw;
+    }
     vkDestroyShaderModule(ctx.device, vs, nullptr);
     vkDestroyShaderModule(ctx.device, fs, nullptr);
     return pipeline;
@@ -88,7 +100,12 @@ VkPipeline createComputePipeline(const Context& ctx, std::span<const uint32_t> s
     ci.stage.pSpecializationInfo = specialization;
     ci.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    try {
+        VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    } catch (...) {
+        vkDestroyShaderModule(ctx.device, cs, nullptr);
+        throw;
+    }
     vkDestroyShaderModule(ctx.device, cs, nullptr);
     return pipeline;
 }

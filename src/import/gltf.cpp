@@ -15,6 +15,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -38,6 +39,15 @@ std::string firstLine(std::string s) {
     if (size_t nl = s.find('\n'); nl != std::string::npos) s.resize(nl);
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
     return detail::oneLine(s);
+}
+
+// An index decoded as a double (a file may store it as a float): in [0, n), never NaN. And how a
+// message names it without converting a value no integer type holds (1e31, NaN: found by fuzzing).
+bool indexIn(double d, uint64_t n) { return d >= 0.0 && d < double(n); }
+std::string indexText(double d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", d);
+    return text;
 }
 
 // Keep images encoded (tinygltf would decode them with stb_image).
@@ -219,7 +229,7 @@ private:
         for (uint64_t i = 0; i < n; ++i) {
             double target = 0.0;
             decode(ibase + i * uint64_t(isize), sp.indices.componentType, 1, false, &target);
-            if (target < 0.0 || target >= double(a.count)) return fail(where + ": sparse index " + std::to_string(uint64_t(target)) + " out of range");
+            if (!indexIn(target, a.count)) return fail(where + ": sparse index " + indexText(target) + " out of range");
             decode(vbase + i * velem, a.componentType, components, a.normalized, &out[size_t(uint64_t(target) * uint64_t(components))]);
         }
         return {};
@@ -377,8 +387,8 @@ struct Importer {
             int comps = 0;
             if (Status s = reader.read(prim.indices, raw, comps); !s) return Status::failure("indices: " + s.message);
             for (double d : raw) {
-                if (d < 0.0 || d >= double(count))
-                    return Status::failure("mesh '" + mesh_name + "': vertex index " + std::to_string(int64_t(d)) + " out of range (" + std::to_string(count) + " vertices)");
+                if (!indexIn(d, count))
+                    return Status::failure("mesh '" + mesh_name + "': vertex index " + indexText(d) + " out of range (" + std::to_string(count) + " vertices)");
                 idx.push_back(uint32_t(d));
             }
         } else {
@@ -420,8 +430,8 @@ struct Importer {
                         const double weight = w[4 * v + size_t(c)], joint = j[4 * v + size_t(c)];
                         if (!std::isfinite(weight)) return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) + ": weight is NaN or infinite");
                         if (weight == 0.0) continue;
-                        if (joint < 0.0 || joint >= double(entries.size()))
-                            return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) + ": joint " + std::to_string(int64_t(joint)) + " out of range (skin has " + std::to_string(entries.size()) + " joints)");
+                        if (!indexIn(joint, entries.size()))
+                            return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) + ": joint " + indexText(joint) + " out of range (skin has " + std::to_string(entries.size()) + " joints)");
                         influences[base + v].push_back(Influence{entries[size_t(joint)], float(weight)});
                     }
             }
@@ -566,10 +576,8 @@ struct Importer {
     }
 };
 
-} // namespace
-
-Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const std::string& base_dir,
-                              const std::string& source) {
+Result<Model> readGltfBytes(std::span<const uint8_t> bytes, bool binary, const std::string& base_dir,
+                            const std::string& source) {
     if (binary)
         if (Status s = checkGlbHeader(bytes); !s) return Error{s.message};
     if (Status s = checkJsonDepth(jsonText(bytes, binary)); !s) return Error{s.message};
@@ -601,6 +609,18 @@ Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const
     if (Status s = im.buildClips(); !s) return Error{s.message};
     if (im.model.meshes.empty()) return Error{"no triangle meshes in the scene"};
     return detail::finishImport(std::move(im.model));
+}
+
+} // namespace
+
+Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const std::string& base_dir,
+                              const std::string& source) {
+    // Messages quote names from the file, which may hold newlines and escape sequences: one line
+    // each, whatever the file says (found by fuzzing, fuzz/regressions/fuzz_gltf).
+    Result<Model> model = readGltfBytes(bytes, binary, base_dir, source);
+    if (!model) return Error{detail::oneLine(model.error().message)};
+    for (std::string& w : model.value().warnings) w = detail::oneLine(w);
+    return model;
 }
 
 Result<Model> importGltf(const std::string& path) {

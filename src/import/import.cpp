@@ -3,6 +3,7 @@
 #include <throng/import.h>
 
 #include "../io/files.h"
+#include "contain.h"
 
 #include <algorithm>
 #include <cctype>
@@ -35,7 +36,7 @@ Result<Model> importModel(const std::string& source) {
     std::string ext = fs::path(source).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (ext == ".gltf" || ext == ".glb") return importGltf(source);
-    return importAssimp(source);
+    return detail::importContained(source);
 }
 
 } // namespace throng

@@ -8,7 +8,15 @@
 namespace throng {
 namespace {
 
-std::string quoted(const std::string& name) { return name.empty() ? "" : " '" + name + "'"; }
+// A name from a file, quoted for a message that must stay one line: control characters (a
+// newline in a clip name...) become '?' (found by fuzzing, fuzz/regressions/).
+std::string quoted(const std::string& name) {
+    if (name.empty()) return "";
+    std::string s = name;
+    for (char& ch : s)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+    return " '" + s + "'";
+}
 
 bool finite(float v) { return std::isfinite(v); }
 bool finite(const glm::vec2& v) { return finite(v.x) && finite(v.y); }

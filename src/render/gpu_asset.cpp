@@ -158,6 +158,9 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         }
         g.point = createSampler(ctx, VK_FILTER_NEAREST);
         g.linear = createSampler(ctx, VK_FILTER_LINEAR);
+    } catch (const gpu::GpuError& e) {
+        destroyAsset(a, g);
+        return Error{e.what()};
     } catch (...) {
         destroyAsset(a, g);
         throw;

@@ -48,7 +48,9 @@ struct GpuAsset {
 };
 
 // Errors: the animation exceeds the image limits, maxTexelBufferElements and
-// maxStorageBufferRange (or the limit of the storage `storage` forces), with sizes and limits named.
+// maxStorageBufferRange (or the limit of the storage `storage` forces), with sizes and limits
+// named; a GPU failure (out of memory, a lost device: gpu::GpuError's one line), after freeing
+// everything it made.
 Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset, AnimationStorage storage = AnimationStorage::Auto);
 
 const char* toString(AnimationStorage storage);  // "auto", "image", "texel-buffer", "buffer"

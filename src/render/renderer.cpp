@@ -32,8 +32,9 @@ double median(std::vector<double> v) {
 
 constexpr uint32_t kTimestamps = 3;  // frame begin, crowd pass begin, end
 
-// Fills the GPU times of `sample` from the slot's timestamps.
+// Fills the GPU times of `sample` from the slot's timestamps (none: they stay 0).
 void readTimestamps(const gpu::Context& ctx, VkQueryPool pool, FrameSample& sample) {
+    if (pool == VK_NULL_HANDLE) return;
     uint64_t t[kTimestamps] = {};
     VK_CHECK(vkGetQueryPoolResults(ctx.device, pool, 0, kTimestamps, sizeof t, t, sizeof(uint64_t),
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
@@ -106,136 +107,152 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     setup.encoding = s.encoding;
     setup.bone_precision = s.bone_precision;
     setup.storage_buffer_limit = s.storage_buffer_limit;
-    gpu::Buffer capture;
-    if (s.capture) {
-        if (s.frames != 1) return Error{"capture renders exactly one frame"};
-        if (!ctx.vertex_stores) return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
-        const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
-        capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Readback);
-        std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count, glm::vec4(std::numeric_limits<float>::quiet_NaN()));
-        setup.capture = capture.buffer;
-    }
-    Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
-    if (!created) {
-        gpu::destroyBuffer(a, capture);
-        return created.error();
-    }
-    std::unique_ptr<Technique> technique = std::move(created).value();
-    RenderOutput out;
-    out.width = s.width;
-    out.height = s.height;
-    gpu::Image color = gpu::createImage(a, kColorFormat, s.width, s.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    gpu::Image depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                        VK_IMAGE_ASPECT_DEPTH_BIT);
-    gpu::Buffer readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
-
+    if (s.capture && s.frames != 1) return Error{"capture renders exactly one frame"};
+    if (s.capture && !ctx.vertex_stores) return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
+    // Everything made below, freed on every path; after a failure the GPU may still be running
+    // submitted frames (or be lost): wait for it, ignoring the result, before freeing.
+    gpu::Buffer capture, readback;
+    gpu::Image color, depth;
+    std::unique_ptr<Technique> technique;
     std::array<FrameSlot, kFramesInFlight> slots;
-    for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, kTimestamps);
-
-    const uint32_t frames = std::max(s.frames, 1u);
-    out.frames.resize(frames);
-    out.technique = std::string(technique->name());
-    for (uint32_t i = 0; i < frames; ++i) {
-        FrameSlot& f = slots[i % kFramesInFlight];
-        VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-        if (f.pending) {
-            readTimestamps(ctx, f.queries, out.frames[f.frame]);
-            f.pending = false;
+    auto release = [&] {
+        for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
+        technique.reset();
+        gpu::destroyBuffer(a, capture);
+        gpu::destroyBuffer(a, readback);
+        gpu::destroyImage(a, depth);
+        gpu::destroyImage(a, color);
+    };
+    try {
+        if (s.capture) {
+            const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
+            capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Readback);
+            std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count, glm::vec4(std::numeric_limits<float>::quiet_NaN()));
+            setup.capture = capture.buffer;
         }
-        const float time = s.time - float(frames - 1 - i) * s.frame_step;
-        technique->update(i % kFramesInFlight, time);
-        out.frames[i].cpu = technique->stats();
-        const auto record_start = std::chrono::steady_clock::now();
-        gpu::beginFrame(ctx, f, kTimestamps);
-        technique->recordTransfers(f.cmd, i % kFramesInFlight);
-        gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-        gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
-
-        VkRenderingAttachmentInfo ca{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-        ca.imageView = color.view;
-        ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        ca.clearValue.color = kBackground;
-        VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-        da.imageView = depth.view;
-        da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-        da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-        da.clearValue.depthStencil = {0.0f, 0};
-        VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-        ri.renderArea = {{0, 0}, {s.width, s.height}};
-        ri.layerCount = 1;
-        ri.colorAttachmentCount = 1;
-        ri.pColorAttachments = &ca;
-        ri.pDepthAttachment = &da;
-        vkCmdBeginRendering(f.cmd, &ri);
-        const VkViewport viewport{0.0f, 0.0f, float(s.width), float(s.height), 0.0f, 1.0f};
-        const VkRect2D scissor{{0, 0}, {s.width, s.height}};
-        vkCmdSetViewport(f.cmd, 0, 1, &viewport);
-        vkCmdSetScissor(f.cmd, 0, 1, &scissor);
-        technique->record(f.cmd, i % kFramesInFlight, crowdConstants(view_projection, time, asset));
-        vkCmdEndRendering(f.cmd);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 2);
-
-        if (i + 1 == frames && s.capture)
-            gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                               VK_ACCESS_2_HOST_READ_BIT);
-        if (i + 1 == frames && s.readback) {
-            gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-            VkBufferImageCopy region{};
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-            region.imageExtent = {s.width, s.height, 1};
-            vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
-            gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                               VK_ACCESS_2_HOST_READ_BIT);
+        Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
+        if (!created) {
+            release();
+            return created.error();
         }
-        VK_CHECK(vkEndCommandBuffer(f.cmd));
-        out.frames[i].cpu_record_ms = millisecondsSince(record_start);
-        VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-        cbi.commandBuffer = f.cmd;
-        VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-        si.commandBufferInfoCount = 1;
-        si.pCommandBufferInfos = &cbi;
-        VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, f.fence));
-        f.pending = true;
-        f.frame = i;
-    }
-    for (uint32_t k = 0; k < kFramesInFlight; ++k) {
-        // Drain in submission order so the timings stay in frame order.
-        FrameSlot& f = slots[(frames + k) % kFramesInFlight];
-        VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-        if (f.pending) {
-            readTimestamps(ctx, f.queries, out.frames[f.frame]);
-            f.pending = false;
-        }
-    }
-    if (s.readback) {
-        out.rgba.resize(size_t(s.width) * s.height * 4);
-        std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
-    }
-    // Frame 0 pays for pipeline compilation on some drivers: medians skip it when there are more.
-    std::vector<double> upload_ms, crowd_ms;
-    for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i) {
-        upload_ms.push_back(out.frames[i].gpu_upload_ms);
-        crowd_ms.push_back(out.frames[i].gpu_crowd_ms);
-    }
-    out.passes.push_back({"upload", median(upload_ms)});
-    out.passes.push_back({"crowd", median(crowd_ms)});
-    out.triangles = uint64_t(asset.index_count / 3) * crowd.instances.size();
+        technique = std::move(created).value();
+        RenderOutput out;
+        out.width = s.width;
+        out.height = s.height;
+        color = gpu::createImage(a, kColorFormat, s.width, s.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                            VK_IMAGE_ASPECT_DEPTH_BIT);
+        readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
 
-    for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
-    if (s.capture) {
-        const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());
-        out.positions.assign(p, p + crowd.instances.size() * asset.vertex_count);
+        for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, kTimestamps);
+
+        const uint32_t frames = std::max(s.frames, 1u);
+        out.frames.resize(frames);
+        out.technique = std::string(technique->name());
+        for (uint32_t i = 0; i < frames; ++i) {
+            FrameSlot& f = slots[i % kFramesInFlight];
+            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+            if (f.pending) {
+                readTimestamps(ctx, f.queries, out.frames[f.frame]);
+                f.pending = false;
+            }
+            const float time = s.time - float(frames - 1 - i) * s.frame_step;
+            technique->update(i % kFramesInFlight, time);
+            out.frames[i].cpu = technique->stats();
+            const auto record_start = std::chrono::steady_clock::now();
+            gpu::beginFrame(ctx, f, kTimestamps);
+            technique->recordTransfers(f.cmd, i % kFramesInFlight);
+            gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+            gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+            gpu::writeTimestamp(f.cmd, f, 1);
+
+            VkRenderingAttachmentInfo ca{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+            ca.imageView = color.view;
+            ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+            ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+            ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+            ca.clearValue.color = kBackground;
+            VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+            da.imageView = depth.view;
+            da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+            da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+            da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+            da.clearValue.depthStencil = {0.0f, 0};
+            VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+            ri.renderArea = {{0, 0}, {s.width, s.height}};
+            ri.layerCount = 1;
+            ri.colorAttachmentCount = 1;
+            ri.pColorAttachments = &ca;
+            ri.pDepthAttachment = &da;
+            vkCmdBeginRendering(f.cmd, &ri);
+            const VkViewport viewport{0.0f, 0.0f, float(s.width), float(s.height), 0.0f, 1.0f};
+            const VkRect2D scissor{{0, 0}, {s.width, s.height}};
+            vkCmdSetViewport(f.cmd, 0, 1, &viewport);
+            vkCmdSetScissor(f.cmd, 0, 1, &scissor);
+            technique->record(f.cmd, i % kFramesInFlight, crowdConstants(view_projection, time, asset));
+            vkCmdEndRendering(f.cmd);
+            gpu::writeTimestamp(f.cmd, f, 2);
+
+            if (i + 1 == frames && s.capture)
+                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                   VK_ACCESS_2_HOST_READ_BIT);
+            if (i + 1 == frames && s.readback) {
+                gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+                VkBufferImageCopy region{};
+                region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                region.imageExtent = {s.width, s.height, 1};
+                vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
+                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                   VK_ACCESS_2_HOST_READ_BIT);
+            }
+            VK_CHECK(vkEndCommandBuffer(f.cmd));
+            out.frames[i].cpu_record_ms = millisecondsSince(record_start);
+            VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+            cbi.commandBuffer = f.cmd;
+            VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+            si.commandBufferInfoCount = 1;
+            si.pCommandBufferInfos = &cbi;
+            VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, f.fence));
+            f.pending = true;
+            f.frame = i;
+        }
+        for (uint32_t k = 0; k < kFramesInFlight; ++k) {
+            // Drain in submission order so the timings stay in frame order.
+            FrameSlot& f = slots[(frames + k) % kFramesInFlight];
+            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+            if (f.pending) {
+                readTimestamps(ctx, f.queries, out.frames[f.frame]);
+                f.pending = false;
+            }
+        }
+        if (s.readback) {
+            out.rgba.resize(size_t(s.width) * s.height * 4);
+            std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
+        }
+        // Frame 0 pays for pipeline compilation on some drivers: medians skip it when there are more.
+        std::vector<double> upload_ms, crowd_ms;
+        for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i) {
+            upload_ms.push_back(out.frames[i].gpu_upload_ms);
+            crowd_ms.push_back(out.frames[i].gpu_crowd_ms);
+        }
+        out.gpu_times = ctx.timestamps;
+        if (out.gpu_times) {
+            out.passes.push_back({"upload", median(upload_ms)});
+            out.passes.push_back({"crowd", median(crowd_ms)});
+        }
+        out.triangles = uint64_t(asset.index_count / 3) * crowd.instances.size();
+
+        if (s.capture) {
+            const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());
+            out.positions.assign(p, p + crowd.instances.size() * asset.vertex_count);
+        }
+        release();
+        return out;
+    } catch (const gpu::GpuError& e) {  // out of memory, a lost device
+        vkDeviceWaitIdle(ctx.device);
+        release();
+        return Error{e.what()};
     }
-    technique.reset();
-    gpu::destroyBuffer(a, capture);
-    gpu::destroyBuffer(a, readback);
-    gpu::destroyImage(a, depth);
-    gpu::destroyImage(a, color);
-    return out;
 }
 
 } // namespace throng::render

@@ -1,5 +1,5 @@
 // Headless rendering of a crowd: an offscreen colour + depth target, frames in flight, GPU
-// timestamps per pass, readback of the last frame.
+// timestamps per pass (when the device has them), readback of the last frame.
 #pragma once
 
 #include "technique.h"
@@ -46,8 +46,9 @@ struct RenderOutput {
     std::vector<uint8_t> rgba;  // width * height * 4, top row first, sRGB
     uint32_t width = 0;
     uint32_t height = 0;
-    std::vector<PassTiming> passes;   // medians of `frames` after the first
+    std::vector<PassTiming> passes;   // medians of `frames` after the first; empty without GPU times
     std::vector<FrameSample> frames;  // every frame, in order
+    bool gpu_times = true;      // false when the device writes no timestamps: every gpu_*_ms is 0
     uint64_t triangles = 0;     // per frame
     std::string technique;      // the technique's own name (with its variant)
     // With RenderSettings::capture: instance-major, asset.vertex_count per instance; w = 1 where
@@ -65,7 +66,8 @@ gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, floa
 glm::mat4 frameBounds(const Bounds& bounds, float aspect);
 
 // Renders `crowd` with `settings.technique` and reads the last frame back. Errors: an unknown
-// technique; capture asked for with several frames or without vertex stores. GPU failures throw gpu::GpuError.
+// technique; capture asked for with several frames or without vertex stores; a GPU failure (out
+// of memory, a lost device: gpu::GpuError's one line), after freeing everything it made.
 Result<RenderOutput> renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
                          const RenderSettings& settings);
 

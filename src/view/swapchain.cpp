@@ -125,7 +125,9 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
     sci.presentMode = s.present_mode;
     sci.clipped = VK_TRUE;
     sci.oldSwapchain = old;
-    VK_CHECK(vkCreateSwapchainKHR(ctx.device, &sci, nullptr, &s.swapchain));
+    VkSwapchainKHR created = VK_NULL_HANDLE;  // on failure `old` stays in `s`, for destroySwapchain
+    VK_CHECK(vkCreateSwapchainKHR(ctx.device, &sci, nullptr, &created));
+    s.swapchain = created;
     if (old != VK_NULL_HANDLE) vkDestroySwapchainKHR(ctx.device, old, nullptr);
 
     if (s.overlay_pass != VK_NULL_HANDLE && s.format != format.format) {

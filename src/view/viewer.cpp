@@ -181,7 +181,10 @@ public:
         createSlots();
         initOverlay();
         std::unique_ptr<AssetOnGpu> first = upload(std::move(scene_.baked));
-        if (!first) return 1;
+        if (!first) {
+            printError(scene_.source, last_error_);
+            return 1;
+        }
         asset_ = std::move(first);
         if (!applyState(state_, true)) {
             printError(scene_.source, last_error_);
@@ -272,7 +275,8 @@ private:
     void shutdown() {
         if (!started_) return;
         started_ = false;
-        if (ctx_.device != VK_NULL_HANDLE) VK_CHECK(vkDeviceWaitIdle(ctx_.device));
+        // Not VK_CHECK: after a failure (a lost device) everything must still be freed.
+        if (ctx_.device != VK_NULL_HANDLE) vkDeviceWaitIdle(ctx_.device);
         if (imgui_vulkan_) ImGui_ImplVulkan_Shutdown();
         if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
         if (imgui_context_) ImGui::DestroyContext();
@@ -293,14 +297,13 @@ private:
     }
 
     // ---- the crowd: asset, instances, technique ------------------------------------------
-    // Uploads `baked`; null (and a message) when the device refuses it.
+    // Uploads `baked`; null when the device refuses it (last_error_ says why; the caller reports it once).
     std::unique_ptr<AssetOnGpu> upload(BakedAsset baked) {
         auto a = std::make_unique<AssetOnGpu>();
         a->baked = std::move(baked);
         Result<render::GpuAsset> g = render::uploadAsset(allocator_, a->baked);
         if (!g) {
             last_error_ = g.error().message;
-            log("error: " + last_error_);
             return nullptr;
         }
         a->gpu = std::move(g).value();
@@ -381,6 +384,8 @@ private:
             technique_name_ = std::string(technique_->name());
             if (reframe) camera_ = frameCrowd(crowd_->bounds, aspect());
             return true;
+        } catch (const gpu::DeviceLost&) {  // nothing more can be drawn: the viewer ends with it
+            throw;
         } catch (const std::exception& e) {  // out of GPU or host memory while building
             last_error_ = e.what();
             return false;
@@ -687,15 +692,16 @@ private:
         fps_ = frame_ms_ > 0.0 ? 1000.0 / frame_ms_ : 0.0;
 
         VK_CHECK(vkWaitForFences(ctx_.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-        if (f.pending) readTimestamps(f);
+        if (f.pending && f.queries != VK_NULL_HANDLE) readTimestamps(f);  // no queries: the device has no timestamps
         uint32_t image = 0;
-        const VkResult acquired = vkAcquireNextImageKHR(ctx_.device, swapchain_.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &image);
+        VkResult acquired = gpu::lossPoint();
+        if (acquired == VK_SUCCESS) acquired = vkAcquireNextImageKHR(ctx_.device, swapchain_.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &image);
         if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
             resize_ = true;
             return false;
         }
         if (acquired == VK_SUBOPTIMAL_KHR) resize_ = true;
-        else VK_CHECK(acquired);
+        else if (acquired < 0) gpu::throwVkError(acquired, "vkAcquireNextImageKHR", __FILE__, __LINE__);
         costs_.cpu_wait_ms = render::millisecondsSince(start);
 
         time_ += float(std::min(seconds, 0.25) * speed_);
@@ -729,9 +735,9 @@ private:
         gpu::transitionImage(f.cmd, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         gpu::transitionImage(f.cmd, swapchain_.depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                              VK_IMAGE_ASPECT_DEPTH_BIT);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 1);
+        gpu::writeTimestamp(f.cmd, f, 1);
         recordCrowd(f.cmd, slot, swapchain_.views[image]);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 2);
+        gpu::writeTimestamp(f.cmd, f, 2);
         VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
         rbi.renderPass = swapchain_.overlay_pass;
         rbi.framebuffer = swapchain_.framebuffers[image];
@@ -739,7 +745,7 @@ private:
         vkCmdBeginRenderPass(f.cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
         ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), f.cmd);
         vkCmdEndRenderPass(f.cmd);
-        vkCmdWriteTimestamp2(f.cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f.queries, 3);
+        gpu::writeTimestamp(f.cmd, f, 3);
         if (screenshot) recordScreenshot(f.cmd, target);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         costs_.cpu_record_ms = render::millisecondsSince(record_start);
@@ -768,9 +774,10 @@ private:
         pi.swapchainCount = 1;
         pi.pSwapchains = &swapchain_.swapchain;
         pi.pImageIndices = &image;
-        const VkResult presented = vkQueuePresentKHR(ctx_.queue, &pi);
+        VkResult presented = gpu::lossPoint();
+        if (presented == VK_SUCCESS) presented = vkQueuePresentKHR(ctx_.queue, &pi);
         if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR) resize_ = true;
-        else VK_CHECK(presented);
+        else if (presented < 0) gpu::throwVkError(presented, "vkQueuePresentKHR", __FILE__, __LINE__);
         ++frame_index_;
         if (screenshot) saveScreenshot(f);
         return true;
@@ -958,8 +965,8 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, e.what());
         code = 1;
     }
+    gpu::destroyContext(ctx);  // first: the layers report objects left alive at vkDestroyDevice
     if (gpu::reportValidationErrors(ctx)) code = 1;
-    gpu::destroyContext(ctx);
     glfwDestroyWindow(window);
     glfwTerminate();
     return code;

@@ -138,6 +138,7 @@ int runRender(const RenderOptions& o) {
                 std::snprintf(text, sizeof text, "%s%s %.3f ms", passes.empty() ? "" : ", ", p.name.c_str(), p.gpu_ms);
                 passes += text;
             }
+            if (passes.empty()) passes = "times unavailable (no timestamps)";
             std::printf("throng render: %s | %s x %u (%s) | %.2f M triangles | GPU %s | %.0f MiB GPU memory | %s %ux%u\n",
                         ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), double(out.triangles) * 1e-6,
                         passes.c_str(), double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
@@ -146,8 +147,8 @@ int runRender(const RenderOptions& o) {
         printError(o.model, e.what());
         code = 1;
     }
+    gpu::destroyContext(ctx); // first: the layers report objects left alive at vkDestroyDevice
     if (gpu::reportValidationErrors(ctx)) code = 1;
-    gpu::destroyContext(ctx);
     return code;
 }
 

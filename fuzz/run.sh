@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# fuzz/run.sh — runs the libFuzzer targets built in build/fuzz (`make fuzz`, `make fuzz-long`).
+# docs/FUZZING.md.
+#
+#   fuzz/run.sh --seconds N [TARGET...]   each target N seconds on a fresh copy of its seeds in
+#                                         build/fuzz/corpus-work/TARGET (`make fuzz`)
+#   fuzz/run.sh --long [TARGET...]        each target FUZZ_RUNS (1,000,000) executions, fuzz_assimp
+#                                         at most FUZZ_ASSIMP_SECONDS (3600), one after another at
+#                                         low priority, on a corpus kept between long runs in
+#                                         build/fuzz/corpus-long/TARGET (`make fuzz-long`)
+#
+# The checked-in seeds (fuzz/corpus/TARGET) are copied, never written; fuzz/regressions/TARGET is
+# read too. Logs: build/fuzz/logs/TARGET.log (long runs) or build/fuzz/logs/short/TARGET.log;
+# a summary line per run is appended to build/fuzz/logs/summary.txt. Crash, leak, time-out and
+# out-of-memory inputs: build/fuzz/artifacts/TARGET/. Exit 1 when any target failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+build=${FUZZ_BUILD:-build/fuzz}
+mode=""
+seconds=60
+case "${1:-}" in
+--seconds) mode=short; seconds=${2:?--seconds needs a number}; shift 2 ;;
+--long) mode=long; shift ;;
+*) echo "usage: fuzz/run.sh --seconds N | --long [TARGET...]" >&2; exit 2 ;;
+esac
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_throng fuzz_gltf fuzz_cli fuzz_assimp)
+runs=${FUZZ_RUNS:-1000000}
+assimp_seconds=${FUZZ_ASSIMP_SECONDS:-3600}
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+mkdir -p "$build/logs/short"
+failed=()
+for t in "${targets[@]}"; do
+  bin="$build/fuzz/$t"
+  [ -x "$bin" ] || { echo "fuzz: $bin is missing (make fuzz builds it)" >&2; exit 2; }
+  artifacts="$build/artifacts/$t"
+  mkdir -p "$artifacts"
+  args=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "-artifact_prefix=$artifacts/")
+  [ -f "fuzz/dict/$t.dict" ] && args+=("-dict=fuzz/dict/$t.dict")
+  if [ "$mode" = short ]; then
+    corpus="$build/corpus-work/$t"
+    rm -rf "$corpus"
+    log="$build/logs/short/$t.log"
+    args+=("-max_total_time=$seconds")
+    nice_cmd=()
+  else
+    corpus="$build/corpus-long/$t"
+    log="$build/logs/$t.log"
+    args+=("-runs=$runs")
+    [ "$t" = fuzz_assimp ] && args+=("-max_total_time=$assimp_seconds")
+    nice_cmd=(nice -n 19)
+  fi
+  mkdir -p "$corpus"
+  cp -n fuzz/corpus/"$t"/* "$corpus"/
+  mkdir -p "fuzz/regressions/$t"
+  echo "fuzz: $t ${args[*]} (log $log)"
+  start=$(date +%s)
+  THRONG_FUZZ_STOPPED_DIR="$artifacts/stopped" "${nice_cmd[@]}" "$bin" "${args[@]}" "$corpus" "fuzz/regressions/$t" >"$log" 2>&1
+  rc=$?
+  elapsed=$(( $(date +%s) - start ))
+  stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
+  last=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED|RELOAD)' "$log" | tail -1)
+  cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+  ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
+  stopped=$(ls "$artifacts/stopped" 2>/dev/null | wc -l)
+  line="$(date -u +%Y-%m-%dT%H:%MZ) $mode $t rc=$rc runs=$(stat number_of_executed_units) exec/s=$(stat average_exec_per_sec) cov=${cov:-?} ft=${ft:-?} peak_rss_mb=$(stat peak_rss_mb) seconds=$elapsed"
+  [ "$t" = fuzz_assimp ] && line+=" importer_stopped_total=$stopped"
+  echo "$line" | tee -a "$build/logs/summary.txt"
+  if [ $rc -ne 0 ]; then
+    failed+=("$t")
+    echo "fuzz: $t FAILED (exit $rc); the input is in $artifacts/, the report:" >&2
+    grep -E -A40 '^==[0-9]+==ERROR|^SUMMARY|contract broken|runtime error|ALARM|out-of-memory|deadly signal' "$log" | head -80 >&2
+  fi
+done
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "fuzz: failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: ${targets[*]}: no crash, leak, time-out or out-of-memory"

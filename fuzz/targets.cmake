@@ -1,0 +1,24 @@
+# The fuzz targets and what each links, shared by the libFuzzer build (fuzz/CMakeLists.txt,
+# THRONG_FUZZ=ON) and the replay tests of every other build (fuzz/replay.cmake). docs/FUZZING.md.
+set(THRONG_FUZZ_TARGETS fuzz_throng fuzz_gltf fuzz_assimp fuzz_cli)
+set(THRONG_FUZZ_DIR ${CMAKE_SOURCE_DIR}/fuzz)
+
+# throng_fuzz_executable(EXE TARGET [extra sources...]): EXE built from fuzz/TARGET.cpp.
+function(throng_fuzz_executable exe target)
+  add_executable(${exe} ${THRONG_FUZZ_DIR}/${target}.cpp ${ARGN})
+  target_link_libraries(${exe} PRIVATE throng_warnings)
+  if(target STREQUAL "fuzz_throng")
+    target_link_libraries(${exe} PRIVATE throng_format)
+  elseif(target STREQUAL "fuzz_gltf" OR target STREQUAL "fuzz_assimp")
+    target_link_libraries(${exe} PRIVATE throng_import)
+  elseif(target STREQUAL "fuzz_cli")
+    # The parser calls the option checks of render.cpp and bench.cpp, whose objects need info.cpp
+    # (printError, checkOutput) and the libraries the CLI links; main.cpp and the viewer stay out.
+    set(tools ${CMAKE_SOURCE_DIR}/tools/throng)
+    target_sources(${exe} PRIVATE ${tools}/cli.cpp ${tools}/render.cpp ${tools}/bench.cpp ${tools}/info.cpp)
+    target_link_libraries(${exe} PRIVATE throng_render throng_bake throng_import throng_builtin throng_anim throng_io
+                          CLI11::CLI11 nlohmann_json::nlohmann_json)
+  else()
+    message(FATAL_ERROR "unknown fuzz target ${target}")
+  endif()
+endfunction()
