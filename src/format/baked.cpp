@@ -1,6 +1,8 @@
 // baked.cpp — BakedAsset helpers: frame timing, texel access, validate(), IEEE half conversion.
 #include <throng/baked.h>
 
+#include "../model/names.h"
+
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
@@ -12,15 +14,7 @@
 namespace throng {
 namespace {
 
-// A name from a file, quoted for a message that must stay one line: control characters (a
-// newline in a clip name...) become '?' (found by fuzzing, fuzz/regressions/).
-std::string quoted(const std::string& name) {
-    if (name.empty()) return "";
-    std::string s = name;
-    for (char& ch : s)
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
-    return " '" + s + "'";
-}
+using detail::quotedName;
 
 bool finite(const float* v, int n) {
     for (int i = 0; i < n; ++i)
@@ -40,7 +34,7 @@ Status validateClips(const BakedAsset& asset) {
     uint32_t max_frames = 0;
     for (size_t c = 0; c < asset.clips.size(); ++c) {
         const BakedClip& clip = asset.clips[c];
-        const std::string where = "clip " + std::to_string(c) + quoted(clip.name);
+        const std::string where = "clip " + std::to_string(c) + quotedName(clip.name);
         if (!std::isfinite(clip.duration) || clip.duration < 0.0f)
             return Status::failure(where + ": duration is negative, NaN or infinite");
         if (clip.frame_count == 0) return Status::failure(where + ": frame count is 0");
@@ -170,7 +164,7 @@ Status validateSource(const BakedAsset& asset) {
     if (sk.names.size() != n || sk.rest.size() != n)
         return Status::failure("source skeleton: names, parents and rest pose differ in length");
     for (size_t j = 0; j < n; ++j) {
-        const std::string where = "source joint " + std::to_string(j) + quoted(sk.names[j]);
+        const std::string where = "source joint " + std::to_string(j) + quotedName(sk.names[j]);
         const int32_t p = sk.parents[j];
         if (p != kNoParent && (p < 0 || size_t(p) >= j))
             return Status::failure(where + ": parent " + std::to_string(p) +
@@ -201,9 +195,9 @@ Status validateSource(const BakedAsset& asset) {
     for (size_t c = 0; c < src.clips.size(); ++c) {
         const Clip& clip = src.clips[c];
         const BakedClip& baked = asset.clips[c];
-        const std::string where = "source clip " + std::to_string(c) + quoted(clip.name);
+        const std::string where = "source clip " + std::to_string(c) + quotedName(clip.name);
         if (clip.name != baked.name)
-            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) + quoted(baked.name));
+            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) + quotedName(baked.name));
         if (!std::isfinite(clip.duration) || clip.duration < 0.0f)
             return Status::failure(where + ": duration is negative, NaN or infinite");
         if (std::fabs(clip.duration - baked.duration) > 1e-6f * std::max(clip.duration, baked.duration))

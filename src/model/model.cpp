@@ -1,6 +1,8 @@
 // Derived facts about a Model: bounds and counts (what `throng info` reports).
 #include <throng/model.h>
 
+#include "names.h"
+
 #include <algorithm>
 #include <limits>
 #include <set>
@@ -70,5 +72,17 @@ uint32_t keyframeCount(const Clip& clip) {
     for (const Track& track : clip.tracks) n += track.times.size();
     return uint32_t(n);
 }
+
+namespace detail {
+
+std::string quotedName(const std::string& name) {
+    if (name.empty()) return "";
+    std::string s = name;
+    for (char& ch : s)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+    return " '" + s + "'";
+}
+
+} // namespace detail
 
 } // namespace throng

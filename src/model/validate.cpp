@@ -2,21 +2,15 @@
 // names the first offending element.
 #include <throng/model.h>
 
+#include "names.h"
+
 #include <cmath>
 #include <string>
 
 namespace throng {
 namespace {
 
-// A name from a file, quoted for a message that must stay one line: control characters (a
-// newline in a clip name...) become '?' (found by fuzzing, fuzz/regressions/).
-std::string quoted(const std::string& name) {
-    if (name.empty()) return "";
-    std::string s = name;
-    for (char& ch : s)
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
-    return " '" + s + "'";
-}
+using detail::quotedName;
 
 bool finite(float v) { return std::isfinite(v); }
 bool finite(const glm::vec2& v) { return finite(v.x) && finite(v.y); }
@@ -34,7 +28,7 @@ Status checkFinite(const std::vector<T>& values, const std::string& what) {
 
 Status validateMesh(const Model& model, size_t index) {
     const Mesh& mesh = model.meshes[index];
-    const std::string where = "mesh " + std::to_string(index) + quoted(mesh.name);
+    const std::string where = "mesh " + std::to_string(index) + quotedName(mesh.name);
     const size_t n = mesh.positions.size();
     if (n == 0) return Status::failure(where + ": has no vertices");
     if (mesh.normals.size() != n) return Status::failure(where + ": " + std::to_string(mesh.normals.size()) + " normals for " + std::to_string(n) + " vertices");
@@ -78,7 +72,7 @@ Status validateMesh(const Model& model, size_t index) {
 
 Status validateClip(const Model& model, size_t index) {
     const Clip& clip = model.clips[index];
-    const std::string where = "clip " + std::to_string(index) + quoted(clip.name);
+    const std::string where = "clip " + std::to_string(index) + quotedName(clip.name);
     if (!std::isfinite(clip.duration) || clip.duration < 0.0f) return Status::failure(where + ": bad duration");
     for (size_t t = 0; t < clip.tracks.size(); ++t) {
         const Track& track = clip.tracks[t];
@@ -114,7 +108,7 @@ Status validate(const Skeleton& skeleton) {
         return Status::failure("skeleton: names, parents and rest pose differ in length");
     for (size_t j = 0; j < n; ++j) {
         const int32_t p = skeleton.parents[j];
-        const std::string where = "joint " + std::to_string(j) + quoted(skeleton.names[j]);
+        const std::string where = "joint " + std::to_string(j) + quotedName(skeleton.names[j]);
         if (p == kNoParent) continue;
         if (p < 0 || size_t(p) >= n) return Status::failure(where + ": parent " + std::to_string(p) + " out of range");
         if (size_t(p) < j) continue; // parents before children everywhere rules out cycles: linear time
@@ -130,9 +124,9 @@ Status validate(const Skeleton& skeleton) {
     for (size_t j = 0; j < n; ++j) {
         const Transform& t = skeleton.rest[j];
         if (!finite(t.translation) || !finite(t.rotation) || !finite(t.scale))
-            return Status::failure("joint " + std::to_string(j) + quoted(skeleton.names[j]) + ": rest transform is NaN or infinite");
+            return Status::failure("joint " + std::to_string(j) + quotedName(skeleton.names[j]) + ": rest transform is NaN or infinite");
         if (std::fabs(glm::length(t.rotation) - 1.0f) > 1e-3f)
-            return Status::failure("joint " + std::to_string(j) + quoted(skeleton.names[j]) + ": rest rotation is not a unit quaternion");
+            return Status::failure("joint " + std::to_string(j) + quotedName(skeleton.names[j]) + ": rest rotation is not a unit quaternion");
     }
     return {};
 }
