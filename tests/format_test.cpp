@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -149,6 +150,13 @@ BakedAsset tinyAsset(Precision precision) {
     return a;
 }
 
+// tinyAsset with a second level of detail: triangle (0, 1, 3) for submesh 0, nothing for submesh 1.
+BakedAsset withLods(BakedAsset a) {
+    a.indices.insert(a.indices.end(), {0, 1, 3});
+    a.lods = {BakedLod{0.0f, {{0, 3}, {3, 3}}}, BakedLod{0.25f, {{6, 3}, {9, 0}}}};
+    return a;
+}
+
 template <class T> bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
@@ -218,6 +226,11 @@ void expectIdentical(const BakedAsset& a, const BakedAsset& b) {
         EXPECT_TRUE(sameBytes(a.textures[t].encoded, b.textures[t].encoded));
     }
     EXPECT_TRUE(sameBits(a.bind_bounds, b.bind_bounds));
+    ASSERT_EQ(a.lods.size(), b.lods.size());
+    for (size_t l = 0; l < a.lods.size(); ++l) {
+        EXPECT_TRUE(sameBits(a.lods[l].error, b.lods[l].error)) << "LOD " << l;
+        EXPECT_EQ(a.lods[l].submeshes, b.lods[l].submeshes) << "LOD " << l;
+    }
     EXPECT_TRUE(sameBytes(a.vat_f32, b.vat_f32));
     EXPECT_TRUE(sameBytes(a.vat_f16, b.vat_f16));
     expectIdentical(a.source, b.source);
@@ -252,6 +265,19 @@ TEST(Throng, TinyRoundTripIsExact) {
     }
 }
 
+TEST(Throng, LodsRoundTripExactly) {
+    const auto dir = test::scratchDir("lods");
+    for (Precision p : {Precision::Float32, Precision::Float16}) {
+        const BakedAsset a = withLods(tinyAsset(p));
+        ASSERT_TRUE(validate(a).ok()) << validate(a).message;
+        const std::string path = (dir / "tiny-lods.throng").string();
+        ASSERT_TRUE(writeThrong(a, path).ok());
+        Result<BakedAsset> b = readThrong(path);
+        ASSERT_TRUE(b.ok()) << b.error().message;
+        expectIdentical(a, b.value());
+    }
+}
+
 TEST(Throng, WalkerRoundTripIsExact) {
     const auto dir = test::scratchDir("walker");
     for (Precision p : {Precision::Float32, Precision::Float16}) {
@@ -262,6 +288,7 @@ TEST(Throng, WalkerRoundTripIsExact) {
         Result<BakedAsset> b = readThrong(path);
         ASSERT_TRUE(b.ok()) << b.error().message;
         expectIdentical(a.value(), b.value());
+        EXPECT_GE(b.value().lods.size(), 5u);  // the LOD chain, bit for bit (expectIdentical)
         // Half texels take half the bytes, and zstd shrinks the whole well below the raw size.
         EXPECT_LT(fs::file_size(path), a.value().texelCount() * 16 + a.value().vertices.size() * 60);
     }
@@ -417,6 +444,69 @@ TEST(BakedAsset, ValidateChecksTheSource) {
     expectInvalid(a, "source clip 0 'a' track 1: unknown target or interpolation");
 }
 
+TEST(BakedAsset, ValidateChecksTheLods) {
+    auto expectInvalid = [](const BakedAsset& a, const std::string& words) {
+        const Status s = validate(a);
+        ASSERT_FALSE(s.ok()) << words;
+        EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+    };
+    const BakedAsset good = withLods(tinyAsset(Precision::Float32));
+    EXPECT_TRUE(validate(good).ok()) << validate(good).message;
+    BakedAsset a = good;
+    a.lods[1].submeshes[0].first_index = 7;
+    expectInvalid(a, "LOD 1 submesh 0: index range 7 + 3 out of bounds (9 indices)");
+    a = good;
+    a.lods[1].submeshes[0].first_index = 0xfffffffeu;
+    expectInvalid(a, "LOD 1 submesh 0: index range 4294967294 + 3 out of bounds (9 indices)");
+    a = good;
+    a.lods[1].submeshes[0].index_count = 2;
+    expectInvalid(a, "LOD 1 submesh 0: index range 6 + 2: count not a multiple of 3");
+    a = good;
+    a.lods[1].submeshes.pop_back();
+    expectInvalid(a, "LOD 1: 1 ranges for 2 submeshes");
+    a = good;
+    a.lods[1].error = NAN;
+    expectInvalid(a, "LOD 1: error nan is NaN, infinite or negative");
+    a.lods[1].error = INFINITY;
+    expectInvalid(a, "LOD 1: error inf is NaN, infinite or negative");
+    a.lods[1].error = -1.0f;
+    expectInvalid(a, "LOD 1: error -1.000000 is NaN, infinite or negative");
+    a = good;
+    a.lods.push_back(BakedLod{0.125f, {{6, 3}, {9, 0}}});
+    expectInvalid(a, "LOD 2: error 0.125000 is below LOD 1's 0.250000");
+    a = good;
+    a.lods[0].error = 0.5f;
+    expectInvalid(a, "LOD 0: error 0.500000, not 0");
+    a = good;
+    a.lods[0].submeshes[1] = {6, 3};
+    expectInvalid(a, "LOD 0 submesh 1: index range 6 + 3 differs from the submesh's");
+    a = good;
+    a.lods.resize(kMaxBakedLods + 1, a.lods[1]);
+    expectInvalid(a, "9 LODs, more than the limit of 8");
+    // No LODs at all: one level, the mesh.
+    a = tinyAsset(Precision::Float32);
+    EXPECT_TRUE(validate(a).ok());
+    const std::vector<BakedLod> one = lodLevels(a);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].error, 0.0f);
+    EXPECT_EQ(one[0].submeshes, (std::vector<BakedLodRange>{{0, 3}, {3, 3}}));
+    EXPECT_EQ(one[0].triangleCount(), 2u);
+    EXPECT_EQ(lodLevels(good).size(), 2u);
+    EXPECT_EQ(lodLevels(good)[1].triangleCount(), 1u);
+}
+
+TEST(BakedAsset, ClipBoundsAreTheUnionOfTheFrames) {
+    const BakedAsset a = tinyAsset(Precision::Float32);
+    // Clip "a": frames f = 0..2 with bounds (-1 - f) .. (1.5 + f).
+    const Bounds b = clipBounds(a.clips[0]);
+    EXPECT_EQ(b.min, glm::vec3(-3.0f));
+    EXPECT_EQ(b.max, glm::vec3(3.5f));
+    BakedClip mixed{"m", 1.0f, 2, true, {Bounds{{0, -2, 1}, {1, 0, 2}}, Bounds{{-1, 0, 3}, {0, 5, 4}}}};
+    const Bounds m = clipBounds(mixed);
+    EXPECT_EQ(m.min, glm::vec3(-1, -2, 1));
+    EXPECT_EQ(m.max, glm::vec3(1, 5, 4));
+}
+
 TEST(BakedAsset, TexelAndFrameTiming) {
     const BakedAsset a = tinyAsset(Precision::Float32);
     EXPECT_EQ(bakedTexel(a, 1, 2, 1, 2),
@@ -443,7 +533,9 @@ struct Section {
     std::optional<uint64_t> offset, stored_size, checksum; // overrides
 };
 
-template <class T> void put(Bytes& b, size_t at, T v) {
+// Not inlined: inlined into the tests' lambdas, GCC 12 (-O2) loses track of the resize and
+// reports a false -Wstringop-overflow on the copy.
+template <class T> [[gnu::noinline]] void put(Bytes& b, size_t at, T v) {
     if (b.size() < at + sizeof(T)) b.resize(at + sizeof(T));
     std::memcpy(b.data() + at, &v, sizeof(T));
 }
@@ -548,16 +640,118 @@ class ThrongReader : public ::testing::Test {
     int count_ = 0;
 };
 
+// LODS of withLods(), from the layout on the page: level count, submesh count, then per level
+// its error and (first_index, index_count) per submesh.
+Bytes pageLods() {
+    Bytes b;
+    put<uint32_t>(b, 0, 2);
+    put<uint32_t>(b, 4, 2);
+    put<float>(b, 8, 0.0f);
+    for (uint32_t i = 0; i < 4; ++i) put<uint32_t>(b, 12 + 4 * i, i == 0 ? 0 : 3);
+    put<float>(b, 28, 0.25f);
+    for (uint32_t i = 0; i < 4; ++i) put<uint32_t>(b, 32 + 4 * i, std::array<uint32_t, 4>{6, 3, 9, 0}[i]);
+    return b;
+}
+
 TEST_F(ThrongReader, TheSecondWriterAgreesWithTheFirst) {
     // Uncompressed sections, an unknown section (skipped) and another order all read back the same.
     std::vector<Section> s = sections();
     std::swap(s[0], s[5]);
-    s.insert(s.begin() + 2, rawSection("LODS", Bytes(100, 7)));
+    s.insert(s.begin() + 2, rawSection("FUTR", Bytes(100, 7)));
     const std::string path = (dir_ / "second.throng").string();
     spit(path, build(s));
     Result<BakedAsset> r = readThrong(path);
     ASSERT_TRUE(r.ok()) << r.error().message;
     expectIdentical(tinyAsset(Precision::Float16), r.value());
+    // With levels of detail: INDX gains the second level's indices, LODS its ranges.
+    Bytes indx;
+    const uint32_t indices[] = {0, 1, 2, 2, 1, 3, 0, 1, 3};
+    put<uint32_t>(indx, 0, 9);
+    for (uint32_t i = 0; i < 9; ++i) put<uint32_t>(indx, 4 + 4 * i, indices[i]);
+    find(s, "INDX") = rawSection("INDX", indx);
+    s.push_back(rawSection("LODS", pageLods()));
+    spit(path, build(s));
+    r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(withLods(tinyAsset(Precision::Float16)), r.value());
+    ASSERT_TRUE(writeThrong(withLods(tinyAsset(Precision::Float16)), path).ok());
+    EXPECT_EQ(payloads(slurp(path)).at("LODS"), pageLods());
+}
+
+// A file of version 1 (before LODS): one level, the mesh. A LODS section in it was unknown to
+// version 1 and is skipped, whatever it holds.
+TEST_F(ThrongReader, Version1FilesReadWithOneLod) {
+    const std::string path = (dir_ / "v1.throng").string();
+    spit(path, build(sections(), 1));
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(tinyAsset(Precision::Float16), r.value());
+    EXPECT_TRUE(r.value().lods.empty());
+    const std::vector<BakedLod> levels = lodLevels(r.value());
+    ASSERT_EQ(levels.size(), 1u);
+    EXPECT_EQ(levels[0].submeshes, (std::vector<BakedLodRange>{{0, 3}, {3, 3}}));
+    EXPECT_EQ(levels[0].error, 0.0f);
+    std::vector<Section> s = sections();
+    s.push_back(rawSection("LODS", Bytes(100, 7)));
+    spit(path, build(s, 1));
+    r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_TRUE(r.value().lods.empty());
+    expectRejected(build(s, 2), "section 'LODS': LOD count 117901063 out of range (1 .. 8)");
+    // What the writer of version 1 wrote, byte for byte but the version: the same file.
+    ASSERT_TRUE(writeThrong(tinyAsset(Precision::Float16), path).ok());
+    Bytes v1 = slurp(path);
+    EXPECT_EQ(get<uint32_t>(v1, 8), kThrongFormatVersion);
+    put<uint32_t>(v1, 8, 1);
+    put<uint64_t>(v1, 24, throngChecksum(v1.data() + 48, 40 * get<uint32_t>(v1, 12), throngChecksum(v1.data(), 24)));
+    spit(path, v1);
+    r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(tinyAsset(Precision::Float16), r.value());
+}
+
+TEST_F(ThrongReader, HostileLods) {
+    // withLods: INDX of 9 indices; LODS as pageLods() lays it out (count at 0, submeshes at 4,
+    // LOD 0's error at 8 and ranges at 12, LOD 1's error at 28 and ranges at 32).
+    Bytes indx;
+    const uint32_t indices[] = {0, 1, 2, 2, 1, 3, 0, 1, 3};
+    put<uint32_t>(indx, 0, 9);
+    for (uint32_t i = 0; i < 9; ++i) put<uint32_t>(indx, 4 + 4 * i, indices[i]);
+    auto with = [&](size_t at, auto value) {
+        std::vector<Section> s = sections();
+        find(s, "INDX") = rawSection("INDX", indx);
+        Bytes lods = pageLods();
+        put(lods, at, value);
+        s.push_back(rawSection("LODS", lods));
+        return build(s);
+    };
+    const std::string path = (dir_ / "lods.throng").string();
+    spit(path, with(0, uint32_t(2)));
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectIdentical(withLods(tinyAsset(Precision::Float16)), r.value());
+
+    expectRejected(with(0, uint32_t(0xffffffff)), "section 'LODS': LOD count 4294967295 out of range (1 .. 8)");
+    expectRejected(with(0, uint32_t(0)), "section 'LODS': LOD count 0 out of range (1 .. 8)");
+    expectRejected(with(0, uint32_t(3)), "section 'LODS': truncated: 3 LODs of 2 submeshes need 68 bytes");
+    expectRejected(with(0, uint32_t(1)), "section 'LODS': 20 unexpected bytes after the content");
+    expectRejected(with(4, uint32_t(1000000)), "section 'LODS': 1000000 submeshes, section 'SUBM' has 2");
+    expectRejected(with(32, uint32_t(8)), "LOD 1 submesh 0: index range 8 + 3 out of bounds (9 indices)");
+    expectRejected(with(32, uint32_t(0xfffffffe)), "LOD 1 submesh 0: index range 4294967294 + 3 out of bounds");
+    expectRejected(with(44, uint32_t(0x7fffffff)), "LOD 1 submesh 1: index range 9 + 2147483647 out of bounds");
+    expectRejected(with(36, uint32_t(2)), "LOD 1 submesh 0: index range 6 + 2: count not a multiple of 3");
+    expectRejected(with(28, std::numeric_limits<float>::quiet_NaN()), "LOD 1: error nan is NaN, infinite or negative");
+    expectRejected(with(28, std::numeric_limits<float>::infinity()), "LOD 1: error inf is NaN, infinite or negative");
+    expectRejected(with(8, 0.5f), "LOD 0: error 0.500000, not 0");
+    expectRejected(with(12, uint32_t(3)), "LOD 0 submesh 0: index range 3 + 3 differs from the submesh's");
+    // A compressed LODS claiming more than 8 levels could need: refused before inflating.
+    std::vector<Section> s = sections();
+    find(s, "INDX") = rawSection("INDX", indx);
+    s.push_back(zstdSection("LODS", pageLods(), uint64_t(1) << 30));
+    expectRejected(build(s), "section 'LODS': 1073741824 bytes, more than 8 LODs of 2 submeshes take (168)");
+    s.back() = rawSection("LODS", pageLods());
+    s.push_back(s.back());
+    expectRejected(build(s), "section 'LODS' appears twice");
 }
 
 TEST_F(ThrongReader, WrongMagic) {

@@ -13,6 +13,7 @@
 #include <throng/builtin.h>
 #include <throng/import.h>
 
+#include "gpu_suite.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -27,46 +28,7 @@ using namespace throng;
 
 namespace {
 
-class Gpu : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        gpu::ContextOptions options;
-        options.validation = true;
-        Result<std::unique_ptr<gpu::Context>> r = gpu::createContext(options);
-        if (!r) {
-            setup_error_ = r.error().message;
-            return;
-        }
-        context_ = std::move(r).value().release();
-        allocator_ = new gpu::Allocator;
-        gpu::createAllocator(*allocator_, *context_);
-        std::printf("device: %s (%s)\n", context_->device_name.c_str(), context_->driver_name.c_str());
-    }
-    static void TearDownTestSuite() {
-        if (allocator_ != nullptr) gpu::destroyAllocator(*allocator_);
-        delete allocator_;
-        if (context_ != nullptr) gpu::destroyContext(*context_);
-        delete context_;
-        allocator_ = nullptr;
-        context_ = nullptr;
-    }
-    void SetUp() override {
-        ASSERT_NE(context_, nullptr) << "no Vulkan device with validation: " << setup_error_;
-        errors_before_ = context_->validation->errors;
-    }
-    void TearDown() override {
-        if (context_ == nullptr) return;
-        EXPECT_EQ(context_->validation->errors, errors_before_) << "Vulkan validation error: " << context_->validation->first_error;
-    }
-    static gpu::Context* context_;
-    static gpu::Allocator* allocator_;
-    static std::string setup_error_;
-    uint32_t errors_before_ = 0;
-};
-
-gpu::Context* Gpu::context_ = nullptr;
-gpu::Allocator* Gpu::allocator_ = nullptr;
-std::string Gpu::setup_error_;
+class Gpu : public test::GpuSuite {};
 
 Model loadModel(const std::string& source) {
     Result<Model> r = importModel(source);
@@ -517,6 +479,9 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
     const render::Crowd& crowd = shot.crowd;
     render::RenderSettings& s = shot.settings;
     s.baked = &baked;
+    // Full detail: palette-ubo draws every member at LOD 0 (its batches cannot be culled), and
+    // which level a member gets is the culling tests' concern (cull_test.cpp).
+    s.cull.lod = false;
     const glm::mat4& vp = shot.view_projection;
     auto draw = [&](const char* technique, render::PaletteEncoding encoding) {
         s.technique = technique;

@@ -53,7 +53,13 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("wait 10").value().number, 10.0);
     EXPECT_EQ(parse("quit").value().kind, CommandKind::Quit);
     for (std::string_view t : render::techniqueNames()) EXPECT_TRUE(parse(("technique " + std::string(t)).c_str()).ok()) << t;
-    EXPECT_EQ(commandHelp().size(), 12u);
+    EXPECT_TRUE(parse("cull off").ok() && !parse("cull off").value().on);
+    EXPECT_EQ(parse("lod on").value().kind, CommandKind::Lod);
+    EXPECT_EQ(parse("lod-error 2.5").value().number, 2.5);
+    EXPECT_FALSE(parse("lod-error -1").ok());
+    EXPECT_EQ(parse("view street").value().text, "street");
+    EXPECT_FALSE(parse("view sideways").ok());
+    EXPECT_EQ(commandHelp().size(), 16u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -138,14 +144,9 @@ TEST(TimeRuler, LaysCpuStagesEndToEndAndGpuPassesAtTheirTimestamps) {
     c.cpu_upload_ms = 0.5;
     c.cpu_ui_ms = 0.25;
     c.cpu_record_ms = 0.25;
-    c.gpu_upload_start_ms = 0.0;
-    c.gpu_upload_ms = 0.5;
-    c.gpu_crowd_start_ms = 0.5;
-    c.gpu_crowd_ms = 8.0;
-    c.gpu_overlay_start_ms = 8.5;
-    c.gpu_overlay_ms = 0.2;
+    c.gpu_passes = {{"cull", 0.0, 0.5}, {"draw", 0.5, 8.0}, {"overlay", 8.5, 0.2}};
     const std::vector<RulerBar> bars = rulerBars(c);
-    ASSERT_EQ(bars.size(), 9u);
+    ASSERT_EQ(bars.size(), 9u);  // six CPU stages, then every GPU pass by name
     double t = 0.0;
     for (size_t i = 0; i < 6; ++i) {
         EXPECT_EQ(bars[i].lane, 0);
@@ -153,7 +154,8 @@ TEST(TimeRuler, LaysCpuStagesEndToEndAndGpuPassesAtTheirTimestamps) {
         t += bars[i].length_ms;
     }
     EXPECT_DOUBLE_EQ(t, 7.0);
-    EXPECT_STREQ(bars[7].name, "crowd");
+    EXPECT_EQ(bars[6].name, "cull");
+    EXPECT_EQ(bars[7].name, "draw");
     EXPECT_EQ(bars[7].lane, 1);
     EXPECT_DOUBLE_EQ(bars[7].start_ms, 0.5);
     EXPECT_DOUBLE_EQ(bars[7].length_ms, 8.0);

@@ -16,6 +16,7 @@ packages=(
   libcli11-dev      # the command line
   libzstd-dev       # .throng section compression
   libtbb-dev        # oneTBB: CPU pose sampling and skinning on all cores
+  libmeshoptimizer-dev  # LOD chains (meshopt_simplify) in throng bake
   libvulkan-dev     # Vulkan 1.3 headers and loader
   glslc             # GLSL -> SPIR-V at build time
   mesa-vulkan-drivers     # lavapipe: Vulkan on the CPU where there is no GPU

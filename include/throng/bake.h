@@ -20,6 +20,9 @@ struct BakeOptions {
     // Also bake vertex animation (BakedAsset::vat_*, baked.h): every vertex's skinned position
     // and normal per frame, for technique `vat`. Costs 2 texels per vertex per frame.
     bool vat = false;
+    // Levels of detail to build, LOD 0 included (0 or 1: the mesh only), at most kMaxBakedLods;
+    // the chain may stop earlier (buildLods).
+    uint32_t lods = kMaxBakedLods;
 };
 
 struct BakeReport {
@@ -39,11 +42,30 @@ struct BakeReport {
 // bakes its rest pose as one clip "rest" of 1 frame. A texture with only an external uri (no
 // bytes) is kept with empty bytes and a warning: bake() reads no files.
 // With options.vat, every vertex is also skinned by the reference (referenceSkin) at every frame
-// and stored as vertex animation texels.
-// Errors: fps outside 1 .. 1000 or not finite, an invalid model (validate's message), more
+// and stored as vertex animation texels. The LOD chain is buildLods(asset, options.lods): `lods`
+// always has at least LOD 0.
+// Errors: fps outside 1 .. 1000 or not finite, options.lods above kMaxBakedLods, an invalid
+// model (validate's message), more
 // than kMaxBakedTexels texels (bone or, with vat, vertex animation), more than 2^32 - 1
 // vertices, a half value out of range.
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report = nullptr);
+
+// The LOD chain (src/bake/lod.cpp; baked.h, "Levels of detail"): sets asset.lods to LOD 0 (the
+// ranges of `submeshes`, error 0) and up to `levels` - 1 coarser levels, whose indices it appends
+// to asset.indices. Each level has about half the triangles of the one before, per submesh, by
+// meshopt_simplify or meshopt_simplifySloppy (whichever strays less from LOD 0); its error is the
+// largest distance measured between its surface and LOD 0's, in model units (lod.cpp says how).
+// The chain stops early when a level would keep more than 80% of the one before, after a level
+// of at most 2% of LOD 0's triangles, or where indices would pass 2^32 - 1. Deterministic.
+// Vertices are untouched. Contract (asserted): asset.lods is empty and `indices` holds only
+// LOD 0's ranges (vertices, indices and submeshes as validate() wants them); levels <=
+// kMaxBakedLods.
+void buildLods(BakedAsset& asset, uint32_t levels);
+
+// The levels bake() would store for `model` (lods[0] = the mesh), without baking any animation:
+// what `throng info` shows. Errors: an invalid model (validate's message), levels above
+// kMaxBakedLods, more than 2^32 - 1 vertices.
+Result<std::vector<BakedLod>> lodChain(const Model& model, uint32_t levels = kMaxBakedLods);
 
 // What the renderers start from: a `.throng` file read as it is (readThrong), or any other
 // source — a model file importModel reads, builtin:NAME — imported and baked with `options`.

@@ -29,6 +29,19 @@
 // double-precision reference (referenceSkin) rounded to float (then half); normals are the
 // reference's unit normals rounded the same way. Half positions may lie outside frame_bounds by
 // their rounding (a renderer pads bounds anyway).
+//
+// Levels of detail (`lods`, made by bake(), src/bake/lod.cpp): an LOD is only another index range
+// per submesh into the SAME `vertices` (the simplifier keeps a subset of the original vertices and
+// never makes new ones), so skin weights, normals and every technique's per-vertex data are
+// shared by all levels, and every frame bound and clipBounds() holds every level. Layout of
+// `indices`: LOD 0's indices (the ranges of `submeshes`) first, then each further level's indices
+// appended, level by level, submesh by submesh. lods[l].submeshes[s] is the range of submesh s
+// (same order, material and texture as `submeshes`) at level l; lods[0] mirrors `submeshes` with
+// error 0. Each level's `error` is how far its surface strays from LOD 0's, in model units, in
+// the bind pose (the largest over its submeshes; measured as src/bake/lod.cpp says),
+// non-decreasing with the level: a renderer picks the coarsest level whose error, projected to
+// the screen, is small enough. An empty `lods` (a file of format
+// version 1, a hand-made asset) means one level, the mesh itself: lodLevels() gives that.
 #pragma once
 
 #include <throng/model.h>
@@ -44,6 +57,7 @@ enum class Precision : uint32_t { Float32 = 0, Float16 = 1 };
 // Limits shared by bake() and the .throng reader (a hostile file cannot ask for more).
 constexpr uint32_t kMaxBakedJoints = 65536;               // BakedVertex::joints are uint16
 constexpr uint64_t kMaxBakedTexels = uint64_t(1) << 28;   // 4 GiB of float32 RGBA texels
+constexpr uint32_t kMaxBakedLods = 8;                     // levels of detail, LOD 0 included
 
 const char* toString(Precision);
 
@@ -74,6 +88,20 @@ struct BakedSubmesh {
     uint32_t index_count = 0;     // multiple of 3
     glm::vec4 base_color{1.0f};
     int32_t texture = -1;         // index into BakedAsset::textures
+};
+
+// One submesh's triangles at one level of detail: a range of BakedAsset::indices.
+struct BakedLodRange {
+    uint32_t first_index = 0;
+    uint32_t index_count = 0;     // multiple of 3; may be 0 where a level dropped a tiny submesh
+    bool operator==(const BakedLodRange&) const = default;
+};
+
+// One level of detail (see the top): a range per submesh and its error.
+struct BakedLod {
+    float error = 0.0f;                    // model units; 0 for LOD 0
+    std::vector<BakedLodRange> submeshes;  // one per BakedAsset::submeshes, same order
+    uint64_t triangleCount() const;
 };
 
 struct BakedTexture {
@@ -112,8 +140,9 @@ struct BakedAsset {
     std::vector<uint16_t> vat_f16;
 
     std::vector<BakedVertex> vertices;  // every mesh of the model, concatenated
-    std::vector<uint32_t> indices;      // into `vertices`
-    std::vector<BakedSubmesh> submeshes;
+    std::vector<uint32_t> indices;      // into `vertices`: LOD 0's, then the other levels' (see the top)
+    std::vector<BakedSubmesh> submeshes; // LOD 0
+    std::vector<BakedLod> lods;         // empty (one level, the mesh) or at most kMaxBakedLods levels
     std::vector<BakedTexture> textures;
     Bounds bind_bounds;
     AnimationSource source;       // see AnimationSource
@@ -131,6 +160,17 @@ struct BakedAsset {
 uint32_t bakedFrameCount(float duration, float fps);
 double bakedFrameTime(const BakedClip& clip, uint32_t frame);
 
+// The union of a clip's frame bounds: a conservative box for the clip at any time. Tweening
+// between two frames and cross-fading two clips blend skinning matrices linearly, so a blended
+// vertex is a convex combination of vertices skinned at baked frames: inside the union of the
+// clips' boxes (up to the renderer's rounding, which it pads). Holds every LOD (same vertices).
+// Contract (asserted): clip.frame_bounds is not empty (validate() ensures it).
+Bounds clipBounds(const BakedClip& clip);
+
+// The asset's levels of detail: `lods`, or when it is empty one level made of `submeshes`
+// (error 0). Never empty.
+std::vector<BakedLod> lodLevels(const BakedAsset& asset);
+
 // Row r of the skinning matrix of joint j at frame f of clip c, as floats (either precision).
 // Contract (asserted): asset passes validate(), clip < clips.size(), frame < max_frames,
 // joint < joint_count, row < 3.
@@ -146,7 +186,9 @@ glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint3
 // one vertex; 1 <= joint_count <= kMaxBakedJoints; texelCount() <= kMaxBakedTexels and, with
 // vertex animation, vatTexelCount() <= kMaxBakedTexels and every value finite; a clip of
 // duration 0 has 1 frame, any other at least 2; max_frames is the largest frame_count; fps in
-// 1 .. 1000.
+// 1 .. 1000. LODs, when present: at most kMaxBakedLods; each has one range per submesh, inside
+// `indices`, a multiple of 3; errors finite, non-negative and non-decreasing; lods[0] has the
+// ranges of `submeshes` and error 0.
 Status validate(const BakedAsset& asset);
 
 // IEEE 754 binary16 conversion, round to nearest even; shared by the baker and tests.

@@ -11,7 +11,8 @@
 
 namespace throng {
 
-constexpr uint32_t kThrongFormatVersion = 1;
+// 2: adds the optional section LODS (levels of detail). Version 1 files still read (one LOD).
+constexpr uint32_t kThrongFormatVersion = 2;
 
 // Writes atomically through io::writeFileAtomic (src/io/files.h): a temporary file in the same
 // folder, fsync, then rename over PATH, so an existing file is either replaced whole or left
@@ -22,7 +23,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path);
 
 // Reads and validates (validate(BakedAsset) passes on every asset it returns). Each failure has
 // its own message: "not a .throng file (bad magic)", "format version 7 is newer than this build
-// reads (1)", "section 'ANIM': checksum mismatch", "truncated: section 'VERT' ends at byte N,
+// reads (2)", "section 'ANIM': checksum mismatch", "truncated: section 'VERT' ends at byte N,
 // file has M", "section 'CLIP': clip count 4000000000 out of range". Never allocates more than
 // the file's own bytes justify (plus the documented limits on decompressed sizes).
 // Refuses anything but a regular file (a FIFO or device given as the path is never opened for

@@ -4,6 +4,7 @@
 // baked data is as exact as the storage precision allows; the float runtime is not involved.
 // Per frame the mesh is also skinned (in double) with the exact matrices and with the stored
 // ones, which gives bounds that hold both and, for half precision, the error that half adds.
+// The mesh also gets its chain of levels of detail (lod.cpp): index ranges into the same vertices.
 #include <throng/bake.h>
 
 #include <throng/anim.h>
@@ -182,6 +183,9 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
         return Error{"fps " + formatFloat(options.fps) + " out of range (1 .. 1000)"};
     if (options.precision != Precision::Float32 && options.precision != Precision::Float16)
         return Error{"unknown precision " + std::to_string(uint32_t(options.precision))};
+    if (options.lods > kMaxBakedLods)
+        return Error{"lods " + std::to_string(options.lods) + " out of range (0 .. " + std::to_string(kMaxBakedLods) +
+                     ")"};
     if (Status s = validate(model); !s) return Error{s.message};
 
     BakeReport local_report;
@@ -213,6 +217,7 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                      std::to_string(asset.texelsPerRow()) + "), more than the limit of " +
                      std::to_string(kMaxBakedTexels) + "; lower the fps"};
     if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
+    buildLods(asset, options.lods);
     const uint64_t vat_texels = options.vat ? asset.vatTexelCount() : 0;
     if (vat_texels > kMaxBakedTexels)
         return Error{"vertex animation needs " + std::to_string(vat_texels) + " texels (" +
@@ -290,6 +295,17 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     rep.vat_bytes = size_t(vat_texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
     if (Status s = validate(asset); !s) return Error{"baked asset is invalid: " + s.message};
     return asset;
+}
+
+Result<std::vector<BakedLod>> lodChain(const Model& model, uint32_t levels) {
+    if (levels > kMaxBakedLods)
+        return Error{"lods " + std::to_string(levels) + " out of range (0 .. " + std::to_string(kMaxBakedLods) + ")"};
+    if (Status s = validate(model); !s) return Error{s.message};
+    BakedAsset mesh;
+    std::vector<std::string> warnings;  // about textures: not the question here
+    if (Status s = copyMeshes(model, mesh, warnings); !s) return Error{s.message};
+    buildLods(mesh, levels);
+    return std::move(mesh.lods);
 }
 
 } // namespace throng

@@ -1,4 +1,5 @@
-// baked.cpp — BakedAsset helpers: frame timing, texel access, validate(), IEEE half conversion.
+// baked.cpp — BakedAsset helpers: frame timing, texel access, clip bounds, LOD levels, validate(),
+// IEEE half conversion.
 #include <throng/baked.h>
 
 #include "../model/names.h"
@@ -148,6 +149,41 @@ Status validateMesh(const BakedAsset& asset) {
     return validateBounds(asset.bind_bounds, "bind bounds");
 }
 
+// Levels of detail, when present (baked.h): ranges inside `indices`, lods[0] = `submeshes`,
+// errors that a renderer can compare (finite, >= 0, non-decreasing).
+Status validateLods(const BakedAsset& asset) {
+    if (asset.lods.empty()) return {};
+    if (asset.lods.size() > kMaxBakedLods)
+        return Status::failure(std::to_string(asset.lods.size()) + " LODs, more than the limit of " +
+                               std::to_string(kMaxBakedLods));
+    for (size_t l = 0; l < asset.lods.size(); ++l) {
+        const BakedLod& lod = asset.lods[l];
+        const std::string where = "LOD " + std::to_string(l);
+        if (lod.submeshes.size() != asset.submeshes.size())
+            return Status::failure(where + ": " + std::to_string(lod.submeshes.size()) + " ranges for " +
+                                   std::to_string(asset.submeshes.size()) + " submeshes");
+        if (!std::isfinite(lod.error) || lod.error < 0.0f)
+            return Status::failure(where + ": error " + std::to_string(lod.error) + " is NaN, infinite or negative");
+        if (l == 0 && lod.error != 0.0f)
+            return Status::failure("LOD 0: error " + std::to_string(lod.error) + ", not 0 (LOD 0 is the mesh itself)");
+        if (l > 0 && lod.error < asset.lods[l - 1].error)
+            return Status::failure(where + ": error " + std::to_string(lod.error) + " is below LOD " +
+                                   std::to_string(l - 1) + "'s " + std::to_string(asset.lods[l - 1].error));
+        for (size_t s = 0; s < lod.submeshes.size(); ++s) {
+            const BakedLodRange& r = lod.submeshes[s];
+            const std::string range = where + " submesh " + std::to_string(s) + ": index range " +
+                                      std::to_string(r.first_index) + " + " + std::to_string(r.index_count);
+            if (uint64_t(r.first_index) + r.index_count > asset.indices.size())
+                return Status::failure(range + " out of bounds (" + std::to_string(asset.indices.size()) + " indices)");
+            if (r.index_count % 3 != 0) return Status::failure(range + ": count not a multiple of 3");
+            if (l == 0 && (r.first_index != asset.submeshes[s].first_index ||
+                           r.index_count != asset.submeshes[s].index_count))
+                return Status::failure(range + " differs from the submesh's (LOD 0 is the mesh itself)");
+        }
+    }
+    return {};
+}
+
 // The source animation: the invariants model.h states for Skeleton, PaletteEntry and Clip (the
 // checks validate(Model) makes), plus agreement with the baked asset. The skeleton is checked
 // here rather than by validate(Skeleton): that walks up from every joint to find cycles, which
@@ -254,6 +290,29 @@ uint32_t bakedFrameCount(float duration, float fps) {
     return uint32_t(intervals) + 1;
 }
 
+uint64_t BakedLod::triangleCount() const {
+    uint64_t indices = 0;
+    for (const BakedLodRange& r : submeshes) indices += r.index_count;
+    return indices / 3;
+}
+
+Bounds clipBounds(const BakedClip& clip) {
+    assert(!clip.frame_bounds.empty());
+    Bounds b = clip.frame_bounds.front();
+    for (const Bounds& f : clip.frame_bounds) {
+        b.min = glm::min(b.min, f.min);
+        b.max = glm::max(b.max, f.max);
+    }
+    return b;
+}
+
+std::vector<BakedLod> lodLevels(const BakedAsset& asset) {
+    if (!asset.lods.empty()) return asset.lods;
+    BakedLod mesh;
+    for (const BakedSubmesh& s : asset.submeshes) mesh.submeshes.push_back({s.first_index, s.index_count});
+    return {mesh};
+}
+
 double bakedFrameTime(const BakedClip& clip, uint32_t frame) {
     if (clip.frame_count <= 1) return 0.0;
     // The last frame is exactly D: (n * D) / n need not round back to D.
@@ -293,6 +352,7 @@ Status validate(const BakedAsset& asset) {
     if (Status s = validateAnimation(asset); !s) return s;
     if (Status s = validateMesh(asset); !s) return s;
     if (Status s = validateVat(asset); !s) return s;
+    if (Status s = validateLods(asset); !s) return s;
     return validateSource(asset);
 }
 

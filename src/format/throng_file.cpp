@@ -57,7 +57,11 @@ constexpr uint32_t kRequired[] = {kMeta, kClip, kAnim, kVert, kIndx, kSubm, kTex
 constexpr uint32_t kSkel = fourcc("SKEL"), kTrak = fourcc("TRAK");
 // Optional too: vertex animation texels (technique `vat`), absent unless baked with --vat.
 constexpr uint32_t kVatx = fourcc("VATX");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx};
+// Optional since version 2: levels of detail (index ranges into INDX). A version-1 file's LODS,
+// should one exist, is an unknown section and skipped, as a version-1 reader did.
+constexpr uint32_t kLods = fourcc("LODS");
+constexpr uint32_t kLodsSince = 2;
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -197,6 +201,21 @@ Bytes trakSection(const AnimationSource& src) {
             w.u32(uint32_t(t.times.size()));
             w.array(t.times.data(), t.times.size());
             w.array(t.values.data(), t.values.size()); // x, y, z, w each
+        }
+    }
+    return std::move(w.out);
+}
+
+// LODS: level count, submesh count, then per level its error and a range per submesh.
+Bytes lodsSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.lods.size()));
+    w.u32(uint32_t(a.submeshes.size()));
+    for (const BakedLod& lod : a.lods) {
+        w.f32(lod.error);
+        for (const BakedLodRange& r : lod.submeshes) {
+            w.u32(r.first_index);
+            w.u32(r.index_count);
         }
     }
     return std::move(w.out);
@@ -365,6 +384,38 @@ Status parseVat(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// LODS bytes for `levels` levels of the asset's submeshes (header included).
+uint64_t lodsBytes(const BakedAsset& a, uint64_t levels) {
+    return 8 + levels * (4 + 8 * uint64_t(a.submeshes.size()));
+}
+
+// The structure only (counts against SUBM and the bytes); validate() checks every range against
+// INDX, LOD 0 against SUBM and the errors.
+Status parseLods(ByteReader& r, BakedAsset& a) {
+    const uint32_t count = r.u32(), submeshes = r.u32();
+    if (r.failed()) return r.status();
+    if (count == 0 || count > kMaxBakedLods)
+        return Status::failure("section 'LODS': LOD count " + std::to_string(count) + " out of range (1 .. " +
+                               std::to_string(kMaxBakedLods) + ")");
+    if (submeshes != a.submeshes.size())
+        return Status::failure("section 'LODS': " + std::to_string(submeshes) + " submeshes, section 'SUBM' has " +
+                               std::to_string(a.submeshes.size()));
+    if (!r.has(lodsBytes(a, count) - 8))
+        return Status::failure("section 'LODS': truncated: " + std::to_string(count) + " LODs of " +
+                               std::to_string(submeshes) + " submeshes need " + std::to_string(lodsBytes(a, count)) +
+                               " bytes");
+    a.lods.resize(count);
+    for (BakedLod& lod : a.lods) {
+        lod.error = r.f32();
+        lod.submeshes.resize(submeshes);
+        for (BakedLodRange& range : lod.submeshes) {
+            range.first_index = r.u32();
+            range.index_count = r.u32();
+        }
+    }
+    return r.finish();
+}
+
 template <class T> Status parseCounted(ByteReader& r, std::vector<T>& out, const char* what) {
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
@@ -494,6 +545,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kSkel: return parseSkeleton(r, a.source);
     case kTrak: return parseTracks(r, a.source);
     case kVatx: return parseVat(r, a);
+    case kLods: return parseLods(r, a);
     }
     return {};
 }
@@ -551,6 +603,7 @@ Result<std::map<uint32_t, Entry>> readTable(std::span<const uint8_t> file) {
         if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired) &&
             std::find(std::begin(kOptional), std::end(kOptional), e.type) == std::end(kOptional))
             continue; // unknown: newer, optional
+        if (e.type == kLods && version < kLodsSince) continue; // unknown in this file's version
         if (!known.emplace(e.type, e).second) return Error{sectionName(e.type) + " appears twice"};
     }
     for (uint32_t type : kRequired)
@@ -591,6 +644,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
         raw.emplace_back(kTrak, trakSection(asset.source));
     }
     if (asset.hasVat()) raw.emplace_back(kVatx, vatxSection(asset));
+    if (!asset.lods.empty()) raw.emplace_back(kLods, lodsSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);
@@ -683,6 +737,10 @@ Result<BakedAsset> readThrongBytes(std::span<const uint8_t> bytes) {
                              " clips x " + std::to_string(asset.max_frames) + " frames x " +
                              std::to_string(asset.vatTexelsPerRow()) + " texels (" + toString(asset.precision) + ")"};
         }
+        if (type == kLods && e->second.raw > lodsBytes(asset, kMaxBakedLods))
+            return Error{"section 'LODS': " + std::to_string(e->second.raw) + " bytes, more than " +
+                         std::to_string(kMaxBakedLods) + " LODs of " + std::to_string(asset.submeshes.size()) +
+                         " submeshes take (" + std::to_string(lodsBytes(asset, kMaxBakedLods)) + ")"};
         Result<Bytes> raw = loadSection(bytes, e->second);
         if (!raw) return raw.error();
         ByteReader r(raw.value().data(), raw.value().size(), typeName(type));

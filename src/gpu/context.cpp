@@ -332,6 +332,8 @@ Status initContext(Context& out, const ContextOptions& options) {
     if (masked.has("hostQueryReset")) have12.hostQueryReset = VK_FALSE;
     if (masked.has("shaderFloat16")) have12.shaderFloat16 = VK_FALSE;
     ctx->float16 = have12.shaderFloat16;
+    ctx->indirect_count = have12.drawIndirectCount && have.features.multiDrawIndirect && have.features.drawIndirectFirstInstance &&
+                          !masked.has("drawIndirectCount");
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -343,9 +345,12 @@ Status initContext(Context& out, const ContextOptions& options) {
     f13.synchronization2 = VK_TRUE;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
     f12.hostQueryReset = have12.hostQueryReset;
+    f12.drawIndirectCount = ctx->indirect_count;
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     features.features.shaderInt16 = have.features.shaderInt16;
     features.features.vertexPipelineStoresAndAtomics = have.features.vertexPipelineStoresAndAtomics;
+    features.features.multiDrawIndirect = ctx->indirect_count;
+    features.features.drawIndirectFirstInstance = ctx->indirect_count;
     ctx->vertex_stores = have.features.vertexPipelineStoresAndAtomics;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;

@@ -41,7 +41,8 @@ struct ContextOptions {
 
 // The names mask_features and THRONG_MASK_FEATURES accept.
 inline constexpr const char* kMaskableFeatures[] = {"vulkan13", "dynamicRendering", "synchronization2", "swapchain", "timestamps",
-                                                    "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset", "shaderFloat16"};
+                                                    "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset", "shaderFloat16",
+                                                    "drawIndirectCount"};
 
 // Counts what the debug messenger saw; tests fail on any error.
 struct ValidationCounts {
@@ -67,6 +68,9 @@ struct Context {
     bool timestamps = false;     // the queue writes timestamps (else GPU times are unavailable)
     bool vertex_stores = false;  // vertexPipelineStoresAndAtomics, enabled when present (capture shaders, tests only)
     bool float16 = false;  // shaderFloat16 (not needed: half data is read through textures)
+    // drawIndirectCount, multiDrawIndirect and drawIndirectFirstInstance, enabled when all are
+    // present (masked together as "drawIndirectCount"): GPU culling and LOD draw with them.
+    bool indirect_count = false;
     std::unique_ptr<ValidationCounts> validation;  // null when validation is off
 };
 

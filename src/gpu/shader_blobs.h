@@ -16,6 +16,8 @@ extern const std::span<const uint32_t> lit_frag_spv;
 extern const std::span<const uint32_t> skin_check_comp_spv;
 extern const std::span<const uint32_t> vat_vert_spv;
 extern const std::span<const uint32_t> vat_check_comp_spv;
+extern const std::span<const uint32_t> cull_comp_spv;
+extern const std::span<const uint32_t> draws_comp_spv;
 // Capture variants of the vertex shaders (tests: instance.glsl, captureWorld).
 extern const std::span<const uint32_t> baked_capture_vert_spv;
 extern const std::span<const uint32_t> static_capture_vert_spv;

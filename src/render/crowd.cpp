@@ -48,8 +48,23 @@ gpu::shader::InstanceRecord singleInstance(uint32_t clip, float time_offset, uin
     return r;
 }
 
+std::vector<Bounds> clipCullBounds(const BakedAsset& asset) {
+    std::vector<Bounds> out;
+    for (const BakedClip& c : asset.clips) {
+        Bounds box = asset.bind_bounds;
+        for (const Bounds& b : c.frame_bounds) {
+            box.min = glm::min(box.min, b.min);
+            box.max = glm::max(box.max, b.max);
+        }
+        const glm::vec3 pad = 0.01f * (box.max - box.min) + glm::vec3(1e-5f);
+        out.push_back({box.min - pad, box.max + pad});
+    }
+    return out;
+}
+
 Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
     Crowd crowd;
+    crowd.clip_bounds = clipCullBounds(asset);
     Random rng{o.seed * 0x2545f4914f6cdd1dull + 1};
     // The footprint covers every baked frame, so animated limbs never overlap a neighbour much.
     Bounds all = asset.bind_bounds;
@@ -61,21 +76,31 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
     const glm::vec3 extent = all.max - all.min;
     const float footprint = std::max({extent.x, extent.z, 0.25f * extent.y, 1e-6f});
     const float spacing = 1.15f * footprint * 1.1f;  // x1.1: the largest member scale
-    const uint32_t side = uint32_t(std::ceil(std::sqrt(double(std::max(o.count, 1u)))));
+    const uint32_t count = std::max(o.count, 1u);
+    const uint32_t side = o.volume ? uint32_t(std::ceil(std::cbrt(double(count)))) : uint32_t(std::ceil(std::sqrt(double(count))));
     const float half = 0.5f * spacing * float(side - 1);
     const uint32_t clip_count = uint32_t(asset.clips.size());
     const float radius = 0.5f * glm::length(glm::vec2(extent.x, extent.z)) * 1.1f;
-    crowd.bounds.min = glm::vec3(-half - radius, all.min.y * 1.1f, -half - radius);
-    crowd.bounds.max = glm::vec3(half + radius, all.max.y * 1.1f, half + radius);
+    if (o.volume) {
+        const float reach = 0.5f * glm::length(extent) * 1.1f + 0.2f * spacing;
+        crowd.bounds.min = glm::vec3(-half - reach);
+        crowd.bounds.max = glm::vec3(half + reach);
+    } else {
+        crowd.bounds.min = glm::vec3(-half - radius, all.min.y * 1.1f, -half - radius);
+        crowd.bounds.max = glm::vec3(half + radius, all.max.y * 1.1f, half + radius);
+    }
     crowd.instances.reserve(o.count);
     for (uint32_t i = 0; i < o.count; ++i) {
+        const uint32_t row = o.volume ? (i / side) % side : i / side;
         const float x = float(i % side) * spacing - half + rng.range(-0.2f, 0.2f) * spacing;
-        const float z = float(i / side) * spacing - half + rng.range(-0.2f, 0.2f) * spacing;
+        const float z = float(row) * spacing - half + rng.range(-0.2f, 0.2f) * spacing;
+        const float y = o.volume ? float(i / (side * side)) * spacing - half + rng.range(-0.2f, 0.2f) * spacing : 0.0f;
         const float scale = rng.range(0.9f, 1.1f);
         const float yaw = rng.range(0.0f, 6.2831853f);
+        const float pitch = o.volume ? rng.range(-0.3f, 0.3f) : 0.0f;
         gpu::shader::InstanceRecord r{};
-        r.position_scale = glm::vec4(x, 0.0f, z, scale);
-        r.orientation = packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)));
+        r.position_scale = glm::vec4(x, y, z, scale);
+        r.orientation = packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)) * glm::angleAxis(pitch, glm::vec3(1, 0, 0)));
         const uint32_t clip_a = rng.below(clip_count);
         uint32_t clip_b = clip_a;
         float blend = 0.0f;

@@ -13,14 +13,26 @@ struct CrowdOptions {
     uint32_t count = 1000;
     uint64_t seed = 1;
     float cross_fade_share = 0.25f;  // share of members cross-fading between two clips
+    // Members on a jittered cube grid in a volume (a school of fish) instead of a square grid on
+    // the ground (a crowd of walkers); heading about y and a little pitch.
+    bool volume = false;
 };
 
 struct Crowd {
     std::vector<gpu::shader::InstanceRecord> instances;
     Bounds bounds;  // world-space box that holds every member in any pose (for the camera)
+    // Per clip, the model-space box of every baked frame of the clip and of the bind pose (which
+    // `static` draws), padded by 1% of its size: what culling tests. Tweening and cross-fading
+    // blend skinning matrices linearly, so a member between frames or between clips A and B lies
+    // inside the union of A's and B's boxes.
+    std::vector<Bounds> clip_bounds;
 };
 
-// Members on a jittered square grid (spacing from the model's footprint), random heading,
+// The boxes of Crowd::clip_bounds for `asset`.
+std::vector<Bounds> clipCullBounds(const BakedAsset& asset);
+
+// Members on a jittered square grid (or cube grid: CrowdOptions::volume; spacing from the
+// model's footprint), random heading,
 // clip, phase, speed (0.8-1.2), scale (0.9-1.1) and tint; the same seed gives the same crowd on
 // every platform (own integer hash, no std:: distributions).
 Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& options);

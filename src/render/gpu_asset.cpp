@@ -94,7 +94,8 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
                                                                 : AnimationStorage::StorageBuffer;
         g.animation_half = asset.precision == Precision::Float16;
         g.vertex_count = uint32_t(asset.vertices.size());
-        g.index_count = uint32_t(asset.indices.size());
+        g.lods = lodLevels(asset);
+        g.index_count = uint32_t(g.lods[0].triangleCount() * 3);
         g.clip_count = uint32_t(asset.clips.size());
         g.joint_count = asset.joint_count;
         g.submeshes = asset.submeshes;

@@ -19,9 +19,14 @@ namespace throng::render {
 // (docs/BENCHMARKS.md), so Auto takes it only as the last resort.
 enum class AnimationStorage { Auto, Image, TexelBuffer, StorageBuffer };
 
+// One level of detail on the GPU: its error in model units and, per submesh (the order of
+// GpuAsset::submeshes), a range of GpuAsset::indices. The same data as BakedLod (baked.h): every
+// level shares the vertex buffer and every technique's per-vertex data.
+using GpuLod = BakedLod;
+
 struct GpuAsset {
     gpu::Buffer vertices;   // BakedVertex[]
-    gpu::Buffer indices;    // uint32
+    gpu::Buffer indices;    // uint32: every LOD's indices (LOD 0's first)
     gpu::Buffer clips;      // shader::ClipRecord[]
     gpu::Image animation;   // RGBA32F or RGBA16F, (3 * joints) x max_frames x clips (1x1x1 placeholder on the buffer path)
     gpu::Buffer animation_texels;  // the same texels for the texel-buffer and storage-buffer paths (1-texel placeholder on the image path)
@@ -38,9 +43,10 @@ struct GpuAsset {
     gpu::Image white;       // 1x1, bound where a submesh has no texture
     VkSampler point = VK_NULL_HANDLE;   // the animation image: texelFetch only, but a sampler is required
     VkSampler linear = VK_NULL_HANDLE;  // colour textures
-    std::vector<BakedSubmesh> submeshes;
+    std::vector<BakedSubmesh> submeshes;  // LOD 0
+    std::vector<GpuLod> lods;  // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
     uint32_t vertex_count = 0;
-    uint32_t index_count = 0;
+    uint32_t index_count = 0;  // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more
     uint32_t clip_count = 0;
     uint32_t joint_count = 0;  // palette entries
     Bounds bind_bounds;

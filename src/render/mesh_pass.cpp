@@ -25,23 +25,12 @@ Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std
     return Status::failure(text);
 }
 
-gpu::Buffer uploadInstances(gpu::Allocator& a, const std::vector<gpu::shader::InstanceRecord>& instances) {
-    gpu::Buffer b = gpu::createBuffer(a, std::max<size_t>(instances.size(), 1) * sizeof(gpu::shader::InstanceRecord),
-                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
-    try {
-        gpu::uploadBuffer(a, b, instances.data(), instances.size() * sizeof(gpu::shader::InstanceRecord));
-    } catch (...) {
-        gpu::destroyBuffer(a, b);
-        throw;
-    }
-    return b;
-}
-
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass) {
     const gpu::Context& ctx = *setup.allocator->context;
     const GpuAsset& asset = *setup.asset;
     std::vector<VkDescriptorSetLayoutBinding> bindings = desc.bindings;
     bindings.push_back({THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    bindings.push_back({THRONG_BINDING_VISIBLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     const bool capture = setup.capture != VK_NULL_HANDLE;
     if (capture) {
@@ -89,7 +78,8 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         if (desc.write) desc.write(pass.sets[s], s / pass.textures);
         const gpu::Image& tex = texture == 0 ? asset.white : asset.textures[texture - 1];
         const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
-                                               gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer)};
+                                               gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
+                                           gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, setup.crowd->visible())};
         gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
         if (capture) {
             const gpu::DescriptorWrite w[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_CAPTURE, setup.capture)};
@@ -106,12 +96,13 @@ void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
     pass = MeshPass{};
 }
 
-void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, DrawConstants constants, uint32_t instance_count,
-                    uint32_t slot, uint32_t first_instance, const uint32_t* dynamic_offset) {
+void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd, DrawConstants constants,
+                    uint32_t instance_count, uint32_t slot, uint32_t first_instance, const uint32_t* dynamic_offset) {
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-    for (const BakedSubmesh& sub : asset.submeshes) {
+    for (uint32_t s = 0; s < asset.submeshes.size(); ++s) {
+        const BakedSubmesh& sub = asset.submeshes[s];
         if (sub.index_count == 0) continue;
         const uint32_t set = sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[slot * pass.textures + set],
@@ -119,12 +110,17 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
         constants.base_color = sub.base_color;
         constants.has_texture = set != 0 ? 1u : 0u;
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(constants), &constants);
-        vkCmdDrawIndexed(cmd, sub.index_count, instance_count, sub.first_index, 0, first_instance);
+        crowd.drawSubmesh(cmd, s, first_instance, instance_count);
     }
 }
 
 MeshTechnique::MeshTechnique(const TechniqueSetup& setup) : setup_(setup) {
-    instances_ = uploadInstances(*setup.allocator, *setup.instances);
+    if (setup_.crowd == nullptr) {
+        const std::vector<Bounds> none;
+        own_crowd_ = std::make_unique<CrowdGpu>(*setup.allocator, *setup.asset, *setup.instances, none, 1);
+        setup_.crowd = own_crowd_.get();
+    }
+    crowd_ = setup_.crowd;
     instance_count_ = uint32_t(setup.instances->size());
 }
 
@@ -132,7 +128,6 @@ MeshTechnique::~MeshTechnique() {
     destroyMeshPass(*setup_.allocator->context, pass_);
     for (gpu::Image& i : images_) gpu::destroyImage(*setup_.allocator, i);
     for (gpu::Buffer& b : buffers_) gpu::destroyBuffer(*setup_.allocator, b);
-    gpu::destroyBuffer(*setup_.allocator, instances_);
 }
 
 void MeshTechnique::buildPass(const MeshPassDesc& desc) {
@@ -143,7 +138,7 @@ void MeshTechnique::buildPass(const MeshPassDesc& desc) {
 void MeshTechnique::record(VkCommandBuffer cmd, uint32_t slot, const DrawConstants& constants) {
     DrawConstants c = constants;
     adjustConstants(c);
-    recordMeshPass(cmd, pass_, *setup_.asset, c, instance_count_, slots_ > 1 ? slot : 0);
+    recordMeshPass(cmd, pass_, *setup_.asset, *crowd_, c, instance_count_, slots_ > 1 ? slot : 0);
 }
 
 } // namespace throng::render

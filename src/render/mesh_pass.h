@@ -35,11 +35,11 @@ struct MeshPassDesc {
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass);
 void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 
-// One instanced draw per submesh, `instance_count` instances, constants pushed per submesh,
-// with the descriptor sets of frame slot `slot` (0 for single-slot passes).
-// `first_instance` offsets gl_InstanceIndex; `dynamic_offset` (one, or none) goes to the set's
-// dynamic uniform buffer.
-void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, gpu::shader::DrawConstants constants,
+// The draws of every submesh through `crowd` (CrowdGpu::drawSubmesh: the culled LODs, or
+// members first_instance .. first_instance + instance_count - 1), constants pushed per submesh,
+// with the descriptor sets of frame slot `slot` (0 for single-slot passes). `dynamic_offset`
+// (one, or none) goes to the set's dynamic uniform buffer.
+void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd, gpu::shader::DrawConstants constants,
                     uint32_t instance_count, uint32_t slot = 0, uint32_t first_instance = 0, const uint32_t* dynamic_offset = nullptr);
 
 // An error naming `what` when one storage buffer of `bytes` exceeds the device's
@@ -47,11 +47,8 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
 // absurd crowd fails with a clear message instead of a validation error or a lost device.
 Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std::string& what);
 
-// A device-local storage buffer holding the instance records (uploaded once).
-gpu::Buffer uploadInstances(gpu::Allocator& allocator, const std::vector<gpu::shader::InstanceRecord>& instances);
-
-// The shell every mesh technique shares: the uploaded instances, one mesh pass, and record()
-// drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
+// The shell every mesh technique shares: the crowd on the GPU (TechniqueSetup::crowd, or its
+// own), one mesh pass, and record() drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
 // resources in its destructor (the base then frees the pass and the instances), and may adjust
 // the draw constants (adjustConstants) or add per-frame work (update, recordTransfers). Its
 // buffers and images go in buffers_ and images_, which the base frees.
@@ -65,14 +62,16 @@ protected:
     void buildPass(const MeshPassDesc& desc);
     virtual void adjustConstants(gpu::shader::DrawConstants& constants) const { (void)constants; }
     VkDevice device() const { return setup_.allocator->context->device; }
-    gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances_.buffer); }
+    gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, crowd_->instances()); }
+    const CrowdGpu& crowd() const { return *crowd_; }
 
     TechniqueSetup setup_;
     // Buffers and images a technique makes belong here, so that the base destructor frees them,
     // also when the derived constructor throws halfway (out of memory).
     std::vector<gpu::Buffer> buffers_;
     std::vector<gpu::Image> images_;
-    gpu::Buffer instances_;
+    std::unique_ptr<CrowdGpu> own_crowd_;  // when TechniqueSetup::crowd is null
+    CrowdGpu* crowd_ = nullptr;
     uint32_t instance_count_ = 0;
     MeshPass pass_;
     uint32_t slots_ = 1;  // descriptor-set slots the pass was built with

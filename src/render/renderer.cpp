@@ -2,7 +2,7 @@
 #include "renderer.h"
 
 #include "../gpu/frame.h"
-
+#include "../gpu/passes.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -30,18 +30,13 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-constexpr uint32_t kTimestamps = 3;  // frame begin, crowd pass begin, end
-
-// Fills the GPU times of `sample` from the slot's timestamps (none: they stay 0).
-void readTimestamps(const gpu::Context& ctx, VkQueryPool pool, FrameSample& sample) {
-    if (pool == VK_NULL_HANDLE) return;
-    uint64_t t[kTimestamps] = {};
-    VK_CHECK(vkGetQueryPoolResults(ctx.device, pool, 0, kTimestamps, sizeof t, t, sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    const double to_ms = double(ctx.properties.limits.timestampPeriod) * 1e-6;
-    sample.gpu_upload_ms = double(t[1] - t[0]) * to_ms;
-    sample.gpu_crowd_ms = double(t[2] - t[1]) * to_ms;
-    sample.gpu_frame_ms = double(t[2] - t[0]) * to_ms;
+// Fills the GPU times of `sample` from the slot's timestamps (none: they stay empty / 0).
+void readTimestamps(const gpu::Context& ctx, const gpu::FrameSlot& slot, size_t passes, FrameSample& sample) {
+    std::vector<double> ms = gpu::readPassTimes(ctx, slot, passes);
+    if (ms.empty()) return;
+    sample.gpu_frame_ms = ms.back();
+    ms.pop_back();
+    sample.gpu_pass_ms = std::move(ms);
 }
 
 } // namespace
@@ -113,11 +108,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     // submitted frames (or be lost): wait for it, ignoring the result, before freeing.
     gpu::Buffer capture, readback;
     gpu::Image color, depth;
+    std::unique_ptr<CrowdGpu> crowd_gpu;
     std::unique_ptr<Technique> technique;
     std::array<FrameSlot, kFramesInFlight> slots;
     auto release = [&] {
         for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
         technique.reset();
+        crowd_gpu.reset();
         gpu::destroyBuffer(a, capture);
         gpu::destroyBuffer(a, readback);
         gpu::destroyImage(a, depth);
@@ -130,6 +127,9 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count, glm::vec4(std::numeric_limits<float>::quiet_NaN()));
             setup.capture = capture.buffer;
         }
+        const std::vector<Bounds> cull_bounds = techniqueCullBounds(s.technique, crowd.clip_bounds, s.swim);
+        crowd_gpu = std::make_unique<CrowdGpu>(a, asset, crowd.instances, cull_bounds, kFramesInFlight);
+        setup.crowd = crowd_gpu.get();
         Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
         if (!created) {
             release();
@@ -144,7 +144,15 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                                             VK_IMAGE_ASPECT_DEPTH_BIT);
         readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
 
-        for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, kTimestamps);
+        gpu::FrameTargets targets;
+        targets.color = color.image;
+        targets.color_view = color.view;
+        targets.depth = depth.image;
+        targets.depth_view = depth.view;
+        targets.extent = {s.width, s.height};
+        targets.clear = kBackground;
+        std::vector<std::string> pass_names;  // the same passes every frame
+        for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, gpu::kPassTimestamps);
 
         const uint32_t frames = std::max(s.frames, 1u);
         out.frames.resize(frames);
@@ -153,45 +161,22 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             FrameSlot& f = slots[i % kFramesInFlight];
             VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
             if (f.pending) {
-                readTimestamps(ctx, f.queries, out.frames[f.frame]);
+                readTimestamps(ctx, f, pass_names.size(), out.frames[f.frame]);
+                out.frames[f.frame].drawn = crowd_gpu->counts(i % kFramesInFlight);
                 f.pending = false;
             }
             const float time = s.time - float(frames - 1 - i) * s.frame_step;
             technique->update(i % kFramesInFlight, time);
             out.frames[i].cpu = technique->stats();
             const auto record_start = std::chrono::steady_clock::now();
-            gpu::beginFrame(ctx, f, kTimestamps);
-            technique->recordTransfers(f.cmd, i % kFramesInFlight);
-            gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-            gpu::transitionImage(f.cmd, depth.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-            gpu::writeTimestamp(f.cmd, f, 1);
-
-            VkRenderingAttachmentInfo ca{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            ca.imageView = color.view;
-            ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-            ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-            ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-            ca.clearValue.color = kBackground;
-            VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            da.imageView = depth.view;
-            da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-            da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-            da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-            da.clearValue.depthStencil = {0.0f, 0};
-            VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-            ri.renderArea = {{0, 0}, {s.width, s.height}};
-            ri.layerCount = 1;
-            ri.colorAttachmentCount = 1;
-            ri.pColorAttachments = &ca;
-            ri.pDepthAttachment = &da;
-            vkCmdBeginRendering(f.cmd, &ri);
-            const VkViewport viewport{0.0f, 0.0f, float(s.width), float(s.height), 0.0f, 1.0f};
-            const VkRect2D scissor{{0, 0}, {s.width, s.height}};
-            vkCmdSetViewport(f.cmd, 0, 1, &viewport);
-            vkCmdSetScissor(f.cmd, 0, 1, &scissor);
-            technique->record(f.cmd, i % kFramesInFlight, crowdConstants(view_projection, time, asset));
-            vkCmdEndRendering(f.cmd);
-            gpu::writeTimestamp(f.cmd, f, 2);
+            std::vector<gpu::Pass> passes;
+            // Capture records every vertex of every member: nothing culled.
+            const CullSettings cull = s.capture || !technique->drawsCulled() ? CullSettings{false, false, 0.0f} : s.cull;
+            crowd_gpu->addPasses(passes, i % kFramesInFlight, view_projection, s.height, cull);
+            technique->addPasses(passes, i % kFramesInFlight, crowdConstants(view_projection, time, asset));
+            if (pass_names.empty()) pass_names = gpu::passNames(passes);
+            gpu::beginFrame(ctx, f, gpu::kPassTimestamps);
+            gpu::recordPasses(f.cmd, f, passes, targets);
 
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
@@ -221,7 +206,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             FrameSlot& f = slots[(frames + k) % kFramesInFlight];
             VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
             if (f.pending) {
-                readTimestamps(ctx, f.queries, out.frames[f.frame]);
+                readTimestamps(ctx, f, pass_names.size(), out.frames[f.frame]);
+                out.frames[f.frame].drawn = crowd_gpu->counts((frames + k) % kFramesInFlight);
                 f.pending = false;
             }
         }
@@ -230,17 +216,16 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
         }
         // Frame 0 pays for pipeline compilation on some drivers: medians skip it when there are more.
-        std::vector<double> upload_ms, crowd_ms;
-        for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i) {
-            upload_ms.push_back(out.frames[i].gpu_upload_ms);
-            crowd_ms.push_back(out.frames[i].gpu_crowd_ms);
-        }
         out.gpu_times = ctx.timestamps;
-        if (out.gpu_times) {
-            out.passes.push_back({"upload", median(upload_ms)});
-            out.passes.push_back({"crowd", median(crowd_ms)});
+        for (size_t p = 0; out.gpu_times && p < pass_names.size(); ++p) {
+            std::vector<double> ms;
+            for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i)
+                if (p < out.frames[i].gpu_pass_ms.size()) ms.push_back(out.frames[i].gpu_pass_ms[p]);
+            out.passes.push_back({pass_names[p], median(ms)});
         }
-        out.triangles = uint64_t(asset.index_count / 3) * crowd.instances.size();
+        out.drawn = out.frames.back().drawn;
+        out.triangles = out.drawn.triangles;
+        out.submitted_triangles = lodTriangles(assetLods(asset)[0]) * crowd.instances.size();
 
         if (s.capture) {
             const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());

@@ -27,6 +27,9 @@ struct RenderSettings {
     // (RenderOutput::positions). Needs exactly one frame and Context::vertex_stores.
     bool capture = false;
     uint64_t storage_buffer_limit = 0;  // tests: see TechniqueSetup::storage_buffer_limit
+    // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
+    // every member (Technique::drawsCulled), and without Context::indirect_count.
+    CullSettings cull;
 };
 
 struct PassTiming {
@@ -34,22 +37,27 @@ struct PassTiming {
     double gpu_ms = 0.0;    // median over the timed frames
 };
 
-// What one frame cost. GPU passes from timestamps: `upload` (the technique's transfers) and
-// `crowd` (the draws); `frame` spans both. CPU stages from the technique's stats and our clocks.
+// What one frame cost. GPU times from timestamps: one per pass of the frame (the names are
+// RenderOutput::passes'), and the whole frame. CPU stages from the technique's stats and our clocks.
 struct FrameSample {
-    double gpu_upload_ms = 0.0, gpu_crowd_ms = 0.0, gpu_frame_ms = 0.0;
+    std::vector<double> gpu_pass_ms;  // empty without GPU times
+    double gpu_frame_ms = 0.0;
     TechniqueStats cpu;            // sample, skin, upload (ms) and bytes uploaded
     double cpu_record_ms = 0.0;    // recording the command buffer
+    CullCounts drawn;              // members in the frustum, drawn per LOD, triangles drawn
 };
 
 struct RenderOutput {
     std::vector<uint8_t> rgba;  // width * height * 4, top row first, sRGB
     uint32_t width = 0;
     uint32_t height = 0;
-    std::vector<PassTiming> passes;   // medians of `frames` after the first; empty without GPU times
+    std::vector<PassTiming> passes;   // every pass of the frame in order, medians of `frames` after the first; empty without GPU times
     std::vector<FrameSample> frames;  // every frame, in order
-    bool gpu_times = true;      // false when the device writes no timestamps: every gpu_*_ms is 0
-    uint64_t triangles = 0;     // per frame
+    bool gpu_times = true;      // false when the device writes no timestamps: no pass times, gpu_frame_ms 0
+    uint64_t triangles = 0;     // drawn in the last frame (after culling and LOD)
+    uint64_t submitted_triangles = 0;  // every member at full detail: what a frame without culling draws
+    CullCounts drawn;           // the last frame's
+
     std::string technique;      // the technique's own name (with its variant)
     // With RenderSettings::capture: instance-major, asset.vertex_count per instance; w = 1 where
     // the vertex shader ran, NaN where no draw referenced the vertex.

@@ -92,7 +92,7 @@ std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const
     shader.spirv = gpu::shaders::skin_check_comp_spv;
     shader.specialization = &specialization.info;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT)) shader.bindings.push_back(b);
-    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeAnimationBindings(a.context->device, set, instances, asset); };
+    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeAnimationBindings(a.context->device, set, instances.buffer, asset); };
     return runCheck(a, asset, queries, time, shader);
 }
 
@@ -102,7 +102,7 @@ std::vector<glm::vec3> skinVatOnGpu(gpu::Allocator& a, const GpuAsset& asset, co
     CheckShader shader;
     shader.spirv = gpu::shaders::vat_check_comp_spv;
     for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT)) shader.bindings.push_back(b);
-    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeVatBindings(a.context->device, set, instances, asset); };
+    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeVatBindings(a.context->device, set, instances.buffer, asset); };
     return runCheck(a, asset, queries, time, shader);
 }
 

@@ -3,6 +3,8 @@
 
 #include "mesh_pass.h"
 
+#include <cmath>
+
 namespace throng::render {
 
 using Created = Result<std::unique_ptr<Technique>>;
@@ -50,6 +52,36 @@ std::vector<std::string_view> techniqueNames() {
     std::vector<std::string_view> names;
     for (const Entry& e : kTechniques) names.push_back(e.name);
     return names;
+}
+
+std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds, const gpu::shader::SwimParams& swim) {
+    if (name != "procedural") return clip_bounds;
+    std::vector<Bounds> out;
+    for (const Bounds& b : clip_bounds) {
+        // The shader rolls about z, adds the wave along x, yaws about y, adds the side-to-side
+        // motion along x. Rotations about axes through the origin keep a point's distance to it.
+        const float wave = std::fabs(swim.wave), side = std::fabs(swim.side);
+        Bounds r = b;
+        if (swim.pivot != 0.0f || swim.twist != 0.0f) {
+            const float reach = glm::length(glm::max(glm::abs(b.min), glm::abs(b.max))) + wave;
+            r = Bounds{glm::vec3(-reach), glm::vec3(reach)};
+            r.min.x -= side;
+            r.max.x += side;
+        } else {
+            r.min.x -= wave + side;
+            r.max.x += wave + side;
+        }
+        out.push_back(r);
+    }
+    return out;
+}
+
+void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
+    if (hasTransfers())
+        passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
+                          [this, slot](VkCommandBuffer cmd) { recordTransfers(cmd, slot); }});
+    passes.push_back({"draw", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+                      [this, slot, constants](VkCommandBuffer cmd) { record(cmd, slot, constants); }});
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {

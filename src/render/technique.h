@@ -3,12 +3,16 @@
 // is one file; adding one touches that file and the registry in technique.cpp.
 //
 // Lifetime: createTechnique() builds pipelines and uploads what never changes; per frame the
-// renderer calls update() (CPU work, writing only the frame slot's own buffers, which the GPU
-// finished reading when that slot's fence signalled) and then record() inside dynamic rendering.
+// owner of the frame calls update() (CPU work, writing only the frame slot's own buffers, which
+// the GPU finished reading when that slot's fence signalled) and then addPasses(), whose passes
+// it records with the rest of the frame (gpu/passes.h).
 #pragma once
 
 #include "crowd.h"
+#include "crowd_gpu.h"
 #include "gpu_asset.h"
+
+#include "../gpu/passes.h"
 
 #include <chrono>
 #include <memory>
@@ -38,7 +42,10 @@ enum class PaletteEncoding { Matrix, Quaternion };
 struct TechniqueSetup {
     gpu::Allocator* allocator = nullptr;
     const GpuAsset* asset = nullptr;
-    const std::vector<gpu::shader::InstanceRecord>* instances = nullptr;
+    const std::vector<gpu::shader::InstanceRecord>* instances = nullptr;  // the members as they start (CPU techniques sample from them)
+    // The crowd on the GPU whose records and visible list the technique draws (owned by the
+    // frame's owner, outliving the technique). Null: the technique makes its own, never culled.
+    CrowdGpu* crowd = nullptr;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = 2;
@@ -80,15 +87,31 @@ public:
         (void)slot;
         (void)time;
     }
-    // Transfers for the frame, recorded before rendering begins (uploads into images). Default: none.
+    // The technique's passes of frame slot `slot`, appended to `passes` in order. Default: an
+    // `upload` transfer pass when hasTransfers(), then the `draw` graphics pass (colour + depth)
+    // calling record(). The passes keep `this`: record them before the technique is destroyed.
+    // `constants` carries the camera, light and time; the technique fills the rest.
+    virtual void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants);
+    virtual TechniqueStats stats() const { return {}; }
+    // Whether the draw reads members through a culled visible list (CrowdGpu). Techniques that
+    // draw in batches of consecutive members cannot, and draw every member.
+    virtual bool drawsCulled() const { return true; }
+
+    // The parts of the default addPasses().
+    // Per-frame transfers (uploads into images), recorded in the `upload` pass. Default: none.
+    virtual bool hasTransfers() const { return false; }
     virtual void recordTransfers(VkCommandBuffer cmd, uint32_t slot) {
         (void)cmd;
         (void)slot;
     }
-    // Draws the crowd. `constants` carries the camera, light and time; the technique fills the rest.
+    // Draws the crowd inside dynamic rendering on the frame's colour and depth targets.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
-    virtual TechniqueStats stats() const { return {}; }
 };
+
+// The boxes culling tests per clip for technique `name`: `clip_bounds` (Crowd::clip_bounds), or
+// for `procedural` the reach of the swim around them (its rotations about axes through the
+// origin, then its sideways translations).
+std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds, const gpu::shader::SwimParams& swim);
 
 // The names createTechnique() knows, in the order tools list them.
 std::vector<std::string_view> techniqueNames();

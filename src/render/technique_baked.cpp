@@ -35,8 +35,8 @@ gpu::DescriptorWrite animationWordsWrite(const GpuAsset& asset) {
 
 } // namespace
 
-void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset) {
-    const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances.buffer),
+void writeAnimationBindings(VkDevice device, VkDescriptorSet set, VkBuffer instances, const GpuAsset& asset) {
+    const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances),
                                            gpu::DescriptorWrite::storage(THRONG_BINDING_CLIPS, asset.clips.buffer),
                                            gpu::DescriptorWrite::sampled(THRONG_BINDING_ANIMATION, asset.point, asset.animation.view),
                                            gpu::DescriptorWrite::texels(THRONG_BINDING_ANIMATION_BUFFER, asset.animation_view),
@@ -55,7 +55,7 @@ public:
         desc.capture_spirv = gpu::shaders::baked_capture_vert_spv;
         desc.vertex_specialization = &specialization.info;
         for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT)) desc.bindings.push_back(b);
-        desc.write = [&](VkDescriptorSet set, uint32_t) { writeAnimationBindings(device(), set, instances_, *setup_.asset); };
+        desc.write = [&](VkDescriptorSet set, uint32_t) { writeAnimationBindings(device(), set, crowd().instances(), *setup_.asset); };
         buildPass(desc);
     }
     std::string_view name() const override { return name_; }

@@ -14,6 +14,6 @@ namespace throng::render {
 // buffer, animation words — and their descriptor writes; shared with the compute check.
 constexpr uint32_t kAnimationBindingCount = 5;
 std::array<VkDescriptorSetLayoutBinding, kAnimationBindingCount> animationLayoutBindings(VkShaderStageFlags stages);
-void writeAnimationBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset);
+void writeAnimationBindings(VkDevice device, VkDescriptorSet set, VkBuffer instances, const GpuAsset& asset);
 
 } // namespace throng::render

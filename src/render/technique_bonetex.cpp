@@ -80,6 +80,7 @@ public:
         stats_.upload_bytes = bytes_per_frame_;
     }
 
+    bool hasTransfers() const override { return true; }
     void recordTransfers(VkCommandBuffer cmd, uint32_t slot) override {
         const gpu::Image& img = images_[slot];
         gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);

@@ -84,11 +84,13 @@ public:
             c.vertex_count = vertex_count_;
             c.first_instance = b * per_batch_;
             if (c.first_instance >= instance_count_) break;
-            recordMeshPass(cmd, pass_, *setup_.asset, c, std::min(per_batch_, instance_count_ - c.first_instance), slot * batches_ + b,
+            recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c, std::min(per_batch_, instance_count_ - c.first_instance), slot * batches_ + b,
                            c.first_instance);
         }
     }
     TechniqueStats stats() const override { return stats_; }
+    // Batches index their skinned vertices by member from the batch's first: one batch only.
+    bool drawsCulled() const override { return batches_ == 1; }
 
 private:
     BakedAssetMesh mesh_;

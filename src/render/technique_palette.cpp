@@ -107,12 +107,14 @@ public:
             gpu::shader::DrawConstants c = constants;
             c.first_instance = b * per_batch_;
             const uint32_t offset = uint32_t(b * batch_stride_);
-            recordMeshPass(cmd, pass_, *setup_.asset, c, std::min(per_batch_, instance_count_ - c.first_instance), slot,
+            recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c, std::min(per_batch_, instance_count_ - c.first_instance), slot,
                            c.first_instance, &offset);
         }
     }
 
     TechniqueStats stats() const override { return stats_; }
+    // The uniform blocks hold batches of consecutive members: palette-ubo draws every member.
+    bool drawsCulled() const override { return store_ == PaletteStore::Storage; }
 
 private:
     PaletteStore store_;

@@ -14,7 +14,7 @@ namespace throng::render {
 // descriptor writes; shared with the compute check.
 constexpr uint32_t kVatBindingCount = 3;
 std::array<VkDescriptorSetLayoutBinding, kVatBindingCount> vatLayoutBindings(VkShaderStageFlags stages);
-void writeVatBindings(VkDevice device, VkDescriptorSet set, const gpu::Buffer& instances, const GpuAsset& asset);
+void writeVatBindings(VkDevice device, VkDescriptorSet set, VkBuffer instances, const GpuAsset& asset);
 
 // Why `asset` cannot be drawn with technique vat, or "" when it can.
 std::string vatUnavailable(const GpuAsset& asset);

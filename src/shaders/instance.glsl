@@ -1,4 +1,4 @@
-// Per-instance placement, shared by every vertex shader (needs shared.h first).
+// Quaternion helpers for members and the capture of world positions (needs shared.h first).
 
 vec3 rotateByQuaternion(vec4 q, vec3 v) {
     vec3 t = 2.0 * cross(q.xyz, v);
@@ -17,8 +17,8 @@ vec4 instanceOrientation(InstanceRecord inst) {
 layout(std430, set = 0, binding = THRONG_BINDING_CAPTURE) writeonly buffer Capture { vec4 captured[]; };
 #endif
 
-void captureWorld(vec3 world) {
+void captureWorld(uint member, vec3 world) {
 #ifdef THRONG_CAPTURE
-    captured[uint(gl_InstanceIndex) * draw.vertex_count + uint(gl_VertexIndex)] = vec4(world, 1.0);
+    captured[member * draw.vertex_count + uint(gl_VertexIndex)] = vec4(world, 1.0);
 #endif
 }

@@ -6,9 +6,8 @@
 // Technique `palette`: the CPU writes every instance's skinning palette each frame (a buffer per
 // frame in flight); the vertex shader blends up to 4 of them and skins.
 
-layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 palette[]; };
 
 #define PALETTE_VEC4(i) palette[i]
-#define PALETTE_INSTANCE uint(gl_InstanceIndex)
+#define PALETTE_INSTANCE member
 #include "palette_skin.glsl"

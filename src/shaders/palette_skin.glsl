@@ -1,16 +1,12 @@
 // Skinning from per-instance palettes written by the CPU, shared by palette.vert (storage
-// buffer) and palette_ubo.vert (uniform block, in batches). The including shader declares
-// `instances`, defines PALETTE_VEC4(i) (vec4 i of the palettes it can see) and PALETTE_INSTANCE
-// (this instance's palette within them).
+// buffer) and palette_ubo.vert (uniform block, in batches). The including shader defines
+// PALETTE_VEC4(i) (vec4 i of the palettes it can see) and PALETTE_INSTANCE (the palette of
+// member `member` within them).
 
 layout(push_constant) uniform Push { DrawConstants draw; };
 layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
 
-#include "instance.glsl"
-
-layout(location = 0) out vec3 out_normal;
-layout(location = 1) out vec2 out_uv;
-layout(location = 2) out vec4 out_color;
+#include "member.glsl"
 
 // A joint's 3x4 matrix, built so that vec4(p, 1) * m transforms p (columns are the matrix rows).
 mat3x4 paletteJoint(uint instance, uint joint) {
@@ -28,17 +24,12 @@ mat3x4 paletteJoint(uint instance, uint joint) {
 
 void main() {
     MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
-    InstanceRecord inst = instances[gl_InstanceIndex];
+    uint member = memberIndex();
+    InstanceRecord inst = instances[member];
     mat3x4 skin = mat3x4(0.0);
     for (int i = 0; i < 4; ++i)
         if (vtx.weights[i] != 0.0) skin += paletteJoint(PALETTE_INSTANCE, vtx.joints[i]) * vtx.weights[i];
     vec3 p = vec4(vtx.position, 1.0) * skin;
     vec3 n = vec4(vtx.normal, 0.0) * skin;
-    vec4 q = instanceOrientation(inst);
-    vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
-    gl_Position = draw.view_projection * vec4(world, 1.0);
-    captureWorld(world);
-    out_normal = rotateByQuaternion(q, n);
-    out_uv = vtx.uv;
-    out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
+    emitVertex(member, inst, vtx, p, n);
 }

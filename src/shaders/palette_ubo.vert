@@ -8,9 +8,8 @@
 // in batches that fit in it, and a model has a bone limit: 341 joints as 3x4 matrices, 512 as
 // quaternion + translation (the seeds' constant-register story, 59 -> 117, at a larger size).
 
-layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std140, set = 0, binding = THRONG_BINDING_PALETTE_UBO) uniform PaletteBlock { vec4 palette_block[THRONG_UBO_VEC4S]; };
 
 #define PALETTE_VEC4(i) palette_block[i]
-#define PALETTE_INSTANCE (uint(gl_InstanceIndex) - draw.first_instance)
+#define PALETTE_INSTANCE (member - draw.first_instance)
 #include "palette_skin.glsl"

@@ -12,22 +12,18 @@
 // mask = 1 - smoothstep(mask_tail, mask_head, z): 0 from mask_head forward (the head stays steady),
 // rising to 1 at mask_tail and behind (the tail beats). Per instance: phase offset (time_offset, in cycles), speed, colour.
 
-layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams swim; };
 layout(push_constant) uniform Push { DrawConstants draw; };
 
-#include "instance.glsl"
-
-layout(location = 0) out vec3 out_normal;
-layout(location = 1) out vec2 out_uv;
-layout(location = 2) out vec4 out_color;
+#include "member.glsl"
 
 vec3 rotateY(vec3 v, float a) { float c = cos(a), s = sin(a); return vec3(c * v.x + s * v.z, v.y, -s * v.x + c * v.z); }
 vec3 rotateZ(vec3 v, float a) { float c = cos(a), s = sin(a); return vec3(c * v.x - s * v.y, s * v.x + c * v.y, v.z); }
 
 void main() {
     MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
-    InstanceRecord inst = instances[gl_InstanceIndex];
+    uint member = memberIndex();
+    InstanceRecord inst = instances[member];
     float phase = 6.28318531 * (draw.time * inst.speed * swim.beats_per_second + inst.time_offset);
     vec3 p = vtx.position;
     vec3 n = vtx.normal;
@@ -42,11 +38,5 @@ void main() {
     n = rotateY(n, yaw);
     p.x += swim.side * sin(phase);
 
-    vec4 q = instanceOrientation(inst);
-    vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
-    gl_Position = draw.view_projection * vec4(world, 1.0);
-    captureWorld(world);
-    out_normal = rotateByQuaternion(q, n);
-    out_uv = vtx.uv;
-    out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
+    emitVertex(member, inst, vtx, p, n);
 }

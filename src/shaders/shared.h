@@ -31,6 +31,23 @@ using uint = uint32_t;
 #define THRONG_UBO_VEC4S 1024         // vec4 in that block: 16 KiB, the guaranteed maxUniformBufferRange
 #define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 #define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)
+#define THRONG_BINDING_VISIBLE 16    // storage buffer: uint member per slot of the visible list (member.glsl)
+
+// The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
+#define THRONG_CULL_BINDING_PARAMS 0     // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that reads one)
+#define THRONG_CULL_BINDING_INSTANCES 1  // storage buffer: InstanceRecord[]
+#define THRONG_CULL_BINDING_BOUNDS 2     // storage buffer: vec4 min, vec4 max per clip (model space, conservative)
+#define THRONG_CULL_BINDING_VISIBLE 3    // storage buffer: uint[] the visible list
+#define THRONG_CULL_BINDING_COUNTS 4     // storage buffer: uint[THRONG_COUNTS] (THRONG_COUNT_* below)
+#define THRONG_CULL_BINDING_RANGES 5     // storage buffer: uvec2 (first index, index count) per (submesh, LOD)
+#define THRONG_CULL_BINDING_DRAWS 6      // storage buffer: DrawCommand per (submesh, LOD slot)
+#define THRONG_CULL_BINDING_DRAW_COUNTS 7  // storage buffer: uint per submesh, the draws of that submesh
+#define THRONG_MAX_LODS 8
+#define THRONG_CULL_LOCAL_SIZE 64
+// The counts the culling pass keeps: members drawn at LOD l in [l], members in the frustum in
+// [THRONG_COUNT_IN_FRUSTUM] (all members when the frustum test is off).
+#define THRONG_COUNT_IN_FRUSTUM THRONG_MAX_LODS
+#define THRONG_COUNTS 16
 
 // Specialization constant 0 of every shader that skins from baked animation: where the texels
 // are read from (the other bindings then hold a 1-texel placeholder).
@@ -100,6 +117,34 @@ struct SwimParams {
     float mask_tail;         // ...and z behind which they act fully; mask_tail < mask_head
 };
 
+// What the culling pass needs to know about the view: 192 bytes, the same in std140 and std430.
+struct CullParams {
+    vec4 planes[6];        // frustum planes (xyz normal inward, w), world space, normalized
+    vec4 depth_row;        // row 3 of the view-projection: dot(depth_row, vec4(p, 1)) is p's view depth
+    vec4 lod_errors[2];    // geometric error of LOD l (model units) in component l % 4 of [l / 4]
+    float pixels_per_unit; // screen pixels of one unit at view depth 1 (height / (2 tan(fovy / 2)))
+    float lod_error_px;    // the coarsest LOD whose error projects to at most this many pixels
+    uint members;
+    uint lod_count;        // LODs to choose from (1: LOD 0 only)
+    uint frustum;          // 1: drop members outside the frustum
+    uint submeshes;
+    uint row_width;        // members per row of the 2D dispatch
+    uint visible_stride;   // slots per LOD region of the visible list (>= members)
+    uint identity_base;    // slot of the identity region (member i at identity_base + i)
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
+};
+
+// One indexed indirect draw, laid out as VkDrawIndexedIndirectCommand: 20 bytes.
+struct DrawCommand {
+    uint index_count;
+    uint instance_count;
+    uint first_index;
+    int vertex_offset;
+    uint first_instance;
+};
+
 // Push constants of the compute check: 16 bytes.
 struct CheckConstants {
     uint vertex_count;
@@ -132,6 +177,13 @@ static_assert(offsetof(DrawConstants, time) == 96);
 static_assert(offsetof(DrawConstants, joint_count) == 100);
 static_assert(offsetof(DrawConstants, has_texture) == 104);
 static_assert(sizeof(CheckConstants) == 16);
+static_assert(sizeof(CullParams) == 192);
+static_assert(offsetof(CullParams, depth_row) == 96);
+static_assert(offsetof(CullParams, lod_errors) == 112);
+static_assert(offsetof(CullParams, pixels_per_unit) == 144);
+static_assert(offsetof(CullParams, members) == 152);
+static_assert(offsetof(CullParams, identity_base) == 176);
+static_assert(sizeof(DrawCommand) == 20);
 static_assert(sizeof(SwimParams) == 32);
 static_assert(offsetof(SwimParams, frequency) == 16);
 static_assert(offsetof(SwimParams, mask_tail) == 28);

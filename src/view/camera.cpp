@@ -39,6 +39,21 @@ Camera frameCrowd(const Bounds& b, float aspect) {
     return c;
 }
 
+Camera viewCamera(render::ViewKind view, const render::Crowd& crowd, float aspect) {
+    Camera c = frameCrowd(crowd.bounds, aspect);
+    if (view != render::ViewKind::Street) return c;
+    const render::StreetPose pose = render::streetPose(crowd);
+    const glm::vec3 dir = glm::normalize(pose.target - pose.eye);
+    c.mode = CameraMode::Fly;
+    c.position = pose.eye;
+    c.target = pose.target;
+    c.distance = glm::length(pose.target - pose.eye);
+    c.yaw = std::atan2(-dir.x, -dir.z);
+    c.pitch = -std::asin(dir.y);
+    c.fov_y = pose.fov_y;
+    return c;
+}
+
 glm::mat4 viewProjection(const Camera& c, float aspect) {
     const glm::vec3 eye = eyePosition(c);
     const glm::vec3 dir = viewDirection(c);

@@ -2,6 +2,8 @@
 // direction from the target (orbit) or towards the eye (fly), so switching keeps the view.
 #pragma once
 
+#include "../render/views.h"
+
 #include <throng/baked.h>
 
 #include <glm/glm.hpp>
@@ -23,6 +25,10 @@ struct Camera {
 
 // An orbit camera that shows all of `bounds` at `aspect` (width / height), from the front, above.
 Camera frameCrowd(const Bounds& bounds, float aspect);
+
+// The camera of a view users have (render/views.h): overview frames the crowd (frameCrowd); street
+// flies at the street view's eye, looking where it looks, with its field of view.
+Camera viewCamera(render::ViewKind view, const render::Crowd& crowd, float aspect);
 
 glm::vec3 eyePosition(const Camera& camera);
 glm::vec3 viewDirection(const Camera& camera);  // unit, from the eye

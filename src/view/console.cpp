@@ -50,6 +50,10 @@ constexpr Spec kSpecs[] = {
     {"speed", CommandKind::Speed, "X", "playback rate, 0 (paused) to 100"},
     {"precision", CommandKind::Precision, "float|half", "texel precision of bonetex and of the baked animation"},
     {"vsync", CommandKind::Vsync, "on|off", "FIFO presentation, or mailbox/immediate"},
+    {"cull", CommandKind::Cull, "on|off", "frustum culling on the GPU"},
+    {"lod", CommandKind::Lod, "on|off", "level of detail chosen on the GPU by size on screen"},
+    {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
+    {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
@@ -130,8 +134,17 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         c.text = arg;
         return c;
     case CommandKind::Vsync:
+    case CommandKind::Cull:
+    case CommandKind::Lod:
         if (arg != "on" && arg != "off") return Error{usage + ": '" + arg + "' is neither on nor off"};
         c.on = arg == "on";
+        return c;
+    case CommandKind::LodError:
+        if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0) return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
+        return c;
+    case CommandKind::View:
+        if (arg != "overview" && arg != "street") return Error{usage + ": '" + arg + "' is neither overview nor street"};
+        c.text = arg;
         return c;
     case CommandKind::Size: {
         unsigned sx = 0, sy = 0;

@@ -10,6 +10,10 @@
 //   speed X                  playback rate, 0 (paused) .. 100
 //   precision float|half     texel precision of bonetex and of the baked animation
 //   vsync on|off             FIFO, or mailbox (immediate where mailbox is missing)
+//   cull on|off              frustum culling on the GPU
+//   lod on|off               level of detail chosen on the GPU by size on screen
+//   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
+//   view overview|street     the camera: the whole crowd, or standing at its edge looking across it
 //   size WxH                 resize the window (16 .. 16384 each; scripts and tests of resizing)
 //   screenshot FILE.png      the next frame, overlay included, written atomically
 //   stats                    one line: technique, crowd, frame times, GPU passes, CPU stages
@@ -28,13 +32,13 @@ namespace throng::view {
 
 constexpr uint32_t kMaxInstances = 10'000'000;
 
-enum class CommandKind { Help, Technique, Instances, Clip, Speed, Precision, Vsync, Size, Screenshot, Stats, Wait, Quit };
+enum class CommandKind { Help, Technique, Instances, Clip, Speed, Precision, Vsync, Cull, Lod, LodError, View, Size, Screenshot, Stats, Wait, Quit };
 
 struct Command {
     CommandKind kind = CommandKind::Help;
-    std::string text;     // technique name, clip name, screenshot path, precision ("float"/"half")
-    double number = 0.0;  // instances, speed, wait frames
-    bool on = false;      // vsync
+    std::string text;     // technique name, clip name, screenshot path, precision ("float"/"half"), view
+    double number = 0.0;  // instances, speed, wait frames, LOD error
+    bool on = false;      // vsync, cull, lod
     uint32_t width = 0, height = 0;  // size
 };
 

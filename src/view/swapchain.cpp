@@ -77,6 +77,21 @@ void destroyPerImage(gpu::Allocator& a, Swapchain& s) {
 
 } // namespace
 
+VkPresentModeKHR presentMode(const std::string& name) {
+    if (name == "mailbox") return VK_PRESENT_MODE_MAILBOX_KHR;
+    if (name == "immediate") return VK_PRESENT_MODE_IMMEDIATE_KHR;
+    return VK_PRESENT_MODE_FIFO_KHR;
+}
+
+const char* presentName(VkPresentModeKHR m) {
+    switch (m) {
+    case VK_PRESENT_MODE_MAILBOX_KHR: return "mailbox";
+    case VK_PRESENT_MODE_IMMEDIATE_KHR: return "immediate";
+    case VK_PRESENT_MODE_FIFO_RELAXED_KHR: return "fifo-relaxed";
+    default: return "fifo";
+    }
+}
+
 VkPresentModeKHR choosePresentMode(const gpu::Context& ctx, VkPresentModeKHR wanted) {
     uint32_t n = 0;
     VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(ctx.physical, ctx.surface, &n, nullptr));

@@ -9,6 +9,7 @@
 #include "../gpu/memory.h"
 #include "../gpu/resources.h"
 
+#include <string>
 #include <vector>
 
 namespace throng::view {
@@ -32,6 +33,11 @@ constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 // The present mode to use: `wanted` when the surface offers it; mailbox falls back to
 // immediate, then FIFO (always available).
 VkPresentModeKHR choosePresentMode(const gpu::Context& context, VkPresentModeKHR wanted);
+
+// The present mode a name asks for (`fifo`, `mailbox`, `immediate`; anything else: FIFO), and the
+// name of one.
+VkPresentModeKHR presentMode(const std::string& name);
+const char* presentName(VkPresentModeKHR mode);
 
 // Creates (or, given `old`, recreates and destroys `old`) the swapchain at `width` x `height`
 // (clamped to what the surface allows). Returns false when the window has no area (minimised):

@@ -8,11 +8,38 @@
 
 namespace throng::view {
 
+std::vector<GpuPassTime> gpuPassTimes(std::span<const uint64_t> ticks, std::span<const std::string> names, double ms_per_tick) {
+    std::vector<GpuPassTime> passes;
+    for (size_t i = 0; i < names.size() && i + 1 < ticks.size(); ++i)
+        passes.push_back({names[i], double(ticks[i] - ticks[0]) * ms_per_tick, double(ticks[i + 1] - ticks[i]) * ms_per_tick});
+    return passes;
+}
+
+double FrameCosts::gpuMs(const std::string& pass) const {
+    for (const GpuPassTime& p : gpu_passes)
+        if (p.name == pass) return p.length_ms;
+    return 0.0;
+}
+
+namespace {
+
+// A colour per pass a frame may have; others grey.
+uint32_t passColor(const std::string& name) {
+    if (name == "simulate") return IM_COL32(90, 200, 120, 255);
+    if (name == "cull") return IM_COL32(80, 200, 230, 255);
+    if (name == "upload") return IM_COL32(230, 210, 70, 255);
+    if (name == "draw") return IM_COL32(230, 80, 80, 255);
+    if (name == "overlay") return IM_COL32(170, 120, 220, 255);
+    return IM_COL32(160, 160, 160, 255);
+}
+
+} // namespace
+
 std::vector<RulerBar> rulerBars(const FrameCosts& c) {
     std::vector<RulerBar> bars;
     double t = 0.0;
-    auto cpu = [&](const char* name, double ms, uint32_t color) {
-        bars.push_back({name, 0, t, std::max(ms, 0.0), color});
+    auto cpu = [&](std::string name, double ms, uint32_t color) {
+        bars.push_back({std::move(name), 0, t, std::max(ms, 0.0), color});
         t += std::max(ms, 0.0);
     };
     cpu("wait", c.cpu_wait_ms, IM_COL32(110, 110, 110, 255));
@@ -21,9 +48,7 @@ std::vector<RulerBar> rulerBars(const FrameCosts& c) {
     cpu("upload", c.cpu_upload_ms, IM_COL32(230, 210, 70, 255));
     cpu("ui", c.cpu_ui_ms, IM_COL32(170, 120, 220, 255));
     cpu("record", c.cpu_record_ms, IM_COL32(120, 200, 120, 255));
-    bars.push_back({"upload", 1, c.gpu_upload_start_ms, c.gpu_upload_ms, IM_COL32(230, 210, 70, 255)});
-    bars.push_back({"crowd", 1, c.gpu_crowd_start_ms, c.gpu_crowd_ms, IM_COL32(230, 80, 80, 255)});
-    bars.push_back({"overlay", 1, c.gpu_overlay_start_ms, c.gpu_overlay_ms, IM_COL32(170, 120, 220, 255)});
+    for (const GpuPassTime& p : c.gpu_passes) bars.push_back({p.name, 1, p.start_ms, p.length_ms, passColor(p.name)});
     return bars;
 }
 
@@ -47,9 +72,9 @@ void drawTimeRuler(const std::vector<RulerBar>& bars, double target_ms, float wi
         const float x0 = origin.x + label + float(b.start_ms * scale);
         const float x1 = std::max(x0 + 1.0f, origin.x + label + float((b.start_ms + b.length_ms) * scale));
         draw->AddRectFilled(ImVec2(x0, y + 1.0f), ImVec2(x1, y + lane_height - 1.0f), b.color);
-        if (x1 - x0 > ImGui::CalcTextSize(b.name).x + 4.0f) draw->AddText(ImVec2(x0 + 2.0f, y + 2.0f), IM_COL32(0, 0, 0, 255), b.name);
+        if (x1 - x0 > ImGui::CalcTextSize(b.name.c_str()).x + 4.0f) draw->AddText(ImVec2(x0 + 2.0f, y + 2.0f), IM_COL32(0, 0, 0, 255), b.name.c_str());
         if (ImGui::IsMouseHoveringRect(ImVec2(x0, y), ImVec2(x1, y + lane_height)))
-            ImGui::SetTooltip("%s %s: %.3f ms (from %.3f ms)", b.lane == 0 ? "CPU" : "GPU", b.name, b.length_ms, b.start_ms);
+            ImGui::SetTooltip("%s %s: %.3f ms (from %.3f ms)", b.lane == 0 ? "CPU" : "GPU", b.name.c_str(), b.length_ms, b.start_ms);
     }
     const float bottom = origin.y + 2.0f * (lane_height + 2.0f);
     const float tx = origin.x + label + float(target_ms * scale);

@@ -5,13 +5,22 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace throng::view {
 
-// What one frame cost. CPU stages run one after another in this order; GPU passes are given
-// by their start and length from the frame's first timestamp.
+// One GPU pass of a frame as its timestamps measured it, from the frame's first timestamp.
+struct GpuPassTime {
+    std::string name;
+    double start_ms = 0.0;
+    double length_ms = 0.0;
+};
+
+// What one frame cost. CPU stages run one after another in this order; GPU passes (every pass
+// of the frame by name, gpu/passes.h, then the viewer's overlay) by their start and length from
+// the frame's first timestamp.
 struct FrameCosts {
     double cpu_wait_ms = 0.0;     // waiting for the frame slot's fence and the swapchain image
     double cpu_sample_ms = 0.0;   // technique: sampling poses
@@ -19,13 +28,16 @@ struct FrameCosts {
     double cpu_upload_ms = 0.0;   // technique: writing per-frame buffers
     double cpu_ui_ms = 0.0;       // building the overlay
     double cpu_record_ms = 0.0;   // recording the command buffer
-    double gpu_upload_start_ms = 0.0, gpu_upload_ms = 0.0;
-    double gpu_crowd_start_ms = 0.0, gpu_crowd_ms = 0.0;
-    double gpu_overlay_start_ms = 0.0, gpu_overlay_ms = 0.0;
+    std::vector<GpuPassTime> gpu_passes;
+    double gpuMs(const std::string& pass) const;  // the pass's length, 0 when the frame had none
 };
 
+// Pass i of `names` ran from timestamp i to timestamp i + 1 (timestamp 0: the frame's start);
+// `ms_per_tick` is the device's timestampPeriod * 1e-6. Contract: ticks.size() == names.size() + 1.
+std::vector<GpuPassTime> gpuPassTimes(std::span<const uint64_t> ticks, std::span<const std::string> names, double ms_per_tick);
+
 struct RulerBar {
-    const char* name;
+    std::string name;
     int lane;            // 0: CPU, 1: GPU
     double start_ms;
     double length_ms;

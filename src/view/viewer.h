@@ -23,6 +23,10 @@ struct ViewerOptions {
     uint32_t width = 1280, height = 720;
     bool validate = false;             // validation layers; any error makes the exit code 1
     std::string device;                // device name substring
+    std::string view = "overview";     // overview | street (render::ViewKind)
+    bool cull = true;                  // frustum culling on the GPU
+    bool lod = true;                   // LOD chosen on the GPU
+    float lod_error = 1.0f;            // pixels
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -4,6 +4,7 @@
 
 #include "../../src/io/files.h"
 #include "../../src/render/renderer.h"
+#include "../../src/render/views.h"
 
 #include <throng/bake.h>
 
@@ -93,6 +94,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         render::CrowdOptions co;
         co.count = instances;
         co.seed = o.seed;
+        co.volume = v.technique == "procedural";  // a school of fish swims in a volume
         const render::Crowd crowd = render::makeCrowd(asset, co);
         render::RenderSettings s;
         s.width = o.width;
@@ -104,16 +106,20 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.bone_precision = v.bones;
         s.baked = &asset;
         s.readback = false;
+        s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error};
+        render::ViewKind view = render::ViewKind::Overview;
+        render::parseViewKind(o.crowd.view, view);  // CLI11 admits only the names it knows
         const Result<render::RenderOutput> out =
-            render::renderCrowd(allocator, g.value(), crowd, render::frameBounds(crowd.bounds, float(o.width) / float(o.height)), s);
+            render::renderCrowd(allocator, g.value(), crowd, render::crowdViewProjection(view, crowd, float(o.width) / float(o.height)), s);
         render::destroyAsset(allocator, g.value());
         if (!out) throw gpu::GpuError(out.error().message);
-        std::vector<double> crowd_ms, upload_ms, frame_ms, sample, skin, upload_cpu, record, cpu_total;
+        const render::RenderOutput& result = out.value();
+        std::vector<std::vector<double>> pass_ms(result.passes.size());
+        std::vector<double> frame_ms, sample, skin, upload_cpu, record, cpu_total;
         uint64_t bytes = 0;
-        for (size_t i = o.warmup; i < out.value().frames.size(); ++i) {
-            const render::FrameSample& f = out.value().frames[i];
-            crowd_ms.push_back(f.gpu_crowd_ms);
-            upload_ms.push_back(f.gpu_upload_ms);
+        for (size_t i = o.warmup; i < result.frames.size(); ++i) {
+            const render::FrameSample& f = result.frames[i];
+            for (size_t p = 0; p < pass_ms.size() && p < f.gpu_pass_ms.size(); ++p) pass_ms[p].push_back(f.gpu_pass_ms[p]);
             frame_ms.push_back(f.gpu_frame_ms);
             sample.push_back(f.cpu.sample_ms);
             skin.push_back(f.cpu.skin_ms);
@@ -122,9 +128,21 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
             cpu_total.push_back(f.cpu.sample_ms + f.cpu.skin_ms + f.cpu.upload_ms + f.cpu_record_ms);
             bytes = f.cpu.upload_bytes;
         }
-        r["variant"] = out.value().technique;
-        r["triangles"] = out.value().triangles;
-        r["gpu_ms"] = {{"crowd", spreadJson(spread(crowd_ms))}, {"upload", spreadJson(spread(upload_ms))}, {"frame", spreadJson(spread(frame_ms))}};
+        r["variant"] = result.technique;
+        r["triangles"] = result.triangles;  // drawn in the last frame, after culling and LOD
+        r["submitted_triangles"] = result.submitted_triangles;  // every member at full detail
+        nlohmann::json per_lod = nlohmann::json::array();
+        for (uint32_t n : result.drawn.per_lod) per_lod.push_back(n);
+        while (per_lod.size() > 1 && per_lod.back() == 0) per_lod.erase(per_lod.size() - 1);
+        r["visible"] = {{"members", instances}, {"in_frustum", result.drawn.in_frustum}, {"per_lod", per_lod}};
+        // Every pass by name, in frame order; "gpu_ms" also keys them by name beside "frame".
+        r["passes"] = nlohmann::json::array();
+        r["gpu_ms"] = {{"frame", spreadJson(spread(frame_ms))}};
+        for (size_t p = 0; p < pass_ms.size(); ++p) {
+            const Spread sp = spread(pass_ms[p]);
+            r["passes"].push_back({{"name", result.passes[p].name}, {"median", sp.median}, {"p95", sp.p95}});
+            r["gpu_ms"][result.passes[p].name] = spreadJson(sp);
+        }
         r["cpu_ms"] = {{"sample", spreadJson(spread(sample))}, {"skin", spreadJson(spread(skin))},
                        {"upload", spreadJson(spread(upload_cpu))}, {"record", spreadJson(spread(record))},
                        {"total", spreadJson(spread(cpu_total))}};
@@ -147,21 +165,32 @@ std::string csvField(std::string text) {
     return quoted + "\"";
 }
 
+// One line per result; after the fixed columns, a median and a p95 column per pass name found in
+// any result (in order of first appearance), empty where a result has no such pass.
 std::string csv(const nlohmann::json& report) {
-    std::string out = "technique,variant,instances,triangles,frame_ms,gpu_crowd_median_ms,gpu_crowd_p95_ms,gpu_upload_median_ms,"
-                      "gpu_frame_median_ms,gpu_frame_p95_ms,cpu_sample_ms,cpu_skin_ms,cpu_upload_ms,cpu_record_ms,cpu_total_ms,"
-                      "upload_bytes_per_frame,gpu_memory_bytes,error\n";
+    std::vector<std::string> pass_names;
+    for (const nlohmann::json& r : report["results"])
+        for (const nlohmann::json& p : r.value("passes", nlohmann::json::array()))
+            if (std::find(pass_names.begin(), pass_names.end(), p["name"].get<std::string>()) == pass_names.end())
+                pass_names.push_back(p["name"].get<std::string>());
+    std::string out = "technique,variant,instances,triangles,frame_ms,gpu_frame_median_ms,gpu_frame_p95_ms,cpu_sample_ms,cpu_skin_ms,"
+                      "cpu_upload_ms,cpu_record_ms,cpu_total_ms,upload_bytes_per_frame,gpu_memory_bytes,";
+    for (const std::string& name : pass_names) out += csvField("gpu_" + name + "_median_ms") + "," + csvField("gpu_" + name + "_p95_ms") + ",";
+    out += "error\n";
     for (const nlohmann::json& r : report["results"]) {
         std::ostringstream line;
         line << csvField(r["technique"].get<std::string>()) << "," << csvField(r.value("variant", "")) << "," << r["instances"] << ",";
         if (r.contains("error")) {
-            line << ",,,,,,,,,,,,,," << csvField(r["error"].get<std::string>());
+            line << std::string(11 + 2 * pass_names.size(), ',') << csvField(r["error"].get<std::string>());
         } else {
-            line << r["triangles"] << "," << r["frame_ms"] << "," << r["gpu_ms"]["crowd"]["median"] << "," << r["gpu_ms"]["crowd"]["p95"] << ","
-                 << r["gpu_ms"]["upload"]["median"] << "," << r["gpu_ms"]["frame"]["median"] << "," << r["gpu_ms"]["frame"]["p95"] << ","
+            line << r["triangles"] << "," << r["frame_ms"] << "," << r["gpu_ms"]["frame"]["median"] << "," << r["gpu_ms"]["frame"]["p95"] << ","
                  << r["cpu_ms"]["sample"]["median"] << "," << r["cpu_ms"]["skin"]["median"] << "," << r["cpu_ms"]["upload"]["median"] << ","
                  << r["cpu_ms"]["record"]["median"] << "," << r["cpu_ms"]["total"]["median"] << "," << r["upload_bytes_per_frame"] << ","
                  << r["gpu_memory_bytes"] << ",";
+            for (const std::string& name : pass_names) {
+                if (r["gpu_ms"].contains(name)) line << r["gpu_ms"][name]["median"] << "," << r["gpu_ms"][name]["p95"] << ",";
+                else line << ",,";
+            }
         }
         out += line.str() + "\n";
     }
@@ -229,6 +258,7 @@ int runBench(const BenchOptions& o) {
     }
     gpu::Context& ctx = *context.value();
     nlohmann::json report = {{"device", ctx.device_name}, {"driver", ctx.driver_name}, {"cpu", cpuName()},
+                             {"view", o.crowd.view}, {"cull", o.crowd.cull}, {"lod", o.crowd.lod}, {"lod_error_px", o.crowd.lod_error},
                              {"cores", std::thread::hardware_concurrency()}, {"model", o.model}, {"size", {o.width, o.height}},
                              {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),
@@ -241,8 +271,8 @@ int runBench(const BenchOptions& o) {
             std::fflush(stderr);
             const nlohmann::json r = measure(ctx, asset.value().baked, v, n, o);
             if (r.contains("error")) std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
-            else std::fprintf(stderr, "frame %.2f ms (GPU crowd %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
-                              r["gpu_ms"]["crowd"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());
+            else std::fprintf(stderr, "frame %.2f ms (GPU %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
+                              r["gpu_ms"]["frame"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());
             report["results"].push_back(r);
         }
     }

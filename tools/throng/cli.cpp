@@ -106,6 +106,16 @@ void warnIgnored(const std::string& technique, const std::string& model, const G
     }
 }
 
+void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
+    command->add_option("--view", flags.view, "overview (the whole crowd, default) or street (standing at its edge, looking across it)")
+        ->check(CLI::IsMember({"overview", "street"}));
+    command->add_option("--cull", flags.cull, "Frustum culling on the GPU: on (default) or off")->check(CLI::IsMember({"on", "off"}));
+    command->add_option("--lod", flags.lod, "Level of detail by size on screen, chosen on the GPU: on (default) or off")
+        ->check(CLI::IsMember({"on", "off"}));
+    command->add_option("--lod-error", flags.lod_error, "The largest error a coarser LOD may make on screen, in pixels (default 1)")
+        ->check(finiteIn(0.0, 10000.0));
+}
+
 } // namespace
 
 ParseResult parseCommandLine(int argc, const char* const* argv) {
@@ -139,6 +149,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bake_cmd->add_flag(
         "--vat", bake.vat,
         "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
+    bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra; default 8)")
+        ->check(countIn(0, kMaxBakedLods));
 
     RenderOptions& render = c.render;
     std::string size = "1280x720";
@@ -178,6 +190,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
     render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");
+    addCrowdFlags(render_cmd, render.crowd);
     (void)r_technique;
 
     BenchOptions& bench = c.bench;
@@ -199,6 +212,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd->add_option("--csv", bench.csv, "Write the report as CSV");
     bench_cmd->add_option("--device", bench.device, "Use the Vulkan device whose name contains this");
     bench_cmd->add_flag("--validate", bench.validate, "Enable the Vulkan validation layers");
+    addCrowdFlags(bench_cmd, bench.crowd);
 
     view::ViewerOptions& view = c.view;
     std::string view_size = "1280x720";
@@ -228,6 +242,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     view_cmd->add_flag("--console", view.console, "Start with the debug console open (backtick toggles it)");
     view_cmd->add_option("--size", view_size, "Window size WxH (default 1280x720)");
     view_cmd->add_option("--device", view.device, "Use the Vulkan device whose name contains this");
+    CrowdFlags view_crowd;
+    addCrowdFlags(view_cmd, view_crowd);
     view_cmd->add_flag("--validate", view.validate,
                        "Enable the Vulkan validation layers; any error makes the exit code 1");
 
@@ -277,6 +293,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     } else if (view_cmd->parsed()) {
         c.subcommand = Subcommand::View;
         if (!parseSize(view_size, view.width, view.height, error)) return usage(error);
+        view.view = view_crowd.view;
+        view.cull = view_crowd.cull;
+        view.lod = view_crowd.lod;
+        view.lod_error = view_crowd.lod_error;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

@@ -28,8 +28,18 @@ struct BakeCliOptions {
     float fps = 30.0f;               // 1 .. 1000 (bake() checks)
     std::string precision = "float"; // float | half
     bool vat = false;                // also bake vertex animation (technique vat)
+    uint32_t lods = 8;               // LOD levels, LOD 0 included; 0 or 1: none extra (8 = kMaxBakedLods)
 };
 int runBake(const BakeCliOptions& options);
+
+// How the crowd is seen and drawn, shared by render, bench and view (--view, --cull, --lod,
+// --lod-error; docs/GPU_DRIVEN.md).
+struct CrowdFlags {
+    std::string view = "overview";  // overview | street (render::ViewKind)
+    bool cull = true;               // frustum culling on the GPU
+    bool lod = true;                // LOD chosen on the GPU by size on screen
+    float lod_error = 1.0f;         // pixels
+};
 
 struct RenderOptions {
     std::string model = "builtin:walker";  // .throng, a model file, or builtin:NAME
@@ -47,6 +57,7 @@ struct RenderOptions {
     std::string device;                    // substring of the device name
     bool validate = false;
     std::string output = "crowd.png";
+    CrowdFlags crowd;
 };
 // Usage checks beyond what the parser does (the --swim list); exit code 2 on failure.
 Status checkRenderOptions(const RenderOptions& options);
@@ -63,6 +74,7 @@ struct BenchOptions {
     std::string json, csv;                 // reports to write (empty: none); the CSV also goes to stdout
     std::string device;
     bool validate = false;
+    CrowdFlags crowd;
 };
 // Usage checks: the technique and crowd-size lists (non-empty, every item known); exit code 2.
 Status checkBenchOptions(const BenchOptions& options);

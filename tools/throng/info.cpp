@@ -1,6 +1,7 @@
 // `throng info`: what a model holds, as text or as one JSON object.
 #include "commands.h"
 
+#include <throng/bake.h>
 #include <throng/import.h>
 
 #include "../../src/io/files.h"
@@ -24,7 +25,15 @@ bool checkOutput(const std::string& path) {
 
 namespace {
 
-nlohmann::json describe(const Model& model) {
+// The LOD chain `throng bake` would store (the simplifier runs: milliseconds for a crowd member).
+nlohmann::json lodsJson(const Result<std::vector<BakedLod>>& lods) {
+    nlohmann::json out = nlohmann::json::array();
+    if (lods)
+        for (const BakedLod& l : lods.value()) out.push_back({{"triangles", l.triangleCount()}, {"error", l.error}});
+    return out;
+}
+
+nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     using nlohmann::json;
     json j;
     j["source"] = model.source;
@@ -52,11 +61,13 @@ nlohmann::json describe(const Model& model) {
     j["textures"] = model.textures.size();
     const Bounds b = bindPoseBounds(model);
     j["bounds"] = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}, {"diagonal", b.diagonal()}};
+    j["lods"] = lodsJson(lods);  // empty when they cannot be built, and lods_error says why
+    if (!lods) j["lods_error"] = lods.error().message;
     j["warnings"] = model.warnings;
     return j;
 }
 
-void printText(const Model& model) {
+void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     const Bounds b = bindPoseBounds(model);
     size_t rigid = 0, submeshes = 0;
     for (const Mesh& m : model.meshes) {
@@ -77,6 +88,14 @@ void printText(const Model& model) {
         std::printf("    %-24s %8.3f s  %6u keys  %4zu tracks\n", c.name.c_str(), double(c.duration), keyframeCount(c), c.tracks.size());
     std::printf("  bounds     min (%.4g, %.4g, %.4g)  max (%.4g, %.4g, %.4g)  diagonal %.4g\n", double(b.min.x), double(b.min.y),
                 double(b.min.z), double(b.max.x), double(b.max.y), double(b.max.z), double(b.diagonal()));
+    if (lods) {
+        std::printf("  lods       %zu (as throng bake stores them; error in model units)\n", lods.value().size());
+        for (size_t l = 0; l < lods.value().size(); ++l)
+            std::printf("    LOD %zu  %9llu triangles  error %.4g\n", l,
+                        static_cast<unsigned long long>(lods.value()[l].triangleCount()), double(lods.value()[l].error));
+    } else {
+        std::printf("  lods       none: %s\n", lods.error().message.c_str());
+    }
     std::printf("  warnings   %zu\n", model.warnings.size());
     for (const std::string& w : model.warnings) std::printf("    - %s\n", w.c_str());
 }
@@ -89,8 +108,9 @@ int runInfo(const InfoOptions& options) {
         printError(options.source, model.error().message);
         return 1;
     }
-    if (options.json) std::cout << describe(model.value()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // names may hold invalid UTF-8
-    else printText(model.value());
+    const Result<std::vector<BakedLod>> lods = lodChain(model.value());
+    if (options.json) std::cout << describe(model.value(), lods).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // names may hold invalid UTF-8
+    else printText(model.value(), lods);
     return 0;
 }
 

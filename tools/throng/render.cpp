@@ -3,6 +3,7 @@
 
 #include "../../src/gpu/png.h"
 #include "../../src/render/renderer.h"
+#include "../../src/render/views.h"
 
 #include <throng/bake.h>
 
@@ -106,6 +107,7 @@ int runRender(const RenderOptions& o) {
         render::CrowdOptions crowd_options;
         crowd_options.count = o.instances;
         crowd_options.seed = o.seed;
+        crowd_options.volume = o.technique == "procedural";  // a school of fish swims in a volume
         const render::Crowd crowd = render::makeCrowd(asset.value(), crowd_options);
         render::RenderSettings settings;
         settings.width = o.width;
@@ -117,7 +119,10 @@ int runRender(const RenderOptions& o) {
         settings.baked = &asset.value();
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
-        const glm::mat4 vp = render::frameBounds(crowd.bounds, float(o.width) / float(o.height));
+        settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error};
+        render::ViewKind view = render::ViewKind::Overview;
+        render::parseViewKind(o.crowd.view, view);  // CLI11 admits only the names it knows
+        const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(o.width) / float(o.height));
         const Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
         render::destroyAsset(allocator, gpu_asset.value());
         const VkDeviceSize peak = allocator.peak_reserved;
@@ -139,9 +144,14 @@ int runRender(const RenderOptions& o) {
                 passes += text;
             }
             if (passes.empty()) passes = "times unavailable (no timestamps)";
-            std::printf("throng render: %s | %s x %u (%s) | %.2f M triangles | GPU %s | %.0f MiB GPU memory | %s %ux%u\n",
-                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), double(out.triangles) * 1e-6,
-                        passes.c_str(), double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
+            std::string lods;
+            for (size_t l = 0; l < out.drawn.per_lod.size(); ++l)
+                if (out.drawn.per_lod[l] > 0) lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
+            std::printf("throng render: %s | %s x %u (%s, %s view) | %u in view, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
+                        "%.0f MiB GPU memory | %s %ux%u\n",
+                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(), out.drawn.in_frustum,
+                        lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6, double(out.submitted_triangles) * 1e-6, passes.c_str(),
+                        double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
         }
     } catch (const gpu::GpuError& e) {
         printError(o.model, e.what());

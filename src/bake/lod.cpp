@@ -1,0 +1,323 @@
+// lod.cpp — offline: the chain of levels of detail of a baked mesh (baked.h, "Levels of detail").
+//
+// The idea: an LOD is only another index range per submesh into the same vertex array, because
+// meshoptimizer's simplifiers return indices into the vertices they were given and never make
+// new ones. Skin weights, normals, colours and every technique's per-vertex data therefore stay
+// exact and shared; only triangles go.
+//
+// Per submesh, level l aims at half the triangles of level l - 1, simplified from the ORIGINAL
+// triangles each time (so every level is compared with LOD 0, not with the level before).
+// Two simplifiers compete: meshopt_simplify (edge collapses under a quadric error, topology
+// kept), which seams, borders and UV islands eventually stall or force into costly collapses,
+// and meshopt_simplifySloppy (vertex clustering on a grid, topology ignored), which reaches any
+// target. The one that gets to at most 75% of the level before with the smaller error wins: in
+// practice edge collapses for the fine levels and clustering for the coarse ones.
+//
+// The error is measured, not only estimated: meshoptimizer's own figures (a quadric estimate for
+// edge collapses, an average over cells for clustering) are not comparable between the two and
+// can shrink from one level to the next. A level's error is the largest distance, in model
+// units, from LOD 0's vertices to the level's triangles and from the level's triangle centroids
+// and edge midpoints to LOD 0's triangles (nearest triangles found through a bounding volume
+// hierarchy), or meshoptimizer's estimate where that is larger, and never below the level
+// before: a renderer picks the coarsest level whose error, projected, is small enough.
+//
+// The chain stops at the requested number of levels, when a level would keep more than 80% of
+// the one before, or after a level of at most 2% of LOD 0. Positions are simplified in the bind
+// pose; a clustered level can join vertices of different limbs that are close at rest, which
+// shows only at the distances its error is chosen for.
+#include <throng/bake.h>
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+namespace throng {
+namespace {
+
+constexpr double kLevelShrink = 0.5; // a level aims at this fraction of the previous one's triangles
+constexpr double kStalled = 0.75;    // meshopt_simplify keeping more than this fraction: stalled
+constexpr double kWorthALevel = 0.8; // a level keeping more of the previous level is not stored
+constexpr double kFloor = 0.02;      // no level after one at most this fraction of LOD 0
+// The simplifiers' target error is relative to the mesh's extent; 1 (the whole extent) leaves the
+// triangle target as the only limit: the renderer picks levels by their reported error instead.
+constexpr float kNoErrorLimit = 1.0f;
+
+// One submesh, compacted to the vertices it uses: the simplifiers allocate per vertex they are
+// given, and a submesh of a large mesh uses few of them.
+struct SubmeshSource {
+    std::vector<uint32_t> global;   // local vertex -> BakedAsset vertex
+    std::vector<float> positions;   // x, y, z per local vertex
+    std::vector<uint32_t> original; // LOD 0's triangles, local indices
+    float scale = 0.0f;             // meshopt_simplifyScale: relative error -> model units
+};
+
+// A submesh at the last level made.
+struct SubmeshLevel {
+    std::vector<uint32_t> indices; // its triangles, local indices
+    float error = 0.0f;            // model units
+};
+
+SubmeshSource compact(const BakedAsset& asset, const BakedSubmesh& sub) {
+    SubmeshSource c;
+    std::unordered_map<uint32_t, uint32_t> local;
+    c.original.reserve(sub.index_count);
+    for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
+        const uint32_t v = asset.indices[i];
+        const auto [it, added] = local.emplace(v, uint32_t(c.global.size()));
+        if (added) {
+            c.global.push_back(v);
+            c.positions.insert(c.positions.end(), asset.vertices[v].position, asset.vertices[v].position + 3);
+        }
+        c.original.push_back(it->second);
+    }
+    if (!c.global.empty()) c.scale = meshopt_simplifyScale(c.positions.data(), c.global.size(), 3 * sizeof(float));
+    return c;
+}
+
+// --- Measured error: how far a level's surface strays from LOD 0's -----------------------
+
+glm::vec3 vertexAt(const std::vector<float>& positions, uint32_t v) {
+    return {positions[3 * size_t(v)], positions[3 * size_t(v) + 1], positions[3 * size_t(v) + 2]};
+}
+
+float lengthSquared(glm::vec3 v) { return glm::dot(v, v); }
+
+// Squared distance from p to triangle abc: the closest point by the triangle's Voronoi regions
+// (vertices, edges, face), as in Ericson, Real-Time Collision Detection, 5.1.5.
+float pointTriangleDistanceSquared(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
+    const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) return lengthSquared(ap);
+    const glm::vec3 bp = p - b;
+    const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) return lengthSquared(bp);
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return lengthSquared(p - (a + ab * (d1 / (d1 - d3))));
+    const glm::vec3 cp = p - c;
+    const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) return lengthSquared(cp);
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return lengthSquared(p - (a + ac * (d2 / (d2 - d6))));
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
+        return lengthSquared(p - (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))));
+    const float denom = va + vb + vc;
+    if (!(denom > 0.0f)) return std::min({lengthSquared(ap), lengthSquared(bp), lengthSquared(cp)}); // degenerate
+    return lengthSquared(p - (a + ab * (vb / denom) + ac * (vc / denom)));
+}
+
+// A bounding volume hierarchy over a triangle list, for nearest-triangle queries. Nodes split at
+// the median centroid along their box's longest axis, so the depth is about log2(triangles)
+// whatever the triangles' sizes and spacing (a uniform grid degrades on a dense cluster next to
+// large triangles, which an imported model may have).
+struct TriangleBvh {
+    struct Node {
+        glm::vec3 lo, hi;   // box around its triangles
+        uint32_t first = 0; // leaf: its triangles are order[first, first + count); inner: its children are
+        uint32_t count = 0; // nodes[first] and nodes[first + 1] (count 0)
+    };
+    const std::vector<float>* positions = nullptr;
+    const std::vector<uint32_t>* indices = nullptr;
+    std::vector<Node> nodes; // nodes[0] is the root
+    std::vector<uint32_t> order;
+};
+
+constexpr uint32_t kLeafTriangles = 4;
+
+TriangleBvh buildBvh(const std::vector<float>& positions, const std::vector<uint32_t>& indices) {
+    TriangleBvh b;
+    b.positions = &positions;
+    b.indices = &indices;
+    const uint32_t count = uint32_t(indices.size() / 3);
+    if (count == 0) return b;
+    std::vector<glm::vec3> lo(count), hi(count), centre(count);
+    for (uint32_t t = 0; t < count; ++t) {
+        const glm::vec3 a = vertexAt(positions, indices[3 * size_t(t)]),
+                        c = vertexAt(positions, indices[3 * size_t(t) + 1]),
+                        d = vertexAt(positions, indices[3 * size_t(t) + 2]);
+        lo[t] = glm::min(a, glm::min(c, d));
+        hi[t] = glm::max(a, glm::max(c, d));
+        centre[t] = (lo[t] + hi[t]) * 0.5f;
+        b.order.push_back(t);
+    }
+    b.nodes.reserve(2 * size_t(count));
+    b.nodes.push_back({glm::vec3(0.0f), glm::vec3(0.0f), 0, count});
+    // Split nodes in the order they were made: children always come after their parent.
+    for (size_t n = 0; n < b.nodes.size(); ++n) {
+        const uint32_t first = b.nodes[n].first, size = b.nodes[n].count;
+        glm::vec3 box_lo(std::numeric_limits<float>::max()), box_hi(-std::numeric_limits<float>::max());
+        for (uint32_t i = first; i < first + size; ++i) {
+            box_lo = glm::min(box_lo, lo[b.order[i]]);
+            box_hi = glm::max(box_hi, hi[b.order[i]]);
+        }
+        b.nodes[n].lo = box_lo;
+        b.nodes[n].hi = box_hi;
+        if (size <= kLeafTriangles) continue;
+        const glm::vec3 extent = box_hi - box_lo;
+        const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : extent.y >= extent.z ? 1 : 2;
+        const auto begin = b.order.begin() + first, middle = begin + size / 2, end = begin + size;
+        std::nth_element(begin, middle, end, [&](uint32_t x, uint32_t y) { return centre[x][axis] < centre[y][axis]; });
+        b.nodes[n].first = uint32_t(b.nodes.size());
+        b.nodes[n].count = 0;
+        b.nodes.push_back({glm::vec3(0.0f), glm::vec3(0.0f), first, size / 2});
+        b.nodes.push_back({glm::vec3(0.0f), glm::vec3(0.0f), first + size / 2, size - size / 2});
+    }
+    return b;
+}
+
+// Squared distance from p to a node's box. Written out: it is the inner loop of every query,
+// and the sanitizer builds run it unoptimised.
+float boxDistanceSquared(const TriangleBvh::Node& node, glm::vec3 p) {
+    const float dx = node.lo.x > p.x ? node.lo.x - p.x : p.x > node.hi.x ? p.x - node.hi.x : 0.0f;
+    const float dy = node.lo.y > p.y ? node.lo.y - p.y : p.y > node.hi.y ? p.y - node.hi.y : 0.0f;
+    const float dz = node.lo.z > p.z ? node.lo.z - p.z : p.z > node.hi.z ? p.z - node.hi.z : 0.0f;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+// Distance from p to the nearest triangle, or any distance <= `enough` once one is found (the
+// caller wants a maximum over points, and this point will not raise it). Depth first, the
+// nearer child first, skipping boxes no nearer than the best so far.
+float nearestDistance(const TriangleBvh& b, glm::vec3 p, float enough) {
+    float best = std::numeric_limits<float>::infinity(); // squared, as `enough2`
+    const float enough2 = enough * enough;
+    if (b.nodes.empty()) return best;
+    // Median splits halve the triangles per level: depth <= 32, and the stack holds at most one
+    // node per level plus one.
+    uint32_t stack[64];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const TriangleBvh::Node& node = b.nodes[stack[--top]];
+        if (boxDistanceSquared(node, p) >= best) continue;
+        if (node.count == 0) {
+            const bool left_first =
+                boxDistanceSquared(b.nodes[node.first], p) <= boxDistanceSquared(b.nodes[node.first + 1], p);
+            stack[top++] = left_first ? node.first + 1 : node.first;
+            stack[top++] = left_first ? node.first : node.first + 1;
+            continue;
+        }
+        for (uint32_t i = node.first; i < node.first + node.count; ++i) {
+            const uint32_t* t = b.indices->data() + 3 * size_t(b.order[i]);
+            best = std::min(best,
+                            pointTriangleDistanceSquared(p, vertexAt(*b.positions, t[0]), vertexAt(*b.positions, t[1]),
+                                                         vertexAt(*b.positions, t[2])));
+            if (best <= enough2) return std::sqrt(best);
+        }
+    }
+    return std::sqrt(best);
+}
+
+// How far a level strays from LOD 0, both ways, in model units: the largest distance from a
+// vertex of LOD 0 to the level's triangles (detail removed: a finger gone), and from the
+// centroid or an edge midpoint of a level's triangle to LOD 0's triangles (surface added: a
+// clustered triangle bridging two legs). Sampled, so not a bound, but a distance a renderer can project to pixels,
+// comparable between levels made by either simplifier.
+float measuredError(const SubmeshSource& c, const TriangleBvh& original, const std::vector<uint32_t>& level) {
+    if (level.empty()) return 0.0f;
+    const TriangleBvh simplified = buildBvh(c.positions, level);
+    float worst = 0.0f;
+    for (uint32_t v = 0; v < c.global.size(); ++v)
+        worst = std::max(worst, nearestDistance(simplified, vertexAt(c.positions, v), worst));
+    for (size_t t = 0; t + 2 < level.size(); t += 3) {
+        const glm::vec3 a = vertexAt(c.positions, level[t]), b = vertexAt(c.positions, level[t + 1]),
+                        d = vertexAt(c.positions, level[t + 2]);
+        for (const glm::vec3& q : {(a + b + d) / 3.0f, (a + b) * 0.5f, (b + d) * 0.5f, (d + a) * 0.5f})
+            worst = std::max(worst, nearestDistance(original, q, worst));
+    }
+    return worst;
+}
+
+// A candidate for a submesh's next level.
+struct Candidate {
+    std::vector<uint32_t> indices; // local
+    float error = 0.0f;            // model units: the larger of meshopt's estimate and measuredError
+};
+
+Candidate candidate(const SubmeshSource& c, const TriangleBvh& bvh, std::vector<uint32_t> indices, size_t count,
+                    float relative_error) {
+    indices.resize(count);
+    const float error = std::max(relative_error * c.scale, measuredError(c, bvh, indices));
+    return Candidate{std::move(indices), error};
+}
+
+// The submesh's next level: about half the triangles of `level`, never more. Both simplifiers
+// run from LOD 0's triangles; of those that reach at most kStalled of the level's triangles the
+// one with the smaller error wins (edge collapses, usually, until seams and borders stall them
+// or force collapses that cost more than clustering does); when neither gets there, the one
+// with fewer triangles.
+void simplifyLevel(const SubmeshSource& c, const TriangleBvh& bvh, SubmeshLevel& level) {
+    const size_t have = level.indices.size();
+    if (have <= 3) return; // one triangle (or none) stays as it is
+    const size_t target = std::max<size_t>(3, size_t(double(have / 3) * kLevelShrink) * 3);
+    std::vector<Candidate> candidates;
+    std::vector<uint32_t> out(c.original.size());
+    float error = 0.0f;
+    size_t n = meshopt_simplify(out.data(), c.original.data(), c.original.size(), c.positions.data(), c.global.size(),
+                                3 * sizeof(float), target, kNoErrorLimit, 0, &error);
+    if (n > 0 && n < have) candidates.push_back(candidate(c, bvh, out, n, error));
+    // Clustering finds no grid for a tiny target and returns nothing.
+    n = meshopt_simplifySloppy(out.data(), c.original.data(), c.original.size(), c.positions.data(), c.global.size(),
+                               3 * sizeof(float), target, kNoErrorLimit, &error);
+    if (n > 0 && n < have) candidates.push_back(candidate(c, bvh, out, n, error));
+    if (candidates.empty()) return;
+    auto reaches = [&](const Candidate& x) { return double(x.indices.size()) <= kStalled * double(have); };
+    auto better = [&](const Candidate& x, const Candidate& y) {
+        if (reaches(x) != reaches(y)) return reaches(x);
+        if (reaches(x)) return x.error < y.error || (x.error == y.error && x.indices.size() < y.indices.size());
+        return x.indices.size() < y.indices.size();
+    };
+    Candidate& best = *std::min_element(candidates.begin(), candidates.end(), better);
+    level.indices = std::move(best.indices);
+    // Measured from LOD 0 each time, the error normally grows level by level; a level that
+    // measures lower than the one before is reported no better.
+    level.error = std::max(level.error, best.error);
+}
+
+uint64_t triangles(const std::vector<SubmeshLevel>& levels) {
+    uint64_t n = 0;
+    for (const SubmeshLevel& l : levels) n += l.indices.size() / 3;
+    return n;
+}
+
+} // namespace
+
+void buildLods(BakedAsset& asset, uint32_t levels) {
+    assert(asset.lods.empty() && levels <= kMaxBakedLods);
+    BakedLod mesh;
+    for (const BakedSubmesh& s : asset.submeshes) mesh.submeshes.push_back({s.first_index, s.index_count});
+    asset.lods.push_back(mesh);
+
+    std::vector<SubmeshSource> sources;
+    std::vector<SubmeshLevel> current;
+    for (const BakedSubmesh& s : asset.submeshes) {
+        sources.push_back(compact(asset, s));
+        current.push_back(SubmeshLevel{sources.back().original, 0.0f});
+    }
+    std::vector<TriangleBvh> bvhs;
+    for (const SubmeshSource& s : sources) bvhs.push_back(buildBvh(s.positions, s.original));
+    const uint64_t full = triangles(current);
+    uint64_t previous = full;
+    while (asset.lods.size() < levels && double(previous) > kFloor * double(full)) {
+        std::vector<SubmeshLevel> next = current; // kept only if the level is worth it
+        for (size_t s = 0; s < next.size(); ++s) simplifyLevel(sources[s], bvhs[s], next[s]);
+        const uint64_t now = triangles(next);
+        if (double(now) > kWorthALevel * double(previous)) break;
+        if (asset.indices.size() + 3 * now > std::numeric_limits<uint32_t>::max()) break; // 32-bit ranges
+        BakedLod lod;
+        lod.error = asset.lods.back().error;
+        for (size_t s = 0; s < next.size(); ++s) {
+            lod.submeshes.push_back({uint32_t(asset.indices.size()), uint32_t(next[s].indices.size())});
+            for (uint32_t i : next[s].indices) asset.indices.push_back(sources[s].global[i]);
+            lod.error = std::max(lod.error, next[s].error);
+        }
+        asset.lods.push_back(std::move(lod));
+        current = std::move(next);
+        previous = now;
+    }
+}
+
+} // namespace throng

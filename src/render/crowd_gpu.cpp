@@ -1,0 +1,263 @@
+// The crowd on the GPU and its culling pass; see crowd_gpu.h.
+#include "crowd_gpu.h"
+
+#include "../gpu/pipeline.h"
+#include "../gpu/shader_blobs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace throng::render {
+
+using gpu::shader::CullParams;
+using gpu::shader::DrawCommand;
+
+std::vector<LodRanges> assetLods(const GpuAsset& asset) {
+    std::vector<LodRanges> out;
+    for (const GpuLod& lod : asset.lods) {
+        if (out.size() == THRONG_MAX_LODS) break;
+        LodRanges r;
+        r.error = lod.error;
+        for (const BakedLodRange& range : lod.submeshes) r.ranges.push_back({range.first_index, range.index_count});
+        out.push_back(std::move(r));
+    }
+    if (out.empty()) {  // no levels: the mesh itself
+        LodRanges base;
+        for (const BakedSubmesh& s : asset.submeshes) base.ranges.push_back({s.first_index, s.index_count});
+        out.push_back(std::move(base));
+    }
+    return out;
+}
+
+uint64_t lodTriangles(const LodRanges& lod) {
+    uint64_t n = 0;
+    for (const glm::uvec2& r : lod.ranges) n += r.y / 3;
+    return n;
+}
+
+std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& m) {
+    const glm::vec4 r0(m[0][0], m[1][0], m[2][0], m[3][0]);
+    const glm::vec4 r1(m[0][1], m[1][1], m[2][1], m[3][1]);
+    const glm::vec4 r2(m[0][2], m[1][2], m[2][2], m[3][2]);
+    const glm::vec4 r3(m[0][3], m[1][3], m[2][3], m[3][3]);
+    std::array<glm::vec4, 6> planes = {r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2};
+    for (glm::vec4& p : planes) p /= std::max(glm::length(glm::vec3(p)), 1e-30f);
+    return planes;
+}
+
+namespace {
+
+static_assert(kMaxBakedLods == THRONG_MAX_LODS, "the culling pass holds every baked level");
+
+constexpr VkShaderStageFlags kCompute = VK_SHADER_STAGE_COMPUTE_BIT;
+
+// A storage buffer a shader reads whole must fit maxStorageBufferRange.
+void checkRange(const gpu::Context& ctx, VkDeviceSize bytes, const char* what) {
+    if (bytes <= ctx.properties.limits.maxStorageBufferRange) return;
+    char text[256];
+    std::snprintf(text, sizeof text, "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use fewer instances",
+                  what, double(bytes) * 1e-9, double(ctx.properties.limits.maxStorageBufferRange) * 1e-9);
+    throw gpu::GpuError(text);
+}
+
+} // namespace
+
+std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx) {
+    auto p = std::make_shared<CullPipelines>();
+    const VkDescriptorSetLayoutBinding bindings[] = {
+        {THRONG_CULL_BINDING_PARAMS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_BOUNDS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_VISIBLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_RANGES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_DRAWS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_DRAW_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
+    p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
+    p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, 0, 0));
+    p->cull = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_comp_spv, p->layout));
+    p->draws = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::draws_comp_spv, p->layout));
+    return p;
+}
+
+CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
+                   std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines)
+    : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), lods_(assetLods(asset)) {
+    const gpu::Context& ctx = *a.context;
+    can_cull_ = ctx.indirect_count;
+    const uint32_t lod_count = uint32_t(lods_.size());
+    const VkDeviceSize n = std::max<VkDeviceSize>(members_, 1);
+    identity_base_ = lod_count * members_;
+    // Transfer source too: tests read them back (CrowdGpu::snapshot, the simulation's checks).
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
+    checkRange(ctx, n * sizeof(gpu::shader::InstanceRecord), "crowd members");
+    instances_ = gpu::ownBuffer(a, n * sizeof(gpu::shader::InstanceRecord), storage, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, *instances_, members.data(), members.size() * sizeof(gpu::shader::InstanceRecord));
+
+    checkRange(ctx, (lod_count + 1) * n * sizeof(uint32_t), "visible list");
+    visible_ = gpu::ownBuffer(a, (lod_count + 1) * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    std::vector<uint32_t> identity(members_);
+    for (uint32_t i = 0; i < members_; ++i) identity[i] = i;
+    gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t), VkDeviceSize(identity_base_) * sizeof(uint32_t));
+
+    std::vector<glm::vec4> boxes;
+    for (const Bounds& b : cull_bounds) {
+        boxes.push_back(glm::vec4(b.min, 0.0f));
+        boxes.push_back(glm::vec4(b.max, 0.0f));
+    }
+    if (boxes.empty()) boxes.assign(2, glm::vec4(0.0f));
+    bounds_ = gpu::ownBuffer(a, boxes.size() * sizeof(glm::vec4), storage, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, *bounds_, boxes.data(), boxes.size() * sizeof(glm::vec4));
+
+    const size_t submeshes = std::max<size_t>(asset.submeshes.size(), 1);
+    std::vector<glm::uvec2> ranges(submeshes * THRONG_MAX_LODS, glm::uvec2(0));
+    for (uint32_t l = 0; l < lod_count; ++l)
+        for (size_t s = 0; s < lods_[l].ranges.size(); ++s) ranges[s * THRONG_MAX_LODS + l] = lods_[l].ranges[s];
+    ranges_ = gpu::ownBuffer(a, ranges.size() * sizeof(glm::uvec2), storage, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, *ranges_, ranges.data(), ranges.size() * sizeof(glm::uvec2));
+
+    counts_ = gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    draws_ = gpu::ownBuffer(a, submeshes * THRONG_MAX_LODS * sizeof(DrawCommand), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    draw_counts_ = gpu::ownBuffer(a, submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    // Zeroed once: no draw ever reads indirect commands that were never written.
+    gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+        vkCmdFillBuffer(cmd, draws_->buffer, 0, VK_WHOLE_SIZE, 0);
+        vkCmdFillBuffer(cmd, draw_counts_->buffer, 0, VK_WHOLE_SIZE, 0);
+        vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
+    });
+    slot_culled_.assign(slots, false);
+    if (!can_cull_) return;
+
+    for (uint32_t s = 0; s < slots; ++s) {
+        params_.push_back(gpu::ownBuffer(a, sizeof(CullParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+        readback_.push_back(gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback));
+        std::memset(readback_.back()->mapped(), 0, THRONG_COUNTS * sizeof(uint32_t));
+    }
+    pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * slots}};
+    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = slots;
+    pci.poolSizeCount = 1;
+    pci.pPoolSizes = sizes;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
+    pool_ = gpu::Unique<VkDescriptorPool>(ctx.device, pool);
+    std::vector<VkDescriptorSetLayout> layouts(slots, pipelines_->set_layout.get());
+    sets_.resize(slots);
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool_;
+    ai.descriptorSetCount = slots;
+    ai.pSetLayouts = layouts.data();
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, sets_.data()));
+    for (uint32_t s = 0; s < slots; ++s) {
+        const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params_[s]->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_BOUNDS, bounds_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_VISIBLE, visible_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_COUNTS, counts_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer)};
+        gpu::writeDescriptors(ctx.device, sets_[s], writes);
+    }
+}
+
+void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, uint32_t viewport_height,
+                         const CullSettings& settings) {
+    culled_ = can_cull_ && settings.active() && members_ > 0;
+    slot_culled_[slot] = culled_;
+    if (!culled_) return;
+    CullParams p{};
+    const std::array<glm::vec4, 6> planes = frustumPlanes(vp);
+    for (int i = 0; i < 6; ++i) p.planes[i] = planes[i];
+    p.depth_row = glm::vec4(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
+    for (size_t l = 0; l < lods_.size(); ++l) p.lod_errors[l / 4][l % 4] = lods_[l].error;
+    p.pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(viewport_height);
+    p.lod_error_px = settings.lod_error_px;
+    p.members = members_;
+    p.lod_count = settings.lod ? uint32_t(lods_.size()) : 1u;
+    p.frustum = settings.cull ? 1u : 0u;
+    p.submeshes = uint32_t(asset_->submeshes.size());
+    const uint32_t groups = (members_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
+    p.row_width = std::min(groups, 32768u) * THRONG_CULL_LOCAL_SIZE;
+    p.visible_stride = members_;
+    p.identity_base = identity_base_;
+    std::memcpy(params_[slot]->mapped(), &p, sizeof p);
+    passes.push_back({"cull", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot); }});
+}
+
+void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot) const {
+    vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull);
+    const uint32_t groups = (members_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
+    const uint32_t x = std::min(groups, 32768u);
+    vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->draws);
+    vkCmdDispatch(cmd, uint32_t((asset_->submeshes.size() + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE), 1, 1);
+    // The counts, for the host (statistics only: nothing of the frame waits for them).
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                       VK_ACCESS_2_TRANSFER_READ_BIT);
+    const VkBufferCopy region{0, 0, THRONG_COUNTS * sizeof(uint32_t)};
+    vkCmdCopyBuffer(cmd, counts_->buffer, readback_[slot]->buffer, 1, &region);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+}
+
+void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first, uint32_t count) const {
+    if (culled_) {
+        vkCmdDrawIndexedIndirectCount(cmd, draws_->buffer, VkDeviceSize(submesh) * THRONG_MAX_LODS * sizeof(DrawCommand), draw_counts_->buffer,
+                                      VkDeviceSize(submesh) * sizeof(uint32_t), uint32_t(lods_.size()), sizeof(DrawCommand));
+        return;
+    }
+    const glm::uvec2 range = lods_[0].ranges[submesh];
+    if (range.y > 0 && count > 0) vkCmdDrawIndexed(cmd, range.y, count, range.x, 0, identity_base_ + first);
+}
+
+CullCounts CrowdGpu::counts(uint32_t slot) const {
+    CullCounts c;
+    if (!slot_culled_[slot]) {
+        c.in_frustum = members_;
+        c.per_lod[0] = members_;
+        c.triangles = uint64_t(members_) * lodTriangles(lods_[0]);
+        return c;
+    }
+    const uint32_t* raw = static_cast<const uint32_t*>(readback_[slot]->mapped());
+    c.in_frustum = raw[THRONG_COUNT_IN_FRUSTUM];
+    for (size_t l = 0; l < lods_.size(); ++l) {
+        c.per_lod[l] = raw[l];
+        c.triangles += uint64_t(raw[l]) * lodTriangles(lods_[l]);
+    }
+    return c;
+}
+
+CrowdGpu::Snapshot CrowdGpu::snapshot() const {
+    Snapshot out;
+    uint32_t counts[THRONG_COUNTS] = {};
+    gpu::downloadBuffer(*allocator_, *counts_, counts, sizeof counts);
+    out.in_frustum = counts[THRONG_COUNT_IN_FRUSTUM];
+    for (size_t l = 0; l < lods_.size(); ++l) {
+        std::vector<uint32_t> members(std::min(counts[l], members_));
+        if (!members.empty())
+            gpu::downloadBuffer(*allocator_, *visible_, members.data(), members.size() * sizeof(uint32_t),
+                                VkDeviceSize(l) * members_ * sizeof(uint32_t));
+        out.members.push_back(std::move(members));
+    }
+    const size_t submeshes = asset_->submeshes.size();
+    out.draw_counts.resize(submeshes);
+    std::vector<DrawCommand> all(submeshes * THRONG_MAX_LODS);
+    if (submeshes > 0) {
+        gpu::downloadBuffer(*allocator_, *draw_counts_, out.draw_counts.data(), submeshes * sizeof(uint32_t));
+        gpu::downloadBuffer(*allocator_, *draws_, all.data(), all.size() * sizeof(DrawCommand));
+    }
+    for (size_t s = 0; s < submeshes; ++s)
+        for (uint32_t d = 0; d < std::min<uint32_t>(out.draw_counts[s], THRONG_MAX_LODS); ++d) out.draws.push_back(all[s * THRONG_MAX_LODS + d]);
+    return out;
+}
+
+} // namespace throng::render

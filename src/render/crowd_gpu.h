@@ -1,0 +1,121 @@
+// The crowd on the GPU (docs/GPU_DRIVEN.md, sections 2-4): the members' records, the visible
+// list every vertex shader reads its member through (member.glsl), and the `cull` pass that
+// fills that list each frame with the members in the frustum, each at the LOD its size on
+// screen needs, plus the indirect draws of every (submesh, LOD) that has members.
+//
+// The visible list holds THRONG_MAX_LODS regions of `members` slots (LOD l from l * members)
+// and after them the identity region (member i at identity_base + i), written once: a frame
+// without culling draws every member at LOD 0 from there.
+#pragma once
+
+#include "crowd.h"
+#include "gpu_asset.h"
+
+#include "../gpu/owned.h"
+#include "../gpu/passes.h"
+
+#include <array>
+#include <memory>
+#include <span>
+
+namespace throng::render {
+
+struct CullSettings {
+    bool cull = true;            // drop members outside the frustum
+    bool lod = true;             // choose a coarser LOD where its error is small on screen
+    float lod_error_px = 1.0f;   // the largest error on screen a coarser LOD may make, in pixels
+    bool active() const { return cull || lod; }
+};
+
+// What one culled frame drew: members in the frustum, and members drawn per LOD.
+struct CullCounts {
+    uint32_t in_frustum = 0;
+    std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
+    uint64_t triangles = 0;  // drawn: per LOD its members times its triangles
+};
+
+// One LOD as the GPU draws it: an index range per submesh (same order as GpuAsset::submeshes).
+struct LodRanges {
+    float error = 0.0f;  // model units
+    std::vector<glm::uvec2> ranges;  // (first index, index count)
+};
+
+// The LODs of `asset` (at most THRONG_MAX_LODS; one, the mesh itself, when it has none).
+std::vector<LodRanges> assetLods(const GpuAsset& asset);
+uint64_t lodTriangles(const LodRanges& lod);
+
+// The culling pass's pipelines and layouts. Built once and shared by the CrowdGpus of one owner:
+// a viewer rebuilds its crowd on every change, and compiling pipelines each time costs time and,
+// on lavapipe, memory that is never given back.
+struct CullPipelines {
+    gpu::Unique<VkDescriptorSetLayout> set_layout;
+    gpu::Unique<VkPipelineLayout> layout;
+    gpu::Unique<VkPipeline> cull, draws;
+};
+// Throws gpu::GpuError. Contract: context.indirect_count.
+std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& context);
+
+class CrowdGpu {
+public:
+    // `cull_bounds`: per clip, the model-space box culling tests (Crowd::clip_bounds, or a
+    // technique's own, e.g. padded by the swim of `procedural`). `slots`: frames in flight.
+    // `pipelines`: shared ones, or null to build its own (when the device can cull).
+    // Throws gpu::GpuError (out of memory, storage buffers past the device's limits).
+    CrowdGpu(gpu::Allocator& allocator, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
+             std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines = nullptr);
+
+    VkBuffer instances() const { return instances_->buffer; }
+    VkBuffer visible() const { return visible_->buffer; }
+    uint32_t members() const { return members_; }
+    uint32_t identityBase() const { return identity_base_; }
+    // The device can cull (Context::indirect_count); without it every frame draws every member.
+    bool canCull() const { return can_cull_; }
+
+    // Adds the `cull` pass of frame slot `slot` when `settings` asks for culling or LOD and the
+    // device can, and remembers for drawSubmesh() whether this frame is culled.
+    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& view_projection, uint32_t viewport_height,
+                   const CullSettings& settings);
+    bool culled() const { return culled_; }
+
+    // Draws submesh `submesh` of the asset: with this frame culled, every LOD that has members
+    // (vkCmdDrawIndexedIndirectCount), else members first .. first + count - 1 at LOD 0 through
+    // the identity region. Pipeline, index buffer, sets and constants are bound by the caller.
+    void drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first, uint32_t count) const;
+
+    // The counts of the slot's last culled frame, once its fence has signalled; without culling
+    // every member at LOD 0.
+    CullCounts counts(uint32_t slot) const;
+
+    // Tests: what the last culling pass left on the GPU (the device must be idle).
+    struct Snapshot {
+        uint32_t in_frustum = 0;
+        std::vector<std::vector<uint32_t>> members;  // per LOD, in slot order
+        std::vector<gpu::shader::DrawCommand> draws;   // per submesh, its draw_counts[s] draws
+        std::vector<uint32_t> draw_counts;
+    };
+    Snapshot snapshot() const;
+    const std::vector<LodRanges>& lods() const { return lods_; }
+
+private:
+    void recordCull(VkCommandBuffer cmd, uint32_t slot) const;
+
+    gpu::Allocator* allocator_;
+    const GpuAsset* asset_;
+    uint32_t members_ = 0;
+    uint32_t identity_base_ = 0;
+    bool can_cull_ = false;
+    bool culled_ = false;
+    std::vector<LodRanges> lods_;
+    std::vector<bool> slot_culled_;
+    gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_;
+    std::vector<gpu::OwnedBuffer> params_;    // per slot: CullParams (host-visible)
+    std::vector<gpu::OwnedBuffer> readback_;  // per slot: the counts, copied for the host
+    std::shared_ptr<const CullPipelines> pipelines_;
+    gpu::Unique<VkDescriptorPool> pool_;
+    std::vector<VkDescriptorSet> sets_;  // per slot
+};
+
+// The six frustum planes of `view_projection` (inward normals, normalized; Vulkan's 0..w depth).
+std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& view_projection);
+
+} // namespace throng::render

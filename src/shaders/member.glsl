@@ -1,0 +1,31 @@
+// The member a vertex belongs to and where it lands, shared by every vertex shader. Expects,
+// before inclusion: shared.h, vertex.glsl and the push constant block `draw` (DrawConstants).
+//
+// Draws never index the crowd directly: instance i of a draw stands for member
+// visible[gl_InstanceIndex], where gl_InstanceIndex includes the draw's firstInstance. The
+// culling pass writes, per LOD, the visible members into their own region of that list and
+// draws each region from its start; without culling the draw reads the identity region (member
+// i at slot identity_base + i), so the same shaders serve both.
+
+layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
+
+#include "instance.glsl"
+
+uint memberIndex() { return visible[uint(gl_InstanceIndex)]; }
+
+layout(location = 0) out vec3 out_normal;
+layout(location = 1) out vec2 out_uv;
+layout(location = 2) out vec4 out_color;
+
+// Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
+// output of the vertex.
+void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) {
+    vec4 q = instanceOrientation(inst);
+    vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
+    gl_Position = draw.view_projection * vec4(world, 1.0);
+    captureWorld(member, world);
+    out_normal = rotateByQuaternion(q, n);
+    out_uv = vtx.uv;
+    out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;
+}

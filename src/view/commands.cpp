@@ -1,0 +1,135 @@
+// The console commands carried out; see commands.h.
+#include "commands.h"
+
+namespace throng::view {
+
+Commands::Commands(LiveCrowd& crowd, CommandHost& host, std::string_view script) : crowd_(crowd), host_(host) {
+    for (const std::string& line : splitScript(script)) script_.push_back(line);
+}
+
+bool Commands::execute(const std::string& line) {
+    host_.log("> " + line);
+    Result<Command> parsed = parseCommand(line, render::techniqueNames());
+    if (!parsed) {
+        host_.log("error: " + parsed.error().message);
+        return false;
+    }
+    return apply(parsed.value());
+}
+
+void Commands::runPending(bool screenshot_waiting) {
+    for (const std::string& line : typed_)
+        if (!line.empty()) execute(line);
+    typed_.clear();
+    if (wait_frames_ > 0) {
+        --wait_frames_;
+        return;
+    }
+    if (script_.empty() || screenshot_waiting) return;
+    const std::string line = script_.front();
+    script_.pop_front();
+    if (!execute(line)) failed_ = true;
+}
+
+bool Commands::change(const CrowdState& want, bool reframe) {
+    if (host_.applyState(want, reframe)) return true;
+    host_.log("error: " + crowd_.lastError() + " (nothing changed)");
+    return false;
+}
+
+bool Commands::apply(const Command& c) {
+    CrowdState want = crowd_.state();
+    switch (c.kind) {
+    case CommandKind::Help:
+        for (const std::string& h : commandHelp()) host_.log("  " + h);
+        return true;
+    case CommandKind::Technique:
+        want.technique = c.text;
+        if (!change(want, false)) return false;
+        host_.log("technique: " + crowd_.techniqueName());
+        return true;
+    case CommandKind::Instances:
+        want.instances = uint32_t(c.number);
+        if (!change(want, true)) return false;
+        host_.log("instances: " + std::to_string(want.instances));
+        return true;
+    case CommandKind::Clip: return changeClip(c.text);
+    case CommandKind::Precision: return changePrecision(c.text);
+    case CommandKind::Speed:
+        host_.setSpeed(float(c.number));
+        host_.log("speed: " + std::to_string(float(c.number)));
+        return true;
+    case CommandKind::Vsync: {
+        const char* mode = host_.setVsync(c.on);
+        host_.log(std::string("vsync ") + (c.on ? "on" : "off") + ": present mode " + mode);
+        return true;
+    }
+    case CommandKind::Cull:
+        host_.culling().cull = c.on;
+        host_.log(std::string("cull: ") + (c.on ? "on" : "off"));
+        return true;
+    case CommandKind::Lod:
+        host_.culling().lod = c.on;
+        host_.log(std::string("lod: ") + (c.on ? "on" : "off"));
+        return true;
+    case CommandKind::LodError:
+        host_.culling().lod_error_px = float(c.number);
+        host_.log("lod-error: " + std::to_string(float(c.number)) + " px");
+        return true;
+    case CommandKind::View: {
+        render::ViewKind view = render::ViewKind::Overview;
+        render::parseViewKind(c.text, view);
+        host_.setView(view);
+        host_.log("view: " + c.text);
+        return true;
+    }
+    case CommandKind::Size:
+        host_.resizeWindow(c.width, c.height);
+        host_.log("size: asked for " + std::to_string(c.width) + "x" + std::to_string(c.height));
+        return true;
+    case CommandKind::Screenshot:
+        if (host_.screenshot(c.text)) return true;
+        host_.log("error: this window's swapchain images cannot be copied (no TRANSFER_SRC usage, or not 8-bit RGBA)");
+        return false;
+    case CommandKind::Stats: host_.log(host_.statsLine()); return true;
+    case CommandKind::Wait: wait_frames_ = uint32_t(c.number); return true;
+    case CommandKind::Quit: host_.quit(); return true;
+    }
+    return false;
+}
+
+// By name or index, or `mixed`: the seeded mixed crowd.
+bool Commands::changeClip(const std::string& name) {
+    const std::vector<BakedClip>& clips = crowd_.asset().baked.clips;
+    int clip = name == "mixed" ? -1 : -2;
+    for (size_t i = 0; i < clips.size() && clip == -2; ++i)
+        if (clips[i].name == name || std::to_string(i) == name) clip = int(i);
+    if (clip == -2) {
+        std::string names;
+        for (size_t i = 0; i < clips.size(); ++i) names += (i ? ", " : "") + clips[i].name;
+        host_.log("error: no clip '" + name + "' (clips: " + names + "; or an index, or mixed)");
+        return false;
+    }
+    const std::string done = "clip: " + (clip < 0 ? std::string("mixed") : clips[size_t(clip)].name);
+    CrowdState want = crowd_.state();
+    want.clip = clip;
+    if (!change(want, false)) return false;
+    host_.log(done);
+    return true;
+}
+
+// A .throng file keeps the precision it was baked at: only bonetex's texels follow.
+bool Commands::changePrecision(const std::string& name) {
+    CrowdState want = crowd_.state();
+    want.precision = name == "half" ? Precision::Float16 : Precision::Float32;
+    const BakedAsset& baked = crowd_.asset().baked;
+    const std::string note = crowd_.scene().model || baked.precision == want.precision
+                                 ? std::string()
+                                 : " (bonetex; the baked animation stays " + std::string(toString(baked.precision)) + " as stored in " +
+                                       crowd_.scene().source + ")";
+    if (!change(want, false)) return false;
+    host_.log("precision: " + name + note);
+    return true;
+}
+
+} // namespace throng::view

@@ -1,0 +1,40 @@
+// Loading the crowd's source and putting it on the GPU; see scene.h.
+#include "scene.h"
+
+namespace throng::view {
+
+Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat) {
+    BakeOptions o;
+    o.fps = fps;
+    o.precision = precision;
+    o.vat = vat;
+    Result<LoadedAsset> loaded = loadAsset(source, o);
+    if (!loaded) return loaded.error();
+    Scene s;
+    s.source = source;
+    s.fps = fps;
+    s.model = std::move(loaded.value().model);
+    s.baked = std::move(loaded.value().baked);
+    return s;
+}
+
+bool hasVat(const BakedAsset& a) {
+    return !a.vat_f32.empty() || !a.vat_f16.empty();
+}
+
+AssetOnGpu::~AssetOnGpu() {
+    if (allocator != nullptr) render::destroyAsset(*allocator, gpu);
+}
+
+Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, BakedAsset baked) {
+    auto a = std::make_unique<AssetOnGpu>();
+    a->baked = std::move(baked);
+    Result<render::GpuAsset> g = render::uploadAsset(allocator, a->baked);
+    if (!g) return g.error();
+    a->gpu = std::move(g).value();
+    a->allocator = &allocator;
+    a->mesh = render::cpuMesh(a->baked);
+    return a;
+}
+
+} // namespace throng::view

@@ -1,0 +1,50 @@
+// The crowd's source as the viewer holds it: the baked asset, and for imported models the model
+// itself, so that a later change can bake it again (another precision, or vertex animation for
+// technique vat); and a baked asset together with its copy on the GPU.
+#pragma once
+
+#include "../render/gpu_asset.h"
+#include "../render/technique.h"
+
+#include <throng/bake.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace throng::view {
+
+struct Scene {
+    std::string source;          // as given: a file or builtin:NAME; messages name it
+    std::optional<Model> model;  // imported models only (empty for .throng files): what re-bakes start from
+    BakedAsset baked;            // as loaded; LiveCrowd::start() moves it onto the GPU
+    float fps = 30.0f;           // the baking rate, for re-bakes
+};
+
+// Loads `source` through loadAsset(): a .throng file as it is; a model file or builtin:NAME
+// imported and baked at `fps` and `precision`, with vertex animation when `vat`. Errors: loadAsset's.
+Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat);
+
+// The asset carries vertex animation (float or half), which technique vat draws from.
+bool hasVat(const BakedAsset& asset);
+
+// A baked asset with its GPU copy and the mesh technique cpu skins. Held by pointer: techniques
+// keep pointers into it, which must stay valid while a replacement is built beside it. Frees the
+// GPU copy on destruction (the GPU must be done with it).
+struct AssetOnGpu {
+    BakedAsset baked;
+    render::GpuAsset gpu;
+    render::BakedAssetMesh mesh;
+    gpu::Allocator* allocator = nullptr;  // set once `gpu` holds something to free
+    AssetOnGpu() = default;
+    AssetOnGpu(const AssetOnGpu&) = delete;
+    AssetOnGpu& operator=(const AssetOnGpu&) = delete;
+    ~AssetOnGpu();
+};
+
+// Uploads `baked` (render::uploadAsset) and derives the CPU mesh. What the upload warns about
+// stays in gpu.warnings for the caller to show. Errors: the device refuses the asset (uploadAsset's
+// message); nothing is left allocated.
+Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, BakedAsset baked);
+
+} // namespace throng::view

@@ -1,0 +1,249 @@
+// GPU culling and LOD (src/render/crowd_gpu.h, cull.comp, draws.comp) against the CPU, on a
+// headless context with validation on:
+//  - for random cameras, every member with a skinned vertex inside the view volume (the CPU
+//    skins every vertex of every member: brute force) is in the GPU's visible list;
+//  - the GPU's choice per member (frustum, LOD) equals the same test done on the CPU, except
+//    for members within a hair of a decision boundary; the indirect draws are the CPU's;
+//  - with culling and LOD error 0 the picture is the picture without them.
+#include "../src/render/crowd_pose.h"
+#include "../src/render/renderer.h"
+#include "../src/render/views.h"
+
+#include <throng/bake.h>
+#include <throng/builtin.h>
+
+#include "gpu_suite.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/packing.hpp>
+
+#include <random>
+#include <set>
+
+using namespace throng;
+
+namespace {
+
+class Cull : public test::GpuSuite {};
+
+BakedAsset bakedWalker() {
+    BakeOptions o;
+    Result<BakedAsset> r = bake(makeWalker(), o);
+    EXPECT_TRUE(r.ok());
+    return std::move(r).value();
+}
+
+glm::vec4 orientation(const gpu::shader::InstanceRecord& r) {
+    const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);
+    return glm::vec4(xy, zw);
+}
+
+glm::vec3 rotate(const glm::vec4& q, const glm::vec3& v) {
+    const glm::vec3 t = 2.0f * glm::cross(glm::vec3(q), v);
+    return v + q.w * t + glm::cross(glm::vec3(q), t);
+}
+
+glm::vec3 place(const gpu::shader::InstanceRecord& r, const glm::vec3& p) {
+    return rotate(orientation(r), p) * r.position_scale.w + glm::vec3(r.position_scale);
+}
+
+// Members with at least one skinned vertex inside the view volume (0 <= z <= w, |x|, |y| <= w).
+std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd& crowd, float time, const glm::mat4& vp) {
+    const render::BakedAssetMesh mesh = render::cpuMesh(baked);
+    const size_t joints = baked.source.palette.size();
+    std::vector<render::MatrixRows> rows(crowd.instances.size() * joints);
+    render::sampleCrowdPoses(baked.source, crowd.instances, time, rows);
+    std::set<uint32_t> seen;
+    for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
+        for (size_t v = 0; v < mesh.positions.size(); ++v) {
+            glm::vec3 p(0.0f);
+            for (int i = 0; i < 4; ++i) {
+                if (mesh.weights[v][i] == 0.0f) continue;
+                const render::MatrixRows& j = rows[m * joints + mesh.joints[v][i]];
+                const glm::vec4 h(mesh.positions[v], 1.0f);
+                p += mesh.weights[v][i] * glm::vec3(glm::dot(j.rows[0], h), glm::dot(j.rows[1], h), glm::dot(j.rows[2], h));
+            }
+            const glm::vec4 c = vp * glm::vec4(place(crowd.instances[m], p), 1.0f);
+            if (c.w > 0.0f && std::fabs(c.x) <= c.w && std::fabs(c.y) <= c.w && c.z >= 0.0f && c.z <= c.w) {
+                seen.insert(m);
+                break;
+            }
+        }
+    }
+    return seen;
+}
+
+// The culling pass once, on its own, and what it left.
+render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, const glm::mat4& vp, uint32_t height,
+                                     const render::CullSettings& settings) {
+    std::vector<gpu::Pass> passes;
+    crowd.addPasses(passes, 0, vp, height, settings);
+    gpu::submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
+        for (const gpu::Pass& p : passes) p.record(cmd);
+    });
+    return crowd.snapshot();
+}
+
+// The CPU's version of cull.comp's decision for one member: -1 culled, else the LOD; `margin`
+// is how far the deciding quantities were from flipping (relative).
+int cpuDecision(const gpu::shader::InstanceRecord& r, const std::vector<Bounds>& boxes, const std::vector<render::LodRanges>& lods,
+                const glm::mat4& vp, uint32_t height, const render::CullSettings& s, double& margin) {
+    const uint32_t a = r.clips & 0xffffu, b = r.clips >> 16;
+    const glm::vec3 lo = glm::min(boxes[a].min, boxes[b].min), hi = glm::max(boxes[a].max, boxes[b].max);
+    const float scale = r.position_scale.w;
+    const glm::vec3 center = place(r, 0.5f * (lo + hi));
+    const float radius = 0.5f * glm::length(hi - lo) * std::fabs(scale);
+    margin = 1e30;
+    if (s.cull)
+        for (const glm::vec4& plane : render::frustumPlanes(vp)) {
+            const float d = glm::dot(glm::vec3(plane), center) + plane.w + radius;
+            margin = std::min(margin, std::fabs(double(d)) / std::max(double(radius), 1e-6));
+            if (d < 0.0f) return -1;
+        }
+    const glm::vec4 depth_row(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
+    const float depth = glm::dot(depth_row, glm::vec4(center, 1.0f)) - radius;
+    int lod = 0;
+    if (depth > 0.0f && s.lod) {
+        const float pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(height);
+        const float per_error = std::fabs(scale) * pixels_per_unit / depth;
+        for (size_t l = 1; l < lods.size(); ++l) {
+            const float px = lods[l].error * per_error;
+            margin = std::min(margin, std::fabs(double(px) - s.lod_error_px) / std::max(double(s.lod_error_px), 1e-6));
+            if (px <= s.lod_error_px) lod = int(l);
+        }
+    }
+    return lod;
+}
+
+// A camera somewhere around the crowd looking at a random point of it, 30-90 degrees of view.
+glm::mat4 randomCamera(std::mt19937& rng, const Bounds& b, float aspect) {
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    const glm::vec3 size = b.max - b.min, center = 0.5f * (b.min + b.max);
+    const glm::vec3 eye = center + glm::vec3((u(rng) - 0.5f) * 1.6f * size.x, 0.2f + u(rng) * 0.6f * size.x, (u(rng) - 0.5f) * 1.6f * size.z);
+    const glm::vec3 target = b.min + glm::vec3(u(rng), u(rng), u(rng)) * size;
+    const float fov = glm::radians(30.0f + 60.0f * u(rng));
+    glm::mat4 proj = glm::perspectiveRH_ZO(fov, aspect, 4.0f * glm::length(size), 0.05f);
+    proj[1][1] *= -1.0f;
+    return proj * glm::lookAtRH(eye, target, glm::vec3(0, 1, 0));
+}
+
+TEST_F(Cull, GpuKeepsEveryMemberTheCpuSeesForRandomCameras) {
+    if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU culling";
+    const BakedAsset baked = bakedWalker();
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = 150;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    const float time = 0.8f;
+    render::CrowdGpu gpu_crowd(*allocator_, g.value(), crowd.instances, crowd.clip_bounds, 1);
+    std::mt19937 rng(7);
+    size_t culled_somewhere = 0, seen_total = 0;
+    for (int camera = 0; camera < 12; ++camera) {
+        const glm::mat4 vp = randomCamera(rng, crowd.bounds, 16.0f / 9.0f);
+        const std::set<uint32_t> cpu = membersSeenByCpu(baked, crowd, time, vp);
+        const render::CrowdGpu::Snapshot snap = cullOnce(*allocator_, gpu_crowd, vp, 720, {true, false, 1.0f});
+        std::set<uint32_t> gpu;
+        for (const auto& lod : snap.members) gpu.insert(lod.begin(), lod.end());
+        EXPECT_EQ(gpu.size(), snap.in_frustum);
+        for (uint32_t m : cpu) EXPECT_TRUE(gpu.count(m)) << "camera " << camera << ": member " << m << " is on screen but was culled";
+        culled_somewhere += crowd.instances.size() - gpu.size();
+        seen_total += cpu.size();
+    }
+    EXPECT_GT(culled_somewhere, 0u) << "no camera culled anything: the test shows nothing";
+    EXPECT_GT(seen_total, 0u) << "no camera saw anything: the test shows nothing";
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
+    if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU culling";
+    const BakedAsset baked = bakedWalker();
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = 2000;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    render::CrowdGpu gpu_crowd(*allocator_, g.value(), crowd.instances, crowd.clip_bounds, 1);
+    const std::vector<render::LodRanges>& lods = gpu_crowd.lods();
+    std::printf("LODs: %zu\n", lods.size());
+    std::mt19937 rng(11);
+    for (int camera = 0; camera < 6; ++camera) {
+        const glm::mat4 vp = camera == 0 ? render::crowdViewProjection(render::ViewKind::Street, crowd, 16.0f / 9.0f)
+                                         : randomCamera(rng, crowd.bounds, 16.0f / 9.0f);
+        const render::CullSettings settings{true, true, camera % 2 ? 1.0f : 4.0f};
+        const render::CrowdGpu::Snapshot snap = cullOnce(*allocator_, gpu_crowd, vp, 720, settings);
+        std::vector<int> gpu_lod(crowd.instances.size(), -1);
+        for (size_t l = 0; l < snap.members.size(); ++l)
+            for (uint32_t m : snap.members[l]) {
+                ASSERT_LT(m, crowd.instances.size());
+                EXPECT_EQ(gpu_lod[m], -1) << "member " << m << " listed twice";
+                gpu_lod[m] = int(l);
+            }
+        size_t ambiguous = 0;
+        for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
+            double margin = 0.0;
+            const int cpu = cpuDecision(crowd.instances[m], crowd.clip_bounds, lods, vp, 720, settings, margin);
+            if (margin < 1e-4) {
+                ++ambiguous;
+                continue;
+            }
+            EXPECT_EQ(gpu_lod[m], cpu) << "camera " << camera << " member " << m;
+        }
+        EXPECT_LT(ambiguous, crowd.instances.size() / 100);
+        // The draws: per submesh, one per LOD with members, in LOD order, each from its region.
+        size_t d = 0;
+        for (size_t s = 0; s < g.value().submeshes.size(); ++s) {
+            uint32_t expected = 0;
+            for (size_t l = 0; l < lods.size(); ++l) {
+                if (snap.members[l].empty() || lods[l].ranges[s].y == 0) continue;
+                ASSERT_LT(d, snap.draws.size());
+                const gpu::shader::DrawCommand& c = snap.draws[d++];
+                EXPECT_EQ(c.index_count, lods[l].ranges[s].y);
+                EXPECT_EQ(c.first_index, lods[l].ranges[s].x);
+                EXPECT_EQ(c.instance_count, snap.members[l].size());
+                EXPECT_EQ(c.first_instance, uint32_t(l) * crowd.instances.size());
+                EXPECT_EQ(c.vertex_offset, 0);
+                ++expected;
+            }
+            EXPECT_EQ(snap.draw_counts[s], expected) << "submesh " << s;
+        }
+        EXPECT_EQ(d, snap.draws.size());
+    }
+    render::destroyAsset(*allocator_, g.value());
+}
+
+TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
+    const BakedAsset baked = bakedWalker();
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
+    ASSERT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = 120;
+    const render::Crowd crowd = render::makeCrowd(baked, co);
+    render::RenderSettings s;
+    s.width = 320;
+    s.height = 180;
+    s.frames = 2;
+    s.time = 0.6f;
+    for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
+        const glm::mat4 vp = render::crowdViewProjection(view, crowd, 320.0f / 180.0f);
+        s.cull = {false, false, 0.0f};
+        const render::RenderOutput all = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
+        s.cull = {true, true, 0.0f};
+        const render::RenderOutput culled = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
+        ASSERT_EQ(all.rgba.size(), culled.rgba.size());
+        size_t differ = 0;
+        for (size_t i = 0; i < all.rgba.size(); ++i) differ += all.rgba[i] != culled.rgba[i];
+        EXPECT_EQ(differ, 0u) << render::toString(view);
+        EXPECT_EQ(all.drawn.in_frustum, crowd.instances.size());
+        if (context_->indirect_count) {
+            EXPECT_LE(culled.drawn.in_frustum, crowd.instances.size());
+            EXPECT_EQ(culled.drawn.per_lod[0], culled.drawn.in_frustum) << "error 0 draws everything at LOD 0";
+            if (view == render::ViewKind::Street) {
+                EXPECT_LT(culled.drawn.in_frustum, crowd.instances.size()) << "the street view culls nothing";
+            }
+        }
+    }
+    render::destroyAsset(*allocator_, g.value());
+}
+
+} // namespace

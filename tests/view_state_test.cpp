@@ -1,0 +1,324 @@
+// The viewer's crowd-state transactions without a window (src/view/crowd_state.h), on a headless
+// context with the validation layers on: a LiveCrowd switched between techniques and crowd sizes,
+// and changes that fail (an unknown technique, vat on an asset without vertex animation, a clip
+// the asset lacks, out of GPU memory at every fault point of a change, a lost device) each leaving
+// the previous state intact: the same technique, the same GPU memory in use, the same picture.
+// Every crowd is drawn through the viewer's own recordCrowd() and read back. Also the console
+// commands carried out on the same LiveCrowd (commands.h) and the GPU pass times of the ruler.
+#include "../src/view/commands.h"
+#include "../src/view/frame_loop.h"
+#include "../src/view/screenshot.h"
+
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+using namespace throng;
+using namespace throng::view;
+
+namespace {
+
+constexpr uint32_t kWidth = 96, kHeight = 64;
+constexpr VkFormat kColor = VK_FORMAT_R8G8B8A8_SRGB;
+// Every fault point is failed in turn; every 4th under AddressSanitizer (each change is slower).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr uint64_t kFaultStep = 4;
+#else
+constexpr uint64_t kFaultStep = 1;
+#endif
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// builtin:walker (clips walk and idle), imported: changes may bake it again. Without the model it
+// stands for a .throng file baked without vertex animation.
+Scene walker(bool with_model = true) {
+    Result<Scene> r = loadScene("builtin:walker", 30.0f, Precision::Float32, false);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    if (!r) return {};
+    Scene s = std::move(r).value();
+    if (!with_model) {
+        s.model.reset();
+        s.source = "walker.throng";
+    }
+    return s;
+}
+
+// A context with validation per test, so that objects left alive at vkDestroyDevice (leaks) fail
+// the test that made them; a colour and depth target and the frame slots the crowd is drawn with.
+class ViewState : public ::testing::Test {
+protected:
+    void SetUp() override {
+        gpu::ContextOptions options;
+        options.validation = true;
+        Result<std::unique_ptr<gpu::Context>> r = gpu::createContext(options);
+        ASSERT_TRUE(r.ok()) << "no Vulkan device with validation: " << r.error().message;
+        ctx_ = std::move(r).value();
+        gpu::createAllocator(allocator_, *ctx_);
+        color_ = gpu::createImage(allocator_, kColor, kWidth, kHeight, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        depth_ = gpu::createImage(allocator_, kDepthFormat, kWidth, kHeight, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT);
+        createFrameSlots(*ctx_, slots_);
+    }
+
+    void TearDown() override {
+        gpu::setFailAllocation(0);
+        gpu::setLoseDeviceAt(0);
+        if (!ctx_) return;
+        vkDeviceWaitIdle(ctx_->device);
+        crowd_.reset();
+        destroyFrameSlots(*ctx_, slots_);
+        destroyScreenshot(allocator_, shot_);
+        gpu::destroyImage(allocator_, depth_);
+        gpu::destroyImage(allocator_, color_);
+        gpu::destroyAllocator(allocator_);
+        gpu::destroyContext(*ctx_);  // the layers report objects left alive here
+        EXPECT_EQ(ctx_->validation->errors, 0u) << "Vulkan validation error: " << ctx_->validation->first_error;
+    }
+
+    LiveCrowd& start(Scene scene, const CrowdState& first) {
+        CrowdSetup setup;
+        setup.allocator = &allocator_;
+        setup.color_format = kColor;
+        setup.depth_format = kDepthFormat;
+        setup.log = [this](const std::string& line) { log_ += line + "\n"; };
+        crowd_ = std::make_unique<LiveCrowd>(std::move(scene), setup);
+        EXPECT_TRUE(crowd_->start(first)) << crowd_->lastError();
+        return *crowd_;
+    }
+
+    // One frame of the crowd at t = 0.5 s, the camera framing it: the picture (RGBA). The GPU
+    // times of the frame land in passes_.
+    std::vector<uint8_t> draw() {
+        const uint32_t index = uint32_t(frames_++ % kSlots);
+        FrameSlot& f = slots_[index];
+        waitForSlot(*ctx_, f);
+        crowd_->update(index, 0.5f);
+        beginFrame(*ctx_, f);
+        const glm::mat4 vp = render::frameBounds(crowd_->crowd().bounds, float(kWidth) / float(kHeight));
+        const gpu::FrameTargets target{color_.image, color_.view, depth_.image, depth_.view, {kWidth, kHeight}, render::kBackground};
+        CrowdFrame frame;
+        frame.crowd = crowd_->crowdGpu();
+        frame.technique = crowd_->technique();
+        frame.constants = render::crowdConstants(vp, 0.5f, crowd_->asset().gpu);
+        recordCrowd(f.cmd, f, index, frame, target);
+        recordCopy(allocator_, shot_, f.cmd, color_.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, {kWidth, kHeight}, kColor);
+        VK_CHECK(vkEndCommandBuffer(f.cmd));
+        submitFrame(*ctx_, f, VK_NULL_HANDLE, VK_NULL_HANDLE);
+        passes_ = waitForSlot(*ctx_, f);
+        return readPixels(shot_);
+    }
+
+    // Share of pixels unlike the top-left one (the background: the crowd is framed in the middle).
+    static double foreground(const std::vector<uint8_t>& rgba) {
+        size_t differ = 0;
+        for (size_t i = 0; i < rgba.size(); i += 4)
+            differ += std::abs(rgba[i] - rgba[0]) > 24 || std::abs(rgba[i + 1] - rgba[1]) > 24 || std::abs(rgba[i + 2] - rgba[2]) > 24;
+        return double(differ) / double(rgba.size() / 4);
+    }
+
+    // The crowd as it was: same state, same technique object, same GPU memory, the same picture.
+    void expectUnchanged(const CrowdState& s, const render::Technique* technique, uint64_t in_use, const std::vector<uint8_t>& picture,
+                         const std::string& where) {
+        EXPECT_TRUE(crowd_->state() == s) << where << ": now " << crowd_->state().technique << " x " << crowd_->state().instances;
+        EXPECT_EQ(crowd_->technique(), technique) << where;
+        EXPECT_EQ(crowd_->crowd().instances.size(), s.instances) << where;
+        EXPECT_EQ(allocator_.in_use, in_use) << where;
+        EXPECT_TRUE(draw() == picture) << where << ": the picture changed";
+    }
+
+    std::unique_ptr<gpu::Context> ctx_;
+    gpu::Allocator allocator_;
+    gpu::Image color_, depth_;
+    FrameSlots slots_{};
+    Screenshot shot_;
+    uint64_t frames_ = 0;
+    std::vector<GpuPassTime> passes_;
+    std::unique_ptr<LiveCrowd> crowd_;
+    std::string log_;
+};
+
+} // namespace
+
+TEST_F(ViewState, SwitchesTechniqueAndInstanceCount) {
+    LiveCrowd& crowd = start(walker(), CrowdState{"baked", 20});
+    EXPECT_EQ(crowd.techniqueName(), "baked");
+    EXPECT_GT(foreground(draw()), 0.05);
+    if (ctx_->timestamps) {  // the time ruler's GPU lane: the crowd's passes by name, in order
+        ASSERT_EQ(passes_.size(), ctx_->indirect_count ? 2u : 1u);
+        if (ctx_->indirect_count) {
+            EXPECT_EQ(passes_[0].name, "cull");
+        }
+        EXPECT_EQ(passes_.back().name, "draw");
+        EXPECT_DOUBLE_EQ(passes_.back().start_ms, passes_.size() > 1 ? passes_[0].length_ms : 0.0);
+    }
+    for (const char* technique : {"cpu", "palette", "bonetex", "static"}) {
+        EXPECT_TRUE(crowd.apply(CrowdState{technique, 20})) << technique << ": " << crowd.lastError();
+        EXPECT_EQ(crowd.state().technique, technique);
+        EXPECT_GT(foreground(draw()), 0.05) << technique;
+    }
+    const std::vector<uint8_t> few = draw();
+    EXPECT_TRUE(crowd.apply(CrowdState{"static", 60})) << crowd.lastError();
+    EXPECT_EQ(crowd.crowd().instances.size(), 60u);
+    EXPECT_FALSE(draw() == few);  // a larger crowd, framed again by the test's camera
+    // What the last frame drew: every member, each at the LOD its size in 96x64 pixels needs.
+    const uint64_t drawn = crowd.triangles(uint32_t((frames_ - 1) % kSlots));
+    EXPECT_GT(drawn, 0u);
+    EXPECT_LE(drawn, render::lodTriangles(render::assetLods(crowd.asset().gpu)[0]) * 60);
+    // vat needs vertex animation: the imported walker is baked again with it, and back without.
+    EXPECT_TRUE(crowd.apply(CrowdState{"vat", 60})) << crowd.lastError();
+    EXPECT_TRUE(hasVat(crowd.asset().baked));
+    EXPECT_TRUE(contains(log_, "baking float with vertex animation...")) << log_;
+    EXPECT_GT(foreground(draw()), 0.05);
+    CrowdState half = CrowdState{"bonetex", 60};
+    half.precision = Precision::Float16;
+    EXPECT_TRUE(crowd.apply(half)) << crowd.lastError();
+    EXPECT_EQ(crowd.asset().baked.precision, Precision::Float16);
+    EXPECT_TRUE(contains(log_, "baking half with vertex animation...")) << log_;
+}
+
+TEST_F(ViewState, FailedChangesLeaveThePreviousStateIntact) {
+    LiveCrowd& crowd = start(walker(false), CrowdState{"palette", 25});
+    const std::vector<uint8_t> picture = draw();
+    ASSERT_GT(foreground(picture), 0.05);
+    const CrowdState before = crowd.state();
+    const render::Technique* technique = crowd.technique();
+    const uint64_t in_use = allocator_.in_use;
+
+    EXPECT_FALSE(crowd.apply(CrowdState{"gpu-magic", 25}));
+    EXPECT_TRUE(contains(crowd.lastError(), "unknown technique 'gpu-magic'")) << crowd.lastError();
+    expectUnchanged(before, technique, in_use, picture, "unknown technique");
+
+    EXPECT_FALSE(crowd.apply(CrowdState{"vat", 40}));  // a .throng file baked without --vat: nothing to bake from
+    EXPECT_EQ(crowd.lastError(), "walker.throng has no vertex animation (bake it with throng bake --vat)");
+    expectUnchanged(before, technique, in_use, picture, "vat");
+
+    CrowdState clip = CrowdState{"static", 40};
+    clip.clip = 2;  // the walker has two
+    EXPECT_FALSE(crowd.apply(clip));
+    EXPECT_EQ(crowd.lastError(), "clip 2 does not exist");
+    expectUnchanged(before, technique, in_use, picture, "clip");
+    EXPECT_TRUE(log_.empty()) << log_;  // nothing was baked or uploaded
+}
+
+// Out of GPU memory at each allocation point of a change that bakes, uploads and builds (bonetex
+// at half precision from baked float): refused, and nothing changed. Where the allocator falls
+// back to another memory type the change may go through whole instead.
+TEST_F(ViewState, OutOfMemoryAtEveryPointOfAChangeChangesNothing) {
+    LiveCrowd& crowd = start(walker(), CrowdState{"baked", 16});
+    CrowdState want = CrowdState{"bonetex", 24};
+    want.precision = Precision::Float16;
+    gpu::setFailAllocation(0);  // restarts the count
+    ASSERT_TRUE(crowd.apply(want)) << crowd.lastError();
+    const uint64_t points = gpu::faultPoints();
+    ASSERT_TRUE(crowd.apply(CrowdState{"baked", 16})) << crowd.lastError();
+    ASSERT_GT(points, 10u);
+    const std::vector<uint8_t> picture = draw();
+    const CrowdState before = crowd.state();
+    uint64_t refused = 0, runs = 0;
+    for (uint64_t n = 1; n <= points; n += kFaultStep, ++runs) {
+        const render::Technique* technique = crowd.technique();
+        const uint64_t in_use = allocator_.in_use;
+        gpu::setFailAllocation(n);
+        const bool applied = crowd.apply(want);
+        gpu::setFailAllocation(0);
+        const std::string where = "fault point " + std::to_string(n) + " of " + std::to_string(points);
+        if (applied) {  // the allocator found other memory: the whole change, then back
+            EXPECT_EQ(crowd.state().technique, "bonetex") << where;
+            ASSERT_TRUE(crowd.apply(before)) << crowd.lastError();
+            continue;
+        }
+        ++refused;
+        EXPECT_TRUE(contains(crowd.lastError(), "out of GPU memory")) << where << ": " << crowd.lastError();
+        expectUnchanged(before, technique, in_use, picture, where);
+    }
+    std::printf("%llu fault points in the change; of %llu failed in turn, %llu refused it\n", static_cast<unsigned long long>(points),
+                static_cast<unsigned long long>(runs), static_cast<unsigned long long>(refused));
+    EXPECT_GT(refused, runs / 2);
+}
+
+// A lost device at the change's last loss point (the wait before the swap) ends the viewer: the
+// change throws gpu::DeviceLost, and what was built for it is freed, the old state kept.
+TEST_F(ViewState, ALostDeviceThrowsAndKeepsTheOldState) {
+    LiveCrowd& crowd = start(walker(), CrowdState{"baked", 16});
+    const std::vector<uint8_t> picture = draw();
+    const CrowdState before = crowd.state();
+    gpu::setLoseDeviceAt(0);  // restarts the count
+    ASSERT_TRUE(crowd.apply(CrowdState{"static", 16})) << crowd.lastError();
+    const uint64_t last = gpu::lossPoints();
+    ASSERT_TRUE(crowd.apply(before)) << crowd.lastError();
+    const render::Technique* technique = crowd.technique();
+    const uint64_t in_use = allocator_.in_use;
+    gpu::setLoseDeviceAt(last);
+    EXPECT_THROW(crowd.apply(CrowdState{"static", 16}), gpu::DeviceLost);
+    gpu::setLoseDeviceAt(0);
+    expectUnchanged(before, technique, in_use, picture, "device lost");
+}
+
+namespace {
+
+// The viewer's side of the commands, for a LiveCrowd alone.
+struct Host final : CommandHost {
+    LiveCrowd* crowd = nullptr;
+    std::string lines;
+    bool quit_asked = false;
+    void log(const std::string& line) override { lines += line + "\n"; }
+    bool applyState(const CrowdState& want, bool) override { return crowd->apply(want); }
+    void setSpeed(float) override {}
+    const char* setVsync(bool) override { return "fifo"; }
+    render::CullSettings& culling() override { return cull; }
+    void setView(render::ViewKind v) override { view = v; }
+    render::CullSettings cull;
+    render::ViewKind view = render::ViewKind::Overview;
+    void resizeWindow(uint32_t, uint32_t) override {}
+    bool screenshot(const std::string&) override { return false; }
+    std::string statsLine() override { return "stats: " + crowd->techniqueName(); }
+    void quit() override { quit_asked = true; }
+};
+
+} // namespace
+
+TEST_F(ViewState, CommandsChangeTheCrowdByText) {
+    Host host;
+    host.crowd = &start(walker(), CrowdState{"baked", 10});
+    Commands commands(*host.crowd, host, "technique static; wait 1; technique warp-drive; stats; quit");
+    EXPECT_TRUE(commands.execute("technique cpu"));
+    EXPECT_TRUE(commands.execute("instances 30"));
+    EXPECT_TRUE(commands.execute("clip idle"));
+    EXPECT_FALSE(commands.execute("clip swim"));
+    EXPECT_FALSE(commands.execute("technique gpu-magic"));
+    EXPECT_TRUE(commands.execute("precision half"));
+    EXPECT_EQ(host.crowd->state().technique, "cpu");
+    EXPECT_EQ(host.crowd->crowd().instances.size(), 30u);
+    EXPECT_EQ(host.crowd->state().clip, 1);
+    for (const char* line : {"> technique cpu\ntechnique: cpu\n", "instances: 30\n", "clip: idle\n", "error: no clip 'swim' (clips: walk, idle",
+                             "error: unknown technique 'gpu-magic'", "> precision half\nprecision: half\n"})
+        EXPECT_TRUE(contains(host.lines, line)) << line << "\n" << host.lines;
+    EXPECT_EQ(log_, "baking half...\n");  // the crowd's own progress line (the viewer logs both the same way)
+    EXPECT_GT(foreground(draw()), 0.05);
+    for (int frame = 0; frame < 6 && commands.scriptLeft() > 0; ++frame) commands.runPending(false);
+    EXPECT_EQ(commands.scriptLeft(), 0u);
+    EXPECT_TRUE(commands.failed());  // technique warp-drive
+    EXPECT_TRUE(host.quit_asked);
+    EXPECT_TRUE(contains(host.lines, "technique: static\n")) << host.lines;
+    EXPECT_TRUE(contains(host.lines, "stats: static\n")) << host.lines;
+}
+
+TEST(ViewTimeRuler, GpuPassesFromTimestamps) {
+    const std::vector<uint64_t> ticks = {1000, 1050, 1850, 1870};
+    const std::vector<std::string> names = {"upload", "crowd", "overlay"};
+    const std::vector<GpuPassTime> passes = gpuPassTimes(ticks, names, 0.01);
+    ASSERT_EQ(passes.size(), 3u);
+    EXPECT_EQ(passes[1].name, "crowd");
+    EXPECT_DOUBLE_EQ(passes[1].start_ms, 0.5);
+    EXPECT_DOUBLE_EQ(passes[1].length_ms, 8.0);
+    FrameCosts costs;
+    costs.gpu_passes = passes;
+    EXPECT_DOUBLE_EQ(costs.gpuMs("upload"), 0.5);
+    EXPECT_DOUBLE_EQ(costs.gpuMs("crowd"), 8.0);
+    EXPECT_NEAR(costs.gpuMs("overlay"), 0.2, 1e-12);
+    EXPECT_DOUBLE_EQ(costs.gpuMs("simulate"), 0.0);
+    EXPECT_EQ(gpuPassTimes(std::vector<uint64_t>{5}, names, 1.0).size(), 0u);  // no pass ended
+}
