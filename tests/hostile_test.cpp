@@ -87,12 +87,14 @@ std::vector<std::string> lines(const std::string& text) {
     return out;
 }
 
-// 10 s is the promise for a release build; the ASan + UBSan Debug build runs about ten times
-// slower (measured: 19 s for the 100,000-deep chain), so there the bound only catches hangs.
+// These bounds catch hangs and runaway work, not speed (tests assert no timings): 10 s is what
+// a release build promises on an idle machine, and CI machines are shared and loaded, so the
+// release bound is 30 s; the ASan + UBSan Debug build runs about ten times slower (19 s for the
+// 100,000-deep chain alone, 64 s on a loaded 2-core machine), so there it is 300 s.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr double kSecondsLimit = 60.0;
+constexpr double kSecondsLimit = 300.0;
 #else
-constexpr double kSecondsLimit = 10.0;
+constexpr double kSecondsLimit = 30.0;
 #endif
 
 // One run: the exit code and stderr must match the case; time and memory stay bounded.
