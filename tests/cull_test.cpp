@@ -217,12 +217,12 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
     ASSERT_TRUE(g.ok());
     render::CrowdOptions co;
-    co.count = 120;
+    co.count = 64;
     const render::Crowd crowd = render::makeCrowd(baked, co);
     render::RenderSettings s;
     s.width = 320;
     s.height = 180;
-    s.frames = 2;
+    s.frames = 1;
     s.time = 0.6f;
     for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, 320.0f / 180.0f);

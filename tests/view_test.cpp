@@ -59,7 +59,8 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_FALSE(parse("lod-error -1").ok());
     EXPECT_EQ(parse("view street").value().text, "street");
     EXPECT_FALSE(parse("view sideways").ok());
-    EXPECT_EQ(commandHelp().size(), 16u);
+    EXPECT_TRUE(parse("simulate on").value().on);
+    EXPECT_EQ(commandHelp().size(), 17u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {

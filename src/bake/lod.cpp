@@ -22,7 +22,9 @@
 // before: a renderer picks the coarsest level whose error, projected, is small enough.
 //
 // The chain stops at the requested number of levels, when a level would keep more than 80% of
-// the one before, or after a level of at most 2% of LOD 0. Positions are simplified in the bind
+// the one before, or after a level of at most 0.3% of LOD 0. Past 2% of LOD 0 the levels shrink
+// faster (30% of the one before): those are for members a few pixels tall, which a crowd seen
+// along the ground has by the hundred thousand (the walker's last level has 24 triangles). Positions are simplified in the bind
 // pose; a clustered level can join vertices of different limbs that are close at rest, which
 // shows only at the distances its error is chosen for.
 #include <throng/bake.h>
@@ -41,7 +43,9 @@ namespace {
 constexpr double kLevelShrink = 0.5; // a level aims at this fraction of the previous one's triangles
 constexpr double kStalled = 0.75;    // meshopt_simplify keeping more than this fraction: stalled
 constexpr double kWorthALevel = 0.8; // a level keeping more of the previous level is not stored
-constexpr double kFloor = 0.02;      // no level after one at most this fraction of LOD 0
+constexpr double kFar = 0.02;        // past a level of at most this fraction of LOD 0 (far members, a few pixels tall)...
+constexpr double kFarShrink = 0.3;   // ...a level aims at this fraction of the previous one's triangles
+constexpr double kFloor = 0.003;     // no level after one at most this fraction of LOD 0
 // The simplifiers' target error is relative to the mesh's extent; 1 (the whole extent) leaves the
 // triangle target as the only limit: the renderer picks levels by their reported error instead.
 constexpr float kNoErrorLimit = 1.0f;
@@ -249,10 +253,10 @@ Candidate candidate(const SubmeshSource& c, const TriangleBvh& bvh, std::vector<
 // one with the smaller error wins (edge collapses, usually, until seams and borders stall them
 // or force collapses that cost more than clustering does); when neither gets there, the one
 // with fewer triangles.
-void simplifyLevel(const SubmeshSource& c, const TriangleBvh& bvh, SubmeshLevel& level) {
+void simplifyLevel(const SubmeshSource& c, const TriangleBvh& bvh, double shrink, SubmeshLevel& level) {
     const size_t have = level.indices.size();
     if (have <= 3) return; // one triangle (or none) stays as it is
-    const size_t target = std::max<size_t>(3, size_t(double(have / 3) * kLevelShrink) * 3);
+    const size_t target = std::max<size_t>(3, size_t(double(have / 3) * shrink) * 3);
     std::vector<Candidate> candidates;
     std::vector<uint32_t> out(c.original.size());
     float error = 0.0f;
@@ -303,7 +307,8 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
     uint64_t previous = full;
     while (asset.lods.size() < levels && double(previous) > kFloor * double(full)) {
         std::vector<SubmeshLevel> next = current; // kept only if the level is worth it
-        for (size_t s = 0; s < next.size(); ++s) simplifyLevel(sources[s], bvhs[s], next[s]);
+        const double shrink = double(previous) <= kFar * double(full) ? kFarShrink : kLevelShrink;
+        for (size_t s = 0; s < next.size(); ++s) simplifyLevel(sources[s], bvhs[s], shrink, next[s]);
         const uint64_t now = triangles(next);
         if (double(now) > kWorthALevel * double(previous)) break;
         if (asset.indices.size() + 3 * now > std::numeric_limits<uint32_t>::max()) break; // 32-bit ranges

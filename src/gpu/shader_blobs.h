@@ -18,6 +18,11 @@ extern const std::span<const uint32_t> vat_vert_spv;
 extern const std::span<const uint32_t> vat_check_comp_spv;
 extern const std::span<const uint32_t> cull_comp_spv;
 extern const std::span<const uint32_t> draws_comp_spv;
+// The crowd simulation (src/sim/gpu_sim.h).
+extern const std::span<const uint32_t> sim_cells_comp_spv;
+extern const std::span<const uint32_t> sim_scan_comp_spv;
+extern const std::span<const uint32_t> sim_scatter_comp_spv;
+extern const std::span<const uint32_t> sim_step_comp_spv;
 // Capture variants of the vertex shaders (tests: instance.glsl, captureWorld).
 extern const std::span<const uint32_t> baked_capture_vert_spv;
 extern const std::span<const uint32_t> static_capture_vert_spv;

@@ -22,6 +22,7 @@ constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 struct FrameSlot : gpu::FrameSlot {
     bool pending = false;
     uint32_t frame = 0;  // the frame it last submitted
+    std::vector<std::string> passes;  // that frame's passes, in order
 };
 
 double median(std::vector<double> v) {
@@ -31,8 +32,9 @@ double median(std::vector<double> v) {
 }
 
 // Fills the GPU times of `sample` from the slot's timestamps (none: they stay empty / 0).
-void readTimestamps(const gpu::Context& ctx, const gpu::FrameSlot& slot, size_t passes, FrameSample& sample) {
-    std::vector<double> ms = gpu::readPassTimes(ctx, slot, passes);
+void readTimestamps(const gpu::Context& ctx, const FrameSlot& slot, FrameSample& sample) {
+    sample.pass_names = slot.passes;
+    std::vector<double> ms = gpu::readPassTimes(ctx, slot, slot.passes.size());
     if (ms.empty()) return;
     sample.gpu_frame_ms = ms.back();
     ms.pop_back();
@@ -40,6 +42,12 @@ void readTimestamps(const gpu::Context& ctx, const gpu::FrameSlot& slot, size_t 
 }
 
 } // namespace
+
+double FrameSample::passMs(const std::string& name) const {
+    for (size_t i = 0; i < pass_names.size() && i < gpu_pass_ms.size(); ++i)
+        if (pass_names[i] == name) return gpu_pass_ms[i];
+    return 0.0;
+}
 
 gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset) {
     gpu::shader::DrawConstants c{};
@@ -109,11 +117,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     gpu::Buffer capture, readback;
     gpu::Image color, depth;
     std::unique_ptr<CrowdGpu> crowd_gpu;
+    std::unique_ptr<CrowdMotion> motion;
     std::unique_ptr<Technique> technique;
     std::array<FrameSlot, kFramesInFlight> slots;
     auto release = [&] {
         for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
         technique.reset();
+        motion.reset();
         crowd_gpu.reset();
         gpu::destroyBuffer(a, capture);
         gpu::destroyBuffer(a, readback);
@@ -130,6 +140,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         const std::vector<Bounds> cull_bounds = techniqueCullBounds(s.technique, crowd.clip_bounds, s.swim);
         crowd_gpu = std::make_unique<CrowdGpu>(a, asset, crowd.instances, cull_bounds, kFramesInFlight);
         setup.crowd = crowd_gpu.get();
+        if (s.motion) {
+            if (!techniqueReadsMembersOnGpu(s.technique)) {
+                release();
+                return Error{"technique " + s.technique + " samples poses from the members on the CPU and cannot draw a crowd simulated on the GPU "
+                             "(use baked, vat, procedural or static)"};
+            }
+            motion = s.motion(a, crowd_gpu->instances());
+        }
         Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
         if (!created) {
             release();
@@ -151,7 +169,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         targets.depth_view = depth.view;
         targets.extent = {s.width, s.height};
         targets.clear = kBackground;
-        std::vector<std::string> pass_names;  // the same passes every frame
+        std::vector<std::string> pass_names;  // every pass any frame had, in order of first appearance
         for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, gpu::kPassTimestamps);
 
         const uint32_t frames = std::max(s.frames, 1u);
@@ -161,7 +179,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             FrameSlot& f = slots[i % kFramesInFlight];
             VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
             if (f.pending) {
-                readTimestamps(ctx, f, pass_names.size(), out.frames[f.frame]);
+                readTimestamps(ctx, f, out.frames[f.frame]);
                 out.frames[f.frame].drawn = crowd_gpu->counts(i % kFramesInFlight);
                 f.pending = false;
             }
@@ -170,11 +188,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             out.frames[i].cpu = technique->stats();
             const auto record_start = std::chrono::steady_clock::now();
             std::vector<gpu::Pass> passes;
+            const float draw_time = motion ? motion->addPasses(passes, time) : time;
             // Capture records every vertex of every member: nothing culled.
             const CullSettings cull = s.capture || !technique->drawsCulled() ? CullSettings{false, false, 0.0f} : s.cull;
             crowd_gpu->addPasses(passes, i % kFramesInFlight, view_projection, s.height, cull);
-            technique->addPasses(passes, i % kFramesInFlight, crowdConstants(view_projection, time, asset));
-            if (pass_names.empty()) pass_names = gpu::passNames(passes);
+            technique->addPasses(passes, i % kFramesInFlight, crowdConstants(view_projection, draw_time, asset));
+            f.passes = gpu::passNames(passes);
+            for (const std::string& name : f.passes)
+                if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end()) pass_names.push_back(name);
             gpu::beginFrame(ctx, f, gpu::kPassTimestamps);
             gpu::recordPasses(f.cmd, f, passes, targets);
 
@@ -206,7 +227,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             FrameSlot& f = slots[(frames + k) % kFramesInFlight];
             VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
             if (f.pending) {
-                readTimestamps(ctx, f, pass_names.size(), out.frames[f.frame]);
+                readTimestamps(ctx, f, out.frames[f.frame]);
                 out.frames[f.frame].drawn = crowd_gpu->counts((frames + k) % kFramesInFlight);
                 f.pending = false;
             }
@@ -219,8 +240,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.gpu_times = ctx.timestamps;
         for (size_t p = 0; out.gpu_times && p < pass_names.size(); ++p) {
             std::vector<double> ms;
-            for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i)
-                if (p < out.frames[i].gpu_pass_ms.size()) ms.push_back(out.frames[i].gpu_pass_ms[p]);
+            for (uint32_t i = frames > 1 ? 1 : 0; i < frames; ++i) ms.push_back(out.frames[i].passMs(pass_names[p]));
             out.passes.push_back({pass_names[p], median(ms)});
         }
         out.drawn = out.frames.back().drawn;

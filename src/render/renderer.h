@@ -4,12 +4,27 @@
 
 #include "technique.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace throng::render {
 
 constexpr uint32_t kFramesInFlight = 2;
+
+// What moves the members before they are culled and drawn: the crowd simulation (src/sim/
+// motion.h) behind an interface, so that the renderer does not depend on it.
+class CrowdMotion {
+public:
+    virtual ~CrowdMotion() = default;
+    // Adds the passes that bring the members (the records in CrowdGpu::instances()) toward frame
+    // time `time`, and returns the time the frame is to be drawn at (the members' own clock).
+    virtual float addPasses(std::vector<gpu::Pass>& passes, float time) = 0;
+};
+// Makes the motion of one render: given the allocator and the members' record buffer it writes.
+// Throws gpu::GpuError.
+using MotionFactory = std::function<std::unique_ptr<CrowdMotion>(gpu::Allocator& allocator, VkBuffer instances)>;
 
 struct RenderSettings {
     std::string technique = "baked";
@@ -30,6 +45,10 @@ struct RenderSettings {
     // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
     // every member (Technique::drawsCulled), and without Context::indirect_count.
     CullSettings cull;
+    // Moves the members on the GPU every frame (`--simulate`); empty: they stand still. Only for
+    // techniques that read the members on the GPU alone (not cpu, palette, palette-ubo, bonetex,
+    // which sample poses from the CPU's copy).
+    MotionFactory motion;
 };
 
 struct PassTiming {
@@ -37,10 +56,11 @@ struct PassTiming {
     double gpu_ms = 0.0;    // median over the timed frames
 };
 
-// What one frame cost. GPU times from timestamps: one per pass of the frame (the names are
-// RenderOutput::passes'), and the whole frame. CPU stages from the technique's stats and our clocks.
+// What one frame cost. GPU times from timestamps: one per pass of the frame, and the whole frame. CPU stages from the technique's stats and our clocks.
 struct FrameSample {
-    std::vector<double> gpu_pass_ms;  // empty without GPU times
+    std::vector<std::string> pass_names;  // this frame's passes in order (they may differ between frames)
+    std::vector<double> gpu_pass_ms;  // per pass of pass_names; empty without GPU times
+    double passMs(const std::string& name) const;  // 0 when the frame had no such pass
     double gpu_frame_ms = 0.0;
     TechniqueStats cpu;            // sample, skin, upload (ms) and bytes uploaded
     double cpu_record_ms = 0.0;    // recording the command buffer
@@ -51,7 +71,7 @@ struct RenderOutput {
     std::vector<uint8_t> rgba;  // width * height * 4, top row first, sRGB
     uint32_t width = 0;
     uint32_t height = 0;
-    std::vector<PassTiming> passes;   // every pass of the frame in order, medians of `frames` after the first; empty without GPU times
+    std::vector<PassTiming> passes;   // every pass any frame had, in order, medians of `frames` after the first (0 where a frame lacked it); empty without GPU times
     std::vector<FrameSample> frames;  // every frame, in order
     bool gpu_times = true;      // false when the device writes no timestamps: no pass times, gpu_frame_ms 0
     uint64_t triangles = 0;     // drawn in the last frame (after culling and LOD)

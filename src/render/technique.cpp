@@ -76,6 +76,10 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
     return out;
 }
 
+bool techniqueReadsMembersOnGpu(std::string_view name) {
+    return name == "baked" || name == "vat" || name == "procedural" || name == "static";
+}
+
 void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
     if (hasTransfers())
         passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,

@@ -113,6 +113,10 @@ public:
 // origin, then its sideways translations).
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds, const gpu::shader::SwimParams& swim);
 
+// Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static),
+// so that they may move there (a simulated crowd); the others sample poses from the CPU's copy.
+bool techniqueReadsMembersOnGpu(std::string_view name);
+
 // The names createTechnique() knows, in the order tools list them.
 std::vector<std::string_view> techniqueNames();
 

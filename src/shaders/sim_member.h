@@ -121,12 +121,12 @@ SIM_FN SimSums simNoSums() {
 }
 
 // Adds neighbour `other` (index other_index, velocity other_velocity) to the sums of the member at
-// `self`. `flat`: walkers, who ignore heights. Two members at the same point push apart along x,
+// `self`. `planar`: walkers, who ignore heights. Two members at the same point push apart along x,
 // the lower index toward -x. Local units: offsets >> 2, so the radius is 4096.
 SIM_FN void simAccumulate(SIM_INOUT(SimSums) sums, ivec3 self, uint self_index, ivec3 other, ivec3 other_velocity, uint other_index,
-                          bool flat, int separation) {
+                          bool planar, int separation) {
     ivec3 d = (self - other) >> THRONG_SIM_LOCAL_SHIFT;
-    if (flat) d.y = 0;
+    if (planar) d.y = 0;
     if (simMaxAbs(d) >= uint(THRONG_SIM_LOCAL_RADIUS)) return;
     int dist = int(simSqrt(uint(d.x * d.x + d.y * d.y + d.z * d.z)));  // sum < 3 * 2^24
     if (dist >= THRONG_SIM_LOCAL_RADIUS) return;
@@ -211,19 +211,20 @@ SIM_FN ivec2 simTurn(ivec2 h, ivec2 t, SIM_IN(SimParams) P) {
     return ivec2(n.x, n.z);
 }
 
-// One step of a walker: toward its goal (or waiting at it), pushed apart from its neighbours,
-// acceleration- and speed-limited, heading turned toward its velocity, clip chosen by speed,
-// clip time advanced at the rate chosen the step before (so it matches what the renderer
-// played between the two steps).
+// One step of a walker: toward its goal (or waiting at it; acceleration-limited), pushed apart
+// from its neighbours, speed-limited, heading turned toward where it moves, clip chosen by its
+// ground speed, clip time advanced at the rate chosen the step before (so it matches what the
+// renderer played between the two steps).
 SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
     // The clip time over the step just played, at the rate the records promised.
-    m.anim += m.rate * P.step_q20 / uint(THRONG_SIM_RATE_ONE);  // rate <= 2^14, step <= 2^17
+    m.anim += m.rate * P.step_q20 / uint(THRONG_SIM_RATE_ONE);  // rate <= 2^14 (max_rate <= 4), step <= 2^17
 
     ivec3 p = ivec3(m.position);
     ivec3 v = ivec3(m.velocity);
     int wait = m.velocity.w;
     ivec3 goal = ivec3(m.goal.x, p.y, m.goal.z);
     ivec3 desired = ivec3(0);
+    ivec3 way = ivec3(0);  // Q14 direction to the goal while walking to one
     if (wait > 0) {
         wait -= 1;
         if (wait == 0) {
@@ -239,31 +240,38 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
         } else {
             int speed = m.goal.w;
             if (dist < P.slow_radius) speed = speed * dist / P.slow_radius;  // <= 2^13 * 2^17
-            desired = simNormalize(to_goal) * speed / THRONG_SIM_ONE;
+            // Only as fast as the member faces its way: a goal behind it is turned to first (a
+            // walker does not walk backward or sideways).
+            way = simNormalize(to_goal);
+            int facing = max((m.heading.x * way.x + m.heading.y * way.z) / THRONG_SIM_ONE, 0);  // products <= 2^28
+            desired = way * (speed * facing / THRONG_SIM_ONE) / THRONG_SIM_ONE;  // <= 2^13 * 2^14
         }
     }
 
-    // Separation, part of it turned to the right of the push (members meeting head on both
-    // turn the same way relative to their push, so they pass each other).
+    // The member's own walking velocity changes by at most max_accel per step (smooth gaits).
+    // Separation moves it at once on top of that, this step only (it is not integrated into the
+    // velocity, so a member held back by others does not drift off). Part of the push turns to
+    // the right of it: members meeting head on both turn the same way relative to their push, so
+    // they pass each other.
+    v += simClampLength(simClampLength(desired, P.max_speed) - v, P.max_accel);
+    v.y = 0;
     ivec3 push = clamp(ivec3(sums.push), ivec3(-65536), ivec3(65536));
     push.y = 0;
     push += ivec3(push.z, 0, -push.x) * P.sidestep / 4096;  // <= 2^16 * 2^12
-    desired += push * P.push_speed / 4096;                 // <= 2^17 * 2^13
-
-    desired = simClampLength(desired, P.max_speed);
-    v += simClampLength(desired - v, P.max_accel);
-    v.y = 0;
-    p += v;
-    if (p.x < P.field_min.x || p.x > P.field_max.x) v.x = 0;
-    if (p.z < P.field_min.z || p.z > P.field_max.z) v.z = 0;
+    ivec3 move = simClampLength(v + push * P.push_speed / 4096, P.max_speed);  // <= 2^17 * 2^13
+    ivec3 before = p;
+    p += move;
     p.x = clamp(p.x, P.field_min.x, P.field_max.x);
     p.z = clamp(p.z, P.field_min.z, P.field_max.z);
-    int speed = simLength(v);
+    if (p.x != before.x + move.x) v.x = 0;  // walking into the field's edge
+    if (p.z != before.z + move.z) v.z = 0;
+    move = p - before;
+    m.motion = ivec2(move.x, move.z);
+    int speed = simLength(move);  // the ground speed the feet cover
 
-    if (speed > P.turn_min_speed) {
-        ivec3 t = simNormalize(v);
-        m.heading = simTurn(m.heading, ivec2(t.x, t.z), P);
-    }
+    // The heading turns toward where the member moves, or, standing, toward its goal.
+    ivec3 target = speed > P.turn_min_speed ? simNormalize(move) : way;
+    if (target != ivec3(0)) m.heading = simTurn(m.heading, ivec2(target.x, target.z), P);
 
     simUpdateClips(m, simChooseSlot(m.clips >> 16, speed, m, P), P);
     uint a = m.clips & 0xffffu;
@@ -275,7 +283,7 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     // The rate for the next step: a blend of the two clips' rates by the fade.
     uint rate_a = simSlotRate(a, speed, m, P);
     uint rate_b = simSlotRate(b, speed, m, P);
-    m.rate = (rate_a * (THRONG_SIM_FADE_ONE - m.fade) + rate_b * m.fade) >> 16;  // rates <= 2^15
+    m.rate = (rate_a * (THRONG_SIM_FADE_ONE - m.fade) + rate_b * m.fade) >> 16;  // rates <= 2^14
 
     m.position = ivec4(p, m.position.w);
     m.velocity = ivec4(v, wait);
@@ -283,11 +291,11 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
 
 // ---- fish -------------------------------------------------------------------------------
 
-// One step of a fish: separation, alignment and cohesion with its neighbours, turning away from
-// the walls of the volume, speed kept between min and max; the swim phase advances at the rate
-// chosen the step before (tail beats follow the speed).
+// One step of a fish: separation, alignment and cohesion with its neighbours, a pull back to its
+// cruise speed, turning away from the walls of the volume, speed kept between min and max; the
+// swim phase advances at the rate chosen the step before (tail beats follow the speed).
 SIM_FN void simStepFish(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
-    m.anim = (m.anim + m.rate * P.beat_q20 / uint(THRONG_SIM_RATE_ONE)) & (THRONG_SIM_TIME_ONE - 1u);  // rate <= 2^15, beat <= 2^16
+    m.anim = (m.anim + m.rate * P.beat_q20 / uint(THRONG_SIM_RATE_ONE)) & (THRONG_SIM_TIME_ONE - 1u);  // rate <= 2^14, beat <= 2^17
 
     ivec3 p = ivec3(m.position);
     ivec3 v = ivec3(m.velocity);
@@ -299,9 +307,14 @@ SIM_FN void simStepFish(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(S
         ivec3 mean_velocity = ivec3(sums.velocity) / n;
         accel += (mean_velocity - v) * P.alignment / 4096;               // <= 2^15 * 2^12
     }
+    // Back toward the fish's own cruise speed (alignment alone would slow a school whose members
+    // disagree down to the minimum).
+    int cruise = max(m.goal.w, 1);
+    accel += simNormalize(v) * ((cruise - simLength(v)) * P.cruise_pull / 4096) / THRONG_SIM_ONE;  // <= 2^14 * 2^13
+    accel = simClampLength(accel, P.max_accel);
+    // Separation and walls act on top of the limited steering.
     ivec3 push = clamp(ivec3(sums.push), ivec3(-65536), ivec3(65536));
     accel += push * P.push_speed / 4096;                                 // <= 2^16 * 2^13
-    accel = simClampLength(accel, P.max_accel);
     // Walls: a push inward growing linearly from the margin to the wall.
     for (int c = 0; c < 3; ++c) {
         int low = p[c] - P.field_min[c];
@@ -325,7 +338,6 @@ SIM_FN void simStepFish(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(S
         }
     }
     speed = simLength(v);
-    int cruise = max(m.goal.w, 1);
     m.rate = uint(clamp(speed * THRONG_SIM_RATE_ONE / cruise, THRONG_SIM_RATE_ONE / 4, int(P.rate_max)));  // speed <= 2^14
 
     m.position = ivec4(p, m.position.w);
@@ -339,9 +351,11 @@ SIM_FN void simStep(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimPa
 
 // ---- what the renderer reads ------------------------------------------------------------
 
-// (cos, sin) of half the angle whose (cos, sin) is (c, s); (0, 1) for a half turn.
+// (cos, sin) of half the angle whose (cos, sin) is (c, s), up to a common sign (q and -q are the
+// same rotation): (1 + c, s) and (s, 1 - c) point the same way; each is used where it does not
+// vanish.
 SIM_FN vec2 simHalfAngle(float c, float s) {
-    return 1.0f + c > 1e-6f ? normalize(vec2(1.0f + c, s)) : vec2(0.0f, 1.0f);
+    return c >= 0.0f ? normalize(vec2(1.0f + c, s)) : normalize(vec2(s, 1.0f - c));
 }
 
 // The member's InstanceRecord at simulation time `time` (the time after its last step): place,

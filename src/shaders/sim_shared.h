@@ -68,7 +68,7 @@ using uint = uint32_t;
 // One member: 96 bytes. Walkers and fish share the layout; fields a kind does not use are 0.
 struct MemberState {
     ivec4 position;  // xyz: units from SimParams::origin (walkers: y stays); w: goals reached (walkers)
-    ivec4 velocity;  // xyz: units per step (walkers: y = 0); w: steps left waiting at the goal (walkers)
+    ivec4 velocity;  // xyz: units per step (walkers: their own walking velocity, y = 0); w: steps left waiting at the goal (walkers)
     ivec4 goal;      // walkers: x, z of the goal; w: preferred speed (walkers) or cruise speed (fish), units per step
     ivec2 heading;   // walkers: the direction the member faces, (x, z) as a Q14 unit vector
     uint clips;      // walkers: slot of clip A (bits 0-15) and of clip B (bits 16-31); B == A: no cross-fade
@@ -79,8 +79,7 @@ struct MemberState {
     uint size;       // the member's scale, Q12 (integer maths)
     uint scale;      // the member's scale as float bits (InstanceRecord::position_scale.w)
     uint color;      // RGBA8 (InstanceRecord::color)
-    uint reserved0;
-    uint reserved1;
+    ivec2 motion;    // walkers: (x, z) of the last step's move, units: velocity plus the separation push
 };
 
 // A member as the neighbour search reads it, in cell order: 32 bytes.
@@ -89,7 +88,7 @@ struct SortedMember {
     ivec4 velocity;  // xyz: velocity; w: 0
 };
 
-// Everything a step needs that does not change (sim/sim.cpp: paramsFor). 240 bytes.
+// Everything a step needs that does not change (sim/sim.cpp: simParams). 256 bytes.
 struct SimParams {
     vec4 origin;          // xyz: world position of unit 0; w: world units per position unit
     ivec4 field_min;      // units: the box members stay in (walkers: x and z only)
@@ -125,6 +124,10 @@ struct SimParams {
     int wall_accel;       // fish: acceleration away from a wall at the wall, units per step per step
     uint beat_q20;        // fish: swim cycles per step at rate 1, Q20
     float beats_per_second;  // fish: tail beats per second at rate 1 (SwimParams::beats_per_second)
+    int cruise_pull;      // fish: Q12 share of the difference to the fish's cruise speed taken per step
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
 };
 
 // Push constants of every sim_*.comp: 32 bytes.
@@ -152,9 +155,10 @@ static_assert(offsetof(MemberState, rng) == 72);
 static_assert(offsetof(MemberState, size) == 76);
 static_assert(offsetof(MemberState, scale) == 80);
 static_assert(offsetof(MemberState, color) == 84);
+static_assert(offsetof(MemberState, motion) == 88);
 static_assert(sizeof(SortedMember) == 32);
 static_assert(offsetof(SortedMember, velocity) == 16);
-static_assert(sizeof(SimParams) == 240);
+static_assert(sizeof(SimParams) == 256);
 static_assert(offsetof(SimParams, field_min) == 16);
 static_assert(offsetof(SimParams, grid_min) == 48);
 static_assert(offsetof(SimParams, grid_dims) == 64);
@@ -171,6 +175,7 @@ static_assert(offsetof(SimParams, fade_step) == 208);
 static_assert(offsetof(SimParams, cohesion) == 216);
 static_assert(offsetof(SimParams, beat_q20) == 232);
 static_assert(offsetof(SimParams, beats_per_second) == 236);
+static_assert(offsetof(SimParams, cruise_pull) == 240);
 static_assert(sizeof(SimConstants) == 32);
 static_assert(offsetof(SimConstants, time) == 16);
 } // namespace throng::sim::shader

@@ -76,6 +76,11 @@ bool Commands::apply(const Command& c) {
         host_.culling().lod_error_px = float(c.number);
         host_.log("lod-error: " + std::to_string(float(c.number)) + " px");
         return true;
+    case CommandKind::Simulate:
+        want.simulate = c.on;
+        if (!change(want, false)) return false;
+        host_.log(std::string("simulate: ") + (c.on ? "on" : "off"));
+        return true;
     case CommandKind::View: {
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(c.text, view);

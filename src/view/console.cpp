@@ -54,6 +54,7 @@ constexpr Spec kSpecs[] = {
     {"lod", CommandKind::Lod, "on|off", "level of detail chosen on the GPU by size on screen"},
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
+    {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU (baked, vat, procedural, static)"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
@@ -136,6 +137,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Vsync:
     case CommandKind::Cull:
     case CommandKind::Lod:
+    case CommandKind::Simulate:
         if (arg != "on" && arg != "off") return Error{usage + ": '" + arg + "' is neither on nor off"};
         c.on = arg == "on";
         return c;

@@ -76,6 +76,17 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (!cull_pipelines_ && setup_.allocator->context->indirect_count) cull_pipelines_ = render::createCullPipelines(*setup_.allocator->context);
         auto crowd_gpu = std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds, setup_.frames_in_flight,
                                                             cull_pipelines_);
+        std::unique_ptr<render::CrowdMotion> motion;
+        if (want.simulate) {
+            if (!render::techniqueReadsMembersOnGpu(want.technique))
+                return fail("technique " + want.technique + " samples poses from the members on the CPU and cannot draw a simulated crowd (simulate off first)");
+            const gpu::Context& ctx = *setup_.allocator->context;
+            if (!sim_pipelines_) sim_pipelines_ = sim::createSimPipelines(ctx);
+            Result<render::MotionFactory> factory =
+                sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique), setup_.seed, sim_pipelines_, clock_);
+            if (!factory) return fail(factory.error().message);
+            motion = factory.value()(*setup_.allocator, crowd_gpu->instances());
+        }
         render::TechniqueSetup setup;
         setup.crowd = crowd_gpu.get();
         setup.allocator = setup_.allocator;
@@ -94,6 +105,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         // first: it points into the old crowd and asset.
         VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device));
         technique_ = std::move(created).value();
+        motion_ = std::move(motion);
         crowd_gpu_ = std::move(crowd_gpu);
         crowd_ = std::move(crowd);
         if (asset) asset_ = std::move(asset);
@@ -108,6 +120,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
 }
 
 render::TechniqueStats LiveCrowd::update(uint32_t slot, float time) {
+    clock_ = time;
     if (!technique_) return {};
     technique_->update(slot, time);
     return technique_->stats();
@@ -115,8 +128,10 @@ render::TechniqueStats LiveCrowd::update(uint32_t slot, float time) {
 
 void LiveCrowd::release() {
     technique_.reset();
+    motion_.reset();
     crowd_gpu_.reset();
     cull_pipelines_.reset();
+    sim_pipelines_.reset();
     crowd_.reset();
     asset_.reset();
 }

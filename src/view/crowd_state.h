@@ -9,6 +9,7 @@
 #include "scene.h"
 
 #include "../render/renderer.h"
+#include "../sim/motion.h"
 
 #include <functional>
 #include <memory>
@@ -22,6 +23,7 @@ struct CrowdState {
     uint32_t instances = 0;
     int clip = -1;  // -1: the seeded mixed crowd; else every member plays this clip
     Precision precision = Precision::Float32;  // bonetex texels; an imported model is baked again at it
+    bool simulate = false;  // members move on the GPU (src/sim/; techniques baked, vat, procedural, static)
     bool operator==(const CrowdState&) const = default;
 };
 
@@ -76,6 +78,7 @@ public:
     render::Technique* technique() const { return technique_.get(); }  // null before start() and after dropTechnique()
     const render::Crowd& crowd() const { return *crowd_; }    // contract: started
     render::CrowdGpu* crowdGpu() const { return crowd_gpu_.get(); }  // the members on the GPU; null before start()
+    render::CrowdMotion* motion() const { return motion_.get(); }      // the simulation; null when not simulated
     const AssetOnGpu& asset() const { return *asset_; }       // contract: started (or start() got past the upload)
     const std::string& techniqueName() const { return technique_name_; }  // as it names itself: `palette (quat)`
     const std::string& lastError() const { return last_error_; }          // why the last start()/apply() failed
@@ -96,6 +99,9 @@ private:
     std::unique_ptr<render::Crowd> crowd_;
     std::shared_ptr<const render::CullPipelines> cull_pipelines_;  // built once, shared by every crowd_gpu_
     std::unique_ptr<render::CrowdGpu> crowd_gpu_;  // the technique draws its members
+    std::shared_ptr<const sim::SimPipelines> sim_pipelines_;  // built once, shared by every motion_
+    std::unique_ptr<render::CrowdMotion> motion_;  // moves crowd_gpu_'s members (state_.simulate)
+    float clock_ = 0.0f;  // the time of the last update(): a new simulation starts there
     std::unique_ptr<render::Technique> technique_;
     CrowdState state_;
     std::string technique_name_;

@@ -34,6 +34,7 @@ CrowdState initialState(const ViewerOptions& o) {
     s.technique = o.technique;
     s.instances = o.instances;
     s.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+    s.simulate = o.simulate;
     return s;
 }
 
@@ -240,6 +241,7 @@ private:
                                        swapchain_.extent, render::kBackground};
         CrowdFrame crowd_frame;
         crowd_frame.crowd = crowd_.crowdGpu();
+        crowd_frame.motion = crowd_.motion();
         crowd_frame.technique = crowd_.technique();
         crowd_frame.constants = render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu);
         crowd_frame.cull = cull_;

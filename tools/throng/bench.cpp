@@ -5,6 +5,7 @@
 #include "../../src/io/files.h"
 #include "../../src/render/renderer.h"
 #include "../../src/render/views.h"
+#include "../../src/sim/motion.h"
 
 #include <throng/bake.h>
 
@@ -107,6 +108,11 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.baked = &asset;
         s.readback = false;
         s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error};
+        if (o.crowd.simulate) {
+            Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
+            if (!motion) throw gpu::GpuError(motion.error().message);
+            s.motion = std::move(motion).value();
+        }
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(o.crowd.view, view);  // CLI11 admits only the names it knows
         const Result<render::RenderOutput> out =
@@ -119,7 +125,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         uint64_t bytes = 0;
         for (size_t i = o.warmup; i < result.frames.size(); ++i) {
             const render::FrameSample& f = result.frames[i];
-            for (size_t p = 0; p < pass_ms.size() && p < f.gpu_pass_ms.size(); ++p) pass_ms[p].push_back(f.gpu_pass_ms[p]);
+            for (size_t p = 0; p < pass_ms.size(); ++p) pass_ms[p].push_back(f.passMs(result.passes[p].name));
             frame_ms.push_back(f.gpu_frame_ms);
             sample.push_back(f.cpu.sample_ms);
             skin.push_back(f.cpu.skin_ms);
@@ -227,7 +233,10 @@ Result<std::vector<uint32_t>> parseCounts(const std::string& list) {
 } // namespace
 
 Status checkBenchOptions(const BenchOptions& o) {
-    if (Result<std::vector<Variant>> v = parseVariants(o.techniques); !v) return Status::failure(v.error().message);
+    Result<std::vector<Variant>> v = parseVariants(o.techniques);
+    if (!v) return Status::failure(v.error().message);
+    for (const Variant& variant : v.value())
+        if (Status s = checkSimulate(o.crowd, variant.technique); !s) return s;
     if (Result<std::vector<uint32_t>> n = parseCounts(o.instances); !n) return Status::failure(n.error().message);
     return {};
 }
@@ -258,7 +267,7 @@ int runBench(const BenchOptions& o) {
     }
     gpu::Context& ctx = *context.value();
     nlohmann::json report = {{"device", ctx.device_name}, {"driver", ctx.driver_name}, {"cpu", cpuName()},
-                             {"view", o.crowd.view}, {"cull", o.crowd.cull}, {"lod", o.crowd.lod}, {"lod_error_px", o.crowd.lod_error},
+                             {"view", o.crowd.view}, {"simulate", o.crowd.simulate}, {"cull", o.crowd.cull}, {"lod", o.crowd.lod}, {"lod_error_px", o.crowd.lod_error},
                              {"cores", std::thread::hardware_concurrency()}, {"model", o.model}, {"size", {o.width, o.height}},
                              {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),

@@ -114,9 +114,17 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         ->check(CLI::IsMember({"on", "off"}));
     command->add_option("--lod-error", flags.lod_error, "The largest error a coarser LOD may make on screen, in pixels (default 1)")
         ->check(finiteIn(0.0, 10000.0));
+    command->add_flag("--simulate", flags.simulate,
+                      "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
 }
 
 } // namespace
+
+Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
+    if (!flags.simulate || render::techniqueReadsMembersOnGpu(technique)) return {};
+    return Status::failure("--simulate: technique " + technique +
+                           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by baked, vat, procedural or static");
+}
 
 ParseResult parseCommandLine(int argc, const char* const* argv) {
     ParseResult result;
@@ -282,6 +290,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
             return usage("--technique: unknown technique '" + render.technique + "' (available: " + techniqueList() +
                          ")");
         if (Status s = checkRenderOptions(render); !s) return usage(s.message);
+        if (Status s = checkSimulate(render.crowd, render.technique); !s) return usage(s.message);
         warnIgnored(render.technique, render.model,
                     Given{r_swim->count() > 0, r_encoding->count() > 0, r_animation->count() > 0,
                           r_precision->count() > 0, r_fps->count() > 0},
@@ -297,6 +306,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.cull = view_crowd.cull;
         view.lod = view_crowd.lod;
         view.lod_error = view_crowd.lod_error;
+        view.simulate = view_crowd.simulate;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

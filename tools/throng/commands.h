@@ -39,7 +39,10 @@ struct CrowdFlags {
     bool cull = true;               // frustum culling on the GPU
     bool lod = true;                // LOD chosen on the GPU by size on screen
     float lod_error = 1.0f;         // pixels
+    bool simulate = false;          // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };
+// --simulate with a technique that samples poses on the CPU: the message, else success.
+Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
 
 struct RenderOptions {
     std::string model = "builtin:walker";  // .throng, a model file, or builtin:NAME

@@ -4,6 +4,7 @@
 #include "../../src/gpu/png.h"
 #include "../../src/render/renderer.h"
 #include "../../src/render/views.h"
+#include "../../src/sim/motion.h"
 
 #include <throng/bake.h>
 
@@ -120,6 +121,11 @@ int runRender(const RenderOptions& o) {
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
         settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error};
+        if (o.crowd.simulate) {
+            Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset.value(), crowd, sim::kindFor(o.technique), o.seed);
+            if (!motion) throw gpu::GpuError(motion.error().message);
+            settings.motion = std::move(motion).value();
+        }
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(o.crowd.view, view);  // CLI11 admits only the names it knows
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(o.width) / float(o.height));
@@ -147,9 +153,10 @@ int runRender(const RenderOptions& o) {
             std::string lods;
             for (size_t l = 0; l < out.drawn.per_lod.size(); ++l)
                 if (out.drawn.per_lod[l] > 0) lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
-            std::printf("throng render: %s | %s x %u (%s, %s view) | %u in view, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
+            std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
                         "%.0f MiB GPU memory | %s %ux%u\n",
-                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(), out.drawn.in_frustum,
+                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(),
+                        o.crowd.simulate ? ", simulated" : "", out.drawn.in_frustum,
                         lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6, double(out.submitted_triangles) * 1e-6, passes.c_str(),
                         double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
         }

@@ -1,0 +1,38 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared.h"
+#include "sim_shared.h"
+#include "sim_common.glsl"
+
+// Per member, with THRONG_SIM_FLAG_STEP: the neighbour sums over the cells around it (cells of
+// one row are one range of the sorted members), then one step (sim_member.h). With
+// THRONG_SIM_FLAG_WRITE: its InstanceRecord at constants.time.
+void main() {
+    uint i = memberIndex();
+    if (i >= params.members) return;
+    SimParams P = params;
+    MemberState m = members[i];
+    if ((constants.flags & THRONG_SIM_FLAG_STEP) != 0u) {
+        SimSums sums = simNoSums();
+        ivec3 p = ivec3(m.position);
+        uvec3 c = simCellOf(p, P);
+        uvec3 lo = uvec3(c.x > 0u ? c.x - 1u : 0u, c.y > 0u ? c.y - 1u : 0u, c.z > 0u ? c.z - 1u : 0u);
+        uvec3 hi = min(c + 1u, uvec3(P.grid_dims) - 1u);
+        bool planar = P.kind == uint(THRONG_SIM_KIND_WALKERS);
+        for (uint z = lo.z; z <= hi.z; ++z) {
+            for (uint y = lo.y; y <= hi.y; ++y) {
+                uint row = (z * P.grid_dims.y + y) * P.grid_dims.x;
+                uint last = starts[row + hi.x + 1u];
+                for (uint k = starts[row + lo.x]; k < last; ++k) {
+                    SortedMember o = sorted[k];
+                    uint j = uint(o.position.w);
+                    if (j == i) continue;
+                    simAccumulate(sums, p, i, ivec3(o.position), ivec3(o.velocity), j, planar, P.separation);
+                }
+            }
+        }
+        simStep(m, sums, P);
+        members[i] = m;
+    }
+    if ((constants.flags & THRONG_SIM_FLAG_WRITE) != 0u) instances[i] = simInstance(m, P, constants.time);
+}
