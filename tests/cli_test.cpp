@@ -194,3 +194,44 @@ TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--swim: 'fins=2'"), std::string::npos) << bad.err;
 }
+
+// The GPU-driven crowd through the CLI: a simulated, culled street view with its passes named in
+// the report, the members in view and per LOD, and a simulated crowd refused by the techniques
+// that sample poses on the CPU.
+TEST(Cli, BenchReportsSimulatedCulledStreetView) {
+    const auto dir = throng::test::scratchDir("bench");
+    const std::string json = (dir / "bench.json").string();
+    const CliRun r = run("bench --techniques baked,procedural --instances 40 --frames 3 --warmup 1 --size 160x90 --view street --simulate "
+                         "--validate --json " + json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    EXPECT_EQ(report["view"], "street");
+    EXPECT_EQ(report["simulate"], true);
+    for (const nlohmann::json& result : report["results"]) {
+        ASSERT_FALSE(result.contains("error")) << result.dump();
+        std::vector<std::string> names;
+        for (const nlohmann::json& p : result["passes"]) names.push_back(p["name"]);
+        ASSERT_GE(names.size(), 2u) << result.dump();
+        EXPECT_EQ(names.front(), "simulate");
+        EXPECT_EQ(names.back(), "draw");
+        const nlohmann::json& visible = result["visible"];
+        EXPECT_EQ(visible["members"], 40);
+        uint64_t drawn = 0;
+        for (const nlohmann::json& n : visible["per_lod"]) drawn += n.get<uint64_t>();
+        EXPECT_EQ(drawn, visible["in_frustum"].get<uint64_t>());
+        EXPECT_LE(result["triangles"].get<uint64_t>(), result["submitted_triangles"].get<uint64_t>());
+    }
+}
+
+TEST(Cli, SimulationNeedsATechniqueThatReadsMembersOnTheGpu) {
+    for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex"}) {
+        const CliRun r = run(std::string("render --technique ") + technique + " --simulate --out x.png");
+        EXPECT_EQ(r.exit_code, 2) << technique << ": " << r.err;
+        EXPECT_NE(r.err.find("--simulate"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(run("bench --techniques baked,cpu --simulate").exit_code, 2);
+    EXPECT_EQ(run("render --lod-error -1 --out x.png").exit_code, 2);
+    EXPECT_EQ(run("render --view sideways --out x.png").exit_code, 2);
+    EXPECT_EQ(run("render --cull maybe --out x.png").exit_code, 2);
+}

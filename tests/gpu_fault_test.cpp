@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -367,7 +368,11 @@ TEST(Viewer, OutOfMemoryDuringTechniqueSwitches) {
     ASSERT_GT(points, first_switch + 20) << startup.err << all.err;
     const auto start = std::chrono::steady_clock::now();
     uint64_t runs = 0;
-    for (uint64_t n = 1; n <= points; n += (n < first_switch ? 12 : 8) * kStep, ++runs) {
+    // Every 12th point of start-up and every 8th of the switches, but at most about 25 runs each
+    // (every run starts the viewer: each switch now also builds the crowd on the GPU).
+    const uint64_t startup_step = std::max<uint64_t>(12 * kStep, first_switch / 25);
+    const uint64_t switch_step = std::max<uint64_t>(8 * kStep, (points - first_switch) / 25);
+    for (uint64_t n = 1; n <= points; n += (n < first_switch ? startup_step : switch_step), ++runs) {
         const test::CliRun r = runView(kSwitches, "THRONG_FAIL_ALLOCATION=" + std::to_string(n), display);
         const std::string where = "fault point " + std::to_string(n) + "\n" + r.err + r.out;
         EXPECT_EQ(r.exit_code, 1) << where; // failed start-up, or a scripted command that failed
