@@ -24,14 +24,38 @@ using namespace throng;
 
 namespace {
 
-class Cull : public test::GpuSuite {};
-
 BakedAsset bakedWalker() {
     BakeOptions o;
     Result<BakedAsset> r = bake(makeWalker(), o);
     EXPECT_TRUE(r.ok());
     return std::move(r).value();
 }
+
+class Cull : public test::GpuSuite {
+protected:
+    // builtin:walker baked and uploaded, and a seeded crowd of `count` of it.
+    void SetUp() override {
+        test::GpuSuite::SetUp();
+        if (HasFatalFailure()) return;  // no device
+        baked_ = bakedWalker();
+        Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked_);
+        ASSERT_TRUE(g.ok());
+        asset_ = std::move(g).value();
+        uploaded_ = true;
+    }
+    void TearDown() override {
+        if (uploaded_) render::destroyAsset(*allocator_, asset_);
+        test::GpuSuite::TearDown();
+    }
+    render::Crowd crowdOf(uint32_t count) const {
+        render::CrowdOptions co;
+        co.count = count;
+        return render::makeCrowd(baked_, co);
+    }
+    BakedAsset baked_;
+    render::GpuAsset asset_;
+    bool uploaded_ = false;
+};
 
 glm::vec4 orientation(const gpu::shader::InstanceRecord& r) {
     const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);
@@ -129,19 +153,14 @@ glm::mat4 randomCamera(std::mt19937& rng, const Bounds& b, float aspect) {
 
 TEST_F(Cull, GpuKeepsEveryMemberTheCpuSeesForRandomCameras) {
     if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU culling";
-    const BakedAsset baked = bakedWalker();
-    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
-    ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
-    co.count = 150;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
+    const render::Crowd crowd = crowdOf(150);
     const float time = 0.8f;
-    render::CrowdGpu gpu_crowd(*allocator_, g.value(), crowd.instances, crowd.clip_bounds, 1);
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
     std::mt19937 rng(7);
     size_t culled_somewhere = 0, seen_total = 0;
     for (int camera = 0; camera < 12; ++camera) {
         const glm::mat4 vp = randomCamera(rng, crowd.bounds, 16.0f / 9.0f);
-        const std::set<uint32_t> cpu = membersSeenByCpu(baked, crowd, time, vp);
+        const std::set<uint32_t> cpu = membersSeenByCpu(baked_, crowd, time, vp);
         const render::CrowdGpu::Snapshot snap = cullOnce(*allocator_, gpu_crowd, vp, 720, {true, false, 1.0f});
         std::set<uint32_t> gpu;
         for (const auto& lod : snap.members) gpu.insert(lod.begin(), lod.end());
@@ -152,18 +171,12 @@ TEST_F(Cull, GpuKeepsEveryMemberTheCpuSeesForRandomCameras) {
     }
     EXPECT_GT(culled_somewhere, 0u) << "no camera culled anything: the test shows nothing";
     EXPECT_GT(seen_total, 0u) << "no camera saw anything: the test shows nothing";
-    render::destroyAsset(*allocator_, g.value());
 }
 
 TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
     if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU culling";
-    const BakedAsset baked = bakedWalker();
-    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
-    ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
-    co.count = 2000;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
-    render::CrowdGpu gpu_crowd(*allocator_, g.value(), crowd.instances, crowd.clip_bounds, 1);
+    const render::Crowd crowd = crowdOf(2000);
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
     const std::vector<render::LodRanges>& lods = gpu_crowd.lods();
     std::printf("LODs: %zu\n", lods.size());
     std::mt19937 rng(11);
@@ -192,7 +205,7 @@ TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
         EXPECT_LT(ambiguous, crowd.instances.size() / 100);
         // The draws: per submesh, one per LOD with members, in LOD order, each from its region.
         size_t d = 0;
-        for (size_t s = 0; s < g.value().submeshes.size(); ++s) {
+        for (size_t s = 0; s < asset_.submeshes.size(); ++s) {
             uint32_t expected = 0;
             for (size_t l = 0; l < lods.size(); ++l) {
                 if (snap.members[l].empty() || lods[l].ranges[s].y == 0) continue;
@@ -209,16 +222,10 @@ TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
         }
         EXPECT_EQ(d, snap.draws.size());
     }
-    render::destroyAsset(*allocator_, g.value());
 }
 
 TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
-    const BakedAsset baked = bakedWalker();
-    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
-    ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
-    co.count = 64;
-    const render::Crowd crowd = render::makeCrowd(baked, co);
+    const render::Crowd crowd = crowdOf(64);
     render::RenderSettings s;
     s.width = 320;
     s.height = 180;
@@ -227,9 +234,9 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
     for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, 320.0f / 180.0f);
         s.cull = {false, false, 0.0f};
-        const render::RenderOutput all = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
+        const render::RenderOutput all = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
         s.cull = {true, true, 0.0f};
-        const render::RenderOutput culled = render::renderCrowd(*allocator_, g.value(), crowd, vp, s).value();
+        const render::RenderOutput culled = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
         ASSERT_EQ(all.rgba.size(), culled.rgba.size());
         size_t differ = 0;
         for (size_t i = 0; i < all.rgba.size(); ++i) differ += all.rgba[i] != culled.rgba[i];
@@ -243,7 +250,6 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
             }
         }
     }
-    render::destroyAsset(*allocator_, g.value());
 }
 
 } // namespace
