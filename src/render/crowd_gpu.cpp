@@ -30,6 +30,14 @@ std::vector<LodRanges> assetLods(const GpuAsset& asset) {
     return out;
 }
 
+Status checkStorageRange(uint64_t limit, uint64_t bytes, const std::string& what) {
+    if (bytes <= limit) return {};
+    char text[320];
+    std::snprintf(text, sizeof text, "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use fewer instances",
+                  what.c_str(), double(bytes) * 1e-9, double(limit) * 1e-9);
+    return Status::failure(text);
+}
+
 uint64_t lodTriangles(const LodRanges& lod) {
     uint64_t n = 0;
     for (const glm::uvec2& r : lod.ranges) n += r.y / 3;
@@ -54,11 +62,7 @@ constexpr VkShaderStageFlags kCompute = VK_SHADER_STAGE_COMPUTE_BIT;
 
 // A storage buffer a shader reads whole must fit maxStorageBufferRange.
 void checkRange(const gpu::Context& ctx, VkDeviceSize bytes, const char* what) {
-    if (bytes <= ctx.properties.limits.maxStorageBufferRange) return;
-    char text[256];
-    std::snprintf(text, sizeof text, "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use fewer instances",
-                  what, double(bytes) * 1e-9, double(ctx.properties.limits.maxStorageBufferRange) * 1e-9);
-    throw gpu::GpuError(text);
+    if (Status s = checkStorageRange(ctx.properties.limits.maxStorageBufferRange, bytes, what); !s) throw gpu::GpuError(s.message);
 }
 
 } // namespace

@@ -40,6 +40,11 @@ struct LodRanges {
     std::vector<glm::uvec2> ranges;  // (first index, index count)
 };
 
+// An error naming `what` when one storage buffer of `bytes` exceeds `limit` (the device's
+// maxStorageBufferRange, or a test's smaller one), so an absurd crowd fails with a clear message
+// instead of a validation error or a lost device.
+Status checkStorageRange(uint64_t limit, uint64_t bytes, const std::string& what);
+
 // The LODs of `asset` (at most THRONG_MAX_LODS; one, the mesh itself, when it has none).
 std::vector<LodRanges> assetLods(const GpuAsset& asset);
 uint64_t lodTriangles(const LodRanges& lod);

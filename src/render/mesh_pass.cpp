@@ -17,12 +17,7 @@ uint64_t storageBufferLimit(const TechniqueSetup& setup) {
 }
 
 Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std::string& what) {
-    const uint64_t limit = storageBufferLimit(setup);
-    if (bytes <= limit) return {};
-    char text[320];
-    std::snprintf(text, sizeof text, "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use fewer instances",
-                  what.c_str(), double(bytes) * 1e-9, double(limit) * 1e-9);
-    return Status::failure(text);
+    return checkStorageRange(storageBufferLimit(setup), bytes, what);
 }
 
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass) {
