@@ -5,22 +5,7 @@
 # then a device `run` carrying .device whose command is the loader line device-prep.sh prints
 # followed by `bash tools/device_bench.sh`. One JSON report per run, gpu.txt and bench.log land
 # in $OUT (the device tool returns at most 8 files).
-set -u
-out=${OUT:-out/device}
-mkdir -p "$out"
-throng=.device/bin/throng
-cesium=.device/assets/CesiumMan.glb
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$out/gpu.txt" 2>&1
-lscpu | grep -E 'Model name|^CPU\(s\)' >>"$out/gpu.txt"
-free -g >>"$out/gpu.txt"
-
-run() {  # name, then bench arguments
-  local name=$1
-  shift
-  echo "== $name: throng bench $*"
-  "$throng" bench "$@" --json "$out/$name.json" 2>&1 | tee -a "$out/bench.log" | grep -v '^technique,\|^[a-z-]*,'
-
-}
+source "$(dirname "$0")/device_common.sh"
 
 # Techniques the first H200 tables lacked, at every size, and cpu at 100k now drawn in batches.
 run walker-more --model builtin:walker --techniques palette-ubo,vat --instances 1000,10000,100000 --frames 5 --warmup 2
