@@ -4,6 +4,7 @@
 #include "../gpu/shader_blobs.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <cstdio>
 
@@ -110,12 +111,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
 }
 
 MeshTechnique::MeshTechnique(const TechniqueSetup& setup) : setup_(setup) {
-    if (setup_.crowd == nullptr) {
-        const std::vector<Bounds> none;
-        own_crowd_ = std::make_unique<CrowdGpu>(*setup.allocator, *setup.asset, *setup.instances, none, 1);
-        setup_.crowd = own_crowd_.get();
-    }
-    crowd_ = setup_.crowd;
+    assert(setup.crowd != nullptr);
     instance_count_ = uint32_t(setup.instances->size());
 }
 
@@ -133,7 +129,7 @@ void MeshTechnique::buildPass(const MeshPassDesc& desc) {
 void MeshTechnique::record(VkCommandBuffer cmd, uint32_t slot, const DrawConstants& constants) {
     DrawConstants c = constants;
     adjustConstants(c);
-    recordMeshPass(cmd, pass_, *setup_.asset, *crowd_, c, instance_count_, slots_ > 1 ? slot : 0);
+    recordMeshPass(cmd, pass_, *setup_.asset, *setup_.crowd, c, instance_count_, slots_ > 1 ? slot : 0);
 }
 
 } // namespace throng::render

@@ -47,8 +47,8 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
 // absurd crowd fails with a clear message instead of a validation error or a lost device.
 Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std::string& what);
 
-// The shell every mesh technique shares: the crowd on the GPU (TechniqueSetup::crowd, or its
-// own), one mesh pass, and record() drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
+// The shell every mesh technique shares: the crowd on the GPU (TechniqueSetup::crowd), one mesh
+// pass, and record() drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
 // resources in its destructor (the base then frees the pass and the instances), and may adjust
 // the draw constants (adjustConstants) or add per-frame work (update, recordTransfers). Its
 // buffers and images go in buffers_ and images_, which the base frees.
@@ -62,16 +62,14 @@ protected:
     void buildPass(const MeshPassDesc& desc);
     virtual void adjustConstants(gpu::shader::DrawConstants& constants) const { (void)constants; }
     VkDevice device() const { return setup_.allocator->context->device; }
-    gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, crowd_->instances()); }
-    const CrowdGpu& crowd() const { return *crowd_; }
+    gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, crowd().instances()); }
+    const CrowdGpu& crowd() const { return *setup_.crowd; }
 
     TechniqueSetup setup_;
     // Buffers and images a technique makes belong here, so that the base destructor frees them,
     // also when the derived constructor throws halfway (out of memory).
     std::vector<gpu::Buffer> buffers_;
     std::vector<gpu::Image> images_;
-    std::unique_ptr<CrowdGpu> own_crowd_;  // when TechniqueSetup::crowd is null
-    CrowdGpu* crowd_ = nullptr;
     uint32_t instance_count_ = 0;
     MeshPass pass_;
     uint32_t slots_ = 1;  // descriptor-set slots the pass was built with

@@ -44,7 +44,7 @@ struct TechniqueSetup {
     const GpuAsset* asset = nullptr;
     const std::vector<gpu::shader::InstanceRecord>* instances = nullptr;  // the members as they start (CPU techniques sample from them)
     // The crowd on the GPU whose records and visible list the technique draws (owned by the
-    // frame's owner, outliving the technique). Null: the technique makes its own, never culled.
+    // frame's owner, outliving the technique). Required.
     CrowdGpu* crowd = nullptr;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
