@@ -4,8 +4,11 @@
 //    skins every vertex of every member: brute force) is in the GPU's visible list;
 //  - the GPU's choice per member (frustum, LOD) equals the same test done on the CPU, except
 //    for members within a hair of a decision boundary; the indirect draws are the CPU's;
-//  - with culling and LOD error 0 the picture is the picture without them.
+//  - with culling and LOD error 0 the picture is the picture without them;
+//  - occlusion culling: every level of the depth pyramid is the CPU's reduction of the level
+//    below; over several frames it hides members and changes no pixel.
 #include "../src/render/crowd_pose.h"
+#include "../src/render/depth_pyramid.h"
 #include "../src/render/renderer.h"
 #include "../src/render/views.h"
 
@@ -101,7 +104,7 @@ std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd
 render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, const glm::mat4& vp, uint32_t height,
                                      const render::CullSettings& settings) {
     std::vector<gpu::Pass> passes;
-    crowd.addPasses(passes, 0, vp, height, settings);
+    crowd.addPasses(passes, 0, vp, VkExtent2D{height * 16 / 9, height}, settings);
     gpu::submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
         for (const gpu::Pass& p : passes) p.record(cmd);
     });
@@ -244,12 +247,101 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
         EXPECT_EQ(all.drawn.in_frustum, crowd.instances.size());
         if (context_->indirect_count) {
             EXPECT_LE(culled.drawn.in_frustum, crowd.instances.size());
-            EXPECT_EQ(culled.drawn.per_lod[0], culled.drawn.in_frustum) << "error 0 draws everything at LOD 0";
+            EXPECT_EQ(culled.drawn.per_lod[0] + culled.drawn.occluded, culled.drawn.in_frustum) << "error 0 draws everything at LOD 0";
             if (view == render::ViewKind::Street) {
                 EXPECT_LT(culled.drawn.in_frustum, crowd.instances.size()) << "the street view culls nothing";
             }
         }
     }
+}
+
+// A depth image of odd size filled with random depths, its pyramid built on the GPU, and every
+// level compared with the CPU's reduction of the level below (the minimum: reversed Z keeps the
+// farthest), exactly.
+TEST_F(Cull, PyramidLevelsAreTheFarthestDepthOfTheLevelBelow) {
+    if (!context_->depth_pyramid) GTEST_SKIP() << "the device cannot build a depth pyramid: no occlusion culling";
+    const uint32_t w = 75, h = 23;
+    gpu::OwnedImage depth(*allocator_, gpu::createImage(*allocator_, VK_FORMAT_D32_SFLOAT, w, h, 1,
+                                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                                                            VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                        VK_IMAGE_ASPECT_DEPTH_BIT));
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<float> texels(size_t(w) * h);
+    for (float& t : texels) t = u(rng);
+    gpu::OwnedBuffer staging = gpu::ownBuffer(*allocator_, texels.size() * sizeof(float), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload);
+    std::memcpy(staging->mapped(), texels.data(), texels.size() * sizeof(float));
+    render::DepthPyramid pyramid(*allocator_, depth->image, depth->view, {w, h});
+    EXPECT_EQ(pyramid.levels(), 8u);  // 75 -> 38 -> 19 -> 10 -> 5 -> 3 -> 2 -> 1
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) {
+        gpu::transitionImage(cmd, depth->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+        region.imageExtent = {w, h, 1};
+        vkCmdCopyBufferToImage(cmd, staging->buffer, depth->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        gpu::transitionImage(cmd, depth->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                             VK_IMAGE_ASPECT_DEPTH_BIT);
+        pyramid.record(cmd);
+    });
+    std::vector<float> below = texels;
+    uint32_t bw = w, bh = h;
+    for (uint32_t level = 0; level < pyramid.levels(); ++level) {
+        const std::vector<float> got = pyramid.download(level);
+        const uint32_t lw = level == 0 ? w : (bw + 1) / 2, lh = level == 0 ? h : (bh + 1) / 2;
+        ASSERT_EQ(got.size(), size_t(lw) * lh) << "level " << level;
+        std::vector<float> expected(got.size());
+        for (uint32_t y = 0; y < lh; ++y)
+            for (uint32_t x = 0; x < lw; ++x) {
+                if (level == 0) {
+                    expected[y * lw + x] = below[y * bw + x];
+                    continue;
+                }
+                float m = 2.0f;
+                for (uint32_t dy = 0; dy < 2; ++dy)
+                    for (uint32_t dx = 0; dx < 2; ++dx) m = std::min(m, below[std::min(2 * y + dy, bh - 1) * bw + std::min(2 * x + dx, bw - 1)]);
+                expected[y * lw + x] = m;
+            }
+        for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "level " << level << " texel " << i;
+        below = got;
+        bw = lw;
+        bh = lh;
+    }
+    EXPECT_EQ(bw, 1u);
+    EXPECT_EQ(bh, 1u);
+    EXPECT_EQ(below[0], *std::min_element(texels.begin(), texels.end()));
+}
+
+// The street view of a dense crowd, several frames (the early phase draws what the frame before
+// drew): occlusion culling hides members, and the last frame's picture is, pixel for pixel, the
+// picture without it.
+TEST_F(Cull, OcclusionHidesMembersAndChangesNoPixel) {
+    if (!context_->depth_pyramid) GTEST_SKIP() << "the device cannot build a depth pyramid: no occlusion culling";
+    const render::Crowd crowd = crowdOf(600);
+    render::RenderSettings s;
+    s.width = 320;
+    s.height = 180;
+    s.frames = 4;
+    s.time = 0.9f;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, 320.0f / 180.0f);
+    s.cull = {true, false, 0.0f, false};
+    const render::RenderOutput frustum = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    s.cull = {true, false, 0.0f, true};
+    const render::RenderOutput occluded = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    ASSERT_EQ(frustum.rgba.size(), occluded.rgba.size());
+    size_t differ = 0, background = 0;
+    for (size_t i = 0; i < frustum.rgba.size(); ++i) differ += frustum.rgba[i] != occluded.rgba[i];
+    for (size_t i = 0; i < frustum.rgba.size(); i += 4) background += frustum.rgba[i] == occluded.rgba[0] && frustum.rgba[i + 1] == occluded.rgba[1];
+    EXPECT_EQ(differ, 0u);
+    EXPECT_LT(background, frustum.rgba.size() / 4) << "nothing drawn";
+    EXPECT_EQ(frustum.drawn.occluded, 0u);
+    EXPECT_EQ(occluded.drawn.in_frustum, frustum.drawn.in_frustum);
+    EXPECT_GT(occluded.drawn.occluded, 0u) << "occlusion culling hid nothing in a street";
+    EXPECT_EQ(occluded.drawn.per_lod[0] + occluded.drawn.occluded, occluded.drawn.in_frustum);
+    std::printf("street, %zu members: %u in the frustum, %u hidden by occlusion\n", crowd.instances.size(), occluded.drawn.in_frustum,
+                occluded.drawn.occluded);
+    bool has_late = false;
+    for (const render::PassTiming& p : occluded.passes) has_late = has_late || p.name == "draw-late";
+    EXPECT_TRUE(has_late || !context_->timestamps) << "no draw-late pass";
 }
 
 } // namespace

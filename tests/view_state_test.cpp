@@ -99,10 +99,11 @@ protected:
         beginFrame(*ctx_, f);
         const glm::mat4 vp = render::frameBounds(crowd_->crowd().bounds, float(kWidth) / float(kHeight));
         const gpu::FrameTargets target{color_.image, color_.view, depth_.image, depth_.view, {kWidth, kHeight}, render::kBackground};
-        CrowdFrame frame;
+        render::CrowdFrame frame;
         frame.crowd = crowd_->crowdGpu();
         frame.technique = crowd_->technique();
         frame.constants = render::crowdConstants(vp, 0.5f, crowd_->asset().gpu);
+        frame.viewport = {kWidth, kHeight};
         recordCrowd(f.cmd, f, index, frame, target);
         recordCopy(allocator_, shot_, f.cmd, color_.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, {kWidth, kHeight}, kColor);
         VK_CHECK(vkEndCommandBuffer(f.cmd));

@@ -56,11 +56,14 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_TRUE(parse("cull off").ok() && !parse("cull off").value().on);
     EXPECT_EQ(parse("lod on").value().kind, CommandKind::Lod);
     EXPECT_EQ(parse("lod-error 2.5").value().number, 2.5);
+    EXPECT_EQ(parse("occlusion off").value().kind, CommandKind::Occlusion);
+    EXPECT_FALSE(parse("occlusion off").value().on);
+    EXPECT_FALSE(parse("occlusion maybe").ok());
     EXPECT_FALSE(parse("lod-error -1").ok());
     EXPECT_EQ(parse("view street").value().text, "street");
     EXPECT_FALSE(parse("view sideways").ok());
     EXPECT_TRUE(parse("simulate on").value().on);
-    EXPECT_EQ(commandHelp().size(), 17u);
+    EXPECT_EQ(commandHelp().size(), 18u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {

@@ -334,6 +334,15 @@ Status initContext(Context& out, const ContextOptions& options) {
     ctx->float16 = have12.shaderFloat16;
     ctx->indirect_count = have12.drawIndirectCount && have.features.multiDrawIndirect && have.features.drawIndirectFirstInstance &&
                           !masked.has("drawIndirectCount");
+    {
+        // Occlusion culling samples the depth image (D32_SFLOAT) and writes its pyramid (R32_SFLOAT).
+        VkFormatProperties depth{}, pyramid{};
+        vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_D32_SFLOAT, &depth);
+        vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_R32_SFLOAT, &pyramid);
+        ctx->depth_pyramid = ctx->indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && !masked.has("depthPyramid");
+    }
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -42,7 +42,7 @@ struct ContextOptions {
 // The names mask_features and THRONG_MASK_FEATURES accept.
 inline constexpr const char* kMaskableFeatures[] = {"vulkan13", "dynamicRendering", "synchronization2", "swapchain", "timestamps",
                                                     "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset", "shaderFloat16",
-                                                    "drawIndirectCount"};
+                                                    "drawIndirectCount", "depthPyramid"};
 
 // Counts what the debug messenger saw; tests fail on any error.
 struct ValidationCounts {
@@ -71,6 +71,9 @@ struct Context {
     // drawIndirectCount, multiDrawIndirect and drawIndirectFirstInstance, enabled when all are
     // present (masked together as "drawIndirectCount"): GPU culling and LOD draw with them.
     bool indirect_count = false;
+    // Occlusion culling can run: indirect_count, and the depth format sampled and R32_SFLOAT as a
+    // storage image (masked as "depthPyramid").
+    bool depth_pyramid = false;
     std::unique_ptr<ValidationCounts> validation;  // null when validation is off
 };
 

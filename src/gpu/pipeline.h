@@ -41,8 +41,12 @@ struct DescriptorWrite {
     static DescriptorWrite uniform(uint32_t binding, VkBuffer buffer) {
         return {binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {buffer, 0, VK_WHOLE_SIZE}, {}, VK_NULL_HANDLE};
     }
-    static DescriptorWrite sampled(uint32_t binding, VkSampler sampler, VkImageView view) {
-        return {binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}, VK_NULL_HANDLE};
+    static DescriptorWrite sampled(uint32_t binding, VkSampler sampler, VkImageView view,
+                                   VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
+        return {binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {sampler, view, layout}, VK_NULL_HANDLE};
+    }
+    static DescriptorWrite storageImage(uint32_t binding, VkImageView view) {  // in GENERAL layout
+        return {binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {}, {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL}, VK_NULL_HANDLE};
     }
     static DescriptorWrite texels(uint32_t binding, VkBufferView view) {
         return {binding, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, {}, {}, view};

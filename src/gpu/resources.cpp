@@ -90,17 +90,18 @@ void downloadBuffer(Allocator& a, const Buffer& source, void* data, VkDeviceSize
 }
 
 Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers, VkImageUsageFlags usage,
-                  VkImageAspectFlags aspect, VkImageViewType view_type) {
+                  VkImageAspectFlags aspect, VkImageViewType view_type, uint32_t mips) {
     const Context& ctx = *a.context;
     Image img;
     img.format = format;
     img.extent = {width, height, 1};
     img.layers = layers;
+    img.mips = mips;
     VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ici.imageType = VK_IMAGE_TYPE_2D;
     ici.format = format;
     ici.extent = img.extent;
-    ici.mipLevels = 1;
+    ici.mipLevels = mips;
     ici.arrayLayers = layers;
     ici.samples = VK_SAMPLE_COUNT_1_BIT;
     ici.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -116,7 +117,7 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
         vci.image = img.image;
         vci.viewType = view_type;
         vci.format = format;
-        vci.subresourceRange = {aspect, 0, 1, 0, layers};
+        vci.subresourceRange = {aspect, 0, mips, 0, layers};
         VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
     } catch (...) {
         destroyImage(a, img);  // nothing half-made survives a failure
@@ -156,7 +157,7 @@ void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkI
     b.newLayout = to;
     b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = image;
-    b.subresourceRange = {aspect, 0, 1, 0, layers};
+    b.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, layers};
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &b;

@@ -33,13 +33,14 @@ struct Image {
     VkFormat format = VK_FORMAT_UNDEFINED;
     VkExtent3D extent{};
     uint32_t layers = 1;
+    uint32_t mips = 1;
 };
 
-// A 2D image with `layers` layers and a view of `view_type` (2D, or 2D_ARRAY for shaders that
-// read a sampler2DArray, whatever the layer count).
+// A 2D image with `layers` layers and `mips` mip levels, and a view of all of them of `view_type`
+// (2D, or 2D_ARRAY for shaders that read a sampler2DArray, whatever the layer count).
 Image createImage(Allocator& allocator, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
                   VkImageUsageFlags usage, VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT,
-                  VkImageViewType view_type = VK_IMAGE_VIEW_TYPE_2D);
+                  VkImageViewType view_type = VK_IMAGE_VIEW_TYPE_2D, uint32_t mips = 1);
 void destroyImage(Allocator& allocator, Image& image);
 
 // Uploads tightly packed texels for every layer and leaves the image in SHADER_READ_ONLY_OPTIMAL.

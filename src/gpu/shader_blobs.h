@@ -17,7 +17,9 @@ extern const std::span<const uint32_t> skin_check_comp_spv;
 extern const std::span<const uint32_t> vat_vert_spv;
 extern const std::span<const uint32_t> vat_check_comp_spv;
 extern const std::span<const uint32_t> cull_comp_spv;
+extern const std::span<const uint32_t> cull_late_comp_spv;
 extern const std::span<const uint32_t> draws_comp_spv;
+extern const std::span<const uint32_t> pyramid_comp_spv;
 // The crowd simulation (src/sim/gpu_sim.h).
 extern const std::span<const uint32_t> sim_cells_comp_spv;
 extern const std::span<const uint32_t> sim_scan_comp_spv;

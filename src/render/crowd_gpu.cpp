@@ -11,6 +11,7 @@
 namespace throng::render {
 
 using gpu::shader::CullParams;
+using gpu::shader::CullPhase;
 using gpu::shader::DrawCommand;
 
 std::vector<LodRanges> assetLods(const GpuAsset& asset) {
@@ -77,10 +78,29 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         {THRONG_CULL_BINDING_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_RANGES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_DRAWS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
-        {THRONG_CULL_BINDING_DRAW_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
+        {THRONG_CULL_BINDING_DRAW_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_DRAWN, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, 0, 0));
+    p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(CullPhase), kCompute));
     p->cull = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_comp_spv, p->layout));
+    // Only where occlusion culling can run: the others never bind a pyramid. (The pyramid has a
+    // set of its own: lavapipe (Mesa 22.3) crashes binding a set whose image binding was never written.)
+    if (ctx.depth_pyramid) {
+        const VkDescriptorSetLayoutBinding pyramid[] = {
+            {THRONG_CULL_BINDING_PYRAMID, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kCompute, nullptr}};
+        p->pyramid_set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, pyramid));
+        const VkDescriptorSetLayout sets[] = {p->set_layout, p->pyramid_set_layout};
+        const VkPushConstantRange range{kCompute, 0, sizeof(CullPhase)};
+        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        lci.setLayoutCount = 2;
+        lci.pSetLayouts = sets;
+        lci.pushConstantRangeCount = 1;
+        lci.pPushConstantRanges = &range;
+        VkPipelineLayout layout = VK_NULL_HANDLE;
+        VK_CHECK(vkCreatePipelineLayout(ctx.device, &lci, nullptr, &layout));
+        p->late_layout = gpu::Unique<VkPipelineLayout>(ctx.device, layout);
+        p->cull_late = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_late_comp_spv, p->late_layout));
+    }
     p->draws = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::draws_comp_spv, p->layout));
     return p;
 }
@@ -123,13 +143,18 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     gpu::uploadBuffer(a, *ranges_, ranges.data(), ranges.size() * sizeof(glm::uvec2));
 
     counts_ = gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
-    draws_ = gpu::ownBuffer(a, submeshes * THRONG_MAX_LODS * sizeof(DrawCommand), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
-    draw_counts_ = gpu::ownBuffer(a, submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
-    // Zeroed once: no draw ever reads indirect commands that were never written.
+    // Two regions: the draws of the first (or only) phase, then the late phase's.
+    draws_ = gpu::ownBuffer(a, 2 * submeshes * THRONG_MAX_LODS * sizeof(DrawCommand), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                            gpu::MemoryUse::Device);
+    draw_counts_ = gpu::ownBuffer(a, 2 * submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    drawn_ = gpu::ownBuffer(a, n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    // Zeroed once: no draw ever reads indirect commands that were never written, and the first
+    // occlusion-culled frame draws nothing early.
     gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, draws_->buffer, 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, draw_counts_->buffer, 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
+        vkCmdFillBuffer(cmd, drawn_->buffer, 0, VK_WHOLE_SIZE, 0);
     });
     slot_culled_.assign(slots, false);
     if (!can_cull_) return;
@@ -140,10 +165,10 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
         std::memset(readback_.back()->mapped(), 0, THRONG_COUNTS * sizeof(uint32_t));
     }
     pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * slots}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9 * slots}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
     VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = slots;
-    pci.poolSizeCount = 1;
+    pci.maxSets = 2 * slots;
+    pci.poolSizeCount = 2;
     pci.pPoolSizes = sizes;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
@@ -155,6 +180,12 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     ai.descriptorSetCount = slots;
     ai.pSetLayouts = layouts.data();
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, sets_.data()));
+    if (pipelines_->cull_late) {
+        std::vector<VkDescriptorSetLayout> pyramid_layouts(slots, pipelines_->pyramid_set_layout.get());
+        pyramid_sets_.resize(slots);
+        ai.pSetLayouts = pyramid_layouts.data();
+        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, pyramid_sets_.data()));
+    }
     for (uint32_t s = 0; s < slots; ++s) {
         const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params_[s]->buffer),
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),
@@ -163,16 +194,19 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_COUNTS, counts_->buffer),
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer)};
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
     }
 }
 
-void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, uint32_t viewport_height,
-                         const CullSettings& settings) {
+void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
+                         const CullSettings& settings, const DepthPyramid* pyramid) {
     culled_ = can_cull_ && settings.active() && members_ > 0;
+    occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
     slot_culled_[slot] = culled_;
     if (!culled_) return;
+    const uint32_t viewport_height = viewport.height;
     CullParams p{};
     const std::array<glm::vec4, 6> planes = frustumPlanes(vp);
     for (int i = 0; i < 6; ++i) p.planes[i] = planes[i];
@@ -188,23 +222,56 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     p.row_width = std::min(groups, 32768u) * THRONG_CULL_LOCAL_SIZE;
     p.visible_stride = members_;
     p.identity_base = identity_base_;
+    p.view_projection = vp;
+    p.viewport = glm::vec2(float(viewport.width), float(viewport.height));
+    if (occluding_) {
+        p.pyramid_levels = pyramid->levels();
+        // The slot's last frame has finished (its fence was waited for): its set may change.
+        const gpu::DescriptorWrite write =
+            gpu::DescriptorWrite::sampled(THRONG_CULL_BINDING_PYRAMID, pyramid->sampler(), pyramid->view(), VK_IMAGE_LAYOUT_GENERAL);
+        gpu::writeDescriptors(allocator_->context->device, pyramid_sets_[slot], std::span(&write, 1));
+    }
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
-    passes.push_back({"cull", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot); }});
+    const uint32_t phase = occluding_ ? THRONG_CULL_PHASE_EARLY : THRONG_CULL_PHASE_ALL;
+    passes.push_back({"cull", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                      [this, slot, phase](VkCommandBuffer cmd) { recordCull(cmd, slot, phase); }});
 }
 
-void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot) const {
-    vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0, nullptr);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull);
+void CrowdGpu::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot) {
+    passes.push_back({"cull-late", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                      [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot, THRONG_CULL_PHASE_LATE); }});
+}
+
+void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const {
+    recorded_phase_ = phase;
+    if (phase != THRONG_CULL_PHASE_LATE) {  // the late phase goes on counting where the early one stopped
+        vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    }
+    const CullPhase constants{phase, 0, 0, 0};
+    if (phase == THRONG_CULL_PHASE_LATE) {
+        const VkDescriptorSet sets[] = {sets_[slot], pyramid_sets_[slot]};
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->late_layout, 0, 2, sets, 0, nullptr);
+        vkCmdPushConstants(cmd, pipelines_->late_layout, kCompute, 0, sizeof constants, &constants);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull_late);
+    } else {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0, nullptr);
+        vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof constants, &constants);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull);
+    }
     const uint32_t groups = (members_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
     const uint32_t x = std::min(groups, 32768u);
     vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (phase == THRONG_CULL_PHASE_LATE) {  // draws.comp has the plain layout
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0, nullptr);
+        vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof constants, &constants);
+    }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->draws);
     vkCmdDispatch(cmd, uint32_t((asset_->submeshes.size() + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE), 1, 1);
+    if (phase == THRONG_CULL_PHASE_EARLY) return;  // the counts are copied after the late phase
     // The counts, for the host (statistics only: nothing of the frame waits for them).
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                        VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -215,8 +282,10 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot) const {
 
 void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first, uint32_t count) const {
     if (culled_) {
-        vkCmdDrawIndexedIndirectCount(cmd, draws_->buffer, VkDeviceSize(submesh) * THRONG_MAX_LODS * sizeof(DrawCommand), draw_counts_->buffer,
-                                      VkDeviceSize(submesh) * sizeof(uint32_t), uint32_t(lods_.size()), sizeof(DrawCommand));
+        const VkDeviceSize region = recorded_phase_ == THRONG_CULL_PHASE_LATE ? 1 : 0;
+        const VkDeviceSize index = region * asset_->submeshes.size() + submesh;
+        vkCmdDrawIndexedIndirectCount(cmd, draws_->buffer, index * THRONG_MAX_LODS * sizeof(DrawCommand), draw_counts_->buffer,
+                                      index * sizeof(uint32_t), uint32_t(lods_.size()), sizeof(DrawCommand));
         return;
     }
     const glm::uvec2 range = lods_[0].ranges[submesh];
@@ -233,6 +302,7 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     }
     const uint32_t* raw = static_cast<const uint32_t*>(readback_[slot]->mapped());
     c.in_frustum = raw[THRONG_COUNT_IN_FRUSTUM];
+    c.occluded = raw[THRONG_COUNT_OCCLUDED];
     for (size_t l = 0; l < lods_.size(); ++l) {
         c.per_lod[l] = raw[l];
         c.triangles += uint64_t(raw[l]) * lodTriangles(lods_[l]);
@@ -245,6 +315,9 @@ CrowdGpu::Snapshot CrowdGpu::snapshot() const {
     uint32_t counts[THRONG_COUNTS] = {};
     gpu::downloadBuffer(*allocator_, *counts_, counts, sizeof counts);
     out.in_frustum = counts[THRONG_COUNT_IN_FRUSTUM];
+    out.occluded = counts[THRONG_COUNT_OCCLUDED];
+    out.drawn.resize(members_);
+    if (members_ > 0) gpu::downloadBuffer(*allocator_, *drawn_, out.drawn.data(), members_ * sizeof(uint32_t));
     for (size_t l = 0; l < lods_.size(); ++l) {
         std::vector<uint32_t> members(std::min(counts[l], members_));
         if (!members.empty())

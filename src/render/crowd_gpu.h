@@ -3,12 +3,20 @@
 // fills that list each frame with the members in the frustum, each at the LOD its size on
 // screen needs, plus the indirect draws of every (submesh, LOD) that has members.
 //
+// With occlusion culling (a DepthPyramid given to addPasses) culling runs in two phases around
+// the draw: `cull` takes the members the last frame drew (frustum only), the technique draws
+// them, the `pyramid` pass reduces their depth, `cull-late` tests every member against it and
+// the technique draws, in `draw-late`, those now visible that the first phase did not draw
+// (render/crowd_frame.h puts the passes in that order). Nothing visible is missing in any frame;
+// a member hidden for a frame costs its test only.
+//
 // The visible list holds THRONG_MAX_LODS regions of `members` slots (LOD l from l * members)
 // and after them the identity region (member i at identity_base + i), written once: a frame
 // without culling draws every member at LOD 0 from there.
 #pragma once
 
 #include "crowd.h"
+#include "depth_pyramid.h"
 #include "gpu_asset.h"
 
 #include "../gpu/owned.h"
@@ -24,12 +32,14 @@ struct CullSettings {
     bool cull = true;            // drop members outside the frustum
     bool lod = true;             // choose a coarser LOD where its error is small on screen
     float lod_error_px = 1.0f;   // the largest error on screen a coarser LOD may make, in pixels
+    bool occlusion = true;       // with `cull`: also drop members hidden behind what the frame drew
     bool active() const { return cull || lod; }
 };
 
 // What one culled frame drew: members in the frustum, and members drawn per LOD.
 struct CullCounts {
     uint32_t in_frustum = 0;
+    uint32_t occluded = 0;  // in the frustum, hidden by occlusion culling (not drawn)
     std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
     uint64_t triangles = 0;  // drawn: per LOD its members times its triangles
 };
@@ -56,6 +66,10 @@ struct CullPipelines {
     gpu::Unique<VkDescriptorSetLayout> set_layout;
     gpu::Unique<VkPipelineLayout> layout;
     gpu::Unique<VkPipeline> cull, draws;
+    // Occlusion culling (where the device can build a depth pyramid): set 1 holds the pyramid.
+    gpu::Unique<VkDescriptorSetLayout> pyramid_set_layout;
+    gpu::Unique<VkPipelineLayout> late_layout;
+    gpu::Unique<VkPipeline> cull_late;
 };
 // Throws gpu::GpuError. Contract: context.indirect_count.
 std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& context);
@@ -77,14 +91,21 @@ public:
     bool canCull() const { return can_cull_; }
 
     // Adds the `cull` pass of frame slot `slot` when `settings` asks for culling or LOD and the
-    // device can, and remembers for drawSubmesh() whether this frame is culled.
-    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& view_projection, uint32_t viewport_height,
-                   const CullSettings& settings);
+    // device can, and remembers for drawSubmesh() whether this frame is culled. With `pyramid`
+    // (the frame's, over a viewport of its extent), settings.cull and settings.occlusion, the
+    // frame is occlusion-culled: this pass is its early phase and addLatePasses() adds the late.
+    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& view_projection, VkExtent2D viewport,
+                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr);
     bool culled() const { return culled_; }
+    bool occluding() const { return occluding_; }
+    // The `cull-late` pass of an occlusion-culled frame (after the `pyramid` pass). Contract:
+    // occluding().
+    void addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot);
 
     // Draws submesh `submesh` of the asset: with this frame culled, every LOD that has members
-    // (vkCmdDrawIndexedIndirectCount), else members first .. first + count - 1 at LOD 0 through
-    // the identity region. Pipeline, index buffer, sets and constants are bound by the caller.
+    // in the phase whose `cull` or `cull-late` pass was recorded last (vkCmdDrawIndexedIndirectCount),
+    // else members first .. first + count - 1 at LOD 0 through the identity region. Pipeline,
+    // index buffer, sets and constants are bound by the caller.
     void drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first, uint32_t count) const;
 
     // The counts of the slot's last culled frame, once its fence has signalled; without culling
@@ -94,15 +115,17 @@ public:
     // Tests: what the last culling pass left on the GPU (the device must be idle).
     struct Snapshot {
         uint32_t in_frustum = 0;
-        std::vector<std::vector<uint32_t>> members;  // per LOD, in slot order
-        std::vector<gpu::shader::DrawCommand> draws;   // per submesh, its draw_counts[s] draws
+        uint32_t occluded = 0;
+        std::vector<std::vector<uint32_t>> members;  // per LOD, in slot order (both phases)
+        std::vector<gpu::shader::DrawCommand> draws;   // per submesh, its draw_counts[s] draws (first phase)
         std::vector<uint32_t> draw_counts;
+        std::vector<uint32_t> drawn;  // per member: 1 when the last occlusion-culled frame drew it
     };
     Snapshot snapshot() const;
     const std::vector<LodRanges>& lods() const { return lods_; }
 
 private:
-    void recordCull(VkCommandBuffer cmd, uint32_t slot) const;
+    void recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const;
 
     gpu::Allocator* allocator_;
     const GpuAsset* asset_;
@@ -110,14 +133,17 @@ private:
     uint32_t identity_base_ = 0;
     bool can_cull_ = false;
     bool culled_ = false;
+    bool occluding_ = false;
+    mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL;  // of the culling pass recorded last
     std::vector<LodRanges> lods_;
     std::vector<bool> slot_culled_;
-    gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_;
+    gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_;
     std::vector<gpu::OwnedBuffer> params_;    // per slot: CullParams (host-visible)
     std::vector<gpu::OwnedBuffer> readback_;  // per slot: the counts, copied for the host
     std::shared_ptr<const CullPipelines> pipelines_;
     gpu::Unique<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;  // per slot
+    std::vector<VkDescriptorSet> pyramid_sets_;  // per slot, set 1 of cull-late (written by addPasses)
 };
 
 // The six frustum planes of `view_projection` (inward normals, normalized; Vulkan's 0..w depth).

@@ -117,12 +117,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     gpu::Buffer capture, readback;
     gpu::Image color, depth;
     std::unique_ptr<CrowdGpu> crowd_gpu;
+    std::unique_ptr<DepthPyramid> pyramid;
     std::unique_ptr<CrowdMotion> motion;
     std::unique_ptr<Technique> technique;
     std::array<FrameSlot, kFramesInFlight> slots;
     auto release = [&] {
         for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
         technique.reset();
+        pyramid.reset();
         motion.reset();
         crowd_gpu.reset();
         gpu::destroyBuffer(a, capture);
@@ -158,10 +160,16 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.width = s.width;
         out.height = s.height;
         color = gpu::createImage(a, kColorFormat, s.width, s.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-        depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                            VK_IMAGE_ASPECT_DEPTH_BIT);
+        // Sampled too where occlusion culling can build its depth pyramid from it.
+        depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
+                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
+                                 VK_IMAGE_ASPECT_DEPTH_BIT);
         readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
 
+        // Capture records every vertex of every member: nothing culled.
+        const CullSettings cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
+        if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled())
+            pyramid = std::make_unique<DepthPyramid>(a, depth.image, depth.view, VkExtent2D{s.width, s.height});
         gpu::FrameTargets targets;
         targets.color = color.image;
         targets.color_view = color.view;
@@ -188,11 +196,15 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             out.frames[i].cpu = technique->stats();
             const auto record_start = std::chrono::steady_clock::now();
             std::vector<gpu::Pass> passes;
-            const float draw_time = motion ? motion->addPasses(passes, time) : time;
-            // Capture records every vertex of every member: nothing culled.
-            const CullSettings cull = s.capture || !technique->drawsCulled() ? CullSettings{false, false, 0.0f} : s.cull;
-            crowd_gpu->addPasses(passes, i % kFramesInFlight, view_projection, s.height, cull);
-            technique->addPasses(passes, i % kFramesInFlight, crowdConstants(view_projection, draw_time, asset));
+            CrowdFrame frame;
+            frame.crowd = crowd_gpu.get();
+            frame.motion = motion.get();
+            frame.technique = technique.get();
+            frame.pyramid = pyramid.get();
+            frame.constants = crowdConstants(view_projection, time, asset);
+            frame.cull = cull;
+            frame.viewport = {s.width, s.height};
+            addCrowdPasses(passes, i % kFramesInFlight, frame);
             f.passes = gpu::passNames(passes);
             for (const std::string& name : f.passes)
                 if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end()) pass_names.push_back(name);

@@ -2,6 +2,7 @@
 // timestamps per pass (when the device has them), readback of the last frame.
 #pragma once
 
+#include "crowd_frame.h"
 #include "technique.h"
 
 #include <functional>
@@ -13,15 +14,6 @@ namespace throng::render {
 
 constexpr uint32_t kFramesInFlight = 2;
 
-// What moves the members before they are culled and drawn: the crowd simulation (src/sim/
-// motion.h) behind an interface, so that the renderer does not depend on it.
-class CrowdMotion {
-public:
-    virtual ~CrowdMotion() = default;
-    // Adds the passes that bring the members (the records in CrowdGpu::instances()) toward frame
-    // time `time`, and returns the time the frame is to be drawn at (the members' own clock).
-    virtual float addPasses(std::vector<gpu::Pass>& passes, float time) = 0;
-};
 // Makes the motion of one render: given the allocator and the members' record buffer it writes.
 // Throws gpu::GpuError.
 using MotionFactory = std::function<std::unique_ptr<CrowdMotion>(gpu::Allocator& allocator, VkBuffer instances)>;

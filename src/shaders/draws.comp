@@ -2,33 +2,41 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
 
-// After the culling pass, one thread per submesh: the indexed indirect draws of the LODs that
-// have members (LOD l's members are slots l * visible_stride onward of the visible list), and
-// their number, for vkCmdDrawIndexedIndirectCount.
+// After a culling phase, one thread per submesh: the indexed indirect draws of the LODs that
+// have members in this phase (LOD l's members are slots l * visible_stride onward of the
+// visible list; the late phase's follow the early phase's), and their number, for
+// vkCmdDrawIndexedIndirectCount. The late phase's draws are the second half of both buffers.
 
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_PARAMS) readonly buffer Params { CullParams cull; };
-layout(std430, set = 0, binding = THRONG_CULL_BINDING_COUNTS) readonly buffer Counts { uint counts[]; };
+layout(std430, set = 0, binding = THRONG_CULL_BINDING_COUNTS) buffer Counts { uint counts[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAWS) writeonly buffer Draws { DrawCommand draws[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAW_COUNTS) writeonly buffer DrawCounts { uint draw_counts[]; };
+layout(push_constant) uniform Phase { CullPhase phase; };
 
 void main() {
     uint submesh = gl_GlobalInvocationID.x;
     if (submesh >= cull.submeshes) return;
+    bool late = phase.phase == THRONG_CULL_PHASE_LATE;
+    uint region = late ? 1u : 0u;
     uint n = 0u;
     for (uint l = 0u; l < cull.lod_count; ++l) {
+        uint first = late ? counts[THRONG_COUNT_EARLY + l] : 0u;
+        uint count = counts[l] - first;
+        // Thread 0 keeps where the late phase's members of each LOD begin.
+        if (!late && submesh == 0u) counts[THRONG_COUNT_EARLY + l] = counts[l];
         uvec2 range = ranges[submesh * THRONG_MAX_LODS + l];
-        if (counts[l] == 0u || range.y == 0u) continue;
+        if (count == 0u || range.y == 0u) continue;
         DrawCommand d;
         d.index_count = range.y;
-        d.instance_count = counts[l];
+        d.instance_count = count;
         d.first_index = range.x;
         d.vertex_offset = 0;
-        d.first_instance = l * cull.visible_stride;
-        draws[submesh * THRONG_MAX_LODS + n] = d;
+        d.first_instance = l * cull.visible_stride + first;
+        draws[(region * cull.submeshes + submesh) * THRONG_MAX_LODS + n] = d;
         ++n;
     }
-    draw_counts[submesh] = n;
+    draw_counts[region * cull.submeshes + submesh] = n;
 }

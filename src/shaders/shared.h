@@ -10,6 +10,8 @@
 namespace throng::gpu::shader {
 using vec4 = glm::vec4;
 using uvec2 = glm::uvec2;
+using vec2 = glm::vec2;
+using ivec2 = glm::ivec2;
 using mat4 = glm::mat4;
 using uint = uint32_t;
 #endif
@@ -41,13 +43,32 @@ using uint = uint32_t;
 #define THRONG_CULL_BINDING_COUNTS 4     // storage buffer: uint[THRONG_COUNTS] (THRONG_COUNT_* below)
 #define THRONG_CULL_BINDING_RANGES 5     // storage buffer: uvec2 (first index, index count) per (submesh, LOD)
 #define THRONG_CULL_BINDING_DRAWS 6      // storage buffer: DrawCommand per (submesh, LOD slot)
-#define THRONG_CULL_BINDING_DRAW_COUNTS 7  // storage buffer: uint per submesh, the draws of that submesh
+#define THRONG_CULL_BINDING_DRAW_COUNTS 7  // storage buffer: uint per (phase, submesh), the draws of that submesh
+#define THRONG_CULL_BINDING_PYRAMID 0    // set 1 (cull_late.comp only): sampled image, the depth pyramid, every level
+#define THRONG_CULL_BINDING_DRAWN 9      // storage buffer: uint per member, 1 when the last occlusion-culled frame drew it
 #define THRONG_MAX_LODS 8
 #define THRONG_CULL_LOCAL_SIZE 64
-// The counts the culling pass keeps: members drawn at LOD l in [l], members in the frustum in
-// [THRONG_COUNT_IN_FRUSTUM] (all members when the frustum test is off).
+// The phases of culling (push constant of cull.comp, cull_late.comp and draws.comp). ALL: one
+// pass, no occlusion. EARLY: the members the last frame drew, frustum only. LATE: every member
+// against the frustum and this frame's depth pyramid; draws those EARLY did not.
+#define THRONG_CULL_PHASE_ALL 0u
+#define THRONG_CULL_PHASE_EARLY 1u
+#define THRONG_CULL_PHASE_LATE 2u
+// The counts the culling pass keeps: members drawn at LOD l in [l] (both phases), members in the
+// frustum in [THRONG_COUNT_IN_FRUSTUM] (all members when the frustum test is off), members in the
+// frustum that occlusion culling hid in [THRONG_COUNT_OCCLUDED], and at [THRONG_COUNT_EARLY + l]
+// the members the early phase drew at LOD l (where the late phase's draws of LOD l begin).
 #define THRONG_COUNT_IN_FRUSTUM THRONG_MAX_LODS
-#define THRONG_COUNTS 16
+#define THRONG_COUNT_OCCLUDED (THRONG_MAX_LODS + 1)
+#define THRONG_COUNT_EARLY 16
+#define THRONG_COUNTS 32
+
+// The depth pyramid (pyramid.comp; src/render/depth_pyramid.h): level 0 the depth image, level
+// k + 1 the minimum (reversed Z: the farthest) of 2x2 texels of level k, sizes rounded up.
+#define THRONG_PYRAMID_BINDING_SOURCE 0  // sampled image: the depth image or the level below
+#define THRONG_PYRAMID_BINDING_TARGET 1  // storage image r32f: the level written
+#define THRONG_PYRAMID_LOCAL_SIZE 8
+#define THRONG_MAX_PYRAMID_LEVELS 16
 
 // Specialization constant 0 of every shader that skins from baked animation: where the texels
 // are read from (the other bindings then hold a 1-texel placeholder).
@@ -117,7 +138,7 @@ struct SwimParams {
     float mask_tail;         // ...and z behind which they act fully; mask_tail < mask_head
 };
 
-// What the culling pass needs to know about the view: 192 bytes, the same in std140 and std430.
+// What the culling pass needs to know about the view: 272 bytes, the same in std140 and std430.
 struct CullParams {
     vec4 planes[6];        // frustum planes (xyz normal inward, w), world space, normalized
     vec4 depth_row;        // row 3 of the view-projection: dot(depth_row, vec4(p, 1)) is p's view depth
@@ -131,9 +152,26 @@ struct CullParams {
     uint row_width;        // members per row of the 2D dispatch
     uint visible_stride;   // slots per LOD region of the visible list (>= members)
     uint identity_base;    // slot of the identity region (member i at identity_base + i)
+    uint pyramid_levels;   // levels of the depth pyramid (occlusion culling only)
+    uint reserved0;
+    uint reserved1;
+    mat4 view_projection;  // world to clip space (occlusion culling projects each member's box)
+    vec2 viewport;         // pixels; level 0 of the depth pyramid has this size
+    vec2 reserved2;
+};
+
+// Push constants of the culling shaders: 16 bytes.
+struct CullPhase {
+    uint phase;            // THRONG_CULL_PHASE_*
     uint reserved0;
     uint reserved1;
     uint reserved2;
+};
+
+// Push constants of pyramid.comp: 16 bytes.
+struct PyramidConstants {
+    ivec2 source_size;     // texels of the level read
+    ivec2 target_size;     // texels of the level written
 };
 
 // One indexed indirect draw, laid out as VkDrawIndexedIndirectCommand: 20 bytes.
@@ -177,7 +215,12 @@ static_assert(offsetof(DrawConstants, time) == 96);
 static_assert(offsetof(DrawConstants, joint_count) == 100);
 static_assert(offsetof(DrawConstants, has_texture) == 104);
 static_assert(sizeof(CheckConstants) == 16);
-static_assert(sizeof(CullParams) == 192);
+static_assert(sizeof(CullParams) == 272);
+static_assert(offsetof(CullParams, pyramid_levels) == 180);
+static_assert(offsetof(CullParams, view_projection) == 192);
+static_assert(offsetof(CullParams, viewport) == 256);
+static_assert(sizeof(CullPhase) == 16);
+static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
 static_assert(offsetof(CullParams, lod_errors) == 112);
 static_assert(offsetof(CullParams, pixels_per_unit) == 144);

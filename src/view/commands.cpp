@@ -72,6 +72,10 @@ bool Commands::apply(const Command& c) {
         host_.culling().lod = c.on;
         host_.log(std::string("lod: ") + (c.on ? "on" : "off"));
         return true;
+    case CommandKind::Occlusion:
+        host_.culling().occlusion = c.on;
+        host_.log(std::string("occlusion: ") + (c.on ? "on" : "off"));
+        return true;
     case CommandKind::LodError:
         host_.culling().lod_error_px = float(c.number);
         host_.log("lod-error: " + std::to_string(float(c.number)) + " px");

@@ -52,6 +52,7 @@ constexpr Spec kSpecs[] = {
     {"vsync", CommandKind::Vsync, "on|off", "FIFO presentation, or mailbox/immediate"},
     {"cull", CommandKind::Cull, "on|off", "frustum culling on the GPU"},
     {"lod", CommandKind::Lod, "on|off", "level of detail chosen on the GPU by size on screen"},
+    {"occlusion", CommandKind::Occlusion, "on|off", "with cull: members hidden behind others are not drawn"},
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
     {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU (baked, vat, procedural, static)"},
@@ -137,6 +138,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Vsync:
     case CommandKind::Cull:
     case CommandKind::Lod:
+    case CommandKind::Occlusion:
     case CommandKind::Simulate:
         if (arg != "on" && arg != "off") return Error{usage + ": '" + arg + "' is neither on nor off"};
         c.on = arg == "on";

@@ -58,17 +58,10 @@ void endPass(VkCommandBuffer cmd, FrameSlot& f, const char* name) {
     gpu::writeTimestamp(cmd, f, uint32_t(f.timed.size()));
 }
 
-void recordCrowd(VkCommandBuffer cmd, FrameSlot& f, uint32_t index, const CrowdFrame& frame, const gpu::FrameTargets& targets) {
+void recordCrowd(VkCommandBuffer cmd, FrameSlot& f, uint32_t index, const render::CrowdFrame& frame, const gpu::FrameTargets& targets) {
     std::vector<gpu::Pass> passes;
     if (frame.technique != nullptr) {
-        gpu::shader::DrawConstants constants = frame.constants;
-        if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
-        if (frame.crowd != nullptr) {
-            const render::CullSettings none{false, false, 0.0f};
-            frame.crowd->addPasses(passes, index, frame.constants.view_projection, targets.extent.height,
-                                   frame.technique->drawsCulled() ? frame.cull : none);
-        }
-        frame.technique->addPasses(passes, index, constants);
+        render::addCrowdPasses(passes, index, frame);
     } else {
         passes.push_back({"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}});
     }

@@ -53,23 +53,14 @@ void beginFrame(const gpu::Context& context, FrameSlot& slot);
 // Contract: at most kTimestamps - 1 passes a frame.
 void endPass(VkCommandBuffer cmd, FrameSlot& slot, const char* name);
 
-// What the crowd's part of a frame is drawn with.
-struct CrowdFrame {
-    render::CrowdGpu* crowd = nullptr;        // the members (LiveCrowd::crowdGpu()); null: none
-    render::CrowdMotion* motion = nullptr;    // moves them first (LiveCrowd::motion()); null: they stand
-    render::Technique* technique = nullptr;   // null: the targets are only cleared
-    gpu::shader::DrawConstants constants{};   // camera, light, time
-    render::CullSettings cull;                // culling and LOD (only for techniques that draw culled)
-};
-
 // Records the crowd's part of frame slot `index` into `targets` (a swapchain image and its depth
-// image, or a test's) as a list of passes (gpu/passes.h): `simulate` with a motion (the frame is
-// then drawn at the motion's clock), the crowd's `cull` when culling or LOD is on, then the technique's (`upload` when it has transfers, `draw`); without a technique one
-// `clear` pass. The colour is cleared to targets.clear and the depth to 0 (reversed Z) first;
+// image, or a test's) as a list of passes (gpu/passes.h): render::addCrowdPasses() (simulate,
+// cull, upload, draw, and with occlusion culling pyramid, cull-late, draw-late); without a
+// technique one `clear` pass. The colour is cleared to targets.clear and the depth to 0 (reversed Z) first;
 // after, the colour image is in COLOR_ATTACHMENT_OPTIMAL and the depth image in
 // DEPTH_ATTACHMENT_OPTIMAL. The slot's timed passes are these, in order. Contract: the technique
 // was built for the targets' formats, beginFrame() began the slot's frame.
-void recordCrowd(VkCommandBuffer cmd, FrameSlot& slot, uint32_t index, const CrowdFrame& frame, const gpu::FrameTargets& targets);
+void recordCrowd(VkCommandBuffer cmd, FrameSlot& slot, uint32_t index, const render::CrowdFrame& frame, const gpu::FrameTargets& targets);
 
 // Ends the slot's command buffer's submission: submits it, waiting for `wait` (all commands) and
 // signalling `signal` (each skipped when VK_NULL_HANDLE) and the slot's fence.

@@ -181,7 +181,9 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
         VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &rendered));
         s.rendered.push_back(rendered);
     }
-    s.depth = gpu::createImage(a, kDepthFormat, extent.width, extent.height, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+    // Sampled too where occlusion culling can build its depth pyramid from it.
+    s.depth = gpu::createImage(a, kDepthFormat, extent.width, extent.height, 1,
+                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
                                VK_IMAGE_ASPECT_DEPTH_BIT);
     return true;
 }

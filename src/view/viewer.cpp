@@ -69,6 +69,7 @@ public:
             glfwGetFramebufferSize(window_, &width, &height);
         }
         requested_ = {uint32_t(width), uint32_t(height)};
+        rebuildPyramid();
         createFrameSlots(ctx_, slots_);
         overlay_.init(window_, ctx_, swapchain_);
         crowd_.setColorFormat(swapchain_.format);
@@ -76,7 +77,7 @@ public:
             printError(crowd_.scene().source, crowd_.lastError());
             return 1;
         }
-        cull_ = {options_.cull, options_.lod, options_.lod_error};
+        cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion};
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(options_.view, view);
         camera_ = viewCamera(view, crowd_.crowd(), aspect());
@@ -171,6 +172,8 @@ private:
         crowd_.release();
         destroyFrameSlots(ctx_, slots_);
         destroyScreenshot(allocator_, shot_);
+        pyramid_.reset();
+        pyramid_pipelines_.reset();
         destroySwapchain(allocator_, swapchain_);
         gpu::destroyAllocator(allocator_);
     }
@@ -181,6 +184,16 @@ private:
     FrameReport report() const { return {fps_, frame_ms_, costs_, crowd_, cpu_.upload_bytes, triangles_}; }
     bool canScreenshot() const { return swapchain_.can_copy && copyableFormat(swapchain_.format); }
 
+    // The depth pyramid of occlusion culling, over the swapchain's depth image (none where the
+    // device cannot build one: culling is then frustum only).
+    void rebuildPyramid() {
+        pyramid_.reset();
+        if (!ctx_.depth_pyramid) return;
+        if (!pyramid_pipelines_) pyramid_pipelines_ = render::createPyramidPipelines(ctx_);
+        pyramid_ = std::make_unique<render::DepthPyramid>(allocator_, swapchain_.depth.image, swapchain_.depth.view, swapchain_.extent,
+                                                          pyramid_pipelines_);
+    }
+
     void recreateSwapchain() {
         VK_CHECK(vkDeviceWaitIdle(ctx_.device));
         forgetTimestamps(slots_);
@@ -190,7 +203,9 @@ private:
         glfwGetFramebufferSize(window_, &w, &h);
         requested_ = {uint32_t(w), uint32_t(h)};
         resize_ = false;
+        pyramid_.reset();  // built on the depth image the new swapchain replaces
         if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_)) return;  // minimised
+        rebuildPyramid();
         if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_);  // a new image format
         crowd_.setColorFormat(swapchain_.format);
         if (before != swapchain_.format && crowd_.technique() && !applyState(crowd_.state(), false)) {
@@ -239,12 +254,14 @@ private:
         beginFrame(ctx_, f);
         const gpu::FrameTargets target{swapchain_.images[image], swapchain_.views[image], swapchain_.depth.image, swapchain_.depth.view,
                                        swapchain_.extent, render::kBackground};
-        CrowdFrame crowd_frame;
+        render::CrowdFrame crowd_frame;
         crowd_frame.crowd = crowd_.crowdGpu();
         crowd_frame.motion = crowd_.motion();
         crowd_frame.technique = crowd_.technique();
+        crowd_frame.pyramid = pyramid_.get();
         crowd_frame.constants = render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu);
         crowd_frame.cull = cull_;
+        crowd_frame.viewport = swapchain_.extent;
         recordCrowd(f.cmd, f, slot, crowd_frame, target);
         overlay_.record(f.cmd, swapchain_, image);
         endPass(f.cmd, f, "overlay");
@@ -293,6 +310,8 @@ private:
     FrameCosts costs_;
     render::TechniqueStats cpu_;
     uint64_t triangles_ = 0;      // drawn in the last measured frame
+    std::shared_ptr<const render::PyramidPipelines> pyramid_pipelines_;
+    std::unique_ptr<render::DepthPyramid> pyramid_;  // over swapchain_.depth; rebuilt with it
     render::CullSettings cull_;   // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
 };
 

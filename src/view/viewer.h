@@ -27,6 +27,7 @@ struct ViewerOptions {
     bool cull = true;                  // frustum culling on the GPU
     bool lod = true;                   // LOD chosen on the GPU
     float lod_error = 1.0f;            // pixels
+    bool occlusion = true;             // occlusion culling on the GPU (with cull)
     bool simulate = false;             // members move on the GPU (src/sim/)
 };
 

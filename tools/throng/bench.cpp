@@ -107,7 +107,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.bone_precision = v.bones;
         s.baked = &asset;
         s.readback = false;
-        s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error};
+        s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion};
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);
@@ -140,7 +140,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         nlohmann::json per_lod = nlohmann::json::array();
         for (uint32_t n : result.drawn.per_lod) per_lod.push_back(n);
         while (per_lod.size() > 1 && per_lod.back() == 0) per_lod.erase(per_lod.size() - 1);
-        r["visible"] = {{"members", instances}, {"in_frustum", result.drawn.in_frustum}, {"per_lod", per_lod}};
+        r["visible"] = {{"members", instances}, {"in_frustum", result.drawn.in_frustum}, {"occluded", result.drawn.occluded}, {"per_lod", per_lod}};
         // Every pass by name, in frame order; "gpu_ms" also keys them by name beside "frame".
         r["passes"] = nlohmann::json::array();
         r["gpu_ms"] = {{"frame", spreadJson(spread(frame_ms))}};
@@ -268,6 +268,7 @@ int runBench(const BenchOptions& o) {
     gpu::Context& ctx = *context.value();
     nlohmann::json report = {{"device", ctx.device_name}, {"driver", ctx.driver_name}, {"cpu", cpuName()},
                              {"view", o.crowd.view}, {"simulate", o.crowd.simulate}, {"cull", o.crowd.cull}, {"lod", o.crowd.lod}, {"lod_error_px", o.crowd.lod_error},
+                             {"occlusion", o.crowd.occlusion && ctx.depth_pyramid},
                              {"cores", std::thread::hardware_concurrency()}, {"model", o.model}, {"size", {o.width, o.height}},
                              {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),

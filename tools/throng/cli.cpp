@@ -114,6 +114,9 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         ->check(CLI::IsMember({"on", "off"}));
     command->add_option("--lod-error", flags.lod_error, "The largest error a coarser LOD may make on screen, in pixels (default 1)")
         ->check(finiteIn(0.0, 10000.0));
+    command->add_option("--occlusion", flags.occlusion,
+                        "Occlusion culling on the GPU (with --cull on): members hidden behind what the frame drew are not drawn: on (default) or off")
+        ->check(CLI::IsMember({"on", "off"}));
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
 }
@@ -306,6 +309,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.cull = view_crowd.cull;
         view.lod = view_crowd.lod;
         view.lod_error = view_crowd.lod_error;
+        view.occlusion = view_crowd.occlusion;
         view.simulate = view_crowd.simulate;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +

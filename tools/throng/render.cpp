@@ -120,7 +120,7 @@ int runRender(const RenderOptions& o) {
         settings.baked = &asset.value();
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
-        settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error};
+        settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion};
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset.value(), crowd, sim::kindFor(o.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);
@@ -153,10 +153,10 @@ int runRender(const RenderOptions& o) {
             std::string lods;
             for (size_t l = 0; l < out.drawn.per_lod.size(); ++l)
                 if (out.drawn.per_lod[l] > 0) lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
-            std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
+            std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, %u hidden, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
                         "%.0f MiB GPU memory | %s %ux%u\n",
                         ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(),
-                        o.crowd.simulate ? ", simulated" : "", out.drawn.in_frustum,
+                        o.crowd.simulate ? ", simulated" : "", out.drawn.in_frustum, out.drawn.occluded,
                         lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6, double(out.submitted_triangles) * 1e-6, passes.c_str(),
                         double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
         }

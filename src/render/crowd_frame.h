@@ -1,0 +1,46 @@
+// The crowd's part of a frame as passes (gpu/passes.h), in the one order the headless renderer,
+// the benchmark and the viewer all use:
+//
+//   simulate      the motion moves the members (when there is one)
+//   cull          culling and LOD (when on and the technique draws culled); with occlusion
+//                 culling the early phase: the members the last frame drew
+//   upload, draw  the technique's passes (upload only when it has transfers)
+//   pyramid       with occlusion culling: the depth pyramid of what `draw` drew,
+//   cull-late     every member against it,
+//   draw-late     and the technique's draw of those `draw` did not draw.
+#pragma once
+
+#include "crowd_gpu.h"
+#include "depth_pyramid.h"
+#include "technique.h"
+
+#include <memory>
+#include <vector>
+
+namespace throng::render {
+
+// What moves the members before they are culled and drawn: the crowd simulation (src/sim/
+// motion.h) behind an interface, so that rendering does not depend on it.
+class CrowdMotion {
+public:
+    virtual ~CrowdMotion() = default;
+    // Adds the passes that bring the members (the records in CrowdGpu::instances()) toward frame
+    // time `time`, and returns the time the frame is to be drawn at (the members' own clock).
+    virtual float addPasses(std::vector<gpu::Pass>& passes, float time) = 0;
+};
+
+struct CrowdFrame {
+    CrowdGpu* crowd = nullptr;          // the members; null: every member drawn, nothing culled
+    CrowdMotion* motion = nullptr;      // moves them first; null: they stand
+    Technique* technique = nullptr;     // draws them (required)
+    const DepthPyramid* pyramid = nullptr;  // the frame's depth pyramid; null: no occlusion culling
+    gpu::shader::DrawConstants constants{};  // camera, light, time
+    CullSettings cull;                  // used only when the technique draws culled
+    VkExtent2D viewport{};              // the frame's targets
+};
+
+// Appends the passes of frame slot `slot`; the passes keep pointers to everything in `frame`.
+// Returns the time the frame is drawn at (the motion's clock, else constants.time).
+float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame);
+
+} // namespace throng::render

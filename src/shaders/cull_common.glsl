@@ -1,0 +1,51 @@
+// What every culling shader computes of a member (needs shared.h, instance.glsl, and the
+// Params block `cull` first): its conservative box, the sphere around it, the frustum test, the
+// LOD its size on screen needs, and the append to that LOD's region of the visible list.
+
+struct MemberBox {
+    vec3 center;     // world space
+    vec3 axes[3];    // half extents along the member's own axes, world space
+    float radius;    // of the sphere around the box
+};
+
+// The member's two clips' boxes (model space), placed as the member.
+MemberBox memberBox(InstanceRecord inst) {
+    uint clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
+    vec3 lo = min(clip_bounds[2u * clip_a].xyz, clip_bounds[2u * clip_b].xyz);
+    vec3 hi = max(clip_bounds[2u * clip_a + 1u].xyz, clip_bounds[2u * clip_b + 1u].xyz);
+    float scale = inst.position_scale.w;
+    vec4 q = instanceOrientation(inst);
+    vec3 half_size = 0.5 * (hi - lo) * abs(scale);
+    MemberBox b;
+    b.center = rotateByQuaternion(q, 0.5 * (lo + hi)) * scale + inst.position_scale.xyz;
+    b.axes[0] = rotateByQuaternion(q, vec3(half_size.x, 0.0, 0.0));
+    b.axes[1] = rotateByQuaternion(q, vec3(0.0, half_size.y, 0.0));
+    b.axes[2] = rotateByQuaternion(q, vec3(0.0, 0.0, half_size.z));
+    b.radius = length(half_size);
+    return b;
+}
+
+bool inFrustum(MemberBox b) {
+    if (cull.frustum == 0u) return true;
+    for (int i = 0; i < 6; ++i)
+        if (dot(cull.planes[i].xyz, b.center) + cull.planes[i].w < -b.radius) return false;
+    return true;
+}
+
+// The coarsest LOD whose geometric error, projected at the sphere's nearest depth, stays within
+// the pixel threshold; LOD 0 for a member around the eye.
+uint chooseLod(MemberBox b, float scale) {
+    float depth = dot(cull.depth_row, vec4(b.center, 1.0)) - b.radius;
+    uint lod = 0u;
+    if (depth > 0.0) {
+        float pixels_per_error = abs(scale) * cull.pixels_per_unit / depth;
+        for (uint l = 1u; l < cull.lod_count; ++l)
+            if (cull.lod_errors[l / 4u][l % 4u] * pixels_per_error <= cull.lod_error_px) lod = l;
+    }
+    return lod;
+}
+
+void appendVisible(uint member, uint lod) {
+    uint slot = atomicAdd(counts[lod], 1u);
+    visible[lod * cull.visible_stride + slot] = member;
+}
