@@ -6,7 +6,10 @@
 //    for members within a hair of a decision boundary; the indirect draws are the CPU's;
 //  - with culling and LOD error 0 the picture is the picture without them;
 //  - occlusion culling: every level of the depth pyramid is the CPU's reduction of the level
-//    below; over several frames it hides members and changes no pixel.
+//    below; over several frames it hides members and changes no pixel;
+//  - coarse skinning moves no vertex by more than its bound, at any time between frames, and
+//    the levels drawn with it change the picture by little.
+#include "../src/render/coarse_skinning.h"
 #include "../src/render/crowd_pose.h"
 #include "../src/render/depth_pyramid.h"
 #include "../src/render/renderer.h"
@@ -342,6 +345,76 @@ TEST_F(Cull, OcclusionHidesMembersAndChangesNoPixel) {
     bool has_late = false;
     for (const render::PassTiming& p : occluded.passes) has_late = has_late || p.name == "draw-late";
     EXPECT_TRUE(has_late || !context_->timestamps) << "no draw-late pass";
+}
+
+// Coarse skinning (the heaviest joint at the nearest frame) against full skinning (every joint,
+// tweened between the bracketing frames), in double, at random vertices, clips and times: never
+// farther apart than coarseSkinningError() says.
+TEST_F(Cull, CoarseSkinningStaysWithinItsBound) {
+    const render::CoarseError bound = render::coarseSkinningError(baked_);
+    EXPECT_TRUE(bound.exact);
+    EXPECT_GT(bound.error, 0.0f);
+    EXPECT_LT(bound.error, 0.5f * glm::length(baked_.bind_bounds.max - baked_.bind_bounds.min)) << "a useless bound";
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    double worst = 0.0;
+    auto joint = [&](uint32_t clip, uint32_t frame, uint32_t j, const glm::dvec4& p) {
+        glm::dvec3 r;
+        for (uint32_t row = 0; row < 3; ++row) r[row] = glm::dot(glm::dvec4(bakedTexel(baked_, clip, frame, j, row)), p);
+        return r;
+    };
+    for (int sample = 0; sample < 20000; ++sample) {
+        const uint32_t clip = uint32_t(u(rng) * double(baked_.clips.size())) % uint32_t(baked_.clips.size());
+        const BakedVertex& v = baked_.vertices[size_t(u(rng) * double(baked_.vertices.size())) % baked_.vertices.size()];
+        const uint32_t last = baked_.clips[clip].frame_count - 1;
+        const double at = u(rng) * double(last);
+        const uint32_t first = std::min(uint32_t(at), last), second = std::min(first + 1, last);
+        const double t = at - double(first);
+        const glm::dvec4 p(v.position[0], v.position[1], v.position[2], 1.0);
+        glm::dvec3 full(0.0);
+        int heaviest = 0;
+        for (int i = 0; i < 4; ++i) {
+            if (v.weights[i] > v.weights[heaviest]) heaviest = i;
+            full += double(v.weights[i]) * ((1.0 - t) * joint(clip, first, v.joints[i], p) + t * joint(clip, second, v.joints[i], p));
+        }
+        const glm::dvec3 coarse = joint(clip, t < 0.5 ? first : second, v.joints[heaviest], p);
+        worst = std::max(worst, glm::length(full - coarse));
+    }
+    EXPECT_LE(worst, double(bound.error) * (1.0 + 1e-5) + 1e-6);
+    EXPECT_GT(worst, 0.2 * double(bound.error)) << "the bound is far from what happens";
+    const uint32_t first_coarse = asset_.first_coarse_lod;
+    std::printf("coarse skinning: bound %.4f (worst seen %.4f), from LOD %u of %zu\n", bound.error, worst, first_coarse, asset_.lods.size());
+    ASSERT_GE(first_coarse, 1u);
+    if (first_coarse < asset_.lods.size()) {
+        EXPECT_GE(asset_.lods[first_coarse].error, bound.error);
+    }
+    EXPECT_LT(asset_.lods[first_coarse - 1].error, bound.error);
+}
+
+// The street view at one pixel of LOD error with and without coarse skinning: the far levels
+// drawn coarsely change few pixels.
+TEST_F(Cull, CoarseSkinningChangesLittleOfThePicture) {
+    if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU LOD";
+    const render::Crowd crowd = crowdOf(3000);
+    render::RenderSettings s;
+    s.width = 320;
+    s.height = 180;
+    s.frames = 1;
+    s.time = 0.7f;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, 320.0f / 180.0f);
+    s.cull = {true, true, 1.0f, false, false};
+    const render::RenderOutput full = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    s.cull.coarse_skinning = true;
+    const render::RenderOutput coarse = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    ASSERT_EQ(full.rgba.size(), coarse.rgba.size());
+    uint32_t coarse_members = 0;
+    for (size_t l = asset_.first_coarse_lod; l < asset_.lods.size(); ++l) coarse_members += coarse.drawn.per_lod[l];
+    EXPECT_GT(coarse_members, 0u) << "no member at a coarse level: the test shows nothing";
+    size_t differ = 0;
+    for (size_t i = 0; i < full.rgba.size(); i += 4)
+        differ += full.rgba[i] != coarse.rgba[i] || full.rgba[i + 1] != coarse.rgba[i + 1] || full.rgba[i + 2] != coarse.rgba[i + 2];
+    std::printf("coarse skinning: %u members coarse, %zu of %zu pixels differ\n", coarse_members, differ, full.rgba.size() / 4);
+    EXPECT_LT(differ, full.rgba.size() / 4 / 100) << "more than 1% of the picture changed";
 }
 
 } // namespace

@@ -1,15 +1,23 @@
 // The crowd's passes of a frame; see crowd_frame.h.
 #include "crowd_frame.h"
 
+#include <algorithm>
+
 namespace throng::render {
 
 float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame) {
     gpu::shader::DrawConstants constants = frame.constants;
     if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
     if (frame.crowd != nullptr) {
-        const CullSettings none{false, false, 0.0f, false};
-        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, frame.technique->drawsCulled() ? frame.cull : none,
-                               frame.pyramid);
+        const CullSettings none{false, false, 0.0f, false, false};
+        const CullSettings& cull = frame.technique->drawsCulled() ? frame.cull : none;
+        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.pyramid);
+        if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
+            // The draw of LOD l reads members from region l of the visible list.
+            const GpuAsset& asset = frame.crowd->asset();
+            constants.lod_stride = frame.crowd->members();
+            constants.coarse_lods = std::min(asset.first_coarse_lod, 0xffffu) | uint32_t(frame.crowd->lods().size()) << 16;
+        }
     }
     frame.technique->addPasses(passes, slot, constants);
     if (frame.crowd != nullptr && frame.crowd->occluding()) {

@@ -40,6 +40,7 @@ struct CrowdFrame {
 };
 
 // Appends the passes of frame slot `slot`; the passes keep pointers to everything in `frame`.
+// With LOD on, the draws' constants also say which LODs `baked` skins coarsely.
 // Returns the time the frame is drawn at (the motion's clock, else constants.time).
 float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame);
 

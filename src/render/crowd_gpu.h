@@ -33,6 +33,7 @@ struct CullSettings {
     bool lod = true;             // choose a coarser LOD where its error is small on screen
     float lod_error_px = 1.0f;   // the largest error on screen a coarser LOD may make, in pixels
     bool occlusion = true;       // with `cull`: also drop members hidden behind what the frame drew
+    bool coarse_skinning = true; // with `lod`: `baked` skins its coarsest levels coarsely (coarse_skinning.h)
     bool active() const { return cull || lod; }
 };
 
@@ -123,6 +124,7 @@ public:
     };
     Snapshot snapshot() const;
     const std::vector<LodRanges>& lods() const { return lods_; }
+    const GpuAsset& asset() const { return *asset_; }
 
 private:
     void recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const;

@@ -1,6 +1,8 @@
 // Uploads a BakedAsset: buffers, the animation image array, decoded colour textures.
 #include "gpu_asset.h"
 
+#include "coarse_skinning.h"
+
 #include "../shaders/shared.h"
 
 #include <stb/stb_image.h>
@@ -95,6 +97,13 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.animation_half = asset.precision == Precision::Float16;
         g.vertex_count = uint32_t(asset.vertices.size());
         g.lods = lodLevels(asset);
+        g.first_coarse_lod = uint32_t(g.lods.size());
+        if (g.lods.size() > 1) {  // only a chain has levels to skin coarsely
+            g.coarse_error = coarseSkinningError(asset).error;
+            std::vector<float> errors;
+            for (const GpuLod& l : g.lods) errors.push_back(l.error);
+            g.first_coarse_lod = firstCoarseLod(errors, g.coarse_error);
+        }
         g.index_count = uint32_t(g.lods[0].triangleCount() * 3);
         g.clip_count = uint32_t(asset.clips.size());
         g.joint_count = asset.joint_count;

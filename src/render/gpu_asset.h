@@ -49,6 +49,9 @@ struct GpuAsset {
     uint32_t index_count = 0;  // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more
     uint32_t clip_count = 0;
     uint32_t joint_count = 0;  // palette entries
+    // The first LOD technique `baked` skins coarsely (coarse_skinning.h); lods.size() when none.
+    uint32_t first_coarse_lod = 0;
+    float coarse_error = 0.0f;  // model units; what coarse skinning may move a vertex
     Bounds bind_bounds;
     std::vector<std::string> warnings;
 };

@@ -121,8 +121,8 @@ struct DrawConstants {
     uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
     uint first_instance;     // palette-ubo: first instance of the batch being drawn
-    uint reserved1;
-    uint reserved2;
+    uint lod_stride;         // slots per LOD region of the visible list: gl_InstanceIndex / lod_stride is the LOD (0: unknown)
+    uint coarse_lods;        // baked: LODs (bits 0-15) up to (bits 16-31, exclusive) are skinned coarsely (coarse_skinning.h)
 };
 
 // The fish swim of technique `procedural` (std140 uniform): 32 bytes. Amounts in model units
@@ -209,6 +209,7 @@ static_assert(sizeof(DrawConstants) == 128);
 static_assert(offsetof(DrawConstants, vertex_count) == 108);
 static_assert(offsetof(DrawConstants, bone_texture_width) == 112);
 static_assert(offsetof(DrawConstants, first_instance) == 116);
+static_assert(offsetof(DrawConstants, coarse_lods) == 124);
 static_assert(offsetof(DrawConstants, light_direction) == 64);
 static_assert(offsetof(DrawConstants, base_color) == 80);
 static_assert(offsetof(DrawConstants, time) == 96);

@@ -77,7 +77,7 @@ public:
             printError(crowd_.scene().source, crowd_.lastError());
             return 1;
         }
-        cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion};
+        cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning};
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(options_.view, view);
         camera_ = viewCamera(view, crowd_.crowd(), aspect());

@@ -28,6 +28,7 @@ struct ViewerOptions {
     bool lod = true;                   // LOD chosen on the GPU
     float lod_error = 1.0f;            // pixels
     bool occlusion = true;             // occlusion culling on the GPU (with cull)
+    bool coarse_skinning = true;       // baked: coarsest LODs skinned coarsely (with lod)
     bool simulate = false;             // members move on the GPU (src/sim/)
 };
 

@@ -117,6 +117,10 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
     command->add_option("--occlusion", flags.occlusion,
                         "Occlusion culling on the GPU (with --cull on): members hidden behind what the frame drew are not drawn: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
+    command->add_option("--coarse-skinning", flags.coarse_skinning,
+                        "baked, with --lod on: levels whose error is at least what it moves a vertex skinned by the heaviest joint at the "
+                        "nearest frame: on (default) or off")
+        ->check(CLI::IsMember({"on", "off"}));
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
 }
@@ -310,6 +314,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.lod = view_crowd.lod;
         view.lod_error = view_crowd.lod_error;
         view.occlusion = view_crowd.occlusion;
+        view.coarse_skinning = view_crowd.coarse_skinning;
         view.simulate = view_crowd.simulate;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +

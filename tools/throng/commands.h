@@ -33,13 +33,14 @@ struct BakeCliOptions {
 int runBake(const BakeCliOptions& options);
 
 // How the crowd is seen and drawn, shared by render, bench and view (--view, --cull, --lod,
-// --lod-error, --occlusion; docs/GPU_DRIVEN.md).
+// --lod-error, --occlusion, --coarse-skinning; docs/GPU_DRIVEN.md).
 struct CrowdFlags {
     std::string view = "overview";  // overview | street (render::ViewKind)
     bool cull = true;               // frustum culling on the GPU
     bool lod = true;                // LOD chosen on the GPU by size on screen
     float lod_error = 1.0f;         // pixels
     bool occlusion = true;          // with cull: members hidden behind others are not drawn
+    bool coarse_skinning = true;    // with lod: baked skins its coarsest levels by one joint at the nearest frame
     bool simulate = false;          // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };
 // --simulate with a technique that samples poses on the CPU: the message, else success.
