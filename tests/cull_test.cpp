@@ -58,6 +58,18 @@ protected:
         co.count = count;
         return render::makeCrowd(baked_, co);
     }
+    // `crowd` seen from `view` at 320x180, `frames` frames up to `time`, culled by `cull`.
+    render::RenderOutput renderAt(const render::Crowd& crowd, render::ViewKind view, uint32_t frames, float time,
+                                  const render::CullSettings& cull) const {
+        render::RenderSettings s;
+        s.width = 320;
+        s.height = 180;
+        s.frames = frames;
+        s.time = time;
+        s.cull = cull;
+        const glm::mat4 vp = render::crowdViewProjection(view, crowd, 320.0f / 180.0f);
+        return render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    }
     BakedAsset baked_;
     render::GpuAsset asset_;
     bool uploaded_ = false;
@@ -232,17 +244,9 @@ TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
 
 TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
     const render::Crowd crowd = crowdOf(64);
-    render::RenderSettings s;
-    s.width = 320;
-    s.height = 180;
-    s.frames = 1;
-    s.time = 0.6f;
     for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
-        const glm::mat4 vp = render::crowdViewProjection(view, crowd, 320.0f / 180.0f);
-        s.cull = {false, false, 0.0f};
-        const render::RenderOutput all = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
-        s.cull = {true, true, 0.0f};
-        const render::RenderOutput culled = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+        const render::RenderOutput all = renderAt(crowd, view, 1, 0.6f, {false, false, 0.0f});
+        const render::RenderOutput culled = renderAt(crowd, view, 1, 0.6f, {true, true, 0.0f});
         ASSERT_EQ(all.rgba.size(), culled.rgba.size());
         size_t differ = 0;
         for (size_t i = 0; i < all.rgba.size(); ++i) differ += all.rgba[i] != culled.rgba[i];
@@ -320,16 +324,8 @@ TEST_F(Cull, PyramidLevelsAreTheFarthestDepthOfTheLevelBelow) {
 TEST_F(Cull, OcclusionHidesMembersAndChangesNoPixel) {
     if (!context_->depth_pyramid) GTEST_SKIP() << "the device cannot build a depth pyramid: no occlusion culling";
     const render::Crowd crowd = crowdOf(600);
-    render::RenderSettings s;
-    s.width = 320;
-    s.height = 180;
-    s.frames = 4;
-    s.time = 0.9f;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, 320.0f / 180.0f);
-    s.cull = {true, false, 0.0f, false};
-    const render::RenderOutput frustum = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
-    s.cull = {true, false, 0.0f, true};
-    const render::RenderOutput occluded = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    const render::RenderOutput frustum = renderAt(crowd, render::ViewKind::Street, 4, 0.9f, {true, false, 0.0f, false});
+    const render::RenderOutput occluded = renderAt(crowd, render::ViewKind::Street, 4, 0.9f, {true, false, 0.0f, true});
     ASSERT_EQ(frustum.rgba.size(), occluded.rgba.size());
     size_t differ = 0, background = 0;
     for (size_t i = 0; i < frustum.rgba.size(); ++i) differ += frustum.rgba[i] != occluded.rgba[i];
@@ -396,16 +392,8 @@ TEST_F(Cull, CoarseSkinningStaysWithinItsBound) {
 TEST_F(Cull, CoarseSkinningChangesLittleOfThePicture) {
     if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU LOD";
     const render::Crowd crowd = crowdOf(3000);
-    render::RenderSettings s;
-    s.width = 320;
-    s.height = 180;
-    s.frames = 1;
-    s.time = 0.7f;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, 320.0f / 180.0f);
-    s.cull = {true, true, 1.0f, false, false};
-    const render::RenderOutput full = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
-    s.cull.coarse_skinning = true;
-    const render::RenderOutput coarse = render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
+    const render::RenderOutput full = renderAt(crowd, render::ViewKind::Street, 1, 0.7f, {true, true, 1.0f, false, false});
+    const render::RenderOutput coarse = renderAt(crowd, render::ViewKind::Street, 1, 0.7f, {true, true, 1.0f, false, true});
     ASSERT_EQ(full.rgba.size(), coarse.rgba.size());
     uint32_t coarse_members = 0;
     for (size_t l = asset_.first_coarse_lod; l < asset_.lods.size(); ++l) coarse_members += coarse.drawn.per_lod[l];

@@ -129,6 +129,27 @@ void writeDescriptors(VkDevice device, VkDescriptorSet set, std::span<const Desc
     vkUpdateDescriptorSets(device, uint32_t(w.size()), w.data(), 0, nullptr);
 }
 
+Unique<VkDescriptorPool> createDescriptorPool(const Context& ctx, uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes) {
+    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = max_sets;
+    pci.poolSizeCount = uint32_t(sizes.size());
+    pci.pPoolSizes = sizes.data();
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
+    return Unique<VkDescriptorPool>(ctx.device, pool);
+}
+
+std::vector<VkDescriptorSet> allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count) {
+    const std::vector<VkDescriptorSetLayout> layouts(count, layout);
+    std::vector<VkDescriptorSet> sets(count);
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool;
+    ai.descriptorSetCount = count;
+    ai.pSetLayouts = layouts.data();
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, sets.data()));
+    return sets;
+}
+
 VkDescriptorSetLayout createSetLayout(const Context& ctx, std::span<const VkDescriptorSetLayoutBinding> bindings) {
     VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     ci.bindingCount = uint32_t(bindings.size());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "context.h"
+#include "owned.h"
 
 #include <span>
 #include <vector>
@@ -57,6 +58,11 @@ struct DescriptorWrite {
 void writeDescriptors(VkDevice device, VkDescriptorSet set, std::span<const DescriptorWrite> writes);
 
 VkDescriptorSetLayout createSetLayout(const Context& context, std::span<const VkDescriptorSetLayoutBinding> bindings);
+
+// A descriptor pool for at most `max_sets` sets holding `sizes` descriptors, and `count` sets of
+// `layout` allocated from one. Throw GpuError.
+Unique<VkDescriptorPool> createDescriptorPool(const Context& context, uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes);
+std::vector<VkDescriptorSet> allocateSets(const Context& context, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count);
 VkPipelineLayout createPipelineLayout(const Context& context, VkDescriptorSetLayout set_layout, uint32_t push_constant_bytes,
                                       VkShaderStageFlags push_stages);
 

@@ -166,26 +166,9 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     }
     pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9 * slots}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 2 * slots;
-    pci.poolSizeCount = 2;
-    pci.pPoolSizes = sizes;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
-    pool_ = gpu::Unique<VkDescriptorPool>(ctx.device, pool);
-    std::vector<VkDescriptorSetLayout> layouts(slots, pipelines_->set_layout.get());
-    sets_.resize(slots);
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool_;
-    ai.descriptorSetCount = slots;
-    ai.pSetLayouts = layouts.data();
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, sets_.data()));
-    if (pipelines_->cull_late) {
-        std::vector<VkDescriptorSetLayout> pyramid_layouts(slots, pipelines_->pyramid_set_layout.get());
-        pyramid_sets_.resize(slots);
-        ai.pSetLayouts = pyramid_layouts.data();
-        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, pyramid_sets_.data()));
-    }
+    pool_ = gpu::createDescriptorPool(ctx, 2 * slots, sizes);
+    sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, slots);
+    if (pipelines_->cull_late) pyramid_sets_ = gpu::allocateSets(ctx, pool_, pipelines_->pyramid_set_layout, slots);
     for (uint32_t s = 0; s < slots; ++s) {
         const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params_[s]->buffer),
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),

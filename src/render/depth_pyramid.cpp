@@ -67,20 +67,8 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
         level_views_.emplace_back(ctx.device, view);
     }
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, levels_}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, levels_}};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = levels_;
-    pci.poolSizeCount = 2;
-    pci.pPoolSizes = sizes;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
-    pool_ = gpu::Unique<VkDescriptorPool>(ctx.device, pool);
-    std::vector<VkDescriptorSetLayout> layouts(levels_, pipelines_->set_layout.get());
-    sets_.resize(levels_);
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool_;
-    ai.descriptorSetCount = levels_;
-    ai.pSetLayouts = layouts.data();
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, sets_.data()));
+    pool_ = gpu::createDescriptorPool(ctx, levels_, sizes);
+    sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, levels_);
     for (uint32_t l = 0; l < levels_; ++l) {
         // Level 0 reads the depth image; the others the level below (the pyramid stays in GENERAL).
         const gpu::DescriptorWrite writes[] = {

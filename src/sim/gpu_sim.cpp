@@ -124,19 +124,8 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
     gpu::uploadBuffer(a, *members_buffer_, initial.members.data(), members_buffer_->size);
 
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 1;
-    pci.poolSizeCount = 1;
-    pci.pPoolSizes = &size;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
-    pool_ = gpu::Unique<VkDescriptorPool>(ctx.device, pool);
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool_;
-    ai.descriptorSetCount = 1;
-    const VkDescriptorSetLayout set_layout = pipelines_->set_layout;
-    ai.pSetLayouts = &set_layout;
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, &set_));
+    pool_ = gpu::createDescriptorPool(ctx, 1, std::span(&size, 1));
+    set_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, 1)[0];
     gpu::DescriptorWrite records = gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_INSTANCES, instances);
     records.buffer.range = uint64_t(members_) * sizeof(gpu::shader::InstanceRecord);
     const gpu::DescriptorWrite writes[] = {
