@@ -323,9 +323,9 @@ TEST_F(Cull, PyramidLevelsAreTheFarthestDepthOfTheLevelBelow) {
 // picture without it.
 TEST_F(Cull, OcclusionHidesMembersAndChangesNoPixel) {
     if (!context_->depth_pyramid) GTEST_SKIP() << "the device cannot build a depth pyramid: no occlusion culling";
-    const render::Crowd crowd = crowdOf(600);
-    const render::RenderOutput frustum = renderAt(crowd, render::ViewKind::Street, 4, 0.9f, {true, false, 0.0f, false});
-    const render::RenderOutput occluded = renderAt(crowd, render::ViewKind::Street, 4, 0.9f, {true, false, 0.0f, true});
+    const render::Crowd crowd = crowdOf(300);
+    const render::RenderOutput frustum = renderAt(crowd, render::ViewKind::Street, 3, 0.9f, {true, false, 0.0f, false});
+    const render::RenderOutput occluded = renderAt(crowd, render::ViewKind::Street, 3, 0.9f, {true, false, 0.0f, true});
     ASSERT_EQ(frustum.rgba.size(), occluded.rgba.size());
     size_t differ = 0, background = 0;
     for (size_t i = 0; i < frustum.rgba.size(); ++i) differ += frustum.rgba[i] != occluded.rgba[i];
