@@ -1,0 +1,72 @@
+// Clusters per level of detail; see clusters.h.
+#include "clusters.h"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <set>
+
+namespace throng::render {
+
+namespace {
+
+// The ranges of every level: the asset's, or LOD 0 = the submeshes.
+std::vector<std::vector<BakedLodRange>> levelRanges(const BakedAsset& asset) {
+    std::vector<std::vector<BakedLodRange>> out;
+    for (const BakedLod& lod : asset.lods) out.push_back(lod.submeshes);
+    if (out.empty()) {
+        std::vector<BakedLodRange> base;
+        for (const BakedSubmesh& s : asset.submeshes) base.push_back({s.first_index, s.index_count});
+        out.push_back(std::move(base));
+    }
+    return out;
+}
+
+} // namespace
+
+ClusterChain buildClusters(const BakedAsset& asset) {
+    ClusterChain chain;
+    std::vector<float> positions;
+    positions.reserve(asset.vertices.size() * 3);
+    for (const BakedVertex& v : asset.vertices) positions.insert(positions.end(), v.position, v.position + 3);
+    for (const std::vector<BakedLodRange>& ranges : levelRanges(asset)) {
+        const uint32_t first_cluster = uint32_t(chain.clusters.size());
+        size_t skinned = 0;
+        std::set<uint32_t> referenced;
+        for (size_t s = 0; s < ranges.size(); ++s) {
+            const BakedLodRange& r = ranges[s];
+            if (r.index_count == 0) continue;
+            const uint32_t* indices = asset.indices.data() + r.first_index;
+            referenced.insert(indices, indices + r.index_count);
+            const size_t bound = meshopt_buildMeshletsBound(r.index_count, kClusterVertices, kClusterTriangles);
+            std::vector<meshopt_Meshlet> meshlets(bound);
+            std::vector<unsigned int> meshlet_vertices(bound * kClusterVertices);
+            std::vector<unsigned char> meshlet_triangles(bound * kClusterTriangles * 3);
+            const size_t count = meshopt_buildMeshlets(meshlets.data(), meshlet_vertices.data(), meshlet_triangles.data(), indices, r.index_count,
+                                                       positions.data(), asset.vertices.size(), 3 * sizeof(float), kClusterVertices,
+                                                       kClusterTriangles, 0.0f);
+            for (size_t m = 0; m < count; ++m) {
+                const meshopt_Meshlet& ml = meshlets[m];
+                Cluster c;
+                c.first_vertex = uint32_t(chain.vertices.size());
+                c.vertex_count = ml.vertex_count;
+                c.first_triangle = uint32_t(chain.triangles.size());
+                c.triangle_count = ml.triangle_count;
+                chain.vertices.insert(chain.vertices.end(), meshlet_vertices.begin() + ml.vertex_offset,
+                                      meshlet_vertices.begin() + ml.vertex_offset + ml.vertex_count);
+                for (uint32_t t = 0; t < ml.triangle_count; ++t) {
+                    const unsigned char* tri = &meshlet_triangles[ml.triangle_offset + 3 * t];
+                    chain.triangles.push_back(uint32_t(tri[0]) | uint32_t(tri[1]) << 8 | uint32_t(tri[2]) << 16);
+                    chain.submeshes.push_back(uint32_t(s));
+                }
+                skinned += ml.vertex_count;
+                chain.clusters.push_back(c);
+            }
+        }
+        chain.lods.push_back({first_cluster, uint32_t(chain.clusters.size()) - first_cluster});
+        chain.vertex_ratio.push_back(referenced.empty() ? 1.0 : double(skinned) / double(referenced.size()));
+    }
+    return chain;
+}
+
+} // namespace throng::render

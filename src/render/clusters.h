@@ -1,0 +1,44 @@
+// The clusters the compute rasterizer works in (docs/FAR_FIELD.md, section 1): every level of
+// detail's triangles, per submesh, cut into clusters of at most kClusterVertices vertices and
+// kClusterTriangles triangles (meshoptimizer's meshlets), so that one workgroup can skin a
+// cluster's vertices once into shared memory and rasterize its triangles from there.
+//
+// Triangles are numbered over the whole chain in cluster order (the "chain triangle"): cluster c
+// holds chain triangles first_triangle .. first_triangle + triangle_count - 1.
+#pragma once
+
+#include <throng/baked.h>
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace throng::render {
+
+constexpr uint32_t kClusterVertices = 64;
+constexpr uint32_t kClusterTriangles = 124;
+
+struct Cluster {
+    uint32_t first_vertex = 0;    // into ClusterChain::vertices
+    uint32_t vertex_count = 0;    // <= kClusterVertices
+    uint32_t first_triangle = 0;  // chain triangle of its first triangle (into ClusterChain::triangles)
+    uint32_t triangle_count = 0;  // <= kClusterTriangles
+};
+
+struct ClusterChain {
+    std::vector<Cluster> clusters;
+    std::vector<uint32_t> vertices;   // global vertex ids (into BakedAsset::vertices), per cluster
+    std::vector<uint32_t> triangles;  // per chain triangle: three local vertex indices, 8 bits each (bits 0-7, 8-15, 16-23)
+    std::vector<uint32_t> submeshes;  // per chain triangle: its submesh
+    std::vector<glm::uvec2> lods;     // per LOD: first cluster, cluster count
+    // Vertices skinned per cluster over the vertices the level references: what skinning per
+    // cluster costs over skinning each vertex once (one per LOD).
+    std::vector<double> vertex_ratio;
+};
+
+// The clusters of every level of `asset` (BakedLod ranges, or the mesh itself when it has no
+// levels). Deterministic.
+ClusterChain buildClusters(const BakedAsset& asset);
+
+} // namespace throng::render
