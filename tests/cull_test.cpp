@@ -18,7 +18,7 @@
 #include <throng/bake.h>
 #include <throng/builtin.h>
 
-#include "gpu_suite.h"
+#include "walker_suite.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
@@ -30,50 +30,7 @@ using namespace throng;
 
 namespace {
 
-BakedAsset bakedWalker() {
-    BakeOptions o;
-    Result<BakedAsset> r = bake(makeWalker(), o);
-    EXPECT_TRUE(r.ok());
-    return std::move(r).value();
-}
-
-class Cull : public test::GpuSuite {
-protected:
-    // builtin:walker baked and uploaded, and a seeded crowd of `count` of it.
-    void SetUp() override {
-        test::GpuSuite::SetUp();
-        if (HasFatalFailure()) return;  // no device
-        baked_ = bakedWalker();
-        Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked_);
-        ASSERT_TRUE(g.ok());
-        asset_ = std::move(g).value();
-        uploaded_ = true;
-    }
-    void TearDown() override {
-        if (uploaded_) render::destroyAsset(*allocator_, asset_);
-        test::GpuSuite::TearDown();
-    }
-    render::Crowd crowdOf(uint32_t count) const {
-        render::CrowdOptions co;
-        co.count = count;
-        return render::makeCrowd(baked_, co);
-    }
-    // `crowd` seen from `view` at 320x180, `frames` frames up to `time`, culled by `cull`.
-    render::RenderOutput renderAt(const render::Crowd& crowd, render::ViewKind view, uint32_t frames, float time,
-                                  const render::CullSettings& cull) const {
-        render::RenderSettings s;
-        s.width = 320;
-        s.height = 180;
-        s.frames = frames;
-        s.time = time;
-        s.cull = cull;
-        const glm::mat4 vp = render::crowdViewProjection(view, crowd, 320.0f / 180.0f);
-        return render::renderCrowd(*allocator_, asset_, crowd, vp, s).value();
-    }
-    BakedAsset baked_;
-    render::GpuAsset asset_;
-    bool uploaded_ = false;
-};
+using Cull = test::WalkerSuite;
 
 glm::vec4 orientation(const gpu::shader::InstanceRecord& r) {
     const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);

@@ -343,6 +343,9 @@ Status initContext(Context& out, const ContextOptions& options) {
                              (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
                              (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && !masked.has("depthPyramid");
     }
+    // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
+    ctx->int64_atomics = have.features.shaderInt64 && have12.shaderBufferInt64Atomics && ctx->indirect_count &&
+                         !masked.has("shaderBufferInt64Atomics");
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -355,11 +358,13 @@ Status initContext(Context& out, const ContextOptions& options) {
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
     f12.hostQueryReset = have12.hostQueryReset;
     f12.drawIndirectCount = ctx->indirect_count;
+    f12.shaderBufferInt64Atomics = ctx->int64_atomics;
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     features.features.shaderInt16 = have.features.shaderInt16;
     features.features.vertexPipelineStoresAndAtomics = have.features.vertexPipelineStoresAndAtomics;
     features.features.multiDrawIndirect = ctx->indirect_count;
     features.features.drawIndirectFirstInstance = ctx->indirect_count;
+    features.features.shaderInt64 = ctx->int64_atomics;
     ctx->vertex_stores = have.features.vertexPipelineStoresAndAtomics;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;

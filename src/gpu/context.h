@@ -42,7 +42,7 @@ struct ContextOptions {
 // The names mask_features and THRONG_MASK_FEATURES accept.
 inline constexpr const char* kMaskableFeatures[] = {"vulkan13", "dynamicRendering", "synchronization2", "swapchain", "timestamps",
                                                     "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset", "shaderFloat16",
-                                                    "drawIndirectCount", "depthPyramid"};
+                                                    "drawIndirectCount", "depthPyramid", "shaderBufferInt64Atomics"};
 
 // Counts what the debug messenger saw; tests fail on any error.
 struct ValidationCounts {
@@ -74,6 +74,9 @@ struct Context {
     // Occlusion culling can run: indirect_count, and the depth format sampled and R32_SFLOAT as a
     // storage image (masked as "depthPyramid").
     bool depth_pyramid = false;
+    // The compute rasterizer can run: shaderInt64 and shaderBufferInt64Atomics (enabled), and
+    // indirect_count (masked as "shaderBufferInt64Atomics").
+    bool int64_atomics = false;
     std::unique_ptr<ValidationCounts> validation;  // null when validation is off
 };
 

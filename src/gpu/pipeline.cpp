@@ -27,6 +27,7 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     stages[0].module = vs;
     stages[0].pName = "main";
     stages[0].pSpecializationInfo = d.vertex_specialization;
+    stages[1].pSpecializationInfo = d.fragment_specialization;
     stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
     stages[1].module = fs;
     stages[1].pName = "main";

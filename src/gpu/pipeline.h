@@ -21,6 +21,7 @@ struct GraphicsPipelineDesc {
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     VkCullModeFlags cull = VK_CULL_MODE_NONE;  // imported models are not reliably closed or wound
     const VkSpecializationInfo* vertex_specialization = nullptr;
+    const VkSpecializationInfo* fragment_specialization = nullptr;
 };
 
 // Viewport and scissor are dynamic state.

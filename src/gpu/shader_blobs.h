@@ -20,6 +20,13 @@ extern const std::span<const uint32_t> cull_comp_spv;
 extern const std::span<const uint32_t> cull_late_comp_spv;
 extern const std::span<const uint32_t> draws_comp_spv;
 extern const std::span<const uint32_t> pyramid_comp_spv;
+// The compute rasterizer (src/render/compute_raster.h).
+extern const std::span<const uint32_t> raster_baked_comp_spv;
+extern const std::span<const uint32_t> raster_static_comp_spv;
+extern const std::span<const uint32_t> raster_plan_comp_spv;
+extern const std::span<const uint32_t> resolve_vert_spv;
+extern const std::span<const uint32_t> resolve_baked_frag_spv;
+extern const std::span<const uint32_t> resolve_static_frag_spv;
 // The crowd simulation (src/sim/gpu_sim.h).
 extern const std::span<const uint32_t> sim_cells_comp_spv;
 extern const std::span<const uint32_t> sim_scan_comp_spv;

@@ -11,13 +11,17 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
         const CullSettings& cull = frame.technique->drawsCulled() ? frame.cull : none;
-        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.pyramid);
+        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.raster ? nullptr : frame.pyramid);
         if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
             // The draw of LOD l reads members from region l of the visible list.
             const GpuAsset& asset = frame.crowd->asset();
             constants.lod_stride = frame.crowd->members();
             constants.coarse_lods = std::min(asset.first_coarse_lod, 0xffffu) | uint32_t(frame.crowd->lods().size()) << 16;
         }
+    }
+    if (frame.raster != nullptr) {
+        frame.raster->addPasses(passes, slot, constants);
+        return constants.time;
     }
     frame.technique->addPasses(passes, slot, constants);
     if (frame.crowd != nullptr && frame.crowd->occluding()) {

@@ -4,12 +4,14 @@
 //   simulate      the motion moves the members (when there is one)
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
-//   upload, draw  the technique's passes (upload only when it has transfers)
+//   upload, draw  the technique's passes (upload only when it has transfers); with the compute
+//                 rasterizer `raster` and `resolve` instead (and no occlusion culling)
 //   pyramid       with occlusion culling: the depth pyramid of what `draw` drew,
 //   cull-late     every member against it,
 //   draw-late     and the technique's draw of those `draw` did not draw.
 #pragma once
 
+#include "compute_raster.h"
 #include "crowd_gpu.h"
 #include "depth_pyramid.h"
 #include "technique.h"
@@ -34,6 +36,7 @@ struct CrowdFrame {
     CrowdMotion* motion = nullptr;      // moves them first; null: they stand
     Technique* technique = nullptr;     // draws them (required)
     const DepthPyramid* pyramid = nullptr;  // the frame's depth pyramid; null: no occlusion culling
+    ComputeRaster* raster = nullptr;    // draws instead of the technique (`raster`, `resolve`); null: the technique draws
     gpu::shader::DrawConstants constants{};  // camera, light, time
     CullSettings cull;                  // used only when the technique draws culled
     VkExtent2D viewport{};              // the frame's targets

@@ -86,6 +86,7 @@ public:
 
     VkBuffer instances() const { return instances_->buffer; }
     VkBuffer visible() const { return visible_->buffer; }
+    VkBuffer countsBuffer() const { return counts_->buffer; }  // THRONG_COUNTS uints (shared.h)
     uint32_t members() const { return members_; }
     uint32_t identityBase() const { return identity_base_; }
     // The device can cull (Context::indirect_count); without it every frame draws every member.

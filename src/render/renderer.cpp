@@ -118,11 +118,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     gpu::Image color, depth;
     std::unique_ptr<CrowdGpu> crowd_gpu;
     std::unique_ptr<DepthPyramid> pyramid;
+    std::unique_ptr<ComputeRaster> raster;
     std::unique_ptr<CrowdMotion> motion;
     std::unique_ptr<Technique> technique;
     std::array<FrameSlot, kFramesInFlight> slots;
     auto release = [&] {
         for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
+        raster.reset();
         technique.reset();
         pyramid.reset();
         motion.reset();
@@ -168,8 +170,18 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
 
         // Capture records every vertex of every member: nothing culled.
         const CullSettings cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
-        if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled())
+        if (s.compute_raster) {
+            const std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to build clusters from")
+                                                           : computeRasterProblem(ctx, s.technique, *s.baked, crowd.instances.size());
+            if (!problem.empty()) {
+                release();
+                return Error{"--raster compute: " + problem};
+            }
+            raster = std::make_unique<ComputeRaster>(a, s.technique, *s.baked, asset, *crowd_gpu, VkExtent2D{s.width, s.height}, kColorFormat,
+                                                     kDepthFormat, kFramesInFlight);
+        } else if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled()) {
             pyramid = std::make_unique<DepthPyramid>(a, depth.image, depth.view, VkExtent2D{s.width, s.height});
+        }
         gpu::FrameTargets targets;
         targets.color = color.image;
         targets.color_view = color.view;
@@ -201,6 +213,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             frame.motion = motion.get();
             frame.technique = technique.get();
             frame.pyramid = pyramid.get();
+            frame.raster = raster.get();
             frame.constants = crowdConstants(view_projection, time, asset);
             frame.cull = cull;
             frame.viewport = {s.width, s.height};

@@ -10,6 +10,7 @@
 namespace throng::gpu::shader {
 using vec4 = glm::vec4;
 using uvec2 = glm::uvec2;
+using uvec4 = glm::uvec4;
 using vec2 = glm::vec2;
 using ivec2 = glm::ivec2;
 using mat4 = glm::mat4;
@@ -34,6 +35,20 @@ using uint = uint32_t;
 #define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 #define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)
 #define THRONG_BINDING_VISIBLE 16    // storage buffer: uint member per slot of the visible list (member.glsl)
+
+// The compute rasterizer (raster_*.comp, resolve_*.frag; src/render/compute_raster.h, docs/FAR_FIELD.md),
+// set 0 of its own layouts, beside the bindings above that the skinning includes read.
+#define THRONG_BINDING_RASTER_PARAMS 17      // storage buffer: RasterParams
+#define THRONG_BINDING_CLUSTERS 18           // storage buffer: uvec4 per cluster (first vertex, vertex count, first triangle, triangle count)
+#define THRONG_BINDING_CLUSTER_VERTICES 19   // storage buffer: uint global vertex id, per cluster
+#define THRONG_BINDING_CLUSTER_TRIANGLES 20  // storage buffer: uint per chain triangle, three 8-bit local vertex indices
+#define THRONG_BINDING_VISIBILITY 21         // storage buffer: uint64 per pixel (depth key << 40 | member << 16 | chain triangle)
+#define THRONG_BINDING_CULL_COUNTS 22        // storage buffer: the culling pass's counts (THRONG_COUNT_*)
+#define THRONG_BINDING_RESOLVE_TRIANGLES 23  // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
+#define THRONG_BINDING_SUBMESH_COLORS 24     // storage buffer: vec4 base colour per submesh
+#define THRONG_BINDING_RASTER_PLAN 25        // storage buffer: RasterPlan (indirect dispatches per LOD)
+#define THRONG_RASTER_LOCAL_SIZE 64          // threads per (member, cluster) workgroup: one per cluster vertex
+#define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
 #define THRONG_CULL_BINDING_PARAMS 0     // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that reads one)
@@ -168,6 +183,27 @@ struct CullPhase {
     uint reserved2;
 };
 
+// What the compute rasterizer needs to know (std430 storage buffer): 240 bytes.
+struct RasterParams {
+    mat4 view_projection;
+    vec4 light_direction;  // as DrawConstants
+    vec2 viewport;         // pixels
+    float time;            // the draw time (the motion's clock)
+    uint lod_stride;       // slots per LOD region of the visible list
+    uint coarse_lods;      // as DrawConstants::coarse_lods
+    uint culled;           // 1: members come from the culling pass's regions; 0: every member at LOD 0 from the identity region
+    uint members;
+    uint identity_base;
+    uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count, first chain triangle, chain triangles
+};
+
+// The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
+// dispatches (x, y, z) padded to 16 bytes, then the members of each LOD: 160 bytes.
+struct RasterPlan {
+    uvec4 dispatches[8];
+    uvec4 members[2];      // LOD l in component l % 4 of [l / 4]
+};
+
 // Push constants of pyramid.comp: 16 bytes.
 struct PyramidConstants {
     ivec2 source_size;     // texels of the level read
@@ -221,6 +257,10 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
+static_assert(sizeof(RasterParams) == 240);
+static_assert(offsetof(RasterParams, lod_clusters) == 112);
+static_assert(offsetof(RasterParams, identity_base) == 108);
+static_assert(sizeof(RasterPlan) == 160);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
 static_assert(offsetof(CullParams, lod_errors) == 112);

@@ -108,6 +108,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.baked = &asset;
         s.readback = false;
         s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning};
+        s.compute_raster = o.crowd.raster == "compute";
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);
@@ -268,7 +269,7 @@ int runBench(const BenchOptions& o) {
     gpu::Context& ctx = *context.value();
     nlohmann::json report = {{"device", ctx.device_name}, {"driver", ctx.driver_name}, {"cpu", cpuName()},
                              {"view", o.crowd.view}, {"simulate", o.crowd.simulate}, {"cull", o.crowd.cull}, {"lod", o.crowd.lod}, {"lod_error_px", o.crowd.lod_error},
-                             {"occlusion", o.crowd.occlusion && ctx.depth_pyramid}, {"coarse_skinning", o.crowd.coarse_skinning},
+                             {"occlusion", o.crowd.occlusion && ctx.depth_pyramid}, {"coarse_skinning", o.crowd.coarse_skinning}, {"raster", o.crowd.raster},
                              {"cores", std::thread::hardware_concurrency()}, {"model", o.model}, {"size", {o.width, o.height}},
                              {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),

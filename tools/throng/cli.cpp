@@ -121,6 +121,9 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                         "baked, with --lod on: levels whose error is at least what it moves a vertex skinned by the heaviest joint at the "
                         "nearest frame: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
+    command->add_option("--raster", flags.raster,
+                        "hardware (default) or compute: the crowd rasterized in compute shaders into a 64-bit visibility buffer (baked, static)")
+        ->check(CLI::IsMember({"hardware", "compute"}));
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
 }

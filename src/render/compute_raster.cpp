@@ -1,0 +1,179 @@
+// The compute rasterizer; see compute_raster.h.
+#include "compute_raster.h"
+
+#include "technique_baked.h"
+
+#include "../gpu/pipeline.h"
+#include "../gpu/shader_blobs.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace throng::render {
+
+using gpu::shader::RasterParams;
+using gpu::shader::RasterPlan;
+
+namespace {
+
+constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+constexpr uint64_t kMaxChainTriangles = 1u << 16;  // the id's triangle field
+constexpr uint64_t kMaxMembers = 1u << 24;         // the id's member field
+
+template <class T>
+gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
+    const VkDeviceSize bytes = std::max<VkDeviceSize>(data.size() * sizeof(T), 16);
+    gpu::OwnedBuffer b = gpu::ownBuffer(a, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+    if (!data.empty()) gpu::uploadBuffer(a, *b, data.data(), data.size() * sizeof(T));
+    return b;
+}
+
+} // namespace
+
+bool techniqueRastersInCompute(std::string_view technique) { return technique == "baked" || technique == "static"; }
+
+std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset, uint64_t members) {
+    if (!techniqueRastersInCompute(technique))
+        return "technique " + std::string(technique) + " has no compute rasterizer (baked and static have)";
+    if (!ctx.int64_atomics) return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
+    uint64_t triangles = 0;
+    for (const BakedLod& lod : asset.lods) triangles += lod.triangleCount();
+    if (asset.lods.empty())
+        for (const BakedSubmesh& s : asset.submeshes) triangles += s.index_count / 3;
+    if (triangles >= kMaxChainTriangles)
+        return "the model's levels of detail have " + std::to_string(triangles) + " triangles; the visibility buffer names at most 65,535";
+    if (members > kMaxMembers) return std::to_string(members) + " members; the visibility buffer names at most 16,777,216";
+    return {};
+}
+
+ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset, const CrowdGpu& crowd,
+                             VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots)
+    : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
+    const gpu::Context& ctx = *a.context;
+    const bool skinned = technique == "baked";
+
+    std::vector<glm::uvec4> clusters, resolve;
+    for (const Cluster& c : chain_.clusters) {
+        clusters.push_back({c.first_vertex, c.vertex_count, c.first_triangle, c.triangle_count});
+        for (uint32_t t = 0; t < c.triangle_count; ++t) {
+            const uint32_t packed = chain_.triangles[c.first_triangle + t];
+            glm::uvec4 r;
+            for (int k = 0; k < 3; ++k) r[k] = chain_.vertices[c.first_vertex + ((packed >> (8 * k)) & 0xffu)];
+            r.w = chain_.submeshes[c.first_triangle + t];
+            resolve.push_back(r);
+        }
+    }
+    std::vector<glm::vec4> colors;
+    for (const BakedSubmesh& s : asset.submeshes) colors.push_back(s.base_color);
+    clusters_ = uploadStorage(a, clusters);
+    cluster_vertices_ = uploadStorage(a, chain_.vertices);
+    cluster_triangles_ = uploadStorage(a, chain_.triangles);
+    resolve_triangles_ = uploadStorage(a, resolve);
+    submesh_colors_ = uploadStorage(a, colors);
+    visibility_ = gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(uint64_t),
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                 gpu::MemoryUse::Device);
+    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    for (uint32_t s = 0; s < slots; ++s)
+        params_.push_back(gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+
+    base_.viewport = glm::vec2(float(extent.width), float(extent.height));
+    base_.lod_stride = crowd.members();
+    base_.members = crowd.members();
+    base_.identity_base = crowd.identityBase();
+    for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
+        const glm::uvec2 range = chain_.lods[l];
+        const uint32_t first_triangle = range.y > 0 ? chain_.clusters[range.x].first_triangle : 0;
+        uint32_t triangles = 0;
+        for (uint32_t c = range.x; c < range.x + range.y; ++c) triangles += chain_.clusters[c].triangle_count;
+        base_.lod_clusters[l] = glm::uvec4(range.x, range.y, first_triangle, triangles);
+    }
+
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages)) bindings.push_back(b);  // instances, clips, animation
+    for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS, THRONG_BINDING_CLUSTERS,
+                       THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES, THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS,
+                       THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN})
+        bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+    set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
+    layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
+    const AnimationSpecialization specialization(asset);
+    plan_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
+    raster_pipeline_ = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, skinned ? gpu::shaders::raster_baked_comp_spv : gpu::shaders::raster_static_comp_spv, layout_,
+                                               skinned ? &specialization.info : nullptr));
+    gpu::GraphicsPipelineDesc desc;
+    desc.vertex_spirv = gpu::shaders::resolve_vert_spv;
+    desc.fragment_spirv = skinned ? gpu::shaders::resolve_baked_frag_spv : gpu::shaders::resolve_static_frag_spv;
+    desc.fragment_specialization = skinned ? &specialization.info : nullptr;
+    desc.layout = layout_;
+    desc.color_format = color_format;
+    desc.depth_format = depth_format;
+    resolve_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
+
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16 * slots},
+                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots},
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots}};
+    pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
+    sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
+    for (uint32_t s = 0; s < slots; ++s) {
+        writeAnimationBindings(ctx.device, sets_[s], crowd.instances(), asset);
+        const gpu::DescriptorWrite writes[] = {
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, crowd.visible()),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PARAMS, params_[s]->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_CLUSTERS, clusters_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_CLUSTER_VERTICES, cluster_vertices_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_CLUSTER_TRIANGLES, cluster_triangles_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBILITY, visibility_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_CULL_COUNTS, crowd.countsBuffer()),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TRIANGLES, resolve_triangles_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_COLORS, submesh_colors_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer)};
+        gpu::writeDescriptors(ctx.device, sets_[s], writes);
+    }
+}
+
+void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
+    RasterParams p = base_;
+    p.view_projection = constants.view_projection;
+    p.light_direction = constants.light_direction;
+    p.time = constants.time;
+    p.coarse_lods = constants.coarse_lods;
+    p.culled = crowd_->culled() ? 1u : 0u;
+    std::memcpy(params_[slot]->mapped(), &p, sizeof p);
+    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordRaster(cmd, slot); }});
+    passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordResolve(cmd, slot); }});
+}
+
+void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot) const {
+    vkCmdFillBuffer(cmd, visibility_->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);  // empty: the farthest key, no id
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, raster_pipeline_);
+    for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
+        if (base_.lod_clusters[l].y == 0) continue;
+        const uint32_t lod[4] = {l, 0, 0, 0};
+        vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
+        vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, dispatches) + l * sizeof(glm::uvec4));
+    }
+}
+
+void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, resolve_pipeline_);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+}
+
+std::vector<uint64_t> ComputeRaster::visibility() const {
+    std::vector<uint64_t> out(size_t(extent_.width) * extent_.height);
+    gpu::downloadBuffer(*allocator_, *visibility_, out.data(), out.size() * sizeof(uint64_t));
+    return out;
+}
+
+} // namespace throng::render

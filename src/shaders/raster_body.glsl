@@ -1,0 +1,74 @@
+// The compute rasterizer (docs/FAR_FIELD.md, sections 2-3), one workgroup per (member, cluster)
+// of one LOD: its threads skin the cluster's vertices once into shared memory, then rasterize its
+// triangles from there, each pixel centre a triangle covers taking the 64-bit atomic minimum of
+// (depth key << 40 | member << 16 | chain triangle) in the visibility buffer. Triangles behind
+// the eye or reaching in front of the near plane are left out. Both faces are drawn (the graphics
+// pipelines cull nothing); a pixel centre on an edge counts for both triangles of that edge.
+// Expects shared.h, THRONG_RASTER_BAKED or not.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+
+layout(local_size_x = THRONG_RASTER_LOCAL_SIZE) in;
+
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
+layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CLUSTERS) readonly buffer Clusters { uvec4 clusters[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_VERTICES) readonly buffer ClusterVertices { uint cluster_vertices[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_TRIANGLES) readonly buffer ClusterTriangles { uint cluster_triangles[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) buffer Visibility { uint64_t visibility[]; };
+layout(push_constant) uniform Lod { uint lod; } pc;
+
+#include "vertex.glsl"
+#include "instance.glsl"
+#include "raster_skin.glsl"
+
+shared vec4 screen[THRONG_RASTER_LOCAL_SIZE];  // pixels x, y; depth z/w; w (<= 0: behind the eye)
+
+float edge(vec2 u, vec2 v, vec2 p) { return (v.x - u.x) * (p.y - u.y) - (v.y - u.y) * (p.x - u.x); }
+
+void rasterize(vec3 a, vec3 b, vec3 c, uint64_t id) {
+    float area = edge(a.xy, b.xy, c.xy);
+    if (area == 0.0) return;
+    vec2 lo = min(a.xy, min(b.xy, c.xy)), hi = max(a.xy, max(b.xy, c.xy));
+    ivec2 last = ivec2(raster.viewport) - 1;
+    ivec2 p0 = max(ivec2(ceil(lo - 0.5)), ivec2(0)), p1 = min(ivec2(floor(hi - 0.5)), last);
+    float sign_area = area > 0.0 ? 1.0 : -1.0;
+    for (int y = p0.y; y <= p1.y; ++y)
+        for (int x = p0.x; x <= p1.x; ++x) {
+            vec2 p = vec2(x, y) + 0.5;
+            float w0 = edge(b.xy, c.xy, p) * sign_area, w1 = edge(c.xy, a.xy, p) * sign_area, w2 = edge(a.xy, b.xy, p) * sign_area;
+            if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
+            float z = (w0 * a.z + w1 * b.z + w2 * c.z) / abs(area);
+            uint key = 0xffffffu - (floatBitsToUint(clamp(z, 0.0, 1.0)) >> 8);
+            atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
+        }
+}
+
+void main() {
+    uvec4 lod_clusters = raster.lod_clusters[pc.lod];
+    uint members = plan.members[pc.lod / 4u][pc.lod % 4u];
+    if (lod_clusters.y == 0u) return;
+    uint group = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
+    uint slot = group / lod_clusters.y;
+    if (slot >= members) return;  // the whole workgroup
+    uvec4 cluster = clusters[lod_clusters.x + group % lod_clusters.y];
+    uint member = visible[(raster.culled != 0u ? pc.lod * raster.lod_stride : raster.identity_base) + slot];
+    InstanceRecord inst = instances[member];
+    uint t = gl_LocalInvocationID.x;
+    if (t < cluster.y) {
+        MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
+        vec3 p, n;
+        skinVertex(inst, vtx, pc.lod, p, n);
+        vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
+        screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);
+    }
+    barrier();
+    for (uint tri = t; tri < cluster.w; tri += THRONG_RASTER_LOCAL_SIZE) {
+        uint packed = cluster_triangles[cluster.z + tri];
+        vec4 a = screen[packed & 0xffu], b = screen[(packed >> 8) & 0xffu], c = screen[(packed >> 16) & 0xffu];
+        if (a.w <= 0.0 || b.w <= 0.0 || c.w <= 0.0 || a.z > 1.0 || b.z > 1.0 || c.z > 1.0) continue;
+        rasterize(a.xyz, b.xyz, c.xyz, (uint64_t(member) << 16) | uint64_t(cluster.z + tri));
+    }
+}

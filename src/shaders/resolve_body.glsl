@@ -1,0 +1,62 @@
+// The resolve pass (docs/FAR_FIELD.md, section 4): for each pixel the compute rasterizer wrote,
+// the member and chain triangle from the visibility buffer, its three vertices skinned again
+// (three a pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
+// pixel centre, and the same shading as lit.frag (directional + ambient, two-sided, vertex colour
+// times member colour times submesh colour; textures are not read yet). Writes colour and depth,
+// depth-tested against what the hardware path drew. Expects shared.h, THRONG_RASTER_BAKED or not.
+
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
+layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) readonly buffer Visibility { uvec2 visibility[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_COLORS) readonly buffer Colors { vec4 submesh_colors[]; };
+
+#include "vertex.glsl"
+#include "instance.glsl"
+#include "raster_skin.glsl"
+
+layout(location = 0) out vec4 out_color;
+
+void main() {
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    uvec2 v = visibility[uint(px.y) * uint(raster.viewport.x) + uint(px.x)];  // (low word, high word)
+    if (v.x == 0xffffffffu && v.y == 0xffffffffu) discard;
+    uint triangle = v.x & 0xffffu;
+    uint member = (v.x >> 16) | ((v.y & 0xffu) << 16);
+    uvec4 tri = resolve_triangles[triangle];
+    uint lod = lodOfTriangle(triangle);
+    InstanceRecord inst = instances[member];
+    vec4 q = instanceOrientation(inst);
+    vec2 s[3];
+    float z[3], inv_w[3];
+    vec3 n[3];
+    vec4 color[3];
+    for (int k = 0; k < 3; ++k) {
+        MeshVertex vtx = fetchVertex(tri[k]);
+        vec3 p;
+        skinVertex(inst, vtx, lod, p, n[k]);
+        vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
+        s[k] = (clip.xy / clip.w * 0.5 + 0.5) * raster.viewport;
+        z[k] = clip.z / clip.w;
+        inv_w[k] = 1.0 / clip.w;
+        n[k] = rotateByQuaternion(q, n[k]);
+        color[k] = vtx.color;
+    }
+    vec2 c = vec2(px) + 0.5;
+    float area = (s[1].x - s[0].x) * (s[2].y - s[0].y) - (s[1].y - s[0].y) * (s[2].x - s[0].x);
+    if (area == 0.0) discard;
+    vec3 b = vec3((s[2].x - s[1].x) * (c.y - s[1].y) - (s[2].y - s[1].y) * (c.x - s[1].x),
+                  (s[0].x - s[2].x) * (c.y - s[2].y) - (s[0].y - s[2].y) * (c.x - s[2].x),
+                  (s[1].x - s[0].x) * (c.y - s[0].y) - (s[1].y - s[0].y) * (c.x - s[0].x)) / area;
+    vec3 pb = b * vec3(inv_w[0], inv_w[1], inv_w[2]);
+    pb /= pb.x + pb.y + pb.z;
+    vec3 normal = normalize(pb.x * n[0] + pb.y * n[1] + pb.z * n[2]);
+    // Vulkan's facing: counter-clockwise in framebuffer coordinates (y down) is front, which is
+    // a negative `area` here.
+    if (area > 0.0) normal = -normal;
+    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * unpackUnorm4x8(inst.color) * submesh_colors[tri.w];
+    float diffuse = max(dot(normal, -raster.light_direction.xyz), 0.0);
+    float light = raster.light_direction.w + (1.0 - raster.light_direction.w) * diffuse;
+    out_color = vec4(albedo.rgb * light, 1.0);
+    gl_FragDepth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
+}
