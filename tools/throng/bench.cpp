@@ -149,6 +149,9 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
             const Spread sp = spread(pass_ms[p]);
             r["passes"].push_back({{"name", result.passes[p].name}, {"median", sp.median}, {"p95", sp.p95}});
             r["gpu_ms"][result.passes[p].name] = spreadJson(sp);
+            // The compute rasterizer's rate: the triangles drawn over its pass's median time.
+            if (result.passes[p].name == "raster" && sp.median > 0.0)
+                r["raster_triangles_per_second"] = double(result.triangles) / (sp.median * 1e-3);
         }
         r["cpu_ms"] = {{"sample", spreadJson(spread(sample))}, {"skin", spreadJson(spread(skin))},
                        {"upload", spreadJson(spread(upload_cpu))}, {"record", spreadJson(spread(record))},
