@@ -229,6 +229,31 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
     }
 }
 
+// The compute rasterizer through the CLI: its passes and rate in the report; a technique without
+// it refused with one line.
+TEST(Cli, BenchReportsTheComputeRasterizer) {
+    const auto dir = throng::test::scratchDir("bench");
+    const std::string json = (dir / "bench.json").string();
+    const CliRun r = run("bench --techniques baked,static --instances 30 --frames 2 --warmup 1 --size 160x90 --raster compute --validate --json " + json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    EXPECT_EQ(report["raster"], "compute");
+    for (const nlohmann::json& result : report["results"]) {
+        ASSERT_FALSE(result.contains("error")) << result.dump();
+        std::vector<std::string> names;
+        for (const nlohmann::json& p : result["passes"]) names.push_back(p["name"]);
+        ASSERT_GE(names.size(), 2u) << result.dump();
+        EXPECT_EQ(names[names.size() - 2], "raster");
+        EXPECT_EQ(names.back(), "resolve");
+        EXPECT_GT(result["raster_triangles_per_second"].get<double>(), 0.0);
+    }
+    const CliRun refused = run("render --technique palette --raster compute --out x.png");
+    EXPECT_EQ(refused.exit_code, 1) << refused.err;
+    EXPECT_NE(refused.err.find("--raster compute"), std::string::npos) << refused.err;
+    EXPECT_EQ(run("render --raster sideways --out x.png").exit_code, 2);
+}
+
 TEST(Cli, SimulationNeedsATechniqueThatReadsMembersOnTheGpu) {
     for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex"}) {
         const CliRun r = run(std::string("render --technique ") + technique + " --simulate --out x.png");
