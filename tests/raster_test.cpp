@@ -5,10 +5,14 @@
 // differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the rest must
 // agree within a small colour tolerance.
 #include "../src/render/compute_raster.h"
+#include "../src/render/crowd_frame.h"
+
+#include <glm/gtc/packing.hpp>
 
 #include "walker_suite.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 
 using namespace throng;
@@ -58,6 +62,77 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
             }
         }
     }
+}
+
+// The visibility buffer itself, for `static` (the bind pose, so the CPU places every triangle
+// exactly): at sampled pixels the id names a member and triangle that cover the pixel centre,
+// its depth key is that triangle's depth there, and no triangle of any member covers the centre
+// clearly nearer (depth order where members overlap).
+TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    const uint32_t w = 160, h = 90;
+    const render::Crowd crowd = crowdOf(40);
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
+    render::ComputeRaster raster(*allocator_, "static", baked_, asset_, gpu_crowd, {w, h}, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, 1);
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
+    std::vector<gpu::Pass> passes;
+    gpu_crowd.addPasses(passes, 0, vp, {w, h}, render::CullSettings{false, false, 0.0f, false, false});
+    raster.addPasses(passes, 0, render::crowdConstants(vp, 0.0f, asset_));
+    ASSERT_EQ(passes.front().name, "raster");
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { passes.front().record(cmd); });
+    const std::vector<uint64_t> vis = raster.visibility();
+
+    // Every triangle of LOD 0 (chain triangles 0 .. n - 1) of every member in pixels and depth.
+    const render::ClusterChain& chain = raster.clusters();
+    const uint32_t lod0 = chain.clusters[chain.lods[0].x + chain.lods[0].y - 1].first_triangle + chain.clusters[chain.lods[0].x + chain.lods[0].y - 1].triangle_count;
+    std::vector<glm::uvec3> triangles;
+    for (const render::Cluster& c : chain.clusters)
+        for (uint32_t t = 0; t < c.triangle_count; ++t) {
+            const uint32_t packed = chain.triangles[c.first_triangle + t];
+            triangles.push_back({chain.vertices[c.first_vertex + (packed & 0xffu)], chain.vertices[c.first_vertex + ((packed >> 8) & 0xffu)],
+                                 chain.vertices[c.first_vertex + ((packed >> 16) & 0xffu)]});
+        }
+    auto screen = [&](uint32_t member, uint32_t vertex) {
+        const gpu::shader::InstanceRecord& r = crowd.instances[member];
+        const glm::vec4 q(glm::unpackHalf2x16(r.orientation.x), glm::unpackHalf2x16(r.orientation.y));
+        const glm::vec3 p(baked_.vertices[vertex].position[0], baked_.vertices[vertex].position[1], baked_.vertices[vertex].position[2]);
+        const glm::vec3 t = 2.0f * glm::cross(glm::vec3(q), p);
+        const glm::vec3 world = (p + q.w * t + glm::cross(glm::vec3(q), t)) * r.position_scale.w + glm::vec3(r.position_scale);
+        const glm::dvec4 c = glm::dmat4(vp) * glm::dvec4(world, 1.0);
+        return glm::dvec3((c.x / c.w * 0.5 + 0.5) * w, (c.y / c.w * 0.5 + 0.5) * h, c.w > 0.0 ? c.z / c.w : -1.0);
+    };
+    // Depth of the triangle at pixel centre `p`, or -1 when the centre is outside (by more than `slack` of its area).
+    auto depthAt = [&](uint32_t member, uint32_t tri, glm::dvec2 p, double slack) {
+        const glm::dvec3 a = screen(member, triangles[tri].x), b = screen(member, triangles[tri].y), c = screen(member, triangles[tri].z);
+        if (a.z < 0.0 || b.z < 0.0 || c.z < 0.0) return -1.0;
+        auto edge = [](glm::dvec2 u, glm::dvec2 v, glm::dvec2 q) { return (v.x - u.x) * (q.y - u.y) - (v.y - u.y) * (q.x - u.x); };
+        const double area = edge(a, b, c);
+        if (area == 0.0) return -1.0;
+        const double w0 = edge(b, c, p) / area, w1 = edge(c, a, p) / area, w2 = edge(a, b, p) / area;
+        if (w0 < -slack || w1 < -slack || w2 < -slack) return -1.0;
+        return w0 * a.z + w1 * b.z + w2 * c.z;
+    };
+    size_t checked = 0;
+    for (uint32_t y = 1; y < h; y += 7)
+        for (uint32_t x = 1; x < w; x += 7) {
+            const uint64_t v = vis[size_t(y) * w + x];
+            if (v == ~uint64_t(0)) continue;
+            const uint32_t member = uint32_t(v >> 16) & 0xffffffu, tri = uint32_t(v & 0xffffu);
+            ASSERT_LT(member, crowd.instances.size());
+            ASSERT_LT(tri, lod0) << "an unculled frame draws LOD 0 only";
+            const glm::dvec2 centre(x + 0.5, y + 0.5);
+            const double depth = depthAt(member, tri, centre, 1e-4);
+            ASSERT_GE(depth, 0.0) << "pixel " << x << "," << y << ": member " << member << " triangle " << tri << " does not cover it";
+            const uint32_t key = uint32_t(v >> 40), expected = 0xffffffu - (std::bit_cast<uint32_t>(float(depth)) >> 8);
+            EXPECT_LE(std::abs(int64_t(key) - int64_t(expected)), 64) << "pixel " << x << "," << y;
+            for (uint32_t m = 0; m < crowd.instances.size(); ++m)
+                for (uint32_t t = 0; t < lod0; ++t) {
+                    const double d = depthAt(m, t, centre, -1e-3);  // strictly inside
+                    EXPECT_FALSE(d > depth * (1.0 + 1e-3) + 1e-7) << "pixel " << x << "," << y << ": member " << m << " is nearer than member " << member;
+                }
+            ++checked;
+        }
+    EXPECT_GT(checked, 20u) << "too few pixels covered to show anything";
 }
 
 TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
