@@ -48,7 +48,7 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 s.technique = technique;
                 const render::CullSettings cull{true, lod, 1.0f, false, true};
                 const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, s);
-                s.compute_raster = true;
+                s.raster = render::RasterMode::Compute;
                 const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
                 ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
                 const Agreement agree = compare(hardware, compute, 24);
@@ -135,11 +135,35 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
     EXPECT_GT(checked, 20u) << "too few pixels covered to show anything";
 }
 
+// Auto: LOD 0 members by the hardware, the rest in compute, one picture; in the street view both
+// kinds are in it.
+TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    const render::Crowd crowd = crowdOf(400);
+    render::RenderSettings s;
+    const render::CullSettings cull{true, true, 1.0f, false, true};
+    const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    s.raster = render::RasterMode::Auto;
+    const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    ASSERT_GT(split.drawn.per_lod[0], 0u) << "no member at LOD 0: the hardware part shows nothing";
+    ASSERT_LT(split.drawn.per_lod[0], split.drawn.in_frustum) << "every member at LOD 0: the compute part shows nothing";
+    const Agreement agree = compare(hardware, split, 24);
+    std::printf("auto, street: %u members at LOD 0 (hardware), %u coarser (compute); %zu of %zu pixels differ\n", split.drawn.per_lod[0],
+                split.drawn.in_frustum - split.drawn.per_lod[0], agree.differ, agree.pixels);
+    EXPECT_LE(agree.differ, agree.pixels / 100);
+    std::vector<std::string> names;
+    for (const render::PassTiming& p : split.passes) names.push_back(p.name);
+    if (context_->timestamps) {
+        EXPECT_NE(std::find(names.begin(), names.end(), "draw"), names.end());
+        EXPECT_NE(std::find(names.begin(), names.end(), "resolve"), names.end());
+    }
+}
+
 TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
     const render::Crowd crowd = crowdOf(10);
     render::RenderSettings s;
     s.technique = "palette";
-    s.compute_raster = true;
+    s.raster = render::RasterMode::Compute;
     s.baked = &baked_;
     s.width = 64;
     s.height = 36;

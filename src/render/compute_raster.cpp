@@ -30,6 +30,14 @@ gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
 
 } // namespace
 
+const char* toString(RasterMode mode) {
+    switch (mode) {
+    case RasterMode::Compute: return "compute";
+    case RasterMode::Auto: return "auto";
+    default: return "hardware";
+    }
+}
+
 bool techniqueRastersInCompute(std::string_view technique) { return technique == "baked" || technique == "static"; }
 
 std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset, uint64_t members) {
@@ -134,8 +142,9 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     }
 }
 
-void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
+void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants, uint32_t first_lod) {
     RasterParams p = base_;
+    for (uint32_t l = 0; l < std::min<uint32_t>(first_lod, THRONG_MAX_LODS); ++l) p.lod_clusters[l].y = 0;  // drawn by the hardware
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.time = constants.time;

@@ -16,6 +16,13 @@
 
 namespace throng::render {
 
+// Who rasterizes the crowd. Compute: every member through the compute rasterizer. Auto: members
+// at LOD 0 (the largest on screen, whose triangles are many pixels across) through the hardware,
+// members at coarser levels (triangles of a few pixels at the LOD error they are chosen at)
+// through the compute rasterizer; the resolve pass depth-tests against the hardware's picture.
+enum class RasterMode : uint8_t { Hardware, Compute, Auto };
+const char* toString(RasterMode mode);
+
 // Techniques the compute rasterizer draws.
 bool techniqueRastersInCompute(std::string_view technique);
 
@@ -33,8 +40,9 @@ public:
                   VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots);
 
     // The `raster` and `resolve` passes of frame slot `slot`, drawing at `constants` (camera,
-    // light, time, coarse LODs). Keeps `this`. Call after the crowd's addPasses for the frame.
-    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants);
+    // light, time, coarse LODs) the members at LOD `first_lod` and coarser. Keeps `this`. Call
+    // after the crowd's addPasses for the frame.
+    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants, uint32_t first_lod = 0);
 
     const ClusterChain& clusters() const { return chain_; }
 

@@ -11,7 +11,9 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
         const CullSettings& cull = frame.technique->drawsCulled() ? frame.cull : none;
-        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.raster ? nullptr : frame.pyramid);
+        // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.
+        const uint32_t hardware_lods = frame.raster == nullptr ? THRONG_MAX_LODS : frame.raster_mode == RasterMode::Auto ? 1u : 0u;
+        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.raster ? nullptr : frame.pyramid, hardware_lods);
         if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
             // The draw of LOD l reads members from region l of the visible list.
             const GpuAsset& asset = frame.crowd->asset();
@@ -20,7 +22,10 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         }
     }
     if (frame.raster != nullptr) {
-        frame.raster->addPasses(passes, slot, constants);
+        // Auto without culling: every member at LOD 0, all of it the hardware's.
+        const bool split = frame.raster_mode == RasterMode::Auto;
+        if (split) frame.technique->addPasses(passes, slot, constants);
+        if (!split || (frame.crowd != nullptr && frame.crowd->culled())) frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
         return constants.time;
     }
     frame.technique->addPasses(passes, slot, constants);

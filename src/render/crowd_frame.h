@@ -37,6 +37,7 @@ struct CrowdFrame {
     Technique* technique = nullptr;     // draws them (required)
     const DepthPyramid* pyramid = nullptr;  // the frame's depth pyramid; null: no occlusion culling
     ComputeRaster* raster = nullptr;    // draws instead of the technique (`raster`, `resolve`); null: the technique draws
+    RasterMode raster_mode = RasterMode::Compute;  // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
     gpu::shader::DrawConstants constants{};  // camera, light, time
     CullSettings cull;                  // used only when the technique draws culled
     VkExtent2D viewport{};              // the frame's targets

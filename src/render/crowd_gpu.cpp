@@ -184,7 +184,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
 }
 
 void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
-                         const CullSettings& settings, const DepthPyramid* pyramid) {
+                         const CullSettings& settings, const DepthPyramid* pyramid, uint32_t hardware_lods) {
     culled_ = can_cull_ && settings.active() && members_ > 0;
     occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
     slot_culled_[slot] = culled_;
@@ -205,6 +205,7 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     p.row_width = std::min(groups, 32768u) * THRONG_CULL_LOCAL_SIZE;
     p.visible_stride = members_;
     p.identity_base = identity_base_;
+    p.draw_lods = hardware_lods;
     p.view_projection = vp;
     p.viewport = glm::vec2(float(viewport.width), float(viewport.height));
     if (occluding_) {

@@ -96,8 +96,10 @@ public:
     // device can, and remembers for drawSubmesh() whether this frame is culled. With `pyramid`
     // (the frame's, over a viewport of its extent), settings.cull and settings.occlusion, the
     // frame is occlusion-culled: this pass is its early phase and addLatePasses() adds the late.
+    // `hardware_lods`: the indirect draws cover LODs below it only (the compute rasterizer draws
+    // the others: render/compute_raster.h).
     void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& view_projection, VkExtent2D viewport,
-                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr);
+                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr, uint32_t hardware_lods = THRONG_MAX_LODS);
     bool culled() const { return culled_; }
     bool occluding() const { return occluding_; }
     // The `cull-late` pass of an occlusion-culled frame (after the `pyramid` pass). Contract:

@@ -170,12 +170,12 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
 
         // Capture records every vertex of every member: nothing culled.
         const CullSettings cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
-        if (s.compute_raster) {
+        if (s.raster != RasterMode::Hardware) {
             const std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to build clusters from")
                                                            : computeRasterProblem(ctx, s.technique, *s.baked, crowd.instances.size());
             if (!problem.empty()) {
                 release();
-                return Error{"--raster compute: " + problem};
+                return Error{std::string("--raster ") + toString(s.raster) + ": " + problem};
             }
             raster = std::make_unique<ComputeRaster>(a, s.technique, *s.baked, asset, *crowd_gpu, VkExtent2D{s.width, s.height}, kColorFormat,
                                                      kDepthFormat, kFramesInFlight);
@@ -214,6 +214,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             frame.technique = technique.get();
             frame.pyramid = pyramid.get();
             frame.raster = raster.get();
+            frame.raster_mode = s.raster;
             frame.constants = crowdConstants(view_projection, time, asset);
             frame.cull = cull;
             frame.viewport = {s.width, s.height};

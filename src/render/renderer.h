@@ -34,7 +34,7 @@ struct RenderSettings {
     // (RenderOutput::positions). Needs exactly one frame and Context::vertex_stores.
     bool capture = false;
     uint64_t storage_buffer_limit = 0;  // tests: see TechniqueSetup::storage_buffer_limit
-    bool compute_raster = false;  // draw with the compute rasterizer (compute_raster.h; needs `baked`)
+    RasterMode raster = RasterMode::Hardware;  // who rasterizes (compute_raster.h; compute and auto need `baked` or `static`)
     // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
     // every member (Technique::drawsCulled), and without Context::indirect_count.
     CullSettings cull;

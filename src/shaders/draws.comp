@@ -23,6 +23,7 @@ void main() {
     uint region = late ? 1u : 0u;
     uint n = 0u;
     for (uint l = 0u; l < cull.lod_count; ++l) {
+        if (l >= cull.draw_lods) break;  // the compute rasterizer's
         uint first = late ? counts[THRONG_COUNT_EARLY + l] : 0u;
         uint count = counts[l] - first;
         // Thread 0 keeps where the late phase's members of each LOD begin.

@@ -168,7 +168,7 @@ struct CullParams {
     uint visible_stride;   // slots per LOD region of the visible list (>= members)
     uint identity_base;    // slot of the identity region (member i at identity_base + i)
     uint pyramid_levels;   // levels of the depth pyramid (occlusion culling only)
-    uint reserved0;
+    uint draw_lods;        // the indirect draws cover LODs below this (the compute rasterizer draws the rest)
     uint reserved1;
     mat4 view_projection;  // world to clip space (occlusion culling projects each member's box)
     vec2 viewport;         // pixels; level 0 of the depth pyramid has this size

@@ -108,7 +108,9 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.baked = &asset;
         s.readback = false;
         s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning};
-        s.compute_raster = o.crowd.raster == "compute";
+        s.raster = o.crowd.raster == "compute" ? render::RasterMode::Compute
+                     : o.crowd.raster == "auto"  ? render::RasterMode::Auto
+                                                 : render::RasterMode::Hardware;
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);

@@ -122,8 +122,9 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                         "nearest frame: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
     command->add_option("--raster", flags.raster,
-                        "hardware (default) or compute: the crowd rasterized in compute shaders into a 64-bit visibility buffer (baked, static)")
-        ->check(CLI::IsMember({"hardware", "compute"}));
+                        "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility buffer; baked, static) "
+                        "or auto (members at LOD 0 by the hardware, the rest in compute)")
+        ->check(CLI::IsMember({"hardware", "compute", "auto"}));
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
 }

@@ -41,7 +41,7 @@ struct CrowdFlags {
     float lod_error = 1.0f;         // pixels
     bool occlusion = true;          // with cull: members hidden behind others are not drawn
     bool coarse_skinning = true;    // with lod: baked skins its coarsest levels by one joint at the nearest frame
-    std::string raster = "hardware";  // hardware | compute (render and bench; render::ComputeRaster)
+    std::string raster = "hardware";  // hardware | compute | auto (render and bench; render::RasterMode)
     bool simulate = false;          // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };
 // --simulate with a technique that samples poses on the CPU: the message, else success.
