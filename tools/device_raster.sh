@@ -12,8 +12,6 @@ bench_run overview-hardware --model builtin:walker --techniques baked,static --i
 # Full detail: 10,000 (2 ms) and 100,000 (16.7 ms) walkers, every triangle.
 bench_run full-compute --model builtin:walker --techniques baked,static --instances 10000,100000 --lod off --raster compute --frames 10 --warmup 3
 bench_run full-hardware --model builtin:walker --techniques baked,static --instances 10000,100000 --lod off --frames 5 --warmup 2
-# The street view through the compute rasterizer (large triangles near the eye: its worst case).
-bench_run street-compute --model builtin:walker --techniques baked --instances 100000,1000000 --view street --simulate --raster compute --frames 10 --warmup 3
 bench_run street-auto --model builtin:walker --techniques baked --instances 1000000 --view street --simulate --raster auto --frames 10 --warmup 3
 # The split: LOD 0 by the hardware, the rest in compute.
 bench_run overview-auto --model builtin:walker --techniques baked --instances 100000,1000000 --simulate --raster auto --frames 10 --warmup 3
