@@ -89,7 +89,6 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     base_.lod_stride = crowd.members();
     base_.members = crowd.members();
     base_.identity_base = crowd.identityBase();
-    base_.joint_count = asset.joint_count;
     for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
         const glm::uvec2 range = chain_.lods[l];
         const uint32_t first_triangle = range.y > 0 ? chain_.clusters[range.x].first_triangle : 0;

@@ -25,11 +25,6 @@ layout(push_constant) uniform Lod { uint lod; } pc;
 #include "raster_skin.glsl"
 
 shared vec4 screen[THRONG_RASTER_LOCAL_SIZE];  // pixels x, y; depth z/w; w (<= 0: behind the eye)
-#ifdef THRONG_RASTER_BAKED
-// The member's joint matrices, tweened and cross-faded once for the workgroup: a vertex then reads
-// its (up to) 4 joints here instead of 48 texels (baked_skin.glsl's instanceSkinning, same sums).
-shared mat3x4 palette[THRONG_RASTER_MAX_PALETTE];
-#endif
 
 float edge(vec2 u, vec2 v, vec2 p) { return (v.x - u.x) * (p.y - u.y) - (v.y - u.y) * (p.x - u.x); }
 
@@ -62,36 +57,10 @@ void main() {
     uint member = visible[(raster.culled != 0u ? pc.lod * raster.lod_stride : raster.identity_base) + slot];
     InstanceRecord inst = instances[member];
     uint t = gl_LocalInvocationID.x;
-#ifdef THRONG_RASTER_BAKED
-    bool coarse = pc.lod >= (raster.coarse_lods & 0xffffu) && pc.lod < (raster.coarse_lods >> 16);
-    bool shared_palette = !coarse && raster.joint_count <= THRONG_RASTER_MAX_PALETTE;  // the same for the whole workgroup
-    if (shared_palette) {
-        float local = raster.time * inst.speed + inst.time_offset;
-        uint clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
-        FramePair fa = framesAt(clip_a, local), fb = framesAt(clip_b, local);
-        for (uint j = t; j < raster.joint_count; j += THRONG_RASTER_LOCAL_SIZE) {
-            mat3x4 m = tweenedJoint(clip_a, fa, j);
-            if (inst.blend > 0.0) m = m * (1.0 - inst.blend) + tweenedJoint(clip_b, fb, j) * inst.blend;
-            palette[j] = m;
-        }
-        barrier();
-    }
-#endif
     if (t < cluster.y) {
         MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
         vec3 p, n;
-#ifdef THRONG_RASTER_BAKED
-        if (shared_palette) {
-            mat3x4 skin = mat3x4(0.0);
-            for (int i = 0; i < 4; ++i)
-                if (vtx.weights[i] != 0.0) skin += palette[vtx.joints[i]] * vtx.weights[i];
-            p = vec4(vtx.position, 1.0) * skin;
-        } else {
-            skinVertex(inst, vtx, pc.lod, p, n);
-        }
-#else
         skinVertex(inst, vtx, pc.lod, p, n);
-#endif
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
         screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);
     }

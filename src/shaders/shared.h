@@ -49,7 +49,6 @@ using uint = uint32_t;
 #define THRONG_BINDING_RASTER_PLAN 25        // storage buffer: RasterPlan (indirect dispatches per LOD)
 #define THRONG_RASTER_LOCAL_SIZE 64          // threads per (member, cluster) workgroup: one per cluster vertex
 #define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
-#define THRONG_RASTER_MAX_PALETTE 128        // joints a raster workgroup blends into shared memory (more: per vertex)
 
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
 #define THRONG_CULL_BINDING_PARAMS 0     // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that reads one)
@@ -184,7 +183,7 @@ struct CullPhase {
     uint reserved2;
 };
 
-// What the compute rasterizer needs to know (std430 storage buffer): 256 bytes.
+// What the compute rasterizer needs to know (std430 storage buffer): 240 bytes.
 struct RasterParams {
     mat4 view_projection;
     vec4 light_direction;  // as DrawConstants
@@ -196,10 +195,6 @@ struct RasterParams {
     uint members;
     uint identity_base;
     uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count, first chain triangle, chain triangles
-    uint joint_count;      // palette entries (baked: blended once per workgroup when at most THRONG_RASTER_MAX_PALETTE)
-    uint reserved0;
-    uint reserved1;
-    uint reserved2;
 };
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
@@ -262,8 +257,7 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
-static_assert(sizeof(RasterParams) == 256);
-static_assert(offsetof(RasterParams, joint_count) == 240);
+static_assert(sizeof(RasterParams) == 240);
 static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
 static_assert(sizeof(RasterPlan) == 160);
