@@ -336,15 +336,9 @@ std::string viewArgs(const std::string& script) {
     return "view builtin:walker --instances 4 --size 64x64 --validate --frames 40 --exec \"" + script + "\"";
 }
 
-// `throng view` in the virtual display; again when xvfb-run itself failed around it (under load it
-// sometimes cannot remove its temporary folder and exits 5, whatever the viewer did).
+// `throng view` in the virtual display (test::runThrongInDisplay: again when xvfb-run failed around it).
 test::CliRun runView(const std::string& script, const std::string& environment, const std::string& display) {
-    test::CliRun r;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        r = test::runThrong(viewArgs(script), environment + " " + display);
-        if (!contains(r.err, "xvfb-run: error:")) break;
-    }
-    return r;
+    return test::runThrongInDisplay(viewArgs(script), environment + " " + display);
 }
 
 size_t countLines(const std::string& text, const std::string& prefix) {

@@ -62,6 +62,18 @@ inline CliRun runThrong(const std::string& args, const std::string& prefix = "")
     return r;
 }
 
+// `throng ARGS` after `display` (an xvfb-run prefix): again, up to three times, when xvfb-run
+// itself failed around it (under load it sometimes cannot remove its temporary folder and exits
+// 5, whatever throng did).
+inline CliRun runThrongInDisplay(const std::string& args, const std::string& display) {
+    CliRun r;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        r = runThrong(args, display);
+        if (r.err.find("xvfb-run: error:") == std::string::npos) break;
+    }
+    return r;
+}
+
 } // namespace throng::test
 
 // Declares `std::string var` holding the path of a shared model, or skips the test with a

@@ -228,8 +228,8 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
     // One command per frame: every technique draws at least one frame; 16 commands in 30 frames.
     for (std::string_view t : render::techniqueNames()) script += "technique " + std::string(t) + "; ";
     script += "technique bonetex; precision half; technique baked; clip 0; speed 2; wait 2; stats; screenshot " + shot;
-    const test::CliRun r = test::runThrong("view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --exec \"" + script + "\"",
-                                           display);
+    const test::CliRun r =
+        test::runThrongInDisplay("view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --exec \"" + script + "\"", display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     for (std::string_view t : render::techniqueNames()) EXPECT_TRUE(contains(r.out, "technique: " + std::string(t))) << t << "\n" << r.out;
@@ -252,7 +252,7 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
 
 TEST(View, BadCommandsSayWhyAndChangeNothing) {
     REQUIRE_VIRTUAL_DISPLAY(display);
-    const test::CliRun r = test::runThrong(
+    const test::CliRun r = test::runThrongInDisplay(
         "view builtin:walker --instances 12 --size 320x200 --validate --frames 10 --exec \"dance; technique gpu-magic; instances 0; speed "
         "fast; clip Swim; screenshot a.jpg; instances 10000000; stats\"",
         display);
@@ -271,7 +271,7 @@ TEST(View, BadCommandsSayWhyAndChangeNothing) {
 TEST(View, ResizingRecreatesTheSwapchain) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_resize") / "small.png").string();
-    const test::CliRun r = test::runThrong("view builtin:fish --technique procedural --instances 30 --size 640x400 --validate --frames 12 "
+    const test::CliRun r = test::runThrongInDisplay("view builtin:fish --technique procedural --instances 30 --size 640x400 --validate --frames 12 "
                                            "--exec \"size 400x300; wait 3; screenshot " + shot + "; size 700x500; wait 3; stats\"",
                                            display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
@@ -307,9 +307,8 @@ TEST(View, SoakKeepsMemoryFlat) {
     std::string script;
     for (int c = 0; c < cycles; ++c) script += cycle;
     const int frames = cycles * 130 + 10;
-    const test::CliRun r = test::runThrong("view builtin:walker --instances 4 --size 200x150 --present immediate --validate --frames " +
-                                               std::to_string(frames) + " --exec \"" + script + "\"",
-                                           display);
+    const test::CliRun r = test::runThrongInDisplay("view builtin:walker --instances 4 --size 200x150 --present immediate --validate --frames " +
+                                               std::to_string(frames) + " --exec \"" + script + "\"", display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     std::vector<unsigned long long> in_use;
