@@ -1,7 +1,7 @@
 // The compute rasterizer's clusters (src/render/clusters.h) against the levels they cut: every
 // triangle of every level appears exactly once in its level's clusters, with the same vertices
 // in the same winding; the size limits hold; skinning per cluster costs little over skinning each
-// vertex once.
+// vertex once; each level's vertex list (the vertex cache's order) holds its vertices once.
 #include "../src/render/clusters.h"
 
 #include <throng/bake.h>
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 
 using namespace throng;
 
@@ -62,6 +63,20 @@ void checkChain(const BakedAsset& asset) {
         }
         next_cluster = chain.lods[l].x + chain.lods[l].y;
         EXPECT_EQ(got, expected) << "level " << l;
+        // The vertex cache's order: each vertex the level references once, and every cluster
+        // vertex's slot names it.
+        ASSERT_EQ(chain.lod_vertex_ranges.size(), chain.lods.size());
+        const glm::uvec2 range = chain.lod_vertex_ranges[l];
+        std::set<uint32_t> referenced, listed(chain.lod_vertices.begin() + range.x, chain.lod_vertices.begin() + range.x + range.y);
+        for (const auto& [tri, n] : expected) referenced.insert(tri.begin(), tri.end());
+        EXPECT_EQ(listed.size(), range.y) << "level " << l << ": a vertex listed twice";
+        EXPECT_EQ(listed, referenced) << "level " << l;
+        for (uint32_t c = chain.lods[l].x; c < next_cluster; ++c)
+            for (uint32_t v = 0; v < chain.clusters[c].vertex_count; ++v) {
+                const uint32_t i = chain.clusters[c].first_vertex + v;
+                ASSERT_LT(chain.vertex_slots[i], range.y);
+                EXPECT_EQ(chain.lod_vertices[range.x + chain.vertex_slots[i]], chain.vertices[i]);
+            }
         EXPECT_GE(chain.vertex_ratio[l], 1.0);
         EXPECT_LT(chain.vertex_ratio[l], 2.0) << "level " << l << ": clusters skin too many vertices twice";
         std::printf("%s LOD %zu: %u clusters, vertices skinned per cluster / once: %.2f\n", asset.name.c_str(), l, chain.lods[l].y,

@@ -14,6 +14,7 @@
 #include <throng/import.h>
 
 #include "gpu_suite.h"
+#include "reference_pose.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -536,21 +537,7 @@ struct CaptureCase {
 // The reference world positions of instance `inst` at crowd time `time`; `skinned`: false for
 // `static` (bind pose).
 std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::InstanceRecord& inst, float time, bool skinned) {
-    std::vector<glm::dvec3> local;
-    if (skinned) {
-        const double t = double(time) * inst.speed + inst.time_offset;
-        const auto a = referenceSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, true);
-        const auto b = referenceSkinningMatrices(model, &model.clips[inst.clips >> 16], t, true);
-        std::vector<glm::dmat4> m(a.size());
-        for (size_t j = 0; j < a.size(); ++j) m[j] = a[j] * (1.0 - inst.blend) + b[j] * double(inst.blend);
-        for (const Mesh& mesh : model.meshes) {
-            const SkinnedVertices v = referenceSkin(mesh, m);
-            local.insert(local.end(), v.positions.begin(), v.positions.end());
-        }
-    } else {
-        for (const Mesh& mesh : model.meshes)
-            for (const glm::vec3& p : mesh.positions) local.push_back(glm::dvec3(p));
-    }
+    std::vector<glm::dvec3> local = test::referenceModelSpace(model, inst, time, skinned);
     // The shader's placement, in double: rotate by the quaternion as decoded from halves, scale, move.
     const glm::vec2 xy = glm::unpackHalf2x16(inst.orientation.x), zw = glm::unpackHalf2x16(inst.orientation.y);
     const glm::dvec3 qv(xy.x, xy.y, zw.x);

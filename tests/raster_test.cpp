@@ -9,6 +9,7 @@
 
 #include <glm/gtc/packing.hpp>
 
+#include "reference_pose.h"
 #include "walker_suite.h"
 
 #include <algorithm>
@@ -156,6 +157,109 @@ TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
     if (context_->timestamps) {
         EXPECT_NE(std::find(names.begin(), names.end(), "draw"), names.end());
         EXPECT_NE(std::find(names.begin(), names.end(), "resolve"), names.end());
+    }
+}
+
+// The baked skinning matrices of `clip` at clip time `t` in double: the two baked frames around
+// it (each the exact pose at its frame time) tweened, as framesAt and tweenedJoint do in float.
+std::vector<glm::dmat4> tweenedReference(const Model& model, const BakedClip& clip, const Clip& source, double t) {
+    const double last = double(clip.frame_count - 1);
+    const double local = clip.loop && clip.duration > 0.0f ? std::fmod(t, double(clip.duration)) : std::clamp(t, 0.0, double(clip.duration));
+    const double u = clip.duration > 0.0f ? std::clamp(local / clip.duration * last, 0.0, last) : 0.0;
+    const uint32_t f0 = uint32_t(std::floor(u)), f1 = std::min(f0 + 1, clip.frame_count - 1);
+    const auto a = referenceSkinningMatrices(model, &source, bakedFrameTime(clip, f0), false);
+    const auto b = referenceSkinningMatrices(model, &source, bakedFrameTime(clip, f1), false);
+    std::vector<glm::dmat4> m(a.size());
+    for (size_t j = 0; j < a.size(); ++j) m[j] = a[j] * (1.0 - (u - f0)) + b[j] * (u - f0);
+    return m;
+}
+
+// The vertex cache (section 1 of the issue): after the cache pass of an unculled frame (every
+// member at LOD 0, member i in slot i), every member's LOD 0 vertices are in the cache, and each
+// decoded position equals the double-precision skinning of the baked frames around the member's
+// time (tweened, cross-fades blended) within 1e-5 of the walker's size: the float matrices and
+// the 21-bit steps of the cache box.
+TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    const Model model = makeWalker();
+    render::Crowd crowd = crowdOf(12);
+    for (size_t i = 0; i < crowd.instances.size(); i += 2) {  // half of them cross-fading
+        gpu::shader::InstanceRecord& inst = crowd.instances[i];
+        inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked_.clips.size())) << 16);
+        inst.blend = 0.35f;
+    }
+    const float time = 0.61f;
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
+    render::ComputeRaster raster(*allocator_, "baked", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, 1);
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
+    std::vector<gpu::Pass> passes;
+    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, render::CullSettings{false, false, 0.0f, false, false});
+    raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
+    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
+    ASSERT_NE(cache_pass, passes.end()) << "baked has no cache pass";
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
+
+    const gpu::shader::RasterPlan plan = raster.plan();
+    const render::ClusterChain& chain = raster.clusters();
+    const uint32_t n = chain.lod_vertex_ranges[0].y;
+    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
+    ASSERT_EQ(plan.cache[0].w, n);
+    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
+    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
+    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
+    const gpu::shader::RasterParams& rp = raster.parameters();
+    const double diagonal = bindPoseBounds(model).diagonal();
+    double worst = 0.0;
+    for (size_t m = 0; m < crowd.instances.size(); ++m) {
+        const gpu::shader::InstanceRecord& inst = crowd.instances[m];
+        const double t = double(time) * inst.speed + inst.time_offset;
+        const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
+        const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t), mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
+        std::vector<glm::dmat4> blended(ma.size());
+        for (size_t j = 0; j < ma.size(); ++j) blended[j] = ma[j] * (1.0 - inst.blend) + mb[j] * double(inst.blend);
+        std::vector<glm::dvec3> reference;
+        for (const Mesh& mesh : model.meshes) {
+            const SkinnedVertices v = referenceSkin(mesh, blended);
+            reference.insert(reference.end(), v.positions.begin(), v.positions.end());
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
+            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
+            const glm::dvec3 p = glm::dvec3(glm::vec3(rp.cache_origin)) + q * glm::dvec3(glm::vec3(rp.cache_step));
+            worst = std::max(worst, glm::length(p - reference[chain.lod_vertices[chain.lod_vertex_ranges[0].x + i]]) / diagonal);
+        }
+    }
+    std::printf("vertex cache: %zu members x %u vertices, largest difference from the double reference %.2e of the size\n", crowd.instances.size(), n,
+                worst);
+    EXPECT_LE(worst, 1e-5);
+}
+
+// The cache changes where positions come from, not the picture: with the cache, without it, and
+// with room for only part of the crowd (the rest skinned per cluster), the street view agrees.
+TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    const render::Crowd crowd = crowdOf(400);
+    const render::CullSettings cull{true, true, 1.0f, false, true};
+    render::RenderSettings s;
+    s.raster = render::RasterMode::Compute;
+    const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_GT(cached.vertex_cache.cached_members, 0u);
+    EXPECT_EQ(cached.vertex_cache.uncached_members, 0u);
+    EXPECT_GT(cached.vertex_cache.cache_pass_bytes, cached.vertex_cache.cached_vertices * 8 - 1);
+    s.raster_options.vertex_cache_bytes = 0;
+    const render::RenderOutput uncached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_EQ(uncached.vertex_cache.cached_members, 0u);
+    s.raster_options.vertex_cache_bytes = cached.vertex_cache.cached_vertices * 8 / 3;
+    const render::RenderOutput part = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_GT(part.vertex_cache.cached_members, 0u);
+    EXPECT_GT(part.vertex_cache.uncached_members, 0u);
+    std::printf("cache: %llu members, %llu vertices, %llu bytes in its pass; part: %llu cached, %llu skinned per cluster\n",
+                (unsigned long long)cached.vertex_cache.cached_members, (unsigned long long)cached.vertex_cache.cached_vertices,
+                (unsigned long long)cached.vertex_cache.cache_pass_bytes, (unsigned long long)part.vertex_cache.cached_members,
+                (unsigned long long)part.vertex_cache.uncached_members);
+    for (const render::RenderOutput* other : {&uncached, &part}) {
+        const Agreement agree = compare(cached, *other, 8);
+        EXPECT_LE(agree.differ, agree.pixels / 1000) << agree.differ << " of " << agree.pixels << " pixels differ";
     }
 }
 

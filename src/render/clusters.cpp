@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace throng::render {
 
@@ -64,6 +65,17 @@ ClusterChain buildClusters(const BakedAsset& asset) {
             }
         }
         chain.lods.push_back({first_cluster, uint32_t(chain.clusters.size()) - first_cluster});
+        // The level's vertices once, in order of first use, and each cluster vertex's place among them.
+        const uint32_t first_lod_vertex = uint32_t(chain.lod_vertices.size());
+        std::unordered_map<uint32_t, uint32_t> slot_of;
+        for (uint32_t c = first_cluster; c < chain.clusters.size(); ++c)
+            for (uint32_t v = 0; v < chain.clusters[c].vertex_count; ++v) {
+                const uint32_t global = chain.vertices[chain.clusters[c].first_vertex + v];
+                auto [it, added] = slot_of.try_emplace(global, uint32_t(chain.lod_vertices.size()) - first_lod_vertex);
+                if (added) chain.lod_vertices.push_back(global);
+                chain.vertex_slots.push_back(it->second);
+            }
+        chain.lod_vertex_ranges.push_back({first_lod_vertex, uint32_t(chain.lod_vertices.size()) - first_lod_vertex});
         chain.vertex_ratio.push_back(referenced.empty() ? 1.0 : double(skinned) / double(referenced.size()));
     }
     return chain;

@@ -32,6 +32,11 @@ struct ClusterChain {
     std::vector<uint32_t> triangles;  // per chain triangle: three local vertex indices, 8 bits each (bits 0-7, 8-15, 16-23)
     std::vector<uint32_t> submeshes;  // per chain triangle: its submesh
     std::vector<glm::uvec2> lods;     // per LOD: first cluster, cluster count
+    // Each LOD's vertices once (the vertex cache's order: a member's cached vertices are its
+    // LOD's, in this order): global vertex ids, per LOD in order of first use by its clusters.
+    std::vector<uint32_t> lod_vertices;
+    std::vector<glm::uvec2> lod_vertex_ranges;  // per LOD: first, count (into lod_vertices)
+    std::vector<uint32_t> vertex_slots;         // per entry of `vertices`: its index within its LOD's range of lod_vertices
     // Vertices skinned per cluster over the vertices the level references: what skinning per
     // cluster costs over skinning each vertex once (one per LOD).
     std::vector<double> vertex_ratio;

@@ -1,6 +1,7 @@
 // The compute rasterizer; see compute_raster.h.
 #include "compute_raster.h"
 
+#include "crowd.h"
 #include "technique_baked.h"
 
 #include "../gpu/pipeline.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace throng::render {
 
@@ -26,6 +28,23 @@ gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
     gpu::OwnedBuffer b = gpu::ownBuffer(a, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
     if (!data.empty()) gpu::uploadBuffer(a, *b, data.data(), data.size() * sizeof(T));
     return b;
+}
+
+constexpr uint64_t kCachedVertexBytes = sizeof(glm::uvec2);
+constexpr uint64_t kPaletteJointBytes = 3 * sizeof(glm::vec4);
+
+// The vertex cache's bytes: kVertexCacheAuto's rule (compute_raster.h) or the request, never past
+// maxStorageBufferRange, in whole vertices.
+uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members, uint64_t largest_lod_vertices) {
+    uint64_t bytes = requested;
+    if (requested == kVertexCacheAuto) {
+        VkDeviceSize heap = 0;
+        for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
+            if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
+        bytes = std::min(members * largest_lod_vertices * kCachedVertexBytes, heap / 4);
+    }
+    bytes = std::min<uint64_t>(bytes, ctx.properties.limits.maxStorageBufferRange);
+    return bytes / kCachedVertexBytes * kCachedVertexBytes;
 }
 
 } // namespace
@@ -55,10 +74,11 @@ std::string computeRasterProblem(const gpu::Context& ctx, std::string_view techn
 }
 
 ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset, const CrowdGpu& crowd,
-                             VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots)
+                             VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots, const RasterOptions& options)
     : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
     const gpu::Context& ctx = *a.context;
     const bool skinned = technique == "baked";
+    skinned_ = skinned;
 
     std::vector<glm::uvec4> clusters, resolve;
     for (const Cluster& c : chain_.clusters) {
@@ -81,7 +101,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     visibility_ = gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(uint64_t),
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                  gpu::MemoryUse::Device);
-    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Device);
     for (uint32_t s = 0; s < slots; ++s)
         params_.push_back(gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
 
@@ -95,18 +115,53 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         uint32_t triangles = 0;
         for (uint32_t c = range.x; c < range.x + range.y; ++c) triangles += chain_.clusters[c].triangle_count;
         base_.lod_clusters[l] = glm::uvec4(range.x, range.y, first_triangle, triangles);
+        base_.lod_vertices[l] = glm::uvec4(chain_.lod_vertex_ranges[l].x, chain_.lod_vertex_ranges[l].y, 0, 0);
+    }
+
+    // The vertex cache (`baked` only: `static` reads its bind pose as it is) and the joint
+    // palette of the members it holds; the box every pose lies in (the clips' culling boxes).
+    uint64_t largest_lod = 0;
+    for (const glm::uvec2& r : chain_.lod_vertex_ranges) largest_lod = std::max<uint64_t>(largest_lod, r.y);
+    const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
+    const uint64_t cache_bytes = skinned ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
+    const uint64_t cache_vertices = std::min<uint64_t>(cache_bytes / kCachedVertexBytes, 0xffffffffu);
+    const uint64_t palette_members =
+        std::min({uint64_t(crowd.members()), cache_vertices, uint64_t(ctx.properties.limits.maxStorageBufferRange) / (joints * kPaletteJointBytes)});
+    base_.joint_count = uint32_t(joints);
+    base_.cache_capacity = uint32_t(cache_vertices);
+    base_.palette_capacity = uint32_t(palette_members);
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    vertex_cache_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedVertexBytes, 16), storage, gpu::MemoryUse::Device);
+    joint_palette_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(palette_members * joints * kPaletteJointBytes, 16), storage, gpu::MemoryUse::Device);
+    lod_vertices_ = uploadStorage(a, chain_.lod_vertices);
+    vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
+    if (skinned) {
+        Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
+        for (const Bounds& b : clipCullBounds(baked)) {
+            box.min = glm::min(box.min, b.min);
+            box.max = glm::max(box.max, b.max);
+        }
+        if (baked.clips.empty()) box = baked.bind_bounds;
+        base_.cache_origin = glm::vec4(box.min, 0.0f);
+        base_.cache_step = glm::vec4(glm::max(box.max - box.min, glm::vec3(1e-6f)) / float(THRONG_CACHE_STEPS), 0.0f);
     }
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages)) bindings.push_back(b);  // instances, clips, animation
     for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS, THRONG_BINDING_CLUSTERS,
                        THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES, THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS,
-                       THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN})
+                       THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
+                       THRONG_BINDING_JOINT_PALETTE, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
     const AnimationSpecialization specialization(asset);
     plan_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
+    if (skinned) {
+        palette_pipeline_ =
+            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_palette_comp_spv, layout_, &specialization.info));
+        cache_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cache_comp_spv, layout_));
+    }
     raster_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, skinned ? gpu::shaders::raster_baked_comp_spv : gpu::shaders::raster_static_comp_spv, layout_,
                                                skinned ? &specialization.info : nullptr));
@@ -119,7 +174,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     desc.depth_format = depth_format;
     resolve_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16 * slots},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 24 * slots},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots},
                                           {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots}};
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
@@ -137,7 +192,11 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_CULL_COUNTS, crowd.countsBuffer()),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TRIANGLES, resolve_triangles_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_COLORS, submesh_colors_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer)};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_CACHE, vertex_cache_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_JOINT_PALETTE, joint_palette_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
     }
 }
@@ -150,20 +209,49 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     p.time = constants.time;
     p.coarse_lods = constants.coarse_lods;
     p.culled = crowd_->culled() ? 1u : 0u;
+    // The coarse-skinned levels skin per cluster (6 texels a vertex: cheaper than the cache's
+    // traffic); the levels before them go through the cache.
+    const uint32_t coarse_first = p.coarse_lods & 0xffffu, coarse_end = p.coarse_lods >> 16;
+    p.cache_lods = skinned_ && base_.cache_capacity > 0 ? (coarse_first < coarse_end ? coarse_first : uint32_t(THRONG_MAX_LODS)) : 0u;
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
-    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordRaster(cmd, slot); }});
+    const bool cache = p.cache_lods > 0;
+    if (cache)
+        passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); }});
+    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot, cache](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache); }});
     passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordResolve(cmd, slot); }});
 }
 
-void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot) const {
+// Clears the visibility buffer and plans the frame (one thread), then a barrier for the
+// dispatches that read the plan. Expects the descriptor set bound.
+void ComputeRaster::recordPlan(VkCommandBuffer cmd) const {
     vkCmdFillBuffer(cmd, visibility_->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);  // empty: the farthest key, no id
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+}
+
+void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
+    recordPlan(cmd);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, palette_pipeline_);
+    vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, palette_dispatch));
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, cache_pipeline_);
+    for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
+        if (base_.lod_vertices[l].y == 0) continue;
+        const uint32_t lod[4] = {l, 0, 0, 0};
+        vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
+        vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, cache_dispatches) + l * sizeof(glm::uvec4));
+    }
+}
+
+void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
+    if (plan) recordPlan(cmd);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, raster_pipeline_);
     for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
         if (base_.lod_clusters[l].y == 0) continue;
@@ -183,6 +271,36 @@ std::vector<uint64_t> ComputeRaster::visibility() const {
     std::vector<uint64_t> out(size_t(extent_.width) * extent_.height);
     gpu::downloadBuffer(*allocator_, *visibility_, out.data(), out.size() * sizeof(uint64_t));
     return out;
+}
+
+RasterPlan ComputeRaster::plan() const {
+    RasterPlan p{};
+    gpu::downloadBuffer(*allocator_, *plan_, &p, sizeof p);
+    return p;
+}
+
+std::vector<glm::uvec2> ComputeRaster::vertexCache(uint64_t vertices) const {
+    std::vector<glm::uvec2> out(std::min<uint64_t>(vertices, base_.cache_capacity));
+    if (!out.empty()) gpu::downloadBuffer(*allocator_, *vertex_cache_, out.data(), out.size() * sizeof(glm::uvec2));
+    return out;
+}
+
+VertexCacheStats ComputeRaster::cacheStats() const {
+    VertexCacheStats s;
+    if (!skinned_ || base_.cache_capacity == 0) return s;
+    const RasterPlan p = plan();
+    s.capacity_bytes = uint64_t(base_.cache_capacity) * kCachedVertexBytes;
+    s.palette_bytes = uint64_t(base_.palette_capacity) * base_.joint_count * kPaletteJointBytes;
+    s.cached_vertices = p.totals.x;
+    s.cached_members = p.totals.y;
+    s.uncached_members = p.totals.z;
+    s.cache_pass_bytes = 2 * s.cached_members * base_.joint_count * kPaletteJointBytes + s.cached_vertices * kCachedVertexBytes;
+    for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
+        uint64_t cluster_vertices = 0;
+        for (uint32_t c = chain_.lods[l].x; c < chain_.lods[l].x + chain_.lods[l].y; ++c) cluster_vertices += chain_.clusters[c].vertex_count;
+        s.raster_read_bytes += uint64_t(p.cache[l].y) * cluster_vertices * kCachedVertexBytes;
+    }
+    return s;
 }
 
 } // namespace throng::render

@@ -1,8 +1,13 @@
 // The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of technique
-// `baked` or `static` without the hardware rasterizer. Two passes replace the technique's draw:
-//   raster   (compute) clears the visibility buffer, plans one workgroup per (member, cluster)
-//            of each LOD from the culling counts, then per LOD skins each cluster's vertices once
-//            into shared memory and rasterizes its triangles with 64-bit atomic min;
+// `baked` or `static` without the hardware rasterizer. Passes replace the technique's draw:
+//   cache    (compute, `baked` with a vertex cache) clears the visibility buffer, plans the frame
+//            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
+//            cache's layout), blends each cached member's joint palette once, then skins each
+//            cached member's LOD vertices once into the vertex cache;
+//   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
+//            vertices from the cache (or skins them, for members the cache has no room for and
+//            at the coarse-skinned levels) into shared memory and rasterizes its triangles with
+//            64-bit atomic min;
 //   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names.
 #pragma once
 
@@ -31,13 +36,36 @@ bool techniqueRastersInCompute(std::string_view technique);
 // the crowd more than 16,777,216 members (the visibility buffer's id fields).
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset, uint64_t members);
 
+// The vertex cache's size: kVertexCacheAuto = what the crowd needs with every member at LOD 0,
+// at most a quarter of the largest device-local heap and the device's maxStorageBufferRange;
+// 0 = no cache (every vertex skinned per cluster, as before the cache).
+constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
+
+struct RasterOptions {
+    uint64_t vertex_cache_bytes = kVertexCacheAuto;
+};
+
+// What the vertex cache held in the last frame planned, and what its traffic is (read back
+// from the GPU's plan; the device must be idle).
+struct VertexCacheStats {
+    uint64_t capacity_bytes = 0;     // the cache buffer (8 bytes a vertex), 0: no cache
+    uint64_t palette_bytes = 0;      // the joint palette buffer (48 bytes a joint a member)
+    uint64_t cached_vertices = 0;
+    uint64_t cached_members = 0;
+    uint64_t uncached_members = 0;   // at cached levels, skinned per cluster for want of room
+    // The cache pass's least traffic: palette written and read once, cache written.
+    uint64_t cache_pass_bytes = 0;
+    // The rasterizer's reads of the cache (each cluster's vertices, 8 bytes each).
+    uint64_t raster_read_bytes = 0;
+};
+
 class ComputeRaster {
 public:
     // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
     // flight. Throws gpu::GpuError. Contract: computeRasterProblem(...) is empty.
     ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset, const CrowdGpu& crowd,
-                  VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots);
+                  VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots, const RasterOptions& options = {});
 
     // The `raster` and `resolve` passes of frame slot `slot`, drawing at `constants` (camera,
     // light, time, coarse LODs) the members at LOD `first_lod` and coarser. Keeps `this`. Call
@@ -48,9 +76,17 @@ public:
 
     // Tests: the visibility buffer of the last frame (the device must be idle).
     std::vector<uint64_t> visibility() const;
+    // Tests and bench: the vertex cache of the last frame (the device must be idle): its plan,
+    // its contents (8 bytes a vertex: cached_vertices of them) and what they add up to.
+    gpu::shader::RasterPlan plan() const;
+    std::vector<glm::uvec2> vertexCache(uint64_t vertices) const;
+    VertexCacheStats cacheStats() const;
+    const gpu::shader::RasterParams& parameters() const { return base_; }
 
 private:
-    void recordRaster(VkCommandBuffer cmd, uint32_t slot) const;
+    void recordPlan(VkCommandBuffer cmd) const;
+    void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
+    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const;  // plan: no cache pass planned the frame
     void recordResolve(VkCommandBuffer cmd, uint32_t slot) const;
 
     gpu::Allocator* allocator_;
@@ -58,11 +94,13 @@ private:
     VkExtent2D extent_{};
     ClusterChain chain_;
     gpu::shader::RasterParams base_{};  // what does not change between frames
+    bool skinned_ = false;
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, submesh_colors_, visibility_, plan_;
+    gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, joint_palette_;
     std::vector<gpu::OwnedBuffer> params_;  // per slot (host-visible)
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
-    gpu::Unique<VkPipeline> plan_pipeline_, raster_pipeline_, resolve_pipeline_;
+    gpu::Unique<VkPipeline> plan_pipeline_, palette_pipeline_, cache_pipeline_, raster_pipeline_, resolve_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;  // per slot
 };

@@ -178,7 +178,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                 return Error{std::string("--raster ") + toString(s.raster) + ": " + problem};
             }
             raster = std::make_unique<ComputeRaster>(a, s.technique, *s.baked, asset, *crowd_gpu, VkExtent2D{s.width, s.height}, kColorFormat,
-                                                     kDepthFormat, kFramesInFlight);
+                                                     kDepthFormat, kFramesInFlight, s.raster_options);
         } else if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled()) {
             pyramid = std::make_unique<DepthPyramid>(a, depth.image, depth.view, VkExtent2D{s.width, s.height});
         }
@@ -272,6 +272,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.drawn = out.frames.back().drawn;
         out.triangles = out.drawn.triangles;
         out.submitted_triangles = lodTriangles(assetLods(asset)[0]) * crowd.instances.size();
+        if (raster) out.vertex_cache = raster->cacheStats();
 
         if (s.capture) {
             const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());

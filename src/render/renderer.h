@@ -35,6 +35,7 @@ struct RenderSettings {
     bool capture = false;
     uint64_t storage_buffer_limit = 0;  // tests: see TechniqueSetup::storage_buffer_limit
     RasterMode raster = RasterMode::Hardware;  // who rasterizes (compute_raster.h; compute and auto need `baked` or `static`)
+    RasterOptions raster_options;              // the compute rasterizer's vertex cache
     // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
     // every member (Technique::drawsCulled), and without Context::indirect_count.
     CullSettings cull;
@@ -70,6 +71,7 @@ struct RenderOutput {
     uint64_t triangles = 0;     // drawn in the last frame (after culling and LOD)
     uint64_t submitted_triangles = 0;  // every member at full detail: what a frame without culling draws
     CullCounts drawn;           // the last frame's
+    VertexCacheStats vertex_cache;  // the compute rasterizer's, the last frame's (zero without one)
 
     std::string technique;      // the technique's own name (with its variant)
     // With RenderSettings::capture: instance-major, asset.vertex_count per instance; w = 1 where

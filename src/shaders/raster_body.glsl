@@ -1,5 +1,6 @@
 // The compute rasterizer (docs/FAR_FIELD.md, sections 2-3), one workgroup per (member, cluster)
-// of one LOD: its threads skin the cluster's vertices once into shared memory, then rasterize its
+// of one LOD: its threads load the cluster's vertices from the vertex cache (members the cache
+// holds) or skin them (the rest) into shared memory, then rasterize its
 // triangles from there, each pixel centre a triangle covers taking the 64-bit atomic minimum of
 // (depth key << 40 | member << 16 | chain triangle) in the visibility buffer. Triangles behind
 // the eye or reaching in front of the near plane are left out. Both faces are drawn (the graphics
@@ -10,19 +11,13 @@
 
 layout(local_size_x = THRONG_RASTER_LOCAL_SIZE) in;
 
-layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
-layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_CLUSTERS) readonly buffer Clusters { uvec4 clusters[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_VERTICES) readonly buffer ClusterVertices { uint cluster_vertices[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_TRIANGLES) readonly buffer ClusterTriangles { uint cluster_triangles[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
-layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) buffer Visibility { uint64_t visibility[]; };
+#include "raster_bindings.glsl"
 layout(push_constant) uniform Lod { uint lod; } pc;
 
 #include "vertex.glsl"
 #include "instance.glsl"
 #include "raster_skin.glsl"
+#include "vertex_cache.glsl"
 
 shared vec4 screen[THRONG_RASTER_LOCAL_SIZE];  // pixels x, y; depth z/w; w (<= 0: behind the eye)
 
@@ -57,10 +52,16 @@ void main() {
     uint member = visible[(raster.culled != 0u ? pc.lod * raster.lod_stride : raster.identity_base) + slot];
     InstanceRecord inst = instances[member];
     uint t = gl_LocalInvocationID.x;
+    uvec4 cache = plan.cache[pc.lod];
+    bool cached = pc.lod < raster.cache_lods && slot < cache.y;  // the same for the whole workgroup
     if (t < cluster.y) {
-        MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
         vec3 p, n;
-        skinVertex(inst, vtx, pc.lod, p, n);
+        if (cached) {
+            p = decodeCachedPosition(vertex_cache[cache.x + slot * cache.w + vertex_slots[cluster.x + t]]);
+        } else {
+            MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
+            skinVertex(inst, vtx, pc.lod, p, n);
+        }
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
         screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);
     }

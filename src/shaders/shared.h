@@ -47,7 +47,13 @@ using uint = uint32_t;
 #define THRONG_BINDING_RESOLVE_TRIANGLES 23  // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
 #define THRONG_BINDING_SUBMESH_COLORS 24     // storage buffer: vec4 base colour per submesh
 #define THRONG_BINDING_RASTER_PLAN 25        // storage buffer: RasterPlan (indirect dispatches per LOD)
+#define THRONG_BINDING_VERTEX_CACHE 26       // storage buffer: uvec2 per cached vertex (model-space position, 21 bits per axis in the cache box)
+#define THRONG_BINDING_JOINT_PALETTE 27      // storage buffer: per cached member, joint_count 3x4 matrices as 3 vec4 (tweened, cross-faded)
+#define THRONG_BINDING_LOD_VERTICES 28       // storage buffer: uint global vertex id, each LOD's vertices once (ClusterChain::lod_vertices)
+#define THRONG_BINDING_VERTEX_SLOTS 29       // storage buffer: uint per cluster vertex, its index among its LOD's vertices
 #define THRONG_RASTER_LOCAL_SIZE 64          // threads per (member, cluster) workgroup: one per cluster vertex
+#define THRONG_CACHE_LOCAL_SIZE 64           // threads per workgroup of the vertex cache's passes: one per (member, vertex) or (member, joint)
+#define THRONG_CACHE_STEPS 2097151u          // 2^21 - 1: steps per axis of a cached position across the cache box
 #define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
@@ -183,7 +189,7 @@ struct CullPhase {
     uint reserved2;
 };
 
-// What the compute rasterizer needs to know (std430 storage buffer): 240 bytes.
+// What the compute rasterizer needs to know (std430 storage buffer): 416 bytes.
 struct RasterParams {
     mat4 view_projection;
     vec4 light_direction;  // as DrawConstants
@@ -195,13 +201,25 @@ struct RasterParams {
     uint members;
     uint identity_base;
     uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count, first chain triangle, chain triangles
+    uvec4 lod_vertices[8]; // per LOD: first entry of its vertex list (THRONG_BINDING_LOD_VERTICES), vertex count, 0, 0
+    vec4 cache_origin;     // xyz: the cache box's corner (model space; every pose of every clip lies inside)
+    vec4 cache_step;       // xyz: the box's size / THRONG_CACHE_STEPS per axis
+    uint joint_count;      // palette entries per member
+    uint cache_lods;       // members at LODs below this are skinned once into the vertex cache (0: no cache)
+    uint cache_capacity;   // vertices the cache holds (8 bytes each); members that do not fit are skinned per cluster
+    uint palette_capacity; // members the joint palette holds
 };
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
-// dispatches (x, y, z) padded to 16 bytes, then the members of each LOD: 160 bytes.
+// dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
+// cache's layout and dispatches: 448 bytes.
 struct RasterPlan {
     uvec4 dispatches[8];
-    uvec4 members[2];      // LOD l in component l % 4 of [l / 4]
+    uvec4 members[2];          // LOD l in component l % 4 of [l / 4]
+    uvec4 cache[8];            // per LOD: first cache vertex, members cached (its first slots), first palette member, vertices per member
+    uvec4 cache_dispatches[8]; // per LOD: one thread per cached vertex, in rows of THRONG_RASTER_ROW workgroups
+    uvec4 palette_dispatch;    // one thread per (cached member, joint)
+    uvec4 totals;              // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
 };
 
 // Push constants of pyramid.comp: 16 bytes.
@@ -257,10 +275,15 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
-static_assert(sizeof(RasterParams) == 240);
+static_assert(sizeof(RasterParams) == 416);
+static_assert(offsetof(RasterParams, lod_vertices) == 240);
+static_assert(offsetof(RasterParams, cache_origin) == 368);
+static_assert(offsetof(RasterParams, joint_count) == 400);
+static_assert(offsetof(RasterPlan, cache) == 160);
+static_assert(offsetof(RasterPlan, totals) == 432);
 static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
-static_assert(sizeof(RasterPlan) == 160);
+static_assert(sizeof(RasterPlan) == 448);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
 static_assert(offsetof(CullParams, lod_errors) == 112);

@@ -1,0 +1,22 @@
+// The compute rasterizer's set 0 (src/render/compute_raster.h), beside the bindings the skinning
+// includes declare. A shader that writes the vertex cache or the joint palette defines
+// THRONG_CACHE_WRITER first; the others read them.
+// Expects shared.h.
+#ifdef THRONG_CACHE_WRITER
+#define THRONG_CACHE_ACCESS
+#else
+#define THRONG_CACHE_ACCESS readonly
+#endif
+
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
+layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CLUSTERS) readonly buffer Clusters { uvec4 clusters[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_VERTICES) readonly buffer ClusterVertices { uint cluster_vertices[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_TRIANGLES) readonly buffer ClusterTriangles { uint cluster_triangles[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) buffer Visibility { uint64_t visibility[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) THRONG_CACHE_ACCESS buffer VertexCache { uvec2 vertex_cache[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_JOINT_PALETTE) THRONG_CACHE_ACCESS buffer JointPalette { vec4 joint_palette[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_LOD_VERTICES) readonly buffer LodVertices { uint lod_vertices[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_SLOTS) readonly buffer VertexSlots { uint vertex_slots[]; };
