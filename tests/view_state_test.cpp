@@ -271,6 +271,11 @@ struct Host final : CommandHost {
     const char* setVsync(bool) override { return "fifo"; }
     render::CullSettings& culling() override { return cull; }
     void setView(render::ViewKind v) override { view = v; }
+    bool setRaster(render::RasterMode m, std::string&) override {
+        raster = m;
+        return true;
+    }
+    render::RasterMode raster = render::RasterMode::Hardware;
     render::CullSettings cull;
     render::ViewKind view = render::ViewKind::Overview;
     void resizeWindow(uint32_t, uint32_t) override {}

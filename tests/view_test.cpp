@@ -59,11 +59,14 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("occlusion off").value().kind, CommandKind::Occlusion);
     EXPECT_FALSE(parse("occlusion off").value().on);
     EXPECT_FALSE(parse("occlusion maybe").ok());
+    EXPECT_EQ(parse("raster compute").value().kind, CommandKind::Raster);
+    EXPECT_EQ(parse("raster auto").value().text, "auto");
+    EXPECT_FALSE(parse("raster software").ok());
     EXPECT_FALSE(parse("lod-error -1").ok());
     EXPECT_EQ(parse("view street").value().text, "street");
     EXPECT_FALSE(parse("view sideways").ok());
     EXPECT_TRUE(parse("simulate on").value().on);
-    EXPECT_EQ(commandHelp().size(), 18u);
+    EXPECT_EQ(commandHelp().size(), 19u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -266,6 +269,27 @@ TEST(View, BadCommandsSayWhyAndChangeNothing) {
         EXPECT_TRUE(contains(r.out, "(nothing changed)")) << r.out;
     }
     EXPECT_TRUE(contains(r.out, "stats: baked | 12 x builtin:walker")) << r.out;  // nothing changed
+}
+
+// --raster and the console's raster: the compute rasterizer draws the viewer's crowd (a picture
+// with the crowd in it), survives a resize, and a technique without a compute path is refused
+// (the mode stays) or, switched to under compute, drawn by the hardware with a line saying so.
+TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_raster") / "compute.png").string();
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 60 --size 480x270 --validate --frames 16 --raster compute --exec \"wait 1; screenshot " + shot +
+            "; raster auto; size 400x240; wait 2; raster compute; technique palette; raster compute; technique static; stats\"",
+        display);
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;  // the scripted `raster compute` under palette fails
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    for (const char* line : {"raster: auto", "raster compute: technique palette has no compute rasterizer (baked and static have); the hardware draws this crowd",
+                             "error: raster compute: technique palette has no compute rasterizer", "stats: static | 60 x builtin:walker"})
+        EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
+    EXPECT_TRUE(contains(r.out, " raster ")) << "no raster pass in the stats line\n" << r.out;
+    const Image img = loadPng(shot);
+    ASSERT_EQ(img.width, 480);
+    EXPECT_GT(foregroundShare(img, 0.3, 0.2, 0.9, 0.8), 0.05) << "no crowd in the compute rasterizer's picture";
 }
 
 TEST(View, ResizingRecreatesTheSwapchain) {

@@ -57,6 +57,15 @@ const char* toString(RasterMode mode) {
     }
 }
 
+bool parseRasterMode(std::string_view name, RasterMode& mode) {
+    for (RasterMode m : {RasterMode::Hardware, RasterMode::Compute, RasterMode::Auto})
+        if (name == toString(m)) {
+            mode = m;
+            return true;
+        }
+    return false;
+}
+
 bool techniqueRastersInCompute(std::string_view technique) { return technique == "baked" || technique == "static"; }
 
 std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset, uint64_t members) {

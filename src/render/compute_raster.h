@@ -27,6 +27,7 @@ namespace throng::render {
 // through the compute rasterizer; the resolve pass depth-tests against the hardware's picture.
 enum class RasterMode : uint8_t { Hardware, Compute, Auto };
 const char* toString(RasterMode mode);
+bool parseRasterMode(std::string_view name, RasterMode& mode);  // "hardware", "compute", "auto"; false: unknown (mode kept)
 
 // Techniques the compute rasterizer draws.
 bool techniqueRastersInCompute(std::string_view technique);

@@ -85,6 +85,17 @@ bool Commands::apply(const Command& c) {
         if (!change(want, false)) return false;
         host_.log(std::string("simulate: ") + (c.on ? "on" : "off"));
         return true;
+    case CommandKind::Raster: {
+        render::RasterMode mode = render::RasterMode::Hardware;
+        render::parseRasterMode(c.text, mode);  // the parser admits only the three names
+        std::string why;
+        if (!host_.setRaster(mode, why)) {
+            host_.log("error: raster " + c.text + ": " + why);
+            return false;
+        }
+        host_.log("raster: " + c.text);
+        return true;
+    }
     case CommandKind::View: {
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(c.text, view);

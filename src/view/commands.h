@@ -29,6 +29,9 @@ public:
     virtual const char* setVsync(bool on) = 0;  // returns the present mode now in use
     virtual render::CullSettings& culling() = 0;  // what the next frames cull with (the viewer's)
     virtual void setView(render::ViewKind view) = 0;  // places the camera
+    // Who rasterizes the next frames; false (and crowd-independent reason in `why`) when the
+    // compute rasterizer cannot draw this crowd: the mode is then left as it was.
+    virtual bool setRaster(render::RasterMode mode, std::string& why) = 0;
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
     virtual bool screenshot(const std::string& path) = 0;  // false: this swapchain's images cannot be copied
     virtual std::string statsLine() = 0;

@@ -56,6 +56,7 @@ constexpr Spec kSpecs[] = {
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
     {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU (baked, vat, procedural, static)"},
+    {"raster", CommandKind::Raster, "hardware|compute|auto", "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
@@ -145,6 +146,10 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         return c;
     case CommandKind::LodError:
         if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0) return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
+        return c;
+    case CommandKind::Raster:
+        if (arg != "hardware" && arg != "compute" && arg != "auto") return Error{usage + ": '" + arg + "' is not hardware, compute or auto"};
+        c.text = arg;
         return c;
     case CommandKind::View:
         if (arg != "overview" && arg != "street") return Error{usage + ": '" + arg + "' is neither overview nor street"};

@@ -70,6 +70,7 @@ public:
         }
         requested_ = {uint32_t(width), uint32_t(height)};
         rebuildPyramid();
+        render::parseRasterMode(options_.raster, raster_mode_);  // the command line admits only the names it knows
         createFrameSlots(ctx_, slots_);
         overlay_.init(window_, ctx_, swapchain_);
         crowd_.setColorFormat(swapchain_.format);
@@ -78,6 +79,11 @@ public:
             return 1;
         }
         cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning};
+        if (std::string why; !rebuildRaster(why)) {
+            printError(crowd_.scene().source, std::string("--raster ") + render::toString(raster_mode_) + ": " + why);
+            shutdown();
+            return 1;
+        }
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(options_.view, view);
         camera_ = viewCamera(view, crowd_.crowd(), aspect());
@@ -123,10 +129,24 @@ public:
     }
 
     bool applyState(const CrowdState& want, bool reframe) override {
-        if (!crowd_.apply(want)) return false;
-        forgetTimestamps(slots_);  // apply() waited for the device: the old frames are done
-        if (reframe) camera_ = frameCrowd(crowd_.crowd().bounds, aspect());
-        return true;
+        dropRaster();  // it reads the members apply() replaces
+        const bool applied = crowd_.apply(want);
+        if (applied) forgetTimestamps(slots_);  // apply() waited for the device: the old frames are done
+        if (applied && reframe) camera_ = frameCrowd(crowd_.crowd().bounds, aspect());
+        if (std::string why; !rebuildRaster(why))
+            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why + "; the hardware draws this crowd");
+        return applied;
+    }
+
+    bool setRaster(render::RasterMode mode, std::string& why) override {
+        const render::RasterMode before = raster_mode_;
+        dropRaster();
+        raster_mode_ = mode;
+        if (rebuildRaster(why)) return true;
+        raster_mode_ = before;
+        std::string ignored;
+        rebuildRaster(ignored);
+        return false;
     }
 
     void setSpeed(float speed) override { speed_ = speed; }
@@ -172,6 +192,7 @@ private:
         crowd_.release();
         destroyFrameSlots(ctx_, slots_);
         destroyScreenshot(allocator_, shot_);
+        raster_.reset();
         pyramid_.reset();
         pyramid_pipelines_.reset();
         destroySwapchain(allocator_, swapchain_);
@@ -183,6 +204,34 @@ private:
     }
     FrameReport report() const { return {fps_, frame_ms_, costs_, crowd_, cpu_.upload_bytes, triangles_}; }
     bool canScreenshot() const { return swapchain_.can_copy && copyableFormat(swapchain_.format); }
+
+    // The compute rasterizer of raster_mode_ for this crowd and swapchain (none for Hardware).
+    // False, with the reason, when it cannot draw them: frames are then drawn by the hardware.
+    bool rebuildRaster(std::string& why) {
+        dropRaster();
+        if (raster_mode_ == render::RasterMode::Hardware || !crowd_.technique() || crowd_.crowdGpu() == nullptr ||
+            swapchain_.swapchain == VK_NULL_HANDLE)
+            return true;
+        const std::string& technique = crowd_.state().technique;
+        why = render::computeRasterProblem(ctx_, technique, crowd_.asset().baked, crowd_.crowd().instances.size());
+        if (!why.empty()) return false;
+        try {
+            render::RasterOptions ro;
+            ro.vertex_cache_bytes = options_.vertex_cache_bytes;
+            raster_ = std::make_unique<render::ComputeRaster>(allocator_, technique, crowd_.asset().baked, crowd_.asset().gpu, *crowd_.crowdGpu(),
+                                                              swapchain_.extent, swapchain_.format, kDepthFormat, kSlots, ro);
+        } catch (const gpu::GpuError& e) {
+            why = e.what();
+            return false;
+        }
+        return true;
+    }
+    void dropRaster() {
+        if (!raster_) return;
+        VK_CHECK(vkDeviceWaitIdle(ctx_.device));  // frames in flight read its buffers
+        forgetTimestamps(slots_);
+        raster_.reset();
+    }
 
     // The depth pyramid of occlusion culling, over the swapchain's depth image (none where the
     // device cannot build one: culling is then frustum only).
@@ -204,6 +253,7 @@ private:
         requested_ = {uint32_t(w), uint32_t(h)};
         resize_ = false;
         pyramid_.reset();  // built on the depth image the new swapchain replaces
+        raster_.reset();   // drawn at the old extent (the device is idle)
         if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_)) return;  // minimised
         rebuildPyramid();
         if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_);  // a new image format
@@ -212,6 +262,8 @@ private:
             crowd_.dropTechnique();  // its pipeline was built for the old format: draw no crowd rather than a wrong one
             log("error: technique " + crowd_.state().technique + " for the new image format: " + crowd_.lastError());
         }
+        if (std::string why; !raster_ && !rebuildRaster(why))
+            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why + "; the hardware draws this crowd");
     }
 
     // False when no frame was drawn (the swapchain had to be recreated).
@@ -259,6 +311,8 @@ private:
         crowd_frame.motion = crowd_.motion();
         crowd_frame.technique = crowd_.technique();
         crowd_frame.pyramid = pyramid_.get();
+        crowd_frame.raster = raster_.get();
+        crowd_frame.raster_mode = raster_ ? raster_mode_ : render::RasterMode::Hardware;
         crowd_frame.constants = render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu);
         crowd_frame.cull = cull_;
         crowd_frame.viewport = swapchain_.extent;
@@ -312,6 +366,8 @@ private:
     uint64_t triangles_ = 0;      // drawn in the last measured frame
     std::shared_ptr<const render::PyramidPipelines> pyramid_pipelines_;
     std::unique_ptr<render::DepthPyramid> pyramid_;  // over swapchain_.depth; rebuilt with it
+    render::RasterMode raster_mode_ = render::RasterMode::Hardware;  // asked for (--raster, console)
+    std::unique_ptr<render::ComputeRaster> raster_;  // for this crowd and swapchain; null: the hardware draws
     render::CullSettings cull_;   // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
 };
 

@@ -30,6 +30,8 @@ struct ViewerOptions {
     bool occlusion = true;             // occlusion culling on the GPU (with cull)
     bool coarse_skinning = true;       // baked: coarsest LODs skinned coarsely (with lod)
     bool simulate = false;             // members move on the GPU (src/sim/)
+    std::string raster = "hardware";   // who rasterizes the crowd: hardware | compute | auto (render::RasterMode; console: raster)
+    uint64_t vertex_cache_bytes = ~uint64_t(0);  // the compute rasterizer's vertex cache (~0: render::kVertexCacheAuto)
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -2,6 +2,7 @@
 // pass and CPU time per stage after warm-up frames; JSON and CSV reports (plots: tools/plot_bench.py).
 #include "commands.h"
 
+#include "../../src/gpu/bandwidth.h"
 #include "../../src/io/files.h"
 #include "../../src/render/renderer.h"
 #include "../../src/render/views.h"
@@ -85,7 +86,25 @@ Result<Variant> parseVariant(const std::string& spec) {
 }
 
 // One configuration: renders warm-up + timed frames and summarises the timed ones.
-nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant& v, uint32_t instances, const BenchOptions& o) {
+// The vertex cache's report (compute rasterizer, `baked`): what it held, the bytes its pass must
+// move at least, and that pass's rate against the device's measured copy bandwidth.
+nlohmann::json vertexCacheJson(const render::VertexCacheStats& c, double cache_pass_ms, double bandwidth_gbps) {
+    nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},       {"palette_bytes", c.palette_bytes},
+                        {"cached_members", c.cached_members},       {"cached_vertices", c.cached_vertices},
+                        {"uncached_members", c.uncached_members},   {"cache_pass_bytes", c.cache_pass_bytes},
+                        {"raster_read_bytes", c.raster_read_bytes}, {"cache_pass_ms", cache_pass_ms}};
+    if (cache_pass_ms > 0.0) {
+        const double gbps = double(c.cache_pass_bytes) / (cache_pass_ms * 1e-3) * 1e-9;
+        j["cache_pass_gbps"] = gbps;
+        // The bandwidth bound: the time the pass's bytes take at the copy's rate; the share is
+        // that bound over the time the pass took (1: the pass runs at the copy's rate).
+        if (bandwidth_gbps > 0.0) j["share_of_bandwidth_bound"] = gbps / bandwidth_gbps;
+    }
+    return j;
+}
+
+nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant& v, uint32_t instances, const BenchOptions& o,
+                       double bandwidth_gbps) {
     nlohmann::json r = {{"technique", v.label}, {"instances", instances}};
     gpu::Allocator allocator;
     gpu::createAllocator(allocator, ctx);
@@ -108,9 +127,8 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.baked = &asset;
         s.readback = false;
         s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning};
-        s.raster = o.crowd.raster == "compute" ? render::RasterMode::Compute
-                     : o.crowd.raster == "auto"  ? render::RasterMode::Auto
-                                                 : render::RasterMode::Hardware;
+        render::parseRasterMode(o.crowd.raster, s.raster);  // the command line admits only the three names
+        s.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);
@@ -154,6 +172,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
             // The compute rasterizer's rate: the triangles drawn over its pass's median time.
             if (result.passes[p].name == "raster" && sp.median > 0.0)
                 r["raster_triangles_per_second"] = double(result.triangles) / (sp.median * 1e-3);
+            if (result.passes[p].name == "cache") r["vertex_cache"] = vertexCacheJson(result.vertex_cache, sp.median, bandwidth_gbps);
         }
         r["cpu_ms"] = {{"sample", spreadJson(spread(sample))}, {"skin", spreadJson(spread(skin))},
                        {"upload", spreadJson(spread(upload_cpu))}, {"record", spreadJson(spread(record))},
@@ -279,13 +298,30 @@ int runBench(const BenchOptions& o) {
                              {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),
                  std::thread::hardware_concurrency());
+    // The compute rasterizer's vertex cache is measured against the memory bandwidth a copy gets.
+    double bandwidth_gbps = 0.0;
+    if (o.crowd.raster != "hardware") {
+        gpu::Allocator allocator;
+        gpu::createAllocator(allocator, ctx);
+        try {
+            VkDeviceSize heap = 0;
+            for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
+                if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
+            bandwidth_gbps = gpu::measureCopyBandwidth(allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
+            std::fprintf(stderr, "bench: memory bandwidth by copy %.0f GB/s\n", bandwidth_gbps);
+        } catch (const gpu::GpuError& e) {
+            std::fprintf(stderr, "bench: memory bandwidth not measured: %s\n", e.what());
+        }
+        gpu::destroyAllocator(allocator);
+        report["memory_bandwidth_gbps"] = bandwidth_gbps;
+    }
     const size_t total = variants.size() * counts.size();
     size_t done = 0;
     for (uint32_t n : counts) {
         for (const Variant& v : variants) {
             std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, v.label.c_str(), n);
             std::fflush(stderr);
-            const nlohmann::json r = measure(ctx, asset.value().baked, v, n, o);
+            const nlohmann::json r = measure(ctx, asset.value().baked, v, n, o, bandwidth_gbps);
             if (r.contains("error")) std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
             else std::fprintf(stderr, "frame %.2f ms (GPU %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
                               r["gpu_ms"]["frame"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());

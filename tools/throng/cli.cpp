@@ -125,11 +125,27 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                         "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility buffer; baked, static) "
                         "or auto (members at LOD 0 by the hardware, the rest in compute)")
         ->check(CLI::IsMember({"hardware", "compute", "auto"}));
+    command->add_option("--vertex-cache", flags.vertex_cache,
+                        "MiB of the compute rasterizer's vertex cache (baked: each member's vertices skinned once a frame, 8 bytes each); "
+                        "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and its largest storage "
+                        "buffer; 0: none")
+        ->check([](const std::string& text) -> std::string {
+            if (text == "auto") return {};
+            char* end = nullptr;
+            const double mib = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(mib >= 0.0 && mib <= 1e9)) return "--vertex-cache: auto or MiB from 0 to 1e9, not '" + text + "'";
+            return {};
+        });
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
 }
 
 } // namespace
+
+uint64_t vertexCacheBytes(const CrowdFlags& flags) {
+    if (flags.vertex_cache == "auto") return render::kVertexCacheAuto;
+    return uint64_t(std::strtod(flags.vertex_cache.c_str(), nullptr) * 1048576.0);
+}
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
     if (!flags.simulate || render::techniqueReadsMembersOnGpu(technique)) return {};
@@ -320,6 +336,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.occlusion = view_crowd.occlusion;
         view.coarse_skinning = view_crowd.coarse_skinning;
         view.simulate = view_crowd.simulate;
+        view.raster = view_crowd.raster;
+        view.vertex_cache_bytes = vertexCacheBytes(view_crowd);
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

@@ -42,8 +42,11 @@ struct CrowdFlags {
     bool occlusion = true;          // with cull: members hidden behind others are not drawn
     bool coarse_skinning = true;    // with lod: baked skins its coarsest levels by one joint at the nearest frame
     std::string raster = "hardware";  // hardware | compute | auto (render and bench; render::RasterMode)
+    std::string vertex_cache = "auto";  // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
     bool simulate = false;          // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };
+// The bytes of --vertex-cache (render::RasterOptions::vertex_cache_bytes).
+uint64_t vertexCacheBytes(const CrowdFlags& flags);
 // --simulate with a technique that samples poses on the CPU: the message, else success.
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
 

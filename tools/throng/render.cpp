@@ -121,9 +121,8 @@ int runRender(const RenderOptions& o) {
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
         settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning};
-        settings.raster = o.crowd.raster == "compute" ? render::RasterMode::Compute
-                     : o.crowd.raster == "auto"  ? render::RasterMode::Auto
-                                                 : render::RasterMode::Hardware;
+        render::parseRasterMode(o.crowd.raster, settings.raster);  // the command line admits only the three names
+        settings.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset.value(), crowd, sim::kindFor(o.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);
