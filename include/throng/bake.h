@@ -12,6 +12,15 @@
 
 namespace throng {
 
+// Animated impostors (BakedImpostors in baked.h): off unless `enabled`.
+struct ImpostorOptions {
+    bool enabled = false;
+    uint32_t tile = 32;        // texels per side of one picture
+    uint32_t azimuths = 8;     // directions around the model
+    uint32_t elevations = 3;   // rows from the horizon up (0, 30, 60 degrees for 3)
+    float fps = 10.0f;         // pictures per second of clip time (fewer for clips too long for the image)
+};
+
 struct BakeOptions {
     float fps = 30.0f;                       // 1 .. 1000
     Precision precision = Precision::Float32;
@@ -23,6 +32,7 @@ struct BakeOptions {
     // Levels of detail to build, LOD 0 included (0 or 1: the mesh only), at most kMaxBakedLods;
     // the chain may stop earlier (buildLods).
     uint32_t lods = kMaxBakedLods;
+    ImpostorOptions impostors;
 };
 
 struct BakeReport {
@@ -32,6 +42,8 @@ struct BakeReport {
                                       // vertex position and baked frame, relative to the bind
                                       // bounding-box diagonal
     std::vector<std::string> warnings;  // one line each, e.g. a texture that names an external file
+    size_t impostor_bytes = 0;        // both impostor images (0 without BakeOptions::impostors)
+    uint32_t impostor_width = 0, impostor_height = 0;  // texels of one image layer
 };
 
 // Samples every clip with the double-precision reference at the frame times of baked.h and
@@ -61,6 +73,15 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
 // LOD 0's ranges (vertices, indices and submeshes as validate() wants them); levels <=
 // kMaxBakedLods.
 void buildLods(BakedAsset& asset, uint32_t levels);
+
+// The impostor pictures (src/bake/impostor.cpp; baked.h, BakedImpostors): every clip at
+// options.fps (fewer pictures where a clip would pass kMaxImpostorTexels rows), each skinned with
+// the baked matrices tweened at its time (what `baked` draws then), LOD 0's triangles drawn from
+// every view by a CPU rasterizer with 4 samples a texel (nearest surface wins), into asset.impostors.
+// Textures are not sampled: colours are base colour times vertex colour. The sphere is the one
+// around the union of the clips' frame bounds. Errors: options out of BakedImpostors' ranges.
+// Contract: asset passes validate().
+Status buildImpostors(BakedAsset& asset, const ImpostorOptions& options);
 
 // The levels bake() would store for `model` (lods[0] = the mesh), without baking any animation:
 // what `throng info` shows. Errors: an invalid model (validate's message), levels above

@@ -121,6 +121,37 @@ struct AnimationSource {
     bool empty() const { return skeleton.size() == 0; }
 };
 
+// Animated impostors (optional; bake with BakeOptions::impostors): the model drawn from
+// `azimuths` x `elevations` directions, every clip at `fps`, each picture a tile of `tile` x
+// `tile` texels framing the sphere (center, radius) orthographically. View v = e * azimuths + a
+// looks at the model from direction (sin(A) cos(E), sin(E), cos(A) cos(E)), A = a * 360 /
+// azimuths degrees, E = e * 90 / elevations degrees (e = 0: the horizon; a = 0: from +Z); the
+// tile's right is cross(+Y, direction), its up cross(direction, right), its top row up.
+// Clip c plays frames(c) pictures at times f * D / (frames(c) - 1) (one picture when D is 0).
+// Two images of RGBA8 texels, layer c, row f * tile + y, column v * tile + x:
+// ((c * max_frames * tile + y') * views * tile + x') * 4 bytes from the start:
+//   color:  the submesh's base colour times the vertex colour, sRGB-encoded; alpha coverage
+//   normal: the model-space normal * 0.5 + 0.5; alpha coverage.
+struct BakedImpostors {
+    uint32_t tile = 0;           // texels per side; 0: no impostors
+    uint32_t azimuths = 0;
+    uint32_t elevations = 0;
+    float fps = 0.0f;            // pictures per second of clip time
+    glm::vec3 center{0.0f};      // model space: the sphere every tile frames
+    float radius = 0.0f;
+    uint32_t max_frames = 0;     // the largest of `frames`
+    std::vector<uint32_t> frames;  // per clip (BakedAsset::clips order): pictures, >= 1
+    std::vector<uint8_t> color;
+    std::vector<uint8_t> normal;
+
+    bool empty() const { return tile == 0; }
+    uint32_t views() const { return azimuths * elevations; }
+    uint64_t width() const { return uint64_t(views()) * tile; }   // texels per image row
+    uint64_t height() const { return uint64_t(max_frames) * tile; }
+    uint64_t bytesPerImage() const { return width() * height() * frames.size() * 4; }
+};
+constexpr uint32_t kMaxImpostorTexels = 16384;  // image width and height at most (a common maxImageDimension2D)
+
 struct BakedAsset {
     std::string name;             // source, for messages
     Precision precision = Precision::Float32;
@@ -146,6 +177,7 @@ struct BakedAsset {
     std::vector<BakedTexture> textures;
     Bounds bind_bounds;
     AnimationSource source;       // see AnimationSource
+    BakedImpostors impostors;     // see BakedImpostors; empty unless baked with impostors
 
     uint32_t texelsPerRow() const { return 3 * joint_count; }
     size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }
@@ -188,7 +220,10 @@ glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint3
 // duration 0 has 1 frame, any other at least 2; max_frames is the largest frame_count; fps in
 // 1 .. 1000. LODs, when present: at most kMaxBakedLods; each has one range per submesh, inside
 // `indices`, a multiple of 3; errors finite, non-negative and non-decreasing; lods[0] has the
-// ranges of `submeshes` and error 0.
+// ranges of `submeshes` and error 0. Impostors, when present: tile 1 .. 256, azimuths 1 .. 64,
+// elevations 1 .. 16, fps in 0.1 .. 1000, a positive finite radius, one frame count (>= 1) per
+// clip, max_frames their largest, width and height at most kMaxImpostorTexels, both images of
+// bytesPerImage() bytes.
 Status validate(const BakedAsset& asset);
 
 // IEEE 754 binary16 conversion, round to nearest even; shared by the baker and tests.

@@ -294,6 +294,12 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     rep.bytes = size_t(texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
     rep.vat_bytes = size_t(vat_texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
     if (Status s = validate(asset); !s) return Error{"baked asset is invalid: " + s.message};
+    if (options.impostors.enabled) {
+        if (Status s = buildImpostors(asset, options.impostors); !s) return Error{s.message};
+        rep.impostor_bytes = asset.impostors.color.size() + asset.impostors.normal.size();
+        rep.impostor_width = uint32_t(asset.impostors.width());
+        rep.impostor_height = uint32_t(asset.impostors.height());
+    }
     return asset;
 }
 

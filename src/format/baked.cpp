@@ -30,6 +30,32 @@ Status validateBounds(const Bounds& b, const std::string& what) {
     return {};
 }
 
+Status validateImpostors(const BakedAsset& asset) {
+    const BakedImpostors& im = asset.impostors;
+    if (im.empty()) return {};
+    auto fail = [](const std::string& why) { return Status::failure("impostors: " + why); };
+    if (im.tile > 256) return fail("tile " + std::to_string(im.tile) + " out of range (1 .. 256)");
+    if (im.azimuths < 1 || im.azimuths > 64) return fail("azimuths " + std::to_string(im.azimuths) + " out of range (1 .. 64)");
+    if (im.elevations < 1 || im.elevations > 16) return fail("elevations " + std::to_string(im.elevations) + " out of range (1 .. 16)");
+    if (!std::isfinite(im.fps) || im.fps < 0.1f || im.fps > 1000.0f) return fail("fps out of range (0.1 .. 1000)");
+    if (!std::isfinite(im.radius) || im.radius <= 0.0f || !std::isfinite(im.center.x) || !std::isfinite(im.center.y) || !std::isfinite(im.center.z))
+        return fail("sphere not finite or empty");
+    if (im.frames.size() != asset.clips.size())
+        return fail(std::to_string(im.frames.size()) + " frame counts for " + std::to_string(asset.clips.size()) + " clips");
+    uint32_t largest = 0;
+    for (uint32_t f : im.frames) {
+        if (f == 0) return fail("a clip with 0 frames");
+        largest = std::max(largest, f);
+    }
+    if (largest != im.max_frames) return fail("max_frames " + std::to_string(im.max_frames) + " is not the largest frame count");
+    if (im.width() > kMaxImpostorTexels || im.height() > kMaxImpostorTexels)
+        return fail(std::to_string(im.width()) + " x " + std::to_string(im.height()) + " texels, past " + std::to_string(kMaxImpostorTexels));
+    if (im.color.size() != im.bytesPerImage() || im.normal.size() != im.bytesPerImage())
+        return fail("images of " + std::to_string(im.color.size()) + " and " + std::to_string(im.normal.size()) + " bytes, expected " +
+                    std::to_string(im.bytesPerImage()));
+    return {};
+}
+
 Status validateClips(const BakedAsset& asset) {
     if (asset.clips.empty()) return Status::failure("no clips (a baked asset has at least one)");
     uint32_t max_frames = 0;
@@ -353,6 +379,7 @@ Status validate(const BakedAsset& asset) {
     if (Status s = validateMesh(asset); !s) return s;
     if (Status s = validateVat(asset); !s) return s;
     if (Status s = validateLods(asset); !s) return s;
+    if (Status s = validateImpostors(asset); !s) return s;
     return validateSource(asset);
 }
 

@@ -61,7 +61,9 @@ constexpr uint32_t kVatx = fourcc("VATX");
 // should one exist, is an unknown section and skipped, as a version-1 reader did.
 constexpr uint32_t kLods = fourcc("LODS");
 constexpr uint32_t kLodsSince = 2;
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods};
+// Optional within version 2 (older readers skip it): animated impostors (BakedImpostors).
+constexpr uint32_t kImps = fourcc("IMPS");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -218,6 +220,24 @@ Bytes lodsSection(const BakedAsset& a) {
             w.u32(r.index_count);
         }
     }
+    return std::move(w.out);
+}
+
+// IMPS: tile, azimuths, elevations, fps, centre (3 floats), radius, clip count, frames per clip,
+// then the colour image's bytes and the normal image's (baked.h, BakedImpostors).
+Bytes impsSection(const BakedAsset& a) {
+    const BakedImpostors& im = a.impostors;
+    ByteWriter w;
+    w.u32(im.tile);
+    w.u32(im.azimuths);
+    w.u32(im.elevations);
+    w.f32(im.fps);
+    for (int i = 0; i < 3; ++i) w.f32(im.center[i]);
+    w.f32(im.radius);
+    w.u32(uint32_t(im.frames.size()));
+    w.array(im.frames.data(), im.frames.size());
+    w.array(im.color.data(), im.color.size());
+    w.array(im.normal.data(), im.normal.size());
     return std::move(w.out);
 }
 
@@ -533,6 +553,42 @@ Status parseTracks(ByteReader& r, AnimationSource& src) {
     return r.finish();
 }
 
+// The header and counts are checked before the images are allocated; validate() checks the rest.
+Status parseImpostors(ByteReader& r, BakedAsset& a) {
+    BakedImpostors im;
+    im.tile = r.u32();
+    im.azimuths = r.u32();
+    im.elevations = r.u32();
+    im.fps = r.f32();
+    for (int i = 0; i < 3; ++i) im.center[i] = r.f32();
+    im.radius = r.f32();
+    const uint32_t clips = r.u32();
+    if (r.failed()) return r.status();
+    if (im.tile < 1 || im.tile > 256 || im.azimuths < 1 || im.azimuths > 64 || im.elevations < 1 || im.elevations > 16)
+        return Status::failure("section 'IMPS': tile " + std::to_string(im.tile) + ", " + std::to_string(im.azimuths) + " x " +
+                               std::to_string(im.elevations) + " views out of range");
+    if (clips != a.clips.size())
+        return Status::failure("section 'IMPS': " + std::to_string(clips) + " clips, section 'CLIP' has " + std::to_string(a.clips.size()));
+    if (!r.has(uint64_t(clips) * 4)) return Status::failure("section 'IMPS': truncated frame counts");
+    im.frames.resize(clips);
+    r.array(im.frames.data(), clips);
+    for (uint32_t f : im.frames) {
+        if (f == 0 || uint64_t(f) * im.tile > kMaxImpostorTexels)
+            return Status::failure("section 'IMPS': a clip of " + std::to_string(f) + " pictures of " + std::to_string(im.tile) + " texels");
+        im.max_frames = std::max(im.max_frames, f);
+    }
+    if (im.width() > kMaxImpostorTexels) return Status::failure("section 'IMPS': " + std::to_string(im.width()) + " texels wide");
+    const uint64_t bytes = im.bytesPerImage();
+    if (!r.has(2 * bytes))
+        return Status::failure("section 'IMPS': truncated: two images of " + std::to_string(bytes) + " bytes expected");
+    im.color.resize(size_t(bytes));
+    im.normal.resize(size_t(bytes));
+    r.array(im.color.data(), im.color.size());
+    r.array(im.normal.data(), im.normal.size());
+    a.impostors = std::move(im);
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -546,6 +602,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kTrak: return parseTracks(r, a.source);
     case kVatx: return parseVat(r, a);
     case kLods: return parseLods(r, a);
+    case kImps: return parseImpostors(r, a);
     }
     return {};
 }
@@ -645,6 +702,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     }
     if (asset.hasVat()) raw.emplace_back(kVatx, vatxSection(asset));
     if (!asset.lods.empty()) raw.emplace_back(kLods, lodsSection(asset));
+    if (!asset.impostors.empty()) raw.emplace_back(kImps, impsSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);

@@ -1,0 +1,200 @@
+// The impostor pictures; see buildImpostors in throng/bake.h and BakedImpostors in baked.h.
+//
+// A small CPU rasterizer: per (clip, picture) the mesh is skinned once with the baked matrices
+// (tweened in double as the GPU tweens them), then per view every LOD 0 triangle is projected
+// orthographically onto the view's tile at 2 x 2 samples a texel, the nearest surface keeping
+// its colour and normal; a texel's coverage is its share of covered samples, its colour and
+// normal the covered samples' mean.
+#include <throng/bake.h>
+
+#include <glm/glm.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace throng {
+
+namespace {
+
+constexpr uint32_t kSamples = 2;  // per texel side
+
+struct Skinned {
+    std::vector<glm::dvec3> positions, normals;
+};
+
+// The baked matrices of `clip` at clip time `t`, tweened between the two frames around it.
+std::vector<glm::dmat4x3> matricesAt(const BakedAsset& a, uint32_t clip, double t) {
+    const BakedClip& c = a.clips[clip];
+    const double last = double(c.frame_count - 1);
+    const double u = c.duration > 0.0f ? std::clamp(t / c.duration * last, 0.0, last) : 0.0;
+    const uint32_t f0 = uint32_t(std::floor(u)), f1 = std::min(f0 + 1, c.frame_count - 1);
+    const double s = u - f0;
+    std::vector<glm::dmat4x3> out(a.joint_count);
+    for (uint32_t j = 0; j < a.joint_count; ++j)
+        for (uint32_t r = 0; r < 3; ++r) {
+            const glm::dvec4 row = glm::dvec4(bakedTexel(a, clip, f0, j, r)) * (1.0 - s) + glm::dvec4(bakedTexel(a, clip, f1, j, r)) * s;
+            for (int col = 0; col < 4; ++col) out[j][col][r] = row[col];
+        }
+    return out;
+}
+
+Skinned skin(const BakedAsset& a, const std::vector<glm::dmat4x3>& m) {
+    Skinned out;
+    out.positions.resize(a.vertices.size());
+    out.normals.resize(a.vertices.size());
+    for (size_t i = 0; i < a.vertices.size(); ++i) {
+        const BakedVertex& v = a.vertices[i];
+        glm::dmat4x3 blend(0.0);
+        for (int k = 0; k < 4; ++k)
+            if (v.weights[k] > 0.0f) blend += m[v.joints[k]] * double(v.weights[k]);
+        out.positions[i] = blend * glm::dvec4(v.position[0], v.position[1], v.position[2], 1.0);
+        const glm::dvec3 n = glm::dmat3(blend) * glm::dvec3(v.normal[0], v.normal[1], v.normal[2]);
+        const double len = glm::length(n);
+        out.normals[i] = len > 0.0 ? n / len : glm::dvec3(0.0, 1.0, 0.0);
+    }
+    return out;
+}
+
+uint8_t toByte(double v) { return uint8_t(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); }
+
+double linearToSrgb(double c) {
+    c = std::clamp(c, 0.0, 1.0);
+    return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055;
+}
+
+struct Sample {
+    double depth = -1e300;  // toward the viewer: larger is nearer
+    glm::dvec3 color{0.0}, normal{0.0};
+};
+
+// One view's tile of the skinned mesh into `color` and `normal` at texel (x0, y0) of the images.
+void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im, glm::dvec3 dir, uint64_t row_texels, size_t layer_offset,
+              uint32_t x0, uint32_t y0, std::vector<uint8_t>& color, std::vector<uint8_t>& normal) {
+    const glm::dvec3 right = glm::normalize(glm::cross(glm::dvec3(0.0, 1.0, 0.0), dir));
+    const glm::dvec3 up = glm::cross(dir, right);
+    const uint32_t side = im.tile * kSamples;
+    const glm::dvec3 center(im.center);
+    std::vector<Sample> samples(size_t(side) * side);
+    auto project = [&](const glm::dvec3& p) {
+        const glm::dvec3 d = p - center;
+        return glm::dvec3((glm::dot(d, right) / im.radius + 1.0) * 0.5 * side, (1.0 - glm::dot(d, up) / im.radius) * 0.5 * side, glm::dot(d, dir));
+    };
+    for (size_t s = 0; s < a.submeshes.size(); ++s) {
+        const BakedSubmesh& sm = a.submeshes[s];
+        for (uint32_t i = 0; i + 2 < sm.index_count; i += 3) {
+            const uint32_t id[3] = {a.indices[sm.first_index + i], a.indices[sm.first_index + i + 1], a.indices[sm.first_index + i + 2]};
+            glm::dvec3 p[3];
+            for (int k = 0; k < 3; ++k) p[k] = project(mesh.positions[id[k]]);
+            const double area = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x);
+            if (area == 0.0) continue;
+            // Facing the viewer (counter-clockwise on screen, y down: negative area) or not: the
+            // back of a two-sided surface shows its normal turned around, as lit.frag does.
+            const double facing = area < 0.0 ? 1.0 : -1.0;
+            const int xa = std::max(0, int(std::ceil(std::min({p[0].x, p[1].x, p[2].x}) - 0.5)));
+            const int xb = std::min(int(side) - 1, int(std::floor(std::max({p[0].x, p[1].x, p[2].x}) - 0.5)));
+            const int ya = std::max(0, int(std::ceil(std::min({p[0].y, p[1].y, p[2].y}) - 0.5)));
+            const int yb = std::min(int(side) - 1, int(std::floor(std::max({p[0].y, p[1].y, p[2].y}) - 0.5)));
+            for (int y = ya; y <= yb; ++y)
+                for (int x = xa; x <= xb; ++x) {
+                    const double px = x + 0.5, py = y + 0.5;
+                    const double w0 = ((p[2].x - p[1].x) * (py - p[1].y) - (p[2].y - p[1].y) * (px - p[1].x)) / area;
+                    const double w1 = ((p[0].x - p[2].x) * (py - p[2].y) - (p[0].y - p[2].y) * (px - p[2].x)) / area;
+                    const double w2 = 1.0 - w0 - w1;
+                    if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
+                    const double depth = w0 * p[0].z + w1 * p[1].z + w2 * p[2].z;
+                    Sample& out = samples[size_t(y) * side + x];
+                    if (depth <= out.depth) continue;
+                    out.depth = depth;
+                    glm::dvec3 c(0.0), n(0.0);
+                    const double w[3] = {w0, w1, w2};
+                    for (int k = 0; k < 3; ++k) {
+                        const uint8_t* vc = a.vertices[id[k]].color;
+                        c += w[k] * glm::dvec3(vc[0], vc[1], vc[2]) / 255.0;
+                        n += w[k] * mesh.normals[id[k]];
+                    }
+                    out.color = c * glm::dvec3(sm.base_color);
+                    out.normal = n * facing;
+                }
+        }
+    }
+    for (uint32_t y = 0; y < im.tile; ++y)
+        for (uint32_t x = 0; x < im.tile; ++x) {
+            glm::dvec3 c(0.0), n(0.0);
+            uint32_t covered = 0;
+            for (uint32_t sy = 0; sy < kSamples; ++sy)
+                for (uint32_t sx = 0; sx < kSamples; ++sx) {
+                    const Sample& s = samples[size_t(y * kSamples + sy) * side + x * kSamples + sx];
+                    if (s.depth == -1e300) continue;
+                    ++covered;
+                    c += s.color;
+                    n += s.normal;
+                }
+            const size_t at = layer_offset + ((size_t(y0) + y) * row_texels + x0 + x) * 4;
+            const double coverage = double(covered) / double(kSamples * kSamples);
+            if (covered > 0) {
+                c /= double(covered);
+                const double len = glm::length(n);
+                n = len > 0.0 ? n / len : dir;
+            } else {
+                n = dir;
+            }
+            color[at] = toByte(linearToSrgb(c.x));
+            color[at + 1] = toByte(linearToSrgb(c.y));
+            color[at + 2] = toByte(linearToSrgb(c.z));
+            color[at + 3] = toByte(coverage);
+            normal[at] = toByte(n.x * 0.5 + 0.5);
+            normal[at + 1] = toByte(n.y * 0.5 + 0.5);
+            normal[at + 2] = toByte(n.z * 0.5 + 0.5);
+            normal[at + 3] = toByte(coverage);
+        }
+}
+
+} // namespace
+
+Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
+    BakedImpostors im;
+    im.tile = o.tile;
+    im.azimuths = o.azimuths;
+    im.elevations = o.elevations;
+    im.fps = o.fps;
+    if (o.tile < 1 || o.tile > 256 || o.azimuths < 1 || o.azimuths > 64 || o.elevations < 1 || o.elevations > 16 || !std::isfinite(o.fps) ||
+        o.fps < 0.1f || o.fps > 1000.0f)
+        return Status::failure("impostors: tile 1 .. 256, azimuths 1 .. 64, elevations 1 .. 16 and fps 0.1 .. 1000 expected");
+    if (uint64_t(o.tile) * o.azimuths * o.elevations > kMaxImpostorTexels)
+        return Status::failure("impostors: " + std::to_string(o.azimuths * o.elevations) + " views of " + std::to_string(o.tile) +
+                               " texels are wider than " + std::to_string(kMaxImpostorTexels));
+    // The sphere around every pose of every clip.
+    Bounds box = clipBounds(asset.clips[0]);
+    for (const BakedClip& c : asset.clips) {
+        const Bounds b = clipBounds(c);
+        box.min = glm::min(box.min, b.min);
+        box.max = glm::max(box.max, b.max);
+    }
+    im.center = 0.5f * (box.min + box.max);
+    im.radius = std::max(0.5f * glm::length(box.max - box.min), 1e-6f);
+    const uint32_t most = kMaxImpostorTexels / o.tile;
+    for (const BakedClip& c : asset.clips) im.frames.push_back(std::min(bakedFrameCount(c.duration, o.fps), most));
+    im.max_frames = *std::max_element(im.frames.begin(), im.frames.end());
+    im.color.assign(im.bytesPerImage(), 0);
+    im.normal.assign(im.bytesPerImage(), 0);
+
+    const uint64_t row_texels = im.width();
+    for (uint32_t c = 0; c < asset.clips.size(); ++c) {
+        const size_t layer = size_t(c) * im.height() * row_texels * 4;
+        for (uint32_t f = 0; f < im.frames[c]; ++f) {
+            const double t = im.frames[c] > 1 ? double(f) * asset.clips[c].duration / double(im.frames[c] - 1) : 0.0;
+            const Skinned mesh = skin(asset, matricesAt(asset, c, t));
+            for (uint32_t e = 0; e < im.elevations; ++e)
+                for (uint32_t az = 0; az < im.azimuths; ++az) {
+                    const double A = 2.0 * std::numbers::pi * az / im.azimuths, E = 0.5 * std::numbers::pi * e / im.elevations;
+                    const glm::dvec3 dir(std::sin(A) * std::cos(E), std::sin(E), std::cos(A) * std::cos(E));
+                    drawView(asset, mesh, im, dir, row_texels, layer, (e * im.azimuths + az) * im.tile, f * im.tile, im.color, im.normal);
+                }
+        }
+    }
+    asset.impostors = std::move(im);
+    return validate(asset);
+}
+
+} // namespace throng

@@ -1,0 +1,110 @@
+// Animated impostors at bake time (src/bake/impostor.cpp, BakedImpostors in baked.h): every
+// picture holds the model (some coverage, inside its tile, not touching the tile's border: the
+// sphere frames every pose), pictures of a walking clip change from frame to frame, the views
+// differ, the report names the atlas size, and the section survives a .throng round trip; a
+// damaged section is refused with one line.
+#include <throng/bake.h>
+#include <throng/builtin.h>
+#include <throng/format.h>
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <chrono>
+
+using namespace throng;
+
+namespace {
+
+// Covered texels (alpha >= 128) of tile (view, frame) of clip `clip`.
+size_t coverage(const BakedImpostors& im, uint32_t clip, uint32_t frame, uint32_t view, bool* touches_border = nullptr) {
+    size_t n = 0;
+    for (uint32_t y = 0; y < im.tile; ++y)
+        for (uint32_t x = 0; x < im.tile; ++x) {
+            const size_t at = ((size_t(clip) * im.height() + frame * im.tile + y) * im.width() + view * im.tile + x) * 4;
+            if (im.color[at + 3] < 128) continue;
+            ++n;
+            if (touches_border && (x == 0 || y == 0 || x + 1 == im.tile || y + 1 == im.tile)) *touches_border = true;
+        }
+    return n;
+}
+
+TEST(ImpostorBake, WalkerPicturesHoldTheModelFromEveryView) {
+    BakeOptions o;
+    o.impostors.enabled = true;
+    BakeReport report;
+    const auto start = std::chrono::steady_clock::now();
+    Result<BakedAsset> r = bake(makeWalker(), o, &report);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const BakedImpostors& im = r.value().impostors;
+    ASSERT_FALSE(im.empty());
+    EXPECT_EQ(im.views(), 24u);
+    EXPECT_EQ(report.impostor_width, 24u * 32u);
+    EXPECT_EQ(report.impostor_height, im.max_frames * 32u);
+    EXPECT_EQ(report.impostor_bytes, 2 * im.bytesPerImage());
+    std::printf("walker impostors: %u x %u texels x %zu clips, %zu bytes, baked with the animation in %.2f s\n", report.impostor_width,
+                report.impostor_height, im.frames.size(), report.impostor_bytes, seconds);
+    for (uint32_t c = 0; c < im.frames.size(); ++c)
+        for (uint32_t f = 0; f < im.frames[c]; ++f)
+            for (uint32_t v = 0; v < im.views(); ++v) {
+                bool border = false;
+                const size_t n = coverage(im, c, f, v, &border);
+                EXPECT_GT(n, size_t(im.tile)) << "clip " << c << " frame " << f << " view " << v << ": nearly empty";
+                EXPECT_LT(n, size_t(im.tile) * im.tile / 2) << "clip " << c << " frame " << f << " view " << v << ": the sphere frames too tight";
+                EXPECT_FALSE(border) << "clip " << c << " frame " << f << " view " << v << ": the model reaches the tile's border";
+            }
+    // The walk moves its legs: the side view's first and middle pictures differ.
+    const uint32_t walk = 0, side = 2;  // azimuth 90 degrees, horizon
+    EXPECT_NE(coverage(im, walk, 0, side), coverage(im, walk, im.frames[walk] / 2, side) + 1000);
+    size_t differ = 0;
+    for (uint32_t y = 0; y < im.tile; ++y)
+        for (uint32_t x = 0; x < im.tile; ++x) {
+            const size_t a = ((size_t(walk) * im.height() + y) * im.width() + side * im.tile + x) * 4 + 3;
+            const size_t b = a + size_t(im.frames[walk] / 2) * im.tile * im.width() * 4;
+            differ += (im.color[a] >= 128) != (im.color[b] >= 128);
+        }
+    EXPECT_GT(differ, 10u) << "the walk's pictures do not move";
+    // Front and side views differ in width: the walker is narrower seen from the side.
+    EXPECT_NE(coverage(im, walk, 0, 0), coverage(im, walk, 0, side));
+
+    const std::string path = (test::scratchDir("impostor_bake") / "walker.throng").string();
+    ASSERT_TRUE(writeThrong(r.value(), path).ok());
+    Result<BakedAsset> back = readThrong(path);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back.value().impostors.color, im.color);
+    EXPECT_EQ(back.value().impostors.normal, im.normal);
+    EXPECT_EQ(back.value().impostors.frames, im.frames);
+    EXPECT_EQ(back.value().impostors.radius, im.radius);
+}
+
+TEST(ImpostorBake, RefusesBadOptionsAndDamagedData) {
+    BakeOptions o;
+    o.impostors.enabled = true;
+    o.impostors.tile = 0;
+    Result<BakedAsset> r = bake(makeWalker(), o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("impostors:"), std::string::npos) << r.error().message;
+    o.impostors.tile = 256;
+    o.impostors.azimuths = 64;
+    r = bake(makeWalker(), o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("wider than"), std::string::npos) << r.error().message;
+
+    o.impostors = ImpostorOptions{};
+    o.impostors.enabled = true;
+    o.impostors.tile = 8;
+    Result<BakedAsset> ok = bake(makeWalker(), o);
+    ASSERT_TRUE(ok.ok());
+    BakedAsset bad = ok.value();
+    bad.impostors.normal.pop_back();
+    EXPECT_FALSE(validate(bad).ok());
+    bad = ok.value();
+    bad.impostors.frames.push_back(3);
+    const Status s = validate(bad);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message.find("impostors:"), std::string::npos) << s.message;
+}
+
+} // namespace
