@@ -17,7 +17,7 @@ protected:
     void SetUp() override {
         GpuSuite::SetUp();
         if (HasFatalFailure()) return;  // no device
-        Result<BakedAsset> r = bake(makeWalker(), BakeOptions{});
+        Result<BakedAsset> r = bake(makeWalker(), bakeOptions());
         ASSERT_TRUE(r.ok());
         baked_ = std::move(r).value();
         Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked_);
@@ -25,6 +25,7 @@ protected:
         asset_ = std::move(g).value();
         uploaded_ = true;
     }
+    virtual BakeOptions bakeOptions() const { return {}; }
     void TearDown() override {
         if (uploaded_) render::destroyAsset(*allocator_, asset_);
         GpuSuite::TearDown();

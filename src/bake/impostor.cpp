@@ -118,6 +118,14 @@ void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im
                 }
         }
     }
+    // Texels: coverage, colour and normal; then uncovered texels next to covered ones take their
+    // neighbours' mean colour and normal (coverage stays 0), so that filtering at the silhouette
+    // blends toward the model's colour, not toward black.
+    struct Texel {
+        glm::dvec3 color{0.0}, normal{0.0};
+        double coverage = 0.0;
+    };
+    std::vector<Texel> texels(size_t(im.tile) * im.tile);
     for (uint32_t y = 0; y < im.tile; ++y)
         for (uint32_t x = 0; x < im.tile; ++x) {
             glm::dvec3 c(0.0), n(0.0);
@@ -130,15 +138,36 @@ void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im
                     c += s.color;
                     n += s.normal;
                 }
-            const size_t at = layer_offset + ((size_t(y0) + y) * row_texels + x0 + x) * 4;
-            const double coverage = double(covered) / double(kSamples * kSamples);
+            Texel& t = texels[size_t(y) * im.tile + x];
+            t.coverage = double(covered) / double(kSamples * kSamples);
             if (covered > 0) {
-                c /= double(covered);
+                t.color = c / double(covered);
                 const double len = glm::length(n);
-                n = len > 0.0 ? n / len : dir;
-            } else {
-                n = dir;
+                t.normal = len > 0.0 ? n / len : dir;
             }
+        }
+    for (uint32_t y = 0; y < im.tile; ++y)
+        for (uint32_t x = 0; x < im.tile; ++x) {
+            Texel t = texels[size_t(y) * im.tile + x];
+            if (t.coverage == 0.0) {
+                uint32_t around = 0;
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        const int nx = int(x) + dx, ny = int(y) + dy;
+                        if (nx < 0 || ny < 0 || nx >= int(im.tile) || ny >= int(im.tile)) continue;
+                        const Texel& o = texels[size_t(ny) * im.tile + nx];
+                        if (o.coverage == 0.0) continue;
+                        t.color += o.color;
+                        t.normal += o.normal;
+                        ++around;
+                    }
+                if (around > 0) t.color /= double(around);
+                const double len = glm::length(t.normal);
+                t.normal = len > 0.0 ? t.normal / len : dir;
+            }
+            const glm::dvec3 c = t.color, n = t.normal;
+            const double coverage = t.coverage;
+            const size_t at = layer_offset + ((size_t(y0) + y) * row_texels + x0 + x) * 4;
             color[at] = toByte(linearToSrgb(c.x));
             color[at + 1] = toByte(linearToSrgb(c.y));
             color[at + 2] = toByte(linearToSrgb(c.z));

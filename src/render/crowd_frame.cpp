@@ -10,7 +10,8 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
-        const CullSettings& cull = frame.technique->drawsCulled() ? frame.cull : none;
+        CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
+        if (frame.impostors == nullptr) cull.impostor_px = 0.0f;  // nothing would draw them
         // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.
         const uint32_t hardware_lods = frame.raster == nullptr ? THRONG_MAX_LODS : frame.raster_mode == RasterMode::Auto ? 1u : 0u;
         frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.raster ? nullptr : frame.pyramid, hardware_lods);
@@ -26,16 +27,19 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         const bool split = frame.raster_mode == RasterMode::Auto;
         if (split) frame.technique->addPasses(passes, slot, constants);
         if (!split || (frame.crowd != nullptr && frame.crowd->culled())) frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
-        return constants.time;
+    } else {
+        frame.technique->addPasses(passes, slot, constants);
     }
-    frame.technique->addPasses(passes, slot, constants);
-    if (frame.crowd != nullptr && frame.crowd->occluding()) {
+    if (frame.raster == nullptr && frame.crowd != nullptr && frame.crowd->occluding()) {
         passes.push_back(frame.pyramid->pass());
         frame.crowd->addLatePasses(passes, slot);
         Technique* technique = frame.technique;
         passes.push_back({"draw-late", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
                           [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); }});
     }
+    // Last: the culling passes above chose them and wrote their draw.
+    if (frame.impostors != nullptr && frame.crowd != nullptr && frame.crowd->culled() && frame.cull.impostor_px > 0.0f)
+        frame.impostors->addPasses(passes, slot, constants);
     return constants.time;
 }
 

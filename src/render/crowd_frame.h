@@ -14,6 +14,7 @@
 #include "compute_raster.h"
 #include "crowd_gpu.h"
 #include "depth_pyramid.h"
+#include "impostors.h"
 #include "technique.h"
 
 #include <memory>
@@ -38,6 +39,8 @@ struct CrowdFrame {
     const DepthPyramid* pyramid = nullptr;  // the frame's depth pyramid; null: no occlusion culling
     ComputeRaster* raster = nullptr;    // draws instead of the technique (`raster`, `resolve`); null: the technique draws
     RasterMode raster_mode = RasterMode::Compute;  // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
+    ImpostorPass* impostors = nullptr;  // draws the members culling sent to impostors (cull.impostor_px); null: none are
+
     gpu::shader::DrawConstants constants{};  // camera, light, time
     CullSettings cull;                  // used only when the technique draws culled
     VkExtent2D viewport{};              // the frame's targets

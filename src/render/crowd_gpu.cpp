@@ -79,7 +79,8 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         {THRONG_CULL_BINDING_RANGES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_DRAWS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_DRAW_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
-        {THRONG_CULL_BINDING_DRAWN, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
+        {THRONG_CULL_BINDING_DRAWN, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_IMPOSTOR_DRAW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(CullPhase), kCompute));
     p->cull = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_comp_spv, p->layout));
@@ -113,6 +114,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     const uint32_t lod_count = uint32_t(lods_.size());
     const VkDeviceSize n = std::max<VkDeviceSize>(members_, 1);
     identity_base_ = lod_count * members_;
+    impostor_base_ = (lod_count + 1) * members_;
     // Transfer source too: tests read them back (CrowdGpu::snapshot, the simulation's checks).
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
@@ -120,8 +122,8 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     instances_ = gpu::ownBuffer(a, n * sizeof(gpu::shader::InstanceRecord), storage, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *instances_, members.data(), members.size() * sizeof(gpu::shader::InstanceRecord));
 
-    checkRange(ctx, (lod_count + 1) * n * sizeof(uint32_t), "visible list");
-    visible_ = gpu::ownBuffer(a, (lod_count + 1) * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    checkRange(ctx, (lod_count + 2) * n * sizeof(uint32_t), "visible list");
+    visible_ = gpu::ownBuffer(a, (lod_count + 2) * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
     std::vector<uint32_t> identity(members_);
     for (uint32_t i = 0; i < members_; ++i) identity[i] = i;
     gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t), VkDeviceSize(identity_base_) * sizeof(uint32_t));
@@ -148,6 +150,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
                             gpu::MemoryUse::Device);
     draw_counts_ = gpu::ownBuffer(a, 2 * submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
     drawn_ = gpu::ownBuffer(a, n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    impostor_draw_ = gpu::ownBuffer(a, sizeof(DrawCommand) + sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
     // Zeroed once: no draw ever reads indirect commands that were never written, and the first
     // occlusion-culled frame draws nothing early.
     gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
@@ -155,6 +158,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
         vkCmdFillBuffer(cmd, draw_counts_->buffer, 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, drawn_->buffer, 0, VK_WHOLE_SIZE, 0);
+        vkCmdFillBuffer(cmd, impostor_draw_->buffer, 0, VK_WHOLE_SIZE, 0);
     });
     slot_culled_.assign(slots, false);
     if (!can_cull_) return;
@@ -165,7 +169,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
         std::memset(readback_.back()->mapped(), 0, THRONG_COUNTS * sizeof(uint32_t));
     }
     pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9 * slots}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * slots}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
     pool_ = gpu::createDescriptorPool(ctx, 2 * slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, slots);
     if (pipelines_->cull_late) pyramid_sets_ = gpu::allocateSets(ctx, pool_, pipelines_->pyramid_set_layout, slots);
@@ -178,7 +182,8 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
                                                gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer)};
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer),
+                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
     }
 }
@@ -206,6 +211,8 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     p.visible_stride = members_;
     p.identity_base = identity_base_;
     p.draw_lods = hardware_lods;
+    p.impostor_px = settings.impostor_px;
+    p.impostor_base = impostor_base_;
     p.view_projection = vp;
     p.viewport = glm::vec2(float(viewport.width), float(viewport.height));
     if (occluding_) {
@@ -287,6 +294,7 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     const uint32_t* raw = static_cast<const uint32_t*>(readback_[slot]->mapped());
     c.in_frustum = raw[THRONG_COUNT_IN_FRUSTUM];
     c.occluded = raw[THRONG_COUNT_OCCLUDED];
+    c.impostors = raw[THRONG_COUNT_IMPOSTORS];
     for (size_t l = 0; l < lods_.size(); ++l) {
         c.per_lod[l] = raw[l];
         c.triangles += uint64_t(raw[l]) * lodTriangles(lods_[l]);
@@ -309,6 +317,11 @@ CrowdGpu::Snapshot CrowdGpu::snapshot() const {
                                 VkDeviceSize(l) * members_ * sizeof(uint32_t));
         out.members.push_back(std::move(members));
     }
+    out.impostors.resize(std::min(counts[THRONG_COUNT_IMPOSTORS], members_));
+    if (!out.impostors.empty())
+        gpu::downloadBuffer(*allocator_, *visible_, out.impostors.data(), out.impostors.size() * sizeof(uint32_t),
+                            VkDeviceSize(impostor_base_) * sizeof(uint32_t));
+    gpu::downloadBuffer(*allocator_, *impostor_draw_, &out.impostor_draw, sizeof out.impostor_draw);
     const size_t submeshes = asset_->submeshes.size();
     out.draw_counts.resize(submeshes);
     std::vector<DrawCommand> all(submeshes * THRONG_MAX_LODS);

@@ -12,7 +12,8 @@
 //
 // The visible list holds THRONG_MAX_LODS regions of `members` slots (LOD l from l * members)
 // and after them the identity region (member i at identity_base + i), written once: a frame
-// without culling draws every member at LOD 0 from there.
+// without culling draws every member at LOD 0 from there; then the impostor region (members
+// drawn as impostors, from impostorBase()).
 #pragma once
 
 #include "crowd.h"
@@ -34,6 +35,9 @@ struct CullSettings {
     float lod_error_px = 1.0f;   // the largest error on screen a coarser LOD may make, in pixels
     bool occlusion = true;       // with `cull`: also drop members hidden behind what the frame drew
     bool coarse_skinning = true; // with `lod`: `baked` skins its coarsest levels coarsely (coarse_skinning.h)
+    // Members less than this many pixels tall go to the impostor region instead of a LOD (0:
+    // none). Contract: the frame draws them (an ImpostorPass: impostors.h), else they vanish.
+    float impostor_px = 0.0f;
     bool active() const { return cull || lod; }
 };
 
@@ -41,6 +45,7 @@ struct CullSettings {
 struct CullCounts {
     uint32_t in_frustum = 0;
     uint32_t occluded = 0;  // in the frustum, hidden by occlusion culling (not drawn)
+    uint32_t impostors = 0; // drawn as impostors (not in per_lod)
     std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
     uint64_t triangles = 0;  // drawn: per LOD its members times its triangles
 };
@@ -89,6 +94,10 @@ public:
     VkBuffer countsBuffer() const { return counts_->buffer; }  // THRONG_COUNTS uints (shared.h)
     uint32_t members() const { return members_; }
     uint32_t identityBase() const { return identity_base_; }
+    uint32_t impostorBase() const { return impostor_base_; }
+    // The impostors' indexed indirect draw (DrawCommand), written by the culling pass: the 6
+    // indices of a quad per member of the impostor region.
+    VkBuffer impostorDraw() const { return impostor_draw_->buffer; }
     // The device can cull (Context::indirect_count); without it every frame draws every member.
     bool canCull() const { return can_cull_; }
 
@@ -124,6 +133,8 @@ public:
         std::vector<gpu::shader::DrawCommand> draws;   // per submesh, its draw_counts[s] draws (first phase)
         std::vector<uint32_t> draw_counts;
         std::vector<uint32_t> drawn;  // per member: 1 when the last occlusion-culled frame drew it
+        std::vector<uint32_t> impostors;  // the impostor region, in slot order
+        gpu::shader::DrawCommand impostor_draw{};  // its indexed indirect draw
     };
     Snapshot snapshot() const;
     const std::vector<LodRanges>& lods() const { return lods_; }
@@ -136,13 +147,14 @@ private:
     const GpuAsset* asset_;
     uint32_t members_ = 0;
     uint32_t identity_base_ = 0;
+    uint32_t impostor_base_ = 0;
     bool can_cull_ = false;
     bool culled_ = false;
     bool occluding_ = false;
     mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL;  // of the culling pass recorded last
     std::vector<LodRanges> lods_;
     std::vector<bool> slot_culled_;
-    gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_;
+    gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_, impostor_draw_;
     std::vector<gpu::OwnedBuffer> params_;    // per slot: CullParams (host-visible)
     std::vector<gpu::OwnedBuffer> readback_;  // per slot: the counts, copied for the host
     std::shared_ptr<const CullPipelines> pipelines_;

@@ -119,12 +119,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     std::unique_ptr<CrowdGpu> crowd_gpu;
     std::unique_ptr<DepthPyramid> pyramid;
     std::unique_ptr<ComputeRaster> raster;
+    std::unique_ptr<ImpostorPass> impostors;
     std::unique_ptr<CrowdMotion> motion;
     std::unique_ptr<Technique> technique;
     std::array<FrameSlot, kFramesInFlight> slots;
     auto release = [&] {
         for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
         raster.reset();
+        impostors.reset();
         technique.reset();
         pyramid.reset();
         motion.reset();
@@ -182,6 +184,18 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         } else if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled()) {
             pyramid = std::make_unique<DepthPyramid>(a, depth.image, depth.view, VkExtent2D{s.width, s.height});
         }
+        if (cull.impostor_px > 0.0f) {
+            std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to read the pictures from") : impostorProblem(*s.baked);
+            if (problem.empty() && !(crowd_gpu->canCull() && cull.active() && technique->drawsCulled()))
+                problem = "members are drawn as impostors by the culling pass: technique " + s.technique +
+                          (technique->drawsCulled() ? "" : " draws every member") + (cull.active() ? "" : ", --cull and --lod are off") +
+                          (crowd_gpu->canCull() ? "" : ", this device lacks drawIndirectCount");
+            if (!problem.empty()) {
+                release();
+                return Error{"--impostors: " + problem};
+            }
+            impostors = std::make_unique<ImpostorPass>(a, *s.baked, asset.clips.buffer, *crowd_gpu, kColorFormat, kDepthFormat, kFramesInFlight);
+        }
         gpu::FrameTargets targets;
         targets.color = color.image;
         targets.color_view = color.view;
@@ -215,6 +229,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             frame.pyramid = pyramid.get();
             frame.raster = raster.get();
             frame.raster_mode = s.raster;
+            frame.impostors = impostors.get();
             frame.constants = crowdConstants(view_projection, time, asset);
             frame.cull = cull;
             frame.viewport = {s.width, s.height};

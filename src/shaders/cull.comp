@@ -28,5 +28,5 @@ void main() {
     MemberBox box = memberBox(inst);
     if (!inFrustum(box)) return;
     if (phase.phase == THRONG_CULL_PHASE_ALL) atomicAdd(counts[THRONG_COUNT_IN_FRUSTUM], 1u);
-    appendVisible(member, chooseLod(box, inst.position_scale.w));
+    appendVisible(member, chooseLevel(box, inst.position_scale.w));
 }

@@ -45,7 +45,21 @@ uint chooseLod(MemberBox b, float scale) {
     return lod;
 }
 
-void appendVisible(uint member, uint lod) {
-    uint slot = atomicAdd(counts[lod], 1u);
-    visible[lod * cull.visible_stride + slot] = member;
+// The LOD to draw the member at, or THRONG_IMPOSTOR_LEVEL when its sphere is less than
+// impostor_px pixels across at its centre's depth (animated impostors: impostors.h).
+uint chooseLevel(MemberBox b, float scale) {
+    if (cull.impostor_px > 0.0) {
+        float depth = dot(cull.depth_row, vec4(b.center, 1.0));
+        if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
+    }
+    return chooseLod(b, scale);
+}
+
+void appendVisible(uint member, uint level) {
+    if (level == THRONG_IMPOSTOR_LEVEL) {
+        visible[cull.impostor_base + atomicAdd(counts[THRONG_COUNT_IMPOSTORS], 1u)] = member;
+        return;
+    }
+    uint slot = atomicAdd(counts[level], 1u);
+    visible[level * cull.visible_stride + slot] = member;
 }

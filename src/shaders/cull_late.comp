@@ -72,5 +72,5 @@ void main() {
         return;
     }
     drawn[member] = 1u;
-    if (!drawn_early) appendVisible(member, chooseLod(box, inst.position_scale.w));
+    if (!drawn_early) appendVisible(member, chooseLevel(box, inst.position_scale.w));
 }

@@ -6,6 +6,7 @@
 // have members in this phase (LOD l's members are slots l * visible_stride onward of the
 // visible list; the late phase's follow the early phase's), and their number, for
 // vkCmdDrawIndexedIndirectCount. The late phase's draws are the second half of both buffers.
+// Thread 0 also writes the impostors' draw (impostors.h).
 
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
@@ -14,6 +15,7 @@ layout(std430, set = 0, binding = THRONG_CULL_BINDING_COUNTS) buffer Counts { ui
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAWS) writeonly buffer Draws { DrawCommand draws[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAW_COUNTS) writeonly buffer DrawCounts { uint draw_counts[]; };
+layout(std430, set = 0, binding = THRONG_CULL_BINDING_IMPOSTOR_DRAW) writeonly buffer ImpostorDraw { DrawCommand impostor_draw; uint impostor_draws; };
 layout(push_constant) uniform Phase { CullPhase phase; };
 
 void main() {
@@ -40,4 +42,15 @@ void main() {
         ++n;
     }
     draw_counts[region * cull.submeshes + submesh] = n;
+    // The impostors of both phases, drawn once after the last (6 indices: two triangles).
+    if (submesh == 0u) {
+        DrawCommand d;
+        d.index_count = 6u;
+        d.instance_count = counts[THRONG_COUNT_IMPOSTORS];
+        d.first_index = 0u;
+        d.vertex_offset = 0;
+        d.first_instance = cull.impostor_base;
+        impostor_draw = d;
+        impostor_draws = d.instance_count > 0u ? 1u : 0u;
+    }
 }

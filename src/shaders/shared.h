@@ -56,6 +56,15 @@ using uint = uint32_t;
 #define THRONG_CACHE_STEPS 2097151u          // 2^21 - 1: steps per axis of a cached position across the cache box
 #define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
+// Animated impostors (impostor.vert, impostor.frag; src/render/impostors.h), set 0 of their layout.
+#define THRONG_IMPOSTOR_BINDING_PARAMS 0     // storage buffer: ImpostorParams
+#define THRONG_IMPOSTOR_BINDING_INSTANCES 1  // storage buffer: InstanceRecord[]
+#define THRONG_IMPOSTOR_BINDING_VISIBLE 2    // storage buffer: the visible list (impostor region)
+#define THRONG_IMPOSTOR_BINDING_CLIPS 3      // storage buffer: ClipRecord[]
+#define THRONG_IMPOSTOR_BINDING_FRAMES 4     // storage buffer: uint pictures per clip
+#define THRONG_IMPOSTOR_BINDING_COLOR 5      // sampled image array: colour + coverage tiles (BakedImpostors)
+#define THRONG_IMPOSTOR_BINDING_NORMAL 6     // sampled image array: normal + coverage tiles
+
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
 #define THRONG_CULL_BINDING_PARAMS 0     // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that reads one)
 #define THRONG_CULL_BINDING_INSTANCES 1  // storage buffer: InstanceRecord[]
@@ -67,6 +76,7 @@ using uint = uint32_t;
 #define THRONG_CULL_BINDING_DRAW_COUNTS 7  // storage buffer: uint per (phase, submesh), the draws of that submesh
 #define THRONG_CULL_BINDING_PYRAMID 0    // set 1 (cull_late.comp only): sampled image, the depth pyramid, every level
 #define THRONG_CULL_BINDING_DRAWN 9      // storage buffer: uint per member, 1 when the last occlusion-culled frame drew it
+#define THRONG_CULL_BINDING_IMPOSTOR_DRAW 10  // storage buffer: the impostors' DrawCommand (6 indices of a quad, the members, first slot)
 #define THRONG_MAX_LODS 8
 #define THRONG_CULL_LOCAL_SIZE 64
 // The phases of culling (push constant of cull.comp, cull_late.comp and draws.comp). ALL: one
@@ -81,6 +91,8 @@ using uint = uint32_t;
 // the members the early phase drew at LOD l (where the late phase's draws of LOD l begin).
 #define THRONG_COUNT_IN_FRUSTUM THRONG_MAX_LODS
 #define THRONG_COUNT_OCCLUDED (THRONG_MAX_LODS + 1)
+#define THRONG_COUNT_IMPOSTORS (THRONG_MAX_LODS + 2)  // members drawn as impostors (both phases)
+#define THRONG_IMPOSTOR_LEVEL 0xffu                   // chooseLevel's answer for a member drawn as an impostor
 #define THRONG_COUNT_EARLY 16
 #define THRONG_COUNTS 32
 
@@ -175,10 +187,11 @@ struct CullParams {
     uint identity_base;    // slot of the identity region (member i at identity_base + i)
     uint pyramid_levels;   // levels of the depth pyramid (occlusion culling only)
     uint draw_lods;        // the indirect draws cover LODs below this (the compute rasterizer draws the rest)
-    uint reserved1;
+    float impostor_px;     // members less than this many pixels tall on screen are drawn as impostors (0: none)
     mat4 view_projection;  // world to clip space (occlusion culling projects each member's box)
     vec2 viewport;         // pixels; level 0 of the depth pyramid has this size
-    vec2 reserved2;
+    uint impostor_base;    // slot of the impostor region of the visible list
+    uint reserved2;
 };
 
 // Push constants of the culling shaders: 16 bytes.
@@ -220,6 +233,18 @@ struct RasterPlan {
     uvec4 cache_dispatches[8]; // per LOD: one thread per cached vertex, in rows of THRONG_RASTER_ROW workgroups
     uvec4 palette_dispatch;    // one thread per (cached member, joint)
     uvec4 totals;              // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
+};
+
+// What the impostor pass needs to know (std430 storage buffer): 128 bytes.
+struct ImpostorParams {
+    mat4 view_projection;
+    vec4 light_direction;  // as DrawConstants
+    vec4 camera_position;  // xyz: the eye, world space
+    vec4 sphere;           // xyz: the centre every tile frames (model space), w: its radius
+    float time;            // the draw time (the motion's clock)
+    uint azimuths;         // BakedImpostors' views: azimuths x elevations
+    uint elevations;
+    uint max_frames;       // rows of tiles per layer
 };
 
 // Push constants of pyramid.comp: 16 bytes.
@@ -276,6 +301,8 @@ static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
 static_assert(sizeof(RasterParams) == 416);
+static_assert(sizeof(ImpostorParams) == 128);
+static_assert(offsetof(ImpostorParams, time) == 112);
 static_assert(offsetof(RasterParams, lod_vertices) == 240);
 static_assert(offsetof(RasterParams, cache_origin) == 368);
 static_assert(offsetof(RasterParams, joint_count) == 400);

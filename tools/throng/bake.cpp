@@ -25,6 +25,7 @@ int runBake(const BakeCliOptions& options) {
     bake_options.fps = options.fps;
     bake_options.precision = options.precision == "half" ? Precision::Float16 : Precision::Float32;
     bake_options.vat = options.vat;
+    bake_options.impostors.enabled = options.impostors;
     bake_options.lods = options.lods;
     bake_options.progress = [&model](size_t done, size_t total) {
         const std::string name = model.clips.empty() ? "rest" : model.clips[done - 1].name;
@@ -56,6 +57,9 @@ int runBake(const BakeCliOptions& options) {
         asset.vertices.size(), toString(asset.precision), static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
     if (asset.precision == Precision::Float16) std::printf(", max half error %.2e of diagonal", report.max_half_error);
     if (asset.hasVat()) std::printf(", vertex animation %zu bytes", report.vat_bytes);
+    if (!asset.impostors.empty())
+        std::printf(", impostors %u x %u texels x %zu clips (%zu bytes, colour and normal)", report.impostor_width, report.impostor_height,
+                    asset.impostors.frames.size(), report.impostor_bytes);
     // The LOD chain, as two lists: triangles per level, then each level's error (model units).
     std::printf(", %zu LOD%s", asset.lods.size(), asset.lods.size() == 1 ? "" : "s");
     for (const BakedLod& l : asset.lods) std::printf(" %llu", static_cast<unsigned long long>(l.triangleCount()));

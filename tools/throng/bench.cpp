@@ -126,7 +126,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.bone_precision = v.bones;
         s.baked = &asset;
         s.readback = false;
-        s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning};
+        s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning, o.crowd.impostor_px};
         render::parseRasterMode(o.crowd.raster, s.raster);  // the command line admits only the three names
         s.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
         if (o.crowd.simulate) {
@@ -161,7 +161,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         nlohmann::json per_lod = nlohmann::json::array();
         for (uint32_t n : result.drawn.per_lod) per_lod.push_back(n);
         while (per_lod.size() > 1 && per_lod.back() == 0) per_lod.erase(per_lod.size() - 1);
-        r["visible"] = {{"members", instances}, {"in_frustum", result.drawn.in_frustum}, {"occluded", result.drawn.occluded}, {"per_lod", per_lod}};
+        r["visible"] = {{"members", instances}, {"in_frustum", result.drawn.in_frustum}, {"occluded", result.drawn.occluded}, {"impostors", result.drawn.impostors}, {"per_lod", per_lod}};
         // Every pass by name, in frame order; "gpu_ms" also keys them by name beside "frame".
         r["passes"] = nlohmann::json::array();
         r["gpu_ms"] = {{"frame", spreadJson(spread(frame_ms))}};
@@ -277,6 +277,7 @@ int runBench(const BenchOptions& o) {
         if (!out.empty() && !checkOutput(out)) return 1;
     BakeOptions bake_options;
     bake_options.vat = std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
+    bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
     if (!asset) {
         printError(o.model, asset.error().message);

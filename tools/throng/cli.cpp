@@ -125,6 +125,10 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                         "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility buffer; baked, static) "
                         "or auto (members at LOD 0 by the hardware, the rest in compute)")
         ->check(CLI::IsMember({"hardware", "compute", "auto"}));
+    command->add_option("--impostors", flags.impostor_px,
+                        "Members fewer than PX pixels tall on screen are drawn as animated impostors (pictures baked from 24 directions; "
+                        "a model is baked with them, a .throng file must have been: bake --impostors); 0 (default): none")
+        ->check(finiteIn(0.0, 10000.0));
     command->add_option("--vertex-cache", flags.vertex_cache,
                         "MiB of the compute rasterizer's vertex cache (baked: each member's vertices skinned once a frame, 8 bytes each); "
                         "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and its largest storage "
@@ -184,6 +188,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bake_cmd->add_flag(
         "--vat", bake.vat,
         "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
+    bake_cmd->add_flag("--impostors", bake.impostors,
+                       "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
+                       "members drawn smaller than --impostors PX in render and bench");
     bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra; default 8)")
         ->check(countIn(0, kMaxBakedLods));
 

@@ -28,6 +28,7 @@ struct BakeCliOptions {
     float fps = 30.0f;               // 1 .. 1000 (bake() checks)
     std::string precision = "float"; // float | half
     bool vat = false;                // also bake vertex animation (technique vat)
+    bool impostors = false;          // also bake animated impostors (BakedImpostors)
     uint32_t lods = 8;               // LOD levels, LOD 0 included; 0 or 1: none extra (8 = kMaxBakedLods)
 };
 int runBake(const BakeCliOptions& options);
@@ -42,6 +43,7 @@ struct CrowdFlags {
     bool occlusion = true;          // with cull: members hidden behind others are not drawn
     bool coarse_skinning = true;    // with lod: baked skins its coarsest levels by one joint at the nearest frame
     std::string raster = "hardware";  // hardware | compute | auto (render and bench; render::RasterMode)
+    float impostor_px = 0.0f;       // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
     std::string vertex_cache = "auto";  // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
     bool simulate = false;          // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };

@@ -56,6 +56,7 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     bake_options.fps = o.fps;
     bake_options.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     bake_options.vat = o.technique == "vat";
+    bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
     if (!loaded) return loaded.error();
     return std::move(loaded).value().baked;
@@ -120,7 +121,7 @@ int runRender(const RenderOptions& o) {
         settings.baked = &asset.value();
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
         settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
-        settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning};
+        settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning, o.crowd.impostor_px};
         render::parseRasterMode(o.crowd.raster, settings.raster);  // the command line admits only the three names
         settings.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
         if (o.crowd.simulate) {
@@ -155,6 +156,7 @@ int runRender(const RenderOptions& o) {
             std::string lods;
             for (size_t l = 0; l < out.drawn.per_lod.size(); ++l)
                 if (out.drawn.per_lod[l] > 0) lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
+            if (out.drawn.impostors > 0) lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
             std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, %u hidden, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
                         "%.0f MiB GPU memory | %s %ux%u\n",
                         ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(),

@@ -1,0 +1,29 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared.h"
+
+// The impostor's picture: coverage below one half is not drawn; the stored colour (base colour x
+// vertex colour) times the member's tint, lit by the stored normal turned as the member, as
+// lit.frag lights the mesh.
+
+layout(std430, set = 0, binding = THRONG_IMPOSTOR_BINDING_PARAMS) readonly buffer Params { ImpostorParams im; };
+layout(set = 0, binding = THRONG_IMPOSTOR_BINDING_COLOR) uniform sampler2DArray impostor_color;
+layout(set = 0, binding = THRONG_IMPOSTOR_BINDING_NORMAL) uniform sampler2DArray impostor_normal;
+
+layout(location = 0) in vec3 in_uvw;
+layout(location = 1) flat in vec4 in_tint;
+layout(location = 2) flat in vec4 in_rotation;
+
+layout(location = 0) out vec4 out_color;
+
+#include "instance.glsl"
+
+void main() {
+    vec4 albedo = texture(impostor_color, in_uvw);
+    if (albedo.a < 0.5) discard;
+    vec3 n = texture(impostor_normal, in_uvw).xyz * 2.0 - 1.0;
+    n = rotateByQuaternion(in_rotation, length(n) > 1e-4 ? normalize(n) : vec3(0.0, 1.0, 0.0));
+    float diffuse = max(dot(n, -im.light_direction.xyz), 0.0);
+    float light = im.light_direction.w + (1.0 - im.light_direction.w) * diffuse;
+    out_color = vec4(albedo.rgb * in_tint.rgb * light, 1.0);
+}
