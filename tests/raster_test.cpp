@@ -4,6 +4,7 @@
 // at full detail and with LOD. Pixels may differ where the two rasterizers' edge rules and rounding
 // differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the rest must
 // agree within a small colour tolerance.
+#include "../src/gpu/bandwidth.h"
 #include "../src/render/compute_raster.h"
 #include "../src/render/crowd_frame.h"
 
@@ -261,6 +262,15 @@ TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
         const Agreement agree = compare(cached, *other, 8);
         EXPECT_LE(agree.differ, agree.pixels / 1000) << agree.differ << " of " << agree.pixels << " pixels differ";
     }
+}
+
+// What bench measures the vertex cache against: a compute copy's rate, read and written bytes.
+TEST_F(ComputeRaster, BandwidthProbeMeasuresACopy) {
+    if (!context_->timestamps) GTEST_SKIP() << "no timestamps: nothing to measure with";
+    const double gbps = gpu::measureCopyBandwidth(*allocator_, 16 << 20, 2);
+    std::printf("compute copy: %.1f GB/s\n", gbps);
+    EXPECT_GT(gbps, 0.01);
+    EXPECT_LT(gbps, 1e5);
 }
 
 TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {

@@ -14,5 +14,5 @@ bench_run full-hardware --model builtin:walker --techniques baked,static --insta
 # The overview target: a million simulated walkers, LOD on (16.7 ms; stretch 8 ms).
 bench_run overview-compute --model builtin:walker --techniques baked,static --instances 100000,1000000 --simulate --raster compute --frames 10 --warmup 3
 bench_run overview-hardware --model builtin:walker --techniques baked,static --instances 100000,1000000 --simulate --frames 10 --warmup 3
-# CesiumMan at full detail in compute (the device tool returns 8 files: its JSON stays in $out/../, bench.log has its lines).
-bench_run cesium-full-compute --model "$cesium" --techniques baked --instances 10000,100000 --lod off --raster compute --frames 10 --warmup 3
+# Animated impostors for members under 8 pixels, through the hardware rasterizer: the overview at a million.
+bench_run overview-impostors --model builtin:walker --techniques baked,static --instances 100000,1000000 --simulate --impostors 8 --frames 10 --warmup 3

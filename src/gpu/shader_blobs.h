@@ -28,6 +28,7 @@ extern const std::span<const uint32_t> raster_palette_comp_spv;
 extern const std::span<const uint32_t> raster_cache_comp_spv;
 extern const std::span<const uint32_t> impostor_vert_spv;
 extern const std::span<const uint32_t> impostor_frag_spv;
+extern const std::span<const uint32_t> bandwidth_comp_spv;
 extern const std::span<const uint32_t> resolve_vert_spv;
 extern const std::span<const uint32_t> resolve_baked_frag_spv;
 extern const std::span<const uint32_t> resolve_static_frag_spv;

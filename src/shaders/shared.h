@@ -56,6 +56,8 @@ using uint = uint32_t;
 #define THRONG_CACHE_STEPS 2097151u          // 2^21 - 1: steps per axis of a cached position across the cache box
 #define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
+#define THRONG_BANDWIDTH_LOCAL_SIZE 256  // bandwidth.comp (src/gpu/bandwidth.h)
+
 // Animated impostors (impostor.vert, impostor.frag; src/render/impostors.h), set 0 of their layout.
 #define THRONG_IMPOSTOR_BINDING_PARAMS 0     // storage buffer: ImpostorParams
 #define THRONG_IMPOSTOR_BINDING_INSTANCES 1  // storage buffer: InstanceRecord[]

@@ -309,7 +309,7 @@ int runBench(const BenchOptions& o) {
             for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
                 if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
             bandwidth_gbps = gpu::measureCopyBandwidth(allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
-            std::fprintf(stderr, "bench: memory bandwidth by copy %.0f GB/s\n", bandwidth_gbps);
+            std::fprintf(stderr, "bench: memory bandwidth by a compute copy %.0f GB/s\n", bandwidth_gbps);
         } catch (const gpu::GpuError& e) {
             std::fprintf(stderr, "bench: memory bandwidth not measured: %s\n", e.what());
         }

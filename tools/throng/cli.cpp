@@ -351,6 +351,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         // The viewer switches techniques at run time, so only options no technique can use warn.
         if (isThrongFile(view.model) && v_fps->count() > 0)
             c.warnings.push_back("--fps is ignored: a .throng file keeps the rate it was baked at");
+        if (view_crowd.impostor_px > 0.0f) c.warnings.push_back("--impostors is ignored: the viewer draws no impostors yet (render and bench do)");
         (void)v_encoding;
         (void)v_precision;
     }
