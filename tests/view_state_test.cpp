@@ -276,6 +276,7 @@ struct Host final : CommandHost {
         return true;
     }
     render::RasterMode raster = render::RasterMode::Hardware;
+    bool setImpostors(float, std::string&) override { return true; }
     render::CullSettings cull;
     render::ViewKind view = render::ViewKind::Overview;
     void resizeWindow(uint32_t, uint32_t) override {}

@@ -62,11 +62,13 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("raster compute").value().kind, CommandKind::Raster);
     EXPECT_EQ(parse("raster auto").value().text, "auto");
     EXPECT_FALSE(parse("raster software").ok());
+    EXPECT_EQ(parse("impostors 12").value().number, 12.0);
+    EXPECT_FALSE(parse("impostors -1").ok());
     EXPECT_FALSE(parse("lod-error -1").ok());
     EXPECT_EQ(parse("view street").value().text, "street");
     EXPECT_FALSE(parse("view sideways").ok());
     EXPECT_TRUE(parse("simulate on").value().on);
-    EXPECT_EQ(commandHelp().size(), 19u);
+    EXPECT_EQ(commandHelp().size(), 20u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -278,7 +280,7 @@ TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_raster") / "compute.png").string();
     const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 60 --size 480x270 --validate --frames 16 --raster compute --exec \"wait 1; screenshot " + shot +
+        "view builtin:walker --instances 60 --size 960x540 --validate --frames 16 --raster compute --exec \"wait 1; screenshot " + shot +
             "; raster auto; size 400x240; wait 2; raster compute; technique palette; raster compute; technique static; stats\"",
         display);
     EXPECT_EQ(r.exit_code, 1) << r.err << r.out;  // the scripted `raster compute` under palette fails
@@ -288,8 +290,30 @@ TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     EXPECT_TRUE(contains(r.out, " raster ")) << "no raster pass in the stats line\n" << r.out;
     const Image img = loadPng(shot);
-    ASSERT_EQ(img.width, 480);
-    EXPECT_GT(foregroundShare(img, 0.3, 0.2, 0.9, 0.8), 0.05) << "no crowd in the compute rasterizer's picture";
+    ASSERT_EQ(img.width, 960);
+    EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the compute rasterizer's picture (beside the overlay)";
+}
+
+// --impostors and the console's impostors: the far crowd drawn as impostors (an `impostors` pass,
+// a picture with the crowd), turned off, and a technique that draws every member says it cannot.
+TEST(View, ImpostorsDrawTheFarCrowd) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_impostors") / "impostors.png").string();
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 300 --size 960x540 --validate --frames 14 --impostors 40 --exec \"wait 2; stats; screenshot " + shot +
+            "; impostors 0; wait 1; impostors 25; technique palette-ubo; wait 1; technique baked; stats\"",
+        display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    for (const char* line : {"impostors: under 0.000000 px", "impostors: under 25.000000 px",
+                             "impostors: technique palette-ubo does not cull on the GPU here; members are drawn as meshes"})
+        EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
+    const size_t stats = r.out.find("stats: baked");
+    ASSERT_NE(stats, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(", impostors ", stats), std::string::npos) << "no impostors pass in the stats line\n" << r.out;
+    const Image img = loadPng(shot);
+    ASSERT_EQ(img.width, 960);
+    EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the picture (beside the overlay)";
 }
 
 TEST(View, ResizingRecreatesTheSwapchain) {

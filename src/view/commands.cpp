@@ -96,6 +96,15 @@ bool Commands::apply(const Command& c) {
         host_.log("raster: " + c.text);
         return true;
     }
+    case CommandKind::Impostors: {
+        std::string why;
+        if (!host_.setImpostors(float(c.number), why)) {
+            host_.log("error: impostors: " + why);
+            return false;
+        }
+        host_.log("impostors: under " + std::to_string(float(c.number)) + " px");
+        return true;
+    }
     case CommandKind::View: {
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(c.text, view);

@@ -32,6 +32,9 @@ public:
     // Who rasterizes the next frames; false (and crowd-independent reason in `why`) when the
     // compute rasterizer cannot draw this crowd: the mode is then left as it was.
     virtual bool setRaster(render::RasterMode mode, std::string& why) = 0;
+    // Members fewer than `pixels` tall are drawn as impostors (0: none); false, with the reason,
+    // when the crowd cannot be (nothing changes then).
+    virtual bool setImpostors(float pixels, std::string& why) = 0;
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
     virtual bool screenshot(const std::string& path) = 0;  // false: this swapchain's images cannot be copied
     virtual std::string statsLine() = 0;

@@ -56,6 +56,7 @@ constexpr Spec kSpecs[] = {
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
     {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU (baked, vat, procedural, static)"},
+    {"impostors", CommandKind::Impostors, "PX", "members fewer pixels tall drawn as animated impostors, 0 (none) to 10000"},
     {"raster", CommandKind::Raster, "hardware|compute|auto", "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
@@ -145,6 +146,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         c.on = arg == "on";
         return c;
     case CommandKind::LodError:
+    case CommandKind::Impostors:
         if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0) return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
         return c;
     case CommandKind::Raster:

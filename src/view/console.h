@@ -14,6 +14,7 @@
 //   lod on|off               level of detail chosen on the GPU by size on screen
 //   occlusion on|off         with cull: members hidden behind others are not drawn
 //   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; baked, static)
+//   impostors PX             members fewer pixels tall drawn as animated impostors (0: none)
 //   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
 //   view overview|street     the camera: the whole crowd, or standing at its edge looking across it
 //   simulate on|off          members move on the GPU (techniques baked, vat, procedural, static)
@@ -35,12 +36,12 @@ namespace throng::view {
 
 constexpr uint32_t kMaxInstances = 10'000'000;
 
-enum class CommandKind { Help, Technique, Instances, Clip, Speed, Precision, Vsync, Cull, Lod, Occlusion, LodError, View, Simulate, Raster, Size, Screenshot, Stats, Wait, Quit };
+enum class CommandKind { Help, Technique, Instances, Clip, Speed, Precision, Vsync, Cull, Lod, Occlusion, LodError, View, Simulate, Raster, Impostors, Size, Screenshot, Stats, Wait, Quit };
 
 struct Command {
     CommandKind kind = CommandKind::Help;
     std::string text;     // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
-    double number = 0.0;  // instances, speed, wait frames, LOD error
+    double number = 0.0;  // instances, speed, wait frames, LOD error, impostor pixels
     bool on = false;      // vsync, cull, lod, occlusion, simulate
     uint32_t width = 0, height = 0;  // size
 };

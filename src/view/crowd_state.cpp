@@ -45,6 +45,7 @@ std::unique_ptr<AssetOnGpu> LiveCrowd::rebake(Precision precision, bool vat) {
     o.fps = scene_.fps;
     o.precision = precision;
     o.vat = vat;
+    o.impostors.enabled = scene_.impostors;
     Result<BakedAsset> b = bake(*scene_.model, o);
     if (!b) {
         fail("bake: " + b.error().message);

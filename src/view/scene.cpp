@@ -3,16 +3,18 @@
 
 namespace throng::view {
 
-Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat) {
+Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat, bool impostors) {
     BakeOptions o;
     o.fps = fps;
     o.precision = precision;
     o.vat = vat;
+    o.impostors.enabled = impostors;
     Result<LoadedAsset> loaded = loadAsset(source, o);
     if (!loaded) return loaded.error();
     Scene s;
     s.source = source;
     s.fps = fps;
+    s.impostors = impostors;
     s.model = std::move(loaded.value().model);
     s.baked = std::move(loaded.value().baked);
     return s;

@@ -78,9 +78,14 @@ public:
             printError(crowd_.scene().source, crowd_.lastError());
             return 1;
         }
-        cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning};
+        cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning, options_.impostor_px};
         if (std::string why; !rebuildRaster(why)) {
             printError(crowd_.scene().source, std::string("--raster ") + render::toString(raster_mode_) + ": " + why);
+            shutdown();
+            return 1;
+        }
+        if (std::string why; !rebuildImpostors(why)) {
+            printError(crowd_.scene().source, "--impostors: " + why);
             shutdown();
             return 1;
         }
@@ -129,22 +134,34 @@ public:
     }
 
     bool applyState(const CrowdState& want, bool reframe) override {
-        dropRaster();  // it reads the members apply() replaces
+        dropCrowdPasses();  // it reads the members apply() replaces
         const bool applied = crowd_.apply(want);
         if (applied) forgetTimestamps(slots_);  // apply() waited for the device: the old frames are done
         if (applied && reframe) camera_ = frameCrowd(crowd_.crowd().bounds, aspect());
         if (std::string why; !rebuildRaster(why))
             log("raster " + std::string(render::toString(raster_mode_)) + ": " + why + "; the hardware draws this crowd");
+        if (std::string why; !rebuildImpostors(why)) log("impostors: " + why + "; members are drawn as meshes");
         return applied;
+    }
+
+    bool setImpostors(float pixels, std::string& why) override {
+        if (pixels > 0.0f) why = render::impostorProblem(crowd_.asset().baked);
+        if (!why.empty()) {
+            why += ": start the viewer with --impostors PX to bake them";
+            return false;
+        }
+        cull_.impostor_px = pixels;
+        return rebuildImpostors(why);
     }
 
     bool setRaster(render::RasterMode mode, std::string& why) override {
         const render::RasterMode before = raster_mode_;
-        dropRaster();
+        dropCrowdPasses();
         raster_mode_ = mode;
+        std::string ignored;
+        rebuildImpostors(ignored);  // dropped with the raster; failures were said when they were built
         if (rebuildRaster(why)) return true;
         raster_mode_ = before;
-        std::string ignored;
         rebuildRaster(ignored);
         return false;
     }
@@ -193,6 +210,7 @@ private:
         destroyFrameSlots(ctx_, slots_);
         destroyScreenshot(allocator_, shot_);
         raster_.reset();
+        impostors_.reset();
         pyramid_.reset();
         pyramid_pipelines_.reset();
         destroySwapchain(allocator_, swapchain_);
@@ -208,7 +226,7 @@ private:
     // The compute rasterizer of raster_mode_ for this crowd and swapchain (none for Hardware).
     // False, with the reason, when it cannot draw them: frames are then drawn by the hardware.
     bool rebuildRaster(std::string& why) {
-        dropRaster();
+        dropCrowdPasses();
         if (raster_mode_ == render::RasterMode::Hardware || !crowd_.technique() || crowd_.crowdGpu() == nullptr ||
             swapchain_.swapchain == VK_NULL_HANDLE)
             return true;
@@ -226,11 +244,32 @@ private:
         }
         return true;
     }
-    void dropRaster() {
-        if (!raster_) return;
-        VK_CHECK(vkDeviceWaitIdle(ctx_.device));  // frames in flight read its buffers
+    // The impostor pass for this crowd and swapchain when cull_.impostor_px asks for one. False,
+    // with the reason, when it cannot draw them: members are then drawn as meshes.
+    bool rebuildImpostors(std::string& why) {
+        impostors_.reset();  // the caller made the device idle (dropCrowdPasses, a new swapchain)
+        if (cull_.impostor_px <= 0.0f || !crowd_.technique() || crowd_.crowdGpu() == nullptr || swapchain_.swapchain == VK_NULL_HANDLE) return true;
+        why = render::impostorProblem(crowd_.asset().baked);
+        if (why.empty() && !(crowd_.crowdGpu()->canCull() && crowd_.technique()->drawsCulled()))
+            why = "technique " + crowd_.state().technique + " does not cull on the GPU here";
+        if (!why.empty()) return false;
+        try {
+            impostors_ = std::make_unique<render::ImpostorPass>(allocator_, crowd_.asset().baked, crowd_.asset().gpu.clips.buffer, *crowd_.crowdGpu(),
+                                                                swapchain_.format, kDepthFormat, kSlots);
+        } catch (const gpu::GpuError& e) {
+            why = e.what();
+            return false;
+        }
+        return true;
+    }
+    // Frees the compute rasterizer and the impostor pass (they read the crowd and draw into the
+    // swapchain's format) once the frames in flight are done.
+    void dropCrowdPasses() {
+        if (!raster_ && !impostors_) return;
+        VK_CHECK(vkDeviceWaitIdle(ctx_.device));  // frames in flight read their buffers
         forgetTimestamps(slots_);
         raster_.reset();
+        impostors_.reset();
     }
 
     // The depth pyramid of occlusion culling, over the swapchain's depth image (none where the
@@ -254,6 +293,7 @@ private:
         resize_ = false;
         pyramid_.reset();  // built on the depth image the new swapchain replaces
         raster_.reset();   // drawn at the old extent (the device is idle)
+        impostors_.reset();
         if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_)) return;  // minimised
         rebuildPyramid();
         if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_);  // a new image format
@@ -264,6 +304,7 @@ private:
         }
         if (std::string why; !raster_ && !rebuildRaster(why))
             log("raster " + std::string(render::toString(raster_mode_)) + ": " + why + "; the hardware draws this crowd");
+        if (std::string why; !impostors_ && !rebuildImpostors(why)) log("impostors: " + why + "; members are drawn as meshes");
     }
 
     // False when no frame was drawn (the swapchain had to be recreated).
@@ -313,6 +354,7 @@ private:
         crowd_frame.pyramid = pyramid_.get();
         crowd_frame.raster = raster_.get();
         crowd_frame.raster_mode = raster_ ? raster_mode_ : render::RasterMode::Hardware;
+        crowd_frame.impostors = impostors_.get();
         crowd_frame.constants = render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu);
         crowd_frame.cull = cull_;
         crowd_frame.viewport = swapchain_.extent;
@@ -368,6 +410,7 @@ private:
     std::unique_ptr<render::DepthPyramid> pyramid_;  // over swapchain_.depth; rebuilt with it
     render::RasterMode raster_mode_ = render::RasterMode::Hardware;  // asked for (--raster, console)
     std::unique_ptr<render::ComputeRaster> raster_;  // for this crowd and swapchain; null: the hardware draws
+    std::unique_ptr<render::ImpostorPass> impostors_;  // for this crowd and swapchain; null: no impostors
     render::CullSettings cull_;   // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
 };
 
@@ -388,7 +431,7 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
         return 1;
     }
-    Result<Scene> scene = loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat");
+    Result<Scene> scene = loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat", o.impostor_px > 0.0f);
     if (!scene) {
         printError(o.model, scene.error().message);
         return 1;

@@ -32,6 +32,7 @@ struct ViewerOptions {
     bool simulate = false;             // members move on the GPU (src/sim/)
     std::string raster = "hardware";   // who rasterizes the crowd: hardware | compute | auto (render::RasterMode; console: raster)
     uint64_t vertex_cache_bytes = ~uint64_t(0);  // the compute rasterizer's vertex cache (~0: render::kVertexCacheAuto)
+    float impostor_px = 0.0f;          // members fewer pixels tall drawn as animated impostors (0: none; console: impostors)
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -190,7 +190,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
     bake_cmd->add_flag("--impostors", bake.impostors,
                        "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
-                       "members drawn smaller than --impostors PX in render and bench");
+                       "members drawn smaller than --impostors PX in render, bench and view");
     bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra; default 8)")
         ->check(countIn(0, kMaxBakedLods));
 
@@ -344,6 +344,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.coarse_skinning = view_crowd.coarse_skinning;
         view.simulate = view_crowd.simulate;
         view.raster = view_crowd.raster;
+        view.impostor_px = view_crowd.impostor_px;
         view.vertex_cache_bytes = vertexCacheBytes(view_crowd);
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
@@ -351,7 +352,6 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         // The viewer switches techniques at run time, so only options no technique can use warn.
         if (isThrongFile(view.model) && v_fps->count() > 0)
             c.warnings.push_back("--fps is ignored: a .throng file keeps the rate it was baked at");
-        if (view_crowd.impostor_px > 0.0f) c.warnings.push_back("--impostors is ignored: the viewer draws no impostors yet (render and bench do)");
         (void)v_encoding;
         (void)v_precision;
     }
