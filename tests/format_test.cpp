@@ -1144,3 +1144,64 @@ TEST_F(ThrongReader, HostileVat) {
     s.back() = rawSection("VATX", inf);
     expectRejected(build(s), "vertex animation value 5 is NaN or infinite");
 }
+
+namespace {
+
+// tinyAsset (2 clips) with impostors of 2 x 2 texels, one view, one picture per clip.
+BakedAsset withImpostors(BakedAsset a) {
+    BakedImpostors& im = a.impostors;
+    im.tile = 2;
+    im.azimuths = 1;
+    im.elevations = 1;
+    im.fps = 1.0f;
+    im.center = glm::vec3(0.0f, 0.5f, 0.0f);
+    im.radius = 1.0f;
+    im.frames = {1, 1};
+    im.max_frames = 1;
+    for (size_t i = 0; i < im.bytesPerImage(); ++i) {
+        im.color.push_back(uint8_t(i * 7));
+        im.normal.push_back(uint8_t(255 - i));
+    }
+    return a;
+}
+
+} // namespace
+
+TEST_F(ThrongReader, HostileImpostors) {
+    const BakedAsset im = withImpostors(tinyAsset(Precision::Float32));
+    ASSERT_TRUE(validate(im).ok()) << validate(im).message;
+    ASSERT_TRUE(writeThrong(im, good_).ok());
+    const Bytes imps = payloads(slurp(good_)).at("IMPS");
+    ASSERT_EQ(imps.size(), 4u * 9 + 8 + 2 * 32);  // header, two frame counts, two images of 2 x 2 x 2 clips x 4 bytes
+    std::vector<Section> s = sections();
+    s.push_back(rawSection("IMPS", imps));
+    const std::string path = (dir_ / "impostors.throng").string();
+    spit(path, build(s));
+    Result<BakedAsset> r = readThrong(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r.value().impostors.color, im.impostors.color);
+    EXPECT_EQ(r.value().impostors.normal, im.impostors.normal);
+    EXPECT_EQ(r.value().impostors.frames, im.impostors.frames);
+    // Short images, absurd sizes, a clip count that is not CLIP's, too many pictures: one line each.
+    s.back() = rawSection("IMPS", Bytes(imps.begin(), imps.end() - 1));
+    expectRejected(build(s), "section 'IMPS': truncated: two images of 32 bytes expected");
+    Bytes bad = imps;
+    put<uint32_t>(bad, 0, 100000u);
+    s.back() = rawSection("IMPS", bad);
+    expectRejected(build(s), "section 'IMPS': tile 100000, 1 x 1 views out of range");
+    bad = imps;
+    put<uint32_t>(bad, 32, 3u);
+    s.back() = rawSection("IMPS", bad);
+    expectRejected(build(s), "section 'IMPS': 3 clips, section 'CLIP' has 2");
+    bad = imps;
+    put<uint32_t>(bad, 36, 10000u);
+    s.back() = rawSection("IMPS", bad);
+    expectRejected(build(s), "section 'IMPS': a clip of 10000 pictures of 2 texels");
+    bad = imps;
+    put<float>(bad, 28, -1.0f);
+    s.back() = rawSection("IMPS", bad);
+    expectRejected(build(s), "impostors: sphere not finite or empty");
+    s.back() = rawSection("IMPS", imps);
+    s.push_back(s.back());
+    expectRejected(build(s), "section 'IMPS' appears twice");
+}
