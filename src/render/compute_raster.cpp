@@ -250,23 +250,24 @@ void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, cache_pipeline_);
-    for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
-        if (base_.lod_vertices[l].y == 0) continue;
-        const uint32_t lod[4] = {l, 0, 0, 0};
-        vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
-        vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, cache_dispatches) + l * sizeof(glm::uvec4));
-    }
+    dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches));
 }
 
 void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
     if (plan) recordPlan(cmd);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, raster_pipeline_);
+    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches));
+}
+
+// One indirect dispatch of the bound pipeline per LOD that has work (`work[l].y`: its clusters
+// or vertices), from the plan's per-LOD dispatches at `plan_offset`, the LOD a push constant.
+void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset) const {
     for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
-        if (base_.lod_clusters[l].y == 0) continue;
+        if (work[l].y == 0) continue;
         const uint32_t lod[4] = {l, 0, 0, 0};
         vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
-        vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, dispatches) + l * sizeof(glm::uvec4));
+        vkCmdDispatchIndirect(cmd, plan_->buffer, plan_offset + l * sizeof(glm::uvec4));
     }
 }
 

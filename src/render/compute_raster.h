@@ -87,7 +87,8 @@ public:
 private:
     void recordPlan(VkCommandBuffer cmd) const;
     void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
-    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const;  // plan: no cache pass planned the frame
+    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const;
+    void dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset) const;  // plan: no cache pass planned the frame
     void recordResolve(VkCommandBuffer cmd, uint32_t slot) const;
 
     gpu::Allocator* allocator_;
