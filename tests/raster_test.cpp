@@ -94,7 +94,7 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
             triangles.push_back({chain.vertices[c.first_vertex + (packed & 0xffu)], chain.vertices[c.first_vertex + ((packed >> 8) & 0xffu)],
                                  chain.vertices[c.first_vertex + ((packed >> 16) & 0xffu)]});
         }
-    auto screen = [&](uint32_t member, uint32_t vertex) {
+    auto project = [&](uint32_t member, uint32_t vertex) {
         const gpu::shader::InstanceRecord& r = crowd.instances[member];
         const glm::vec4 q(glm::unpackHalf2x16(r.orientation.x), glm::unpackHalf2x16(r.orientation.y));
         const glm::vec3 p(baked_.vertices[vertex].position[0], baked_.vertices[vertex].position[1], baked_.vertices[vertex].position[2]);
@@ -103,6 +103,11 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
         const glm::dvec4 c = glm::dmat4(vp) * glm::dvec4(world, 1.0);
         return glm::dvec3((c.x / c.w * 0.5 + 0.5) * w, (c.y / c.w * 0.5 + 0.5) * h, c.w > 0.0 ? c.z / c.w : -1.0);
     };
+    // Every member's vertices projected once (the pixel loop below asks for each many times).
+    std::vector<std::vector<glm::dvec3>> projected(crowd.instances.size());
+    for (uint32_t m = 0; m < projected.size(); ++m)
+        for (uint32_t v = 0; v < baked_.vertices.size(); ++v) projected[m].push_back(project(m, v));
+    auto screen = [&](uint32_t member, uint32_t vertex) { return projected[member][vertex]; };
     // Depth of the triangle at pixel centre `p`, or -1 when the centre is outside (by more than `slack` of its area).
     auto depthAt = [&](uint32_t member, uint32_t tri, glm::dvec2 p, double slack) {
         const glm::dvec3 a = screen(member, triangles[tri].x), b = screen(member, triangles[tri].y), c = screen(member, triangles[tri].z);
