@@ -8,7 +8,10 @@
 #include "../gpu/shader_blobs.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 namespace throng::render {
@@ -30,11 +33,22 @@ gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
     return b;
 }
 
-constexpr uint64_t kCachedVertexBytes = sizeof(glm::uvec2);
-constexpr uint64_t kPaletteJointBytes = 3 * sizeof(glm::vec4);
+// A unit vector as the shaders' encodeCachedNormal (vertex_cache.glsl) stores it: folded onto the
+// octahedron, 2 x snorm16 (x in the low half).
+uint32_t encodeOctahedral(glm::vec3 n) {
+    n /= std::max(std::abs(n.x) + std::abs(n.y) + std::abs(n.z), 1e-20f);
+    glm::vec2 e(n.x, n.y);
+    if (n.z < 0.0f) e = (1.0f - glm::abs(glm::vec2(n.y, n.x))) * glm::vec2(n.x >= 0.0f ? 1.0f : -1.0f, n.y >= 0.0f ? 1.0f : -1.0f);
+    auto snorm = [](float v) { return uint32_t(uint16_t(int16_t(std::lround(std::clamp(v, -1.0f, 1.0f) * 32767.0f)))); };
+    return snorm(e.x) | snorm(e.y) << 16;
+}
 
-// The vertex cache's bytes: kVertexCacheAuto's rule (compute_raster.h) or the request, never past
-// maxStorageBufferRange, in whole vertices.
+constexpr uint64_t kCachedPositionBytes = sizeof(glm::uvec2);
+constexpr uint64_t kCachedNormalBytes = sizeof(uint32_t);
+constexpr uint64_t kCachedVertexBytes = kCachedPositionBytes + kCachedNormalBytes;
+
+// The vertex cache's bytes (positions and normals): kVertexCacheAuto's rule (compute_raster.h) or
+// the request, the positions never past maxStorageBufferRange, in whole vertices.
 uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members, uint64_t largest_lod_vertices) {
     uint64_t bytes = requested;
     if (requested == kVertexCacheAuto) {
@@ -43,8 +57,24 @@ uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t 
             if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
         bytes = std::min(members * largest_lod_vertices * kCachedVertexBytes, heap / 4);
     }
-    bytes = std::min<uint64_t>(bytes, ctx.properties.limits.maxStorageBufferRange);
-    return bytes / kCachedVertexBytes * kCachedVertexBytes;
+    const uint64_t vertices = std::min<uint64_t>(bytes / kCachedVertexBytes, ctx.properties.limits.maxStorageBufferRange / kCachedPositionBytes);
+    return vertices * kCachedVertexBytes;
+}
+
+// Each LOD's vertex list as the cache pass reads it (THRONG_CACHE_VERTEX_WORDS a vertex): bind
+// pose position, octahedral normal, joints, weights.
+std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vector<uint32_t>& lod_vertices) {
+    std::vector<uint32_t> words;
+    words.reserve(lod_vertices.size() * THRONG_CACHE_VERTEX_WORDS);
+    for (uint32_t id : lod_vertices) {
+        const BakedVertex& v = asset.vertices[id];
+        for (int k = 0; k < 3; ++k) words.push_back(std::bit_cast<uint32_t>(v.position[k]));
+        words.push_back(encodeOctahedral(glm::vec3(v.normal[0], v.normal[1], v.normal[2])));
+        words.push_back(uint32_t(v.joints[0]) | uint32_t(v.joints[1]) << 16);
+        words.push_back(uint32_t(v.joints[2]) | uint32_t(v.joints[3]) << 16);
+        for (int k = 0; k < 4; ++k) words.push_back(std::bit_cast<uint32_t>(v.weights[k]));
+    }
+    return words;
 }
 
 } // namespace
@@ -89,15 +119,20 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const bool skinned = technique == "baked";
     skinned_ = skinned;
 
-    std::vector<glm::uvec4> clusters, resolve;
+    std::vector<glm::uvec4> clusters, resolve, triangle_slots;
     for (const Cluster& c : chain_.clusters) {
         clusters.push_back({c.first_vertex, c.vertex_count, c.first_triangle, c.triangle_count});
         for (uint32_t t = 0; t < c.triangle_count; ++t) {
             const uint32_t packed = chain_.triangles[c.first_triangle + t];
-            glm::uvec4 r;
-            for (int k = 0; k < 3; ++k) r[k] = chain_.vertices[c.first_vertex + ((packed >> (8 * k)) & 0xffu)];
+            glm::uvec4 r, at(0u);
+            for (int k = 0; k < 3; ++k) {
+                const uint32_t local = c.first_vertex + ((packed >> (8 * k)) & 0xffu);
+                r[k] = chain_.vertices[local];
+                at[k] = chain_.vertex_slots[local];
+            }
             r.w = chain_.submeshes[c.first_triangle + t];
             resolve.push_back(r);
+            triangle_slots.push_back(at);
         }
     }
     std::vector<glm::vec4> colors;
@@ -106,6 +141,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     cluster_vertices_ = uploadStorage(a, chain_.vertices);
     cluster_triangles_ = uploadStorage(a, chain_.triangles);
     resolve_triangles_ = uploadStorage(a, resolve);
+    triangle_slots_ = uploadStorage(a, triangle_slots);
     submesh_colors_ = uploadStorage(a, colors);
     visibility_ = gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(uint64_t),
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -127,22 +163,22 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         base_.lod_vertices[l] = glm::uvec4(chain_.lod_vertex_ranges[l].x, chain_.lod_vertex_ranges[l].y, 0, 0);
     }
 
-    // The vertex cache (`baked` only: `static` reads its bind pose as it is) and the joint
-    // palette of the members it holds; the box every pose lies in (the clips' culling boxes).
+    // The vertex cache (`baked` only: `static` reads its bind pose as it is; not for skeletons
+    // larger than the cache pass's shared-memory palette) and where each member was cached; the
+    // box every pose lies in (the clips' culling boxes).
     uint64_t largest_lod = 0;
     for (const glm::uvec2& r : chain_.lod_vertex_ranges) largest_lod = std::max<uint64_t>(largest_lod, r.y);
     const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
-    const uint64_t cache_bytes = skinned ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
+    const bool cacheable = skinned && joints <= THRONG_CACHE_MAX_JOINTS;
+    const uint64_t cache_bytes = cacheable ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
     const uint64_t cache_vertices = std::min<uint64_t>(cache_bytes / kCachedVertexBytes, 0xffffffffu);
-    const uint64_t palette_members =
-        std::min({uint64_t(crowd.members()), cache_vertices, uint64_t(ctx.properties.limits.maxStorageBufferRange) / (joints * kPaletteJointBytes)});
     base_.joint_count = uint32_t(joints);
     base_.cache_capacity = uint32_t(cache_vertices);
-    base_.palette_capacity = uint32_t(palette_members);
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    vertex_cache_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedVertexBytes, 16), storage, gpu::MemoryUse::Device);
-    joint_palette_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(palette_members * joints * kPaletteJointBytes, 16), storage, gpu::MemoryUse::Device);
-    lod_vertices_ = uploadStorage(a, chain_.lod_vertices);
+    vertex_cache_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedPositionBytes, 16), storage, gpu::MemoryUse::Device);
+    cache_normals_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedNormalBytes, 16), storage, gpu::MemoryUse::Device);
+    member_slots_ = uploadStorage(a, std::vector<uint32_t>(cacheable ? crowd.members() : 0, ~0u));  // no member cached yet
+    lod_vertices_ = uploadStorage(a, cacheable ? cacheVertexWords(baked, chain_.lod_vertices) : std::vector<uint32_t>{});
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
     if (skinned) {
         Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
@@ -160,17 +196,21 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS, THRONG_BINDING_CLUSTERS,
                        THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES, THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS,
                        THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
-                       THRONG_BINDING_JOINT_PALETTE, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS})
+                       THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS, THRONG_BINDING_CACHE_NORMALS,
+                       THRONG_BINDING_TRIANGLE_SLOTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
     const AnimationSpecialization specialization(asset);
     plan_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
-    if (skinned) {
-        palette_pipeline_ =
-            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_palette_comp_spv, layout_, &specialization.info));
-        cache_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cache_comp_spv, layout_));
+    if (cacheable) {
+        cache_pipeline_ =
+            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cache_comp_spv, layout_, &specialization.info));
+        raster_cached_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cached_comp_spv, layout_));
     }
+    if (skinned)
+        raster_coarse_pipeline_ = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_coarse_comp_spv, layout_, &specialization.info));
     raster_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, skinned ? gpu::shaders::raster_baked_comp_spv : gpu::shaders::raster_static_comp_spv, layout_,
                                                skinned ? &specialization.info : nullptr));
@@ -182,8 +222,17 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     desc.color_format = color_format;
     desc.depth_format = depth_format;
     resolve_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
+    if (skinned) {
+        desc.fragment_spirv = gpu::shaders::resolve_coarse_frag_spv;
+        resolve_coarse_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
+    }
+    if (cacheable) {
+        desc.fragment_spirv = gpu::shaders::resolve_cached_frag_spv;
+        desc.fragment_specialization = nullptr;
+        resolve_cached_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
+    }
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 24 * slots},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 26 * slots},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots},
                                           {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots}};
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
@@ -203,7 +252,9 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_COLORS, submesh_colors_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_CACHE, vertex_cache_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_JOINT_PALETTE, joint_palette_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_MEMBER_SLOTS, member_slots_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_CACHE_NORMALS, cache_normals_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_TRIANGLE_SLOTS, triangle_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
@@ -216,7 +267,7 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.time = constants.time;
-    p.coarse_lods = constants.coarse_lods;
+    p.coarse_lods = skinned_ ? constants.coarse_lods : 0u;  // the bind pose has no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
     // The coarse-skinned levels skin per cluster (6 texels a vertex: cheaper than the cache's
     // traffic); the levels before them go through the cache.
@@ -226,8 +277,10 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     const bool cache = p.cache_lods > 0;
     if (cache)
         passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); }});
-    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot, cache](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache); }});
-    passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordResolve(cmd, slot); }});
+    const uint32_t coarse_lods = p.coarse_lods;
+    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                      [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); }});
+    passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); }});
 }
 
 // Clears the visibility buffer and plans the frame (one thread), then a barrier for the
@@ -245,36 +298,55 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd) const {
 void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
     recordPlan(cmd);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, palette_pipeline_);
-    vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, palette_dispatch));
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, cache_pipeline_);
-    dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches));
+    dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches), [&](uint32_t) { return VkPipeline(cache_pipeline_); });
 }
 
-void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const {
+void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
     if (plan) recordPlan(cmd);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, raster_pipeline_);
-    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches));
+    if (!plan)  // the cached members, from the cache, then the rest
+        dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches), [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });
+    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches), [&](uint32_t l) {
+        const bool coarse = l >= (coarse_lods & 0xffffu) && l < (coarse_lods >> 16);
+        return VkPipeline(coarse ? raster_coarse_pipeline_ : raster_pipeline_);
+    });
 }
 
-// One indirect dispatch of the bound pipeline per LOD that has work (`work[l].y`: its clusters
-// or vertices), from the plan's per-LOD dispatches at `plan_offset`, the LOD a push constant.
-void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset) const {
+// One indirect dispatch of pipeline(l) per LOD l that has work (`work[l].y`: its clusters or
+// vertices), from the plan's per-LOD dispatches at `plan_offset`, the LOD a push constant.
+void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset,
+                                   const std::function<VkPipeline(uint32_t)>& pipeline) const {
+    VkPipeline bound = VK_NULL_HANDLE;
     for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
         if (work[l].y == 0) continue;
+        if (pipeline(l) != bound) {
+            bound = pipeline(l);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
+        }
         const uint32_t lod[4] = {l, 0, 0, 0};
         vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
         vkCmdDispatchIndirect(cmd, plan_->buffer, plan_offset + l * sizeof(glm::uvec4));
     }
 }
 
-void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot) const {
+// The resolve variants (resolve_body.glsl), each full-screen, each discarding the others' pixels:
+// the cached members (with a cache this frame), the rest skinned in full (or the bind pose), the
+// coarse-skinned levels (`baked`). Where the device draws indirect counts each is drawn only when
+// the plan counts members for it (RasterPlan::resolve_counts; the draw's maxDrawCount of 1 clamps).
+void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, resolve_pipeline_);
-    vkCmdDraw(cmd, 3, 1, 0, 0);
+    const bool counted = allocator_->context->indirect_count;
+    auto draw = [&](VkPipeline pipeline, uint32_t count_word) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+        if (counted)
+            vkCmdDrawIndirectCount(cmd, plan_->buffer, offsetof(RasterPlan, resolve_draw), plan_->buffer,
+                                   offsetof(RasterPlan, resolve_counts) + count_word * sizeof(uint32_t), 1, sizeof(VkDrawIndirectCommand));
+        else
+            vkCmdDraw(cmd, 3, 1, 0, 0);
+    };
+    if (cache) draw(resolve_cached_pipeline_, 0);
+    draw(resolve_pipeline_, 1);
+    if (skinned_) draw(resolve_coarse_pipeline_, 2);
 }
 
 std::vector<uint64_t> ComputeRaster::visibility() const {
@@ -295,20 +367,25 @@ std::vector<glm::uvec2> ComputeRaster::vertexCache(uint64_t vertices) const {
     return out;
 }
 
+std::vector<uint32_t> ComputeRaster::cacheNormals(uint64_t vertices) const {
+    std::vector<uint32_t> out(std::min<uint64_t>(vertices, base_.cache_capacity));
+    if (!out.empty()) gpu::downloadBuffer(*allocator_, *cache_normals_, out.data(), out.size() * sizeof(uint32_t));
+    return out;
+}
+
 VertexCacheStats ComputeRaster::cacheStats() const {
     VertexCacheStats s;
     if (!skinned_ || base_.cache_capacity == 0) return s;
     const RasterPlan p = plan();
     s.capacity_bytes = uint64_t(base_.cache_capacity) * kCachedVertexBytes;
-    s.palette_bytes = uint64_t(base_.palette_capacity) * base_.joint_count * kPaletteJointBytes;
     s.cached_vertices = p.totals.x;
     s.cached_members = p.totals.y;
     s.uncached_members = p.totals.z;
-    s.cache_pass_bytes = 2 * s.cached_members * base_.joint_count * kPaletteJointBytes + s.cached_vertices * kCachedVertexBytes;
+    s.cache_pass_bytes = s.cached_vertices * kCachedVertexBytes;
     for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
         uint64_t cluster_vertices = 0;
         for (uint32_t c = chain_.lods[l].x; c < chain_.lods[l].x + chain_.lods[l].y; ++c) cluster_vertices += chain_.clusters[c].vertex_count;
-        s.raster_read_bytes += uint64_t(p.cache[l].y) * cluster_vertices * kCachedVertexBytes;
+        s.raster_read_bytes += uint64_t(p.cache[l].y) * cluster_vertices * kCachedPositionBytes;
     }
     return s;
 }

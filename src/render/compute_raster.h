@@ -2,13 +2,15 @@
 // `baked` or `static` without the hardware rasterizer. Passes replace the technique's draw:
 //   cache    (compute, `baked` with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
-//            cache's layout), blends each cached member's joint palette once, then skins each
-//            cached member's LOD vertices once into the vertex cache;
+//            cache's layout), then per cached member (a workgroup) blends its joint matrices once
+//            into shared memory and skins its LOD's vertices once (position and normal) into
+//            the vertex cache;
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
-//            vertices from the cache (or skins them, for members the cache has no room for and
-//            at the coarse-skinned levels) into shared memory and rasterizes its triangles with
-//            64-bit atomic min;
-//   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names.
+//            vertices from the cache (one pipeline) or skins them (another: members the cache
+//            has no room for, the coarse-skinned levels) into shared memory and rasterizes its
+//            triangles with 64-bit atomic min;
+//   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names, reading
+//            the cache's positions and normals where it holds the member.
 #pragma once
 
 #include "clusters.h"
@@ -17,6 +19,7 @@
 #include "../gpu/owned.h"
 #include "../gpu/passes.h"
 
+#include <functional>
 #include <string_view>
 
 namespace throng::render {
@@ -37,9 +40,11 @@ bool techniqueRastersInCompute(std::string_view technique);
 // the crowd more than 16,777,216 members (the visibility buffer's id fields).
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset, uint64_t members);
 
-// The vertex cache's size: kVertexCacheAuto = what the crowd needs with every member at LOD 0,
-// at most a quarter of the largest device-local heap and the device's maxStorageBufferRange;
-// 0 = no cache (every vertex skinned per cluster, as before the cache).
+// The vertex cache's size (12 bytes a vertex: position 8, normal 4): kVertexCacheAuto = what the
+// crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,
+// the positions within the device's maxStorageBufferRange; 0 = no cache (every vertex skinned per
+// cluster, and again per pixel by the resolve). Skeletons of more than THRONG_CACHE_MAX_JOINTS
+// (128) joints have no cache.
 constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
 
 struct RasterOptions {
@@ -49,12 +54,12 @@ struct RasterOptions {
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
 // from the GPU's plan; the device must be idle).
 struct VertexCacheStats {
-    uint64_t capacity_bytes = 0;     // the cache buffer (8 bytes a vertex), 0: no cache
-    uint64_t palette_bytes = 0;      // the joint palette buffer (48 bytes a joint a member)
+    uint64_t capacity_bytes = 0;     // the cache buffers (12 bytes a vertex), 0: no cache
     uint64_t cached_vertices = 0;
     uint64_t cached_members = 0;
     uint64_t uncached_members = 0;   // at cached levels, skinned per cluster for want of room
-    // The cache pass's least traffic: palette written and read once, cache written.
+    // The cache pass's least traffic: the cache written (each LOD's vertex list, 40 bytes a
+    // vertex, and the animation are read from the L2 cache, not counted).
     uint64_t cache_pass_bytes = 0;
     // The rasterizer's reads of the cache (each cluster's vertices, 8 bytes each).
     uint64_t raster_read_bytes = 0;
@@ -78,18 +83,21 @@ public:
     // Tests: the visibility buffer of the last frame (the device must be idle).
     std::vector<uint64_t> visibility() const;
     // Tests and bench: the vertex cache of the last frame (the device must be idle): its plan,
-    // its contents (8 bytes a vertex: cached_vertices of them) and what they add up to.
+    // its contents (positions 8 bytes a vertex, normals 4: cached_vertices of them) and what they
+    // add up to.
     gpu::shader::RasterPlan plan() const;
     std::vector<glm::uvec2> vertexCache(uint64_t vertices) const;
+    std::vector<uint32_t> cacheNormals(uint64_t vertices) const;  // octahedral, 2 x snorm16
     VertexCacheStats cacheStats() const;
     const gpu::shader::RasterParams& parameters() const { return base_; }
 
 private:
     void recordPlan(VkCommandBuffer cmd) const;
     void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
-    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan) const;
-    void dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset) const;  // plan: no cache pass planned the frame
-    void recordResolve(VkCommandBuffer cmd, uint32_t slot) const;
+    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const;  // plan: no cache pass planned the frame
+    void dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset,
+                        const std::function<VkPipeline(uint32_t)>& pipeline) const;
+    void recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const;
 
     gpu::Allocator* allocator_;
     const CrowdGpu* crowd_;
@@ -97,12 +105,13 @@ private:
     ClusterChain chain_;
     gpu::shader::RasterParams base_{};  // what does not change between frames
     bool skinned_ = false;
-    gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, submesh_colors_, visibility_, plan_;
-    gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, joint_palette_;
+    gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_, submesh_colors_, visibility_, plan_;
+    gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     std::vector<gpu::OwnedBuffer> params_;  // per slot (host-visible)
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
-    gpu::Unique<VkPipeline> plan_pipeline_, palette_pipeline_, cache_pipeline_, raster_pipeline_, resolve_pipeline_;
+    gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_, raster_pipeline_,
+        resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;  // per slot
 };

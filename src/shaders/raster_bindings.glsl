@@ -1,5 +1,5 @@
 // The compute rasterizer's set 0 (src/render/compute_raster.h), beside the bindings the skinning
-// includes declare. A shader that writes the vertex cache or the joint palette defines
+// includes declare. A shader that writes the vertex cache defines
 // THRONG_CACHE_WRITER first; the others read them.
 // Expects shared.h.
 #ifdef THRONG_CACHE_WRITER
@@ -17,6 +17,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_TRIANGLES) readonly buf
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) buffer Visibility { uint64_t visibility[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) THRONG_CACHE_ACCESS buffer VertexCache { uvec2 vertex_cache[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_JOINT_PALETTE) THRONG_CACHE_ACCESS buffer JointPalette { vec4 joint_palette[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_LOD_VERTICES) readonly buffer LodVertices { uint lod_vertices[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_CACHE_NORMALS) THRONG_CACHE_ACCESS buffer CacheNormals { uint cache_normals[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) THRONG_CACHE_ACCESS buffer MemberSlots { uint member_slots[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_LOD_VERTICES) readonly buffer LodVertices { uint lod_vertex_words[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_SLOTS) readonly buffer VertexSlots { uint vertex_slots[]; };

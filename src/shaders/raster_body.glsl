@@ -1,11 +1,13 @@
 // The compute rasterizer (docs/FAR_FIELD.md, sections 2-3), one workgroup per (member, cluster)
-// of one LOD: its threads load the cluster's vertices from the vertex cache (members the cache
-// holds) or skin them (the rest) into shared memory, then rasterize its
+// of one LOD: its threads load the cluster's vertices into shared memory, then rasterize its
 // triangles from there, each pixel centre a triangle covers taking the 64-bit atomic minimum of
 // (depth key << 40 | member << 16 | chain triangle) in the visibility buffer. Triangles behind
 // the eye or reaching in front of the near plane are left out. Both faces are drawn (the graphics
 // pipelines cull nothing); a pixel centre on an edge counts for both triangles of that edge.
-// Expects shared.h, THRONG_RASTER_BAKED or not.
+// Two variants: THRONG_RASTER_CACHED (raster_cached.comp) draws the members the vertex cache holds
+// (the first plan.cache[lod].y slots) from the cache and nothing else, so it carries no skinning
+// code; the others skin (THRONG_RASTER_BAKED) or read the bind pose of the members after them.
+// Expects shared.h.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
 
@@ -43,25 +45,28 @@ void rasterize(vec3 a, vec3 b, vec3 c, uint64_t id) {
 
 void main() {
     uvec4 lod_clusters = raster.lod_clusters[pc.lod];
-    uint members = plan.members[pc.lod / 4u][pc.lod % 4u];
     if (lod_clusters.y == 0u) return;
+    uvec4 cache = plan.cache[pc.lod];
+#ifdef THRONG_RASTER_CACHED
+    uint first = 0u, members = cache.y;
+#else
+    uint first = cache.y, members = plan.members[pc.lod / 4u][pc.lod % 4u];
+#endif
     uint group = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
-    uint slot = group / lod_clusters.y;
+    uint slot = first + group / lod_clusters.y;
     if (slot >= members) return;  // the whole workgroup
     uvec4 cluster = clusters[lod_clusters.x + group % lod_clusters.y];
-    uint member = visible[(raster.culled != 0u ? pc.lod * raster.lod_stride : raster.identity_base) + slot];
+    uint member = memberAt(pc.lod, slot);
     InstanceRecord inst = instances[member];
     uint t = gl_LocalInvocationID.x;
-    uvec4 cache = plan.cache[pc.lod];
-    bool cached = pc.lod < raster.cache_lods && slot < cache.y;  // the same for the whole workgroup
     if (t < cluster.y) {
+#ifdef THRONG_RASTER_CACHED
+        vec3 p = decodeCachedPosition(vertex_cache[cache.x + slot * cache.w + vertex_slots[cluster.x + t]]);
+#else
         vec3 p, n;
-        if (cached) {
-            p = decodeCachedPosition(vertex_cache[cache.x + slot * cache.w + vertex_slots[cluster.x + t]]);
-        } else {
-            MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
-            skinVertex(inst, vtx, pc.lod, p, n);
-        }
+        MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
+        skinVertex(inst, vtx, pc.lod, p, n);
+#endif
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
         screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);
     }

@@ -3,29 +3,58 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "shared.h"
 
-// The vertex cache's second pass, `baked`, one LOD (push constant): one thread per (cached
-// member, vertex of the LOD) sums the vertex's (up to) 4 joints from the member's palette, as
-// instanceSkinning does, and stores the skinned position once for every cluster that uses it.
+// The vertex cache pass, `baked`, one LOD (push constant), one workgroup per cached member: its
+// threads blend the member's joint matrices once (the two frames around its time, tweened, and
+// clip B cross-faded in, exactly as baked_skin.glsl's instanceSkinning does per vertex) into
+// shared memory, then sum each of the LOD's vertices' (up to) 4 joints from there, as
+// instanceSkinning does, and store the skinned position and normal once for every cluster and
+// pixel that uses them. The member's index among the cached members goes to member_slots for
+// the resolve.
 
 #define THRONG_CACHE_WRITER
 layout(local_size_x = THRONG_CACHE_LOCAL_SIZE) in;
 #include "raster_bindings.glsl"
 layout(push_constant) uniform Lod { uint lod; } pc;
 #include "vertex.glsl"
+#include "instance.glsl"
+#define THRONG_RASTER_BAKED
+#include "raster_skin.glsl"
 #include "vertex_cache.glsl"
+
+shared vec4 palette[3 * THRONG_CACHE_MAX_JOINTS];
 
 void main() {
     uvec4 cache = plan.cache[pc.lod];
-    uint i = cacheThread();
-    if (i >= cache.y * cache.w) return;
-    uint slot = i / cache.w, v = i % cache.w;
-    MeshVertex vtx = fetchVertex(lod_vertices[raster.lod_vertices[pc.lod].x + v]);
-    uint base = (cache.z + slot) * raster.joint_count;
-    mat3x4 skin = mat3x4(0.0);
-    for (int j = 0; j < 4; ++j) {
-        if (vtx.weights[j] == 0.0) continue;
-        uint at = 3u * (base + vtx.joints[j]);
-        skin += mat3x4(joint_palette[at], joint_palette[at + 1u], joint_palette[at + 2u]) * vtx.weights[j];
+    uint slot = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
+    if (slot >= cache.y) return;  // the whole workgroup
+    uint member = memberAt(pc.lod, slot);
+    InstanceRecord inst = instances[member];
+    float local = raster.time * inst.speed + inst.time_offset;
+    uint clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
+    FramePair fa = framesAt(clip_a, local), fb = framesAt(clip_b, local);
+    for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+        mat3x4 m = tweenedJoint(clip_a, fa, joint);
+        if (inst.blend > 0.0) m = m * (1.0 - inst.blend) + tweenedJoint(clip_b, fb, joint) * inst.blend;
+        palette[3u * joint] = m[0];
+        palette[3u * joint + 1u] = m[1];
+        palette[3u * joint + 2u] = m[2];
     }
-    vertex_cache[cache.x + i] = encodeCachedPosition(vec4(vtx.position, 1.0) * skin);
+    if (gl_LocalInvocationID.x == 0u) member_slots[member] = cache.z + slot;
+    barrier();
+    uint first = raster.lod_vertices[pc.lod].x, base = cache.x + slot * cache.w;
+    for (uint v = gl_LocalInvocationID.x; v < cache.w; v += THRONG_CACHE_LOCAL_SIZE) {
+        uint b = (first + v) * THRONG_CACHE_VERTEX_WORDS;
+        vec3 position = uintBitsToFloat(uvec3(lod_vertex_words[b], lod_vertex_words[b + 1u], lod_vertex_words[b + 2u]));
+        uint j01 = lod_vertex_words[b + 4u], j23 = lod_vertex_words[b + 5u];
+        uvec4 joints = uvec4(j01 & 0xffffu, j01 >> 16, j23 & 0xffffu, j23 >> 16);
+        vec4 weights = uintBitsToFloat(uvec4(lod_vertex_words[b + 6u], lod_vertex_words[b + 7u], lod_vertex_words[b + 8u], lod_vertex_words[b + 9u]));
+        mat3x4 skin = mat3x4(0.0);
+        for (int j = 0; j < 4; ++j) {
+            if (weights[j] == 0.0) continue;
+            uint at = 3u * min(joints[j], THRONG_CACHE_MAX_JOINTS - 1u);  // joint ids are checked at load: a guard, not a clamp
+            skin += mat3x4(palette[at], palette[at + 1u], palette[at + 2u]) * weights[j];
+        }
+        vertex_cache[base + v] = encodeCachedPosition(vec4(position, 1.0) * skin);
+        cache_normals[base + v] = encodeCachedNormal(vec4(decodeCachedNormal(lod_vertex_words[b + 3u]), 0.0) * skin);
+    }
 }

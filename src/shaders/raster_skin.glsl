@@ -1,6 +1,8 @@
 // The compute rasterizer's skinning of one cluster vertex, per technique: raster_baked.* and
-// resolve_baked.frag define THRONG_RASTER_BAKED (the baked animation, coarse at the coarse
-// levels, exactly as baked.vert); the static variants draw the bind pose as static.vert.
+// resolve_baked.frag define THRONG_RASTER_BAKED (the baked animation exactly as baked.vert at
+// the levels it skins in full), raster_coarse.comp and resolve_coarse.frag THRONG_SKIN_COARSE
+// too (as baked.vert at the coarse-skinned levels): one kind of skinning per shader, the
+// lightest code for each; the static variants draw the bind pose as static.vert.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -14,8 +16,11 @@ layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffe
 // Model-space position (xyz) and normal of `vtx` for member `inst` drawn at LOD `lod`.
 void skinVertex(InstanceRecord inst, MeshVertex vtx, uint lod, out vec3 position, out vec3 normal) {
 #ifdef THRONG_RASTER_BAKED
-    bool coarse = lod >= (raster.coarse_lods & 0xffffu) && lod < (raster.coarse_lods >> 16);
-    mat3x4 skin = coarse ? coarseSkinning(inst, vtx.joints, vtx.weights, raster.time) : instanceSkinning(inst, vtx.joints, vtx.weights, raster.time);
+#ifdef THRONG_SKIN_COARSE
+    mat3x4 skin = coarseSkinning(inst, vtx.joints, vtx.weights, raster.time);
+#else
+    mat3x4 skin = instanceSkinning(inst, vtx.joints, vtx.weights, raster.time);
+#endif
     position = vec4(vtx.position, 1.0) * skin;
     normal = vec4(vtx.normal, 0.0) * skin;
 #else
@@ -28,6 +33,9 @@ void skinVertex(InstanceRecord inst, MeshVertex vtx, uint lod, out vec3 position
 vec3 placeMember(InstanceRecord inst, vec3 p) {
     return rotateByQuaternion(instanceOrientation(inst), p) * inst.position_scale.w + inst.position_scale.xyz;
 }
+
+// Whether LOD `lod` is skinned coarsely (RasterParams::coarse_lods).
+bool coarseLod(uint lod) { return lod >= (raster.coarse_lods & 0xffffu) && lod < (raster.coarse_lods >> 16); }
 
 // The LOD chain triangle `triangle` belongs to.
 uint lodOfTriangle(uint triangle) {

@@ -48,11 +48,15 @@ using uint = uint32_t;
 #define THRONG_BINDING_SUBMESH_COLORS 24     // storage buffer: vec4 base colour per submesh
 #define THRONG_BINDING_RASTER_PLAN 25        // storage buffer: RasterPlan (indirect dispatches per LOD)
 #define THRONG_BINDING_VERTEX_CACHE 26       // storage buffer: uvec2 per cached vertex (model-space position, 21 bits per axis in the cache box)
-#define THRONG_BINDING_JOINT_PALETTE 27      // storage buffer: per cached member, joint_count 3x4 matrices as 3 vec4 (tweened, cross-faded)
-#define THRONG_BINDING_LOD_VERTICES 28       // storage buffer: uint global vertex id, each LOD's vertices once (ClusterChain::lod_vertices)
+#define THRONG_BINDING_MEMBER_SLOTS 27      // storage buffer: uint per member, its cached-member index in the frame's cache (stale unless checked)
+#define THRONG_BINDING_LOD_VERTICES 28       // storage buffer: each LOD's vertices once (ClusterChain::lod_vertices) as the cache pass reads them, THRONG_CACHE_VERTEX_WORDS each
 #define THRONG_BINDING_VERTEX_SLOTS 29       // storage buffer: uint per cluster vertex, its index among its LOD's vertices
+#define THRONG_BINDING_CACHE_NORMALS 30      // storage buffer: uint per cached vertex (model-space normal, octahedral, 2 x snorm16)
+#define THRONG_BINDING_TRIANGLE_SLOTS 31     // storage buffer: uvec4 per chain triangle (its vertices' indices among its LOD's vertices, 0)
+#define THRONG_CACHE_VERTEX_WORDS 10         // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
+#define THRONG_CACHE_MAX_JOINTS 128          // the cache pass keeps a member's palette in shared memory; more joints: no cache
 #define THRONG_RASTER_LOCAL_SIZE 64          // threads per (member, cluster) workgroup: one per cluster vertex
-#define THRONG_CACHE_LOCAL_SIZE 64           // threads per workgroup of the vertex cache's passes: one per (member, vertex) or (member, joint)
+#define THRONG_CACHE_LOCAL_SIZE 128          // threads per workgroup of the vertex cache pass: one workgroup per cached member
 #define THRONG_CACHE_STEPS 2097151u          // 2^21 - 1: steps per axis of a cached position across the cache box
 #define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
@@ -221,20 +225,22 @@ struct RasterParams {
     vec4 cache_step;       // xyz: the box's size / THRONG_CACHE_STEPS per axis
     uint joint_count;      // palette entries per member
     uint cache_lods;       // members at LODs below this are skinned once into the vertex cache (0: no cache)
-    uint cache_capacity;   // vertices the cache holds (8 bytes each); members that do not fit are skinned per cluster
-    uint palette_capacity; // members the joint palette holds
+    uint cache_capacity;   // vertices the cache holds (8 + 4 bytes each); members that do not fit are skinned per cluster
+    uint reserved;
 };
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
 // dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
-// cache's layout and dispatches: 448 bytes.
+// cache's layout and dispatches, and the resolve's draws: 592 bytes.
 struct RasterPlan {
-    uvec4 dispatches[8];
+    uvec4 dispatches[8];       // per LOD: the rasterizer's workgroups for the members the cache does not hold
     uvec4 members[2];          // LOD l in component l % 4 of [l / 4]
-    uvec4 cache[8];            // per LOD: first cache vertex, members cached (its first slots), first palette member, vertices per member
-    uvec4 cache_dispatches[8]; // per LOD: one thread per cached vertex, in rows of THRONG_RASTER_ROW workgroups
-    uvec4 palette_dispatch;    // one thread per (cached member, joint)
+    uvec4 cache[8];            // per LOD: first cache vertex, members cached (its first slots), first cached-member index, vertices per member
+    uvec4 cache_dispatches[8]; // per LOD: the cache pass, one workgroup per cached member, in rows of THRONG_RASTER_ROW
+    uvec4 cached_dispatches[8];// per LOD: the rasterizer's workgroups for the cached members' clusters (`dispatches`: the rest)
     uvec4 totals;              // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
+    uvec4 resolve_draw;        // VkDrawIndirectCommand of a resolve variant (3, 1, 0, 0), drawn when its count below is not 0
+    uvec4 resolve_counts;      // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; 0
 };
 
 // What the impostor pass needs to know (std430 storage buffer): 128 bytes.
@@ -309,10 +315,12 @@ static_assert(offsetof(RasterParams, lod_vertices) == 240);
 static_assert(offsetof(RasterParams, cache_origin) == 368);
 static_assert(offsetof(RasterParams, joint_count) == 400);
 static_assert(offsetof(RasterPlan, cache) == 160);
-static_assert(offsetof(RasterPlan, totals) == 432);
+static_assert(offsetof(RasterPlan, cached_dispatches) == 416);
+static_assert(offsetof(RasterPlan, totals) == 544);
 static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
-static_assert(sizeof(RasterPlan) == 448);
+static_assert(sizeof(RasterPlan) == 592);
+static_assert(offsetof(RasterPlan, resolve_draw) == 560);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
 static_assert(offsetof(CullParams, lod_errors) == 112);

@@ -89,7 +89,7 @@ Result<Variant> parseVariant(const std::string& spec) {
 // The vertex cache's report (compute rasterizer, `baked`): what it held, the bytes its pass must
 // move at least, and that pass's rate against the device's measured copy bandwidth.
 nlohmann::json vertexCacheJson(const render::VertexCacheStats& c, double cache_pass_ms, double bandwidth_gbps) {
-    nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},       {"palette_bytes", c.palette_bytes},
+    nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},
                         {"cached_members", c.cached_members},       {"cached_vertices", c.cached_vertices},
                         {"uncached_members", c.uncached_members},   {"cache_pass_bytes", c.cache_pass_bytes},
                         {"raster_read_bytes", c.raster_read_bytes}, {"cache_pass_ms", cache_pass_ms}};
