@@ -2,7 +2,7 @@
 #   make          Release build (build/release)
 #   make deps     install the Debian packages that are missing
 #   make demo     deps + build + the main job
-#   make test     deps + warnings-as-errors build + every test, then the same tests under ASan+UBSan
+#   make test     deps + the format check + warnings-as-errors build + every test, then the same tests under ASan+UBSan
 #   make bench    deps + build + a small benchmark sweep: out/bench.{json,csv} and charts
 #   make fuzz     deps + the libFuzzer targets (clang, build/fuzz), each run FUZZ_SECONDS (docs/FUZZING.md)
 JOBS ?= $(shell nproc)
@@ -10,7 +10,7 @@ ASSETS ?= $(abspath ../shared/assets)
 REQUIRE_ASSETS ?= OFF
 FUZZ_SECONDS ?= 60
 
-.PHONY: all release deps demo bench test test-release test-sanitize test-fuzz fuzz fuzz-build fuzz-long format clean FORCE
+.PHONY: all release deps demo bench test test-format test-release test-sanitize test-fuzz fuzz fuzz-build fuzz-long format clean FORCE
 
 all: release
 
@@ -40,7 +40,7 @@ bench: deps build/release/throng
 	/usr/bin/python3 tools/plot_bench.py out/bench.json out/bench
 	@echo "wrote out/bench.json out/bench.csv out/bench-frame.png out/bench-speedup.png"
 
-test: deps test-release test-sanitize test-fuzz
+test: deps test-format test-release test-sanitize test-fuzz
 
 test-release:
 	@cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHRONG_WERROR=ON \
@@ -83,6 +83,11 @@ test-fuzz:
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+# In `make test`: every tracked C++ file as .clang-format lays it out (make format fixes them).
+test-format:
+	@clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.h') || { echo "format: run make format" >&2; exit 1; }
+	@echo "format: $$(git ls-files '*.cpp' '*.h' | wc -l) C++ files as .clang-format lays them out"
 
 clean:
 	rm -rf build out

@@ -38,10 +38,12 @@ TEST(ClipTime, LoopsAndClamps) {
 
 TEST(SampleTrack, KeyTimesReturnKeysExactly) {
     const std::vector<float> times = {0.1f, 0.35f, 0.8f, 1.3f};
-    const std::vector<glm::vec4> values = {{1.1f, 2.2f, 3.3f, 0}, {-4.7f, 0.3f, 9.1f, 0}, {0.01f, 1e-5f, 7.0f, 0}, {5, 6, 7, 0}};
+    const std::vector<glm::vec4> values = {
+        {1.1f, 2.2f, 3.3f, 0}, {-4.7f, 0.3f, 9.1f, 0}, {0.01f, 1e-5f, 7.0f, 0}, {5, 6, 7, 0}};
     for (Interpolation interp : {Interpolation::Step, Interpolation::Linear}) {
         const Track t = track(TrackTarget::Translation, interp, times, values);
-        for (size_t k = 0; k < times.size(); ++k) EXPECT_EQ(sampleTrack(t, times[k]), values[k]) << toString(interp) << " key " << k;
+        for (size_t k = 0; k < times.size(); ++k)
+            EXPECT_EQ(sampleTrack(t, times[k]), values[k]) << toString(interp) << " key " << k;
     }
     std::vector<glm::vec4> rot;
     for (int k = 0; k < 4; ++k) rot.push_back(axisAngle({1, 2, 3}, 37.0f * float(k)));
@@ -54,16 +56,17 @@ TEST(SampleTrack, KeyTimesReturnKeysExactly) {
 }
 
 TEST(SampleTrack, StepHoldsThePreviousKey) {
-    const Track t = track(TrackTarget::Translation, Interpolation::Step, {0, 1, 2}, {{1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}});
+    const Track t =
+        track(TrackTarget::Translation, Interpolation::Step, {0, 1, 2}, {{1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}});
     EXPECT_EQ(sampleTrack(t, 0.999f).x, 1.0f);
     EXPECT_EQ(sampleTrack(t, 1.5f).x, 2.0f);
-    EXPECT_EQ(sampleTrack(t, 7.0f).x, 3.0f);   // after the last key: the last value
-    EXPECT_EQ(sampleTrack(t, -1.0f).x, 1.0f);  // before the first: the first
+    EXPECT_EQ(sampleTrack(t, 7.0f).x, 3.0f);  // after the last key: the last value
+    EXPECT_EQ(sampleTrack(t, -1.0f).x, 1.0f); // before the first: the first
 }
 
 TEST(SampleTrack, LinearInterpolates) {
     const Track t = track(TrackTarget::Translation, Interpolation::Linear, {1, 3}, {{0, 10, -2, 0}, {4, 20, 2, 0}});
-    const glm::vec4 v = sampleTrack(t, 1.5f);  // a quarter of the way
+    const glm::vec4 v = sampleTrack(t, 1.5f); // a quarter of the way
     EXPECT_FLOAT_EQ(v.x, 1.0f);
     EXPECT_FLOAT_EQ(v.y, 12.5f);
     EXPECT_FLOAT_EQ(v.z, -1.0f);
@@ -76,7 +79,7 @@ TEST(SampleTrack, RotationSlerpsAlongTheShortestArc) {
     const Track t = track(TrackTarget::Rotation, Interpolation::Linear, {0, 1}, {a, b});
     const glm::vec4 mid = sampleTrack(t, 0.5f);
     const glm::vec4 expected = axisAngle({0, 1, 0}, 85.0f);
-    EXPECT_NEAR(std::fabs(glm::dot(mid, expected)), 1.0f, 1e-6f);  // halfway by angle, not by chord
+    EXPECT_NEAR(std::fabs(glm::dot(mid, expected)), 1.0f, 1e-6f); // halfway by angle, not by chord
     const glm::vec4 q = sampleTrack(t, 0.25f);
     EXPECT_NEAR(std::fabs(glm::dot(q, axisAngle({0, 1, 0}, 42.5f))), 1.0f, 1e-6f);
 }
@@ -92,8 +95,9 @@ TEST(SampleTrack, CubicSplineMatchesHandComputedValues) {
     EXPECT_FLOAT_EQ(sampleTrack(t, 2.0f).x, 0.875f);
     EXPECT_FLOAT_EQ(sampleTrack(t, 1.5f).x, 0.390625f);
     // Rotations come back normalised.
-    const Track r = track(TrackTarget::Rotation, Interpolation::CubicSpline, {0, 1},
-                          {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0.3f, 0, 0}, {0, 0.3f, 0, 0}, axisAngle({0, 1, 0}, 60), {0, 0, 0, 0}});
+    const Track r =
+        track(TrackTarget::Rotation, Interpolation::CubicSpline, {0, 1},
+              {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0.3f, 0, 0}, {0, 0.3f, 0, 0}, axisAngle({0, 1, 0}, 60), {0, 0, 0, 0}});
     EXPECT_NEAR(glm::length(sampleTrack(r, 0.4f)), 1.0f, 1e-6f);
 }
 
@@ -104,7 +108,7 @@ TEST(Jobs, RejectBrokenContracts) {
     sk.rest.resize(2);
     Clip clip{"c", 1.0f, {Track{5, TrackTarget::Translation, Interpolation::Linear, {0}, {{0, 0, 0, 0}}}}};
     std::vector<Transform> local(2);
-    EXPECT_FALSE((SamplingJob{&sk, &clip, 0.0f, true, local}).run());  // track on joint 5
+    EXPECT_FALSE((SamplingJob{&sk, &clip, 0.0f, true, local}).run()); // track on joint 5
     clip.tracks[0].joint = 1;
     EXPECT_TRUE((SamplingJob{&sk, &clip, 0.0f, true, local}).run());
     std::vector<Transform> short_local(1);
@@ -118,10 +122,10 @@ TEST(Jobs, RejectBrokenContracts) {
     std::vector<glm::vec3> out(1), out_n(1);
     const std::vector<glm::u16vec4> j = {{2, 0, 0, 0}};
     const std::vector<glm::vec4> w = {{1, 0, 0, 0}};
-    EXPECT_FALSE((SkinningJob{two, p, n, j, w, out, out_n}).run());  // joint 2 of 2 matrices
+    EXPECT_FALSE((SkinningJob{two, p, n, j, w, out, out_n}).run()); // joint 2 of 2 matrices
     const std::vector<glm::u16vec4> j_ok = {{1, 0, 0, 0}};
-    EXPECT_FALSE((SkinningJob{two, p, n, j_ok, w, out, {}}).run());   // normals in, none out
-    EXPECT_TRUE((SkinningJob{two, p, {}, j_ok, w, out, {}}).run());   // positions only
+    EXPECT_FALSE((SkinningJob{two, p, n, j_ok, w, out, {}}).run()); // normals in, none out
+    EXPECT_TRUE((SkinningJob{two, p, {}, j_ok, w, out, {}}).run()); // positions only
 }
 
 // A random skeleton, mesh and clip; the float jobs must agree with the double reference.
@@ -208,7 +212,7 @@ SkinCase skinCase(size_t n, uint32_t seed) {
         glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(u(rng), u(rng), u(rng)) * 3.0f);
         m = glm::rotate(m, 3.0f * u(rng), glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0, 0, 2)));
         m = glm::scale(m, glm::vec3(1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng)));
-        if (j % 4 == 3) m = glm::scale(m, glm::vec3(-1, 1, 1));  // mirroring
+        if (j % 4 == 3) m = glm::scale(m, glm::vec3(-1, 1, 1)); // mirroring
         c.matrices.push_back(m);
     }
     glm::mat4 degenerate(0.0f);
@@ -220,11 +224,17 @@ SkinCase skinCase(size_t n, uint32_t seed) {
         c.normals.push_back(glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0.1f, 0.2f, 0.3f)));
         glm::u16vec4 j(rng() % 9, rng() % 9, rng() % 9, rng() % 9);
         glm::vec4 w(std::fabs(u(rng)) + 0.05f, std::fabs(u(rng)), std::fabs(u(rng)), std::fabs(u(rng)));
-        switch ((v / 16) % 4) {  // per 16 vertices, so whole blocks of every width share a pattern
-        case 0: break;                                                                 // 4 influences
-        case 1: w.z = w.w = 0.0f; break;                                               // 2 influences
-        case 2: w.y = (v % 3 == 0) ? 0.0f : w.y; w.w = (v % 5 == 0) ? -0.0f : 0.0f; break;  // mixed
-        case 3: w = glm::vec4(1, 0, 0, 0); if (v % 7 == 0) j.x = kDegenerate; break;   // rigid
+        switch ((v / 16) % 4) {          // per 16 vertices, so whole blocks of every width share a pattern
+        case 0: break;                   // 4 influences
+        case 1: w.z = w.w = 0.0f; break; // 2 influences
+        case 2:
+            w.y = (v % 3 == 0) ? 0.0f : w.y;
+            w.w = (v % 5 == 0) ? -0.0f : 0.0f;
+            break; // mixed
+        case 3:
+            w = glm::vec4(1, 0, 0, 0);
+            if (v % 7 == 0) j.x = kDegenerate;
+            break; // rigid
         }
         c.joints.push_back(j);
         c.weights.push_back(w / (w.x + w.y + w.z + w.w));
@@ -259,8 +269,18 @@ TEST(Skinning, EverySimdLevelMatchesTheScalarLoopOnAnyRange) {
     const SkinningJob positions_only{c.matrices, c.positions, {}, c.joints, c.weights, pos, {}};
     for (detail::SimdLevel simd : detail::kSimdLevels) {
         if (!detail::simdLevelSupported(simd)) continue;
-        for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, n}, {0, 0}, {5, 5}, {0, 1}, {3, 4}, {1, 18},
-                                         {7, 40}, {16, 32}, {17, 150}, {131, 150}, {0, 15}, {0, 17}}) {
+        for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, n},
+                                         {0, 0},
+                                         {5, 5},
+                                         {0, 1},
+                                         {3, 4},
+                                         {1, 18},
+                                         {7, 40},
+                                         {16, 32},
+                                         {17, 150},
+                                         {131, 150},
+                                         {0, 15},
+                                         {0, 17}}) {
             for (const bool normals : {true, false}) {
                 const std::string what = std::string(detail::toString(simd)) + " [" + std::to_string(begin) + ", " +
                                          std::to_string(end) + ")" + (normals ? "" : " positions only");
@@ -276,8 +296,10 @@ TEST(Skinning, EverySimdLevelMatchesTheScalarLoopOnAnyRange) {
                         continue;
                     }
                     expectClose(pos[v], want_p[v], what + " position " + std::to_string(v));
-                    if (normals) expectClose(nrm[v], want_n[v], what + " normal " + std::to_string(v));
-                    else EXPECT_EQ(nrm[v], sentinel) << what << " wrote normal " << v;
+                    if (normals)
+                        expectClose(nrm[v], want_n[v], what + " normal " + std::to_string(v));
+                    else
+                        EXPECT_EQ(nrm[v], sentinel) << what << " wrote normal " << v;
                 }
             }
         }
@@ -287,7 +309,7 @@ TEST(Skinning, EverySimdLevelMatchesTheScalarLoopOnAnyRange) {
 // validate() scans the joint indices 32 at a time: a bad index must be found in any position,
 // in the vectorised part or the tail, up to the largest index there is.
 TEST(Skinning, ValidateFindsABadJointIndexAnywhere) {
-    const size_t n = 45;  // 180 indices: five blocks of 32 and a tail of 20
+    const size_t n = 45; // 180 indices: five blocks of 32 and a tail of 20
     SkinCase c = skinCase(n, 3);
     std::vector<glm::vec3> p(n), nn(n);
     ASSERT_TRUE((SkinningJob{c.matrices, c.positions, c.normals, c.joints, c.weights, p, nn}).validate());
@@ -298,7 +320,7 @@ TEST(Skinning, ValidateFindsABadJointIndexAnywhere) {
             EXPECT_FALSE((SkinningJob{c.matrices, c.positions, c.normals, broken.joints, c.weights, p, nn}).validate())
                 << "index " << bad << " at " << at;
         }
-    std::vector<glm::mat4> many(0x10000, glm::mat4(1.0f));  // every uint16 index is valid
+    std::vector<glm::mat4> many(0x10000, glm::mat4(1.0f)); // every uint16 index is valid
     c.joints[17].y = 0xffff;
     EXPECT_TRUE((SkinningJob{many, c.positions, c.normals, c.joints, c.weights, p, nn}).validate());
 }
@@ -339,7 +361,7 @@ TEST(Skinning, NormalsUseTheInverseTransposeUnderNonUniformScale) {
     mesh.joints = {{0, 0, 0, 0}};
     mesh.weights = {{1, 0, 0, 0}};
     const auto ref = referenceSkin(mesh, referenceSkinningMatrices(m, nullptr, 0.0, false));
-    const glm::dvec3 expected = glm::normalize(glm::dvec3(0.25, 1.0, 0.0));  // stretched x: normal tilts toward y
+    const glm::dvec3 expected = glm::normalize(glm::dvec3(0.25, 1.0, 0.0)); // stretched x: normal tilts toward y
     EXPECT_NEAR(glm::length(ref.normals[0] - expected), 0.0, 1e-12);
     const std::vector<glm::mat4> skin = {toMatrix(t)};
     std::vector<glm::vec3> pos(1), nrm(1);

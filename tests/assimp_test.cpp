@@ -31,8 +31,7 @@ int32_t jointNamed(const Model& model, const std::string& name) {
 
 // Largest distance between a mesh vertex's bind position and its skinned position under
 // `clip` at `time` (nullptr: rest pose), over vertices with no weight on a joint in `skip`.
-double worstBindError(const Model& model, const Clip* clip, double time,
-                      const std::vector<std::string>& skip = {}) {
+double worstBindError(const Model& model, const Clip* clip, double time, const std::vector<std::string>& skip = {}) {
     const auto matrices = referenceSkinningMatrices(model, clip, time, false);
     double worst = 0.0;
     for (const Mesh& mesh : model.meshes) {
@@ -41,13 +40,10 @@ double worstBindError(const Model& model, const Clip* clip, double time,
             bool skipped = false;
             for (int i = 0; i < 4; ++i)
                 if (mesh.weights[v][i] > 0.0f) {
-                    const std::string& name =
-                        model.skeleton.names[model.palette[mesh.joints[v][i]].joint];
+                    const std::string& name = model.skeleton.names[model.palette[mesh.joints[v][i]].joint];
                     skipped = skipped || std::find(skip.begin(), skip.end(), name) != skip.end();
                 }
-            if (!skipped)
-                worst = std::max(worst,
-                                 glm::length(skinned.positions[v] - glm::dvec3(mesh.positions[v])));
+            if (!skipped) worst = std::max(worst, glm::length(skinned.positions[v] - glm::dvec3(mesh.positions[v])));
         }
     }
     return worst;
@@ -89,7 +85,7 @@ TEST(Assimp, FbxAnimationWithSkeleton) {
     ASSERT_FALSE(model.meshes.empty());
     EXPECT_EQ(model.format, "FBX (assimp)");
     EXPECT_EQ(model.source, path);
-    EXPECT_EQ(skinJointCount(model), 14u);  // the 14 clusters; 16 LimbNodes incl. 2 "_end"
+    EXPECT_EQ(skinJointCount(model), 14u); // the 14 clusters; 16 LimbNodes incl. 2 "_end"
     EXPECT_EQ(vertexCount(model), 2464u);
     EXPECT_EQ(triangleCount(model), 2112u);
     ASSERT_EQ(model.clips.size(), 1u);
@@ -106,7 +102,7 @@ TEST(Assimp, ColladaRiggedSimple) {
     ASSERT_FALSE(model.meshes.empty());
     EXPECT_EQ(model.format, "Collada (assimp)");
     EXPECT_EQ(skinJointCount(model), 2u);
-    EXPECT_EQ(vertexCount(model), 160u);  // as many as RiggedSimple.glb
+    EXPECT_EQ(vertexCount(model), 160u); // as many as RiggedSimple.glb
     ASSERT_EQ(model.clips.size(), 1u);
     EXPECT_EQ(model.clips[0].name, "Armature");
     EXPECT_NEAR(model.clips[0].duration, 2.083, 0.01);
@@ -140,9 +136,7 @@ TEST(Assimp, FbxRestPoseSkinningGivesBindPositions) {
     THRONG_ASSET(path, kFbx);
     const Model model = load(path);
     const double tolerance = 1e-5 * bindPoseBounds(model).diagonal();
-    EXPECT_TRUE(hasWarning(
-        model,
-        "the rest pose is not the bind pose for 2 of 14 weighted bones (first: 'Bone.005')"));
+    EXPECT_TRUE(hasWarning(model, "the rest pose is not the bind pose for 2 of 14 weighted bones (first: 'Bone.005')"));
     EXPECT_LE(worstBindError(model, nullptr, 0.0, {"Bone.005", "Bone.006"}), tolerance);
     EXPECT_GT(worstBindError(model, nullptr, 0.0), 100.0 * tolerance);
     ASSERT_EQ(model.clips.size(), 1u);
@@ -195,22 +189,17 @@ TEST(Assimp, ColladaMatchesGltf) {
     EXPECT_NEAR(a.clips[0].duration, b.value().clips[0].duration, 1e-4);
     const double tolerance = 1e-5 * bindPoseBounds(a).diagonal();
     std::vector<glm::dvec3> bind_a, bind_b;
-    for (const Mesh& m : a.meshes)
-        bind_a.insert(bind_a.end(), m.positions.begin(), m.positions.end());
-    for (const Mesh& m : b.value().meshes)
-        bind_b.insert(bind_b.end(), m.positions.begin(), m.positions.end());
+    for (const Mesh& m : a.meshes) bind_a.insert(bind_a.end(), m.positions.begin(), m.positions.end());
+    for (const Mesh& m : b.value().meshes) bind_b.insert(bind_b.end(), m.positions.begin(), m.positions.end());
     EXPECT_LE(setDistance(bind_a, bind_b), tolerance);
     for (int step = 0; step < 20; ++step) {
         const double t = a.clips[0].duration * step / 19.0;
-        EXPECT_LE(setDistance(skinnedSet(a, &a.clips[0], t),
-                              skinnedSet(b.value(), &b.value().clips[0], t)),
-                  tolerance)
+        EXPECT_LE(setDistance(skinnedSet(a, &a.clips[0], t), skinnedSet(b.value(), &b.value().clips[0], t)), tolerance)
             << "t=" << t;
     }
 }
 
-std::string writeScratch(const std::string& test, const std::string& name,
-                         const std::string& bytes) {
+std::string writeScratch(const std::string& test, const std::string& name, const std::string& bytes) {
     const auto file = test::scratchDir(test) / name;
     std::ofstream(file, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
     return file.string();
@@ -234,7 +223,7 @@ TEST(Assimp, EmbeddedTexture) {
     EXPECT_EQ(model.textures[0].mime_type, "image/jpeg");
     EXPECT_TRUE(model.textures[0].uri.empty());
     ASSERT_GT(model.textures[0].encoded.size(), 2u);
-    EXPECT_EQ(model.textures[0].encoded[0], 0xff);  // JPEG SOI marker
+    EXPECT_EQ(model.textures[0].encoded[0], 0xff); // JPEG SOI marker
     EXPECT_EQ(model.textures[0].encoded[1], 0xd8);
     bool used = false;
     for (const Material& m : model.materials) used = used || m.texture == 0;
@@ -277,12 +266,10 @@ TEST(Assimp, TruncatedFilesAreErrors) {
     THRONG_ASSET(dae, kCollada);
     for (const std::string& path : {fbx, dae}) {
         std::ifstream in(path, std::ios::binary);
-        const std::string whole((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
+        const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         for (size_t keep : {size_t(0), size_t(27), whole.size() / 3, whole.size() / 2}) {
             SCOPED_TRACE(path + " cut at " + std::to_string(keep));
-            const std::string name =
-                "cut" + std::to_string(keep) + std::filesystem::path(path).extension().string();
+            const std::string name = "cut" + std::to_string(keep) + std::filesystem::path(path).extension().string();
             const std::string cut = writeScratch("assimp_truncated", name, whole.substr(0, keep));
             Result<Model> r = importAssimp(cut);
             // assimp may salvage a prefix; whatever it returns must then be a valid model.
@@ -294,5 +281,5 @@ TEST(Assimp, TruncatedFilesAreErrors) {
     }
 }
 
-}  // namespace
-}  // namespace throng
+} // namespace
+} // namespace throng

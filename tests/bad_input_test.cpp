@@ -90,7 +90,8 @@ TEST(BadInput, RandomBytes) {
 
 TEST(BadInput, GlbWithTextInsteadOfJson) {
     // A valid GLB header around a JSON chunk that is not JSON.
-    std::vector<uint8_t> bytes = {'g', 'l', 'T', 'F', 2, 0, 0, 0, 28, 0, 0, 0, 8, 0, 0, 0, 'J', 'S', 'O', 'N', '{', '{', '{', '{', '{', '{', '{', '{'};
+    std::vector<uint8_t> bytes = {'g', 'l', 'T', 'F', 2,   0,   0,   0,   28,  0,   0,   0,   8,   0,
+                                  0,   0,   'J', 'S', 'O', 'N', '{', '{', '{', '{', '{', '{', '{', '{'};
     writeBytes(dir() / "badjson.glb", bytes);
     expectError(dir() / "badjson.glb", "glTF");
 }
@@ -102,7 +103,7 @@ TEST(BadInput, AccessorIndexOutOfRange) {
 
 TEST(BadInput, AccessorLargerThanItsBuffer) {
     auto b = makeRig();
-    b.json["accessors"][0]["count"] = 1000000000;  // positions claim a billion vertices
+    b.json["accessors"][0]["count"] = 1000000000; // positions claim a billion vertices
     b.writeGltf((dir() / "huge.gltf").string());
     expectError(dir() / "huge.gltf", "do not fit");
 }

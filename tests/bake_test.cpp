@@ -143,7 +143,8 @@ TEST(Bake, MeshIsCopied) {
     ASSERT_EQ(a.vertices.size(), vertexCount(model));
     // LOD 0's indices first; the other levels' follow (lod_test.cpp).
     ASSERT_GE(a.indices.size(), mesh.indices.size());
-    EXPECT_EQ(std::vector<uint32_t>(a.indices.begin(), a.indices.begin() + ptrdiff_t(mesh.indices.size())), mesh.indices);
+    EXPECT_EQ(std::vector<uint32_t>(a.indices.begin(), a.indices.begin() + ptrdiff_t(mesh.indices.size())),
+              mesh.indices);
     ASSERT_EQ(a.submeshes.size(), mesh.submeshes.size());
     EXPECT_EQ(a.submeshes[0].texture, -1);
     for (size_t v = 0; v < a.vertices.size(); v += 97) {
@@ -316,14 +317,17 @@ TEST(Bake, VatTexelsAreTheReferenceSkin) {
         for (uint32_t c = 0; c < a.clips.size(); ++c)
             for (uint32_t f = 0; f < a.max_frames; ++f) {
                 const uint32_t frame = std::min(f, a.clips[c].frame_count - 1);
-                const auto m = referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], frame), false);
+                const auto m =
+                    referenceSkinningMatrices(model, &model.clips[c], bakedFrameTime(a.clips[c], frame), false);
                 const SkinnedVertices ref = referenceSkin(model.meshes[0], m);
                 ASSERT_EQ(ref.positions.size(), a.vertices.size());
                 for (uint32_t v = 0; v < a.vertices.size(); ++v) {
                     const glm::vec4 pos = vatTexel(a, c, f, v, false), nrm = vatTexel(a, c, f, v, true);
                     if (p == Precision::Float32) {
-                        ASSERT_EQ(glm::vec3(pos), glm::vec3(ref.positions[v])) << "clip " << c << " frame " << f << " vertex " << v;
-                        ASSERT_EQ(glm::vec3(nrm), glm::vec3(ref.normals[v])) << "clip " << c << " frame " << f << " vertex " << v;
+                        ASSERT_EQ(glm::vec3(pos), glm::vec3(ref.positions[v]))
+                            << "clip " << c << " frame " << f << " vertex " << v;
+                        ASSERT_EQ(glm::vec3(nrm), glm::vec3(ref.normals[v]))
+                            << "clip " << c << " frame " << f << " vertex " << v;
                     }
                     ASSERT_EQ(pos.w, 1.0f);
                     ASSERT_EQ(nrm.w, 0.0f);
@@ -331,7 +335,8 @@ TEST(Bake, VatTexelsAreTheReferenceSkin) {
                     worst_normal = std::max(worst_normal, glm::length(glm::dvec3(glm::vec3(nrm)) - ref.normals[v]));
                 }
             }
-        std::printf("vat %s: positions within %.2e of the diagonal, normals within %.2e\n", toString(p), worst, worst_normal);
+        std::printf("vat %s: positions within %.2e of the diagonal, normals within %.2e\n", toString(p), worst,
+                    worst_normal);
         EXPECT_LE(worst, p == Precision::Float32 ? 1e-7 : 1e-3);
         EXPECT_LE(worst_normal, p == Precision::Float32 ? 1e-7 : 1e-3);
     }
@@ -346,9 +351,10 @@ TEST(Bake, VatBeyondTheTexelLimitIsAClearError) {
     o.vat = true;
     Result<BakedAsset> r = bake(longer, o);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("vertex animation needs 638541284 texels (2 clips x 30001 frames x 10642), more than "
-                                     "the limit of 268435456; lower the fps or bake without --vat"),
-              std::string::npos)
+    EXPECT_NE(
+        r.error().message.find("vertex animation needs 638541284 texels (2 clips x 30001 frames x 10642), more than "
+                               "the limit of 268435456; lower the fps or bake without --vat"),
+        std::string::npos)
         << r.error().message;
 }
 
@@ -462,7 +468,7 @@ TEST(CliBake, WalkerVat) {
     const std::string out = (test::scratchDir("bake-vat") / "walker-vat.throng").string();
     const CliRun r = run("bake builtin:walker -o " + out + " --vat");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find(", vertex animation 30989504 bytes"), std::string::npos) << r.out;  // 2 x 91 x 10642 x 16
+    EXPECT_NE(r.out.find(", vertex animation 30989504 bytes"), std::string::npos) << r.out; // 2 x 91 x 10642 x 16
     Result<BakedAsset> a = readThrong(out);
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE(a.value().hasVat());

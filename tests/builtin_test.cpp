@@ -39,9 +39,8 @@ size_t misWoundTriangles(const Mesh& mesh) {
     size_t bad = 0;
     for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
         const uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
-        const glm::vec3 face = glm::cross(mesh.positions[b] - mesh.positions[a],
-                                          mesh.positions[c] - mesh.positions[a]);
-        if (glm::length(face) < 1e-9f) continue;  // degenerate: no orientation
+        const glm::vec3 face = glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
+        if (glm::length(face) < 1e-9f) continue; // degenerate: no orientation
         if (glm::dot(face, mesh.normals[a] + mesh.normals[b] + mesh.normals[c]) <= 0.0f) ++bad;
     }
     return bad;
@@ -82,11 +81,11 @@ TEST(Builtin, FishShape) {
     EXPECT_NEAR(centre.x, 0.0f, 1e-4f);
     EXPECT_NEAR(centre.y, 0.0f, 1e-4f);
     EXPECT_NEAR(centre.z, 0.0f, 1e-4f);
-    EXPECT_LT(bounds.max.x - bounds.min.x, 0.5f);  // slim: the body is along z
+    EXPECT_LT(bounds.max.x - bounds.min.x, 0.5f); // slim: the body is along z
 
     ASSERT_EQ(mesh.colors.size(), mesh.positions.size());
-    EXPECT_TRUE(std::any_of(mesh.colors.begin(), mesh.colors.end(),
-                            [&](const glm::vec4& c) { return c != mesh.colors[0]; }));
+    EXPECT_TRUE(
+        std::any_of(mesh.colors.begin(), mesh.colors.end(), [&](const glm::vec4& c) { return c != mesh.colors[0]; }));
     ASSERT_EQ(mesh.uvs.size(), mesh.positions.size());
 
     expectUnitNormals(mesh);
@@ -123,8 +122,7 @@ TEST(Builtin, WalkerShape) {
     EXPECT_TRUE(status.ok()) << status.message;
     EXPECT_GE(walker.skeleton.size(), 15u);
     EXPECT_LE(walker.skeleton.size(), 40u);
-    for (uint32_t j = 0; j < walker.skeleton.size(); ++j)
-        EXPECT_LT(walker.skeleton.parents[j], int32_t(j));
+    for (uint32_t j = 0; j < walker.skeleton.size(); ++j) EXPECT_LT(walker.skeleton.parents[j], int32_t(j));
     ASSERT_EQ(walker.meshes.size(), 1u);
     const Mesh& mesh = walker.meshes[0];
     EXPECT_GE(mesh.positions.size(), 2000u);
@@ -132,9 +130,9 @@ TEST(Builtin, WalkerShape) {
     EXPECT_EQ(mesh.skin, 0);
 
     const Bounds bounds = bindPoseBounds(walker);
-    EXPECT_NEAR(bounds.min.y, 0.0f, 1e-3f);               // stands on y = 0
+    EXPECT_NEAR(bounds.min.y, 0.0f, 1e-3f); // stands on y = 0
     EXPECT_NEAR(bounds.max.y - bounds.min.y, 1.8f, 0.05f);
-    EXPECT_GT(bounds.max.z, -bounds.min.z);               // toes point to +z
+    EXPECT_GT(bounds.max.z, -bounds.min.z); // toes point to +z
 
     ASSERT_EQ(mesh.colors.size(), mesh.positions.size());
     ASSERT_EQ(mesh.uvs.size(), mesh.positions.size());
@@ -188,15 +186,13 @@ TEST(Builtin, WalkerClipsLoop) {
         for (const Track& track : clip->tracks) {
             ASSERT_FALSE(track.times.empty());
             EXPECT_EQ(track.times.back(), clip->duration);
-            EXPECT_EQ(track.values.back(), track.values.front())
-                << name << " joint " << track.joint;
+            EXPECT_EQ(track.values.back(), track.values.front()) << name << " joint " << track.joint;
         }
         // The pose at the end of the clip (no wrap) is the pose at its start.
         const auto start = skinnedAt(walker, clip, 0.0, false);
         const auto end = skinnedAt(walker, clip, clip->duration, false);
         double worst = 0.0;
-        for (size_t i = 0; i < start.size(); ++i)
-            worst = std::max(worst, glm::distance(start[i], end[i]));
+        for (size_t i = 0; i < start.size(); ++i) worst = std::max(worst, glm::distance(start[i], end[i]));
         EXPECT_LT(worst, 1e-5 * diagonal) << name;
     }
     EXPECT_NEAR(findClip(walker, "walk")->duration, 1.1f, 0.1f);
@@ -229,12 +225,10 @@ TEST(Builtin, WalkMovesTheFeetAndIdleKeepsThemPlanted) {
     const Model walker = build("walker");
     const float height = bindPoseBounds(walker).max.y;
     float lowest = 0.0f;
-    const double walk = maxExcursion(walker, *findClip(walker, "walk"), findJoint(walker, "foot_l"),
-                                     &lowest);
+    const double walk = maxExcursion(walker, *findClip(walker, "walk"), findJoint(walker, "foot_l"), &lowest);
     EXPECT_GT(walk, 0.1 * height);
-    EXPECT_NEAR(lowest, 0.0f, 0.01f);  // the feet neither sink nor float
-    const double idle = maxExcursion(walker, *findClip(walker, "idle"), findJoint(walker, "foot_l"),
-                                     &lowest);
+    EXPECT_NEAR(lowest, 0.0f, 0.01f); // the feet neither sink nor float
+    const double idle = maxExcursion(walker, *findClip(walker, "idle"), findJoint(walker, "foot_l"), &lowest);
     EXPECT_LT(idle, 0.01 * height);
 }
 
@@ -251,8 +245,8 @@ TEST(Builtin, WalkerFloatPipelineMatchesReference) {
     ASSERT_TRUE((SamplingJob{&walker.skeleton, &walk, time, true, local}.run()));
     ASSERT_TRUE((LocalToModelJob{&walker.skeleton, local, model}.run()));
     ASSERT_TRUE((SkinningMatricesJob{walker.palette, model, skinning}.run()));
-    ASSERT_TRUE((SkinningJob{skinning, mesh.positions, mesh.normals, mesh.joints, mesh.weights,
-                             positions, normals}.run()));
+    ASSERT_TRUE(
+        (SkinningJob{skinning, mesh.positions, mesh.normals, mesh.joints, mesh.weights, positions, normals}.run()));
     const auto reference = skinnedAt(walker, &walk, time, true);
     const double diagonal = bindPoseBounds(walker).diagonal();
     double worst = 0.0;

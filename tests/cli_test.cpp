@@ -84,8 +84,9 @@ TEST(Cli, UsageErrorsDoNotCrash) {
 TEST(Cli, BenchWritesAReportForEveryConfiguration) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string(), csv = (dir / "bench.csv").string();
-    const CliRun r = run("bench --techniques baked,static,palette,palette-ubo --instances 3,5 --frames 2 --warmup 1 --size 64x48 --validate --json " + json +
-                         " --csv " + csv);
+    const CliRun r = run("bench --techniques baked,static,palette,palette-ubo --instances 3,5 --frames 2 --warmup 1 "
+                         "--size 64x48 --validate --json " +
+                         json + " --csv " + csv);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
@@ -111,7 +112,7 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
     EXPECT_EQ(report["results"][0]["upload_bytes_per_frame"].get<uint64_t>(), 0u);
     std::ifstream csv_in(csv);
     const std::string text((std::istreambuf_iterator<char>(csv_in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 9);  // header + 8 rows
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 9); // header + 8 rows
     // 15 fields and two per pass name (median, p95) on every line; palette-ubo's variant holds a
     // comma and is quoted.
     size_t pass_names = 0;
@@ -134,8 +135,10 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
 TEST(Cli, BenchComparesVariantsOfATechnique) {
     const auto dir = throng::test::scratchDir("bench_variants");
     const std::string json = (dir / "variants.json").string();
-    const CliRun r = run("bench --techniques baked,baked@buffer,baked@texel-buffer,palette@quat,bonetex@half --instances 4 --frames 1 "
-                         "--warmup 0 --size 32x32 --validate --json " + json);
+    const CliRun r = run(
+        "bench --techniques baked,baked@buffer,baked@texel-buffer,palette@quat,bonetex@half --instances 4 --frames 1 "
+        "--warmup 0 --size 32x32 --validate --json " +
+        json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
@@ -146,7 +149,8 @@ TEST(Cli, BenchComparesVariantsOfATechnique) {
         EXPECT_EQ(report["results"][i]["technique"], labels[i]);
         EXPECT_EQ(report["results"][i]["variant"], variants[i]);
     }
-    EXPECT_EQ(report["results"][3]["upload_bytes_per_frame"].get<uint64_t>(), 4u * 21u * 32u);  // quaternions: 32 B per joint
+    EXPECT_EQ(report["results"][3]["upload_bytes_per_frame"].get<uint64_t>(),
+              4u * 21u * 32u); // quaternions: 32 B per joint
 }
 
 // Usage mistakes: exit 2, one line, before any work.
@@ -166,9 +170,11 @@ TEST(Cli, BenchRejectsBadArguments) {
 
 // Crowds too large for the device fail at once with one line, before allocating anything big.
 TEST(Cli, AbsurdCrowdsAreAClearError) {
-    const CliRun palette = run("render --technique palette --instances 1000000 --size 32x32 --frames 1 --validate --out x.png");
+    const CliRun palette =
+        run("render --technique palette --instances 1000000 --size 32x32 --frames 1 --validate --out x.png");
     EXPECT_EQ(palette.exit_code, 1);
-    EXPECT_NE(palette.err.find("technique palette: 1000000 instances x 21 joints x 48 B"), std::string::npos) << palette.err;
+    EXPECT_NE(palette.err.find("technique palette: 1000000 instances x 21 joints x 48 B"), std::string::npos)
+        << palette.err;
     EXPECT_NE(palette.err.find("maxStorageBufferRange"), std::string::npos) << palette.err;
     const CliRun cpu = run("render --technique cpu --instances 1000000 --size 32x32 --frames 1 --validate --out x.png");
     EXPECT_EQ(cpu.exit_code, 1);
@@ -182,11 +188,15 @@ TEST(Cli, AbsurdCrowdsAreAClearError) {
 TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
     const auto dir = throng::test::scratchDir("swim");
     const std::string a = (dir / "calm.png").string(), b = (dir / "wild.png").string();
-    const CliRun calm = run("render --model builtin:fish --technique procedural --instances 4 --size 96x64 --frames 1 --validate "
-                            "--swim side=0,pivot=0,wave=0,twist=0 --out " + a);
+    const CliRun calm =
+        run("render --model builtin:fish --technique procedural --instances 4 --size 96x64 --frames 1 --validate "
+            "--swim side=0,pivot=0,wave=0,twist=0 --out " +
+            a);
     ASSERT_EQ(calm.exit_code, 0) << calm.err;
-    const CliRun wild = run("render --model builtin:fish --technique procedural --instances 4 --size 96x64 --frames 1 --validate "
-                            "--swim side=0.3,pivot=0.5,wave=0.4,twist=0.8 --out " + b);
+    const CliRun wild =
+        run("render --model builtin:fish --technique procedural --instances 4 --size 96x64 --frames 1 --validate "
+            "--swim side=0.3,pivot=0.5,wave=0.4,twist=0.8 --out " +
+            b);
     ASSERT_EQ(wild.exit_code, 0) << wild.err;
     std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
     const std::string pa((std::istreambuf_iterator<char>(fa)), {}), pb((std::istreambuf_iterator<char>(fb)), {});
@@ -203,8 +213,10 @@ TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
 TEST(Cli, BenchReportsSimulatedCulledStreetView) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string();
-    const CliRun r = run("bench --techniques baked,procedural --instances 40 --frames 3 --warmup 1 --size 160x90 --view street --simulate "
-                         "--validate --json " + json);
+    const CliRun r = run("bench --techniques baked,procedural --instances 40 --frames 3 --warmup 1 --size 160x90 "
+                         "--view street --simulate "
+                         "--validate --json " +
+                         json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
@@ -234,7 +246,9 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
 TEST(Cli, BenchReportsTheComputeRasterizer) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string();
-    const CliRun r = run("bench --techniques baked,static --instances 30 --frames 2 --warmup 1 --size 160x90 --raster compute --validate --json " + json);
+    const CliRun r = run("bench --techniques baked,static --instances 30 --frames 2 --warmup 1 --size 160x90 --raster "
+                         "compute --validate --json " +
+                         json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);

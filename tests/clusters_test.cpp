@@ -37,11 +37,13 @@ void checkChain(const BakedAsset& asset) {
         if (asset.lods.empty()) {
             for (const BakedSubmesh& s : asset.submeshes)
                 for (uint32_t i = 0; i < s.index_count; i += 3)
-                    ++expected[canonical(asset.indices[s.first_index + i], asset.indices[s.first_index + i + 1], asset.indices[s.first_index + i + 2])];
+                    ++expected[canonical(asset.indices[s.first_index + i], asset.indices[s.first_index + i + 1],
+                                         asset.indices[s.first_index + i + 2])];
         } else {
             for (const BakedLodRange& r : asset.lods[l].submeshes)
                 for (uint32_t i = 0; i < r.index_count; i += 3)
-                    ++expected[canonical(asset.indices[r.first_index + i], asset.indices[r.first_index + i + 1], asset.indices[r.first_index + i + 2])];
+                    ++expected[canonical(asset.indices[r.first_index + i], asset.indices[r.first_index + i + 1],
+                                         asset.indices[r.first_index + i + 2])];
         }
         for (uint32_t c = chain.lods[l].x; c < chain.lods[l].x + chain.lods[l].y; ++c) {
             const render::Cluster& cl = chain.clusters[c];
@@ -67,7 +69,8 @@ void checkChain(const BakedAsset& asset) {
         // vertex's slot names it.
         ASSERT_EQ(chain.lod_vertex_ranges.size(), chain.lods.size());
         const glm::uvec2 range = chain.lod_vertex_ranges[l];
-        std::set<uint32_t> referenced, listed(chain.lod_vertices.begin() + range.x, chain.lod_vertices.begin() + range.x + range.y);
+        std::set<uint32_t> referenced,
+            listed(chain.lod_vertices.begin() + range.x, chain.lod_vertices.begin() + range.x + range.y);
         for (const auto& [tri, n] : expected) referenced.insert(tri.begin(), tri.end());
         EXPECT_EQ(listed.size(), range.y) << "level " << l << ": a vertex listed twice";
         EXPECT_EQ(listed, referenced) << "level " << l;
@@ -79,8 +82,8 @@ void checkChain(const BakedAsset& asset) {
             }
         EXPECT_GE(chain.vertex_ratio[l], 1.0);
         EXPECT_LT(chain.vertex_ratio[l], 2.0) << "level " << l << ": clusters skin too many vertices twice";
-        std::printf("%s LOD %zu: %u clusters, vertices skinned per cluster / once: %.2f\n", asset.name.c_str(), l, chain.lods[l].y,
-                    chain.vertex_ratio[l]);
+        std::printf("%s LOD %zu: %u clusters, vertices skinned per cluster / once: %.2f\n", asset.name.c_str(), l,
+                    chain.lods[l].y, chain.vertex_ratio[l]);
     }
     EXPECT_EQ(next_cluster, chain.clusters.size());
     EXPECT_EQ(next_triangle, chain.triangles.size());

@@ -47,7 +47,8 @@ glm::vec3 place(const gpu::shader::InstanceRecord& r, const glm::vec3& p) {
 }
 
 // Members with at least one skinned vertex inside the view volume (0 <= z <= w, |x|, |y| <= w).
-std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd& crowd, float time, const glm::mat4& vp) {
+std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd& crowd, float time,
+                                    const glm::mat4& vp) {
     const render::BakedAssetMesh mesh = render::cpuMesh(baked);
     const size_t joints = baked.source.palette.size();
     std::vector<render::MatrixRows> rows(crowd.instances.size() * joints);
@@ -60,7 +61,8 @@ std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd
                 if (mesh.weights[v][i] == 0.0f) continue;
                 const render::MatrixRows& j = rows[m * joints + mesh.joints[v][i]];
                 const glm::vec4 h(mesh.positions[v], 1.0f);
-                p += mesh.weights[v][i] * glm::vec3(glm::dot(j.rows[0], h), glm::dot(j.rows[1], h), glm::dot(j.rows[2], h));
+                p += mesh.weights[v][i] *
+                     glm::vec3(glm::dot(j.rows[0], h), glm::dot(j.rows[1], h), glm::dot(j.rows[2], h));
             }
             const glm::vec4 c = vp * glm::vec4(place(crowd.instances[m], p), 1.0f);
             if (c.w > 0.0f && std::fabs(c.x) <= c.w && std::fabs(c.y) <= c.w && c.z >= 0.0f && c.z <= c.w) {
@@ -74,7 +76,7 @@ std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd
 
 // The culling pass once, on its own, and what it left.
 render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, const glm::mat4& vp, uint32_t height,
-                                     const render::CullSettings& settings) {
+                                    const render::CullSettings& settings) {
     std::vector<gpu::Pass> passes;
     crowd.addPasses(passes, 0, vp, VkExtent2D{height * 16 / 9, height}, settings);
     gpu::submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
@@ -85,8 +87,9 @@ render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, 
 
 // The CPU's version of cull.comp's decision for one member: -1 culled, else the LOD; `margin`
 // is how far the deciding quantities were from flipping (relative).
-int cpuDecision(const gpu::shader::InstanceRecord& r, const std::vector<Bounds>& boxes, const std::vector<render::LodRanges>& lods,
-                const glm::mat4& vp, uint32_t height, const render::CullSettings& s, double& margin) {
+int cpuDecision(const gpu::shader::InstanceRecord& r, const std::vector<Bounds>& boxes,
+                const std::vector<render::LodRanges>& lods, const glm::mat4& vp, uint32_t height,
+                const render::CullSettings& s, double& margin) {
     const uint32_t a = r.clips & 0xffffu, b = r.clips >> 16;
     const glm::vec3 lo = glm::min(boxes[a].min, boxes[b].min), hi = glm::max(boxes[a].max, boxes[b].max);
     const float scale = r.position_scale.w;
@@ -118,7 +121,8 @@ int cpuDecision(const gpu::shader::InstanceRecord& r, const std::vector<Bounds>&
 glm::mat4 randomCamera(std::mt19937& rng, const Bounds& b, float aspect) {
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     const glm::vec3 size = b.max - b.min, center = 0.5f * (b.min + b.max);
-    const glm::vec3 eye = center + glm::vec3((u(rng) - 0.5f) * 1.6f * size.x, 0.2f + u(rng) * 0.6f * size.x, (u(rng) - 0.5f) * 1.6f * size.z);
+    const glm::vec3 eye = center + glm::vec3((u(rng) - 0.5f) * 1.6f * size.x, 0.2f + u(rng) * 0.6f * size.x,
+                                             (u(rng) - 0.5f) * 1.6f * size.z);
     const glm::vec3 target = b.min + glm::vec3(u(rng), u(rng), u(rng)) * size;
     const float fov = glm::radians(30.0f + 60.0f * u(rng));
     glm::mat4 proj = glm::perspectiveRH_ZO(fov, aspect, 4.0f * glm::length(size), 0.05f);
@@ -140,7 +144,8 @@ TEST_F(Cull, GpuKeepsEveryMemberTheCpuSeesForRandomCameras) {
         std::set<uint32_t> gpu;
         for (const auto& lod : snap.members) gpu.insert(lod.begin(), lod.end());
         EXPECT_EQ(gpu.size(), snap.in_frustum);
-        for (uint32_t m : cpu) EXPECT_TRUE(gpu.count(m)) << "camera " << camera << ": member " << m << " is on screen but was culled";
+        for (uint32_t m : cpu)
+            EXPECT_TRUE(gpu.count(m)) << "camera " << camera << ": member " << m << " is on screen but was culled";
         culled_somewhere += crowd.instances.size() - gpu.size();
         seen_total += cpu.size();
     }
@@ -211,7 +216,8 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
         EXPECT_EQ(all.drawn.in_frustum, crowd.instances.size());
         if (context_->indirect_count) {
             EXPECT_LE(culled.drawn.in_frustum, crowd.instances.size());
-            EXPECT_EQ(culled.drawn.per_lod[0] + culled.drawn.occluded, culled.drawn.in_frustum) << "error 0 draws everything at LOD 0";
+            EXPECT_EQ(culled.drawn.per_lod[0] + culled.drawn.occluded, culled.drawn.in_frustum)
+                << "error 0 draws everything at LOD 0";
             if (view == render::ViewKind::Street) {
                 EXPECT_LT(culled.drawn.in_frustum, crowd.instances.size()) << "the street view culls nothing";
             }
@@ -225,26 +231,29 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
 TEST_F(Cull, PyramidLevelsAreTheFarthestDepthOfTheLevelBelow) {
     if (!context_->depth_pyramid) GTEST_SKIP() << "the device cannot build a depth pyramid: no occlusion culling";
     const uint32_t w = 75, h = 23;
-    gpu::OwnedImage depth(*allocator_, gpu::createImage(*allocator_, VK_FORMAT_D32_SFLOAT, w, h, 1,
-                                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                                                            VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                                        VK_IMAGE_ASPECT_DEPTH_BIT));
+    gpu::OwnedImage depth(*allocator_,
+                          gpu::createImage(*allocator_, VK_FORMAT_D32_SFLOAT, w, h, 1,
+                                           VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                                               VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                           VK_IMAGE_ASPECT_DEPTH_BIT));
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     std::vector<float> texels(size_t(w) * h);
     for (float& t : texels) t = u(rng);
-    gpu::OwnedBuffer staging = gpu::ownBuffer(*allocator_, texels.size() * sizeof(float), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload);
+    gpu::OwnedBuffer staging = gpu::ownBuffer(*allocator_, texels.size() * sizeof(float),
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload);
     std::memcpy(staging->mapped(), texels.data(), texels.size() * sizeof(float));
     render::DepthPyramid pyramid(*allocator_, depth->image, depth->view, {w, h});
-    EXPECT_EQ(pyramid.levels(), 8u);  // 75 -> 38 -> 19 -> 10 -> 5 -> 3 -> 2 -> 1
+    EXPECT_EQ(pyramid.levels(), 8u); // 75 -> 38 -> 19 -> 10 -> 5 -> 3 -> 2 -> 1
     gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) {
-        gpu::transitionImage(cmd, depth->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+        gpu::transitionImage(cmd, depth->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_ASPECT_DEPTH_BIT);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
         region.imageExtent = {w, h, 1};
         vkCmdCopyBufferToImage(cmd, staging->buffer, depth->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-        gpu::transitionImage(cmd, depth->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                             VK_IMAGE_ASPECT_DEPTH_BIT);
+        gpu::transitionImage(cmd, depth->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
         pyramid.record(cmd);
     });
     std::vector<float> below = texels;
@@ -262,7 +271,8 @@ TEST_F(Cull, PyramidLevelsAreTheFarthestDepthOfTheLevelBelow) {
                 }
                 float m = 2.0f;
                 for (uint32_t dy = 0; dy < 2; ++dy)
-                    for (uint32_t dx = 0; dx < 2; ++dx) m = std::min(m, below[std::min(2 * y + dy, bh - 1) * bw + std::min(2 * x + dx, bw - 1)]);
+                    for (uint32_t dx = 0; dx < 2; ++dx)
+                        m = std::min(m, below[std::min(2 * y + dy, bh - 1) * bw + std::min(2 * x + dx, bw - 1)]);
                 expected[y * lw + x] = m;
             }
         for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "level " << level << " texel " << i;
@@ -286,15 +296,16 @@ TEST_F(Cull, OcclusionHidesMembersAndChangesNoPixel) {
     ASSERT_EQ(frustum.rgba.size(), occluded.rgba.size());
     size_t differ = 0, background = 0;
     for (size_t i = 0; i < frustum.rgba.size(); ++i) differ += frustum.rgba[i] != occluded.rgba[i];
-    for (size_t i = 0; i < frustum.rgba.size(); i += 4) background += frustum.rgba[i] == occluded.rgba[0] && frustum.rgba[i + 1] == occluded.rgba[1];
+    for (size_t i = 0; i < frustum.rgba.size(); i += 4)
+        background += frustum.rgba[i] == occluded.rgba[0] && frustum.rgba[i + 1] == occluded.rgba[1];
     EXPECT_EQ(differ, 0u);
     EXPECT_LT(background, frustum.rgba.size() / 4) << "nothing drawn";
     EXPECT_EQ(frustum.drawn.occluded, 0u);
     EXPECT_EQ(occluded.drawn.in_frustum, frustum.drawn.in_frustum);
     EXPECT_GT(occluded.drawn.occluded, 0u) << "occlusion culling hid nothing in a street";
     EXPECT_EQ(occluded.drawn.per_lod[0] + occluded.drawn.occluded, occluded.drawn.in_frustum);
-    std::printf("street, %zu members: %u in the frustum, %u hidden by occlusion\n", crowd.instances.size(), occluded.drawn.in_frustum,
-                occluded.drawn.occluded);
+    std::printf("street, %zu members: %u in the frustum, %u hidden by occlusion\n", crowd.instances.size(),
+                occluded.drawn.in_frustum, occluded.drawn.occluded);
     bool has_late = false;
     for (const render::PassTiming& p : occluded.passes) has_late = has_late || p.name == "draw-late";
     EXPECT_TRUE(has_late || !context_->timestamps) << "no draw-late pass";
@@ -313,12 +324,14 @@ TEST_F(Cull, CoarseSkinningStaysWithinItsBound) {
     double worst = 0.0;
     auto joint = [&](uint32_t clip, uint32_t frame, uint32_t j, const glm::dvec4& p) {
         glm::dvec3 r;
-        for (uint32_t row = 0; row < 3; ++row) r[row] = glm::dot(glm::dvec4(bakedTexel(baked_, clip, frame, j, row)), p);
+        for (uint32_t row = 0; row < 3; ++row)
+            r[row] = glm::dot(glm::dvec4(bakedTexel(baked_, clip, frame, j, row)), p);
         return r;
     };
     for (int sample = 0; sample < 20000; ++sample) {
         const uint32_t clip = uint32_t(u(rng) * double(baked_.clips.size())) % uint32_t(baked_.clips.size());
-        const BakedVertex& v = baked_.vertices[size_t(u(rng) * double(baked_.vertices.size())) % baked_.vertices.size()];
+        const BakedVertex& v =
+            baked_.vertices[size_t(u(rng) * double(baked_.vertices.size())) % baked_.vertices.size()];
         const uint32_t last = baked_.clips[clip].frame_count - 1;
         const double at = u(rng) * double(last);
         const uint32_t first = std::min(uint32_t(at), last), second = std::min(first + 1, last);
@@ -328,7 +341,8 @@ TEST_F(Cull, CoarseSkinningStaysWithinItsBound) {
         int heaviest = 0;
         for (int i = 0; i < 4; ++i) {
             if (v.weights[i] > v.weights[heaviest]) heaviest = i;
-            full += double(v.weights[i]) * ((1.0 - t) * joint(clip, first, v.joints[i], p) + t * joint(clip, second, v.joints[i], p));
+            full += double(v.weights[i]) *
+                    ((1.0 - t) * joint(clip, first, v.joints[i], p) + t * joint(clip, second, v.joints[i], p));
         }
         const glm::dvec3 coarse = joint(clip, t < 0.5 ? first : second, v.joints[heaviest], p);
         worst = std::max(worst, glm::length(full - coarse));
@@ -336,7 +350,8 @@ TEST_F(Cull, CoarseSkinningStaysWithinItsBound) {
     EXPECT_LE(worst, double(bound.error) * (1.0 + 1e-5) + 1e-6);
     EXPECT_GT(worst, 0.2 * double(bound.error)) << "the bound is far from what happens";
     const uint32_t first_coarse = asset_.first_coarse_lod;
-    std::printf("coarse skinning: bound %.4f (worst seen %.4f), from LOD %u of %zu\n", bound.error, worst, first_coarse, asset_.lods.size());
+    std::printf("coarse skinning: bound %.4f (worst seen %.4f), from LOD %u of %zu\n", bound.error, worst, first_coarse,
+                asset_.lods.size());
     ASSERT_GE(first_coarse, 1u);
     if (first_coarse < asset_.lods.size()) {
         EXPECT_GE(asset_.lods[first_coarse].error, bound.error);
@@ -349,16 +364,20 @@ TEST_F(Cull, CoarseSkinningStaysWithinItsBound) {
 TEST_F(Cull, CoarseSkinningChangesLittleOfThePicture) {
     if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU LOD";
     const render::Crowd crowd = crowdOf(3000);
-    const render::RenderOutput full = renderAt(crowd, render::ViewKind::Street, 1, 0.7f, {true, true, 1.0f, false, false});
-    const render::RenderOutput coarse = renderAt(crowd, render::ViewKind::Street, 1, 0.7f, {true, true, 1.0f, false, true});
+    const render::RenderOutput full =
+        renderAt(crowd, render::ViewKind::Street, 1, 0.7f, {true, true, 1.0f, false, false});
+    const render::RenderOutput coarse =
+        renderAt(crowd, render::ViewKind::Street, 1, 0.7f, {true, true, 1.0f, false, true});
     ASSERT_EQ(full.rgba.size(), coarse.rgba.size());
     uint32_t coarse_members = 0;
     for (size_t l = asset_.first_coarse_lod; l < asset_.lods.size(); ++l) coarse_members += coarse.drawn.per_lod[l];
     EXPECT_GT(coarse_members, 0u) << "no member at a coarse level: the test shows nothing";
     size_t differ = 0;
     for (size_t i = 0; i < full.rgba.size(); i += 4)
-        differ += full.rgba[i] != coarse.rgba[i] || full.rgba[i + 1] != coarse.rgba[i + 1] || full.rgba[i + 2] != coarse.rgba[i + 2];
-    std::printf("coarse skinning: %u members coarse, %zu of %zu pixels differ\n", coarse_members, differ, full.rgba.size() / 4);
+        differ += full.rgba[i] != coarse.rgba[i] || full.rgba[i + 1] != coarse.rgba[i + 1] ||
+                  full.rgba[i + 2] != coarse.rgba[i + 2];
+    std::printf("coarse skinning: %u members coarse, %zu of %zu pixels differ\n", coarse_members, differ,
+                full.rgba.size() / 4);
     EXPECT_LT(differ, full.rgba.size() / 4 / 100) << "more than 1% of the picture changed";
 }
 

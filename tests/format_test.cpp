@@ -95,19 +95,29 @@ AnimationSource tinySource() {
     AnimationSource src;
     src.skeleton.names = {"root", "arm", "hand"};
     src.skeleton.parents = {kNoParent, 0, 1};
-    src.skeleton.rest = {Transform{}, Transform{glm::vec3(0.0f, 1.0f, -0.0f), glm::quat(0.6f, 0.0f, 0.8f, 0.0f), glm::vec3(1.0f)},
-                         Transform{glm::vec3(0.25f, 0.5f, 1e-40f), glm::quat(1.0f, 0.0f, 0.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.5f)}};
+    src.skeleton.rest = {
+        Transform{}, Transform{glm::vec3(0.0f, 1.0f, -0.0f), glm::quat(0.6f, 0.0f, 0.8f, 0.0f), glm::vec3(1.0f)},
+        Transform{glm::vec3(0.25f, 0.5f, 1e-40f), glm::quat(1.0f, 0.0f, 0.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.5f)}};
     glm::mat4 ibm(1.0f);
     ibm[3] = glm::vec4(0.0f, -1.0f, 0.1f, 1.0f);
     src.palette = {PaletteEntry{1, ibm}, PaletteEntry{2, glm::mat4(0.5f)}};
     Clip a{"a", 0.5f, {}};
-    a.tracks.push_back(Track{0, TrackTarget::Translation, Interpolation::Step, {0.0f, 0.25f},
+    a.tracks.push_back(Track{0,
+                             TrackTarget::Translation,
+                             Interpolation::Step,
+                             {0.0f, 0.25f},
                              {glm::vec4(0.0f, -0.0f, 1e-40f, 0.0f), glm::vec4(2.0f, 0.0f, 0.0f, 7.0f)}});
-    a.tracks.push_back(Track{1, TrackTarget::Rotation, Interpolation::CubicSpline, {0.0f, 0.5f},
+    a.tracks.push_back(Track{1,
+                             TrackTarget::Rotation,
+                             Interpolation::CubicSpline,
+                             {0.0f, 0.5f},
                              {glm::vec4(0.1f, -0.2f, 0.3f, 0.4f), glm::vec4(0.0f, 0.0f, 0.0f, 1.0f),
                               glm::vec4(-0.0f, 3.0f, 1e-38f, -5.0f), glm::vec4(0.5f), glm::vec4(0.0f, 0.6f, 0.0f, 0.8f),
                               glm::vec4(0.0f)}});
-    a.tracks.push_back(Track{2, TrackTarget::Scale, Interpolation::Linear, {0.125f, 0.25f, 0.375f},
+    a.tracks.push_back(Track{2,
+                             TrackTarget::Scale,
+                             Interpolation::Linear,
+                             {0.125f, 0.25f, 0.375f},
                              {glm::vec4(1.0f), glm::vec4(1.5f, 1.0f, 0.75f, 0.0f), glm::vec4(1.0f)}});
     src.clips = {a, Clip{"b", 0.0f, {}}};
     return src;
@@ -288,7 +298,7 @@ TEST(Throng, WalkerRoundTripIsExact) {
         Result<BakedAsset> b = readThrong(path);
         ASSERT_TRUE(b.ok()) << b.error().message;
         expectIdentical(a.value(), b.value());
-        EXPECT_GE(b.value().lods.size(), 5u);  // the LOD chain, bit for bit (expectIdentical)
+        EXPECT_GE(b.value().lods.size(), 5u); // the LOD chain, bit for bit (expectIdentical)
         // Half texels take half the bytes, and zstd shrinks the whole well below the raw size.
         EXPECT_LT(fs::file_size(path), a.value().texelCount() * 16 + a.value().vertices.size() * 60);
     }
@@ -832,7 +842,8 @@ TEST_F(ThrongReader, HostileCompression) {
     expectRejected(build(s), "section 'VERT': size 1099511627776 out of range");
     // Within the size limit but a lie the ratio gives away: refused before anything is inflated.
     find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), uint64_t(4) << 30);
-    expectRejected(build(s), "compressed bytes claim to inflate to 4294967296, more than 1024 times (refused before inflating)");
+    expectRejected(build(s),
+                   "compressed bytes claim to inflate to 4294967296, more than 1024 times (refused before inflating)");
     // The frame states its size, and the table must agree with it.
     find(s, "VERT") = zstdSection("VERT", raw_.at("VERT"), raw_.at("VERT").size() - 1);
     expectRejected(build(s), "section 'VERT': zstd frame says " + std::to_string(raw_.at("VERT").size()) +
@@ -1044,7 +1055,8 @@ TEST(ThrongWrite, FailedWriteLeavesTheTargetAndNoTemporary) {
     fs::create_directories(target / "inside");
     const Status s = writeThrong(tinyAsset(Precision::Float32), target.string());
     ASSERT_FALSE(s.ok());
-    EXPECT_NE(s.message.find("is a directory, not a regular file: refusing to replace it"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("is a directory, not a regular file: refusing to replace it"), std::string::npos)
+        << s.message;
     EXPECT_TRUE(fs::is_directory(target / "inside"));
     EXPECT_EQ(filesIn(dir), 1u); // no x.throng.tmp-* left behind
 }
@@ -1078,7 +1090,7 @@ TEST(Throng, VatRoundTripIsExact) {
         ASSERT_TRUE(validate(a).ok()) << validate(a).message;
         const std::string path = (dir / "tiny-vat.throng").string();
         ASSERT_TRUE(writeThrong(a, path).ok());
-        EXPECT_EQ(get<uint32_t>(slurp(path), 12), 10u);  // the nine sections and VATX
+        EXPECT_EQ(get<uint32_t>(slurp(path), 12), 10u); // the nine sections and VATX
         Result<BakedAsset> b = readThrong(path);
         ASSERT_TRUE(b.ok()) << b.error().message;
         EXPECT_TRUE(b.value().hasVat());
@@ -1103,13 +1115,15 @@ TEST(BakedAsset, ValidateChecksTheVertexAnimation) {
         << validate(a).message;
     a = good;
     a.vat_f32[7] = std::numeric_limits<float>::quiet_NaN();
-    EXPECT_NE(validate(a).message.find("vertex animation value 7 is NaN or infinite"), std::string::npos) << validate(a).message;
+    EXPECT_NE(validate(a).message.find("vertex animation value 7 is NaN or infinite"), std::string::npos)
+        << validate(a).message;
     a = good;
     a.vat_f16.push_back(0);
     EXPECT_NE(validate(a).message.find("(and none of the other precision)"), std::string::npos) << validate(a).message;
     a = withVat(tinyAsset(Precision::Float16));
     a.vat_f16[3] = 0x7c00u;
-    EXPECT_NE(validate(a).message.find("vertex animation value 3 is NaN or infinite"), std::string::npos) << validate(a).message;
+    EXPECT_NE(validate(a).message.find("vertex animation value 3 is NaN or infinite"), std::string::npos)
+        << validate(a).message;
 }
 
 TEST_F(ThrongReader, HostileVat) {
@@ -1172,7 +1186,7 @@ TEST_F(ThrongReader, HostileImpostors) {
     ASSERT_TRUE(validate(im).ok()) << validate(im).message;
     ASSERT_TRUE(writeThrong(im, good_).ok());
     const Bytes imps = payloads(slurp(good_)).at("IMPS");
-    ASSERT_EQ(imps.size(), 4u * 9 + 8 + 2 * 32);  // header, two frame counts, two images of 2 x 2 x 2 clips x 4 bytes
+    ASSERT_EQ(imps.size(), 4u * 9 + 8 + 2 * 32); // header, two frame counts, two images of 2 x 2 x 2 clips x 4 bytes
     std::vector<Section> s = sections();
     s.push_back(rawSection("IMPS", imps));
     const std::string path = (dir_ / "impostors.throng").string();

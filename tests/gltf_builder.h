@@ -13,7 +13,7 @@
 namespace throng::test {
 
 class GltfBuilder {
-public:
+  public:
     nlohmann::json json = {{"asset", {{"version", "2.0"}}}};
     std::vector<uint8_t> bin;
 
@@ -28,7 +28,8 @@ public:
     }
 
     template <class T>
-    int addAccessor(const std::vector<T>& values, int component_type, size_t count, const char* type, bool normalized = false) {
+    int addAccessor(const std::vector<T>& values, int component_type, size_t count, const char* type,
+                    bool normalized = false) {
         const int view = addView(values.data(), values.size() * sizeof(T));
         nlohmann::json a = {{"bufferView", view}, {"componentType", component_type}, {"count", count}, {"type", type}};
         if (normalized) a["normalized"] = true;
@@ -37,7 +38,8 @@ public:
     }
 
     void writeGltf(const std::string& path) {
-        json["buffers"] = {{{"byteLength", bin.size()}, {"uri", "data:application/octet-stream;base64," + base64(bin)}}};
+        json["buffers"] = {
+            {{"byteLength", bin.size()}, {"uri", "data:application/octet-stream;base64," + base64(bin)}}};
         std::ofstream(path) << json.dump();
     }
 
@@ -78,14 +80,14 @@ public:
 constexpr int kFloat = 5126, kUByte = 5121, kUShort = 5123;
 
 struct RigOptions {
-    std::string interpolation = "LINEAR";  // of the bone's rotation track
-    int weight_type = kFloat;              // kFloat, or kUByte / kUShort (normalized)
-    int joint_type = kUByte;               // kUByte or kUShort
-    bool skin = true;                      // false: the mesh node has no skin
-    bool sparse_position = false;          // vertex 5 stored as (9,9,9), fixed by a sparse accessor
-    bool nan_weight = false;               // vertex 1's first weight is NaN
-    bool bad_position_accessor = false;    // POSITION refers to accessor 99
-    bool cycle = false;                    // the bone lists the root as its child
+    std::string interpolation = "LINEAR"; // of the bone's rotation track
+    int weight_type = kFloat;             // kFloat, or kUByte / kUShort (normalized)
+    int joint_type = kUByte;              // kUByte or kUShort
+    bool skin = true;                     // false: the mesh node has no skin
+    bool sparse_position = false;         // vertex 5 stored as (9,9,9), fixed by a sparse accessor
+    bool nan_weight = false;              // vertex 1's first weight is NaN
+    bool bad_position_accessor = false;   // POSITION refers to accessor 99
+    bool cycle = false;                   // the bone lists the root as its child
 };
 
 // Two joints: "root" at the origin and "bone" at (0,1,0); a 6-vertex strip from y=0 to y=2
@@ -100,26 +102,37 @@ inline GltfBuilder makeRig(const RigOptions& o = {}) {
         const std::vector<uint16_t> idx = {5};
         const std::vector<float> val = {1, 2, 0};
         const int iv = b.addView(idx.data(), 2), vv = b.addView(val.data(), 12);
-        b.json["accessors"][positions]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", iv}, {"componentType", kUShort}}},
+        b.json["accessors"][positions]["sparse"] = {{"count", 1},
+                                                    {"indices", {{"bufferView", iv}, {"componentType", kUShort}}},
                                                     {"values", {{"bufferView", vv}}}};
     }
     const std::vector<uint16_t> indices = {0, 1, 2, 2, 1, 3, 2, 3, 4, 4, 3, 5};
     const int idx = b.addAccessor(indices, kUShort, 12, "SCALAR");
-    const std::vector<float> wf = {1, 0, 0, 0, o.nan_weight ? NAN : 1.0f, 0, 0, 0, .5f, .5f, 0, 0, .5f, .5f, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0};
+    const std::vector<float> wf = {
+        1, 0, 0, 0, o.nan_weight ? NAN : 1.0f, 0, 0, 0, .5f, .5f, 0, 0, .5f, .5f, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0};
     int weights = 0;
     if (o.weight_type == kFloat) {
         weights = b.addAccessor(wf, kFloat, 6, "VEC4");
     } else if (o.weight_type == kUByte) {
-        const std::vector<uint8_t> w = {255, 0, 0, 0, 255, 0, 0, 0, 128, 127, 0, 0, 128, 127, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0};
+        const std::vector<uint8_t> w = {255, 0,   0, 0, 255, 0,   0, 0, 128, 127, 0, 0,
+                                        128, 127, 0, 0, 0,   255, 0, 0, 0,   255, 0, 0};
         weights = b.addAccessor(w, kUByte, 6, "VEC4", true);
     } else {
-        const std::vector<uint16_t> w = {65535, 0, 0, 0, 65535, 0, 0, 0, 32768, 32767, 0, 0, 32768, 32767, 0, 0, 0, 65535, 0, 0, 0, 65535, 0, 0};
+        const std::vector<uint16_t> w = {65535, 0,     0, 0, 65535, 0,     0, 0, 32768, 32767, 0, 0,
+                                         32768, 32767, 0, 0, 0,     65535, 0, 0, 0,     65535, 0, 0};
         weights = b.addAccessor(w, kUShort, 6, "VEC4", true);
     }
     int joints = 0;
-    if (o.joint_type == kUByte) joints = b.addAccessor(std::vector<uint8_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0}, kUByte, 6, "VEC4");
-    else joints = b.addAccessor(std::vector<uint16_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0}, kUShort, 6, "VEC4");
-    const std::vector<float> ibm = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1};
+    if (o.joint_type == kUByte)
+        joints =
+            b.addAccessor(std::vector<uint8_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0},
+                          kUByte, 6, "VEC4");
+    else
+        joints =
+            b.addAccessor(std::vector<uint16_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0},
+                          kUShort, 6, "VEC4");
+    const std::vector<float> ibm = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0,  0, 1,
+                                    1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1};
     const int ibms = b.addAccessor(ibm, kFloat, 2, "MAT4");
 
     nlohmann::json attributes = {{"POSITION", o.bad_position_accessor ? 99 : positions}};
@@ -143,17 +156,20 @@ inline GltfBuilder makeRig(const RigOptions& o = {}) {
     std::vector<float> rot = {0, 0, 0, 1, 0, 0, s, s, 0, 0, 0, 1};
     if (o.interpolation == "CUBICSPLINE") {
         // in-tangent, value, out-tangent per key; zero tangents except key 1's out-tangent.
-        rot = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, s, s, 0, 0, -0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+        rot = {0, 0, 0, 0, 0,     0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+               s, s, 0, 0, -0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
     }
     const int in = b.addAccessor(times, kFloat, 3, "SCALAR");
     const int out = b.addAccessor(rot, kFloat, rot.size() / 4, "VEC4");
     const int step_in = b.addAccessor(std::vector<float>{0, 1}, kFloat, 2, "SCALAR");
     const int step_out = b.addAccessor(std::vector<float>{0, 0, 0, 2, 0, 0}, kFloat, 2, "VEC3");
     b.json["animations"] = {{{"name", "wave"},
-                             {"samplers", {{{"input", in}, {"output", out}, {"interpolation", o.interpolation}},
-                                           {{"input", step_in}, {"output", step_out}, {"interpolation", "STEP"}}}},
-                             {"channels", {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "rotation"}}}},
-                                           {{"sampler", 1}, {"target", {{"node", 0}, {"path", "translation"}}}}}}}};
+                             {"samplers",
+                              {{{"input", in}, {"output", out}, {"interpolation", o.interpolation}},
+                               {{"input", step_in}, {"output", step_out}, {"interpolation", "STEP"}}}},
+                             {"channels",
+                              {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "rotation"}}}},
+                               {{"sampler", 1}, {"target", {{"node", 0}, {"path", "translation"}}}}}}}};
     return b;
 }
 

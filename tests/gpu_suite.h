@@ -13,7 +13,7 @@
 namespace throng::test {
 
 class GpuSuite : public ::testing::Test {
-protected:
+  protected:
     static void SetUpTestSuite() {
         gpu::ContextOptions options;
         options.validation = true;
@@ -41,7 +41,8 @@ protected:
     }
     void TearDown() override {
         if (context_ == nullptr) return;
-        EXPECT_EQ(context_->validation->errors, errors_before_) << "Vulkan validation error: " << context_->validation->first_error;
+        EXPECT_EQ(context_->validation->errors, errors_before_)
+            << "Vulkan validation error: " << context_->validation->first_error;
     }
     static inline gpu::Context* context_ = nullptr;
     static inline gpu::Allocator* allocator_ = nullptr;

@@ -58,9 +58,9 @@ std::vector<glm::dvec3> cpuSkin(const Model& model, const Clip* clip, double t) 
 }
 
 struct Errors {
-    double at_frames = 0.0;  // GPU vs exact CPU sample at baked frame times, relative to the bind diagonal
-    double vs_tween = 0.0;   // halfway between frames: GPU vs the CPU doing the same tweening in double
-    double vs_exact = 0.0;   // halfway between frames: GPU vs the exact CPU sample (the cost of tweening)
+    double at_frames = 0.0; // GPU vs exact CPU sample at baked frame times, relative to the bind diagonal
+    double vs_tween = 0.0;  // halfway between frames: GPU vs the CPU doing the same tweening in double
+    double vs_exact = 0.0;  // halfway between frames: GPU vs the exact CPU sample (the cost of tweening)
 };
 
 // Skins the frames bracketing `t` in double and blends them with weight `s`, as the shader does.
@@ -82,7 +82,8 @@ double largestDifference(const std::vector<glm::vec3>& gpu, size_t offset, const
     double worst = 0.0;
     for (size_t v = 0; v < cpu.size(); ++v) {
         const glm::vec3 p = gpu[offset + v];
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return std::numeric_limits<double>::infinity();
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+            return std::numeric_limits<double>::infinity();
         worst = std::max(worst, glm::length(glm::dvec3(p) - cpu[v]));
     }
     return worst;
@@ -96,7 +97,7 @@ render::Crowd oneMember(const BakedAsset& baked) {
     return crowd;
 }
 
-enum class Path { Bones, Vertices };  // baked_skin.glsl (skin_check.comp) or vat (vat_check.comp)
+enum class Path { Bones, Vertices }; // baked_skin.glsl (skin_check.comp) or vat (vat_check.comp)
 
 // Skins every clip at baked frame times and halfway between frames, on the GPU and on the
 // CPU, and returns the largest differences. Halfway, the CPU does what the shader does in
@@ -134,7 +135,8 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
         for (uint32_t f : frames) {
             const std::vector<glm::dvec3> exact = cpuSkin(model, source, frameTime(f));
             EXPECT_EQ(exact.size(), g.vertex_count);
-            e.at_frames = std::max(e.at_frames, largestDifference(gpu_positions, q++ * g.vertex_count, exact) / diagonal);
+            e.at_frames =
+                std::max(e.at_frames, largestDifference(gpu_positions, q++ * g.vertex_count, exact) / diagonal);
             if (f == last) continue;
             std::vector<glm::dvec3> tween;
             if (path == Path::Bones) {
@@ -146,7 +148,8 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
             const size_t offset = q++ * g.vertex_count;
             e.vs_tween = std::max(e.vs_tween, largestDifference(gpu_positions, offset, tween) / diagonal);
             const double mid = 0.5 * (frameTime(f) + frameTime(f + 1));
-            e.vs_exact = std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
+            e.vs_exact =
+                std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
         }
     }
     render::destroyAsset(a, g);
@@ -154,8 +157,12 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
 }
 
 const char* const kSharedModels[] = {
-    "RiggedSimple/RiggedSimple.glb", "CesiumMan/CesiumMan.glb", "Fox/Fox.glb", "RobotExpressive/RobotExpressive.glb",
-    "RecursiveSkeletons/RecursiveSkeletons.glb", "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx",
+    "RiggedSimple/RiggedSimple.glb",
+    "CesiumMan/CesiumMan.glb",
+    "Fox/Fox.glb",
+    "RobotExpressive/RobotExpressive.glb",
+    "RecursiveSkeletons/RecursiveSkeletons.glb",
+    "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx",
     "RiggedSimple_Collada/RiggedSimple.dae",
 };
 
@@ -199,12 +206,14 @@ void savePng(const render::RenderOutput& img, const std::string& name) {
 TEST_F(Gpu, WalkerSkinningMatchesCpuReference) {
     const Model model = makeWalker();
     const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32));
-    std::printf("builtin:walker float: %.2e at frames; between frames %.2e vs tweening, %.2e vs exact\n", f.at_frames, f.vs_tween, f.vs_exact);
+    std::printf("builtin:walker float: %.2e at frames; between frames %.2e vs tweening, %.2e vs exact\n", f.at_frames,
+                f.vs_tween, f.vs_exact);
     EXPECT_LE(f.at_frames, 1e-5);
     EXPECT_LE(f.vs_tween, 1e-5);
-    EXPECT_LE(f.vs_exact, 2e-3);  // measured 1.8e-3 at 30 fps: the walk swings fast
+    EXPECT_LE(f.vs_exact, 2e-3); // measured 1.8e-3 at 30 fps: the walk swings fast
     const Errors h = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float16));
-    std::printf("builtin:walker half:  %.2e at frames; between frames %.2e vs tweening, %.2e vs exact\n", h.at_frames, h.vs_tween, h.vs_exact);
+    std::printf("builtin:walker half:  %.2e at frames; between frames %.2e vs tweening, %.2e vs exact\n", h.at_frames,
+                h.vs_tween, h.vs_exact);
     EXPECT_LE(h.at_frames, 1e-3);
     EXPECT_LE(h.vs_tween, 1e-3);
 }
@@ -216,8 +225,8 @@ TEST_F(Gpu, SharedModelsSkinningMatchesCpuReference) {
         if (model.meshes.empty()) continue;
         const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32));
         const Errors h = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float16));
-        std::printf("%-55s float %.2e (tween %.2e, exact %.2e)  half %.2e (tween %.2e)\n", relative, f.at_frames, f.vs_tween,
-                    f.vs_exact, h.at_frames, h.vs_tween);
+        std::printf("%-55s float %.2e (tween %.2e, exact %.2e)  half %.2e (tween %.2e)\n", relative, f.at_frames,
+                    f.vs_tween, f.vs_exact, h.at_frames, h.vs_tween);
         EXPECT_LE(f.at_frames, 1e-5) << relative;
         EXPECT_LE(f.vs_tween, 1e-5) << relative;
         EXPECT_LE(h.at_frames, 1e-3) << relative;
@@ -229,11 +238,13 @@ TEST_F(Gpu, SharedModelsSkinningMatchesCpuReference) {
 // (which can also be asked for: AnimationStorage::StorageBuffer): same texels, same results.
 TEST_F(Gpu, BufferPathsMatchCpuReference) {
     const Model model = makeWalker();
-    for (render::AnimationStorage storage : {render::AnimationStorage::TexelBuffer, render::AnimationStorage::StorageBuffer})
+    for (render::AnimationStorage storage :
+         {render::AnimationStorage::TexelBuffer, render::AnimationStorage::StorageBuffer})
         for (Precision p : {Precision::Float32, Precision::Float16}) {
             const BakedAsset baked = bakeModel(model, p);
             const Errors e = compareWithCpu(*allocator_, model, baked, Path::Bones, storage);
-            std::printf("%s, %s: %.2e at frames, %.2e vs tweening\n", render::toString(storage), toString(p), e.at_frames, e.vs_tween);
+            std::printf("%s, %s: %.2e at frames, %.2e vs tweening\n", render::toString(storage), toString(p),
+                        e.at_frames, e.vs_tween);
             EXPECT_LE(e.at_frames, p == Precision::Float32 ? 1e-5 : 1e-3);
             EXPECT_LE(e.vs_tween, p == Precision::Float32 ? 1e-5 : 1e-3);
             Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, storage);
@@ -246,8 +257,8 @@ TEST_F(Gpu, BufferPathsMatchCpuReference) {
 TEST_F(Gpu, WalkerVatMatchesCpuReference) {
     const Model model = makeWalker();
     const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true), Path::Vertices);
-    std::printf("vat builtin:walker float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames, f.vs_tween,
-                f.vs_exact);
+    std::printf("vat builtin:walker float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames,
+                f.vs_tween, f.vs_exact);
     EXPECT_LE(f.at_frames, 1e-5);
     EXPECT_LE(f.vs_tween, 1e-5);
     const Errors h = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float16, true), Path::Vertices);
@@ -261,7 +272,8 @@ TEST_F(Gpu, SharedModelVatMatchesCpuReference) {
     const Model model = loadModel(path);
     ASSERT_FALSE(model.meshes.empty());
     const Errors f = compareWithCpu(*allocator_, model, bakeModel(model, Precision::Float32, true), Path::Vertices);
-    std::printf("vat CesiumMan float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames, f.vs_tween, f.vs_exact);
+    std::printf("vat CesiumMan float: %.2e at frames; between frames %.2e vs lerp, %.2e vs exact\n", f.at_frames,
+                f.vs_tween, f.vs_exact);
     EXPECT_LE(f.at_frames, 1e-5);
     EXPECT_LE(f.vs_tween, 1e-5);
 }
@@ -289,7 +301,8 @@ double crossFadeError(gpu::Allocator& a, const BakedAsset& baked, Path path) {
     EXPECT_TRUE(g.ok());
     if (!g) return 1e300;
     auto skin = [&](const gpu::shader::InstanceRecord& r) {
-        return path == Path::Bones ? render::skinOnGpu(a, g.value(), {r}, 0.0f) : render::skinVatOnGpu(a, g.value(), {r}, 0.0f);
+        return path == Path::Bones ? render::skinOnGpu(a, g.value(), {r}, 0.0f)
+                                   : render::skinVatOnGpu(a, g.value(), {r}, 0.0f);
     };
     const float t = 0.4f;
     const auto clip_a = skin(render::singleInstance(0, t));
@@ -305,12 +318,14 @@ double crossFadeError(gpu::Allocator& a, const BakedAsset& baked, Path path) {
 
 TEST_F(Gpu, CrossFadeBlendsTwoClips) {
     const Model model = makeWalker();
-    EXPECT_LE(crossFadeError(*allocator_, bakeModel(model, Precision::Float32), Path::Bones), 1e-5 * bindPoseBounds(model).diagonal());
+    EXPECT_LE(crossFadeError(*allocator_, bakeModel(model, Precision::Float32), Path::Bones),
+              1e-5 * bindPoseBounds(model).diagonal());
 }
 
 TEST_F(Gpu, VatCrossFadeBlendsTwoClips) {
     const Model model = makeWalker();
-    EXPECT_LE(crossFadeError(*allocator_, bakeModel(model, Precision::Float32, true), Path::Vertices), 1e-5 * bindPoseBounds(model).diagonal());
+    EXPECT_LE(crossFadeError(*allocator_, bakeModel(model, Precision::Float32, true), Path::Vertices),
+              1e-5 * bindPoseBounds(model).diagonal());
 }
 
 // A seeded crowd of `count` and the settings for a `width` x `height` picture of it at `time`
@@ -321,8 +336,8 @@ struct CrowdShot {
     glm::mat4 view_projection{1.0f};
 };
 
-CrowdShot crowdShot(const BakedAsset& baked, uint32_t count, uint32_t width, uint32_t height, float time, uint32_t frames = 1,
-                    float cross_fade_share = 0.25f) {
+CrowdShot crowdShot(const BakedAsset& baked, uint32_t count, uint32_t width, uint32_t height, float time,
+                    uint32_t frames = 1, float cross_fade_share = 0.25f) {
     CrowdShot shot;
     render::CrowdOptions co;
     co.count = count;
@@ -401,11 +416,12 @@ TEST_F(Gpu, SilhouetteIsWhereTheCpuProjectionSaysItIs) {
 
 TEST_F(Gpu, AnimationBeyondEveryLimitIsAClearError) {
     BakedAsset baked = bakeModel(makeWalker(), Precision::Float32);
-    baked.joint_count = context_->properties.limits.maxImageDimension2D;  // 3x too wide for an image
+    baked.joint_count = context_->properties.limits.maxImageDimension2D; // 3x too wide for an image
     const Result<render::GpuAsset> image = render::uploadAsset(*allocator_, baked, render::AnimationStorage::Image);
     ASSERT_FALSE(image.ok());
-    EXPECT_NE(image.error().message.find("exceeds this device's image limits"), std::string::npos) << image.error().message;
-    baked.max_frames = context_->properties.limits.maxTexelBufferElements;  // and far too many texels for a buffer
+    EXPECT_NE(image.error().message.find("exceeds this device's image limits"), std::string::npos)
+        << image.error().message;
+    baked.max_frames = context_->properties.limits.maxTexelBufferElements; // and far too many texels for a buffer
     const Result<render::GpuAsset> any = render::uploadAsset(*allocator_, baked);
     ASSERT_FALSE(any.ok());
     EXPECT_NE(any.error().message.find("texel buffer limit"), std::string::npos) << any.error().message;
@@ -426,8 +442,8 @@ double differingShare(const render::RenderOutput& a, const render::RenderOutput&
     return double(differ) / double(a.rgba.size() / 4);
 }
 
-render::RenderOutput renderFish(gpu::Allocator& a, const render::GpuAsset& g, const BakedAsset& baked, const std::string& technique,
-                                float time) {
+render::RenderOutput renderFish(gpu::Allocator& a, const render::GpuAsset& g, const BakedAsset& baked,
+                                const std::string& technique, float time) {
     CrowdShot shot = crowdShot(baked, 16, 256, 160, time);
     shot.settings.technique = technique;
     return render::renderCrowd(a, g, shot.crowd, shot.view_projection, shot.settings).value();
@@ -464,7 +480,9 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     s.technique = "teleport";
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, palette-ubo, bonetex, baked, vat, procedural, static)"), std::string::npos)
+    EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, palette-ubo, bonetex, "
+                                     "baked, vat, procedural, static)"),
+              std::string::npos)
         << r.error().message;
     render::destroyAsset(*allocator_, g.value());
 }
@@ -500,14 +518,15 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
         render::PaletteEncoding encoding;
         Precision bones;
     };
-    for (const Variant v : {Variant{"palette", render::PaletteEncoding::Matrix, Precision::Float32},
-                            Variant{"palette", render::PaletteEncoding::Quaternion, Precision::Float32},
-                            Variant{"palette-ubo", render::PaletteEncoding::Matrix, Precision::Float32},  // 3 batches of 16
-                            Variant{"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32},  // 2 of 24
-                            Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float32},
-                            Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float16},
-                            Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32},
-                            Variant{"vat", render::PaletteEncoding::Matrix, Precision::Float32}}) {
+    for (const Variant v :
+         {Variant{"palette", render::PaletteEncoding::Matrix, Precision::Float32},
+          Variant{"palette", render::PaletteEncoding::Quaternion, Precision::Float32},
+          Variant{"palette-ubo", render::PaletteEncoding::Matrix, Precision::Float32},     // 3 batches of 16
+          Variant{"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32}, // 2 of 24
+          Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float32},
+          Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float16},
+          Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32},
+          Variant{"vat", render::PaletteEncoding::Matrix, Precision::Float32}}) {
         const char* name = v.name;
         const render::PaletteEncoding encoding = v.encoding;
         s.bone_precision = v.bones;
@@ -528,15 +547,16 @@ struct CaptureCase {
     const char* technique;
     render::PaletteEncoding encoding;
     Precision bones;
-    double limit;       // largest world-space difference / bind-pose diagonal, one clip playing
-    double fade_limit;  // the same while cross-fading two clips
+    double limit;      // largest world-space difference / bind-pose diagonal, one clip playing
+    double fade_limit; // the same while cross-fading two clips
     const char* why;
-    uint32_t batch = 0;  // cpu: pretend storage buffers hold this many instances (forces batches)
+    uint32_t batch = 0; // cpu: pretend storage buffers hold this many instances (forces batches)
 };
 
 // The reference world positions of instance `inst` at crowd time `time`; `skinned`: false for
 // `static` (bind pose).
-std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::InstanceRecord& inst, float time, bool skinned) {
+std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::InstanceRecord& inst, float time,
+                                       bool skinned) {
     std::vector<glm::dvec3> local = test::referenceModelSpace(model, inst, time, skinned);
     // The shader's placement, in double: rotate by the quaternion as decoded from halves, scale, move.
     const glm::vec2 xy = glm::unpackHalf2x16(inst.orientation.x), zw = glm::unpackHalf2x16(inst.orientation.y);
@@ -552,8 +572,8 @@ std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::In
 // `tween_limit`: baked and vat, which tween 30 fps frames (their cost per model is measured by
 // compareWithCpu: walker 1.8e-3, Fox 1.9e-2 at midpoints); `fade_limit`: the quaternion
 // encodings while cross-fading.
-void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const BakedAsset& baked, const char* label, double tween_limit,
-                                  double fade_limit) {
+void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const BakedAsset& baked, const char* label,
+                                  double tween_limit, double fade_limit) {
     Result<render::GpuAsset> g = render::uploadAsset(a, baked);
     ASSERT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
     CrowdShot shot = crowdShot(baked, 12, 64, 64, 0.37f, 1, 0.5f);
@@ -563,7 +583,8 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
     s.capture = true;
     const glm::mat4& vp = shot.view_projection;
     const double diagonal = bindPoseBounds(model).diagonal();
-    std::vector<bool> referenced(baked.vertices.size(), false);  // the vertices some triangle uses: the ones the shader must write
+    std::vector<bool> referenced(baked.vertices.size(),
+                                 false); // the vertices some triangle uses: the ones the shader must write
     for (uint32_t i : baked.indices) referenced[i] = true;
     std::vector<std::vector<glm::dvec3>> skinned, still;
     for (const auto& inst : crowd.instances) {
@@ -575,15 +596,20 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
     // fading (measured 9.5e-3 of the diagonal on the walker, 2.4e-2 on the Fox).
     const CaptureCase cases[] = {
         {"cpu", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float skinning of the same matrices"},
-        {"cpu", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "in batches of 5 instances, a buffer each", 5},
+        {"cpu", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5,
+         "in batches of 5 instances, a buffer each", 5},
         {"palette", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float matrices"},
-        {"palette", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, fade_limit, "a cross-fade re-encoded as one rotation"},
+        {"palette", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, fade_limit,
+         "a cross-fade re-encoded as one rotation"},
         {"palette-ubo", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float matrices"},
         {"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, fade_limit, "as palette quat"},
         {"bonetex", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, fade_limit, "as palette quat"},
-        {"bonetex", render::PaletteEncoding::Matrix, Precision::Float16, 1e-3, fade_limit, "as palette quat, in halves"},
-        {"baked", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit, "matrices tweened between 30 fps frames"},
-        {"vat", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit, "positions lerped between 30 fps frames"},
+        {"bonetex", render::PaletteEncoding::Matrix, Precision::Float16, 1e-3, fade_limit,
+         "as palette quat, in halves"},
+        {"baked", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
+         "matrices tweened between 30 fps frames"},
+        {"vat", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
+         "positions lerped between 30 fps frames"},
         {"static", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "bind pose"},
     };
     for (const CaptureCase& c : cases) {
@@ -604,10 +630,11 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
         for (size_t i = 0; i < crowd.instances.size(); ++i) {
             const std::vector<glm::dvec3>& ref = is_static ? still[i] : skinned[i];
             ASSERT_EQ(ref.size(), g.value().vertex_count);
-            const bool fading = crowd.instances[i].blend > 0.0f && (crowd.instances[i].clips & 0xffff) != (crowd.instances[i].clips >> 16);
+            const bool fading = crowd.instances[i].blend > 0.0f &&
+                                (crowd.instances[i].clips & 0xffff) != (crowd.instances[i].clips >> 16);
             for (size_t v = 0; v < ref.size(); ++v) {
                 const glm::vec4 p = gpu[i * ref.size() + v];
-                if (std::isnan(p.w)) {  // the shader never ran for it
+                if (std::isnan(p.w)) { // the shader never ran for it
                     missing += referenced[v] ? 1 : 0;
                     continue;
                 }
@@ -620,9 +647,10 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
                 w = std::max(w, glm::length(glm::dvec3(p) - ref[v]) / diagonal);
             }
         }
-        std::printf("%-14s %-62s %.2e one clip, %.2e cross-fading (of the diagonal; %zu/%zu vertices drawn): %s\n", label,
-                    r.value().technique.c_str(), worst, worst_fading, written, gpu.size(), c.why);
-        EXPECT_EQ(missing, 0u) << r.value().technique << ": vertices of drawn triangles never reached the vertex shader";
+        std::printf("%-14s %-62s %.2e one clip, %.2e cross-fading (of the diagonal; %zu/%zu vertices drawn): %s\n",
+                    label, r.value().technique.c_str(), worst, worst_fading, written, gpu.size(), c.why);
+        EXPECT_EQ(missing, 0u) << r.value().technique
+                               << ": vertices of drawn triangles never reached the vertex shader";
         EXPECT_EQ(not_finite, 0u) << r.value().technique;
         EXPECT_GT(written, 0u);
         EXPECT_LE(worst, c.limit) << r.value().technique << " (" << c.why << ")";
@@ -634,11 +662,13 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
 TEST_F(Gpu, EveryTechniquePlacesVerticesWhereTheCpuReferenceDoes) {
     if (!context_->vertex_stores) GTEST_SKIP() << "the device lacks vertexPipelineStoresAndAtomics (capture shaders)";
     const Model walker = makeWalker();
-    expectCapturedPositionsMatch(*allocator_, walker, bakeModel(walker, Precision::Float32, true), "builtin:walker", 5e-3, 2e-2);
+    expectCapturedPositionsMatch(*allocator_, walker, bakeModel(walker, Precision::Float32, true), "builtin:walker",
+                                 5e-3, 2e-2);
     THRONG_ASSET(path, "CesiumMan/CesiumMan.glb");
     const Model cesium = loadModel(path);
-    expectCapturedPositionsMatch(*allocator_, cesium, bakeModel(cesium, Precision::Float32, true), "CesiumMan", 5e-3, 2e-2);
-    THRONG_ASSET(fox_path, "Fox/Fox.glb");  // three clips: cross-fades on a real model
+    expectCapturedPositionsMatch(*allocator_, cesium, bakeModel(cesium, Precision::Float32, true), "CesiumMan", 5e-3,
+                                 2e-2);
+    THRONG_ASSET(fox_path, "Fox/Fox.glb"); // three clips: cross-fades on a real model
     const Model fox = loadModel(fox_path);
     expectCapturedPositionsMatch(*allocator_, fox, bakeModel(fox, Precision::Float32, true), "Fox", 2e-2, 5e-2);
 }
@@ -652,13 +682,15 @@ TEST_F(Gpu, BakedDrawsTheSameFromImageTexelBufferAndStorageBuffer) {
     const render::RenderSettings& s = shot.settings;
     const glm::mat4& vp = shot.view_projection;
     std::vector<render::RenderOutput> images;
-    for (render::AnimationStorage storage :
-         {render::AnimationStorage::Image, render::AnimationStorage::TexelBuffer, render::AnimationStorage::StorageBuffer}) {
+    for (render::AnimationStorage storage : {render::AnimationStorage::Image, render::AnimationStorage::TexelBuffer,
+                                             render::AnimationStorage::StorageBuffer}) {
         Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, storage);
         ASSERT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
         Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
         ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-        EXPECT_EQ(r.value().technique, storage == render::AnimationStorage::Image ? "baked" : std::string("baked (") + render::toString(storage) + ")");
+        EXPECT_EQ(r.value().technique, storage == render::AnimationStorage::Image
+                                           ? "baked"
+                                           : std::string("baked (") + render::toString(storage) + ")");
         images.push_back(std::move(r).value());
         render::destroyAsset(*allocator_, g.value());
     }
@@ -672,8 +704,8 @@ TEST(CrowdPose, MatchesTheDoubleReference) {
     const Model model = makeWalker();
     const BakedAsset baked = bakeModel(model, Precision::Float32);
     ASSERT_FALSE(baked.source.empty());
-    std::vector<gpu::shader::InstanceRecord> instances = {render::singleInstance(0, 0.1f), render::singleInstance(1, 2.5f),
-                                                          render::singleInstance(0, 0.7f, 1, 0.3f)};
+    std::vector<gpu::shader::InstanceRecord> instances = {
+        render::singleInstance(0, 0.1f), render::singleInstance(1, 2.5f), render::singleInstance(0, 0.7f, 1, 0.3f)};
     instances[1].speed = 1.3f;
     const float time = 0.45f;
     const size_t joints = baked.source.palette.size();
@@ -695,7 +727,7 @@ TEST(CrowdPose, MatchesTheDoubleReference) {
 
 // The uniform-buffer palette has a bone limit: 341 joints as matrices, 512 as quaternions.
 TEST_F(Gpu, PaletteUboEnforcesItsBoneLimit) {
-    THRONG_ASSET(path, "RecursiveSkeletons/RecursiveSkeletons.glb");  // 840 palette joints
+    THRONG_ASSET(path, "RecursiveSkeletons/RecursiveSkeletons.glb"); // 840 palette joints
     const Model model = loadModel(path);
     const BakedAsset baked = bakeModel(model, Precision::Float32);
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked);
@@ -706,14 +738,17 @@ TEST_F(Gpu, PaletteUboEnforcesItsBoneLimit) {
     s.baked = &baked;
     s.frames = 1;
     s.width = s.height = 32;
-    for (auto [encoding, limit] : {std::pair{render::PaletteEncoding::Matrix, "341"}, std::pair{render::PaletteEncoding::Quaternion, "512"}}) {
+    for (auto [encoding, limit] :
+         {std::pair{render::PaletteEncoding::Matrix, "341"}, std::pair{render::PaletteEncoding::Quaternion, "512"}}) {
         s.encoding = encoding;
         const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
         ASSERT_FALSE(r.ok());
-        EXPECT_NE(r.error().message.find(std::string("at most ") + limit + " joints"), std::string::npos) << r.error().message;
-        EXPECT_NE(r.error().message.find("this model has " + std::to_string(baked.joint_count)), std::string::npos) << r.error().message;
+        EXPECT_NE(r.error().message.find(std::string("at most ") + limit + " joints"), std::string::npos)
+            << r.error().message;
+        EXPECT_NE(r.error().message.find("this model has " + std::to_string(baked.joint_count)), std::string::npos)
+            << r.error().message;
     }
-    s.technique = "palette";  // the storage-buffer palette has no such limit
+    s.technique = "palette"; // the storage-buffer palette has no such limit
     EXPECT_TRUE(render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s).ok());
     render::destroyAsset(*allocator_, g.value());
 }

@@ -52,7 +52,9 @@ std::vector<glm::dvec3> skinAll(const Model& m, const Clip* clip, double t) {
     return out;
 }
 
-std::string scratchFile(const std::string& name) { return (throng::test::scratchDir("import_" + name) / name).string(); }
+std::string scratchFile(const std::string& name) {
+    return (throng::test::scratchDir("import_" + name) / name).string();
+}
 
 } // namespace
 
@@ -61,7 +63,7 @@ std::string scratchFile(const std::string& name) { return (throng::test::scratch
 struct AssetFacts {
     const char* path;
     uint32_t vertices, joints, skins;
-    std::map<std::string, float> clips;  // name -> duration (unnamed clips: "clip0")
+    std::map<std::string, float> clips; // name -> duration (unnamed clips: "clip0")
 };
 
 void PrintTo(const AssetFacts& f, std::ostream* os) { *os << f.path; }
@@ -92,7 +94,8 @@ TEST_P(SharedGltf, RestPoseReproducesBindPositions) {
     // (its finger joints rest elsewhere); the importer says so, and they are left out here.
     std::vector<std::string> skip;
     for (const std::string& w : m.warnings)
-        if (w.find("rest pose is not the bind pose") != std::string::npos) skip.push_back(w.substr(6, w.find('\'', 6) - 6));
+        if (w.find("rest pose is not the bind pose") != std::string::npos)
+            skip.push_back(w.substr(6, w.find('\'', 6) - 6));
     if (std::string(f.path).find("RobotExpressive") != std::string::npos) {
         EXPECT_EQ(skip, (std::vector<std::string>{"Hand.R", "Hand.L"}));
     } else {
@@ -122,15 +125,28 @@ TEST_P(SharedGltf, AnimatesWithinSaneBounds) {
 
 INSTANTIATE_TEST_SUITE_P(
     Assets, SharedGltf,
-    ::testing::Values(
-        AssetFacts{"RiggedSimple/RiggedSimple.glb", 160, 2, 1, {{"clip0", 2.083f}}},
-        AssetFacts{"CesiumMan/CesiumMan.glb", 3273, 19, 1, {{"clip0", 2.0f}}},
-        AssetFacts{"Fox/Fox.glb", 1728, 24, 1, {{"Survey", 3.417f}, {"Walk", 0.708f}, {"Run", 1.158f}}},
-        AssetFacts{"RobotExpressive/RobotExpressive.glb", 7214, 43, 2,
-                   {{"Dance", 3.333f}, {"Death", 0.958f}, {"Idle", 3.333f}, {"Jump", 0.708f}, {"No", 1.667f},
-                    {"Punch", 0.833f}, {"Running", 0.958f}, {"Sitting", 0.417f}, {"Standing", 0.417f},
-                    {"ThumbsUp", 1.583f}, {"Walking", 0.958f}, {"WalkJump", 0.833f}, {"Wave", 1.833f}, {"Yes", 1.667f}}},
-        AssetFacts{"RecursiveSkeletons/RecursiveSkeletons.glb", 3360, 840, 84, {{"Track0", 2.0f}}}),
+    ::testing::Values(AssetFacts{"RiggedSimple/RiggedSimple.glb", 160, 2, 1, {{"clip0", 2.083f}}},
+                      AssetFacts{"CesiumMan/CesiumMan.glb", 3273, 19, 1, {{"clip0", 2.0f}}},
+                      AssetFacts{"Fox/Fox.glb", 1728, 24, 1, {{"Survey", 3.417f}, {"Walk", 0.708f}, {"Run", 1.158f}}},
+                      AssetFacts{"RobotExpressive/RobotExpressive.glb",
+                                 7214,
+                                 43,
+                                 2,
+                                 {{"Dance", 3.333f},
+                                  {"Death", 0.958f},
+                                  {"Idle", 3.333f},
+                                  {"Jump", 0.708f},
+                                  {"No", 1.667f},
+                                  {"Punch", 0.833f},
+                                  {"Running", 0.958f},
+                                  {"Sitting", 0.417f},
+                                  {"Standing", 0.417f},
+                                  {"ThumbsUp", 1.583f},
+                                  {"Walking", 0.958f},
+                                  {"WalkJump", 0.833f},
+                                  {"Wave", 1.833f},
+                                  {"Yes", 1.667f}}},
+                      AssetFacts{"RecursiveSkeletons/RecursiveSkeletons.glb", 3360, 840, 84, {{"Track0", 2.0f}}}),
     [](const auto& param_info) {
         std::string n = param_info.param.path;
         return n.substr(0, n.find('/'));
@@ -143,7 +159,8 @@ TEST(SharedGltf, RobotExpressiveBodyPartsFollowTheirJoints) {
     for (const Mesh& mesh : m.meshes) rigid += mesh.rigid_joint >= 0 ? 1 : 0;
     EXPECT_EQ(rigid, 12u);
     bool warned = false;
-    for (const std::string& w : m.warnings) warned = warned || w.find("12 mesh(es) rigidly attached") != std::string::npos;
+    for (const std::string& w : m.warnings)
+        warned = warned || w.find("12 mesh(es) rigidly attached") != std::string::npos;
     EXPECT_TRUE(warned);
     // The head moves when the robot says yes.
     const Clip* yes = findClip(m, "Yes");
@@ -154,9 +171,10 @@ TEST(SharedGltf, RobotExpressiveBodyPartsFollowTheirJoints) {
     double moved = 0.0;
     for (double t = 0.1; t < yes->duration; t += 0.1) {
         const SkinnedVertices b = referenceSkin(*it, referenceSkinningMatrices(m, yes, t, true));
-        for (size_t v = 0; v < a.positions.size(); ++v) moved = std::max(moved, glm::length(a.positions[v] - b.positions[v]));
+        for (size_t v = 0; v < a.positions.size(); ++v)
+            moved = std::max(moved, glm::length(a.positions[v] - b.positions[v]));
     }
-    EXPECT_GT(moved, 0.005 * bindPoseBounds(m).diagonal());  // a nod: about 0.7% of the robot's size
+    EXPECT_GT(moved, 0.005 * bindPoseBounds(m).diagonal()); // a nod: about 0.7% of the robot's size
 }
 
 // --- Hand-built files: each feature with known answers ----------------------------------
@@ -170,14 +188,17 @@ TEST(GltfFeatures, LinearRotationAndStepTranslation) {
     EXPECT_EQ(clip.name, "wave");
     EXPECT_FLOAT_EQ(clip.duration, 2.0f);
     // Vertex 4 (0,2,0) hangs on the bone, 1 above its pivot (0,1,0).
-    auto vertex4 = [&](double t) { return referenceSkin(m.meshes[0], referenceSkinningMatrices(m, &clip, t, false)).positions[4]; };
+    auto vertex4 = [&](double t) {
+        return referenceSkin(m.meshes[0], referenceSkinningMatrices(m, &clip, t, false)).positions[4];
+    };
     const double h = std::sqrt(0.5);
-    EXPECT_NEAR(glm::length(vertex4(0.5) - glm::dvec3(-h, 1 + h, 0)), 0.0, 1e-6);     // 45 deg, root not yet moved
-    EXPECT_NEAR(glm::length(vertex4(1.0) - glm::dvec3(2 - 1, 1, 0)), 0.0, 1e-6);      // 90 deg, root stepped to x=2
+    EXPECT_NEAR(glm::length(vertex4(0.5) - glm::dvec3(-h, 1 + h, 0)), 0.0, 1e-6); // 45 deg, root not yet moved
+    EXPECT_NEAR(glm::length(vertex4(1.0) - glm::dvec3(2 - 1, 1, 0)), 0.0, 1e-6);  // 90 deg, root stepped to x=2
     EXPECT_NEAR(glm::length(vertex4(1.5) - glm::dvec3(2 - h, 1 + h, 0)), 0.0, 1e-6);
     // Vertex 2 (0,1,0) is half on each joint and sits on the pivot: it only follows the root.
     EXPECT_NEAR(glm::length(referenceSkin(m.meshes[0], referenceSkinningMatrices(m, &clip, 1.5, false)).positions[2] -
-                            glm::dvec3(2, 1, 0)), 0.0, 1e-6);
+                            glm::dvec3(2, 1, 0)),
+                0.0, 1e-6);
 }
 
 TEST(GltfFeatures, CubicSplineFromAFile) {
@@ -218,7 +239,7 @@ TEST(GltfFeatures, NormalizedIntegerWeightsAndJoints) {
             EXPECT_NEAR(mesh.weights[2].x + mesh.weights[2].y, 1.0f, 1e-6f);
             EXPECT_NEAR(mesh.weights[2].x, 0.5f, 0.003f);
             EXPECT_EQ(mesh.weights[4], glm::vec4(1, 0, 0, 0));
-            EXPECT_NE(mesh.joints[4].x, mesh.joints[0].x);  // different joints at the ends
+            EXPECT_NE(mesh.joints[4].x, mesh.joints[0].x); // different joints at the ends
         }
     }
 }
@@ -242,7 +263,7 @@ TEST(GltfFeatures, WithoutASkinImportsRigidWithAWarning) {
     ASSERT_EQ(m.meshes.size(), 1u);
     EXPECT_EQ(m.skins.size(), 0u);
     ASSERT_GE(m.meshes[0].rigid_joint, 0);
-    EXPECT_EQ(m.skeleton.names[size_t(m.meshes[0].rigid_joint)], "body");  // bound to its own node
+    EXPECT_EQ(m.skeleton.names[size_t(m.meshes[0].rigid_joint)], "body"); // bound to its own node
     bool warned = false;
     for (const std::string& w : m.warnings) warned = warned || w.find("no skin") != std::string::npos;
     EXPECT_TRUE(warned);
@@ -251,8 +272,9 @@ TEST(GltfFeatures, WithoutASkinImportsRigidWithAWarning) {
 TEST(LimitInfluences, KeepsTheFourLargestAndRenormalises) {
     glm::u16vec4 joints;
     glm::vec4 weights;
-    const float dropped = detail::limitInfluences({{3, 0.1f}, {1, 0.3f}, {7, 0.05f}, {2, 0.25f}, {5, 0.2f}, {9, 0.1f}}, 0, joints, weights);
-    EXPECT_EQ(joints, glm::u16vec4(1, 2, 5, 3));  // 0.3, 0.25, 0.2, then the lower joint of the 0.1 tie
+    const float dropped = detail::limitInfluences({{3, 0.1f}, {1, 0.3f}, {7, 0.05f}, {2, 0.25f}, {5, 0.2f}, {9, 0.1f}},
+                                                  0, joints, weights);
+    EXPECT_EQ(joints, glm::u16vec4(1, 2, 5, 3)); // 0.3, 0.25, 0.2, then the lower joint of the 0.1 tie
     EXPECT_NEAR(weights.x + weights.y + weights.z + weights.w, 1.0f, 1e-6f);
     EXPECT_NEAR(weights.x, 0.3f / 0.85f, 1e-6f);
     EXPECT_NEAR(dropped, 0.1f, 1e-6f);
@@ -281,7 +303,8 @@ TEST(CrossFormat, RiggedSimpleGlbAndColladaAgree) {
     const std::vector<glm::mat4> rest_dae = detail::restModelMatrices(dae.skeleton);
     for (uint32_t j : glb.skins[0].joints) {
         double nearest = 1e300;
-        for (uint32_t k : dae.skins[0].joints) nearest = std::min(nearest, double(glm::length(glm::vec3(rest_glb[j][3] - rest_dae[k][3]))));
+        for (uint32_t k : dae.skins[0].joints)
+            nearest = std::min(nearest, double(glm::length(glm::vec3(rest_glb[j][3] - rest_dae[k][3]))));
         EXPECT_LE(nearest, tolerance) << "glb joint " << glb.skeleton.names[j];
     }
     // Same bind pose: every Collada vertex has a glTF vertex at the same place (the Collada
@@ -293,7 +316,10 @@ TEST(CrossFormat, RiggedSimpleGlbAndColladaAgree) {
         double best = 1e300;
         for (size_t u = 0; u < g.positions.size(); ++u) {
             const double dist = glm::length(glm::dvec3(d.positions[v]) - glm::dvec3(g.positions[u]));
-            if (dist < best) { best = dist; match[v] = u; }
+            if (dist < best) {
+                best = dist;
+                match[v] = u;
+            }
         }
         ASSERT_LE(best, tolerance) << "Collada vertex " << v;
     }
@@ -306,7 +332,8 @@ TEST(CrossFormat, RiggedSimpleGlbAndColladaAgree) {
         const SkinnedVertices sg = referenceSkin(g, referenceSkinningMatrices(glb, &cg, t, false));
         const SkinnedVertices sd = referenceSkin(d, referenceSkinningMatrices(dae, &cd, t, false));
         double worst = 0.0;
-        for (size_t v = 0; v < sd.positions.size(); ++v) worst = std::max(worst, glm::length(sd.positions[v] - sg.positions[match[v]]));
+        for (size_t v = 0; v < sd.positions.size(); ++v)
+            worst = std::max(worst, glm::length(sd.positions[v] - sg.positions[match[v]]));
         EXPECT_LE(worst, tolerance) << "t = " << t;
     }
 }

@@ -18,11 +18,13 @@ using namespace throng;
 namespace {
 
 // Covered texels (alpha >= 128) of tile (view, frame) of clip `clip`.
-size_t coverage(const BakedImpostors& im, uint32_t clip, uint32_t frame, uint32_t view, bool* touches_border = nullptr) {
+size_t coverage(const BakedImpostors& im, uint32_t clip, uint32_t frame, uint32_t view,
+                bool* touches_border = nullptr) {
     size_t n = 0;
     for (uint32_t y = 0; y < im.tile; ++y)
         for (uint32_t x = 0; x < im.tile; ++x) {
-            const size_t at = ((size_t(clip) * im.height() + frame * im.tile + y) * im.width() + view * im.tile + x) * 4;
+            const size_t at =
+                ((size_t(clip) * im.height() + frame * im.tile + y) * im.width() + view * im.tile + x) * 4;
             if (im.color[at + 3] < 128) continue;
             ++n;
             if (touches_border && (x == 0 || y == 0 || x + 1 == im.tile || y + 1 == im.tile)) *touches_border = true;
@@ -44,19 +46,21 @@ TEST(ImpostorBake, WalkerPicturesHoldTheModelFromEveryView) {
     EXPECT_EQ(report.impostor_width, 24u * 32u);
     EXPECT_EQ(report.impostor_height, im.max_frames * 32u);
     EXPECT_EQ(report.impostor_bytes, 2 * im.bytesPerImage());
-    std::printf("walker impostors: %u x %u texels x %zu clips, %zu bytes, baked with the animation in %.2f s\n", report.impostor_width,
-                report.impostor_height, im.frames.size(), report.impostor_bytes, seconds);
+    std::printf("walker impostors: %u x %u texels x %zu clips, %zu bytes, baked with the animation in %.2f s\n",
+                report.impostor_width, report.impostor_height, im.frames.size(), report.impostor_bytes, seconds);
     for (uint32_t c = 0; c < im.frames.size(); ++c)
         for (uint32_t f = 0; f < im.frames[c]; ++f)
             for (uint32_t v = 0; v < im.views(); ++v) {
                 bool border = false;
                 const size_t n = coverage(im, c, f, v, &border);
                 EXPECT_GT(n, size_t(im.tile)) << "clip " << c << " frame " << f << " view " << v << ": nearly empty";
-                EXPECT_LT(n, size_t(im.tile) * im.tile / 2) << "clip " << c << " frame " << f << " view " << v << ": the sphere frames too tight";
-                EXPECT_FALSE(border) << "clip " << c << " frame " << f << " view " << v << ": the model reaches the tile's border";
+                EXPECT_LT(n, size_t(im.tile) * im.tile / 2)
+                    << "clip " << c << " frame " << f << " view " << v << ": the sphere frames too tight";
+                EXPECT_FALSE(border) << "clip " << c << " frame " << f << " view " << v
+                                     << ": the model reaches the tile's border";
             }
     // The walk moves its legs: the side view's first and middle pictures differ.
-    const uint32_t walk = 0, side = 2;  // azimuth 90 degrees, horizon
+    const uint32_t walk = 0, side = 2; // azimuth 90 degrees, horizon
     EXPECT_NE(coverage(im, walk, 0, side), coverage(im, walk, im.frames[walk] / 2, side) + 1000);
     size_t differ = 0;
     for (uint32_t y = 0; y < im.tile; ++y)

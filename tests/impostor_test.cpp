@@ -12,7 +12,7 @@ using namespace throng;
 namespace {
 
 class Impostors : public test::WalkerSuite {
-protected:
+  protected:
     BakeOptions bakeOptions() const override {
         BakeOptions o;
         o.impostors.enabled = true;
@@ -50,19 +50,22 @@ TEST_F(Impostors, SilhouettesAgreeWithTheMeshAtTheSwitchingSize) {
     render::CullSettings cull{true, true, 1.0f, false, true};
     const render::RenderOutput mesh = renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, cull, s);
     // For scale: what drawing every member at full detail instead changes.
-    const render::RenderOutput full = renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, render::CullSettings{true, false, 1.0f, false, true}, s);
+    const render::RenderOutput full =
+        renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, render::CullSettings{true, false, 1.0f, false, true}, s);
     const Silhouettes lod = compareSilhouettes(full, mesh);
-    std::printf("silhouettes: LOD on against LOD off: %zu of %zu px differ (%.1f%%)\n", lod.differ, lod.either, 100.0 * double(lod.differ) / double(lod.either));
-    cull.impostor_px = 10000.0f;  // every member
+    std::printf("silhouettes: LOD on against LOD off: %zu of %zu px differ (%.1f%%)\n", lod.differ, lod.either,
+                100.0 * double(lod.differ) / double(lod.either));
+    cull.impostor_px = 10000.0f; // every member
     const render::RenderOutput impostor = renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, cull, s);
     EXPECT_EQ(impostor.drawn.impostors, impostor.drawn.in_frustum);
     EXPECT_EQ(impostor.triangles, 0u);
     const Silhouettes sil = compareSilhouettes(mesh, impostor);
     const double share = double(sil.differ) / double(std::max<size_t>(sil.either, 1));
-    std::printf("silhouettes: mesh %zu px, impostors %zu px, %zu of the %zu px either covers differ (%.1f%%)\n", sil.mesh, sil.impostor, sil.differ,
-                sil.either, 100.0 * share);
+    std::printf("silhouettes: mesh %zu px, impostors %zu px, %zu of the %zu px either covers differ (%.1f%%)\n",
+                sil.mesh, sil.impostor, sil.differ, sil.either, 100.0 * share);
     EXPECT_GT(sil.mesh, 500u) << "the crowd is not in the picture";
-    EXPECT_LT(std::abs(double(sil.impostor) - double(sil.mesh)), 0.15 * double(sil.mesh)) << "impostors cover a different area";
+    EXPECT_LT(std::abs(double(sil.impostor) - double(sil.mesh)), 0.15 * double(sil.mesh))
+        << "impostors cover a different area";
     EXPECT_LT(share, 0.40) << "measured 33% on lavapipe (LOD on against off: 22%)";
     bool drawn = false;
     for (const render::PassTiming& p : impostor.passes) drawn = drawn || p.name == "impostors";
@@ -91,7 +94,7 @@ TEST_F(Impostors, ThresholdSplitsNearMeshesFromFarImpostors) {
 TEST_F(Impostors, RefusesWhatItCannotDraw) {
     const render::Crowd crowd = crowdOf(10);
     render::RenderSettings s;
-    s.technique = "palette-ubo";  // draws every member: no culling pass to choose impostors
+    s.technique = "palette-ubo"; // draws every member: no culling pass to choose impostors
     render::CullSettings cull{true, true, 1.0f, false, true, 8.0f};
     s.cull = cull;
     s.baked = &baked_;
@@ -107,7 +110,8 @@ TEST_F(Impostors, RefusesWhatItCannotDraw) {
     s.baked = &plain;
     out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
     ASSERT_FALSE(out.ok());
-    EXPECT_NE(out.error().message.find("has no impostors (bake it with --impostors)"), std::string::npos) << out.error().message;
+    EXPECT_NE(out.error().message.find("has no impostors (bake it with --impostors)"), std::string::npos)
+        << out.error().message;
     // The eye of a view-projection, as the impostors aim their views.
     const glm::mat4 look = render::crowdViewProjection(render::ViewKind::Street, crowd, 1.5f);
     const glm::vec4 eye(render::cameraPosition(look), 1.0f);

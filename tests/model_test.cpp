@@ -31,7 +31,8 @@ Model tinyModel() {
     Clip clip;
     clip.name = "turn";
     clip.duration = 1.0f;
-    clip.tracks.push_back(Track{1, TrackTarget::Rotation, Interpolation::Linear, {0.0f, 1.0f}, {{0, 0, 0, 1}, {0, 0, 1, 0}}});
+    clip.tracks.push_back(
+        Track{1, TrackTarget::Rotation, Interpolation::Linear, {0.0f, 1.0f}, {{0, 0, 0, 1}, {0, 0, 1, 0}}});
     m.clips.push_back(clip);
     return m;
 }
@@ -62,7 +63,7 @@ TEST(Validate, WeightsMustSumToOne) {
     Model m = tinyModel();
     m.meshes[0].weights[1] = {0.5f, 0.49f, 0, 0};
     expectError(m, "weights sum to");
-    m.meshes[0].weights[1] = {0.5f, 0.4995f, 0, 0};  // within 1e-3
+    m.meshes[0].weights[1] = {0.5f, 0.4995f, 0, 0}; // within 1e-3
     EXPECT_TRUE(validate(m).ok());
 }
 
@@ -137,7 +138,7 @@ TEST(Transform, MatrixAppliesScaleRotationTranslation) {
     t.translation = {1, 2, 3};
     t.rotation = glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1));
     t.scale = {2, 2, 2};
-    const glm::vec4 p = toMatrix(t) * glm::vec4(1, 0, 0, 1);  // scale -> (2,0,0), rotate -> (0,2,0), move
+    const glm::vec4 p = toMatrix(t) * glm::vec4(1, 0, 0, 1); // scale -> (2,0,0), rotate -> (0,2,0), move
     EXPECT_NEAR(p.x, 1.0f, 1e-6f);
     EXPECT_NEAR(p.y, 4.0f, 1e-6f);
     EXPECT_NEAR(p.z, 3.0f, 1e-6f);

@@ -54,10 +54,12 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
                 ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
                 const Agreement agree = compare(hardware, compute, 24);
-                std::printf("%s, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n", technique, render::toString(view),
-                            lod ? "on" : "off", agree.covered, agree.pixels, agree.differ, 100.0 * double(agree.differ) / double(agree.pixels));
+                std::printf("%s, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n", technique,
+                            render::toString(view), lod ? "on" : "off", agree.covered, agree.pixels, agree.differ,
+                            100.0 * double(agree.differ) / double(agree.pixels));
                 EXPECT_GT(agree.covered, agree.pixels / 50) << "nothing drawn";
-                EXPECT_LE(agree.differ, agree.pixels / 100) << technique << ", " << render::toString(view) << ": more than 1% of pixels differ";
+                EXPECT_LE(agree.differ, agree.pixels / 100)
+                    << technique << ", " << render::toString(view) << ": more than 1% of pixels differ";
                 bool resolved = false;
                 for (const render::PassTiming& p : compute.passes) resolved = resolved || p.name == "resolve";
                 EXPECT_TRUE(resolved || !context_->timestamps) << "no resolve pass";
@@ -75,7 +77,8 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
     const uint32_t w = 160, h = 90;
     const render::Crowd crowd = crowdOf(40);
     render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
-    render::ComputeRaster raster(*allocator_, "static", baked_, asset_, gpu_crowd, {w, h}, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, 1);
+    render::ComputeRaster raster(*allocator_, "static", baked_, asset_, gpu_crowd, {w, h}, VK_FORMAT_R8G8B8A8_SRGB,
+                                 VK_FORMAT_D32_SFLOAT, 1);
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
     std::vector<gpu::Pass> passes;
     gpu_crowd.addPasses(passes, 0, vp, {w, h}, render::CullSettings{false, false, 0.0f, false, false});
@@ -86,20 +89,24 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
 
     // Every triangle of LOD 0 (chain triangles 0 .. n - 1) of every member in pixels and depth.
     const render::ClusterChain& chain = raster.clusters();
-    const uint32_t lod0 = chain.clusters[chain.lods[0].x + chain.lods[0].y - 1].first_triangle + chain.clusters[chain.lods[0].x + chain.lods[0].y - 1].triangle_count;
+    const uint32_t lod0 = chain.clusters[chain.lods[0].x + chain.lods[0].y - 1].first_triangle +
+                          chain.clusters[chain.lods[0].x + chain.lods[0].y - 1].triangle_count;
     std::vector<glm::uvec3> triangles;
     for (const render::Cluster& c : chain.clusters)
         for (uint32_t t = 0; t < c.triangle_count; ++t) {
             const uint32_t packed = chain.triangles[c.first_triangle + t];
-            triangles.push_back({chain.vertices[c.first_vertex + (packed & 0xffu)], chain.vertices[c.first_vertex + ((packed >> 8) & 0xffu)],
+            triangles.push_back({chain.vertices[c.first_vertex + (packed & 0xffu)],
+                                 chain.vertices[c.first_vertex + ((packed >> 8) & 0xffu)],
                                  chain.vertices[c.first_vertex + ((packed >> 16) & 0xffu)]});
         }
     auto project = [&](uint32_t member, uint32_t vertex) {
         const gpu::shader::InstanceRecord& r = crowd.instances[member];
         const glm::vec4 q(glm::unpackHalf2x16(r.orientation.x), glm::unpackHalf2x16(r.orientation.y));
-        const glm::vec3 p(baked_.vertices[vertex].position[0], baked_.vertices[vertex].position[1], baked_.vertices[vertex].position[2]);
+        const glm::vec3 p(baked_.vertices[vertex].position[0], baked_.vertices[vertex].position[1],
+                          baked_.vertices[vertex].position[2]);
         const glm::vec3 t = 2.0f * glm::cross(glm::vec3(q), p);
-        const glm::vec3 world = (p + q.w * t + glm::cross(glm::vec3(q), t)) * r.position_scale.w + glm::vec3(r.position_scale);
+        const glm::vec3 world =
+            (p + q.w * t + glm::cross(glm::vec3(q), t)) * r.position_scale.w + glm::vec3(r.position_scale);
         const glm::dvec4 c = glm::dmat4(vp) * glm::dvec4(world, 1.0);
         return glm::dvec3((c.x / c.w * 0.5 + 0.5) * w, (c.y / c.w * 0.5 + 0.5) * h, c.w > 0.0 ? c.z / c.w : -1.0);
     };
@@ -110,9 +117,12 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
     auto screen = [&](uint32_t member, uint32_t vertex) { return projected[member][vertex]; };
     // Depth of the triangle at pixel centre `p`, or -1 when the centre is outside (by more than `slack` of its area).
     auto depthAt = [&](uint32_t member, uint32_t tri, glm::dvec2 p, double slack) {
-        const glm::dvec3 a = screen(member, triangles[tri].x), b = screen(member, triangles[tri].y), c = screen(member, triangles[tri].z);
+        const glm::dvec3 a = screen(member, triangles[tri].x), b = screen(member, triangles[tri].y),
+                         c = screen(member, triangles[tri].z);
         if (a.z < 0.0 || b.z < 0.0 || c.z < 0.0) return -1.0;
-        auto edge = [](glm::dvec2 u, glm::dvec2 v, glm::dvec2 q) { return (v.x - u.x) * (q.y - u.y) - (v.y - u.y) * (q.x - u.x); };
+        auto edge = [](glm::dvec2 u, glm::dvec2 v, glm::dvec2 q) {
+            return (v.x - u.x) * (q.y - u.y) - (v.y - u.y) * (q.x - u.x);
+        };
         const double area = edge(a, b, c);
         if (area == 0.0) return -1.0;
         const double w0 = edge(b, c, p) / area, w1 = edge(c, a, p) / area, w2 = edge(a, b, p) / area;
@@ -129,13 +139,15 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
             ASSERT_LT(tri, lod0) << "an unculled frame draws LOD 0 only";
             const glm::dvec2 centre(x + 0.5, y + 0.5);
             const double depth = depthAt(member, tri, centre, 1e-4);
-            ASSERT_GE(depth, 0.0) << "pixel " << x << "," << y << ": member " << member << " triangle " << tri << " does not cover it";
+            ASSERT_GE(depth, 0.0) << "pixel " << x << "," << y << ": member " << member << " triangle " << tri
+                                  << " does not cover it";
             const uint32_t key = uint32_t(v >> 40), expected = 0xffffffu - (std::bit_cast<uint32_t>(float(depth)) >> 8);
             EXPECT_LE(std::abs(int64_t(key) - int64_t(expected)), 64) << "pixel " << x << "," << y;
             for (uint32_t m = 0; m < crowd.instances.size(); ++m)
                 for (uint32_t t = 0; t < lod0; ++t) {
-                    const double d = depthAt(m, t, centre, -1e-3);  // strictly inside
-                    EXPECT_FALSE(d > depth * (1.0 + 1e-3) + 1e-7) << "pixel " << x << "," << y << ": member " << m << " is nearer than member " << member;
+                    const double d = depthAt(m, t, centre, -1e-3); // strictly inside
+                    EXPECT_FALSE(d > depth * (1.0 + 1e-3) + 1e-7)
+                        << "pixel " << x << "," << y << ": member " << m << " is nearer than member " << member;
                 }
             ++checked;
         }
@@ -153,10 +165,11 @@ TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
     s.raster = render::RasterMode::Auto;
     const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
     ASSERT_GT(split.drawn.per_lod[0], 0u) << "no member at LOD 0: the hardware part shows nothing";
-    ASSERT_LT(split.drawn.per_lod[0], split.drawn.in_frustum) << "every member at LOD 0: the compute part shows nothing";
+    ASSERT_LT(split.drawn.per_lod[0], split.drawn.in_frustum)
+        << "every member at LOD 0: the compute part shows nothing";
     const Agreement agree = compare(hardware, split, 24);
-    std::printf("auto, street: %u members at LOD 0 (hardware), %u coarser (compute); %zu of %zu pixels differ\n", split.drawn.per_lod[0],
-                split.drawn.in_frustum - split.drawn.per_lod[0], agree.differ, agree.pixels);
+    std::printf("auto, street: %u members at LOD 0 (hardware), %u coarser (compute); %zu of %zu pixels differ\n",
+                split.drawn.per_lod[0], split.drawn.in_frustum - split.drawn.per_lod[0], agree.differ, agree.pixels);
     EXPECT_LE(agree.differ, agree.pixels / 100);
     std::vector<std::string> names;
     for (const render::PassTiming& p : split.passes) names.push_back(p.name);
@@ -170,7 +183,8 @@ TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
 // it (each the exact pose at its frame time) tweened, as framesAt and tweenedJoint do in float.
 std::vector<glm::dmat4> tweenedReference(const Model& model, const BakedClip& clip, const Clip& source, double t) {
     const double last = double(clip.frame_count - 1);
-    const double local = clip.loop && clip.duration > 0.0f ? std::fmod(t, double(clip.duration)) : std::clamp(t, 0.0, double(clip.duration));
+    const double local = clip.loop && clip.duration > 0.0f ? std::fmod(t, double(clip.duration))
+                                                           : std::clamp(t, 0.0, double(clip.duration));
     const double u = clip.duration > 0.0f ? std::clamp(local / clip.duration * last, 0.0, last) : 0.0;
     const uint32_t f0 = uint32_t(std::floor(u)), f1 = std::min(f0 + 1, clip.frame_count - 1);
     const auto a = referenceSkinningMatrices(model, &source, bakedFrameTime(clip, f0), false);
@@ -182,7 +196,8 @@ std::vector<glm::dmat4> tweenedReference(const Model& model, const BakedClip& cl
 
 // The vertex cache's normal encoding (vertex_cache.glsl's decodeCachedNormal), in double.
 glm::dvec3 decodeOctahedral(uint32_t w) {
-    const glm::dvec2 e(std::max(double(int16_t(w & 0xffffu)) / 32767.0, -1.0), std::max(double(int16_t(w >> 16)) / 32767.0, -1.0));
+    const glm::dvec2 e(std::max(double(int16_t(w & 0xffffu)) / 32767.0, -1.0),
+                       std::max(double(int16_t(w >> 16)) / 32767.0, -1.0));
     glm::dvec3 n(e, 1.0 - std::abs(e.x) - std::abs(e.y));
     const double t = std::max(-n.z, 0.0);
     n.x += n.x >= 0.0 ? -t : t;
@@ -190,7 +205,9 @@ glm::dvec3 decodeOctahedral(uint32_t w) {
     return glm::normalize(n);
 }
 
-double angleBetween(glm::dvec3 a, glm::dvec3 b) { return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0, 1.0)); }
+double angleBetween(glm::dvec3 a, glm::dvec3 b) {
+    return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0, 1.0));
+}
 
 // The vertex cache (section 1 of the issue): after the cache pass of an unculled frame (every
 // member at LOD 0, member i in slot i), every member's LOD 0 vertices are in the cache, and each
@@ -204,14 +221,15 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const Model model = makeWalker();
     render::Crowd crowd = crowdOf(12);
-    for (size_t i = 0; i < crowd.instances.size(); i += 2) {  // half of them cross-fading
+    for (size_t i = 0; i < crowd.instances.size(); i += 2) { // half of them cross-fading
         gpu::shader::InstanceRecord& inst = crowd.instances[i];
         inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked_.clips.size())) << 16);
         inst.blend = 0.35f;
     }
     const float time = 0.61f;
     render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
-    render::ComputeRaster raster(*allocator_, "baked", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, 1);
+    render::ComputeRaster raster(*allocator_, "baked", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
+                                 VK_FORMAT_D32_SFLOAT, 1);
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
     std::vector<gpu::Pass> passes;
     gpu_crowd.addPasses(passes, 0, vp, {64, 36}, render::CullSettings{false, false, 0.0f, false, false});
@@ -237,14 +255,16 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
         const gpu::shader::InstanceRecord& inst = crowd.instances[m];
         const double t = double(time) * inst.speed + inst.time_offset;
         const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
-        const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t), mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
+        const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t),
+                   mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
         std::vector<glm::dmat4> blended(ma.size());
         for (size_t j = 0; j < ma.size(); ++j) blended[j] = ma[j] * (1.0 - inst.blend) + mb[j] * double(inst.blend);
         std::vector<glm::dvec3> reference, reference_normals;
         for (const Mesh& mesh : model.meshes) {
             const SkinnedVertices v = referenceSkin(mesh, blended);
             reference.insert(reference.end(), v.positions.begin(), v.positions.end());
-            for (size_t i = 0; i < mesh.normals.size(); ++i) {  // the blended matrix's linear part, as the shaders apply it
+            for (size_t i = 0; i < mesh.normals.size();
+                 ++i) { // the blended matrix's linear part, as the shaders apply it
                 glm::dmat3 sum(0.0);
                 for (int j = 0; j < 4; ++j) sum += glm::dmat3(blended[mesh.joints[i][j]]) * double(mesh.weights[i][j]);
                 reference_normals.push_back(sum * glm::dvec3(mesh.normals[i]));
@@ -256,10 +276,12 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
             const glm::dvec3 p = glm::dvec3(glm::vec3(rp.cache_origin)) + q * glm::dvec3(glm::vec3(rp.cache_step));
             const uint32_t vertex = chain.lod_vertices[chain.lod_vertex_ranges[0].x + i];
             worst = std::max(worst, glm::length(p - reference[vertex]) / diagonal);
-            worst_angle = std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]), reference_normals[vertex]));
+            worst_angle = std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]),
+                                                             reference_normals[vertex]));
         }
     }
-    std::printf("vertex cache: %zu members x %u vertices, largest difference from the double reference %.2e of the size, normals %.2e rad\n",
+    std::printf("vertex cache: %zu members x %u vertices, largest difference from the double reference %.2e of the "
+                "size, normals %.2e rad\n",
                 crowd.instances.size(), n, worst, worst_angle);
     EXPECT_LE(worst, 1e-5);
     EXPECT_LE(worst_angle, 1e-3);
@@ -284,10 +306,11 @@ TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
     const render::RenderOutput part = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
     EXPECT_GT(part.vertex_cache.cached_members, 0u);
     EXPECT_GT(part.vertex_cache.uncached_members, 0u);
-    std::printf("cache: %llu members, %llu vertices, %llu bytes in its pass; part: %llu cached, %llu skinned per cluster\n",
-                (unsigned long long)cached.vertex_cache.cached_members, (unsigned long long)cached.vertex_cache.cached_vertices,
-                (unsigned long long)cached.vertex_cache.cache_pass_bytes, (unsigned long long)part.vertex_cache.cached_members,
-                (unsigned long long)part.vertex_cache.uncached_members);
+    std::printf(
+        "cache: %llu members, %llu vertices, %llu bytes in its pass; part: %llu cached, %llu skinned per cluster\n",
+        (unsigned long long)cached.vertex_cache.cached_members, (unsigned long long)cached.vertex_cache.cached_vertices,
+        (unsigned long long)cached.vertex_cache.cache_pass_bytes, (unsigned long long)part.vertex_cache.cached_members,
+        (unsigned long long)part.vertex_cache.uncached_members);
     for (const render::RenderOutput* other : {&uncached, &part}) {
         const Agreement agree = compare(cached, *other, 8);
         EXPECT_LE(agree.differ, agree.pixels / 1000) << agree.differ << " of " << agree.pixels << " pixels differ";
@@ -311,8 +334,8 @@ TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
     s.baked = &baked_;
     s.width = 64;
     s.height = 36;
-    const Result<render::RenderOutput> out =
-        render::renderCrowd(*allocator_, asset_, crowd, render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f), s);
+    const Result<render::RenderOutput> out = render::renderCrowd(
+        *allocator_, asset_, crowd, render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f), s);
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.error().message.find("--raster compute"), std::string::npos) << out.error().message;
     EXPECT_EQ(render::computeRasterProblem(*context_, "baked", baked_, (1u << 24) + 1).empty(), false);

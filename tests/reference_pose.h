@@ -12,7 +12,8 @@
 namespace throng::test {
 
 // Model-space positions of member `inst` at crowd time `time`; `skinned`: false for the bind pose.
-inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu::shader::InstanceRecord& inst, float time, bool skinned) {
+inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu::shader::InstanceRecord& inst,
+                                                   float time, bool skinned) {
     std::vector<glm::dvec3> local;
     if (!skinned) {
         for (const Mesh& mesh : model.meshes)

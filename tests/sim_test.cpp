@@ -106,20 +106,24 @@ std::pair<size_t, double> stateDifference(const SimState& a, const SimState& b, 
     double worst = 0.0;
     for (size_t i = 0; i < a.members.size(); ++i) {
         if (std::memcmp(&a.members[i], &b.members[i], sizeof(a.members[i])) != 0) ++differ;
-        worst = std::max(worst, glm::length(glm::dvec3(glm::ivec3(a.members[i].position) - glm::ivec3(b.members[i].position))) * unit);
+        worst = std::max(
+            worst,
+            glm::length(glm::dvec3(glm::ivec3(a.members[i].position) - glm::ivec3(b.members[i].position))) * unit);
     }
     return {differ, worst};
 }
 
 struct RecordErrors {
     double position = 0.0, orientation = 0.0, time_offset = 0.0;
-    size_t other = 0;  // records whose clips, colour, scale, speed or blend differ
+    size_t other = 0; // records whose clips, colour, scale, speed or blend differ
 };
 
-RecordErrors compareRecords(const std::vector<gpu::shader::InstanceRecord>& a, const std::vector<gpu::shader::InstanceRecord>& b) {
+RecordErrors compareRecords(const std::vector<gpu::shader::InstanceRecord>& a,
+                            const std::vector<gpu::shader::InstanceRecord>& b) {
     RecordErrors e;
     for (size_t i = 0; i < a.size(); ++i) {
-        e.position = std::max(e.position, double(glm::length(glm::vec3(a[i].position_scale) - glm::vec3(b[i].position_scale))));
+        e.position =
+            std::max(e.position, double(glm::length(glm::vec3(a[i].position_scale) - glm::vec3(b[i].position_scale))));
         const glm::vec4 qa = orientation(a[i]), qb = orientation(b[i]);
         e.orientation = std::max(e.orientation, double(std::min(glm::length(qa - qb), glm::length(qa + qb))));
         e.time_offset = std::max(e.time_offset, double(std::abs(a[i].time_offset - b[i].time_offset)));
@@ -145,7 +149,7 @@ double closestPair(const SimState& state, const SimSettings& settings) {
 }
 
 class Sim : public test::GpuSuite {
-protected:
+  protected:
     static void SetUpTestSuite() {
         GpuSuite::SetUpTestSuite();
         if (context_ != nullptr) pipelines_ = sim::createSimPipelines(*context_);
@@ -165,8 +169,9 @@ protected:
     static GpuRun runGpu(const Scenario& s, uint32_t steps, uint32_t per_record, uint32_t max_groups_x = 0) {
         GpuRun run;
         const size_t n = s.initial.members.size();
-        gpu::OwnedBuffer instances = gpu::ownBuffer(*allocator_, n * sizeof(gpu::shader::InstanceRecord),
-                                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Device);
+        gpu::OwnedBuffer instances = gpu::ownBuffer(
+            *allocator_, n * sizeof(gpu::shader::InstanceRecord),
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Device);
         sim::GpuSimulation simulation(*allocator_, s.initial, s.settings, instances->buffer, pipelines_, max_groups_x);
         const auto start = std::chrono::steady_clock::now();
         for (uint32_t done = 0; done < steps;) {
@@ -174,7 +179,8 @@ protected:
             gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { simulation.record(cmd, k); });
             done += k;
         }
-        run.ms_per_step = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / std::max(steps, 1u);
+        run.ms_per_step = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+                          std::max(steps, 1u);
         simulation.readBack(run.state);
         run.records.resize(n);
         gpu::downloadBuffer(*allocator_, *instances, run.records.data(), n * sizeof(gpu::shader::InstanceRecord));
@@ -182,15 +188,18 @@ protected:
     }
 
     // GPU against CPU after `steps` steps: states bit for bit, records within the tolerances.
-    static void expectGpuMatchesCpu(const char* what, const Scenario& s, uint32_t steps, uint32_t per_record, uint32_t max_groups_x = 0) {
+    static void expectGpuMatchesCpu(const char* what, const Scenario& s, uint32_t steps, uint32_t per_record,
+                                    uint32_t max_groups_x = 0) {
         const GpuRun gpu_run = runGpu(s, steps, per_record, max_groups_x);
         const SimState cpu = runCpu(s, steps);
         EXPECT_EQ(gpu_run.state.steps, cpu.steps);
         const auto [differ, distance] = stateDifference(gpu_run.state, cpu, s.settings);
         const RecordErrors e = compareRecords(gpu_run.records, records(cpu, s.settings));
-        std::printf("%s, %zu members, %u steps: %zu states differ (largest position difference %.3g); records: position %.3g, "
-                    "orientation %.3g, time offset %.3g s, %zu with other differences; GPU %.2f ms per step\n",
-                    what, cpu.members.size(), steps, differ, distance, e.position, e.orientation, e.time_offset, e.other, gpu_run.ms_per_step);
+        std::printf(
+            "%s, %zu members, %u steps: %zu states differ (largest position difference %.3g); records: position %.3g, "
+            "orientation %.3g, time offset %.3g s, %zu with other differences; GPU %.2f ms per step\n",
+            what, cpu.members.size(), steps, differ, distance, e.position, e.orientation, e.time_offset, e.other,
+            gpu_run.ms_per_step);
         EXPECT_TRUE(sameMembers(gpu_run.state, cpu)) << differ << " member states differ";
         EXPECT_LE(e.position, 1e-4);
         EXPECT_LE(e.orientation, 2e-3);
@@ -218,7 +227,7 @@ TEST_F(Sim, SparseGridAndTwoDimensionalDispatchesMatchCpu) {
     s.settings.field.max = centre + (s.settings.field.max - centre) * 60.0f;
     s.settings.max_cells = 4'000'000;
     const sim::shader::SimParams P = sim::simParams(s.settings, 300).value();
-    EXPECT_GT(P.grid_dims.w, 1'048'576u);  // > 1024 * 1024: three levels
+    EXPECT_GT(P.grid_dims.w, 1'048'576u); // > 1024 * 1024: three levels
     s.initial = sim::initialState(records(s.initial, s.settings), s.settings);
     expectGpuMatchesCpu("walkers in a sparse grid, 2D dispatches", s, 10, 5, 2);
 }
@@ -226,7 +235,7 @@ TEST_F(Sim, SparseGridAndTwoDimensionalDispatchesMatchCpu) {
 TEST_F(Sim, SameSeedGivesBitIdenticalGpuResults) {
     const Scenario s = walkers(300, 11);
     const GpuRun a = runGpu(s, 20, 20);
-    const GpuRun b = runGpu(s, 20, 7);  // also: how the steps are split over record() calls does not matter
+    const GpuRun b = runGpu(s, 20, 7); // also: how the steps are split over record() calls does not matter
     EXPECT_TRUE(sameMembers(a.state, b.state));
     EXPECT_EQ(std::memcmp(a.records.data(), b.records.data(), a.records.size() * sizeof(a.records[0])), 0);
     const Scenario fish = school(300, 11);
@@ -246,8 +255,8 @@ TEST(SimCpu, WalkersKeepApart) {
         sim::stepCpu(state, s.settings);
         closest = std::min(closest, closestPair(state, s.settings));
     }
-    std::printf("walkers: separation radius %.3f, closest pair at start %.3f, over 200 steps %.3f (%.0f%%)\n", s.settings.separation, start,
-                closest, 100.0 * closest / s.settings.separation);
+    std::printf("walkers: separation radius %.3f, closest pair at start %.3f, over 200 steps %.3f (%.0f%%)\n",
+                s.settings.separation, start, closest, 100.0 * closest / s.settings.separation);
     EXPECT_GE(closest, 0.5 * s.settings.separation);
 }
 
@@ -264,12 +273,14 @@ TEST(SimCpu, FishKeepApartAndStayInTheirVolume) {
         const std::vector<gpu::shader::InstanceRecord> r = records(state, s.settings);
         for (const gpu::shader::InstanceRecord& x : r)
             for (int a = 0; a < 3; ++a)
-                inside = inside && x.position_scale[a] >= s.settings.field.min[a] - 1e-3f && x.position_scale[a] <= s.settings.field.max[a] + 1e-3f;
+                inside = inside && x.position_scale[a] >= s.settings.field.min[a] - 1e-3f &&
+                         x.position_scale[a] <= s.settings.field.max[a] + 1e-3f;
         for (const sim::shader::MemberState& m : state.members)
-            for (int a = 0; a < 3; ++a) inside = inside && m.position[a] >= P.field_min[a] && m.position[a] <= P.field_max[a];
+            for (int a = 0; a < 3; ++a)
+                inside = inside && m.position[a] >= P.field_min[a] && m.position[a] <= P.field_max[a];
     }
-    std::printf("fish: separation radius %.3f, closest pair at start %.3f, over 300 steps %.3f (%.0f%%)\n", s.settings.separation, start,
-                closest, 100.0 * closest / s.settings.separation);
+    std::printf("fish: separation radius %.3f, closest pair at start %.3f, over 300 steps %.3f (%.0f%%)\n",
+                s.settings.separation, start, closest, 100.0 * closest / s.settings.separation);
     EXPECT_TRUE(inside);
     EXPECT_GE(closest, 0.5 * s.settings.separation);
     // They swim: speeds within the limits, and faster fish beat their tails faster.
@@ -290,10 +301,12 @@ TEST(SimCpu, WalkersReachTheirGoals) {
     SimState state = s.initial;
     std::vector<double> farthest(state.members.size(), 0.0);
     const double unit = sim::simParams(s.settings, 200).value().origin.w;
-    for (int i = 0; i < 900; ++i) {  // 30 s
+    for (int i = 0; i < 900; ++i) { // 30 s
         sim::stepCpu(state, s.settings);
         for (size_t m = 0; m < state.members.size(); ++m)
-            farthest[m] = std::max(farthest[m], glm::length(glm::dvec3(glm::ivec3(state.members[m].position) - glm::ivec3(s.initial.members[m].position))) * unit);
+            farthest[m] = std::max(farthest[m], glm::length(glm::dvec3(glm::ivec3(state.members[m].position) -
+                                                                       glm::ivec3(s.initial.members[m].position))) *
+                                                    unit);
     }
     size_t reached = 0, goals = 0, moved = 0;
     for (size_t m = 0; m < state.members.size(); ++m) {
@@ -301,7 +314,8 @@ TEST(SimCpu, WalkersReachTheirGoals) {
         goals += size_t(state.members[m].position.w);
         moved += farthest[m] > s.settings.radius;
     }
-    std::printf("walkers after 30 s: %zu of %zu reached a goal (%zu goals), %zu moved more than a radius\n", reached, state.members.size(), goals, moved);
+    std::printf("walkers after 30 s: %zu of %zu reached a goal (%zu goals), %zu moved more than a radius\n", reached,
+                state.members.size(), goals, moved);
     EXPECT_GE(reached, state.members.size() * 9 / 10);
     EXPECT_EQ(moved, state.members.size());
 }
@@ -312,8 +326,9 @@ TEST(SimCpu, ClipsFollowSpeedWithCrossFades) {
     const Scenario s = walkers(300, 4);
     const sim::shader::SimParams P = sim::simParams(s.settings, 300).value();
     const double unit = P.origin.w, dt = sim::stepSeconds(s.settings);
-    const uint32_t walk = uint32_t(s.settings.slots[sim::kWalk].clip), idle = uint32_t(s.settings.slots[sim::kIdle].clip);
-    EXPECT_EQ(walk, 0u);  // builtin:walker: clips walk, idle
+    const uint32_t walk = uint32_t(s.settings.slots[sim::kWalk].clip),
+                   idle = uint32_t(s.settings.slots[sim::kIdle].clip);
+    EXPECT_EQ(walk, 0u); // builtin:walker: clips walk, idle
     EXPECT_EQ(idle, 1u);
     EXPECT_EQ(s.settings.slots[sim::kRun].clip, -1);
     SimState state = s.initial;
@@ -334,7 +349,7 @@ TEST(SimCpu, ClipsFollowSpeedWithCrossFades) {
             last_a[m] = a;
             const double scale = r[m].position_scale.w;
             const glm::ivec2 moved = state.members[m].motion;
-            const double speed = glm::length(glm::dvec2(moved)) * unit / dt / scale;  // ground speed at scale 1
+            const double speed = glm::length(glm::dvec2(moved)) * unit / dt / scale; // ground speed at scale 1
             if (a != b) {
                 ++fading;
                 continue;
@@ -342,12 +357,13 @@ TEST(SimCpu, ClipsFollowSpeedWithCrossFades) {
             if (a == walk) {
                 ++walking;
                 EXPECT_GE(speed, 0.149 * s.settings.slots[sim::kWalk].natural_speed) << "walking too slowly";
-                const double rate = std::min(speed / s.settings.slots[sim::kWalk].natural_speed, double(s.settings.max_rate));
+                const double rate =
+                    std::min(speed / s.settings.slots[sim::kWalk].natural_speed, double(s.settings.max_rate));
                 worst_rate = std::max(worst_rate, std::abs(rate - r[m].speed));
             } else {
                 ++idling;
                 EXPECT_LE(speed, 0.301 * s.settings.slots[sim::kWalk].natural_speed) << "idle while moving";
-                EXPECT_EQ(r[m].speed, 1.0f);  // idle plays at its own pace
+                EXPECT_EQ(r[m].speed, 1.0f); // idle plays at its own pace
             }
         }
     }
@@ -386,8 +402,8 @@ TEST(SimCpu, AnimationTimeIsContinuousAcrossSteps) {
             }
             before = after;
         }
-        std::printf("%s: largest jump of the clip time between steps %.3g %s (%zu speed changes)\n", fish ? "fish" : "walkers", worst,
-                    fish ? "cycles" : "s", speed_changes);
+        std::printf("%s: largest jump of the clip time between steps %.3g %s (%zu speed changes)\n",
+                    fish ? "fish" : "walkers", worst, fish ? "cycles" : "s", speed_changes);
         EXPECT_LE(worst, 1e-4);
         EXPECT_GT(speed_changes, 100u);
     }
@@ -411,9 +427,11 @@ TEST(SimCpu, RecordsFaceWhereMembersGo) {
                 const sim::shader::MemberState& x = state.members[m];
                 const glm::vec4 q = orientation(r[m]);
                 const glm::vec3 forward = glm::quat(q.w, q.x, q.y, q.z) * glm::vec3(0.0f, 0.0f, 1.0f);
-                const glm::dvec3 want = fish ? glm::normalize(glm::dvec3(glm::ivec3(x.velocity))) : glm::normalize(glm::dvec3(x.heading.x, 0.0, x.heading.y));
+                const glm::dvec3 want = fish ? glm::normalize(glm::dvec3(glm::ivec3(x.velocity)))
+                                             : glm::normalize(glm::dvec3(x.heading.x, 0.0, x.heading.y));
                 facing = std::max(facing, glm::length(glm::dvec3(forward) - want));
-                const glm::dvec3 world = glm::dvec3(glm::vec3(P.origin)) + glm::dvec3(glm::ivec3(x.position)) * double(P.origin.w);
+                const glm::dvec3 world =
+                    glm::dvec3(glm::vec3(P.origin)) + glm::dvec3(glm::ivec3(x.position)) * double(P.origin.w);
                 place = std::max(place, glm::length(world - glm::dvec3(glm::vec3(r[m].position_scale))));
                 const glm::dvec3 moved(x.motion.x, 0.0, x.motion.y);
                 if (fish || glm::length(moved) < 0.3 * P.natural_speed[sim::kWalk]) continue;
@@ -423,12 +441,13 @@ TEST(SimCpu, RecordsFaceWhereMembersGo) {
                 off90 += along < 0.0;
             }
         }
-        std::printf("%s: facing within %.2g of the %s, positions within %.2g", fish ? "fish" : "walkers", facing, fish ? "velocity" : "heading", place);
+        std::printf("%s: facing within %.2g of the %s, positions within %.2g", fish ? "fish" : "walkers", facing,
+                    fish ? "velocity" : "heading", place);
         if (!fish)
-            std::printf("; of %zu moving walkers, %.1f%% more than 45 degrees off their heading, %.2f%% backward", moving, 100.0 * off45 / moving,
-                        100.0 * off90 / moving);
+            std::printf("; of %zu moving walkers, %.1f%% more than 45 degrees off their heading, %.2f%% backward",
+                        moving, 100.0 * off45 / moving, 100.0 * off90 / moving);
         std::printf("\n");
-        EXPECT_LE(facing, 4e-3);  // halves: 2^-11 per component
+        EXPECT_LE(facing, 4e-3); // halves: 2^-11 per component
         EXPECT_LE(place, 1e-4);
         if (!fish) {
             EXPECT_GT(moving, 10000u);
@@ -441,9 +460,9 @@ TEST(SimCpu, RecordsFaceWhereMembersGo) {
 TEST(SimCpu, SettingsForTheBuiltinCreatures) {
     const BakedAsset& walker = bakedOnce(false);
     const float walk = sim::naturalGroundSpeed(walker, 0), idle = sim::naturalGroundSpeed(walker, 1);
-    std::printf("builtin:walker: natural ground speed of walk %.3f m/s (stride %.3f m per %.2f s loop), idle %.3f\n", walk,
-                walk * walker.clips[0].duration, walker.clips[0].duration, idle);
-    EXPECT_GT(walk, 0.8f);  // a 1.8 m walker with 22-degree hip swings: a stride of about 1.2 m
+    std::printf("builtin:walker: natural ground speed of walk %.3f m/s (stride %.3f m per %.2f s loop), idle %.3f\n",
+                walk, walk * walker.clips[0].duration, walker.clips[0].duration, idle);
+    EXPECT_GT(walk, 0.8f); // a 1.8 m walker with 22-degree hip swings: a stride of about 1.2 m
     EXPECT_LT(walk, 1.6f);
     EXPECT_EQ(idle, 0.0f);
     render::CrowdOptions o;
@@ -469,7 +488,8 @@ TEST(SimCpu, SettingsForTheBuiltinCreatures) {
 
 TEST_F(Sim, RefusesCrowdsPastTheDeviceLimits) {
     const Scenario s = walkers(100, 1);
-    EXPECT_TRUE(sim::checkDeviceLimits(*context_, s.settings, 1'000'000).ok()) << sim::checkDeviceLimits(*context_, s.settings, 1'000'000).message;
+    EXPECT_TRUE(sim::checkDeviceLimits(*context_, s.settings, 1'000'000).ok())
+        << sim::checkDeviceLimits(*context_, s.settings, 1'000'000).message;
     const uint64_t range = context_->properties.limits.maxStorageBufferRange;
     const uint64_t too_many = range / sizeof(sim::shader::MemberState) + 1;
     if (too_many < (1u << 28)) {
@@ -484,12 +504,13 @@ TEST_F(Sim, RefusesCrowdsPastTheDeviceLimits) {
 // validation layers report objects destroyed while in use; the allocator's bytes in use return).
 TEST_F(Sim, FailedConstructionFreesEverything) {
     const Scenario s = walkers(100, 1);
-    gpu::OwnedBuffer instances = gpu::ownBuffer(*allocator_, 100 * sizeof(gpu::shader::InstanceRecord), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                gpu::MemoryUse::Device);
+    gpu::OwnedBuffer instances = gpu::ownBuffer(*allocator_, 100 * sizeof(gpu::shader::InstanceRecord),
+                                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Device);
     const VkDeviceSize in_use = allocator_->in_use;
     for (bool own_pipelines : {false, true}) {
         auto build = [&] {
-            sim::GpuSimulation simulation(*allocator_, s.initial, s.settings, instances->buffer, own_pipelines ? nullptr : pipelines_);
+            sim::GpuSimulation simulation(*allocator_, s.initial, s.settings, instances->buffer,
+                                          own_pipelines ? nullptr : pipelines_);
         };
         gpu::setFailAllocation(0);
         build();
@@ -507,7 +528,8 @@ TEST_F(Sim, FailedConstructionFreesEverything) {
             EXPECT_EQ(allocator_->in_use, in_use) << "fault point " << n;
         }
         gpu::setFailAllocation(0);
-        std::printf("%s pipelines: %" PRIu64 " fault points, %" PRIu64 " of them thrown (the others absorbed by a fallback)\n",
+        std::printf("%s pipelines: %" PRIu64 " fault points, %" PRIu64
+                    " of them thrown (the others absorbed by a fallback)\n",
                     own_pipelines ? "own" : "shared", points, threw);
         EXPECT_GE(threw, points / 2);
     }
@@ -523,8 +545,8 @@ TEST_F(Sim, TimingOf100kWalkers) {
     (void)runGpu(s, 1, 1);
     const GpuRun one = runGpu(s, 4, 1);
     const GpuRun ten = runGpu(s, 10, 10);
-    std::printf("%u walkers on %s: %.2f ms per step (10 steps in one submission), %.2f ms (one step per submission)\n", members,
-                context_->device_name.c_str(), ten.ms_per_step, one.ms_per_step);
+    std::printf("%u walkers on %s: %.2f ms per step (10 steps in one submission), %.2f ms (one step per submission)\n",
+                members, context_->device_name.c_str(), ten.ms_per_step, one.ms_per_step);
 }
 
 // A million walkers: grid, dispatches and buffers at the scale the simulation is for; one step,

@@ -47,7 +47,8 @@ inline CliRun runThrong(const std::string& args, const std::string& prefix = "")
     static int calls = 0;
     const auto dir = scratchDir("run" + std::to_string(calls++));
     const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
-    const std::string command = (prefix.empty() ? "" : prefix + " ") + std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err;
+    const std::string command =
+        (prefix.empty() ? "" : prefix + " ") + std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err;
     const int status = std::system(command.c_str());
     auto slurp = [](const std::string& path) {
         std::ifstream in(path);
@@ -78,9 +79,9 @@ inline CliRun runThrongInDisplay(const std::string& args, const std::string& dis
 
 // Declares `std::string var` holding the path of a shared model, or skips the test with a
 // message when it is missing (fails instead when assets are required, as in CI).
-#define THRONG_ASSET(var, relative)                                                              \
-    const std::string var = ::throng::test::assetPath(relative);                                 \
-    if (!std::filesystem::exists(var)) {                                                         \
-        if (::throng::test::kRequireAssets) FAIL() << "required test model missing: " << var;    \
-        GTEST_SKIP() << "test model not found (set THRONG_ASSETS_DIR): " << var;                 \
+#define THRONG_ASSET(var, relative)                                                                                    \
+    const std::string var = ::throng::test::assetPath(relative);                                                       \
+    if (!std::filesystem::exists(var)) {                                                                               \
+        if (::throng::test::kRequireAssets) FAIL() << "required test model missing: " << var;                          \
+        GTEST_SKIP() << "test model not found (set THRONG_ASSETS_DIR): " << var;                                       \
     }

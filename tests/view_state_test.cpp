@@ -29,9 +29,7 @@ constexpr uint64_t kFaultStep = 4;
 constexpr uint64_t kFaultStep = 1;
 #endif
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // builtin:walker (clips walk and idle), imported: changes may bake it again. Without the model it
 // stands for a .throng file baked without vertex animation.
@@ -50,7 +48,7 @@ Scene walker(bool with_model = true) {
 // A context with validation per test, so that objects left alive at vkDestroyDevice (leaks) fail
 // the test that made them; a colour and depth target and the frame slots the crowd is drawn with.
 class ViewState : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         gpu::ContextOptions options;
         options.validation = true;
@@ -58,8 +56,10 @@ protected:
         ASSERT_TRUE(r.ok()) << "no Vulkan device with validation: " << r.error().message;
         ctx_ = std::move(r).value();
         gpu::createAllocator(allocator_, *ctx_);
-        color_ = gpu::createImage(allocator_, kColor, kWidth, kHeight, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-        depth_ = gpu::createImage(allocator_, kDepthFormat, kWidth, kHeight, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT);
+        color_ = gpu::createImage(allocator_, kColor, kWidth, kHeight, 1,
+                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        depth_ = gpu::createImage(allocator_, kDepthFormat, kWidth, kHeight, 1,
+                                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT);
         createFrameSlots(*ctx_, slots_);
     }
 
@@ -74,7 +74,7 @@ protected:
         gpu::destroyImage(allocator_, depth_);
         gpu::destroyImage(allocator_, color_);
         gpu::destroyAllocator(allocator_);
-        gpu::destroyContext(*ctx_);  // the layers report objects left alive here
+        gpu::destroyContext(*ctx_); // the layers report objects left alive here
         EXPECT_EQ(ctx_->validation->errors, 0u) << "Vulkan validation error: " << ctx_->validation->first_error;
     }
 
@@ -98,14 +98,16 @@ protected:
         crowd_->update(index, 0.5f);
         beginFrame(*ctx_, f);
         const glm::mat4 vp = render::frameBounds(crowd_->crowd().bounds, float(kWidth) / float(kHeight));
-        const gpu::FrameTargets target{color_.image, color_.view, depth_.image, depth_.view, {kWidth, kHeight}, render::kBackground};
+        const gpu::FrameTargets target{color_.image, color_.view,       depth_.image,
+                                       depth_.view,  {kWidth, kHeight}, render::kBackground};
         render::CrowdFrame frame;
         frame.crowd = crowd_->crowdGpu();
         frame.technique = crowd_->technique();
         frame.constants = render::crowdConstants(vp, 0.5f, crowd_->asset().gpu);
         frame.viewport = {kWidth, kHeight};
         recordCrowd(f.cmd, f, index, frame, target);
-        recordCopy(allocator_, shot_, f.cmd, color_.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, {kWidth, kHeight}, kColor);
+        recordCopy(allocator_, shot_, f.cmd, color_.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, {kWidth, kHeight},
+                   kColor);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         submitFrame(*ctx_, f, VK_NULL_HANDLE, VK_NULL_HANDLE);
         passes_ = waitForSlot(*ctx_, f);
@@ -116,14 +118,16 @@ protected:
     static double foreground(const std::vector<uint8_t>& rgba) {
         size_t differ = 0;
         for (size_t i = 0; i < rgba.size(); i += 4)
-            differ += std::abs(rgba[i] - rgba[0]) > 24 || std::abs(rgba[i + 1] - rgba[1]) > 24 || std::abs(rgba[i + 2] - rgba[2]) > 24;
+            differ += std::abs(rgba[i] - rgba[0]) > 24 || std::abs(rgba[i + 1] - rgba[1]) > 24 ||
+                      std::abs(rgba[i + 2] - rgba[2]) > 24;
         return double(differ) / double(rgba.size() / 4);
     }
 
     // The crowd as it was: same state, same technique object, same GPU memory, the same picture.
-    void expectUnchanged(const CrowdState& s, const render::Technique* technique, uint64_t in_use, const std::vector<uint8_t>& picture,
-                         const std::string& where) {
-        EXPECT_TRUE(crowd_->state() == s) << where << ": now " << crowd_->state().technique << " x " << crowd_->state().instances;
+    void expectUnchanged(const CrowdState& s, const render::Technique* technique, uint64_t in_use,
+                         const std::vector<uint8_t>& picture, const std::string& where) {
+        EXPECT_TRUE(crowd_->state() == s)
+            << where << ": now " << crowd_->state().technique << " x " << crowd_->state().instances;
         EXPECT_EQ(crowd_->technique(), technique) << where;
         EXPECT_EQ(crowd_->crowd().instances.size(), s.instances) << where;
         EXPECT_EQ(allocator_.in_use, in_use) << where;
@@ -147,7 +151,7 @@ TEST_F(ViewState, SwitchesTechniqueAndInstanceCount) {
     LiveCrowd& crowd = start(walker(), CrowdState{"baked", 20});
     EXPECT_EQ(crowd.techniqueName(), "baked");
     EXPECT_GT(foreground(draw()), 0.05);
-    if (ctx_->timestamps) {  // the time ruler's GPU lane: the crowd's passes by name, in order
+    if (ctx_->timestamps) { // the time ruler's GPU lane: the crowd's passes by name, in order
         ASSERT_EQ(passes_.size(), ctx_->indirect_count ? 2u : 1u);
         if (ctx_->indirect_count) {
             EXPECT_EQ(passes_[0].name, "cull");
@@ -163,7 +167,7 @@ TEST_F(ViewState, SwitchesTechniqueAndInstanceCount) {
     const std::vector<uint8_t> few = draw();
     EXPECT_TRUE(crowd.apply(CrowdState{"static", 60})) << crowd.lastError();
     EXPECT_EQ(crowd.crowd().instances.size(), 60u);
-    EXPECT_FALSE(draw() == few);  // a larger crowd, framed again by the test's camera
+    EXPECT_FALSE(draw() == few); // a larger crowd, framed again by the test's camera
     // What the last frame drew: every member, each at the LOD its size in 96x64 pixels needs.
     const uint64_t drawn = crowd.triangles(uint32_t((frames_ - 1) % kSlots));
     EXPECT_GT(drawn, 0u);
@@ -192,16 +196,16 @@ TEST_F(ViewState, FailedChangesLeaveThePreviousStateIntact) {
     EXPECT_TRUE(contains(crowd.lastError(), "unknown technique 'gpu-magic'")) << crowd.lastError();
     expectUnchanged(before, technique, in_use, picture, "unknown technique");
 
-    EXPECT_FALSE(crowd.apply(CrowdState{"vat", 40}));  // a .throng file baked without --vat: nothing to bake from
+    EXPECT_FALSE(crowd.apply(CrowdState{"vat", 40})); // a .throng file baked without --vat: nothing to bake from
     EXPECT_EQ(crowd.lastError(), "walker.throng has no vertex animation (bake it with throng bake --vat)");
     expectUnchanged(before, technique, in_use, picture, "vat");
 
     CrowdState clip = CrowdState{"static", 40};
-    clip.clip = 2;  // the walker has two
+    clip.clip = 2; // the walker has two
     EXPECT_FALSE(crowd.apply(clip));
     EXPECT_EQ(crowd.lastError(), "clip 2 does not exist");
     expectUnchanged(before, technique, in_use, picture, "clip");
-    EXPECT_TRUE(log_.empty()) << log_;  // nothing was baked or uploaded
+    EXPECT_TRUE(log_.empty()) << log_; // nothing was baked or uploaded
 }
 
 // Out of GPU memory at each allocation point of a change that bakes, uploads and builds (bonetex
@@ -211,7 +215,7 @@ TEST_F(ViewState, OutOfMemoryAtEveryPointOfAChangeChangesNothing) {
     LiveCrowd& crowd = start(walker(), CrowdState{"baked", 16});
     CrowdState want = CrowdState{"bonetex", 24};
     want.precision = Precision::Float16;
-    gpu::setFailAllocation(0);  // restarts the count
+    gpu::setFailAllocation(0); // restarts the count
     ASSERT_TRUE(crowd.apply(want)) << crowd.lastError();
     const uint64_t points = gpu::faultPoints();
     ASSERT_TRUE(crowd.apply(CrowdState{"baked", 16})) << crowd.lastError();
@@ -226,7 +230,7 @@ TEST_F(ViewState, OutOfMemoryAtEveryPointOfAChangeChangesNothing) {
         const bool applied = crowd.apply(want);
         gpu::setFailAllocation(0);
         const std::string where = "fault point " + std::to_string(n) + " of " + std::to_string(points);
-        if (applied) {  // the allocator found other memory: the whole change, then back
+        if (applied) { // the allocator found other memory: the whole change, then back
             EXPECT_EQ(crowd.state().technique, "bonetex") << where;
             ASSERT_TRUE(crowd.apply(before)) << crowd.lastError();
             continue;
@@ -235,8 +239,9 @@ TEST_F(ViewState, OutOfMemoryAtEveryPointOfAChangeChangesNothing) {
         EXPECT_TRUE(contains(crowd.lastError(), "out of GPU memory")) << where << ": " << crowd.lastError();
         expectUnchanged(before, technique, in_use, picture, where);
     }
-    std::printf("%llu fault points in the change; of %llu failed in turn, %llu refused it\n", static_cast<unsigned long long>(points),
-                static_cast<unsigned long long>(runs), static_cast<unsigned long long>(refused));
+    std::printf("%llu fault points in the change; of %llu failed in turn, %llu refused it\n",
+                static_cast<unsigned long long>(points), static_cast<unsigned long long>(runs),
+                static_cast<unsigned long long>(refused));
     EXPECT_GT(refused, runs / 2);
 }
 
@@ -246,7 +251,7 @@ TEST_F(ViewState, ALostDeviceThrowsAndKeepsTheOldState) {
     LiveCrowd& crowd = start(walker(), CrowdState{"baked", 16});
     const std::vector<uint8_t> picture = draw();
     const CrowdState before = crowd.state();
-    gpu::setLoseDeviceAt(0);  // restarts the count
+    gpu::setLoseDeviceAt(0); // restarts the count
     ASSERT_TRUE(crowd.apply(CrowdState{"static", 16})) << crowd.lastError();
     const uint64_t last = gpu::lossPoints();
     ASSERT_TRUE(crowd.apply(before)) << crowd.lastError();
@@ -300,14 +305,15 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_EQ(host.crowd->state().technique, "cpu");
     EXPECT_EQ(host.crowd->crowd().instances.size(), 30u);
     EXPECT_EQ(host.crowd->state().clip, 1);
-    for (const char* line : {"> technique cpu\ntechnique: cpu\n", "instances: 30\n", "clip: idle\n", "error: no clip 'swim' (clips: walk, idle",
-                             "error: unknown technique 'gpu-magic'", "> precision half\nprecision: half\n"})
+    for (const char* line : {"> technique cpu\ntechnique: cpu\n", "instances: 30\n", "clip: idle\n",
+                             "error: no clip 'swim' (clips: walk, idle", "error: unknown technique 'gpu-magic'",
+                             "> precision half\nprecision: half\n"})
         EXPECT_TRUE(contains(host.lines, line)) << line << "\n" << host.lines;
-    EXPECT_EQ(log_, "baking half...\n");  // the crowd's own progress line (the viewer logs both the same way)
+    EXPECT_EQ(log_, "baking half...\n"); // the crowd's own progress line (the viewer logs both the same way)
     EXPECT_GT(foreground(draw()), 0.05);
     for (int frame = 0; frame < 6 && commands.scriptLeft() > 0; ++frame) commands.runPending(false);
     EXPECT_EQ(commands.scriptLeft(), 0u);
-    EXPECT_TRUE(commands.failed());  // technique warp-drive
+    EXPECT_TRUE(commands.failed()); // technique warp-drive
     EXPECT_TRUE(host.quit_asked);
     EXPECT_TRUE(contains(host.lines, "technique: static\n")) << host.lines;
     EXPECT_TRUE(contains(host.lines, "stats: static\n")) << host.lines;
@@ -327,5 +333,5 @@ TEST(ViewTimeRuler, GpuPassesFromTimestamps) {
     EXPECT_DOUBLE_EQ(costs.gpuMs("crowd"), 8.0);
     EXPECT_NEAR(costs.gpuMs("overlay"), 0.2, 1e-12);
     EXPECT_DOUBLE_EQ(costs.gpuMs("simulate"), 0.0);
-    EXPECT_EQ(gpuPassTimes(std::vector<uint64_t>{5}, names, 1.0).size(), 0u);  // no pass ended
+    EXPECT_EQ(gpuPassTimes(std::vector<uint64_t>{5}, names, 1.0).size(), 0u); // no pass ended
 }

@@ -21,9 +21,7 @@ using namespace throng::view;
 
 namespace {
 
-Result<Command> parse(const char* line) {
-    return parseCommand(line, render::techniqueNames());
-}
+Result<Command> parse(const char* line) { return parseCommand(line, render::techniqueNames()); }
 
 std::string errorOf(const char* line) {
     Result<Command> r = parse(line);
@@ -47,12 +45,13 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(size.kind, CommandKind::Size);
     EXPECT_EQ(size.width, 640u);
     EXPECT_EQ(size.height, 360u);
-    EXPECT_EQ(parse("screenshot out/a b.png").ok(), false);  // one argument: no spaces
+    EXPECT_EQ(parse("screenshot out/a b.png").ok(), false); // one argument: no spaces
     EXPECT_EQ(parse("screenshot out/view.png").value().text, "out/view.png");
     EXPECT_EQ(parse("stats").value().kind, CommandKind::Stats);
     EXPECT_EQ(parse("wait 10").value().number, 10.0);
     EXPECT_EQ(parse("quit").value().kind, CommandKind::Quit);
-    for (std::string_view t : render::techniqueNames()) EXPECT_TRUE(parse(("technique " + std::string(t)).c_str()).ok()) << t;
+    for (std::string_view t : render::techniqueNames())
+        EXPECT_TRUE(parse(("technique " + std::string(t)).c_str()).ok()) << t;
     EXPECT_TRUE(parse("cull off").ok() && !parse("cull off").value().on);
     EXPECT_EQ(parse("lod on").value().kind, CommandKind::Lod);
     EXPECT_EQ(parse("lod-error 2.5").value().number, 2.5);
@@ -74,13 +73,14 @@ TEST(Console, ParsesEveryCommand) {
 TEST(Console, RejectsBadInputWithAClearMessage) {
     EXPECT_NE(errorOf("").find("empty"), std::string::npos);
     EXPECT_NE(errorOf("dance").find("unknown command 'dance'"), std::string::npos);
-    EXPECT_NE(errorOf("dance").find("technique"), std::string::npos);  // lists the commands
+    EXPECT_NE(errorOf("dance").find("technique"), std::string::npos); // lists the commands
     EXPECT_NE(errorOf("technique").find("missing argument"), std::string::npos);
     EXPECT_NE(errorOf("stats now").find("unexpected 'now'"), std::string::npos);
     const std::string unknown = errorOf("technique gpu-magic");
     EXPECT_NE(unknown.find("unknown technique 'gpu-magic'"), std::string::npos);
-    EXPECT_NE(unknown.find("bonetex"), std::string::npos);  // lists the techniques
-    for (const char* bad : {"instances 0", "instances -5", "instances 1.5", "instances 20000000", "instances many", "instances 1e400"})
+    EXPECT_NE(unknown.find("bonetex"), std::string::npos); // lists the techniques
+    for (const char* bad :
+         {"instances 0", "instances -5", "instances 1.5", "instances 20000000", "instances many", "instances 1e400"})
         EXPECT_NE(errorOf(bad).find("not a whole number"), std::string::npos) << bad;
     for (const char* bad : {"speed -1", "speed 101", "speed fast", "speed nan", "speed inf"})
         EXPECT_NE(errorOf(bad).find("not a number from 0 to 100"), std::string::npos) << bad;
@@ -108,12 +108,13 @@ TEST(Camera, FramesTheWholeCrowd) {
         const Camera c = frameCrowd(b, aspect);
         const glm::mat4 vp = viewProjection(c, aspect);
         for (int i = 0; i < 8; ++i) {
-            const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y, (i & 4) ? b.max.z : b.min.z);
+            const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
+                                   (i & 4) ? b.max.z : b.min.z);
             const glm::vec4 p = vp * glm::vec4(corner, 1.0f);
             ASSERT_GT(p.w, 0.0f);
             EXPECT_LE(std::fabs(p.x), p.w) << "aspect " << aspect << " corner " << i;
             EXPECT_LE(std::fabs(p.y), p.w) << "aspect " << aspect << " corner " << i;
-            EXPECT_GE(p.z, 0.0f);  // reversed Z: between the far (0) and near (1) planes
+            EXPECT_GE(p.z, 0.0f); // reversed Z: between the far (0) and near (1) planes
             EXPECT_LE(p.z, p.w);
         }
         // The centre of the crowd is in the middle of the picture, and above it is up (Vulkan: -y).
@@ -129,7 +130,7 @@ TEST(Camera, OrbitZoomAndModesKeepTheView) {
     const Bounds b{glm::vec3(-1.0f), glm::vec3(1.0f)};
     Camera c = frameCrowd(b, 1.5f);
     const float distance = c.distance;
-    orbit(c, 0.3f, 10.0f);  // pitch clamps short of straight down
+    orbit(c, 0.3f, 10.0f); // pitch clamps short of straight down
     EXPECT_LT(c.pitch, 1.5708f);
     EXPECT_NEAR(glm::length(eyePosition(c) - c.target), distance, 1e-4f);
     zoom(c, 2.0f);
@@ -138,7 +139,7 @@ TEST(Camera, OrbitZoomAndModesKeepTheView) {
     setMode(c, CameraMode::Fly);
     EXPECT_LT(glm::length(eyePosition(c) - eye), 1e-5f);
     EXPECT_LT(glm::length(viewDirection(c) - dir), 1e-6f);
-    fly(c, glm::vec3(0.0f, 0.0f, 1.0f));  // one scene radius forward
+    fly(c, glm::vec3(0.0f, 0.0f, 1.0f)); // one scene radius forward
     EXPECT_NEAR(glm::length(eyePosition(c) - eye), c.scene_radius, 1e-4f);
     setMode(c, CameraMode::Orbit);
     EXPECT_LT(glm::length(eyePosition(c) - (eye + dir * c.scene_radius)), 1e-4f);
@@ -155,7 +156,7 @@ TEST(TimeRuler, LaysCpuStagesEndToEndAndGpuPassesAtTheirTimestamps) {
     c.cpu_record_ms = 0.25;
     c.gpu_passes = {{"cull", 0.0, 0.5}, {"draw", 0.5, 8.0}, {"overlay", 8.5, 0.2}};
     const std::vector<RulerBar> bars = rulerBars(c);
-    ASSERT_EQ(bars.size(), 9u);  // six CPU stages, then every GPU pass by name
+    ASSERT_EQ(bars.size(), 9u); // six CPU stages, then every GPU pass by name
     double t = 0.0;
     for (size_t i = 0; i < 6; ++i) {
         EXPECT_EQ(bars[i].lane, 0);
@@ -180,11 +181,11 @@ std::string virtualDisplay() {
     return "xvfb-run -a -s '-screen 0 1280x800x24'";
 }
 
-#define REQUIRE_VIRTUAL_DISPLAY(var)                                                                \
-    const std::string var = virtualDisplay();                                                       \
-    if (var.empty()) {                                                                              \
-        if (::throng::test::kRequireAssets) FAIL() << "xvfb-run is missing (Debian: xvfb)";         \
-        GTEST_SKIP() << "xvfb-run not installed (Debian: xvfb): the viewer cannot open a window";   \
+#define REQUIRE_VIRTUAL_DISPLAY(var)                                                                                   \
+    const std::string var = virtualDisplay();                                                                          \
+    if (var.empty()) {                                                                                                 \
+        if (::throng::test::kRequireAssets) FAIL() << "xvfb-run is missing (Debian: xvfb)";                            \
+        GTEST_SKIP() << "xvfb-run not installed (Debian: xvfb): the viewer cannot open a window";                      \
     }
 
 struct Image {
@@ -209,7 +210,8 @@ double foregroundShare(const Image& img, double x0, double y0, double x1, double
         const float s = linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
         return int(std::lround(s * 255.0f));
     };
-    const int bg[3] = {srgb(render::kBackground.float32[0]), srgb(render::kBackground.float32[1]), srgb(render::kBackground.float32[2])};
+    const int bg[3] = {srgb(render::kBackground.float32[0]), srgb(render::kBackground.float32[1]),
+                       srgb(render::kBackground.float32[2])};
     size_t differ = 0, total = 0;
     for (int y = int(y0 * img.height); y < int(y1 * img.height); ++y)
         for (int x = int(x0 * img.width); x < int(x1 * img.width); ++x) {
@@ -220,9 +222,7 @@ double foregroundShare(const Image& img, double x0, double y0, double x1, double
     return total ? double(differ) / double(total) : 0.0;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 } // namespace
 
@@ -233,11 +233,12 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
     // One command per frame: every technique draws at least one frame; 16 commands in 30 frames.
     for (std::string_view t : render::techniqueNames()) script += "technique " + std::string(t) + "; ";
     script += "technique bonetex; precision half; technique baked; clip 0; speed 2; wait 2; stats; screenshot " + shot;
-    const test::CliRun r =
-        test::runThrongInDisplay("view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --exec \"" + script + "\"", display);
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --exec \"" + script + "\"", display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
-    for (std::string_view t : render::techniqueNames()) EXPECT_TRUE(contains(r.out, "technique: " + std::string(t))) << t << "\n" << r.out;
+    for (std::string_view t : render::techniqueNames())
+        EXPECT_TRUE(contains(r.out, "technique: " + std::string(t))) << t << "\n" << r.out;
     EXPECT_TRUE(contains(r.out, "precision: half"));
     EXPECT_TRUE(contains(r.out, "stats: baked | 60 x builtin:walker"));
     EXPECT_TRUE(contains(r.out, "screenshot: " + shot + " (960x540)")) << r.out;
@@ -248,8 +249,9 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
     const double crowd = foregroundShare(img, 0.45, 0.2, 0.9, 0.8);
     const double overlay = foregroundShare(img, 0.02, 0.03, 0.3, 0.3);
     const double corner = foregroundShare(img, 0.9, 0.0, 1.0, 0.08);
-    std::printf("crowd region %.1f%%, overlay region %.1f%%, empty corner %.1f%% of pixels differ from the background\n", 100 * crowd,
-                100 * overlay, 100 * corner);
+    std::printf(
+        "crowd region %.1f%%, overlay region %.1f%%, empty corner %.1f%% of pixels differ from the background\n",
+        100 * crowd, 100 * overlay, 100 * corner);
     EXPECT_GT(crowd, 0.08);
     EXPECT_GT(overlay, 0.5);
     EXPECT_LT(corner, 0.01);
@@ -257,20 +259,22 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
 
 TEST(View, BadCommandsSayWhyAndChangeNothing) {
     REQUIRE_VIRTUAL_DISPLAY(display);
-    const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 12 --size 320x200 --validate --frames 10 --exec \"dance; technique gpu-magic; instances 0; speed "
-        "fast; clip Swim; screenshot a.jpg; instances 10000000; stats\"",
-        display);
-    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;  // scripted commands failed
+    const test::CliRun r =
+        test::runThrongInDisplay("view builtin:walker --instances 12 --size 320x200 --validate --frames 10 --exec "
+                                 "\"dance; technique gpu-magic; instances 0; speed "
+                                 "fast; clip Swim; screenshot a.jpg; instances 10000000; stats\"",
+                                 display);
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out; // scripted commands failed
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
-    for (const char* message : {"error: unknown command 'dance'", "error: unknown technique 'gpu-magic'", "error: usage: instances N",
-                                "error: usage: speed X", "error: no clip 'Swim' (clips: walk, idle", "error: usage: screenshot FILE.png"})
+    for (const char* message :
+         {"error: unknown command 'dance'", "error: unknown technique 'gpu-magic'", "error: usage: instances N",
+          "error: usage: speed X", "error: no clip 'Swim' (clips: walk, idle", "error: usage: screenshot FILE.png"})
         EXPECT_TRUE(contains(r.out, message)) << message << "\n" << r.out;
     // Valid but too large for lavapipe's 128 MiB storage buffers: refused whole.
     if (contains(r.out, "maxStorageBufferRange")) {
         EXPECT_TRUE(contains(r.out, "(nothing changed)")) << r.out;
     }
-    EXPECT_TRUE(contains(r.out, "stats: baked | 12 x builtin:walker")) << r.out;  // nothing changed
+    EXPECT_TRUE(contains(r.out, "stats: baked | 12 x builtin:walker")) << r.out; // nothing changed
 }
 
 // --raster and the console's raster: the compute rasterizer draws the viewer's crowd (a picture
@@ -279,19 +283,25 @@ TEST(View, BadCommandsSayWhyAndChangeNothing) {
 TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_raster") / "compute.png").string();
-    const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 60 --size 960x540 --validate --frames 16 --raster compute --exec \"wait 1; screenshot " + shot +
-            "; raster auto; size 400x240; wait 2; raster compute; technique palette; raster compute; technique static; stats\"",
-        display);
-    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;  // the scripted `raster compute` under palette fails
+    const test::CliRun r = test::runThrongInDisplay("view builtin:walker --instances 60 --size 960x540 --validate "
+                                                    "--frames 16 --raster compute --exec \"wait 1; screenshot " +
+                                                        shot +
+                                                        "; raster auto; size 400x240; wait 2; raster compute; "
+                                                        "technique palette; raster compute; technique static; stats\"",
+                                                    display);
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out; // the scripted `raster compute` under palette fails
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
-    for (const char* line : {"raster: auto", "raster compute: technique palette has no compute rasterizer (baked and static have); the hardware draws this crowd",
-                             "error: raster compute: technique palette has no compute rasterizer", "stats: static | 60 x builtin:walker"})
+    for (const char* line :
+         {"raster: auto",
+          "raster compute: technique palette has no compute rasterizer (baked and static have); the hardware draws "
+          "this crowd",
+          "error: raster compute: technique palette has no compute rasterizer", "stats: static | 60 x builtin:walker"})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     EXPECT_TRUE(contains(r.out, " raster ")) << "no raster pass in the stats line\n" << r.out;
     const Image img = loadPng(shot);
     ASSERT_EQ(img.width, 960);
-    EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the compute rasterizer's picture (beside the overlay)";
+    EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03)
+        << "no crowd in the compute rasterizer's picture (beside the overlay)";
 }
 
 // --impostors and the console's impostors: the far crowd drawn as impostors (an `impostors` pass,
@@ -300,13 +310,15 @@ TEST(View, ImpostorsDrawTheFarCrowd) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_impostors") / "impostors.png").string();
     const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 300 --size 960x540 --validate --frames 14 --impostors 40 --exec \"wait 2; stats; screenshot " + shot +
-            "; impostors 0; wait 1; impostors 25; technique palette-ubo; wait 1; technique baked; stats\"",
+        "view builtin:walker --instances 300 --size 960x540 --validate --frames 14 --impostors 40 --exec \"wait 2; "
+        "stats; screenshot " +
+            shot + "; impostors 0; wait 1; impostors 25; technique palette-ubo; wait 1; technique baked; stats\"",
         display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
-    for (const char* line : {"impostors: under 0.000000 px", "impostors: under 25.000000 px",
-                             "impostors: technique palette-ubo does not cull on the GPU here; members are drawn as meshes"})
+    for (const char* line :
+         {"impostors: under 0.000000 px", "impostors: under 25.000000 px",
+          "impostors: technique palette-ubo does not cull on the GPU here; members are drawn as meshes"})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     const size_t stats = r.out.find("stats: baked");
     ASSERT_NE(stats, std::string::npos) << r.out;
@@ -319,9 +331,11 @@ TEST(View, ImpostorsDrawTheFarCrowd) {
 TEST(View, ResizingRecreatesTheSwapchain) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_resize") / "small.png").string();
-    const test::CliRun r = test::runThrongInDisplay("view builtin:fish --technique procedural --instances 30 --size 640x400 --validate --frames 12 "
-                                           "--exec \"size 400x300; wait 3; screenshot " + shot + "; size 700x500; wait 3; stats\"",
-                                           display);
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:fish --technique procedural --instances 30 --size 640x400 --validate --frames 12 "
+        "--exec \"size 400x300; wait 3; screenshot " +
+            shot + "; size 700x500; wait 3; stats\"",
+        display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_TRUE(contains(r.out, "(400x300)")) << r.out;
     EXPECT_TRUE(contains(r.out, "700x500")) << r.out;
@@ -348,15 +362,18 @@ TEST(View, SoakKeepsMemoryFlat) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const char* env = std::getenv("THRONG_SOAK_CYCLES");
     const int cycles = env != nullptr ? std::max(4, std::atoi(env)) : 6;
-    const std::string cycle = "technique cpu; wait 8; instances 9; wait 8; clip walk; wait 8; technique palette; wait 8; "
-                              "instances 3; wait 8; clip idle; wait 8; technique bonetex; wait 8; technique vat; wait 8; "
-                              "technique static; wait 8; technique palette-ubo; wait 8; technique baked; instances 4; clip mixed; "
-                              "wait 8; stats; ";
+    const std::string cycle =
+        "technique cpu; wait 8; instances 9; wait 8; clip walk; wait 8; technique palette; wait 8; "
+        "instances 3; wait 8; clip idle; wait 8; technique bonetex; wait 8; technique vat; wait 8; "
+        "technique static; wait 8; technique palette-ubo; wait 8; technique baked; instances 4; clip mixed; "
+        "wait 8; stats; ";
     std::string script;
     for (int c = 0; c < cycles; ++c) script += cycle;
     const int frames = cycles * 130 + 10;
-    const test::CliRun r = test::runThrongInDisplay("view builtin:walker --instances 4 --size 200x150 --present immediate --validate --frames " +
-                                               std::to_string(frames) + " --exec \"" + script + "\"", display);
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 4 --size 200x150 --present immediate --validate --frames " +
+            std::to_string(frames) + " --exec \"" + script + "\"",
+        display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     std::vector<unsigned long long> in_use;
@@ -374,8 +391,10 @@ TEST(View, SoakKeepsMemoryFlat) {
         resident.push_back(mib);
     }
     ASSERT_EQ(in_use.size(), size_t(cycles)) << r.out;
-    std::printf("soak: %d cycles, %d frames; GPU memory in use and resident MiB at each cycle's end:\n", cycles, frames);
-    for (size_t c = 0; c < in_use.size(); ++c) std::printf("  cycle %zu: %llu B, %.1f MiB\n", c + 1, in_use[c], resident[c]);
+    std::printf("soak: %d cycles, %d frames; GPU memory in use and resident MiB at each cycle's end:\n", cycles,
+                frames);
+    for (size_t c = 0; c < in_use.size(); ++c)
+        std::printf("  cycle %zu: %llu B, %.1f MiB\n", c + 1, in_use[c], resident[c]);
 #if defined(__SANITIZE_ADDRESS__)
     const double allowed = 1.10;
 #else
@@ -384,7 +403,8 @@ TEST(View, SoakKeepsMemoryFlat) {
     // GPU memory is exact. The resident set is noisy from cycle to cycle (the allocator's free
     // lists, the driver's caches: +-1 MiB, once a 15 MiB spike in 25 cycles), so after two
     // warm-up cycles the median of the later half of the cycles is held against the earlier half.
-    for (size_t c = 2; c < in_use.size(); ++c) EXPECT_EQ(in_use[c], in_use[1]) << "GPU memory in use changed at cycle " << c + 1;
+    for (size_t c = 2; c < in_use.size(); ++c)
+        EXPECT_EQ(in_use[c], in_use[1]) << "GPU memory in use changed at cycle " << c + 1;
     const auto median = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
         return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
@@ -392,6 +412,7 @@ TEST(View, SoakKeepsMemoryFlat) {
     const size_t half = 2 + (resident.size() - 2) / 2;
     const double early = median({resident.begin() + 2, resident.begin() + ptrdiff_t(half)});
     const double late = median({resident.begin() + ptrdiff_t(half), resident.end()});
-    std::printf("soak: resident median %.1f MiB (cycles 3..%zu), %.1f MiB (cycles %zu..%zu)\n", early, half, late, half + 1, resident.size());
+    std::printf("soak: resident median %.1f MiB (cycles 3..%zu), %.1f MiB (cycles %zu..%zu)\n", early, half, late,
+                half + 1, resident.size());
     EXPECT_LE(late, early * allowed) << "resident memory grew";
 }

@@ -13,10 +13,10 @@
 namespace throng::test {
 
 class WalkerSuite : public GpuSuite {
-protected:
+  protected:
     void SetUp() override {
         GpuSuite::SetUp();
-        if (HasFatalFailure()) return;  // no device
+        if (HasFatalFailure()) return; // no device
         Result<BakedAsset> r = bake(makeWalker(), bakeOptions());
         ASSERT_TRUE(r.ok());
         baked_ = std::move(r).value();

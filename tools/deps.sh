@@ -31,6 +31,7 @@ packages=(
   googletest
   clang             # the libFuzzer targets (make fuzz, part of make test): clang 14
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang 14
+  clang-format      # make format, and the format check in make test (clang-format 14)
 )
 
 missing=()

@@ -32,11 +32,11 @@ double clipTime(double time, double duration, bool loop);
 glm::vec4 sampleTrack(const Track& track, float t);
 
 struct SamplingJob {
-    const Skeleton* skeleton = nullptr;  // joints without a track keep their rest transform
-    const Clip* clip = nullptr;          // its tracks must address joints of `skeleton`
-    float time = 0.0f;                   // seconds; mapped through clipTime(time, duration, loop)
+    const Skeleton* skeleton = nullptr; // joints without a track keep their rest transform
+    const Clip* clip = nullptr;         // its tracks must address joints of `skeleton`
+    float time = 0.0f;                  // seconds; mapped through clipTime(time, duration, loop)
     bool loop = true;
-    std::span<Transform> output;         // size >= skeleton->size()
+    std::span<Transform> output; // size >= skeleton->size()
 
     bool validate() const;
     bool run() const;
@@ -45,8 +45,8 @@ struct SamplingJob {
 // model[j] = model[parent[j]] * toMatrix(local[j]); roots: toMatrix(local[j]).
 struct LocalToModelJob {
     const Skeleton* skeleton = nullptr;
-    std::span<const Transform> local;    // size >= skeleton->size()
-    std::span<glm::mat4> output;         // size >= skeleton->size()
+    std::span<const Transform> local; // size >= skeleton->size()
+    std::span<glm::mat4> output;      // size >= skeleton->size()
 
     bool validate() const;
     bool run() const;
@@ -55,8 +55,8 @@ struct LocalToModelJob {
 // output[k] = model[palette[k].joint] * palette[k].inverse_bind.
 struct SkinningMatricesJob {
     std::span<const PaletteEntry> palette;
-    std::span<const glm::mat4> model;    // every palette joint must be < model.size()
-    std::span<glm::mat4> output;         // size >= palette.size()
+    std::span<const glm::mat4> model; // every palette joint must be < model.size()
+    std::span<glm::mat4> output;      // size >= palette.size()
 
     bool validate() const;
     bool run() const;
@@ -82,13 +82,13 @@ inline constexpr size_t kSkinningChunk = 8192;
 // calling thread's arena: limit it with tbb::global_control or tbb::task_arena); it writes the
 // same bits as run(), and jobs of one chunk or less run on the calling thread.
 struct SkinningJob {
-    std::span<const glm::mat4> matrices;     // every joint index must be < matrices.size()
+    std::span<const glm::mat4> matrices; // every joint index must be < matrices.size()
     std::span<const glm::vec3> positions;
-    std::span<const glm::vec3> normals;      // empty, or positions.size()
-    std::span<const glm::u16vec4> joints;    // positions.size()
-    std::span<const glm::vec4> weights;      // positions.size()
-    std::span<glm::vec3> out_positions;      // positions.size()
-    std::span<glm::vec3> out_normals;        // empty iff normals is empty; else positions.size()
+    std::span<const glm::vec3> normals;   // empty, or positions.size()
+    std::span<const glm::u16vec4> joints; // positions.size()
+    std::span<const glm::vec4> weights;   // positions.size()
+    std::span<glm::vec3> out_positions;   // positions.size()
+    std::span<glm::vec3> out_normals;     // empty iff normals is empty; else positions.size()
 
     bool validate() const;
     bool run() const;
@@ -99,8 +99,7 @@ struct SkinningJob {
 
 // Skinning matrices (palette order) of `clip` at `time`, every step in double.
 // clip == nullptr gives the rest pose.
-std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip,
-                                                  double time, bool loop);
+std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop);
 
 struct SkinnedVertices {
     std::vector<glm::dvec3> positions;

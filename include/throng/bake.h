@@ -15,14 +15,14 @@ namespace throng {
 // Animated impostors (BakedImpostors in baked.h): off unless `enabled`.
 struct ImpostorOptions {
     bool enabled = false;
-    uint32_t tile = 32;        // texels per side of one picture
-    uint32_t azimuths = 8;     // directions around the model
-    uint32_t elevations = 3;   // rows from the horizon up (0, 30, 60 degrees for 3)
-    float fps = 10.0f;         // pictures per second of clip time (fewer for clips too long for the image)
+    uint32_t tile = 32;      // texels per side of one picture
+    uint32_t azimuths = 8;   // directions around the model
+    uint32_t elevations = 3; // rows from the horizon up (0, 30, 60 degrees for 3)
+    float fps = 10.0f;       // pictures per second of clip time (fewer for clips too long for the image)
 };
 
 struct BakeOptions {
-    float fps = 30.0f;                       // 1 .. 1000
+    float fps = 30.0f; // 1 .. 1000
     Precision precision = Precision::Float32;
     // Called after each clip: (clips done, clips total). May be empty.
     std::function<void(size_t, size_t)> progress;
@@ -36,14 +36,14 @@ struct BakeOptions {
 };
 
 struct BakeReport {
-    size_t bytes = 0;                 // animation data bytes
-    size_t vat_bytes = 0;             // vertex animation bytes (0 without BakeOptions::vat)
-    double max_half_error = 0.0;      // Float16 only: largest |half - float| over every skinned
-                                      // vertex position and baked frame, relative to the bind
-                                      // bounding-box diagonal
-    std::vector<std::string> warnings;  // one line each, e.g. a texture that names an external file
-    size_t impostor_bytes = 0;        // both impostor images (0 without BakeOptions::impostors)
-    uint32_t impostor_width = 0, impostor_height = 0;  // texels of one image layer
+    size_t bytes = 0;                                 // animation data bytes
+    size_t vat_bytes = 0;                             // vertex animation bytes (0 without BakeOptions::vat)
+    double max_half_error = 0.0;                      // Float16 only: largest |half - float| over every skinned
+                                                      // vertex position and baked frame, relative to the bind
+                                                      // bounding-box diagonal
+    std::vector<std::string> warnings;                // one line each, e.g. a texture that names an external file
+    size_t impostor_bytes = 0;                        // both impostor images (0 without BakeOptions::impostors)
+    uint32_t impostor_width = 0, impostor_height = 0; // texels of one image layer
 };
 
 // Samples every clip with the double-precision reference at the frame times of baked.h and

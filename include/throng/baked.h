@@ -55,16 +55,16 @@ namespace throng {
 enum class Precision : uint32_t { Float32 = 0, Float16 = 1 };
 
 // Limits shared by bake() and the .throng reader (a hostile file cannot ask for more).
-constexpr uint32_t kMaxBakedJoints = 65536;               // BakedVertex::joints are uint16
-constexpr uint64_t kMaxBakedTexels = uint64_t(1) << 28;   // 4 GiB of float32 RGBA texels
-constexpr uint32_t kMaxBakedLods = 8;                     // levels of detail, LOD 0 included
+constexpr uint32_t kMaxBakedJoints = 65536;             // BakedVertex::joints are uint16
+constexpr uint64_t kMaxBakedTexels = uint64_t(1) << 28; // 4 GiB of float32 RGBA texels
+constexpr uint32_t kMaxBakedLods = 8;                   // levels of detail, LOD 0 included
 
 const char* toString(Precision);
 
 struct BakedClip {
     std::string name;
-    float duration = 0.0f;        // seconds
-    uint32_t frame_count = 1;     // >= 1
+    float duration = 0.0f;    // seconds
+    uint32_t frame_count = 1; // >= 1
     bool loop = true;
     // frame_count entries: bounds of the skinned mesh per frame. They contain every vertex
     // skinned exactly (double) and skinned with the stored matrices (either precision);
@@ -74,33 +74,33 @@ struct BakedClip {
 
 // One vertex as the GPU reads it (60 bytes, tightly packed, little-endian).
 struct BakedVertex {
-    float position[3];   // bind pose, model space
+    float position[3]; // bind pose, model space
     float normal[3];
     float uv[2];
-    uint8_t color[4];    // RGBA8, sRGB-agnostic vertex colour (white when the source has none)
-    uint16_t joints[4];  // palette indices, every slot < joint_count (zero-weight slots are 0)
-    float weights[4];    // non-negative, sum to 1 within kWeightSumTolerance
+    uint8_t color[4];   // RGBA8, sRGB-agnostic vertex colour (white when the source has none)
+    uint16_t joints[4]; // palette indices, every slot < joint_count (zero-weight slots are 0)
+    float weights[4];   // non-negative, sum to 1 within kWeightSumTolerance
 };
 static_assert(sizeof(BakedVertex) == 60);
 
 struct BakedSubmesh {
-    uint32_t first_index = 0;     // into BakedAsset::indices
-    uint32_t index_count = 0;     // multiple of 3
+    uint32_t first_index = 0; // into BakedAsset::indices
+    uint32_t index_count = 0; // multiple of 3
     glm::vec4 base_color{1.0f};
-    int32_t texture = -1;         // index into BakedAsset::textures
+    int32_t texture = -1; // index into BakedAsset::textures
 };
 
 // One submesh's triangles at one level of detail: a range of BakedAsset::indices.
 struct BakedLodRange {
     uint32_t first_index = 0;
-    uint32_t index_count = 0;     // multiple of 3; may be 0 where a level dropped a tiny submesh
+    uint32_t index_count = 0; // multiple of 3; may be 0 where a level dropped a tiny submesh
     bool operator==(const BakedLodRange&) const = default;
 };
 
 // One level of detail (see the top): a range per submesh and its error.
 struct BakedLod {
-    float error = 0.0f;                    // model units; 0 for LOD 0
-    std::vector<BakedLodRange> submeshes;  // one per BakedAsset::submeshes, same order
+    float error = 0.0f;                   // model units; 0 for LOD 0
+    std::vector<BakedLodRange> submeshes; // one per BakedAsset::submeshes, same order
     uint64_t triangleCount() const;
 };
 
@@ -133,27 +133,27 @@ struct AnimationSource {
 //   color:  the submesh's base colour times the vertex colour, sRGB-encoded; alpha coverage
 //   normal: the model-space normal * 0.5 + 0.5; alpha coverage.
 struct BakedImpostors {
-    uint32_t tile = 0;           // texels per side; 0: no impostors
+    uint32_t tile = 0; // texels per side; 0: no impostors
     uint32_t azimuths = 0;
     uint32_t elevations = 0;
-    float fps = 0.0f;            // pictures per second of clip time
-    glm::vec3 center{0.0f};      // model space: the sphere every tile frames
+    float fps = 0.0f;       // pictures per second of clip time
+    glm::vec3 center{0.0f}; // model space: the sphere every tile frames
     float radius = 0.0f;
-    uint32_t max_frames = 0;     // the largest of `frames`
-    std::vector<uint32_t> frames;  // per clip (BakedAsset::clips order): pictures, >= 1
+    uint32_t max_frames = 0;      // the largest of `frames`
+    std::vector<uint32_t> frames; // per clip (BakedAsset::clips order): pictures, >= 1
     std::vector<uint8_t> color;
     std::vector<uint8_t> normal;
 
     bool empty() const { return tile == 0; }
     uint32_t views() const { return azimuths * elevations; }
-    uint64_t width() const { return uint64_t(views()) * tile; }   // texels per image row
+    uint64_t width() const { return uint64_t(views()) * tile; } // texels per image row
     uint64_t height() const { return uint64_t(max_frames) * tile; }
     uint64_t bytesPerImage() const { return width() * height() * frames.size() * 4; }
 };
-constexpr uint32_t kMaxImpostorTexels = 16384;  // image width and height at most (a common maxImageDimension2D)
+constexpr uint32_t kMaxImpostorTexels = 16384; // image width and height at most (a common maxImageDimension2D)
 
 struct BakedAsset {
-    std::string name;             // source, for messages
+    std::string name; // source, for messages
     Precision precision = Precision::Float32;
     float fps = 30.0f;            // the requested rate
     uint32_t joint_count = 0;     // palette entries
@@ -170,14 +170,14 @@ struct BakedAsset {
     std::vector<float> vat_f32;
     std::vector<uint16_t> vat_f16;
 
-    std::vector<BakedVertex> vertices;  // every mesh of the model, concatenated
-    std::vector<uint32_t> indices;      // into `vertices`: LOD 0's, then the other levels' (see the top)
+    std::vector<BakedVertex> vertices;   // every mesh of the model, concatenated
+    std::vector<uint32_t> indices;       // into `vertices`: LOD 0's, then the other levels' (see the top)
     std::vector<BakedSubmesh> submeshes; // LOD 0
-    std::vector<BakedLod> lods;         // empty (one level, the mesh) or at most kMaxBakedLods levels
+    std::vector<BakedLod> lods;          // empty (one level, the mesh) or at most kMaxBakedLods levels
     std::vector<BakedTexture> textures;
     Bounds bind_bounds;
-    AnimationSource source;       // see AnimationSource
-    BakedImpostors impostors;     // see BakedImpostors; empty unless baked with impostors
+    AnimationSource source;   // see AnimationSource
+    BakedImpostors impostors; // see BakedImpostors; empty unless baked with impostors
 
     uint32_t texelsPerRow() const { return 3 * joint_count; }
     size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }

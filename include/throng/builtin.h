@@ -14,7 +14,7 @@
 
 namespace throng {
 
-std::span<const std::string_view> builtinNames();  // {"fish", "walker"}
+std::span<const std::string_view> builtinNames(); // {"fish", "walker"}
 
 // name without the "builtin:" prefix; an unknown name is an Error listing the known ones.
 Result<Model> makeBuiltin(std::string_view name);

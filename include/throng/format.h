@@ -17,8 +17,8 @@ constexpr uint32_t kThrongFormatVersion = 2;
 // Writes atomically through io::writeFileAtomic (src/io/files.h): a temporary file in the same
 // folder, fsync, then rename over PATH, so an existing file is either replaced whole or left
 // untouched; a FIFO, device, socket or directory at PATH is refused, a link to a regular file is
-// followed; the temporary is removed on failure. Sections are zstd-compressed (level 6) where that saves bytes. Errors: an asset that
-// fails validate(), I/O (missing folder, disk full, no permission) with the reason, never the path.
+// followed; the temporary is removed on failure. Sections are zstd-compressed (level 6) where that saves bytes. Errors:
+// an asset that fails validate(), I/O (missing folder, disk full, no permission) with the reason, never the path.
 Status writeThrong(const BakedAsset& asset, const std::string& path);
 
 // Reads and validates (validate(BakedAsset) passes on every asset it returns). Each failure has

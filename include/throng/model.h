@@ -23,14 +23,14 @@
 
 namespace throng {
 
-constexpr uint32_t kMaxInfluences = 4;      // influences per vertex after import
+constexpr uint32_t kMaxInfluences = 4; // influences per vertex after import
 constexpr int32_t kNoParent = -1;
-constexpr float kWeightSumTolerance = 1e-3f;  // |sum(weights) - 1| allowed by validate()
+constexpr float kWeightSumTolerance = 1e-3f; // |sum(weights) - 1| allowed by validate()
 
 // Local transform of a joint: translation, rotation, scale (applied scale, then rotation, then translation).
 struct Transform {
     glm::vec3 translation{0.0f};
-    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // glm constructor order is (w, x, y, z)
+    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f}; // glm constructor order is (w, x, y, z)
     glm::vec3 scale{1.0f};
 };
 
@@ -42,7 +42,7 @@ glm::mat4 toMatrix(const Transform& t);
 struct Skeleton {
     std::vector<std::string> names;
     std::vector<int32_t> parents;
-    std::vector<Transform> rest;  // local rest pose: the file's node transforms
+    std::vector<Transform> rest; // local rest pose: the file's node transforms
 
     uint32_t size() const { return uint32_t(parents.size()); }
 };
@@ -51,7 +51,7 @@ struct Skeleton {
 // and for tools; skinning itself goes through Model::palette.
 struct Skin {
     std::string name;
-    std::vector<uint32_t> joints;  // skeleton joint indices
+    std::vector<uint32_t> joints; // skeleton joint indices
 };
 
 // One entry of the model's skinning palette: the skinning matrix of entry k is
@@ -64,22 +64,22 @@ struct PaletteEntry {
 
 struct Material {
     std::string name;
-    glm::vec4 base_color{1.0f};  // linear RGBA
-    int32_t texture = -1;        // index into Model::textures, or -1
+    glm::vec4 base_color{1.0f}; // linear RGBA
+    int32_t texture = -1;       // index into Model::textures, or -1
 };
 
 // A texture as stored in the source: encoded bytes (PNG/JPEG) or an external uri.
 struct Texture {
     std::string name;
     std::string mime_type;
-    std::string uri;             // empty when embedded
+    std::string uri; // empty when embedded
     std::vector<uint8_t> encoded;
 };
 
 struct Submesh {
     uint32_t first_index = 0;
-    uint32_t index_count = 0;  // multiple of 3
-    int32_t material = -1;     // index into Model::materials, or -1 (white)
+    uint32_t index_count = 0; // multiple of 3
+    int32_t material = -1;    // index into Model::materials, or -1 (white)
 };
 
 // A triangle mesh skinned to the palette. Rigid meshes attached to a joint become meshes with
@@ -88,16 +88,16 @@ struct Submesh {
 // colors which may be empty.
 struct Mesh {
     std::string name;
-    std::vector<glm::vec3> positions;    // bind pose, model space
-    std::vector<glm::vec3> normals;      // unit length
+    std::vector<glm::vec3> positions; // bind pose, model space
+    std::vector<glm::vec3> normals;   // unit length
     std::vector<glm::vec2> uvs;
-    std::vector<glm::vec4> colors;       // linear RGBA
-    std::vector<glm::u16vec4> joints;    // palette indices; unused slots have weight 0
-    std::vector<glm::vec4> weights;      // non-negative, sum to 1 within kWeightSumTolerance
-    std::vector<uint32_t> indices;       // triangle list
-    std::vector<Submesh> submeshes;      // cover `indices`
-    int32_t skin = -1;                   // Model::skins index for skinned meshes, else -1
-    int32_t rigid_joint = -1;            // skeleton joint it was rigidly attached to, else -1
+    std::vector<glm::vec4> colors;    // linear RGBA
+    std::vector<glm::u16vec4> joints; // palette indices; unused slots have weight 0
+    std::vector<glm::vec4> weights;   // non-negative, sum to 1 within kWeightSumTolerance
+    std::vector<uint32_t> indices;    // triangle list
+    std::vector<Submesh> submeshes;   // cover `indices`
+    int32_t skin = -1;                // Model::skins index for skinned meshes, else -1
+    int32_t rigid_joint = -1;         // skeleton joint it was rigidly attached to, else -1
 };
 
 enum class Interpolation : uint8_t { Step, Linear, CubicSpline };
@@ -113,19 +113,19 @@ struct Track {
     uint32_t joint = 0;
     TrackTarget target = TrackTarget::Translation;
     Interpolation interpolation = Interpolation::Linear;
-    std::vector<float> times;  // seconds, strictly increasing, >= 0
+    std::vector<float> times; // seconds, strictly increasing, >= 0
     std::vector<glm::vec4> values;
 };
 
 struct Clip {
     std::string name;
-    float duration = 0.0f;  // seconds; >= every key time of every track
+    float duration = 0.0f; // seconds; >= every key time of every track
     std::vector<Track> tracks;
 };
 
 struct Model {
-    std::string source;  // path, or builtin:NAME
-    std::string format;  // human-readable, e.g. "glTF 2.0 binary (.glb)"
+    std::string source; // path, or builtin:NAME
+    std::string format; // human-readable, e.g. "glTF 2.0 binary (.glb)"
     Skeleton skeleton;
     std::vector<Skin> skins;
     std::vector<PaletteEntry> palette;
@@ -133,7 +133,7 @@ struct Model {
     std::vector<Material> materials;
     std::vector<Texture> textures;
     std::vector<Clip> clips;
-    std::vector<std::string> warnings;  // things the importer changed or skipped, one line each
+    std::vector<std::string> warnings; // things the importer changed or skipped, one line each
 };
 
 // Check every invariant above. The message names the first problem found, e.g.
@@ -149,10 +149,10 @@ struct Bounds {
     float diagonal() const { return glm::length(max - min); }
 };
 
-Bounds bindPoseBounds(const Model& model);  // over every mesh's bind positions
+Bounds bindPoseBounds(const Model& model); // over every mesh's bind positions
 uint32_t vertexCount(const Model& model);
 uint32_t triangleCount(const Model& model);
-uint32_t skinJointCount(const Model& model);   // size of the union of all skins' joints
-uint32_t keyframeCount(const Clip& clip);      // sum of key counts over the clip's tracks
+uint32_t skinJointCount(const Model& model); // size of the union of all skins' joints
+uint32_t keyframeCount(const Clip& clip);    // sum of key counts over the clip's tracks
 
 } // namespace throng

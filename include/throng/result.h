@@ -20,21 +20,32 @@ struct Error {
 };
 
 // A value or an Error. Deliberately tiny: check ok(), then take value() or error().
-template <class T>
-class [[nodiscard]] Result {
-public:
+template <class T> class [[nodiscard]] Result {
+  public:
     Result(T value) : v_(std::move(value)) {}
     Result(Error error) : v_(std::move(error)) {}
 
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
 
-    T& value() & { assert(ok()); return std::get<0>(v_); }
-    const T& value() const& { assert(ok()); return std::get<0>(v_); }
-    T&& value() && { assert(ok()); return std::get<0>(std::move(v_)); }
-    const Error& error() const { assert(!ok()); return std::get<1>(v_); }
+    T& value() & {
+        assert(ok());
+        return std::get<0>(v_);
+    }
+    const T& value() const& {
+        assert(ok());
+        return std::get<0>(v_);
+    }
+    T&& value() && {
+        assert(ok());
+        return std::get<0>(std::move(v_));
+    }
+    const Error& error() const {
+        assert(!ok());
+        return std::get<1>(v_);
+    }
 
-private:
+  private:
     std::variant<T, Error> v_;
 };
 

@@ -221,8 +221,8 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     const uint64_t vat_texels = options.vat ? asset.vatTexelCount() : 0;
     if (vat_texels > kMaxBakedTexels)
         return Error{"vertex animation needs " + std::to_string(vat_texels) + " texels (" +
-                     std::to_string(asset.clips.size()) + " clips x " + std::to_string(asset.max_frames) + " frames x " +
-                     std::to_string(asset.vatTexelsPerRow()) + "), more than the limit of " +
+                     std::to_string(asset.clips.size()) + " clips x " + std::to_string(asset.max_frames) +
+                     " frames x " + std::to_string(asset.vatTexelsPerRow()) + "), more than the limit of " +
                      std::to_string(kMaxBakedTexels) + "; lower the fps or bake without --vat"};
     // The source animation, for techniques that sample on the CPU: the same skeleton, palette
     // and clips the frames come from, in baked order ("rest": an empty clip of duration 0).
@@ -308,7 +308,7 @@ Result<std::vector<BakedLod>> lodChain(const Model& model, uint32_t levels) {
         return Error{"lods " + std::to_string(levels) + " out of range (0 .. " + std::to_string(kMaxBakedLods) + ")"};
     if (Status s = validate(model); !s) return Error{s.message};
     BakedAsset mesh;
-    std::vector<std::string> warnings;  // about textures: not the question here
+    std::vector<std::string> warnings; // about textures: not the question here
     if (Status s = copyMeshes(model, mesh, warnings); !s) return Error{s.message};
     buildLods(mesh, levels);
     return std::move(mesh.lods);

@@ -17,7 +17,7 @@ namespace throng {
 
 namespace {
 
-constexpr uint32_t kSamples = 2;  // per texel side
+constexpr uint32_t kSamples = 2; // per texel side
 
 struct Skinned {
     std::vector<glm::dvec3> positions, normals;
@@ -33,7 +33,8 @@ std::vector<glm::dmat4x3> matricesAt(const BakedAsset& a, uint32_t clip, double 
     std::vector<glm::dmat4x3> out(a.joint_count);
     for (uint32_t j = 0; j < a.joint_count; ++j)
         for (uint32_t r = 0; r < 3; ++r) {
-            const glm::dvec4 row = glm::dvec4(bakedTexel(a, clip, f0, j, r)) * (1.0 - s) + glm::dvec4(bakedTexel(a, clip, f1, j, r)) * s;
+            const glm::dvec4 row =
+                glm::dvec4(bakedTexel(a, clip, f0, j, r)) * (1.0 - s) + glm::dvec4(bakedTexel(a, clip, f1, j, r)) * s;
             for (int col = 0; col < 4; ++col) out[j][col][r] = row[col];
         }
     return out;
@@ -64,13 +65,14 @@ double linearToSrgb(double c) {
 }
 
 struct Sample {
-    double depth = -1e300;  // toward the viewer: larger is nearer
+    double depth = -1e300; // toward the viewer: larger is nearer
     glm::dvec3 color{0.0}, normal{0.0};
 };
 
 // One view's tile of the skinned mesh into `color` and `normal` at texel (x0, y0) of the images.
-void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im, glm::dvec3 dir, uint64_t row_texels, size_t layer_offset,
-              uint32_t x0, uint32_t y0, std::vector<uint8_t>& color, std::vector<uint8_t>& normal) {
+void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im, glm::dvec3 dir, uint64_t row_texels,
+              size_t layer_offset, uint32_t x0, uint32_t y0, std::vector<uint8_t>& color,
+              std::vector<uint8_t>& normal) {
     const glm::dvec3 right = glm::normalize(glm::cross(glm::dvec3(0.0, 1.0, 0.0), dir));
     const glm::dvec3 up = glm::cross(dir, right);
     const uint32_t side = im.tile * kSamples;
@@ -78,12 +80,14 @@ void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im
     std::vector<Sample> samples(size_t(side) * side);
     auto project = [&](const glm::dvec3& p) {
         const glm::dvec3 d = p - center;
-        return glm::dvec3((glm::dot(d, right) / im.radius + 1.0) * 0.5 * side, (1.0 - glm::dot(d, up) / im.radius) * 0.5 * side, glm::dot(d, dir));
+        return glm::dvec3((glm::dot(d, right) / im.radius + 1.0) * 0.5 * side,
+                          (1.0 - glm::dot(d, up) / im.radius) * 0.5 * side, glm::dot(d, dir));
     };
     for (size_t s = 0; s < a.submeshes.size(); ++s) {
         const BakedSubmesh& sm = a.submeshes[s];
         for (uint32_t i = 0; i + 2 < sm.index_count; i += 3) {
-            const uint32_t id[3] = {a.indices[sm.first_index + i], a.indices[sm.first_index + i + 1], a.indices[sm.first_index + i + 2]};
+            const uint32_t id[3] = {a.indices[sm.first_index + i], a.indices[sm.first_index + i + 1],
+                                    a.indices[sm.first_index + i + 2]};
             glm::dvec3 p[3];
             for (int k = 0; k < 3; ++k) p[k] = project(mesh.positions[id[k]]);
             const double area = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x);
@@ -187,12 +191,13 @@ Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
     im.azimuths = o.azimuths;
     im.elevations = o.elevations;
     im.fps = o.fps;
-    if (o.tile < 1 || o.tile > 256 || o.azimuths < 1 || o.azimuths > 64 || o.elevations < 1 || o.elevations > 16 || !std::isfinite(o.fps) ||
-        o.fps < 0.1f || o.fps > 1000.0f)
-        return Status::failure("impostors: tile 1 .. 256, azimuths 1 .. 64, elevations 1 .. 16 and fps 0.1 .. 1000 expected");
+    if (o.tile < 1 || o.tile > 256 || o.azimuths < 1 || o.azimuths > 64 || o.elevations < 1 || o.elevations > 16 ||
+        !std::isfinite(o.fps) || o.fps < 0.1f || o.fps > 1000.0f)
+        return Status::failure(
+            "impostors: tile 1 .. 256, azimuths 1 .. 64, elevations 1 .. 16 and fps 0.1 .. 1000 expected");
     if (uint64_t(o.tile) * o.azimuths * o.elevations > kMaxImpostorTexels)
-        return Status::failure("impostors: " + std::to_string(o.azimuths * o.elevations) + " views of " + std::to_string(o.tile) +
-                               " texels are wider than " + std::to_string(kMaxImpostorTexels));
+        return Status::failure("impostors: " + std::to_string(o.azimuths * o.elevations) + " views of " +
+                               std::to_string(o.tile) + " texels are wider than " + std::to_string(kMaxImpostorTexels));
     // The sphere around every pose of every clip.
     Bounds box = clipBounds(asset.clips[0]);
     for (const BakedClip& c : asset.clips) {
@@ -216,9 +221,11 @@ Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
             const Skinned mesh = skin(asset, matricesAt(asset, c, t));
             for (uint32_t e = 0; e < im.elevations; ++e)
                 for (uint32_t az = 0; az < im.azimuths; ++az) {
-                    const double A = 2.0 * std::numbers::pi * az / im.azimuths, E = 0.5 * std::numbers::pi * e / im.elevations;
+                    const double A = 2.0 * std::numbers::pi * az / im.azimuths,
+                                 E = 0.5 * std::numbers::pi * e / im.elevations;
                     const glm::dvec3 dir(std::sin(A) * std::cos(E), std::sin(E), std::cos(A) * std::cos(E));
-                    drawView(asset, mesh, im, dir, row_texels, layer, (e * im.azimuths + az) * im.tile, f * im.tile, im.color, im.normal);
+                    drawView(asset, mesh, im, dir, row_texels, layer, (e * im.azimuths + az) * im.tile, f * im.tile,
+                             im.color, im.normal);
                 }
         }
     }

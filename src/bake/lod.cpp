@@ -24,9 +24,9 @@
 // The chain stops at the requested number of levels, when a level would keep more than 80% of
 // the one before, or after a level of at most 0.3% of LOD 0. Past 2% of LOD 0 the levels shrink
 // faster (30% of the one before): those are for members a few pixels tall, which a crowd seen
-// along the ground has by the hundred thousand (the walker's last level has 24 triangles). Positions are simplified in the bind
-// pose; a clustered level can join vertices of different limbs that are close at rest, which
-// shows only at the distances its error is chosen for.
+// along the ground has by the hundred thousand (the walker's last level has 24 triangles). Positions are simplified in
+// the bind pose; a clustered level can join vertices of different limbs that are close at rest, which shows only at the
+// distances its error is chosen for.
 #include <throng/bake.h>
 
 #include <meshoptimizer.h>
@@ -43,9 +43,9 @@ namespace {
 constexpr double kLevelShrink = 0.5; // a level aims at this fraction of the previous one's triangles
 constexpr double kStalled = 0.75;    // meshopt_simplify keeping more than this fraction: stalled
 constexpr double kWorthALevel = 0.8; // a level keeping more of the previous level is not stored
-constexpr double kFar = 0.02;        // past a level of at most this fraction of LOD 0 (far members, a few pixels tall)...
-constexpr double kFarShrink = 0.3;   // ...a level aims at this fraction of the previous one's triangles
-constexpr double kFloor = 0.003;     // no level after one at most this fraction of LOD 0
+constexpr double kFar = 0.02;      // past a level of at most this fraction of LOD 0 (far members, a few pixels tall)...
+constexpr double kFarShrink = 0.3; // ...a level aims at this fraction of the previous one's triangles
+constexpr double kFloor = 0.003;   // no level after one at most this fraction of LOD 0
 // The simplifiers' target error is relative to the mesh's extent; 1 (the whole extent) leaves the
 // triangle target as the only limit: the renderer picks levels by their reported error instead.
 constexpr float kNoErrorLimit = 1.0f;

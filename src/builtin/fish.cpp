@@ -23,10 +23,10 @@
 namespace throng {
 namespace {
 
-constexpr int kSegments = 28;           // quads around the body (plus a seam copy for UVs)
-constexpr double kRingSpacing = 0.05;   // between body rings, in model units
-constexpr int kCapRings = 6;            // rings over each rounded pole
-constexpr double kEps = 1e-4;           // finite-difference step for the normals
+constexpr int kSegments = 28;         // quads around the body (plus a seam copy for UVs)
+constexpr double kRingSpacing = 0.05; // between body rings, in model units
+constexpr int kCapRings = 6;          // rings over each rounded pole
+constexpr double kEps = 1e-4;         // finite-difference step for the normals
 
 // One station of the body profile: z, half-width (x), half-height (y). Tail first, head
 // last; the end stations have zero radius and become rounded poles.
@@ -35,36 +35,34 @@ struct Station {
 };
 
 constexpr Station kBody[] = {
-    {-0.80, 0.0, 0.0},    {-0.72, 0.018, 0.035}, {-0.55, 0.035, 0.055}, {-0.25, 0.08, 0.12},
-    {0.10, 0.12, 0.19},   {0.40, 0.135, 0.21},   {0.70, 0.12, 0.17},    {0.90, 0.07, 0.09},
-    {1.00, 0.0, 0.0},
+    {-0.80, 0.0, 0.0},   {-0.72, 0.018, 0.035}, {-0.55, 0.035, 0.055}, {-0.25, 0.08, 0.12}, {0.10, 0.12, 0.19},
+    {0.40, 0.135, 0.21}, {0.70, 0.12, 0.17},    {0.90, 0.07, 0.09},    {1.00, 0.0, 0.0},
 };
 constexpr int kStations = int(std::size(kBody));
 
 // Fin outlines in the (z, y) plane, any winding; `centre` must see the whole outline (star
 // shaped). The tail lobes reach z = -1 and y = +-0.32 exactly: they set the bounding box.
 constexpr glm::dvec2 kTailFin[] = {
-    {-0.70, 0.035}, {-0.80, 0.12}, {-0.92, 0.25},  {-1.00, 0.32},   {-0.97, 0.17},  {-0.92, 0.06},
-    {-0.90, 0.0},   {-0.92, -0.06}, {-0.97, -0.17}, {-1.00, -0.32}, {-0.92, -0.25}, {-0.80, -0.12},
-    {-0.70, -0.035},
+    {-0.70, 0.035}, {-0.80, 0.12},  {-0.92, 0.25},  {-1.00, 0.32},  {-0.97, 0.17},  {-0.92, 0.06},   {-0.90, 0.0},
+    {-0.92, -0.06}, {-0.97, -0.17}, {-1.00, -0.32}, {-0.92, -0.25}, {-0.80, -0.12}, {-0.70, -0.035},
 };
 constexpr glm::dvec2 kTailCentre{-0.80, 0.0};
 constexpr double kTailHalfThickness = 0.007;
 
 constexpr glm::dvec2 kDorsalFin[] = {
-    {0.45, 0.15}, {0.36, 0.22}, {0.24, 0.28}, {0.12, 0.30},  {0.04, 0.27},
+    {0.45, 0.15},  {0.36, 0.22},  {0.24, 0.28}, {0.12, 0.30}, {0.04, 0.27},
     {-0.02, 0.21}, {-0.06, 0.16}, {0.10, 0.13}, {0.30, 0.13},
 };
 constexpr glm::dvec2 kDorsalCentre{0.18, 0.19};
 constexpr double kDorsalHalfThickness = 0.005;
 
-constexpr glm::vec4 kBackColor{0.04f, 0.09f, 0.16f, 1.0f};    // linear RGBA
+constexpr glm::vec4 kBackColor{0.04f, 0.09f, 0.16f, 1.0f}; // linear RGBA
 constexpr glm::vec4 kBellyColor{0.80f, 0.82f, 0.78f, 1.0f};
 constexpr glm::vec4 kStripeColor{0.85f, 0.38f, 0.06f, 1.0f};
 constexpr glm::vec4 kEyeColor{0.01f, 0.01f, 0.01f, 1.0f};
 constexpr glm::vec4 kFinColor{0.70f, 0.42f, 0.10f, 1.0f};
 constexpr double kEyeZ = 0.80;
-constexpr double kEyeAngle = 0.25;  // radians above the side (+x) of the head
+constexpr double kEyeAngle = 0.25; // radians above the side (+x) of the head
 constexpr double kEyeRadius = 0.032;
 
 // The body cross-section at fractional station index x in [0, kStations - 1]. The first and
@@ -117,7 +115,7 @@ double stationAtZ(double z) {
 
 // Dark back, light belly, an orange lateral stripe, and a dark eye on each side of the head.
 glm::vec4 bodyColor(const glm::dvec3& p, double theta, double eyeStation) {
-    const double up = std::sin(theta);  // -1 belly .. +1 back
+    const double up = std::sin(theta); // -1 belly .. +1 back
     const double back = glm::smoothstep(-0.35, 0.35, up);
     glm::vec4 c = glm::mix(kBellyColor, kBackColor, float(back));
     const double stripe = 1.0 - glm::smoothstep(0.06, 0.14, std::abs(up - 0.08));
@@ -185,16 +183,15 @@ void addBody(Mesh& mesh) {
 
 // A thin closed slab: the outline (z, y) extruded to x = +-halfThickness. Two fan-triangulated
 // faces with normals +-x, and a rim whose normals lie in the y-z plane, pointing out.
-void addFin(Mesh& mesh, std::span<const glm::dvec2> outline, glm::dvec2 centre,
-            double halfThickness) {
+void addFin(Mesh& mesh, std::span<const glm::dvec2> outline, glm::dvec2 centre, double halfThickness) {
     const size_t n = outline.size();
     // Orient the outline counter-clockwise seen from +x (cross(p_i - c, p_i+1 - c).x > 0).
     double area = 0.0;
     for (size_t i = 0; i < n; ++i) {
         const glm::dvec2 a = outline[i] - centre, b = outline[(i + 1) % n] - centre;
-        area += a.y * b.x - a.x * b.y;  // (y, z) components: y_a z_b - z_a y_b
+        area += a.y * b.x - a.x * b.y; // (y, z) components: y_a z_b - z_a y_b
     }
-    std::vector<glm::dvec3> pts;  // (0, y, z)
+    std::vector<glm::dvec3> pts; // (0, y, z)
     for (size_t i = 0; i < n; ++i) {
         const glm::dvec2 q = outline[area > 0 ? i : n - 1 - i];
         pts.push_back({0.0, q.y, q.x});
@@ -208,8 +205,10 @@ void addFin(Mesh& mesh, std::span<const glm::dvec2> outline, glm::dvec2 centre,
         for (const glm::dvec3& p : pts) addVertex(mesh, p + off, {side, 0, 0}, uvOf(p), kFinColor);
         for (uint32_t i = 0; i < n; ++i) {
             const uint32_t a = base + 1 + i, b = base + 1 + (i + 1) % uint32_t(n);
-            if (side > 0) mesh.indices.insert(mesh.indices.end(), {base, a, b});
-            else mesh.indices.insert(mesh.indices.end(), {base, b, a});
+            if (side > 0)
+                mesh.indices.insert(mesh.indices.end(), {base, a, b});
+            else
+                mesh.indices.insert(mesh.indices.end(), {base, b, a});
         }
     }
     // Rim: per outline point a (+x, -x) pair; the normal is the in-plane outward normal of
@@ -219,8 +218,7 @@ void addFin(Mesh& mesh, std::span<const glm::dvec2> outline, glm::dvec2 centre,
         const glm::dvec3 tangent = pts[(i + 1) % n] - pts[(i + n - 1) % n];
         const glm::dvec3 normal = glm::cross(tangent, glm::dvec3(1, 0, 0));
         for (double side : {1.0, -1.0})
-            addVertex(mesh, pts[i] + glm::dvec3(side * halfThickness, 0, 0), normal, uvOf(pts[i]),
-                      kFinColor);
+            addVertex(mesh, pts[i] + glm::dvec3(side * halfThickness, 0, 0), normal, uvOf(pts[i]), kFinColor);
     }
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t t0 = base + 2 * i, b0 = t0 + 1;
@@ -239,7 +237,7 @@ Model makeFish() {
     model.skeleton.parents = {kNoParent};
     model.skeleton.rest = {Transform{}};
     model.palette = {PaletteEntry{0, glm::mat4(1.0f)}};
-    model.materials = {Material{"fish", glm::vec4(1.0f), -1}};  // colour is in the vertices
+    model.materials = {Material{"fish", glm::vec4(1.0f), -1}}; // colour is in the vertices
 
     Mesh mesh;
     mesh.name = "fish";

@@ -28,11 +28,27 @@ namespace throng {
 namespace {
 
 enum Joint : uint16_t {
-    kHips, kSpine, kChest, kNeck, kHead,
-    kShoulderL, kUpperArmL, kForearmL, kHandL,
-    kShoulderR, kUpperArmR, kForearmR, kHandR,
-    kThighL, kShinL, kFootL, kToeL,
-    kThighR, kShinR, kFootR, kToeR,
+    kHips,
+    kSpine,
+    kChest,
+    kNeck,
+    kHead,
+    kShoulderL,
+    kUpperArmL,
+    kForearmL,
+    kHandL,
+    kShoulderR,
+    kUpperArmR,
+    kForearmR,
+    kHandR,
+    kThighL,
+    kShinL,
+    kFootL,
+    kToeL,
+    kThighR,
+    kShinR,
+    kFootR,
+    kToeR,
     kJointCount
 };
 
@@ -43,7 +59,7 @@ uint16_t sided(Joint leftJoint, bool left) { return uint16_t(left ? leftJoint : 
 struct JointDef {
     const char* name;
     int32_t parent;
-    glm::vec3 position;  // rest position, model space
+    glm::vec3 position; // rest position, model space
 };
 
 // Parent before child. Left is +x (the walker faces +z).
@@ -99,19 +115,19 @@ enum class Region { Torso, Arm, Leg, Foot };
 
 struct Tube {
     Region region;
-    glm::dvec3 origin, dir, side;  // s = dot(p - origin, dir); side is a, perpendicular to dir
-    int segments;                  // quads around
-    double spacing;                // between rings, in model units
+    glm::dvec3 origin, dir, side; // s = dot(p - origin, dir); side is a, perpendicular to dir
+    int segments;                 // quads around
+    double spacing;               // between rings, in model units
     std::vector<Station> profile;
-    int32_t parent;                // joint that owns the tube before its first node, or -1
+    int32_t parent; // joint that owns the tube before its first node, or -1
     std::vector<Node> nodes;
     std::vector<Pull> pulls;
 };
 
 constexpr int kCapRings = 4;
-constexpr double kEps = 1e-4;  // finite-difference step for the normals
+constexpr double kEps = 1e-4; // finite-difference step for the normals
 
-constexpr glm::vec4 kSkin{0.60f, 0.36f, 0.24f, 1.0f};  // linear RGBA
+constexpr glm::vec4 kSkin{0.60f, 0.36f, 0.24f, 1.0f}; // linear RGBA
 constexpr glm::vec4 kShirt{0.45f, 0.08f, 0.06f, 1.0f};
 constexpr glm::vec4 kTrousers{0.06f, 0.09f, 0.20f, 1.0f};
 constexpr glm::vec4 kShoes{0.03f, 0.025f, 0.02f, 1.0f};
@@ -152,13 +168,11 @@ Station sectionAt(std::span<const Station> st, double x) {
 glm::dvec3 tubePoint(const Tube& t, double x, double theta) {
     const Station c = sectionAt(t.profile, x);
     const glm::dvec3 b = glm::cross(t.dir, t.side);
-    return t.origin + t.dir * c.s + t.side * (c.ra * std::cos(theta)) +
-           b * (c.rb * std::sin(theta) + c.lift);
+    return t.origin + t.dir * c.s + t.side * (c.ra * std::cos(theta)) + b * (c.rb * std::sin(theta) + c.lift);
 }
 
 // Up to kMaxInfluences (joint, weight) pairs, heaviest first, summing to 1.
-void skinWeights(const Tube& t, const glm::dvec3& p, double s, glm::u16vec4& joints,
-                 glm::vec4& weights) {
+void skinWeights(const Tube& t, const glm::dvec3& p, double s, glm::u16vec4& joints, glm::vec4& weights) {
     std::array<double, kJointCount> w{};
     // Telescoping ramps: ramp k rises from 0 to 1 around node k, joint k gets ramp k minus
     // ramp k+1 and the parent 1 - ramp 0, so the weights sum to 1 by construction.
@@ -169,26 +183,23 @@ void skinWeights(const Tube& t, const glm::dvec3& p, double s, glm::u16vec4& joi
         return glm::smoothstep(n.s - n.blend, n.s + n.blend, s);
     };
     if (t.parent >= 0) w[size_t(t.parent)] += 1.0 - ramp(0);
-    for (size_t k = 0; k < t.nodes.size(); ++k)
-        w[t.nodes[k].joint] += std::max(0.0, ramp(k) - ramp(k + 1));
+    for (size_t k = 0; k < t.nodes.size(); ++k) w[t.nodes[k].joint] += std::max(0.0, ramp(k) - ramp(k + 1));
     for (const Pull& pull : t.pulls) {
-        const double f = pull.strength * (1.0 - glm::smoothstep(0.0, pull.radius,
-                                                                glm::distance(p, pull.centre)));
+        const double f = pull.strength * (1.0 - glm::smoothstep(0.0, pull.radius, glm::distance(p, pull.centre)));
         for (double& x : w) x *= 1.0 - f;
         w[pull.joint] += f;
     }
     std::array<uint16_t, kJointCount> order;
     for (uint16_t j = 0; j < kJointCount; ++j) order[j] = j;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint16_t a, uint16_t b) { return w[a] > w[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](uint16_t a, uint16_t b) { return w[a] > w[b]; });
     double kept[kMaxInfluences] = {};
     double sum = 0.0;
     for (uint32_t i = 0; i < kMaxInfluences; ++i) {
-        kept[i] = w[order[i]] >= 1e-3 ? w[order[i]] : 0.0;  // drop negligible influences
+        kept[i] = w[order[i]] >= 1e-3 ? w[order[i]] : 0.0; // drop negligible influences
         sum += kept[i];
     }
     for (uint32_t i = 0; i < kMaxInfluences; ++i) {
-        joints[i] = kept[i] > 0.0 ? order[i] : 0;  // palette entry k is joint k
+        joints[i] = kept[i] > 0.0 ? order[i] : 0; // palette entry k is joint k
         weights[i] = float(kept[i] / sum);
     }
 }
@@ -196,14 +207,13 @@ void skinWeights(const Tube& t, const glm::dvec3& p, double s, glm::u16vec4& joi
 glm::vec4 regionColor(Region region, const glm::dvec3& p, double s) {
     switch (region) {
     case Region::Torso: {
-        const bool eye = p.z > 0.06 && std::abs(p.y - 1.685) < 0.012 &&
-                         std::abs(std::abs(p.x) - 0.035) < 0.014;
+        const bool eye = p.z > 0.06 && std::abs(p.y - 1.685) < 0.012 && std::abs(std::abs(p.x) - 0.035) < 0.014;
         if (eye) return kEyes;
         if (p.y > 1.72 || (p.y > 1.62 && p.z < -0.03)) return kHair;
         if (p.y > 1.50) return kSkin;
         return p.y > 1.06 ? kShirt : kTrousers;
     }
-    case Region::Arm: return s < 0.29 ? kShirt : kSkin;  // sleeves rolled up above the elbow
+    case Region::Arm: return s < 0.29 ? kShirt : kSkin; // sleeves rolled up above the elbow
     case Region::Leg: return s < 0.86 ? kTrousers : kShoes;
     case Region::Foot: return kShoes;
     }
@@ -241,8 +251,8 @@ void addTube(Mesh& mesh, const Tube& t, int column, int columns) {
             }
             mesh.positions.push_back(glm::vec3(p));
             mesh.normals.push_back(glm::vec3(glm::normalize(normal)));
-            mesh.uvs.push_back({float((column + double(j) / t.segments) / columns),
-                                float((s - t.profile.front().s) / length)});
+            mesh.uvs.push_back(
+                {float((column + double(j) / t.segments) / columns), float((s - t.profile.front().s) / length)});
             mesh.colors.push_back(regionColor(t.region, p, s));
             glm::u16vec4 joints;
             glm::vec4 weights;
@@ -268,53 +278,98 @@ std::vector<Tube> walkerTubes() {
     const glm::dvec3 up{0, 1, 0}, down{0, -1, 0}, forward{0, 0, 1}, right{1, 0, 0};
     std::vector<Tube> tubes;
     // Torso and head along +y (s = y; b = -z, so a negative lift moves the head forward).
-    tubes.push_back({Region::Torso, {0, 0, 0}, up, right, 32, 0.025,
-                     {{0.86, 0, 0, 0},           {0.90, 0.13, 0.095, 0},  {0.95, 0.165, 0.11, 0},
-                      {1.00, 0.165, 0.11, 0},    {1.10, 0.145, 0.10, 0},  {1.22, 0.155, 0.11, 0},
-                      {1.34, 0.165, 0.115, 0},   {1.42, 0.19, 0.105, 0},  {1.47, 0.165, 0.085, 0},
-                      {1.505, 0.09, 0.065, 0},   {1.535, 0.055, 0.055, 0},
-                      {1.57, 0.052, 0.055, -0.005},
-                      {1.61, 0.075, 0.085, -0.015}, {1.68, 0.09, 0.10, -0.02},
-                      {1.75, 0.08, 0.09, -0.015}, {1.80, 0, 0, -0.015}},
-                     -1,
-                     {{0.86, kHips, 0}, {1.05, kSpine, 0.06}, {1.25, kChest, 0.10},
-                      {1.50, kNeck, 0.04}, {1.58, kHead, 0.04}},
-                     {{kUpperArmL, jointPos(kUpperArmL), 0.12, 0.5},
-                      {kUpperArmR, jointPos(kUpperArmR), 0.12, 0.5},
-                      {kThighL, jointPos(kThighL) - glm::dvec3(0, 0.04, 0), 0.12, 0.5},
-                      {kThighR, jointPos(kThighR) - glm::dvec3(0, 0.04, 0), 0.12, 0.5}}});
+    tubes.push_back(
+        {Region::Torso,
+         {0, 0, 0},
+         up,
+         right,
+         32,
+         0.025,
+         {{0.86, 0, 0, 0},
+          {0.90, 0.13, 0.095, 0},
+          {0.95, 0.165, 0.11, 0},
+          {1.00, 0.165, 0.11, 0},
+          {1.10, 0.145, 0.10, 0},
+          {1.22, 0.155, 0.11, 0},
+          {1.34, 0.165, 0.115, 0},
+          {1.42, 0.19, 0.105, 0},
+          {1.47, 0.165, 0.085, 0},
+          {1.505, 0.09, 0.065, 0},
+          {1.535, 0.055, 0.055, 0},
+          {1.57, 0.052, 0.055, -0.005},
+          {1.61, 0.075, 0.085, -0.015},
+          {1.68, 0.09, 0.10, -0.02},
+          {1.75, 0.08, 0.09, -0.015},
+          {1.80, 0, 0, -0.015}},
+         -1,
+         {{0.86, kHips, 0}, {1.05, kSpine, 0.06}, {1.25, kChest, 0.10}, {1.50, kNeck, 0.04}, {1.58, kHead, 0.04}},
+         {{kUpperArmL, jointPos(kUpperArmL), 0.12, 0.5},
+          {kUpperArmR, jointPos(kUpperArmR), 0.12, 0.5},
+          {kThighL, jointPos(kThighL) - glm::dvec3(0, 0.04, 0), 0.12, 0.5},
+          {kThighR, jointPos(kThighR) - glm::dvec3(0, 0.04, 0), 0.12, 0.5}}});
     for (double x : {1.0, -1.0}) {
         const bool left = x > 0;
         // Arm from the shoulder top down to the finger tips; the hand is flat in y-z.
-        tubes.push_back({Region::Arm, {0.19 * x, 1.49, 0}, down, right, 16, 0.025,
-                         {{0.00, 0, 0, 0},        {0.04, 0.05, 0.055, 0},  {0.11, 0.048, 0.05, 0},
-                          {0.23, 0.042, 0.045, 0}, {0.33, 0.038, 0.04, 0}, {0.43, 0.04, 0.042, 0},
-                          {0.56, 0.028, 0.034, 0}, {0.60, 0.024, 0.042, 0},
-                          {0.68, 0.02, 0.046, 0},  {0.75, 0.017, 0.034, 0}, {0.79, 0, 0, 0}},
+        tubes.push_back({Region::Arm,
+                         {0.19 * x, 1.49, 0},
+                         down,
+                         right,
+                         16,
+                         0.025,
+                         {{0.00, 0, 0, 0},
+                          {0.04, 0.05, 0.055, 0},
+                          {0.11, 0.048, 0.05, 0},
+                          {0.23, 0.042, 0.045, 0},
+                          {0.33, 0.038, 0.04, 0},
+                          {0.43, 0.04, 0.042, 0},
+                          {0.56, 0.028, 0.034, 0},
+                          {0.60, 0.024, 0.042, 0},
+                          {0.68, 0.02, 0.046, 0},
+                          {0.75, 0.017, 0.034, 0},
+                          {0.79, 0, 0, 0}},
                          sided(kShoulderL, left),
                          {{0.05, sided(kUpperArmL, left), 0.05},
                           {0.33, sided(kForearmL, left), 0.05},
                           {0.59, sided(kHandL, left), 0.03}},
                          {}});
         // Leg from inside the hips down to the ankle (the foot tube covers the end).
-        tubes.push_back({Region::Leg, {0.09 * x, 1.00, 0}, down, right, 20, 0.03,
-                         {{0.00, 0, 0, 0},        {0.06, 0.072, 0.085, 0}, {0.16, 0.076, 0.085, 0},
-                          {0.32, 0.065, 0.07, 0},  {0.46, 0.05, 0.055, 0}, {0.50, 0.048, 0.052, 0},
-                          {0.60, 0.052, 0.06, 0.005}, {0.78, 0.038, 0.042, 0},
-                          {0.88, 0.034, 0.04, 0},  {0.93, 0.034, 0.04, 0}, {0.96, 0, 0, 0}},
+        tubes.push_back({Region::Leg,
+                         {0.09 * x, 1.00, 0},
+                         down,
+                         right,
+                         20,
+                         0.03,
+                         {{0.00, 0, 0, 0},
+                          {0.06, 0.072, 0.085, 0},
+                          {0.16, 0.076, 0.085, 0},
+                          {0.32, 0.065, 0.07, 0},
+                          {0.46, 0.05, 0.055, 0},
+                          {0.50, 0.048, 0.052, 0},
+                          {0.60, 0.052, 0.06, 0.005},
+                          {0.78, 0.038, 0.042, 0},
+                          {0.88, 0.034, 0.04, 0},
+                          {0.93, 0.034, 0.04, 0},
+                          {0.96, 0, 0, 0}},
                          kHips,
                          {{0.08, sided(kThighL, left), 0.06},
                           {0.50, sided(kShinL, left), 0.05},
                           {0.915, sided(kFootL, left), 0.035}},
                          {}});
         // Foot from heel to toe tip along +z (b = +y); lift keeps the sole flat on y = 0.
-        tubes.push_back({Region::Foot, {0.09 * x, 0.045, -0.07}, forward, right, 16, 0.025,
-                         {{0.00, 0, 0, 0},           {0.04, 0.04, 0.045, 0},
-                          {0.12, 0.045, 0.045, 0},   {0.20, 0.048, 0.032, -0.013},
-                          {0.25, 0.042, 0.025, -0.02}, {0.28, 0, 0, -0.02}},
+        tubes.push_back({Region::Foot,
+                         {0.09 * x, 0.045, -0.07},
+                         forward,
+                         right,
+                         16,
+                         0.025,
+                         {{0.00, 0, 0, 0},
+                          {0.04, 0.04, 0.045, 0},
+                          {0.12, 0.045, 0.045, 0},
+                          {0.20, 0.048, 0.032, -0.013},
+                          {0.25, 0.042, 0.025, -0.02},
+                          {0.28, 0, 0, -0.02}},
                          -1,
-                         {{0.00, sided(kFootL, left), 0},
-                          {0.20, sided(kToeL, left), 0.03}},
+                         {{0.00, sided(kFootL, left), 0}, {0.20, sided(kToeL, left), 0.03}},
                          {}});
     }
     return tubes;
@@ -324,7 +379,7 @@ std::vector<Tube> walkerTubes() {
 
 struct Pose {
     std::array<glm::dquat, kJointCount> rotation;
-    glm::dvec3 hips;  // the root's local translation
+    glm::dvec3 hips; // the root's local translation
 };
 
 // Degrees; applied pitch (about x) first, then roll (z), then yaw (y). For a bone pointing
@@ -338,8 +393,7 @@ glm::dquat rot(double pitch, double yaw, double roll) {
 glm::dmat4 poseMatrix(const Pose& pose, uint16_t joint) {
     const int32_t parent = kJoints[joint].parent;
     const glm::dvec3 t = parent < 0 ? pose.hips : jointPos(joint) - jointPos(uint16_t(parent));
-    const glm::dmat4 local =
-        glm::translate(glm::dmat4(1.0), t) * glm::mat4_cast(pose.rotation[joint]);
+    const glm::dmat4 local = glm::translate(glm::dmat4(1.0), t) * glm::mat4_cast(pose.rotation[joint]);
     return parent < 0 ? local : poseMatrix(pose, uint16_t(parent)) * local;
 }
 
@@ -350,8 +404,10 @@ void plantOnGround(Pose& pose) {
         Joint joint;
         glm::dvec3 bind;
     };
-    constexpr SolePoint kSole[] = {{kFootL, {0.09, 0.015, -0.06}}, {kFootL, {0.09, 0.0, -0.03}},
-                                   {kFootL, {0.09, 0.0, 0.10}},    {kToeL, {0.09, 0.0, 0.18}}};
+    constexpr SolePoint kSole[] = {{kFootL, {0.09, 0.015, -0.06}},
+                                   {kFootL, {0.09, 0.0, -0.03}},
+                                   {kFootL, {0.09, 0.0, 0.10}},
+                                   {kToeL, {0.09, 0.0, 0.18}}};
     double lowest = 1e9;
     for (bool left : {true, false}) {
         for (const SolePoint& sole : kSole) {
@@ -380,31 +436,30 @@ constexpr double kLegLength = double(kJoints[kThighL].position.y) - kJoints[kFoo
 Pose walkPose(double phase) {
     Pose pose = restPose();
     const double s = std::sin(phase), c = std::cos(phase), c2 = std::cos(2 * phase);
-    const double shift = -0.015 * c;  // over the stance foot; the height comes from the feet
+    const double shift = -0.015 * c; // over the stance foot; the height comes from the feet
     const double lean = glm::degrees(std::asin(shift / kLegLength));
     pose.hips.x += shift;
-    pose.rotation[kHips] = rot(0, -5 * s, -4 * c);    // hip of the swing leg forward and down
-    pose.rotation[kSpine] = rot(4, 3 * s, 2.5 * c);   // lean forward, keep the chest level
-    pose.rotation[kChest] = rot(-1 + c2, 5 * s, 1.5 * c);  // shoulders counter-rotate
+    pose.rotation[kHips] = rot(0, -5 * s, -4 * c);        // hip of the swing leg forward and down
+    pose.rotation[kSpine] = rot(4, 3 * s, 2.5 * c);       // lean forward, keep the chest level
+    pose.rotation[kChest] = rot(-1 + c2, 5 * s, 1.5 * c); // shoulders counter-rotate
     pose.rotation[kNeck] = rot(-1.5, -1.5 * s, 0);
-    pose.rotation[kHead] = rot(-1.5 - 0.5 * c2, -1.5 * s, 0);  // keep looking ahead
+    pose.rotation[kHead] = rot(-1.5 - 0.5 * c2, -1.5 * s, 0); // keep looking ahead
     for (int side = 0; side < 2; ++side) {
         const bool left = side == 0;
         const double p = phase + (left ? 0.0 : glm::pi<double>());
         const double sp = std::sin(p);
         const double hip = 22 * sp;
-        const double knee = 5 + 55 * std::pow(std::max(0.0, std::cos(p + 0.3)), 2) +
-                            10 * std::pow(std::max(0.0, std::cos(p - 2.4)), 4);
+        const double knee =
+            5 + 55 * std::pow(std::max(0.0, std::cos(p + 0.3)), 2) + 10 * std::pow(std::max(0.0, std::cos(p - 2.4)), 4);
         const double footWorld = -10 * sp + 25 * std::pow(std::max(0.0, -sp), 3);
-        const double arm = -0.75 * hip;  // arms swing against the legs
+        const double arm = -0.75 * hip; // arms swing against the legs
         const double out = left ? 1.0 : -1.0;
         // The legs swing in the sagittal plane whatever the pelvis does.
-        pose.rotation[sided(kThighL, left)] =
-            glm::conjugate(pose.rotation[kHips]) * rot(-hip, 0, -lean);
+        pose.rotation[sided(kThighL, left)] = glm::conjugate(pose.rotation[kHips]) * rot(-hip, 0, -lean);
         pose.rotation[sided(kShinL, left)] = rot(knee, 0, 0);
         pose.rotation[sided(kFootL, left)] = rot(footWorld + hip - knee, 0, lean);
         pose.rotation[sided(kToeL, left)] = rot(-0.5 * std::max(0.0, footWorld), 0, 0);
-        pose.rotation[sided(kShoulderL, left)] = rot(0, 2 * out * sp, 0);  // with the arm
+        pose.rotation[sided(kShoulderL, left)] = rot(0, 2 * out * sp, 0); // with the arm
         pose.rotation[sided(kUpperArmL, left)] = rot(-arm, 0, 6 * out);
         pose.rotation[sided(kForearmL, left)] = rot(-(12 + 0.6 * std::max(0.0, arm)), 0, 0);
         pose.rotation[sided(kHandL, left)] = rot(-5, 0, 0);
@@ -444,8 +499,7 @@ Pose idlePose(double phase) {
 // t = duration equals the value at t = 0. Joints that never leave the identity get no track.
 Clip makeClip(const char* name, float duration, int intervals, Pose (*pose)(double)) {
     std::vector<Pose> poses;
-    for (int i = 0; i < intervals; ++i)
-        poses.push_back(pose(glm::two_pi<double>() * i / intervals));
+    for (int i = 0; i < intervals; ++i) poses.push_back(pose(glm::two_pi<double>() * i / intervals));
     for (Pose& p : poses) plantOnGround(p);
     poses.push_back(poses.front());
     std::vector<float> times;
@@ -480,7 +534,7 @@ Model makeWalker() {
     glm::vec3 world[kJointCount];
     for (uint16_t j = 0; j < kJointCount; ++j) {
         const JointDef& def = kJoints[j];
-        Transform rest;  // identity rotation: bind pose = rest pose
+        Transform rest; // identity rotation: bind pose = rest pose
         rest.translation = def.position;
         if (def.parent >= 0) rest.translation -= kJoints[def.parent].position;
         // The model matrix of the rest pose is a translation by the sum of the local ones;
@@ -495,7 +549,7 @@ Model makeWalker() {
         model.palette.push_back(entry);
     }
     model.skins.push_back(std::move(skin));
-    model.materials = {Material{"walker", glm::vec4(1.0f), -1}};  // colour is in the vertices
+    model.materials = {Material{"walker", glm::vec4(1.0f), -1}}; // colour is in the vertices
 
     Mesh mesh;
     mesh.name = "walker";
@@ -505,7 +559,7 @@ Model makeWalker() {
     mesh.submeshes = {Submesh{0, uint32_t(mesh.indices.size()), 0}};
     model.meshes.push_back(std::move(mesh));
 
-    model.clips.push_back(makeClip("walk", 1.1f, 33, walkPose));  // keys at 30 per second: on the 30 fps bake frames
+    model.clips.push_back(makeClip("walk", 1.1f, 33, walkPose)); // keys at 30 per second: on the 30 fps bake frames
     model.clips.push_back(makeClip("idle", 3.0f, 32, idlePose));
     return model;
 }

@@ -35,24 +35,30 @@ Status validateImpostors(const BakedAsset& asset) {
     if (im.empty()) return {};
     auto fail = [](const std::string& why) { return Status::failure("impostors: " + why); };
     if (im.tile > 256) return fail("tile " + std::to_string(im.tile) + " out of range (1 .. 256)");
-    if (im.azimuths < 1 || im.azimuths > 64) return fail("azimuths " + std::to_string(im.azimuths) + " out of range (1 .. 64)");
-    if (im.elevations < 1 || im.elevations > 16) return fail("elevations " + std::to_string(im.elevations) + " out of range (1 .. 16)");
+    if (im.azimuths < 1 || im.azimuths > 64)
+        return fail("azimuths " + std::to_string(im.azimuths) + " out of range (1 .. 64)");
+    if (im.elevations < 1 || im.elevations > 16)
+        return fail("elevations " + std::to_string(im.elevations) + " out of range (1 .. 16)");
     if (!std::isfinite(im.fps) || im.fps < 0.1f || im.fps > 1000.0f) return fail("fps out of range (0.1 .. 1000)");
-    if (!std::isfinite(im.radius) || im.radius <= 0.0f || !std::isfinite(im.center.x) || !std::isfinite(im.center.y) || !std::isfinite(im.center.z))
+    if (!std::isfinite(im.radius) || im.radius <= 0.0f || !std::isfinite(im.center.x) || !std::isfinite(im.center.y) ||
+        !std::isfinite(im.center.z))
         return fail("sphere not finite or empty");
     if (im.frames.size() != asset.clips.size())
-        return fail(std::to_string(im.frames.size()) + " frame counts for " + std::to_string(asset.clips.size()) + " clips");
+        return fail(std::to_string(im.frames.size()) + " frame counts for " + std::to_string(asset.clips.size()) +
+                    " clips");
     uint32_t largest = 0;
     for (uint32_t f : im.frames) {
         if (f == 0) return fail("a clip with 0 frames");
         largest = std::max(largest, f);
     }
-    if (largest != im.max_frames) return fail("max_frames " + std::to_string(im.max_frames) + " is not the largest frame count");
+    if (largest != im.max_frames)
+        return fail("max_frames " + std::to_string(im.max_frames) + " is not the largest frame count");
     if (im.width() > kMaxImpostorTexels || im.height() > kMaxImpostorTexels)
-        return fail(std::to_string(im.width()) + " x " + std::to_string(im.height()) + " texels, past " + std::to_string(kMaxImpostorTexels));
+        return fail(std::to_string(im.width()) + " x " + std::to_string(im.height()) + " texels, past " +
+                    std::to_string(kMaxImpostorTexels));
     if (im.color.size() != im.bytesPerImage() || im.normal.size() != im.bytesPerImage())
-        return fail("images of " + std::to_string(im.color.size()) + " and " + std::to_string(im.normal.size()) + " bytes, expected " +
-                    std::to_string(im.bytesPerImage()));
+        return fail("images of " + std::to_string(im.color.size()) + " and " + std::to_string(im.normal.size()) +
+                    " bytes, expected " + std::to_string(im.bytesPerImage()));
     return {};
 }
 
@@ -126,8 +132,9 @@ Status validateVat(const BakedAsset& asset) {
     const bool half = asset.precision == Precision::Float16;
     const size_t have = half ? asset.vat_f16.size() : asset.vat_f32.size();
     if (have != components || !(half ? asset.vat_f32.empty() : asset.vat_f16.empty()))
-        return Status::failure(std::string(half ? "half" : "float32") + " vertex animation has " + std::to_string(have) +
-                               " values, expected " + std::to_string(components) + " (and none of the other precision)");
+        return Status::failure(std::string(half ? "half" : "float32") + " vertex animation has " +
+                               std::to_string(have) + " values, expected " + std::to_string(components) +
+                               " (and none of the other precision)");
     for (size_t i = 0; i < components; ++i)
         if (half ? (asset.vat_f16[i] & 0x7c00u) == 0x7c00u : !std::isfinite(asset.vat_f32[i]))
             return Status::failure("vertex animation value " + std::to_string(i) + " is NaN or infinite");
@@ -202,8 +209,8 @@ Status validateLods(const BakedAsset& asset) {
             if (uint64_t(r.first_index) + r.index_count > asset.indices.size())
                 return Status::failure(range + " out of bounds (" + std::to_string(asset.indices.size()) + " indices)");
             if (r.index_count % 3 != 0) return Status::failure(range + ": count not a multiple of 3");
-            if (l == 0 && (r.first_index != asset.submeshes[s].first_index ||
-                           r.index_count != asset.submeshes[s].index_count))
+            if (l == 0 &&
+                (r.first_index != asset.submeshes[s].first_index || r.index_count != asset.submeshes[s].index_count))
                 return Status::failure(range + " differs from the submesh's (LOD 0 is the mesh itself)");
         }
     }
@@ -259,7 +266,8 @@ Status validateSource(const BakedAsset& asset) {
         const BakedClip& baked = asset.clips[c];
         const std::string where = "source clip " + std::to_string(c) + quotedName(clip.name);
         if (clip.name != baked.name)
-            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) + quotedName(baked.name));
+            return Status::failure(where + ": name differs from baked clip " + std::to_string(c) +
+                                   quotedName(baked.name));
         if (!std::isfinite(clip.duration) || clip.duration < 0.0f)
             return Status::failure(where + ": duration is negative, NaN or infinite");
         if (std::fabs(clip.duration - baked.duration) > 1e-6f * std::max(clip.duration, baked.duration))
@@ -362,8 +370,8 @@ glm::vec4 bakedTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uin
 
 glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t vertex, bool normal) {
     assert(asset.hasVat() && clip < asset.clips.size() && frame < asset.max_frames && vertex < asset.vertices.size());
-    const size_t texel = size_t((uint64_t(clip) * asset.max_frames + frame) * asset.vatTexelsPerRow() + 2 * uint64_t(vertex) +
-                                (normal ? 1 : 0));
+    const size_t texel = size_t((uint64_t(clip) * asset.max_frames + frame) * asset.vatTexelsPerRow() +
+                                2 * uint64_t(vertex) + (normal ? 1 : 0));
     glm::vec4 out;
     for (int i = 0; i < 4; ++i)
         out[i] = asset.precision == Precision::Float16 ? halfToFloat(asset.vat_f16[4 * texel + size_t(i)])

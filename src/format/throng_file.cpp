@@ -279,12 +279,14 @@ Result<Bytes> decompress(const uint8_t* src, size_t size, uint64_t raw_size, con
     const size_t n = ZSTD_decompressDCtx(ctx.get(), out.data(), out.size(), src, size);
     if (ZSTD_isError(n)) {
         if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
-            return Error{what + ": decompresses to more than the " + std::to_string(raw_size) + " bytes the table says"};
+            return Error{what + ": decompresses to more than the " + std::to_string(raw_size) +
+                         " bytes the table says"};
         if (ZSTD_getErrorCode(n) == ZSTD_error_srcSize_wrong) return Error{what + ": zstd data ends early"};
         return Error{what + ": corrupt zstd data (" + ZSTD_getErrorName(n) + ")"};
     }
     if (n != raw_size)
-        return Error{what + ": decompressed to " + std::to_string(n) + " bytes, the table says " + std::to_string(raw_size)};
+        return Error{what + ": decompressed to " + std::to_string(n) + " bytes, the table says " +
+                     std::to_string(raw_size)};
     return out;
 }
 
@@ -298,7 +300,8 @@ Result<Bytes> loadSection(std::span<const uint8_t> file, const Entry& e) {
                      std::to_string(kMaxSectionBytes) + ")"};
     if ((e.flags & kFlagZstd) != 0 && e.raw > e.stored * kMaxInflation + kInflationSlack)
         return Error{what + ": " + std::to_string(e.stored) + " compressed bytes claim to inflate to " +
-                     std::to_string(e.raw) + ", more than " + std::to_string(kMaxInflation) + " times (refused before inflating)"};
+                     std::to_string(e.raw) + ", more than " + std::to_string(kMaxInflation) +
+                     " times (refused before inflating)"};
     if ((e.flags & kFlagZstd) == 0) {
         if (e.raw != e.stored)
             return Error{what + ": stored uncompressed in " + std::to_string(e.stored) + " bytes, the table says " +
@@ -405,9 +408,7 @@ Status parseVat(ByteReader& r, BakedAsset& a) {
 }
 
 // LODS bytes for `levels` levels of the asset's submeshes (header included).
-uint64_t lodsBytes(const BakedAsset& a, uint64_t levels) {
-    return 8 + levels * (4 + 8 * uint64_t(a.submeshes.size()));
-}
+uint64_t lodsBytes(const BakedAsset& a, uint64_t levels) { return 8 + levels * (4 + 8 * uint64_t(a.submeshes.size())); }
 
 // The structure only (counts against SUBM and the bytes); validate() checks every range against
 // INDX, LOD 0 against SUBM and the errors.
@@ -565,19 +566,22 @@ Status parseImpostors(ByteReader& r, BakedAsset& a) {
     const uint32_t clips = r.u32();
     if (r.failed()) return r.status();
     if (im.tile < 1 || im.tile > 256 || im.azimuths < 1 || im.azimuths > 64 || im.elevations < 1 || im.elevations > 16)
-        return Status::failure("section 'IMPS': tile " + std::to_string(im.tile) + ", " + std::to_string(im.azimuths) + " x " +
-                               std::to_string(im.elevations) + " views out of range");
+        return Status::failure("section 'IMPS': tile " + std::to_string(im.tile) + ", " + std::to_string(im.azimuths) +
+                               " x " + std::to_string(im.elevations) + " views out of range");
     if (clips != a.clips.size())
-        return Status::failure("section 'IMPS': " + std::to_string(clips) + " clips, section 'CLIP' has " + std::to_string(a.clips.size()));
+        return Status::failure("section 'IMPS': " + std::to_string(clips) + " clips, section 'CLIP' has " +
+                               std::to_string(a.clips.size()));
     if (!r.has(uint64_t(clips) * 4)) return Status::failure("section 'IMPS': truncated frame counts");
     im.frames.resize(clips);
     r.array(im.frames.data(), clips);
     for (uint32_t f : im.frames) {
         if (f == 0 || uint64_t(f) * im.tile > kMaxImpostorTexels)
-            return Status::failure("section 'IMPS': a clip of " + std::to_string(f) + " pictures of " + std::to_string(im.tile) + " texels");
+            return Status::failure("section 'IMPS': a clip of " + std::to_string(f) + " pictures of " +
+                                   std::to_string(im.tile) + " texels");
         im.max_frames = std::max(im.max_frames, f);
     }
-    if (im.width() > kMaxImpostorTexels) return Status::failure("section 'IMPS': " + std::to_string(im.width()) + " texels wide");
+    if (im.width() > kMaxImpostorTexels)
+        return Status::failure("section 'IMPS': " + std::to_string(im.width()) + " texels wide");
     const uint64_t bytes = im.bytesPerImage();
     if (!r.has(2 * bytes))
         return Status::failure("section 'IMPS': truncated: two images of " + std::to_string(bytes) + " bytes expected");
@@ -659,7 +663,7 @@ Result<std::map<uint32_t, Entry>> readTable(std::span<const uint8_t> file) {
         }
         if (std::find(std::begin(kRequired), std::end(kRequired), e.type) == std::end(kRequired) &&
             std::find(std::begin(kOptional), std::end(kOptional), e.type) == std::end(kOptional))
-            continue; // unknown: newer, optional
+            continue;                                          // unknown: newer, optional
         if (e.type == kLods && version < kLodsSince) continue; // unknown in this file's version
         if (!known.emplace(e.type, e).second) return Error{sectionName(e.type) + " appears twice"};
     }

@@ -38,29 +38,34 @@ const char* resultName(VkResult r) {
 void throwVkError(VkResult result, const char* call, const char* file, int line) {
     const char* base = std::strrchr(file, '/');
     const std::string where = std::string(base != nullptr ? base + 1 : file) + ":" + std::to_string(line);
-    const std::string function(call, std::strcspn(call, "("));  // the function, without its arguments
+    const std::string function(call, std::strcspn(call, "(")); // the function, without its arguments
     char text[512];
     if (result == VK_ERROR_DEVICE_LOST) {
-        std::snprintf(text, sizeof text, "the GPU was lost (VK_ERROR_DEVICE_LOST): %s failed (%s)", function.c_str(), where.c_str());
+        std::snprintf(text, sizeof text, "the GPU was lost (VK_ERROR_DEVICE_LOST): %s failed (%s)", function.c_str(),
+                      where.c_str());
         throw DeviceLost(text);
     }
     if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        std::snprintf(text, sizeof text, "out of GPU memory: %s failed with VK_ERROR_OUT_OF_DEVICE_MEMORY (%s)", function.c_str(), where.c_str());
+        std::snprintf(text, sizeof text, "out of GPU memory: %s failed with VK_ERROR_OUT_OF_DEVICE_MEMORY (%s)",
+                      function.c_str(), where.c_str());
     else if (result == VK_ERROR_OUT_OF_HOST_MEMORY)
-        std::snprintf(text, sizeof text, "out of host memory: %s failed with VK_ERROR_OUT_OF_HOST_MEMORY (%s)", function.c_str(), where.c_str());
+        std::snprintf(text, sizeof text, "out of host memory: %s failed with VK_ERROR_OUT_OF_HOST_MEMORY (%s)",
+                      function.c_str(), where.c_str());
     else
-        std::snprintf(text, sizeof text, "Vulkan: %s failed with %s (%d) (%s)", function.c_str(), resultName(result), int(result), where.c_str());
+        std::snprintf(text, sizeof text, "Vulkan: %s failed with %s (%d) (%s)", function.c_str(), resultName(result),
+                      int(result), where.c_str());
     throw GpuError(text);
 }
 
 namespace {
 
-std::atomic<uint64_t> g_fault_points{0}, g_loss_points{0};  // passed since the last set*()
-std::atomic<uint64_t> g_fail_allocation{0}, g_lose_device_at{0};  // 0: inject nothing
+std::atomic<uint64_t> g_fault_points{0}, g_loss_points{0};       // passed since the last set*()
+std::atomic<uint64_t> g_fail_allocation{0}, g_lose_device_at{0}; // 0: inject nothing
 std::once_flag g_fault_environment;
 
 void printFaultCounts() {
-    std::fprintf(stderr, "throng: fault points: %llu allocation, %llu device loss\n", static_cast<unsigned long long>(g_fault_points.load()),
+    std::fprintf(stderr, "throng: fault points: %llu allocation, %llu device loss\n",
+                 static_cast<unsigned long long>(g_fault_points.load()),
                  static_cast<unsigned long long>(g_loss_points.load()));
 }
 
@@ -69,7 +74,7 @@ uint64_t environmentNumber(const char* name) {
     const char* text = std::getenv(name);
     if (text == nullptr) return 0;
     if (std::strcmp(text, "count") == 0) {
-        static const int registered = std::atexit(printFaultCounts);  // once, for either variable
+        static const int registered = std::atexit(printFaultCounts); // once, for either variable
         (void)registered;
         return 0;
     }
@@ -99,7 +104,7 @@ VkResult lossPoint() {
 }
 
 void setFailAllocation(uint64_t n) {
-    readFaultEnvironment();  // so that the environment does not override it later
+    readFaultEnvironment(); // so that the environment does not override it later
     g_fail_allocation = n;
     g_fault_points = 0;
     g_loss_points = 0;
@@ -117,7 +122,8 @@ uint64_t lossPoints() { return g_loss_points.load(); }
 
 namespace {
 
-VKAPI_ATTR VkBool32 VKAPI_CALL onDebugMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+VKAPI_ATTR VkBool32 VKAPI_CALL onDebugMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                              VkDebugUtilsMessageTypeFlagsEXT,
                                               const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     auto* counts = static_cast<ValidationCounts*>(user);
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
@@ -138,7 +144,8 @@ bool hasLayer(const char* name) {
     VK_CHECK(vkEnumerateInstanceLayerProperties(&n, nullptr));
     std::vector<VkLayerProperties> layers(n);
     VK_CHECK(vkEnumerateInstanceLayerProperties(&n, layers.data()));
-    return std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+    return std::any_of(layers.begin(), layers.end(),
+                       [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
 int typeRank(VkPhysicalDeviceType t) {
@@ -174,7 +181,8 @@ Status maskedFeatures(const ContextOptions& options, Masked& masked) {
         }
     }
     for (const std::string& n : masked.names)
-        if (std::none_of(std::begin(kMaskableFeatures), std::end(kMaskableFeatures), [&](const char* k) { return n == k; })) {
+        if (std::none_of(std::begin(kMaskableFeatures), std::end(kMaskableFeatures),
+                         [&](const char* k) { return n == k; })) {
             std::string known;
             for (const char* k : kMaskableFeatures) known += std::string(known.empty() ? "" : ", ") + k;
             return Status::failure("THRONG_MASK_FEATURES: unknown feature '" + n + "' (known: " + known + ")");
@@ -184,12 +192,14 @@ Status maskedFeatures(const ContextOptions& options, Masked& masked) {
 
 // What the device lacks ("lacks synchronization2"), or empty; `family` gets the queue family to
 // use (one with timestamps when there is one) and `timestamps` whether it writes them.
-std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& masked, uint32_t& family, bool& timestamps) {
+std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& masked, uint32_t& family,
+                       bool& timestamps) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
     const uint32_t api = masked.has("vulkan13") ? VK_API_VERSION_1_2 : props.apiVersion;
     if (api < VK_API_VERSION_1_3)
-        return "lacks Vulkan 1.3 (has " + std::to_string(VK_API_VERSION_MAJOR(api)) + "." + std::to_string(VK_API_VERSION_MINOR(api)) + ")";
+        return "lacks Vulkan 1.3 (has " + std::to_string(VK_API_VERSION_MAJOR(api)) + "." +
+               std::to_string(VK_API_VERSION_MINOR(api)) + ")";
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
     vkGetPhysicalDeviceFeatures2(pd, &f2);
@@ -201,8 +211,9 @@ std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& 
         std::vector<VkExtensionProperties> extensions(e);
         VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &e, extensions.data()));
         if (masked.has("swapchain") ||
-            std::none_of(extensions.begin(), extensions.end(),
-                         [](const VkExtensionProperties& x) { return std::strcmp(x.extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0; }))
+            std::none_of(extensions.begin(), extensions.end(), [](const VkExtensionProperties& x) {
+                return std::strcmp(x.extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0;
+            }))
             return "lacks VK_KHR_swapchain";
     }
     uint32_t n = 0;
@@ -223,7 +234,8 @@ std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& 
         found = true;
     }
     if (found) return {};
-    return surface != VK_NULL_HANDLE ? "lacks a graphics+compute queue that presents to the window" : "lacks a graphics+compute queue";
+    return surface != VK_NULL_HANDLE ? "lacks a graphics+compute queue that presents to the window"
+                                     : "lacks a graphics+compute queue";
 }
 
 } // namespace
@@ -237,7 +249,8 @@ Status initContext(Context& out, const ContextOptions& options) {
     if (Status s = maskedFeatures(options, masked); !s) return s;
     uint32_t loader_version = 0;
     if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS || loader_version < VK_API_VERSION_1_3)
-        return Status::failure("Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
+        return Status::failure(
+            "Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "throng";
@@ -245,21 +258,24 @@ Status initContext(Context& out, const ContextOptions& options) {
     std::vector<const char*> layers, extensions;
     if (options.validation) {
         if (!hasLayer("VK_LAYER_KHRONOS_validation"))
-            return Status::failure("validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: vulkan-validationlayers)");
+            return Status::failure("validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: "
+                                   "vulkan-validationlayers)");
         layers.push_back("VK_LAYER_KHRONOS_validation");
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         ctx->validation = std::make_unique<ValidationCounts>();
     }
     for (const std::string& e : options.instance_extensions) extensions.push_back(e.c_str());
     VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger_info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+    messenger_info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                                  VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     messenger_info.pfnUserCallback = onDebugMessage;
     messenger_info.pUserData = ctx->validation.get();
 
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pNext = options.validation ? &messenger_info : nullptr;  // also covers instance creation
+    ici.pNext = options.validation ? &messenger_info : nullptr; // also covers instance creation
     ici.pApplicationInfo = &app;
     ici.enabledLayerCount = uint32_t(layers.size());
     ici.ppEnabledLayerNames = layers.data();
@@ -268,7 +284,8 @@ Status initContext(Context& out, const ContextOptions& options) {
     if (VkResult r = vkCreateInstance(&ici, nullptr, &ctx->instance); r != VK_SUCCESS)
         return Status::failure(std::string("cannot create a Vulkan instance: ") + resultName(r));
     if (options.validation) {
-        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(ctx->instance, "vkCreateDebugUtilsMessengerEXT"));
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(ctx->instance, "vkCreateDebugUtilsMessengerEXT"));
         if (create != nullptr) VK_CHECK(create(ctx->instance, &messenger_info, nullptr, &ctx->messenger));
     }
 
@@ -283,18 +300,20 @@ Status initContext(Context& out, const ContextOptions& options) {
     std::vector<VkPhysicalDevice> devices(count);
     VK_CHECK(vkEnumeratePhysicalDevices(ctx->instance, &count, devices.data()));
     int best_rank = -1;
-    std::string seen, refused;  // every device; the matching ones that cannot be used, with why
+    std::string seen, refused; // every device; the matching ones that cannot be used, with why
     for (VkPhysicalDevice pd : devices) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(pd, &props);
         seen += std::string(seen.empty() ? "" : ", ") + props.deviceName;
-        if (!options.device_substring.empty() && lower(props.deviceName).find(lower(options.device_substring)) == std::string::npos) continue;
+        if (!options.device_substring.empty() &&
+            lower(props.deviceName).find(lower(options.device_substring)) == std::string::npos)
+            continue;
         uint32_t family = 0;
         bool timestamps = false;
         std::string why;
         try {
             why = unsuitable(pd, ctx->surface, masked, family, timestamps);
-        } catch (const GpuError& e) {  // a query failed: this device is out, the next may do
+        } catch (const GpuError& e) { // a query failed: this device is out, the next may do
             why = e.what();
         }
         if (!why.empty()) {
@@ -309,9 +328,11 @@ Status initContext(Context& out, const ContextOptions& options) {
         }
     }
     if (ctx->physical == VK_NULL_HANDLE) {
-        if (!options.device_substring.empty() && !refused.empty()) return Status::failure("no matching device can be used: " + refused);
+        if (!options.device_substring.empty() && !refused.empty())
+            return Status::failure("no matching device can be used: " + refused);
         if (!options.device_substring.empty())
-            return Status::failure("no Vulkan device matches '" + options.device_substring + "' (found: " + (seen.empty() ? "none" : seen) + ")");
+            return Status::failure("no Vulkan device matches '" + options.device_substring +
+                                   "' (found: " + (seen.empty() ? "none" : seen) + ")");
         if (!refused.empty()) return Status::failure("no usable Vulkan device: " + refused);
         return Status::failure("no Vulkan device found (install a driver, e.g. mesa-vulkan-drivers)");
     }
@@ -332,16 +353,17 @@ Status initContext(Context& out, const ContextOptions& options) {
     if (masked.has("hostQueryReset")) have12.hostQueryReset = VK_FALSE;
     if (masked.has("shaderFloat16")) have12.shaderFloat16 = VK_FALSE;
     ctx->float16 = have12.shaderFloat16;
-    ctx->indirect_count = have12.drawIndirectCount && have.features.multiDrawIndirect && have.features.drawIndirectFirstInstance &&
-                          !masked.has("drawIndirectCount");
+    ctx->indirect_count = have12.drawIndirectCount && have.features.multiDrawIndirect &&
+                          have.features.drawIndirectFirstInstance && !masked.has("drawIndirectCount");
     {
         // Occlusion culling samples the depth image (D32_SFLOAT) and writes its pyramid (R32_SFLOAT).
         VkFormatProperties depth{}, pyramid{};
         vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_D32_SFLOAT, &depth);
         vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_R32_SFLOAT, &pyramid);
-        ctx->depth_pyramid = ctx->indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
-                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
-                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && !masked.has("depthPyramid");
+        ctx->depth_pyramid =
+            ctx->indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && !masked.has("depthPyramid");
     }
     // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
     ctx->int64_atomics = have.features.shaderInt64 && have12.shaderBufferInt64Atomics && ctx->indirect_count &&
@@ -420,7 +442,8 @@ void destroyContext(Context& ctx) {
     if (ctx.surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(ctx.instance, ctx.surface, nullptr);
     ctx.surface = VK_NULL_HANDLE;
     if (ctx.messenger != VK_NULL_HANDLE) {
-        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(ctx.instance, "vkDestroyDebugUtilsMessengerEXT"));
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(ctx.instance, "vkDestroyDebugUtilsMessengerEXT"));
         if (destroy != nullptr) destroy(ctx.instance, ctx.messenger, nullptr);
     }
     if (ctx.instance != VK_NULL_HANDLE) vkDestroyInstance(ctx.instance, nullptr);

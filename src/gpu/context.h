@@ -20,16 +20,16 @@
 
 #include <atomic>
 #include <functional>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace throng::gpu {
 
 struct ContextOptions {
-    bool validation = false;       // VK_LAYER_KHRONOS_validation + a debug messenger
-    std::string device_substring;  // empty: the best device
+    bool validation = false;      // VK_LAYER_KHRONOS_validation + a debug messenger
+    std::string device_substring; // empty: the best device
     // Windowed use: extra instance extensions (the window system's), and a function creating the
     // surface once the instance exists. With it, the device must present to that surface from
     // its graphics queue and VK_KHR_swapchain is enabled; Context::surface owns the result.
@@ -40,34 +40,36 @@ struct ContextOptions {
 };
 
 // The names mask_features and THRONG_MASK_FEATURES accept.
-inline constexpr const char* kMaskableFeatures[] = {"vulkan13", "dynamicRendering", "synchronization2", "swapchain", "timestamps",
-                                                    "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset", "shaderFloat16",
-                                                    "drawIndirectCount", "depthPyramid", "shaderBufferInt64Atomics"};
+inline constexpr const char* kMaskableFeatures[] = {
+    "vulkan13",          "dynamicRendering", "synchronization2",
+    "swapchain",         "timestamps",       "vertexPipelineStoresAndAtomics",
+    "shaderInt16",       "hostQueryReset",   "shaderFloat16",
+    "drawIndirectCount", "depthPyramid",     "shaderBufferInt64Atomics"};
 
 // Counts what the debug messenger saw; tests fail on any error.
 struct ValidationCounts {
     std::atomic<uint32_t> errors{0};
     std::atomic<uint32_t> warnings{0};
     std::mutex mutex;
-    std::string first_error;  // the first error message, under `mutex`
+    std::string first_error; // the first error message, under `mutex`
 };
 
 struct Context {
     VkInstance instance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
     VkPhysicalDevice physical = VK_NULL_HANDLE;
-    VkSurfaceKHR surface = VK_NULL_HANDLE;  // only with ContextOptions::create_surface
+    VkSurfaceKHR surface = VK_NULL_HANDLE; // only with ContextOptions::create_surface
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queue_family = 0;
-    VkCommandPool command_pool = VK_NULL_HANDLE;  // for one-off submissions (uploads, readback)
+    VkCommandPool command_pool = VK_NULL_HANDLE; // for one-off submissions (uploads, readback)
     VkPhysicalDeviceProperties properties{};
     VkPhysicalDeviceMemoryProperties memory{};
     std::string device_name;
     std::string driver_name;
-    bool timestamps = false;     // the queue writes timestamps (else GPU times are unavailable)
-    bool vertex_stores = false;  // vertexPipelineStoresAndAtomics, enabled when present (capture shaders, tests only)
-    bool float16 = false;  // shaderFloat16 (not needed: half data is read through textures)
+    bool timestamps = false;    // the queue writes timestamps (else GPU times are unavailable)
+    bool vertex_stores = false; // vertexPipelineStoresAndAtomics, enabled when present (capture shaders, tests only)
+    bool float16 = false;       // shaderFloat16 (not needed: half data is read through textures)
     // drawIndirectCount, multiDrawIndirect and drawIndirectFirstInstance, enabled when all are
     // present (masked together as "drawIndirectCount"): GPU culling and LOD draw with them.
     bool indirect_count = false;
@@ -77,7 +79,7 @@ struct Context {
     // The compute rasterizer can run: shaderInt64 and shaderBufferInt64Atomics (enabled), and
     // indirect_count (masked as "shaderBufferInt64Atomics").
     bool int64_atomics = false;
-    std::unique_ptr<ValidationCounts> validation;  // null when validation is off
+    std::unique_ptr<ValidationCounts> validation; // null when validation is off
 };
 
 // Errors: no Vulkan loader/driver, no device matching the substring (lists those found),
@@ -92,8 +94,7 @@ void destroyContext(Context& context);
 bool reportValidationErrors(const Context& context);
 
 // Records into a fresh command buffer, submits, waits. For uploads and readback.
-template <class Record>
-void submitAndWait(const Context& context, Record&& record);
+template <class Record> void submitAndWait(const Context& context, Record&& record);
 
 // beginOneTime allocates and begins a command buffer; endOneTimeAndWait submits it, waits and
 // frees it — also when it throws (after waiting for the device, ignoring a lost one);
@@ -102,8 +103,7 @@ VkCommandBuffer beginOneTime(const Context& context);
 void endOneTimeAndWait(const Context& context, VkCommandBuffer cmd);
 void abandonOneTime(const Context& context, VkCommandBuffer cmd);
 
-template <class Record>
-void submitAndWait(const Context& context, Record&& record) {
+template <class Record> void submitAndWait(const Context& context, Record&& record) {
     VkCommandBuffer cmd = beginOneTime(context);
     try {
         record(cmd);

@@ -5,7 +5,7 @@ namespace throng::gpu {
 
 FrameSlot createFrameSlot(const Context& ctx, uint32_t timestamps) {
     FrameSlot f;
-    try {  // out of memory halfway: free what exists
+    try { // out of memory halfway: free what exists
         VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         ai.commandPool = ctx.command_pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;

@@ -16,7 +16,7 @@ struct FrameSlot {
 
 // Frees what it made when it fails halfway.
 FrameSlot createFrameSlot(const Context& context, uint32_t timestamps);
-void destroyFrameSlot(const Context& context, FrameSlot& slot);  // the GPU must be done with it
+void destroyFrameSlot(const Context& context, FrameSlot& slot); // the GPU must be done with it
 
 // Starts recording the slot's next frame (its fence must have signalled): resets the fence and
 // the command buffer, begins it, resets the `timestamps` queries and writes timestamp 0.

@@ -23,7 +23,8 @@ void destroyAllocator(Allocator& a) {
     a.in_use = a.reserved = 0;
 }
 
-uint32_t findMemoryType(const Context& ctx, uint32_t type_bits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+uint32_t findMemoryType(const Context& ctx, uint32_t type_bits, VkMemoryPropertyFlags required,
+                        VkMemoryPropertyFlags preferred) {
     for (int pass = 0; pass < 2; ++pass) {
         const VkMemoryPropertyFlags want = pass == 0 ? (required | preferred) : required;
         for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
@@ -133,25 +134,32 @@ VkDeviceSize largestHeap(const Context& ctx, VkMemoryPropertyFlags required) {
     return largest;
 }
 
-Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required,
+                    VkMemoryPropertyFlags preferred) {
     const Context& ctx = *a.context;
     // The preferred type first (e.g. device-local host-visible memory, often a 256 MiB BAR
     // heap); when its heap is full, any type with the required properties.
     const uint32_t first = findMemoryType(ctx, req.memoryTypeBits, required, preferred);
     const uint32_t second = findMemoryType(ctx, req.memoryTypeBits, required);
     Allocation out;
-    VkResult refused = VK_SUCCESS;  // the driver's answer when it, not our heap check, said no
-    if (allocateFrom(a, first, req, out, refused) || (second != first && allocateFrom(a, second, req, out, refused))) return out;
+    VkResult refused = VK_SUCCESS; // the driver's answer when it, not our heap check, said no
+    if (allocateFrom(a, first, req, out, refused) || (second != first && allocateFrom(a, second, req, out, refused)))
+        return out;
     const uint32_t heap = ctx.memory.memoryTypes[second].heapIndex;
     const double heap_gb = double(ctx.memory.memoryHeaps[heap].size) * 1e-9;
     const double used_gb = double(a.heap_reserved.empty() ? 0 : a.heap_reserved[heap]) * 1e-9;
     char text[256];
     if (refused != VK_SUCCESS)
-        std::snprintf(text, sizeof text, "out of %s memory: vkAllocateMemory of %.2f GB failed with %s (memory heap %u: %.2f GB, %.2f GB already in use)",
-                      refused == VK_ERROR_OUT_OF_HOST_MEMORY ? "host" : "GPU", double(std::max(a.block_size, req.size)) * 1e-9,
-                      refused == VK_ERROR_OUT_OF_HOST_MEMORY ? "VK_ERROR_OUT_OF_HOST_MEMORY" : "VK_ERROR_OUT_OF_DEVICE_MEMORY", heap, heap_gb, used_gb);
+        std::snprintf(
+            text, sizeof text,
+            "out of %s memory: vkAllocateMemory of %.2f GB failed with %s (memory heap %u: %.2f GB, %.2f GB already in "
+            "use)",
+            refused == VK_ERROR_OUT_OF_HOST_MEMORY ? "host" : "GPU", double(std::max(a.block_size, req.size)) * 1e-9,
+            refused == VK_ERROR_OUT_OF_HOST_MEMORY ? "VK_ERROR_OUT_OF_HOST_MEMORY" : "VK_ERROR_OUT_OF_DEVICE_MEMORY",
+            heap, heap_gb, used_gb);
     else
-        std::snprintf(text, sizeof text, "out of GPU memory: %.2f GB more does not fit memory heap %u (%.2f GB, %.2f GB already in use)",
+        std::snprintf(text, sizeof text,
+                      "out of GPU memory: %.2f GB more does not fit memory heap %u (%.2f GB, %.2f GB already in use)",
                       double(req.size) * 1e-9, heap, heap_gb, used_gb);
     throw GpuError(text);
 }

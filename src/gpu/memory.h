@@ -20,7 +20,7 @@ struct Allocation {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     VkDeviceSize size = 0;
-    void* mapped = nullptr;  // host-visible memory only
+    void* mapped = nullptr; // host-visible memory only
     uint32_t type = 0;
     uint32_t block = 0;
 };
@@ -33,17 +33,17 @@ struct MemoryBlock {
     struct Range {
         VkDeviceSize offset, size;
     };
-    std::vector<Range> free;  // sorted by offset, never adjacent
+    std::vector<Range> free; // sorted by offset, never adjacent
 };
 
 struct Allocator {
     const Context* context = nullptr;
     std::vector<MemoryBlock> blocks;
     VkDeviceSize block_size = 64ull << 20;
-    VkDeviceSize in_use = 0;       // bytes handed out
-    VkDeviceSize reserved = 0;     // bytes taken from the driver
-    VkDeviceSize peak_reserved = 0;  // the most `reserved` has been (large blocks go back when empty)
-    std::vector<VkDeviceSize> heap_reserved;  // the same per memory heap
+    VkDeviceSize in_use = 0;                 // bytes handed out
+    VkDeviceSize reserved = 0;               // bytes taken from the driver
+    VkDeviceSize peak_reserved = 0;          // the most `reserved` has been (large blocks go back when empty)
+    std::vector<VkDeviceSize> heap_reserved; // the same per memory heap
 };
 
 void createAllocator(Allocator& allocator, const Context& context);

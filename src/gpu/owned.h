@@ -10,13 +10,11 @@
 
 namespace throng::gpu {
 
-template <class Handle>
-struct HandleTraits;
+template <class Handle> struct HandleTraits;
 
-#define THRONG_HANDLE_TRAITS(Type, destroyFunction) \
-    template <>                                     \
-    struct HandleTraits<Type> {                     \
-        static void destroy(VkDevice d, Type h) { destroyFunction(d, h, nullptr); } \
+#define THRONG_HANDLE_TRAITS(Type, destroyFunction)                                                                    \
+    template <> struct HandleTraits<Type> {                                                                            \
+        static void destroy(VkDevice d, Type h) { destroyFunction(d, h, nullptr); }                                    \
     };
 THRONG_HANDLE_TRAITS(VkPipeline, vkDestroyPipeline)
 THRONG_HANDLE_TRAITS(VkPipelineLayout, vkDestroyPipelineLayout)
@@ -31,12 +29,12 @@ THRONG_HANDLE_TRAITS(VkSemaphore, vkDestroySemaphore)
 #undef THRONG_HANDLE_TRAITS
 
 // One device-level handle and the device that made it.
-template <class Handle>
-class Unique {
-public:
+template <class Handle> class Unique {
+  public:
     Unique() = default;
     Unique(VkDevice device, Handle handle) : device_(device), handle_(handle) {}
-    Unique(Unique&& other) noexcept : device_(other.device_), handle_(std::exchange(other.handle_, Handle(VK_NULL_HANDLE))) {}
+    Unique(Unique&& other) noexcept
+        : device_(other.device_), handle_(std::exchange(other.handle_, Handle(VK_NULL_HANDLE))) {}
     Unique& operator=(Unique&& other) noexcept {
         if (this != &other) {
             reset();
@@ -50,24 +48,24 @@ public:
     ~Unique() { reset(); }
 
     Handle get() const { return handle_; }
-    operator Handle() const { return handle_; }  // NOLINT: passes straight to vkCmd* calls
+    operator Handle() const { return handle_; } // NOLINT: passes straight to vkCmd* calls
     void reset() {
         if (handle_ != VK_NULL_HANDLE) HandleTraits<Handle>::destroy(device_, handle_);
         handle_ = VK_NULL_HANDLE;
     }
 
-private:
+  private:
     VkDevice device_ = VK_NULL_HANDLE;
     Handle handle_ = VK_NULL_HANDLE;
 };
 
 // A Buffer or Image and the allocator its memory came from.
-template <class Resource, void (*Destroy)(Allocator&, Resource&)>
-class Owned {
-public:
+template <class Resource, void (*Destroy)(Allocator&, Resource&)> class Owned {
+  public:
     Owned() = default;
     Owned(Allocator& allocator, Resource resource) : allocator_(&allocator), resource_(resource) {}
-    Owned(Owned&& other) noexcept : allocator_(other.allocator_), resource_(std::exchange(other.resource_, Resource{})) {}
+    Owned(Owned&& other) noexcept
+        : allocator_(other.allocator_), resource_(std::exchange(other.resource_, Resource{})) {}
     Owned& operator=(Owned&& other) noexcept {
         if (this != &other) {
             reset();
@@ -87,7 +85,7 @@ public:
         resource_ = Resource{};
     }
 
-private:
+  private:
     Allocator* allocator_ = nullptr;
     Resource resource_{};
 };

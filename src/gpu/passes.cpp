@@ -22,14 +22,18 @@ VkRenderingAttachmentInfo attachment(VkImageView view, VkImageLayout layout, boo
 // Begins dynamic rendering on the targets a pass uses, moving each to its attachment layout
 // (and clearing it) the first time.
 void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool& color_used, bool& depth_used) {
-    if (color && !color_used) transitionImage(cmd, t.color, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    if (color && !color_used)
+        transitionImage(cmd, t.color, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     if (!depth_used)
-        transitionImage(cmd, t.depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+        transitionImage(cmd, t.depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                        VK_IMAGE_ASPECT_DEPTH_BIT);
     VkClearValue color_clear{}, depth_clear{};
     color_clear.color = t.clear;
     depth_clear.depthStencil = {0.0f, 0};
-    const VkRenderingAttachmentInfo ca = attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used, color_clear);
-    const VkRenderingAttachmentInfo da = attachment(t.depth_view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !depth_used, depth_clear);
+    const VkRenderingAttachmentInfo ca =
+        attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used, color_clear);
+    const VkRenderingAttachmentInfo da =
+        attachment(t.depth_view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !depth_used, depth_clear);
     VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
     ri.renderArea = {{0, 0}, t.extent};
     ri.layerCount = 1;
@@ -47,15 +51,16 @@ void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool
 
 } // namespace
 
-void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes, const FrameTargets& targets) {
+void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes,
+                  const FrameTargets& targets) {
     assert(passes.size() <= kMaxPasses);
     bool color_used = false, depth_used = false;
     for (size_t i = 0; i < passes.size(); ++i) {
         const Pass& p = passes[i];
         // Also before the first pass: the previous frame on this queue may still read what this
         // one writes (the visible list, the members).
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
         const bool rendering = p.kind == PassKind::Graphics && p.targets != PassTargets::Own;
         if (rendering) beginRendering(cmd, targets, p.targets == PassTargets::ColorDepth, color_used, depth_used);
         p.record(cmd);
@@ -67,8 +72,8 @@ void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pa
 std::vector<double> readPassTimes(const Context& ctx, const FrameSlot& slot, size_t count) {
     if (slot.queries == VK_NULL_HANDLE) return {};
     std::vector<uint64_t> t(count + 1);
-    VK_CHECK(vkGetQueryPoolResults(ctx.device, slot.queries, 0, uint32_t(count + 1), t.size() * sizeof(uint64_t), t.data(),
-                                   sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    VK_CHECK(vkGetQueryPoolResults(ctx.device, slot.queries, 0, uint32_t(count + 1), t.size() * sizeof(uint64_t),
+                                   t.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     const double to_ms = double(ctx.properties.limits.timestampPeriod) * 1e-6;
     std::vector<double> ms(count + 1);
     for (size_t i = 0; i < count; ++i) ms[i] = double(t[i + 1] - t[i]) * to_ms;

@@ -22,10 +22,10 @@ enum class PassKind : uint8_t { Transfer, Compute, Graphics };
 enum class PassTargets : uint8_t { ColorDepth, DepthOnly, Own };
 
 struct Pass {
-    std::string name;  // reported by `bench`, `render` and the viewer's time ruler
+    std::string name; // reported by `bench`, `render` and the viewer's time ruler
     PassKind kind = PassKind::Graphics;
-    PassTargets targets = PassTargets::ColorDepth;  // graphics passes only
-    std::function<void(VkCommandBuffer)> record;    // inside dynamic rendering for ColorDepth/DepthOnly
+    PassTargets targets = PassTargets::ColorDepth; // graphics passes only
+    std::function<void(VkCommandBuffer)> record;   // inside dynamic rendering for ColorDepth/DepthOnly
 };
 
 // At most this many passes in a frame (the timestamp pool holds one more query).
@@ -51,7 +51,8 @@ struct FrameTargets {
 // command reads included), and one such barrier before the first pass, against the frames
 // submitted before on the same queue. Contract: passes.size() <= kMaxPasses; the slot's pool holds
 // kPassTimestamps queries; every pass has a record function.
-void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes, const FrameTargets& targets);
+void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes,
+                  const FrameTargets& targets);
 
 // GPU milliseconds of each of the `count` passes of the slot's last frame, and of the whole
 // frame (the last element), once its fence has signalled. Empty when the slot has no queries.

@@ -51,9 +51,10 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     ds.depthTestEnable = d.depth_format != VK_FORMAT_UNDEFINED;
     ds.depthWriteEnable = ds.depthTestEnable;
-    ds.depthCompareOp = VK_COMPARE_OP_GREATER;  // reversed Z: 1 near, 0 far
+    ds.depthCompareOp = VK_COMPARE_OP_GREATER; // reversed Z: 1 near, 0 far
     VkPipelineColorBlendAttachmentState blend{};
-    blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    blend.colorWriteMask =
+        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     cb.attachmentCount = 1;
     cb.pAttachments = &blend;
@@ -80,7 +81,7 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     VkPipeline pipeline = VK_NULL_HANDLE;
     try {
         VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
-    } catch (...) {  // out of memory: the modules must not outlive the failure
+    } catch (...) { // out of memory: the modules must not outlive the failure
         vkDestroyShaderModule(ctx.device, vs, nullptr);
         vkDestroyShaderModule(ctx.device, fs, nullptr);
         throw;
@@ -130,7 +131,8 @@ void writeDescriptors(VkDevice device, VkDescriptorSet set, std::span<const Desc
     vkUpdateDescriptorSets(device, uint32_t(w.size()), w.data(), 0, nullptr);
 }
 
-Unique<VkDescriptorPool> createDescriptorPool(const Context& ctx, uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes) {
+Unique<VkDescriptorPool> createDescriptorPool(const Context& ctx, uint32_t max_sets,
+                                              std::span<const VkDescriptorPoolSize> sizes) {
     VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = max_sets;
     pci.poolSizeCount = uint32_t(sizes.size());
@@ -140,7 +142,8 @@ Unique<VkDescriptorPool> createDescriptorPool(const Context& ctx, uint32_t max_s
     return Unique<VkDescriptorPool>(ctx.device, pool);
 }
 
-std::vector<VkDescriptorSet> allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count) {
+std::vector<VkDescriptorSet> allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
+                                          uint32_t count) {
     const std::vector<VkDescriptorSetLayout> layouts(count, layout);
     std::vector<VkDescriptorSet> sets(count);
     VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -160,7 +163,8 @@ VkDescriptorSetLayout createSetLayout(const Context& ctx, std::span<const VkDesc
     return layout;
 }
 
-VkPipelineLayout createPipelineLayout(const Context& ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes, VkShaderStageFlags stages) {
+VkPipelineLayout createPipelineLayout(const Context& ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes,
+                                      VkShaderStageFlags stages) {
     VkPushConstantRange range{stages, 0, push_bytes};
     VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     ci.setLayoutCount = 1;

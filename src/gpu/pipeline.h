@@ -19,7 +19,7 @@ struct GraphicsPipelineDesc {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
-    VkCullModeFlags cull = VK_CULL_MODE_NONE;  // imported models are not reliably closed or wound
+    VkCullModeFlags cull = VK_CULL_MODE_NONE; // imported models are not reliably closed or wound
     const VkSpecializationInfo* vertex_specialization = nullptr;
     const VkSpecializationInfo* fragment_specialization = nullptr;
 };
@@ -47,8 +47,12 @@ struct DescriptorWrite {
                                    VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
         return {binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {sampler, view, layout}, VK_NULL_HANDLE};
     }
-    static DescriptorWrite storageImage(uint32_t binding, VkImageView view) {  // in GENERAL layout
-        return {binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {}, {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL}, VK_NULL_HANDLE};
+    static DescriptorWrite storageImage(uint32_t binding, VkImageView view) { // in GENERAL layout
+        return {binding,
+                VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                {},
+                {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL},
+                VK_NULL_HANDLE};
     }
     static DescriptorWrite texels(uint32_t binding, VkBufferView view) {
         return {binding, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, {}, {}, view};
@@ -62,9 +66,11 @@ VkDescriptorSetLayout createSetLayout(const Context& context, std::span<const Vk
 
 // A descriptor pool for at most `max_sets` sets holding `sizes` descriptors, and `count` sets of
 // `layout` allocated from one. Throw GpuError.
-Unique<VkDescriptorPool> createDescriptorPool(const Context& context, uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes);
-std::vector<VkDescriptorSet> allocateSets(const Context& context, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count);
-VkPipelineLayout createPipelineLayout(const Context& context, VkDescriptorSetLayout set_layout, uint32_t push_constant_bytes,
-                                      VkShaderStageFlags push_stages);
+Unique<VkDescriptorPool> createDescriptorPool(const Context& context, uint32_t max_sets,
+                                              std::span<const VkDescriptorPoolSize> sizes);
+std::vector<VkDescriptorSet> allocateSets(const Context& context, VkDescriptorPool pool, VkDescriptorSetLayout layout,
+                                          uint32_t count);
+VkPipelineLayout createPipelineLayout(const Context& context, VkDescriptorSetLayout set_layout,
+                                      uint32_t push_constant_bytes, VkShaderStageFlags push_stages);
 
 } // namespace throng::gpu

@@ -15,7 +15,8 @@ void appendBytes(void* context, void* data, int size) {
 } // namespace
 
 Status writePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height) {
-    if (rgba.size() != size_t(width) * height * 4 || width == 0 || height == 0) return Status::failure("image size mismatch");
+    if (rgba.size() != size_t(width) * height * 4 || width == 0 || height == 0)
+        return Status::failure("image size mismatch");
     std::vector<uint8_t> encoded;
     if (stbi_write_png_to_func(appendBytes, &encoded, int(width), int(height), 4, rgba.data(), int(width * 4)) == 0)
         return Status::failure("PNG encoding failed");

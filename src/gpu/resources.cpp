@@ -9,8 +9,7 @@ namespace {
 
 // Records and submits a copy from or into `staging`, waits, and frees `staging` — also when
 // the submission fails.
-template <class Record>
-void withStaging(Allocator& a, Buffer& staging, Record&& record) {
+template <class Record> void withStaging(Allocator& a, Buffer& staging, Record&& record) {
     try {
         submitAndWait(*a.context, record);
     } catch (...) {
@@ -36,7 +35,7 @@ Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, M
     VkMemoryPropertyFlags required = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, preferred = 0;
     if (use == MemoryUse::Upload) {
         required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;  // BAR / unified memory when there is some
+        preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; // BAR / unified memory when there is some
     } else if (use == MemoryUse::Readback) {
         required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
         preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
@@ -45,7 +44,7 @@ Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, M
         b.memory = allocate(a, req, required, preferred);
         VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory.memory, b.memory.offset));
     } catch (...) {
-        destroyBuffer(a, b);  // nothing half-made survives a failure
+        destroyBuffer(a, b); // nothing half-made survives a failure
         throw;
     }
     return b;
@@ -78,8 +77,8 @@ void downloadBuffer(Allocator& a, const Buffer& source, void* data, VkDeviceSize
         submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
             const VkBufferCopy region{offset, 0, size};
             vkCmdCopyBuffer(cmd, source.buffer, staging.buffer, 1, &region);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                          VK_ACCESS_2_HOST_READ_BIT);
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
         });
         std::memcpy(data, staging.mapped(), size);
     } catch (...) {
@@ -89,8 +88,8 @@ void downloadBuffer(Allocator& a, const Buffer& source, void* data, VkDeviceSize
     destroyBuffer(a, staging);
 }
 
-Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers, VkImageUsageFlags usage,
-                  VkImageAspectFlags aspect, VkImageViewType view_type, uint32_t mips) {
+Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
+                  VkImageUsageFlags usage, VkImageAspectFlags aspect, VkImageViewType view_type, uint32_t mips) {
     const Context& ctx = *a.context;
     Image img;
     img.format = format;
@@ -120,7 +119,7 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
         vci.subresourceRange = {aspect, 0, mips, 0, layers};
         VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
     } catch (...) {
-        destroyImage(a, img);  // nothing half-made survives a failure
+        destroyImage(a, img); // nothing half-made survives a failure
         throw;
     }
     return img;
@@ -133,8 +132,8 @@ void destroyImage(Allocator& a, Image& img) {
     img = Image{};
 }
 
-void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
-                   VkAccessFlags2 dst_access) {
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                   VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
     VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
     barrier.srcStageMask = src_stage;
     barrier.srcAccessMask = src_access;
@@ -146,8 +145,8 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAcces
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkImageAspectFlags aspect,
-                     uint32_t layers) {
+void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                     VkImageAspectFlags aspect, uint32_t layers) {
     VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     b.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
@@ -168,7 +167,8 @@ void uploadImage(Allocator& a, const Image& img, const void* data, VkDeviceSize 
     Buffer staging = createBuffer(a, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload);
     std::memcpy(staging.mapped(), data, bytes);
     withStaging(a, staging, [&](VkCommandBuffer cmd) {
-        transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
+        transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                        VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, img.layers};
         region.imageExtent = img.extent;

@@ -16,13 +16,14 @@ struct Buffer {
     void* mapped() const { return memory.mapped; }
 };
 
-enum class MemoryUse { Device, Upload, Readback };  // device-local / host-visible write / host-visible read
+enum class MemoryUse { Device, Upload, Readback }; // device-local / host-visible write / host-visible read
 
 Buffer createBuffer(Allocator& allocator, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
 void destroyBuffer(Allocator& allocator, Buffer& buffer);
 
 // Copies bytes into a device-local buffer through a temporary staging buffer.
-void uploadBuffer(Allocator& allocator, const Buffer& target, const void* data, VkDeviceSize size, VkDeviceSize offset = 0);
+void uploadBuffer(Allocator& allocator, const Buffer& target, const void* data, VkDeviceSize size,
+                  VkDeviceSize offset = 0);
 // Copies a device buffer back to the host.
 void downloadBuffer(Allocator& allocator, const Buffer& source, void* data, VkDeviceSize size, VkDeviceSize offset = 0);
 

@@ -54,7 +54,8 @@ enum class FaultKind { None, Allocation, DeviceLoss };
 constexpr FaultKind faultKindOf(std::string_view call) {
     for (std::string_view p : {"vkCreate", "vkAllocate", "vkBind"})
         if (call.starts_with(p)) return FaultKind::Allocation;
-    for (std::string_view p : {"vkQueueSubmit", "vkWaitForFences", "vkDeviceWaitIdle", "vkQueueWaitIdle", "vkGetQueryPoolResults"})
+    for (std::string_view p :
+         {"vkQueueSubmit", "vkWaitForFences", "vkDeviceWaitIdle", "vkQueueWaitIdle", "vkGetQueryPoolResults"})
         if (call.starts_with(p)) return FaultKind::DeviceLoss;
     return FaultKind::None;
 }
@@ -72,10 +73,10 @@ inline VkResult injectedFault(FaultKind kind) {
 
 } // namespace throng::gpu
 
-#define VK_CHECK(call)                                                                                      \
-    do {                                                                                                    \
-        constexpr ::throng::gpu::FaultKind vk_check_kind_ = ::throng::gpu::faultKindOf(#call);              \
-        VkResult vk_check_result_ = ::throng::gpu::injectedFault(vk_check_kind_);                           \
-        if (vk_check_result_ == VK_SUCCESS) vk_check_result_ = (call);                                      \
-        if (vk_check_result_ < 0) ::throng::gpu::throwVkError(vk_check_result_, #call, __FILE__, __LINE__); \
+#define VK_CHECK(call)                                                                                                 \
+    do {                                                                                                               \
+        constexpr ::throng::gpu::FaultKind vk_check_kind_ = ::throng::gpu::faultKindOf(#call);                         \
+        VkResult vk_check_result_ = ::throng::gpu::injectedFault(vk_check_kind_);                                      \
+        if (vk_check_result_ == VK_SUCCESS) vk_check_result_ = (call);                                                 \
+        if (vk_check_result_ < 0) ::throng::gpu::throwVkError(vk_check_result_, #call, __FILE__, __LINE__);            \
     } while (0)

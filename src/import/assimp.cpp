@@ -41,12 +41,11 @@ namespace {
 using detail::Influence;
 using detail::oneLine;
 
-constexpr double kDefaultTicksPerSecond = 25.0;  // what assimp's own tools assume for 0
+constexpr double kDefaultTicksPerSecond = 25.0; // what assimp's own tools assume for 0
 
 // aiMatrix4x4 stores its rows a1..a4, b1..b4, ... contiguously (assimp's operator[] relies on
 // it); glm reads 16 floats as columns, hence the transpose.
 glm::mat4 toGlm(const aiMatrix4x4& m) { return glm::transpose(glm::make_mat4(&m.a1)); }
-
 
 // Lower-case extension without the dot.
 std::string extensionOf(const std::string& path) {
@@ -77,8 +76,7 @@ bool decompose(const glm::mat4& m, Transform& t) {
     if (glm::determinant(glm::mat3(m)) < 0.0f) s.x = -s.x;
     t.scale = s;
     for (int i = 0; i < 3; ++i) axis[i] /= s[i];
-    const bool shear = std::fabs(glm::dot(axis[0], axis[1])) > 1e-4f ||
-                       std::fabs(glm::dot(axis[0], axis[2])) > 1e-4f ||
+    const bool shear = std::fabs(glm::dot(axis[0], axis[1])) > 1e-4f || std::fabs(glm::dot(axis[0], axis[2])) > 1e-4f ||
                        std::fabs(glm::dot(axis[1], axis[2])) > 1e-4f;
     // Gram-Schmidt so that a sheared matrix still yields a proper rotation.
     axis[1] = glm::normalize(axis[1] - glm::dot(axis[1], axis[0]) * axis[0]);
@@ -99,14 +97,14 @@ bool nearlyEqual(const glm::dmat4& a, const glm::dmat4& b) {
     return diff <= 1e-4 * scale;
 }
 
-std::string mimeType(const std::string& hint) {  // hint: lower-case extension
+std::string mimeType(const std::string& hint) { // hint: lower-case extension
     if (hint == "png") return "image/png";
     if (hint == "jpg" || hint == "jpeg") return "image/jpeg";
     return hint.empty() ? std::string() : "image/" + hint;
 }
 
 class AssimpReader {
-public:
+  public:
     AssimpReader(const aiScene& scene, Model& model) : scene_(scene), model_(model) {}
 
     Status read() {
@@ -117,10 +115,10 @@ public:
         return {};
     }
 
-private:
+  private:
     const aiScene& scene_;
     Model& model_;
-    std::vector<const aiNode*> nodes_;  // skeleton order
+    std::vector<const aiNode*> nodes_; // skeleton order
     std::unordered_map<std::string, uint32_t> joint_by_name_;
     std::vector<glm::mat4> rest_model_;
     std::map<std::string, int32_t> texture_by_path_;
@@ -138,8 +136,7 @@ private:
         while (!stack.empty()) {
             const auto [node, parent] = stack.back();
             stack.pop_back();
-            if (!seen.insert(node).second)
-                return Status::failure("a node appears twice in the hierarchy");
+            if (!seen.insert(node).second) return Status::failure("a node appears twice in the hierarchy");
             const uint32_t j = uint32_t(nodes_.size());
             nodes_.push_back(node);
             const std::string name = node->mName.C_Str();
@@ -154,12 +151,10 @@ private:
                 if (node->mChildren[c]) stack.emplace_back(node->mChildren[c], int32_t(j));
         }
         if (sheared > 0)
-            warn(std::to_string(sheared) +
-                 " node transform(s) with shear or a zero axis approximated (first: '" +
+            warn(std::to_string(sheared) + " node transform(s) with shear or a zero axis approximated (first: '" +
                  first_sheared + "')");
         if (duplicates > 0)
-            warn(std::to_string(duplicates) +
-                 " repeated node name(s); bones and channels bind to the first");
+            warn(std::to_string(duplicates) + " repeated node name(s); bones and channels bind to the first");
         rest_model_ = detail::restModelMatrices(sk);
         return {};
     }
@@ -183,8 +178,7 @@ private:
             const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
             tex.encoded.assign(bytes, bytes + embedded->mWidth);
             const char* hint = embedded->achFormatHint;
-            tex.mime_type =
-                mimeType(extensionOf("x." + std::string(hint, strnlen(hint, HINTMAXTEXTURELEN))));
+            tex.mime_type = mimeType(extensionOf("x." + std::string(hint, strnlen(hint, HINTMAXTEXTURELEN))));
         } else {
             tex.uri = key;
             tex.mime_type = mimeType(extensionOf(key));
@@ -226,32 +220,26 @@ private:
         mesh.positions.reserve(n);
         for (uint32_t v = 0; v < n; ++v) {
             mesh.positions.emplace_back(am.mVertices[v].x, am.mVertices[v].y, am.mVertices[v].z);
-            if (am.mNormals)
-                mesh.normals.emplace_back(am.mNormals[v].x, am.mNormals[v].y, am.mNormals[v].z);
-            if (const aiVector3D* uv = am.mTextureCoords[0])
-                mesh.uvs.emplace_back(uv[v].x, uv[v].y);
-            if (const aiColor4D* c = am.mColors[0])
-                mesh.colors.emplace_back(c[v].r, c[v].g, c[v].b, c[v].a);
+            if (am.mNormals) mesh.normals.emplace_back(am.mNormals[v].x, am.mNormals[v].y, am.mNormals[v].z);
+            if (const aiVector3D* uv = am.mTextureCoords[0]) mesh.uvs.emplace_back(uv[v].x, uv[v].y);
+            if (const aiColor4D* c = am.mColors[0]) mesh.colors.emplace_back(c[v].r, c[v].g, c[v].b, c[v].a);
         }
         uint32_t skipped = 0;
         for (unsigned f = 0; am.mFaces && f < am.mNumFaces; ++f) {
             const aiFace& face = am.mFaces[f];
-            if (face.mNumIndices != 3 || face.mIndices == nullptr || face.mIndices[0] >= n ||
-                face.mIndices[1] >= n || face.mIndices[2] >= n) {
+            if (face.mNumIndices != 3 || face.mIndices == nullptr || face.mIndices[0] >= n || face.mIndices[1] >= n ||
+                face.mIndices[2] >= n) {
                 ++skipped;
                 continue;
             }
             mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
         }
-        if (skipped > 0)
-            warn("mesh '" + mesh.name + "': " + std::to_string(skipped) +
-                 " non-triangle faces skipped");
+        if (skipped > 0) warn("mesh '" + mesh.name + "': " + std::to_string(skipped) + " non-triangle faces skipped");
         if (mesh.indices.empty()) {
             warn("mesh '" + mesh.name + "' has no valid triangles; skipped");
             return false;
         }
-        const int32_t material =
-            am.mMaterialIndex < scene_.mNumMaterials ? int32_t(am.mMaterialIndex) : -1;
+        const int32_t material = am.mMaterialIndex < scene_.mNumMaterials ? int32_t(am.mMaterialIndex) : -1;
         mesh.submeshes.push_back(Submesh{0, uint32_t(mesh.indices.size()), material});
         return true;
     }
@@ -270,23 +258,21 @@ private:
             bad += ok ? 0 : 1;
         }
         if (bad == 0) return;
-        warn("mesh '" + mesh.name + "': " + std::to_string(bad) +
-             " zero or invalid normals; all recomputed");
+        warn("mesh '" + mesh.name + "': " + std::to_string(bad) + " zero or invalid normals; all recomputed");
         detail::computeNormals(mesh);
     }
 
     void skinMesh(const aiMesh& am, uint32_t node_joint, Mesh& mesh) {
         const size_t n = mesh.positions.size();
-        std::vector<uint32_t> bones, joints;  // aiBone indices that name a node, their joints
-        std::vector<glm::dmat4> candidates;   // restGlobal(joint) * offset
+        std::vector<uint32_t> bones, joints; // aiBone indices that name a node, their joints
+        std::vector<glm::dmat4> candidates;  // restGlobal(joint) * offset
         std::vector<double> totals;
         for (unsigned b = 0; b < am.mNumBones; ++b) {
             const aiBone* bone = am.mBones[b];
             if (!bone) continue;
             auto it = joint_by_name_.find(bone->mName.C_Str());
             if (it == joint_by_name_.end()) {
-                warn("mesh '" + mesh.name + "': bone '" + bone->mName.C_Str() +
-                     "' names no node; weights dropped");
+                warn("mesh '" + mesh.name + "': bone '" + bone->mName.C_Str() + "' names no node; weights dropped");
                 continue;
             }
             double total = 0.0;
@@ -294,8 +280,7 @@ private:
                 if (std::isfinite(bone->mWeights[k].mWeight)) total += bone->mWeights[k].mWeight;
             bones.push_back(b);
             joints.push_back(it->second);
-            candidates.push_back(glm::dmat4(rest_model_[it->second]) *
-                                 glm::dmat4(toGlm(bone->mOffsetMatrix)));
+            candidates.push_back(glm::dmat4(rest_model_[it->second]) * glm::dmat4(toGlm(bone->mOffsetMatrix)));
             totals.push_back(total);
         }
         // M (see the top of the file) is the same for every bone when the rest pose is the bind
@@ -304,8 +289,7 @@ private:
         // Only the 64 heaviest bones are tried, so that a file with huge bone counts stays linear.
         std::vector<size_t> order(candidates.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](size_t a, size_t b) { return totals[a] > totals[b]; });
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return totals[a] > totals[b]; });
         order.resize(std::min<size_t>(order.size(), 64));
         size_t best = 0;
         double best_score = -1.0;
@@ -324,8 +308,7 @@ private:
         Skin skin;
         skin.name = mesh.name;
         uint32_t disagreeing = 0;
-        const auto weighted =
-            std::count_if(totals.begin(), totals.end(), [](double t) { return t > 0.0; });
+        const auto weighted = std::count_if(totals.begin(), totals.end(), [](double t) { return t > 0.0; });
         std::string first_disagreeing;
         for (size_t i = 0; i < bones.size(); ++i) {
             const aiBone& bone = *am.mBones[bones[i]];
@@ -334,8 +317,7 @@ private:
             if (totals[i] > 0.0 && !nearlyEqual(candidates[i], bind) && disagreeing++ == 0)
                 first_disagreeing = model_.skeleton.names[joint];
             const glm::dmat4 offset(toGlm(bone.mOffsetMatrix));
-            const uint32_t entry =
-                detail::addPaletteEntry(model_, joint, glm::mat4(offset * inv_bind));
+            const uint32_t entry = detail::addPaletteEntry(model_, joint, glm::mat4(offset * inv_bind));
             skin.joints.push_back(joint);
             for (unsigned k = 0; bone.mWeights && k < bone.mNumWeights; ++k) {
                 const aiVertexWeight& w = bone.mWeights[k];
@@ -343,9 +325,8 @@ private:
             }
         }
         if (disagreeing > 0)
-            warn("mesh '" + mesh.name + "': the rest pose is not the bind pose for " +
-                 std::to_string(disagreeing) + " of " + std::to_string(weighted) +
-                 " weighted bones (first: '" + first_disagreeing +
+            warn("mesh '" + mesh.name + "': the rest pose is not the bind pose for " + std::to_string(disagreeing) +
+                 " of " + std::to_string(weighted) + " weighted bones (first: '" + first_disagreeing +
                  "'); bind positions follow the others");
 
         // Vertices without weights ride rigidly on the mesh's node, keeping their bind position.
@@ -354,21 +335,18 @@ private:
         mesh.joints.resize(n);
         mesh.weights.resize(n);
         for (size_t v = 0; v < n; ++v) {
-            const bool none = std::none_of(influences[v].begin(), influences[v].end(), [](auto& i) {
-                return i.weight > 0.0f && std::isfinite(i.weight);
-            });
+            const bool none = std::none_of(influences[v].begin(), influences[v].end(),
+                                           [](auto& i) { return i.weight > 0.0f && std::isfinite(i.weight); });
             if (none && unweighted++ == 0)
-                fallback = detail::addPaletteEntry(model_, node_joint,
-                                                   glm::inverse(rest_model_[node_joint]));
+                fallback = detail::addPaletteEntry(model_, node_joint, glm::inverse(rest_model_[node_joint]));
             const bool many = influences[v].size() > kMaxInfluences;
-            const float dropped = detail::limitInfluences(std::move(influences[v]), fallback,
-                                                          mesh.joints[v], mesh.weights[v]);
+            const float dropped =
+                detail::limitInfluences(std::move(influences[v]), fallback, mesh.joints[v], mesh.weights[v]);
             if (many && dropped > 0.0f) ++over, worst = std::max(worst, dropped);
         }
         if (unweighted > 0)
             warn("mesh '" + mesh.name + "': " + std::to_string(unweighted) +
-                 " vertices without weights bound to node '" + model_.skeleton.names[node_joint] +
-                 "'");
+                 " vertices without weights bound to node '" + model_.skeleton.names[node_joint] + "'");
         if (over > 0) {
             char buf[32];
             std::snprintf(buf, sizeof buf, "%.2g", double(worst));
@@ -405,7 +383,7 @@ private:
                 mesh.name = am.mName.length > 0 ? am.mName.C_Str() : node.mName.C_Str();
                 if (!readGeometry(am, mesh)) continue;
                 if (am.mNumBones > 0 && am.mBones != nullptr) {
-                    skinMesh(am, j, mesh);  // normals go through M before normalising
+                    skinMesh(am, j, mesh); // normals go through M before normalising
                     fixNormals(mesh);
                 } else {
                     fixNormals(mesh);
@@ -417,22 +395,21 @@ private:
         const auto unused = std::count(used.begin(), used.end(), false);
         if (unused > 0) warn(std::to_string(unused) + " mesh(es) not placed by any node; skipped");
         if (model_.meshes.empty()) return Status::failure("no triangle meshes");
-        if (model_.skins.empty())
-            warn("no skin: meshes imported as rigid parts that move with their nodes");
+        if (model_.skins.empty()) warn("no skin: meshes imported as rigid parts that move with their nodes");
         return {};
     }
 
     // Keys of one channel as a track: seconds, strictly increasing, >= 0.
     template <class Key, class Convert>
-    void addTrack(Clip& clip, uint32_t joint, TrackTarget target, const Key* keys, unsigned count,
-                  double tps, Convert convert, uint32_t& fixed) {
+    void addTrack(Clip& clip, uint32_t joint, TrackTarget target, const Key* keys, unsigned count, double tps,
+                  Convert convert, uint32_t& fixed) {
         if (keys == nullptr || count == 0) return;
         Track track;
         track.joint = joint;
         track.target = target;
-        track.interpolation = Interpolation::Linear;  // assimp: lerp, and slerp for rotations
+        track.interpolation = Interpolation::Linear; // assimp: lerp, and slerp for rotations
         for (unsigned k = 0; k < count; ++k) {
-            const double seconds = keys[k].mTime / tps;  // guarded: out-of-range float casts are UB
+            const double seconds = keys[k].mTime / tps; // guarded: out-of-range float casts are UB
             const glm::vec4 value = convert(keys[k].mValue);
             if (!(std::fabs(seconds) < 1e9) || !std::isfinite(glm::dot(value, value))) {
                 ++fixed;
@@ -442,9 +419,8 @@ private:
             if (t < 0.0f) t = 0.0f, ++fixed;
             if (!track.times.empty() && !(t > track.times.back())) {
                 ++fixed;
-                if (t == track.times.back())
-                    track.values.back() = value;  // duplicate: keep the last
-                continue;                         // out of order: drop
+                if (t == track.times.back()) track.values.back() = value; // duplicate: keep the last
+                continue;                                                 // out of order: drop
             }
             track.times.push_back(t);
             track.values.push_back(value);
@@ -473,27 +449,23 @@ private:
                 if (!ch) continue;
                 auto it = joint_by_name_.find(ch->mNodeName.C_Str());
                 if (it == joint_by_name_.end()) {
-                    warn("clip '" + clip.name + "': channel for unknown node '" +
-                         ch->mNodeName.C_Str() + "' skipped");
+                    warn("clip '" + clip.name + "': channel for unknown node '" + ch->mNodeName.C_Str() + "' skipped");
                     continue;
                 }
                 if (!animated.insert(it->second).second) {
-                    warn("clip '" + clip.name + "': second channel for node '" +
-                         ch->mNodeName.C_Str() + "' skipped");
+                    warn("clip '" + clip.name + "': second channel for node '" + ch->mNodeName.C_Str() + "' skipped");
                     continue;
                 }
                 auto vec = [](const aiVector3D& v) { return glm::vec4(v.x, v.y, v.z, 0.0f); };
                 auto quat = [](const aiQuaternion& q) {
-                    const glm::vec4 v(q.x, q.y, q.z, q.w);  // aiQuaternion is w, x, y, z
+                    const glm::vec4 v(q.x, q.y, q.z, q.w); // aiQuaternion is w, x, y, z
                     const float len = glm::length(v);
                     return len > 1e-20f ? v / len : glm::vec4(NAN);
                 };
                 const uint32_t j = it->second;
                 using T = TrackTarget;
-                addTrack(clip, j, T::Translation, ch->mPositionKeys, ch->mNumPositionKeys, tps, vec,
-                         fixed);
-                addTrack(clip, j, T::Rotation, ch->mRotationKeys, ch->mNumRotationKeys, tps, quat,
-                         fixed);
+                addTrack(clip, j, T::Translation, ch->mPositionKeys, ch->mNumPositionKeys, tps, vec, fixed);
+                addTrack(clip, j, T::Rotation, ch->mRotationKeys, ch->mNumRotationKeys, tps, quat, fixed);
                 addTrack(clip, j, T::Scale, ch->mScalingKeys, ch->mNumScalingKeys, tps, vec, fixed);
             }
             if (fixed > 0)
@@ -503,8 +475,7 @@ private:
             float last = 0.0f;
             for (const Track& t : clip.tracks) last = std::max(last, t.times.back());
             const double duration = anim->mDuration / tps;
-            clip.duration =
-                duration > last && duration < 1e9 ? float(duration) : last;  // NaN: last
+            clip.duration = duration > last && duration < 1e9 ? float(duration) : last; // NaN: last
             model_.clips.push_back(std::move(clip));
         }
     }
@@ -518,9 +489,8 @@ Result<Model> importScene(const std::string& path) {
     importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, true);
     // No aiProcess_LimitBoneWeights: limitInfluences does it and reports what it dropped.
-    const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                           aiProcess_SortByPType | aiProcess_ValidateDataStructure |
-                           aiProcess_FlipUVs;
+    const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType |
+                           aiProcess_ValidateDataStructure | aiProcess_FlipUVs;
     const aiScene* scene = importer.ReadFile(path, flags);
     if (scene == nullptr) {
         std::string why = importer.GetErrorString();
@@ -541,7 +511,7 @@ Result<Model> importScene(const std::string& path) {
     return detail::finishImport(std::move(model));
 }
 
-}  // namespace
+} // namespace
 
 Result<Model> importAssimp(const std::string& path) {
     // assimp reports most failures through ReadFile, but post-processing and our own
@@ -555,4 +525,4 @@ Result<Model> importAssimp(const std::string& path) {
     }
 }
 
-}  // namespace throng
+} // namespace throng

@@ -8,16 +8,18 @@
 
 namespace throng::detail {
 
-float limitInfluences(std::vector<Influence> influences, uint32_t fallback_joint,
-                      glm::u16vec4& joints, glm::vec4& weights) {
+float limitInfluences(std::vector<Influence> influences, uint32_t fallback_joint, glm::u16vec4& joints,
+                      glm::vec4& weights) {
     // Merge duplicate joints first: some exporters list a joint twice for one vertex.
     std::sort(influences.begin(), influences.end(),
               [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
     std::vector<Influence> merged;
     for (const Influence& in : influences) {
         if (!(in.weight > 0.0f) || !std::isfinite(in.weight)) continue;
-        if (!merged.empty() && merged.back().joint == in.joint) merged.back().weight += in.weight;
-        else merged.push_back(in);
+        if (!merged.empty() && merged.back().joint == in.joint)
+            merged.back().weight += in.weight;
+        else
+            merged.push_back(in);
     }
     joints = glm::u16vec4(0);
     weights = glm::vec4(0.0f);
@@ -48,12 +50,7 @@ std::string oneLine(const std::string& in) {
     size_t i = 0;
     while (i < in.size() && s.size() < 196) {
         const auto c = static_cast<unsigned char>(in[i]);
-        const size_t len = c < 0x80    ? 1
-                           : c >= 0xf8 ? 0
-                           : c >= 0xf0 ? 4
-                           : c >= 0xe0 ? 3
-                           : c >= 0xc0 ? 2
-                                       : 0;
+        const size_t len = c < 0x80 ? 1 : c >= 0xf8 ? 0 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
         uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
         bool ok = len > 0 && i + len <= in.size();
         for (size_t k = 1; ok && k < len; ++k) {
@@ -81,13 +78,14 @@ Status orderParentsFirst(const std::vector<int32_t>& parents, const std::vector<
     const size_t n = parents.size();
     auto name = [&](size_t i) {
         return i < names.size() && !names[i].empty() ? "node " + std::to_string(i) + " '" + names[i] + "'"
-                                                      : "node " + std::to_string(i);
+                                                     : "node " + std::to_string(i);
     };
     std::vector<std::vector<uint32_t>> children(n);
     for (size_t i = 0; i < n; ++i) {
         const int32_t p = parents[i];
         if (p == kNoParent) continue;
-        if (p < 0 || size_t(p) >= n) return Status::failure(name(i) + ": parent index " + std::to_string(p) + " out of range");
+        if (p < 0 || size_t(p) >= n)
+            return Status::failure(name(i) + ": parent index " + std::to_string(p) + " out of range");
         children[size_t(p)].push_back(uint32_t(i));
     }
     order.clear();
@@ -182,7 +180,8 @@ void placeSkinnedMeshAtRest(Model& model, Mesh& mesh, const std::vector<glm::mat
         const glm::dvec3 q = glm::dvec3(b * p);
         glm::dvec3 skinned(0.0);
         for (int i = 0; i < 4; ++i)
-            if (mesh.weights[v][i] > 0.0f) skinned += double(mesh.weights[v][i]) * glm::dvec3(rest[mesh.joints[v][i]] * p);
+            if (mesh.weights[v][i] > 0.0f)
+                skinned += double(mesh.weights[v][i]) * glm::dvec3(rest[mesh.joints[v][i]] * p);
         worst = std::max(worst, glm::length(skinned - q));
         lo = glm::min(lo, q);
         hi = glm::max(hi, q);
@@ -231,7 +230,8 @@ void prunePalette(Model& model) {
     for (Mesh& mesh : model.meshes)
         for (size_t v = 0; v < mesh.joints.size(); ++v)
             for (int i = 0; i < 4; ++i)
-                mesh.joints[v][i] = mesh.weights[v][i] > 0.0f && mesh.joints[v][i] < remap.size() ? remap[mesh.joints[v][i]] : 0;
+                mesh.joints[v][i] =
+                    mesh.weights[v][i] > 0.0f && mesh.joints[v][i] < remap.size() ? remap[mesh.joints[v][i]] : 0;
     model.palette = std::move(kept);
 }
 
@@ -244,7 +244,7 @@ bool nonUniform(const glm::vec3& s) {
 } // namespace
 
 Result<Model> finishImport(Model model) {
-    if (model.palette.size() <= 65535) prunePalette(model);  // larger: validate() reports it
+    if (model.palette.size() <= 65535) prunePalette(model); // larger: validate() reports it
     // Unit quaternions everywhere, so float and double paths see the same rotations.
     for (Transform& t : model.skeleton.rest) {
         const float len = glm::length(t.rotation);
@@ -260,7 +260,7 @@ Result<Model> finishImport(Model model) {
     for (Clip& clip : model.clips) {
         float last = 0.0f;
         for (const Track& track : clip.tracks)
-            for (float t : track.times) last = std::max(last, t);  // max, not back(): order is validate()'s to judge
+            for (float t : track.times) last = std::max(last, t); // max, not back(): order is validate()'s to judge
         clip.duration = std::max(clip.duration, last);
     }
     for (uint32_t j = 0; j < model.skeleton.size(); ++j) {
@@ -282,14 +282,19 @@ Result<Model> finishImport(Model model) {
     size_t rigid = 0;
     for (const Mesh& mesh : model.meshes) rigid += mesh.rigid_joint >= 0 && mesh.skin < 0 ? 1 : 0;
     if (rigid > 0 && !model.skins.empty())
-        model.warnings.push_back(std::to_string(rigid) + " mesh(es) rigidly attached to joints (skinned with weight 1 to their joint)");
+        model.warnings.push_back(std::to_string(rigid) +
+                                 " mesh(es) rigidly attached to joints (skinned with weight 1 to their joint)");
     // The same warning from many meshes (one mesh used by many nodes) is said once, counted.
     std::vector<std::string> unique;
     std::vector<size_t> times;
     for (const std::string& w : model.warnings) {
         const auto it = std::find(unique.begin(), unique.end(), w);
-        if (it != unique.end()) ++times[size_t(it - unique.begin())];
-        else { unique.push_back(w); times.push_back(1); }
+        if (it != unique.end())
+            ++times[size_t(it - unique.begin())];
+        else {
+            unique.push_back(w);
+            times.push_back(1);
+        }
     }
     model.warnings.clear();
     for (size_t i = 0; i < unique.size(); ++i)

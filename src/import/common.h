@@ -9,7 +9,7 @@
 namespace throng::detail {
 
 struct Influence {
-    uint32_t joint = 0;  // palette index
+    uint32_t joint = 0; // palette index
     float weight = 0.0f;
 };
 
@@ -18,8 +18,8 @@ struct Influence {
 // joint 0, weight 0). Returns the largest weight that was dropped (0 when none), measured
 // after normalising the full set to sum 1. A vertex with no positive weight gets
 // weight 1 on `fallback_joint`.
-float limitInfluences(std::vector<Influence> influences, uint32_t fallback_joint,
-                      glm::u16vec4& joints, glm::vec4& weights);
+float limitInfluences(std::vector<Influence> influences, uint32_t fallback_joint, glm::u16vec4& joints,
+                      glm::vec4& weights);
 
 // Orders a node forest parent-before-child. `parents[i]` is node i's parent or kNoParent.
 // On success `order` lists node indices in the new order and `remap[old] = new`.
@@ -51,9 +51,9 @@ void bindRigidMesh(Model& model, Mesh& mesh, uint32_t joint, const std::vector<g
 // now reproduces the bind positions. Otherwise the mesh stays as it is, with a warning.
 void placeSkinnedMeshAtRest(Model& model, Mesh& mesh, const std::vector<glm::mat4>& rest_model);
 
-// Last step of every importer: drops palette entries no mesh uses, clip durations (max key time when a clip says 0), a warning
-// for non-uniform scale in the rest pose or in scale tracks, then validate(). Errors carry
-// validate()'s message.
+// Last step of every importer: drops palette entries no mesh uses, clip durations (max key time when a clip says 0), a
+// warning for non-uniform scale in the rest pose or in scale tracks, then validate(). Errors carry validate()'s
+// message.
 Result<Model> finishImport(Model model);
 
 // One line of at most 200 bytes of valid UTF-8 (messages may end up in JSON): parsers' errors can

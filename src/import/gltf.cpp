@@ -19,20 +19,20 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <span>
 #include <set>
+#include <span>
 
 namespace throng {
 namespace {
 
 using detail::Influence;
 
-constexpr uint32_t kMaxJsonDepth = 128;                       // far above any real glTF (about 10)
+constexpr uint32_t kMaxJsonDepth = 128; // far above any real glTF (about 10)
 // Numbers decoded from accessors per import: 2^25 is 2M vertices with every attribute, and keeps
 // the Model (about 16 bytes per decoded number once widened to vertices) under 1 GiB.
 constexpr uint64_t kMaxDecodedValues = uint64_t(1) << 25;
-constexpr uint64_t kMaxValuesWithoutData = uint64_t(1) << 24;  // zeros for one accessor without a bufferView
-constexpr uint64_t kMaxExternalFileBytes = uint64_t(1) << 32;  // one external buffer or image
+constexpr uint64_t kMaxValuesWithoutData = uint64_t(1) << 24; // zeros for one accessor without a bufferView
+constexpr uint64_t kMaxExternalFileBytes = uint64_t(1) << 32; // one external buffer or image
 
 std::string firstLine(std::string s) {
     while (!s.empty() && (s.front() == '\n' || s.front() == ' ')) s.erase(s.begin());
@@ -69,7 +69,8 @@ Status checkGlbHeader(std::span<const uint8_t> bytes) {
     std::memcpy(&length, bytes.data() + 8, 4);
     if (version != 2) return Status::failure("GLB version " + std::to_string(version) + " is not supported (only 2)");
     if (length > size)
-        return Status::failure("truncated GLB: header says " + std::to_string(length) + " bytes, file has " + std::to_string(size));
+        return Status::failure("truncated GLB: header says " + std::to_string(length) + " bytes, file has " +
+                               std::to_string(size));
     return {};
 }
 
@@ -90,9 +91,12 @@ Status checkJsonDepth(std::span<const uint8_t> json) {
     bool in_string = false, escaped = false;
     for (uint8_t c : json) {
         if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {
@@ -132,12 +136,13 @@ bool refuseWrite(std::string* err, const std::string&, const std::vector<unsigne
 // Reads any accessor as doubles (exact for every glTF component type), applying normalisation
 // and sparse substitution. `out` holds count * components values.
 class AccessorReader {
-public:
+  public:
     explicit AccessorReader(const tinygltf::Model& gm) : gm_(gm) {}
 
     Status read(int index, std::vector<double>& out, int& components) const {
         if (index < 0 || size_t(index) >= gm_.accessors.size())
-            return fail("accessor index " + std::to_string(index) + " out of range (" + std::to_string(gm_.accessors.size()) + " accessors)");
+            return fail("accessor index " + std::to_string(index) + " out of range (" +
+                        std::to_string(gm_.accessors.size()) + " accessors)");
         const tinygltf::Accessor& a = gm_.accessors[size_t(index)];
         const std::string where = "accessor " + std::to_string(index);
         components = tinygltf::GetNumComponentsInType(uint32_t(a.type));
@@ -153,7 +158,8 @@ public:
             if (Status s = spend(count * uint64_t(components), where); !s) return s;
             out.resize(size_t(count * uint64_t(components)));
             for (uint64_t i = 0; i < count; ++i)
-                decode(base + i * stride, a.componentType, components, a.normalized, &out[size_t(i * uint64_t(components))]);
+                decode(base + i * stride, a.componentType, components, a.normalized,
+                       &out[size_t(i * uint64_t(components))]);
         } else {
             if (count > kMaxValuesWithoutData / uint64_t(components))
                 return fail(where + ": count " + std::to_string(count) + " is absurd for an accessor without data");
@@ -164,7 +170,7 @@ public:
         return {};
     }
 
-private:
+  private:
     static Status fail(std::string m) { return Status::failure(std::move(m)); }
 
     // Accessors may be read many times (primitives share vertex data), so the budget is over
@@ -178,19 +184,21 @@ private:
     }
     mutable uint64_t spent_ = 0;
 
-    Status view(int view_index, uint64_t offset, uint64_t count, uint64_t elem, const uint8_t*& base,
-                uint64_t& stride, const std::string& where) const {
+    Status view(int view_index, uint64_t offset, uint64_t count, uint64_t elem, const uint8_t*& base, uint64_t& stride,
+                const std::string& where) const {
         if (view_index < 0 || size_t(view_index) >= gm_.bufferViews.size())
             return fail(where + ": bufferView " + std::to_string(view_index) + " out of range");
         const tinygltf::BufferView& bv = gm_.bufferViews[size_t(view_index)];
-        if (bv.buffer < 0 || size_t(bv.buffer) >= gm_.buffers.size()) return fail(where + ": buffer index out of range");
+        if (bv.buffer < 0 || size_t(bv.buffer) >= gm_.buffers.size())
+            return fail(where + ": buffer index out of range");
         const tinygltf::Buffer& buf = gm_.buffers[size_t(bv.buffer)];
         if (uint64_t(bv.byteOffset) + bv.byteLength > buf.data.size())
             return fail(where + ": bufferView " + std::to_string(view_index) + " runs past the end of its buffer");
         stride = bv.byteStride != 0 ? uint64_t(bv.byteStride) : elem;
         if (stride < elem) return fail(where + ": byteStride smaller than the element");
         if (count > 0 && offset + (count - 1) * stride + elem > bv.byteLength)
-            return fail(where + ": " + std::to_string(count) + " elements do not fit in bufferView " + std::to_string(view_index));
+            return fail(where + ": " + std::to_string(count) + " elements do not fit in bufferView " +
+                        std::to_string(view_index));
         base = buf.data.data() + bv.byteOffset + offset;
         return {};
     }
@@ -199,14 +207,54 @@ private:
         for (int c = 0; c < n; ++c) {
             double v = 0.0;
             switch (type) {
-            case TINYGLTF_COMPONENT_TYPE_BYTE: { int8_t x; std::memcpy(&x, p + c, 1); v = normalized ? std::max(x / 127.0, -1.0) : x; break; }
-            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: { uint8_t x; std::memcpy(&x, p + c, 1); v = normalized ? x / 255.0 : x; break; }
-            case TINYGLTF_COMPONENT_TYPE_SHORT: { int16_t x; std::memcpy(&x, p + 2 * c, 2); v = normalized ? std::max(x / 32767.0, -1.0) : x; break; }
-            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { uint16_t x; std::memcpy(&x, p + 2 * c, 2); v = normalized ? x / 65535.0 : x; break; }
-            case TINYGLTF_COMPONENT_TYPE_INT: { int32_t x; std::memcpy(&x, p + 4 * c, 4); v = x; break; }
-            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { uint32_t x; std::memcpy(&x, p + 4 * c, 4); v = x; break; }
-            case TINYGLTF_COMPONENT_TYPE_FLOAT: { float x; std::memcpy(&x, p + 4 * c, 4); v = x; break; }
-            case TINYGLTF_COMPONENT_TYPE_DOUBLE: { double x; std::memcpy(&x, p + 8 * c, 8); v = x; break; }
+            case TINYGLTF_COMPONENT_TYPE_BYTE: {
+                int8_t x;
+                std::memcpy(&x, p + c, 1);
+                v = normalized ? std::max(x / 127.0, -1.0) : x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: {
+                uint8_t x;
+                std::memcpy(&x, p + c, 1);
+                v = normalized ? x / 255.0 : x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_SHORT: {
+                int16_t x;
+                std::memcpy(&x, p + 2 * c, 2);
+                v = normalized ? std::max(x / 32767.0, -1.0) : x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+                uint16_t x;
+                std::memcpy(&x, p + 2 * c, 2);
+                v = normalized ? x / 65535.0 : x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_INT: {
+                int32_t x;
+                std::memcpy(&x, p + 4 * c, 4);
+                v = x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+                uint32_t x;
+                std::memcpy(&x, p + 4 * c, 4);
+                v = x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+                float x;
+                std::memcpy(&x, p + 4 * c, 4);
+                v = x;
+                break;
+            }
+            case TINYGLTF_COMPONENT_TYPE_DOUBLE: {
+                double x;
+                std::memcpy(&x, p + 8 * c, 8);
+                v = x;
+                break;
+            }
             default: break;
             }
             out[c] = v;
@@ -224,13 +272,20 @@ private:
         const uint8_t* vbase = nullptr;
         uint64_t istride = 0, vstride = 0;
         const uint64_t velem = uint64_t(components) * uint64_t(csize);
-        if (Status s = view(sp.indices.bufferView, uint64_t(std::max(sp.indices.byteOffset, 0)), n, uint64_t(isize), ibase, istride, where + " sparse indices"); !s) return s;
-        if (Status s = view(sp.values.bufferView, uint64_t(std::max(sp.values.byteOffset, 0)), n, velem, vbase, vstride, where + " sparse values"); !s) return s;
+        if (Status s = view(sp.indices.bufferView, uint64_t(std::max(sp.indices.byteOffset, 0)), n, uint64_t(isize),
+                            ibase, istride, where + " sparse indices");
+            !s)
+            return s;
+        if (Status s = view(sp.values.bufferView, uint64_t(std::max(sp.values.byteOffset, 0)), n, velem, vbase, vstride,
+                            where + " sparse values");
+            !s)
+            return s;
         for (uint64_t i = 0; i < n; ++i) {
             double target = 0.0;
             decode(ibase + i * uint64_t(isize), sp.indices.componentType, 1, false, &target);
             if (!indexIn(target, a.count)) return fail(where + ": sparse index " + indexText(target) + " out of range");
-            decode(vbase + i * velem, a.componentType, components, a.normalized, &out[size_t(uint64_t(target) * uint64_t(components))]);
+            decode(vbase + i * velem, a.componentType, components, a.normalized,
+                   &out[size_t(uint64_t(target) * uint64_t(components))]);
         }
         return {};
     }
@@ -249,15 +304,18 @@ Transform nodeTransform(const tinygltf::Node& node, std::vector<std::string>& wa
             t.translation = glm::vec3(translation);
             t.rotation = glm::quat(glm::normalize(rotation));
             t.scale = glm::vec3(scale);
-            if (glm::length(skew) > 1e-6) warnings.push_back("node '" + node.name + "': matrix has shear, which was dropped");
+            if (glm::length(skew) > 1e-6)
+                warnings.push_back("node '" + node.name + "': matrix has shear, which was dropped");
         } else {
             warnings.push_back("node '" + node.name + "': matrix could not be decomposed; identity used");
         }
         return t;
     }
-    if (node.translation.size() == 3) t.translation = glm::vec3(node.translation[0], node.translation[1], node.translation[2]);
+    if (node.translation.size() == 3)
+        t.translation = glm::vec3(node.translation[0], node.translation[1], node.translation[2]);
     if (node.rotation.size() == 4)
-        t.rotation = glm::quat(float(node.rotation[3]), float(node.rotation[0]), float(node.rotation[1]), float(node.rotation[2]));
+        t.rotation = glm::quat(float(node.rotation[3]), float(node.rotation[0]), float(node.rotation[1]),
+                               float(node.rotation[2]));
     if (node.scale.size() == 3) t.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
     return t;
 }
@@ -266,8 +324,8 @@ struct Importer {
     const tinygltf::Model& gm;
     AccessorReader reader{gm};
     Model model;
-    std::vector<int32_t> joint_of_node;           // gltf node -> skeleton joint
-    std::vector<std::vector<uint32_t>> skin_palette;  // gltf skin -> skin joint -> palette entry
+    std::vector<int32_t> joint_of_node;              // gltf node -> skeleton joint
+    std::vector<std::vector<uint32_t>> skin_palette; // gltf skin -> skin joint -> palette entry
     std::vector<glm::mat4> rest_model;
     bool warned_morph = false;
 
@@ -278,9 +336,12 @@ struct Importer {
         for (size_t i = 0; i < n; ++i) {
             names[i] = gm.nodes[i].name;
             for (int c : gm.nodes[i].children) {
-                if (c < 0 || size_t(c) >= n) return Status::failure("node " + std::to_string(i) + " has child " + std::to_string(c) + ", which does not exist");
+                if (c < 0 || size_t(c) >= n)
+                    return Status::failure("node " + std::to_string(i) + " has child " + std::to_string(c) +
+                                           ", which does not exist");
                 if (parents[size_t(c)] != kNoParent || size_t(c) == i)
-                    return Status::failure("node " + std::to_string(c) + " has two parents or is its own child (the node hierarchy has a cycle)");
+                    return Status::failure("node " + std::to_string(c) +
+                                           " has two parents or is its own child (the node hierarchy has a cycle)");
                 parents[size_t(c)] = int32_t(i);
             }
         }
@@ -304,15 +365,18 @@ struct Importer {
             std::vector<double> ibm;
             int comps = 0;
             if (gs.inverseBindMatrices >= 0) {
-                if (Status st = reader.read(gs.inverseBindMatrices, ibm, comps); !st) return Status::failure("skin " + std::to_string(s) + ": " + st.message);
+                if (Status st = reader.read(gs.inverseBindMatrices, ibm, comps); !st)
+                    return Status::failure("skin " + std::to_string(s) + ": " + st.message);
                 if (comps != 16 || ibm.size() < gs.joints.size() * 16)
-                    return Status::failure("skin " + std::to_string(s) + ": inverse bind matrices are not one MAT4 per joint");
+                    return Status::failure("skin " + std::to_string(s) +
+                                           ": inverse bind matrices are not one MAT4 per joint");
             }
             std::vector<uint32_t> entries;
             for (size_t k = 0; k < gs.joints.size(); ++k) {
                 const int node = gs.joints[k];
                 if (node < 0 || size_t(node) >= gm.nodes.size())
-                    return Status::failure("skin " + std::to_string(s) + ": joint " + std::to_string(k) + " is node " + std::to_string(node) + ", which does not exist");
+                    return Status::failure("skin " + std::to_string(s) + ": joint " + std::to_string(k) + " is node " +
+                                           std::to_string(node) + ", which does not exist");
                 const uint32_t joint = uint32_t(joint_of_node[size_t(node)]);
                 skin.joints.push_back(joint);
                 glm::mat4 m(1.0f);
@@ -325,14 +389,18 @@ struct Importer {
         return {};
     }
 
-    Status readVec(const std::map<std::string, int>& attributes, const char* name, int want, std::vector<double>& out, bool& present) {
+    Status readVec(const std::map<std::string, int>& attributes, const char* name, int want, std::vector<double>& out,
+                   bool& present) {
         auto it = attributes.find(name);
         present = it != attributes.end();
         if (!present) return {};
         int comps = 0;
-        if (Status s = reader.read(it->second, out, comps); !s) return Status::failure(std::string(name) + ": " + s.message);
-        if (comps < want) return Status::failure(std::string(name) + ": accessor has " + std::to_string(comps) + " components, need " + std::to_string(want));
-        if (comps != want) {  // COLOR_0 may be VEC3: widen to RGBA with alpha 1
+        if (Status s = reader.read(it->second, out, comps); !s)
+            return Status::failure(std::string(name) + ": " + s.message);
+        if (comps < want)
+            return Status::failure(std::string(name) + ": accessor has " + std::to_string(comps) +
+                                   " components, need " + std::to_string(want));
+        if (comps != want) { // COLOR_0 may be VEC3: widen to RGBA with alpha 1
             std::vector<double> w;
             for (size_t i = 0; i + size_t(comps) <= out.size(); i += size_t(comps))
                 for (int c = 0; c < want; ++c) w.push_back(out[i + size_t(c)]);
@@ -342,9 +410,10 @@ struct Importer {
     }
 
     // Appends one primitive to `mesh`. influences: per new vertex, filled for skinned meshes.
-    Status addPrimitive(const tinygltf::Primitive& prim, int skin, Mesh& mesh, std::vector<std::vector<Influence>>& influences,
-                        const std::string& mesh_name) {
-        if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != TINYGLTF_MODE_TRIANGLE_STRIP && prim.mode != TINYGLTF_MODE_TRIANGLE_FAN && prim.mode != -1) {
+    Status addPrimitive(const tinygltf::Primitive& prim, int skin, Mesh& mesh,
+                        std::vector<std::vector<Influence>>& influences, const std::string& mesh_name) {
+        if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
+            prim.mode != TINYGLTF_MODE_TRIANGLE_FAN && prim.mode != -1) {
             model.warnings.push_back("mesh '" + mesh_name + "': a point or line primitive was skipped");
             return {};
         }
@@ -367,18 +436,24 @@ struct Importer {
         }
         const size_t count = pos.size() / 3;
         auto sameCount = [&](const std::vector<double>& v, int c, const char* what) {
-            return v.size() == count * size_t(c) ? Status{} : Status::failure("mesh '" + mesh_name + "': " + what + " count differs from POSITION count");
+            return v.size() == count * size_t(c)
+                       ? Status{}
+                       : Status::failure("mesh '" + mesh_name + "': " + what + " count differs from POSITION count");
         };
-        if (has_nrm) if (Status s = sameCount(nrm, 3, "NORMAL"); !s) return s;
-        if (has_uv) if (Status s = sameCount(uv, 2, "TEXCOORD_0"); !s) return s;
-        if (has_col) if (Status s = sameCount(col, 4, "COLOR_0"); !s) return s;
+        if (has_nrm)
+            if (Status s = sameCount(nrm, 3, "NORMAL"); !s) return s;
+        if (has_uv)
+            if (Status s = sameCount(uv, 2, "TEXCOORD_0"); !s) return s;
+        if (has_col)
+            if (Status s = sameCount(col, 4, "COLOR_0"); !s) return s;
 
         const uint32_t base = uint32_t(mesh.positions.size());
         for (size_t i = 0; i < count; ++i) {
             mesh.positions.emplace_back(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);
             mesh.normals.push_back(has_nrm ? glm::vec3(nrm[3 * i], nrm[3 * i + 1], nrm[3 * i + 2]) : glm::vec3(0.0f));
             mesh.uvs.push_back(has_uv ? glm::vec2(uv[2 * i], uv[2 * i + 1]) : glm::vec2(0.0f));
-            mesh.colors.push_back(has_col ? glm::vec4(col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]) : glm::vec4(1.0f));
+            mesh.colors.push_back(has_col ? glm::vec4(col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3])
+                                          : glm::vec4(1.0f));
         }
         // Indices: triangle lists as they are; strips and fans unrolled.
         std::vector<uint32_t> idx;
@@ -388,7 +463,8 @@ struct Importer {
             if (Status s = reader.read(prim.indices, raw, comps); !s) return Status::failure("indices: " + s.message);
             for (double d : raw) {
                 if (!indexIn(d, count))
-                    return Status::failure("mesh '" + mesh_name + "': vertex index " + indexText(d) + " out of range (" + std::to_string(count) + " vertices)");
+                    return Status::failure("mesh '" + mesh_name + "': vertex index " + indexText(d) +
+                                           " out of range (" + std::to_string(count) + " vertices)");
                 idx.push_back(uint32_t(d));
             }
         } else {
@@ -398,12 +474,15 @@ struct Importer {
         if (prim.mode == TINYGLTF_MODE_TRIANGLE_STRIP) {
             for (size_t i = 2; i < idx.size(); ++i) {
                 const bool odd = (i & 1) != 0;
-                mesh.indices.insert(mesh.indices.end(), {base + idx[odd ? i - 1 : i - 2], base + idx[odd ? i - 2 : i - 1], base + idx[i]});
+                mesh.indices.insert(mesh.indices.end(),
+                                    {base + idx[odd ? i - 1 : i - 2], base + idx[odd ? i - 2 : i - 1], base + idx[i]});
             }
         } else if (prim.mode == TINYGLTF_MODE_TRIANGLE_FAN) {
-            for (size_t i = 2; i < idx.size(); ++i) mesh.indices.insert(mesh.indices.end(), {base + idx[0], base + idx[i - 1], base + idx[i]});
+            for (size_t i = 2; i < idx.size(); ++i)
+                mesh.indices.insert(mesh.indices.end(), {base + idx[0], base + idx[i - 1], base + idx[i]});
         } else {
-            if (idx.size() % 3 != 0) return Status::failure("mesh '" + mesh_name + "': index count is not a multiple of 3");
+            if (idx.size() % 3 != 0)
+                return Status::failure("mesh '" + mesh_name + "': index count is not a multiple of 3");
             for (uint32_t i : idx) mesh.indices.push_back(base + i);
         }
         Submesh sub;
@@ -419,19 +498,27 @@ struct Importer {
             for (int set = 0;; ++set) {
                 std::vector<double> j, w;
                 bool has_j = false, has_w = false;
-                if (Status s = readVec(prim.attributes, ("JOINTS_" + std::to_string(set)).c_str(), 4, j, has_j); !s) return s;
-                if (Status s = readVec(prim.attributes, ("WEIGHTS_" + std::to_string(set)).c_str(), 4, w, has_w); !s) return s;
+                if (Status s = readVec(prim.attributes, ("JOINTS_" + std::to_string(set)).c_str(), 4, j, has_j); !s)
+                    return s;
+                if (Status s = readVec(prim.attributes, ("WEIGHTS_" + std::to_string(set)).c_str(), 4, w, has_w); !s)
+                    return s;
                 if (!has_j && !has_w) break;
-                if (has_j != has_w) return Status::failure("mesh '" + mesh_name + "': JOINTS_" + std::to_string(set) + " without WEIGHTS_" + std::to_string(set) + " (or the reverse)");
+                if (has_j != has_w)
+                    return Status::failure("mesh '" + mesh_name + "': JOINTS_" + std::to_string(set) +
+                                           " without WEIGHTS_" + std::to_string(set) + " (or the reverse)");
                 if (Status s = sameCount(j, 4, "JOINTS"); !s) return s;
                 if (Status s = sameCount(w, 4, "WEIGHTS"); !s) return s;
                 for (size_t v = 0; v < count; ++v)
                     for (int c = 0; c < 4; ++c) {
                         const double weight = w[4 * v + size_t(c)], joint = j[4 * v + size_t(c)];
-                        if (!std::isfinite(weight)) return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) + ": weight is NaN or infinite");
+                        if (!std::isfinite(weight))
+                            return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) +
+                                                   ": weight is NaN or infinite");
                         if (weight == 0.0) continue;
                         if (!indexIn(joint, entries.size()))
-                            return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) + ": joint " + indexText(joint) + " out of range (skin has " + std::to_string(entries.size()) + " joints)");
+                            return Status::failure("mesh '" + mesh_name + "' vertex " + std::to_string(v) + ": joint " +
+                                                   indexText(joint) + " out of range (skin has " +
+                                                   std::to_string(entries.size()) + " joints)");
                         influences[base + v].push_back(Influence{entries[size_t(joint)], float(weight)});
                     }
             }
@@ -445,8 +532,11 @@ struct Importer {
         // else every root); a mesh used by several nodes becomes several Model meshes.
         std::vector<int> roots;
         const int scene = gm.defaultScene >= 0 ? gm.defaultScene : (gm.scenes.empty() ? -1 : 0);
-        if (scene >= 0 && size_t(scene) < gm.scenes.size()) roots = gm.scenes[size_t(scene)].nodes;
-        else for (size_t i = 0; i < gm.nodes.size(); ++i) if (model.skeleton.parents[size_t(joint_of_node[i])] == kNoParent) roots.push_back(int(i));
+        if (scene >= 0 && size_t(scene) < gm.scenes.size())
+            roots = gm.scenes[size_t(scene)].nodes;
+        else
+            for (size_t i = 0; i < gm.nodes.size(); ++i)
+                if (model.skeleton.parents[size_t(joint_of_node[i])] == kNoParent) roots.push_back(int(i));
         std::vector<int> stack(roots.rbegin(), roots.rend());
         std::vector<bool> seen(gm.nodes.size(), false);
         bool any_skin = false;
@@ -454,23 +544,31 @@ struct Importer {
         while (!stack.empty()) {
             const int ni = stack.back();
             stack.pop_back();
-            if (ni < 0 || size_t(ni) >= gm.nodes.size()) return Status::failure("scene lists node " + std::to_string(ni) + ", which does not exist");
+            if (ni < 0 || size_t(ni) >= gm.nodes.size())
+                return Status::failure("scene lists node " + std::to_string(ni) + ", which does not exist");
             if (seen[size_t(ni)]) continue;
             seen[size_t(ni)] = true;
             const tinygltf::Node& node = gm.nodes[size_t(ni)];
             for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back(*it);
             if (node.mesh < 0) continue;
-            if (size_t(node.mesh) >= gm.meshes.size()) return Status::failure("node " + std::to_string(ni) + ": mesh " + std::to_string(node.mesh) + " does not exist");
-            if (node.skin >= 0 && size_t(node.skin) >= gm.skins.size()) return Status::failure("node " + std::to_string(ni) + ": skin " + std::to_string(node.skin) + " does not exist");
+            if (size_t(node.mesh) >= gm.meshes.size())
+                return Status::failure("node " + std::to_string(ni) + ": mesh " + std::to_string(node.mesh) +
+                                       " does not exist");
+            if (node.skin >= 0 && size_t(node.skin) >= gm.skins.size())
+                return Status::failure("node " + std::to_string(ni) + ": skin " + std::to_string(node.skin) +
+                                       " does not exist");
             const tinygltf::Mesh& gmesh = gm.meshes[size_t(node.mesh)];
             Mesh mesh;
-            mesh.name = gmesh.name.empty() ? (node.name.empty() ? "mesh" + std::to_string(node.mesh) : node.name) : gmesh.name;
+            mesh.name =
+                gmesh.name.empty() ? (node.name.empty() ? "mesh" + std::to_string(node.mesh) : node.name) : gmesh.name;
             int skin = node.skin;
             if (skin >= 0) {
                 bool weighted = true;
-                for (const auto& p : gmesh.primitives) weighted = weighted && p.attributes.count("JOINTS_0") && p.attributes.count("WEIGHTS_0");
+                for (const auto& p : gmesh.primitives)
+                    weighted = weighted && p.attributes.count("JOINTS_0") && p.attributes.count("WEIGHTS_0");
                 if (!weighted) {
-                    model.warnings.push_back("mesh '" + mesh.name + "' has a skin but no JOINTS_0/WEIGHTS_0: imported as rigid");
+                    model.warnings.push_back("mesh '" + mesh.name +
+                                             "' has a skin but no JOINTS_0/WEIGHTS_0: imported as rigid");
                     skin = -1;
                 }
             }
@@ -488,10 +586,13 @@ struct Importer {
                 const uint32_t fallback = skin_palette[size_t(skin)].empty() ? 0 : skin_palette[size_t(skin)][0];
                 for (size_t v = 0; v < mesh.positions.size(); ++v) {
                     over += influences[v].size() > kMaxInfluences ? 1 : 0;
-                    worst = std::max(worst, detail::limitInfluences(influences[v], fallback, mesh.joints[v], mesh.weights[v]));
+                    worst = std::max(worst,
+                                     detail::limitInfluences(influences[v], fallback, mesh.joints[v], mesh.weights[v]));
                 }
                 if (over > 0)
-                    model.warnings.push_back("mesh '" + mesh.name + "': " + std::to_string(over) + " vertices had more than 4 influences; largest dropped weight " + std::to_string(worst));
+                    model.warnings.push_back("mesh '" + mesh.name + "': " + std::to_string(over) +
+                                             " vertices had more than 4 influences; largest dropped weight " +
+                                             std::to_string(worst));
                 detail::placeSkinnedMeshAtRest(model, mesh, rest_model);
             } else {
                 detail::bindRigidMesh(model, mesh, uint32_t(joint_of_node[size_t(ni)]), rest_model);
@@ -499,7 +600,8 @@ struct Importer {
             }
             model.meshes.push_back(std::move(mesh));
         }
-        if (!any_skin && rigid > 0) model.warnings.push_back("no skin: meshes imported as rigid parts that move with their nodes");
+        if (!any_skin && rigid > 0)
+            model.warnings.push_back("no skin: meshes imported as rigid parts that move with their nodes");
         return {};
     }
 
@@ -542,28 +644,41 @@ struct Importer {
                     continue;
                 }
                 Track track;
-                if (ch.target_path == "translation") track.target = TrackTarget::Translation;
-                else if (ch.target_path == "rotation") track.target = TrackTarget::Rotation;
-                else if (ch.target_path == "scale") track.target = TrackTarget::Scale;
-                else { model.warnings.push_back(where + ": channel path '" + ch.target_path + "' skipped"); continue; }
+                if (ch.target_path == "translation")
+                    track.target = TrackTarget::Translation;
+                else if (ch.target_path == "rotation")
+                    track.target = TrackTarget::Rotation;
+                else if (ch.target_path == "scale")
+                    track.target = TrackTarget::Scale;
+                else {
+                    model.warnings.push_back(where + ": channel path '" + ch.target_path + "' skipped");
+                    continue;
+                }
                 if (ch.target_node < 0 || size_t(ch.target_node) >= gm.nodes.size())
-                    return Status::failure(where + " channel " + std::to_string(c) + ": targets node " + std::to_string(ch.target_node) + ", which does not exist");
+                    return Status::failure(where + " channel " + std::to_string(c) + ": targets node " +
+                                           std::to_string(ch.target_node) + ", which does not exist");
                 if (ch.sampler < 0 || size_t(ch.sampler) >= ga.samplers.size())
                     return Status::failure(where + " channel " + std::to_string(c) + ": sampler out of range");
                 track.joint = uint32_t(joint_of_node[size_t(ch.target_node)]);
                 const tinygltf::AnimationSampler& s = ga.samplers[size_t(ch.sampler)];
-                if (s.interpolation == "STEP") track.interpolation = Interpolation::Step;
-                else if (s.interpolation == "CUBICSPLINE") track.interpolation = Interpolation::CubicSpline;
-                else track.interpolation = Interpolation::Linear;
+                if (s.interpolation == "STEP")
+                    track.interpolation = Interpolation::Step;
+                else if (s.interpolation == "CUBICSPLINE")
+                    track.interpolation = Interpolation::CubicSpline;
+                else
+                    track.interpolation = Interpolation::Linear;
                 std::vector<double> in, out;
                 int in_c = 0, out_c = 0;
-                if (Status st = reader.read(s.input, in, in_c); !st) return Status::failure(where + " input: " + st.message);
-                if (Status st = reader.read(s.output, out, out_c); !st) return Status::failure(where + " output: " + st.message);
+                if (Status st = reader.read(s.input, in, in_c); !st)
+                    return Status::failure(where + " input: " + st.message);
+                if (Status st = reader.read(s.output, out, out_c); !st)
+                    return Status::failure(where + " output: " + st.message);
                 const int want = track.target == TrackTarget::Rotation ? 4 : 3;
                 const size_t per_key = track.interpolation == Interpolation::CubicSpline ? 3 : 1;
                 if (in_c != 1 || out_c != want || out.size() / size_t(want) != in.size() * per_key)
-                    return Status::failure(where + " channel " + std::to_string(c) + ": " + std::to_string(in.size()) + " key times but " +
-                                           std::to_string(out.size() / size_t(std::max(out_c, 1))) + " values");
+                    return Status::failure(where + " channel " + std::to_string(c) + ": " + std::to_string(in.size()) +
+                                           " key times but " + std::to_string(out.size() / size_t(std::max(out_c, 1))) +
+                                           " values");
                 for (double t : in) track.times.push_back(float(t));
                 for (size_t i = 0; i < out.size(); i += size_t(want))
                     track.values.emplace_back(out[i], out[i + 1], out[i + 2], want == 4 ? out[i + 3] : 0.0);
@@ -589,10 +704,10 @@ Result<Model> readGltfBytes(std::span<const uint8_t> bytes, bool binary, const s
                                                 base_dir.empty() ? nullptr : &allowed});
     tinygltf::Model gm;
     std::string err, warn;
-    const bool ok =
-        binary ? loader.LoadBinaryFromMemory(&gm, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir)
-               : loader.LoadASCIIFromString(&gm, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
-                                            unsigned(bytes.size()), base_dir);
+    const bool ok = binary
+                        ? loader.LoadBinaryFromMemory(&gm, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir)
+                        : loader.LoadASCIIFromString(&gm, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
+                                                     unsigned(bytes.size()), base_dir);
     if (!ok) return Error{"glTF: " + (err.empty() ? std::string("could not be parsed") : firstLine(err))};
 
     Importer im{gm};

@@ -19,8 +19,7 @@ bool finite(const glm::vec4& v) { return finite(v.x) && finite(v.y) && finite(v.
 bool finite(const glm::quat& q) { return finite(q.x) && finite(q.y) && finite(q.z) && finite(q.w); }
 bool finite(const glm::mat4& m) { return finite(m[0]) && finite(m[1]) && finite(m[2]) && finite(m[3]); }
 
-template <class T>
-Status checkFinite(const std::vector<T>& values, const std::string& what) {
+template <class T> Status checkFinite(const std::vector<T>& values, const std::string& what) {
     for (size_t i = 0; i < values.size(); ++i)
         if (!finite(values[i])) return Status::failure(what + " " + std::to_string(i) + " is NaN or infinite");
     return {};
@@ -31,10 +30,15 @@ Status validateMesh(const Model& model, size_t index) {
     const std::string where = "mesh " + std::to_string(index) + quotedName(mesh.name);
     const size_t n = mesh.positions.size();
     if (n == 0) return Status::failure(where + ": has no vertices");
-    if (mesh.normals.size() != n) return Status::failure(where + ": " + std::to_string(mesh.normals.size()) + " normals for " + std::to_string(n) + " vertices");
-    if (!mesh.uvs.empty() && mesh.uvs.size() != n) return Status::failure(where + ": uv count differs from vertex count");
-    if (!mesh.colors.empty() && mesh.colors.size() != n) return Status::failure(where + ": colour count differs from vertex count");
-    if (mesh.joints.size() != n || mesh.weights.size() != n) return Status::failure(where + ": joint/weight count differs from vertex count");
+    if (mesh.normals.size() != n)
+        return Status::failure(where + ": " + std::to_string(mesh.normals.size()) + " normals for " +
+                               std::to_string(n) + " vertices");
+    if (!mesh.uvs.empty() && mesh.uvs.size() != n)
+        return Status::failure(where + ": uv count differs from vertex count");
+    if (!mesh.colors.empty() && mesh.colors.size() != n)
+        return Status::failure(where + ": colour count differs from vertex count");
+    if (mesh.joints.size() != n || mesh.weights.size() != n)
+        return Status::failure(where + ": joint/weight count differs from vertex count");
     if (Status s = checkFinite(mesh.positions, where + ": position"); !s) return s;
     if (Status s = checkFinite(mesh.normals, where + ": normal"); !s) return s;
     if (Status s = checkFinite(mesh.uvs, where + ": uv"); !s) return s;
@@ -46,12 +50,14 @@ Status validateMesh(const Model& model, size_t index) {
         for (int i = 0; i < 4; ++i) {
             if (w[i] < 0.0f) return Status::failure(where + " vertex " + std::to_string(v) + ": negative weight");
             if (w[i] > 0.0f && mesh.joints[v][i] >= model.palette.size())
-                return Status::failure(where + " vertex " + std::to_string(v) + ": joint index " + std::to_string(mesh.joints[v][i]) +
-                                       " out of range (palette has " + std::to_string(model.palette.size()) + ")");
+                return Status::failure(where + " vertex " + std::to_string(v) + ": joint index " +
+                                       std::to_string(mesh.joints[v][i]) + " out of range (palette has " +
+                                       std::to_string(model.palette.size()) + ")");
             sum += w[i];
         }
         if (std::fabs(sum - 1.0f) > kWeightSumTolerance)
-            return Status::failure(where + " vertex " + std::to_string(v) + ": weights sum to " + std::to_string(sum) + ", not 1");
+            return Status::failure(where + " vertex " + std::to_string(v) + ": weights sum to " + std::to_string(sum) +
+                                   ", not 1");
     }
     if (mesh.indices.size() % 3 != 0) return Status::failure(where + ": index count is not a multiple of 3");
     for (size_t i = 0; i < mesh.indices.size(); ++i)
@@ -66,7 +72,8 @@ Status validateMesh(const Model& model, size_t index) {
             return Status::failure(where + ": submesh " + std::to_string(s) + " material out of range");
     }
     if (mesh.skin >= int32_t(model.skins.size())) return Status::failure(where + ": skin index out of range");
-    if (mesh.rigid_joint >= int32_t(model.skeleton.size())) return Status::failure(where + ": rigid joint out of range");
+    if (mesh.rigid_joint >= int32_t(model.skeleton.size()))
+        return Status::failure(where + ": rigid joint out of range");
     return {};
 }
 
@@ -83,10 +90,12 @@ Status validateClip(const Model& model, size_t index) {
         if (track.times.empty()) return Status::failure(tw + ": has no keys");
         const size_t per_key = track.interpolation == Interpolation::CubicSpline ? 3 : 1;
         if (track.values.size() != track.times.size() * per_key)
-            return Status::failure(tw + ": " + std::to_string(track.values.size()) + " values for " + std::to_string(track.times.size()) + " keys");
+            return Status::failure(tw + ": " + std::to_string(track.values.size()) + " values for " +
+                                   std::to_string(track.times.size()) + " keys");
         for (size_t k = 0; k < track.times.size(); ++k) {
             const float time = track.times[k];
-            if (!std::isfinite(time) || time < 0.0f) return Status::failure(tw + ": key " + std::to_string(k) + " has a bad time");
+            if (!std::isfinite(time) || time < 0.0f)
+                return Status::failure(tw + ": key " + std::to_string(k) + " has a bad time");
             if (k > 0 && !(time > track.times[k - 1]))
                 return Status::failure(tw + ": key times not increasing at key " + std::to_string(k));
             if (time > clip.duration + 1e-4f) return Status::failure(tw + ": key after the clip's end");
@@ -119,14 +128,17 @@ Status validate(const Skeleton& skeleton) {
             q = skeleton.parents[size_t(q)];
             if (q != kNoParent && (q < 0 || size_t(q) >= n)) break; // reported when its own joint is checked
         }
-        return Status::failure(where + ": parent " + std::to_string(p) + " comes after its child (parent-before-child order required)");
+        return Status::failure(where + ": parent " + std::to_string(p) +
+                               " comes after its child (parent-before-child order required)");
     }
     for (size_t j = 0; j < n; ++j) {
         const Transform& t = skeleton.rest[j];
         if (!finite(t.translation) || !finite(t.rotation) || !finite(t.scale))
-            return Status::failure("joint " + std::to_string(j) + quotedName(skeleton.names[j]) + ": rest transform is NaN or infinite");
+            return Status::failure("joint " + std::to_string(j) + quotedName(skeleton.names[j]) +
+                                   ": rest transform is NaN or infinite");
         if (std::fabs(glm::length(t.rotation) - 1.0f) > 1e-3f)
-            return Status::failure("joint " + std::to_string(j) + quotedName(skeleton.names[j]) + ": rest rotation is not a unit quaternion");
+            return Status::failure("joint " + std::to_string(j) + quotedName(skeleton.names[j]) +
+                                   ": rest rotation is not a unit quaternion");
     }
     return {};
 }
@@ -135,7 +147,8 @@ Status validate(const Model& model) {
     if (Status s = validate(model.skeleton); !s) return s;
     for (size_t s = 0; s < model.skins.size(); ++s)
         for (uint32_t j : model.skins[s].joints)
-            if (j >= model.skeleton.size()) return Status::failure("skin " + std::to_string(s) + ": joint " + std::to_string(j) + " out of range");
+            if (j >= model.skeleton.size())
+                return Status::failure("skin " + std::to_string(s) + ": joint " + std::to_string(j) + " out of range");
     for (size_t k = 0; k < model.palette.size(); ++k) {
         if (model.palette[k].joint >= model.skeleton.size())
             return Status::failure("palette entry " + std::to_string(k) + ": joint out of range");

@@ -43,9 +43,9 @@ ClusterChain buildClusters(const BakedAsset& asset) {
             std::vector<meshopt_Meshlet> meshlets(bound);
             std::vector<unsigned int> meshlet_vertices(bound * kClusterVertices);
             std::vector<unsigned char> meshlet_triangles(bound * kClusterTriangles * 3);
-            const size_t count = meshopt_buildMeshlets(meshlets.data(), meshlet_vertices.data(), meshlet_triangles.data(), indices, r.index_count,
-                                                       positions.data(), asset.vertices.size(), 3 * sizeof(float), kClusterVertices,
-                                                       kClusterTriangles, 0.0f);
+            const size_t count = meshopt_buildMeshlets(
+                meshlets.data(), meshlet_vertices.data(), meshlet_triangles.data(), indices, r.index_count,
+                positions.data(), asset.vertices.size(), 3 * sizeof(float), kClusterVertices, kClusterTriangles, 0.0f);
             for (size_t m = 0; m < count; ++m) {
                 const meshopt_Meshlet& ml = meshlets[m];
                 Cluster c;

@@ -20,23 +20,24 @@ constexpr uint32_t kClusterVertices = 64;
 constexpr uint32_t kClusterTriangles = 124;
 
 struct Cluster {
-    uint32_t first_vertex = 0;    // into ClusterChain::vertices
-    uint32_t vertex_count = 0;    // <= kClusterVertices
-    uint32_t first_triangle = 0;  // chain triangle of its first triangle (into ClusterChain::triangles)
-    uint32_t triangle_count = 0;  // <= kClusterTriangles
+    uint32_t first_vertex = 0;   // into ClusterChain::vertices
+    uint32_t vertex_count = 0;   // <= kClusterVertices
+    uint32_t first_triangle = 0; // chain triangle of its first triangle (into ClusterChain::triangles)
+    uint32_t triangle_count = 0; // <= kClusterTriangles
 };
 
 struct ClusterChain {
     std::vector<Cluster> clusters;
-    std::vector<uint32_t> vertices;   // global vertex ids (into BakedAsset::vertices), per cluster
-    std::vector<uint32_t> triangles;  // per chain triangle: three local vertex indices, 8 bits each (bits 0-7, 8-15, 16-23)
-    std::vector<uint32_t> submeshes;  // per chain triangle: its submesh
-    std::vector<glm::uvec2> lods;     // per LOD: first cluster, cluster count
+    std::vector<uint32_t> vertices; // global vertex ids (into BakedAsset::vertices), per cluster
+    std::vector<uint32_t>
+        triangles; // per chain triangle: three local vertex indices, 8 bits each (bits 0-7, 8-15, 16-23)
+    std::vector<uint32_t> submeshes; // per chain triangle: its submesh
+    std::vector<glm::uvec2> lods;    // per LOD: first cluster, cluster count
     // Each LOD's vertices once (the vertex cache's order: a member's cached vertices are its
     // LOD's, in this order): global vertex ids, per LOD in order of first use by its clusters.
     std::vector<uint32_t> lod_vertices;
-    std::vector<glm::uvec2> lod_vertex_ranges;  // per LOD: first, count (into lod_vertices)
-    std::vector<uint32_t> vertex_slots;         // per entry of `vertices`: its index within its LOD's range of lod_vertices
+    std::vector<glm::uvec2> lod_vertex_ranges; // per LOD: first, count (into lod_vertices)
+    std::vector<uint32_t> vertex_slots; // per entry of `vertices`: its index within its LOD's range of lod_vertices
     // Vertices skinned per cluster over the vertices the level references: what skinning per
     // cluster costs over skinning each vertex once (one per LOD).
     std::vector<double> vertex_ratio;

@@ -11,7 +11,8 @@ namespace {
 
 // Joint `joint`'s skinning matrix at `frame` of `clip` applied to `p`.
 glm::vec3 transform(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint32_t joint, const glm::vec4& p) {
-    return glm::vec3(glm::dot(bakedTexel(asset, clip, frame, joint, 0), p), glm::dot(bakedTexel(asset, clip, frame, joint, 1), p),
+    return glm::vec3(glm::dot(bakedTexel(asset, clip, frame, joint, 0), p),
+                     glm::dot(bakedTexel(asset, clip, frame, joint, 1), p),
                      glm::dot(bakedTexel(asset, clip, frame, joint, 2), p));
 }
 
@@ -36,7 +37,8 @@ CoarseError coarseSkinningError(const BakedAsset& asset) {
                 int heaviest = 0;
                 for (int i = 0; i < 4; ++i) {
                     if (vtx.weights[i] > vtx.weights[heaviest]) heaviest = i;
-                    if (vtx.weights[i] != 0.0f) full += vtx.weights[i] * transform(asset, clip, frame, vtx.joints[i], p);
+                    if (vtx.weights[i] != 0.0f)
+                        full += vtx.weights[i] * transform(asset, clip, frame, vtx.joints[i], p);
                 }
                 const glm::vec3 coarse = transform(asset, clip, frame, vtx.joints[heaviest], p);
                 joint_error = std::max(joint_error, double(glm::length(full - coarse)));

@@ -22,13 +22,13 @@ using gpu::shader::RasterPlan;
 namespace {
 
 constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-constexpr uint64_t kMaxChainTriangles = 1u << 16;  // the id's triangle field
-constexpr uint64_t kMaxMembers = 1u << 24;         // the id's member field
+constexpr uint64_t kMaxChainTriangles = 1u << 16; // the id's triangle field
+constexpr uint64_t kMaxMembers = 1u << 24;        // the id's member field
 
-template <class T>
-gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
+template <class T> gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
     const VkDeviceSize bytes = std::max<VkDeviceSize>(data.size() * sizeof(T), 16);
-    gpu::OwnedBuffer b = gpu::ownBuffer(a, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+    gpu::OwnedBuffer b = gpu::ownBuffer(a, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                        gpu::MemoryUse::Device);
     if (!data.empty()) gpu::uploadBuffer(a, *b, data.data(), data.size() * sizeof(T));
     return b;
 }
@@ -38,8 +38,11 @@ gpu::OwnedBuffer uploadStorage(gpu::Allocator& a, const std::vector<T>& data) {
 uint32_t encodeOctahedral(glm::vec3 n) {
     n /= std::max(std::abs(n.x) + std::abs(n.y) + std::abs(n.z), 1e-20f);
     glm::vec2 e(n.x, n.y);
-    if (n.z < 0.0f) e = (1.0f - glm::abs(glm::vec2(n.y, n.x))) * glm::vec2(n.x >= 0.0f ? 1.0f : -1.0f, n.y >= 0.0f ? 1.0f : -1.0f);
-    auto snorm = [](float v) { return uint32_t(uint16_t(int16_t(std::lround(std::clamp(v, -1.0f, 1.0f) * 32767.0f)))); };
+    if (n.z < 0.0f)
+        e = (1.0f - glm::abs(glm::vec2(n.y, n.x))) * glm::vec2(n.x >= 0.0f ? 1.0f : -1.0f, n.y >= 0.0f ? 1.0f : -1.0f);
+    auto snorm = [](float v) {
+        return uint32_t(uint16_t(int16_t(std::lround(std::clamp(v, -1.0f, 1.0f) * 32767.0f))));
+    };
     return snorm(e.x) | snorm(e.y) << 16;
 }
 
@@ -49,15 +52,18 @@ constexpr uint64_t kCachedVertexBytes = kCachedPositionBytes + kCachedNormalByte
 
 // The vertex cache's bytes (positions and normals): kVertexCacheAuto's rule (compute_raster.h) or
 // the request, the positions never past maxStorageBufferRange, in whole vertices.
-uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members, uint64_t largest_lod_vertices) {
+uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members,
+                          uint64_t largest_lod_vertices) {
     uint64_t bytes = requested;
     if (requested == kVertexCacheAuto) {
         VkDeviceSize heap = 0;
         for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
-            if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
+            if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+                heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
         bytes = std::min(members * largest_lod_vertices * kCachedVertexBytes, heap / 4);
     }
-    const uint64_t vertices = std::min<uint64_t>(bytes / kCachedVertexBytes, ctx.properties.limits.maxStorageBufferRange / kCachedPositionBytes);
+    const uint64_t vertices = std::min<uint64_t>(bytes / kCachedVertexBytes,
+                                                 ctx.properties.limits.maxStorageBufferRange / kCachedPositionBytes);
     return vertices * kCachedVertexBytes;
 }
 
@@ -98,22 +104,27 @@ bool parseRasterMode(std::string_view name, RasterMode& mode) {
 
 bool techniqueRastersInCompute(std::string_view technique) { return technique == "baked" || technique == "static"; }
 
-std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset, uint64_t members) {
+std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset,
+                                 uint64_t members) {
     if (!techniqueRastersInCompute(technique))
         return "technique " + std::string(technique) + " has no compute rasterizer (baked and static have)";
-    if (!ctx.int64_atomics) return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
+    if (!ctx.int64_atomics)
+        return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
     uint64_t triangles = 0;
     for (const BakedLod& lod : asset.lods) triangles += lod.triangleCount();
     if (asset.lods.empty())
         for (const BakedSubmesh& s : asset.submeshes) triangles += s.index_count / 3;
     if (triangles >= kMaxChainTriangles)
-        return "the model's levels of detail have " + std::to_string(triangles) + " triangles; the visibility buffer names at most 65,535";
-    if (members > kMaxMembers) return std::to_string(members) + " members; the visibility buffer names at most 16,777,216";
+        return "the model's levels of detail have " + std::to_string(triangles) +
+               " triangles; the visibility buffer names at most 65,535";
+    if (members > kMaxMembers)
+        return std::to_string(members) + " members; the visibility buffer names at most 16,777,216";
     return {};
 }
 
-ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset, const CrowdGpu& crowd,
-                             VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots, const RasterOptions& options)
+ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, const BakedAsset& baked,
+                             const GpuAsset& asset, const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format,
+                             VkFormat depth_format, uint32_t slots, const RasterOptions& options)
     : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
     const gpu::Context& ctx = *a.context;
     const bool skinned = technique == "baked";
@@ -144,11 +155,16 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     triangle_slots_ = uploadStorage(a, triangle_slots);
     submesh_colors_ = uploadStorage(a, colors);
     visibility_ = gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(uint64_t),
-                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                  gpu::MemoryUse::Device);
-    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Device);
+    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan),
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                           gpu::MemoryUse::Device);
     for (uint32_t s = 0; s < slots; ++s)
-        params_.push_back(gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+        params_.push_back(
+            gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
 
     base_.viewport = glm::vec2(float(extent.width), float(extent.height));
     base_.lod_stride = crowd.members();
@@ -170,15 +186,20 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     for (const glm::uvec2& r : chain_.lod_vertex_ranges) largest_lod = std::max<uint64_t>(largest_lod, r.y);
     const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
     const bool cacheable = skinned && joints <= THRONG_CACHE_MAX_JOINTS;
-    const uint64_t cache_bytes = cacheable ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
+    const uint64_t cache_bytes =
+        cacheable ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
     const uint64_t cache_vertices = std::min<uint64_t>(cache_bytes / kCachedVertexBytes, 0xffffffffu);
     base_.joint_count = uint32_t(joints);
     base_.cache_capacity = uint32_t(cache_vertices);
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    vertex_cache_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedPositionBytes, 16), storage, gpu::MemoryUse::Device);
-    cache_normals_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedNormalBytes, 16), storage, gpu::MemoryUse::Device);
-    member_slots_ = uploadStorage(a, std::vector<uint32_t>(cacheable ? crowd.members() : 0, ~0u));  // no member cached yet
-    lod_vertices_ = uploadStorage(a, cacheable ? cacheVertexWords(baked, chain_.lod_vertices) : std::vector<uint32_t>{});
+    vertex_cache_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedPositionBytes, 16), storage,
+                                   gpu::MemoryUse::Device);
+    cache_normals_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedNormalBytes, 16), storage,
+                                    gpu::MemoryUse::Device);
+    member_slots_ =
+        uploadStorage(a, std::vector<uint32_t>(cacheable ? crowd.members() : 0, ~0u)); // no member cached yet
+    lod_vertices_ =
+        uploadStorage(a, cacheable ? cacheVertexWords(baked, chain_.lod_vertices) : std::vector<uint32_t>{});
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
     if (skinned) {
         Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
@@ -192,28 +213,35 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     }
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages)) bindings.push_back(b);  // instances, clips, animation
-    for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS, THRONG_BINDING_CLUSTERS,
-                       THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES, THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS,
-                       THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
-                       THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS, THRONG_BINDING_CACHE_NORMALS,
-                       THRONG_BINDING_TRIANGLE_SLOTS})
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
+        bindings.push_back(b); // instances, clips, animation
+    for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS,
+                       THRONG_BINDING_CLUSTERS, THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
+                       THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS, THRONG_BINDING_RESOLVE_TRIANGLES,
+                       THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
+                       THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS,
+                       THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
     const AnimationSpecialization specialization(asset);
-    plan_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
+    plan_pipeline_ = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
     if (cacheable) {
         cache_pipeline_ =
-            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cache_comp_spv, layout_, &specialization.info));
-        raster_cached_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cached_comp_spv, layout_));
+            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cache_comp_spv,
+                                                                           layout_, &specialization.info));
+        raster_cached_pipeline_ = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cached_comp_spv, layout_));
     }
     if (skinned)
-        raster_coarse_pipeline_ = gpu::Unique<VkPipeline>(
-            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_coarse_comp_spv, layout_, &specialization.info));
+        raster_coarse_pipeline_ =
+            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_coarse_comp_spv,
+                                                                           layout_, &specialization.info));
     raster_pipeline_ = gpu::Unique<VkPipeline>(
-        ctx.device, gpu::createComputePipeline(ctx, skinned ? gpu::shaders::raster_baked_comp_spv : gpu::shaders::raster_static_comp_spv, layout_,
-                                               skinned ? &specialization.info : nullptr));
+        ctx.device, gpu::createComputePipeline(
+                        ctx, skinned ? gpu::shaders::raster_baked_comp_spv : gpu::shaders::raster_static_comp_spv,
+                        layout_, skinned ? &specialization.info : nullptr));
     gpu::GraphicsPipelineDesc desc;
     desc.vertex_spirv = gpu::shaders::resolve_vert_spv;
     desc.fragment_spirv = skinned ? gpu::shaders::resolve_baked_frag_spv : gpu::shaders::resolve_static_frag_spv;
@@ -261,51 +289,61 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     }
 }
 
-void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants, uint32_t first_lod) {
+void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
+                              const gpu::shader::DrawConstants& constants, uint32_t first_lod) {
     RasterParams p = base_;
-    for (uint32_t l = 0; l < std::min<uint32_t>(first_lod, THRONG_MAX_LODS); ++l) p.lod_clusters[l].y = 0;  // drawn by the hardware
+    for (uint32_t l = 0; l < std::min<uint32_t>(first_lod, THRONG_MAX_LODS); ++l)
+        p.lod_clusters[l].y = 0; // drawn by the hardware
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.time = constants.time;
-    p.coarse_lods = skinned_ ? constants.coarse_lods : 0u;  // the bind pose has no coarse levels
+    p.coarse_lods = skinned_ ? constants.coarse_lods : 0u; // the bind pose has no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
     // The coarse-skinned levels skin per cluster (6 texels a vertex: cheaper than the cache's
     // traffic); the levels before them go through the cache.
     const uint32_t coarse_first = p.coarse_lods & 0xffffu, coarse_end = p.coarse_lods >> 16;
-    p.cache_lods = skinned_ && base_.cache_capacity > 0 ? (coarse_first < coarse_end ? coarse_first : uint32_t(THRONG_MAX_LODS)) : 0u;
+    p.cache_lods = skinned_ && base_.cache_capacity > 0
+                       ? (coarse_first < coarse_end ? coarse_first : uint32_t(THRONG_MAX_LODS))
+                       : 0u;
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
     const bool cache = p.cache_lods > 0;
     if (cache)
-        passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); }});
+        passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                          [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); }});
     const uint32_t coarse_lods = p.coarse_lods;
-    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                      [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); }});
-    passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); }});
+    passes.push_back(
+        {"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+         [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); }});
+    passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+                      [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); }});
 }
 
 // Clears the visibility buffer and plans the frame (one thread), then a barrier for the
 // dispatches that read the plan. Expects the descriptor set bound.
 void ComputeRaster::recordPlan(VkCommandBuffer cmd) const {
-    vkCmdFillBuffer(cmd, visibility_->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);  // empty: the farthest key, no id
+    vkCmdFillBuffer(cmd, visibility_->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); // empty: the farthest key, no id
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                           VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
 }
 
 void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
     recordPlan(cmd);
-    dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches), [&](uint32_t) { return VkPipeline(cache_pipeline_); });
+    dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches),
+                   [&](uint32_t) { return VkPipeline(cache_pipeline_); });
 }
 
 void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
     if (plan) recordPlan(cmd);
-    if (!plan)  // the cached members, from the cache, then the rest
-        dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches), [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });
+    if (!plan) // the cached members, from the cache, then the rest
+        dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches),
+                       [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });
     dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches), [&](uint32_t l) {
         const bool coarse = l >= (coarse_lods & 0xffffu) && l < (coarse_lods >> 16);
         return VkPipeline(coarse ? raster_coarse_pipeline_ : raster_pipeline_);
@@ -314,7 +352,8 @@ void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, 
 
 // One indirect dispatch of pipeline(l) per LOD l that has work (`work[l].y`: its clusters or
 // vertices), from the plan's per-LOD dispatches at `plan_offset`, the LOD a push constant.
-void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset,
+void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS],
+                                   VkDeviceSize plan_offset,
                                    const std::function<VkPipeline(uint32_t)>& pipeline) const {
     VkPipeline bound = VK_NULL_HANDLE;
     for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
@@ -340,7 +379,8 @@ void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         if (counted)
             vkCmdDrawIndirectCount(cmd, plan_->buffer, offsetof(RasterPlan, resolve_draw), plan_->buffer,
-                                   offsetof(RasterPlan, resolve_counts) + count_word * sizeof(uint32_t), 1, sizeof(VkDrawIndirectCommand));
+                                   offsetof(RasterPlan, resolve_counts) + count_word * sizeof(uint32_t), 1,
+                                   sizeof(VkDrawIndirectCommand));
         else
             vkCmdDraw(cmd, 3, 1, 0, 0);
     };
@@ -384,7 +424,8 @@ VertexCacheStats ComputeRaster::cacheStats() const {
     s.cache_pass_bytes = s.cached_vertices * kCachedVertexBytes;
     for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
         uint64_t cluster_vertices = 0;
-        for (uint32_t c = chain_.lods[l].x; c < chain_.lods[l].x + chain_.lods[l].y; ++c) cluster_vertices += chain_.clusters[c].vertex_count;
+        for (uint32_t c = chain_.lods[l].x; c < chain_.lods[l].x + chain_.lods[l].y; ++c)
+            cluster_vertices += chain_.clusters[c].vertex_count;
         s.raster_read_bytes += uint64_t(p.cache[l].y) * cluster_vertices * kCachedPositionBytes;
     }
     return s;

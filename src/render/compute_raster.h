@@ -30,7 +30,8 @@ namespace throng::render {
 // through the compute rasterizer; the resolve pass depth-tests against the hardware's picture.
 enum class RasterMode : uint8_t { Hardware, Compute, Auto };
 const char* toString(RasterMode mode);
-bool parseRasterMode(std::string_view name, RasterMode& mode);  // "hardware", "compute", "auto"; false: unknown (mode kept)
+bool parseRasterMode(std::string_view name,
+                     RasterMode& mode); // "hardware", "compute", "auto"; false: unknown (mode kept)
 
 // Techniques the compute rasterizer draws.
 bool techniqueRastersInCompute(std::string_view technique);
@@ -38,7 +39,8 @@ bool techniqueRastersInCompute(std::string_view technique);
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
 // buffer atomics, the technique has no compute path, the chain has more than 65,535 triangles or
 // the crowd more than 16,777,216 members (the visibility buffer's id fields).
-std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset, uint64_t members);
+std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
+                                 uint64_t members);
 
 // The vertex cache's size (12 bytes a vertex: position 8, normal 4): kVertexCacheAuto = what the
 // crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,
@@ -54,10 +56,10 @@ struct RasterOptions {
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
 // from the GPU's plan; the device must be idle).
 struct VertexCacheStats {
-    uint64_t capacity_bytes = 0;     // the cache buffers (12 bytes a vertex), 0: no cache
+    uint64_t capacity_bytes = 0; // the cache buffers (12 bytes a vertex), 0: no cache
     uint64_t cached_vertices = 0;
     uint64_t cached_members = 0;
-    uint64_t uncached_members = 0;   // at cached levels, skinned per cluster for want of room
+    uint64_t uncached_members = 0; // at cached levels, skinned per cluster for want of room
     // The cache pass's least traffic: the cache written (each LOD's vertex list, 40 bytes a
     // vertex, and the animation are read from the L2 cache, not counted).
     uint64_t cache_pass_bytes = 0;
@@ -66,17 +68,19 @@ struct VertexCacheStats {
 };
 
 class ComputeRaster {
-public:
+  public:
     // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
     // flight. Throws gpu::GpuError. Contract: computeRasterProblem(...) is empty.
-    ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset, const CrowdGpu& crowd,
-                  VkExtent2D extent, VkFormat color_format, VkFormat depth_format, uint32_t slots, const RasterOptions& options = {});
+    ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset,
+                  const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format, VkFormat depth_format,
+                  uint32_t slots, const RasterOptions& options = {});
 
     // The `raster` and `resolve` passes of frame slot `slot`, drawing at `constants` (camera,
     // light, time, coarse LODs) the members at LOD `first_lod` and coarser. Keeps `this`. Call
     // after the crowd's addPasses for the frame.
-    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants, uint32_t first_lod = 0);
+    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
+                   uint32_t first_lod = 0);
 
     const ClusterChain& clusters() const { return chain_; }
 
@@ -87,14 +91,15 @@ public:
     // add up to.
     gpu::shader::RasterPlan plan() const;
     std::vector<glm::uvec2> vertexCache(uint64_t vertices) const;
-    std::vector<uint32_t> cacheNormals(uint64_t vertices) const;  // octahedral, 2 x snorm16
+    std::vector<uint32_t> cacheNormals(uint64_t vertices) const; // octahedral, 2 x snorm16
     VertexCacheStats cacheStats() const;
     const gpu::shader::RasterParams& parameters() const { return base_; }
 
-private:
+  private:
     void recordPlan(VkCommandBuffer cmd) const;
     void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
-    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const;  // plan: no cache pass planned the frame
+    void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan,
+                      uint32_t coarse_lods) const; // plan: no cache pass planned the frame
     void dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset,
                         const std::function<VkPipeline(uint32_t)>& pipeline) const;
     void recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const;
@@ -103,17 +108,18 @@ private:
     const CrowdGpu* crowd_;
     VkExtent2D extent_{};
     ClusterChain chain_;
-    gpu::shader::RasterParams base_{};  // what does not change between frames
+    gpu::shader::RasterParams base_{}; // what does not change between frames
     bool skinned_ = false;
-    gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_, submesh_colors_, visibility_, plan_;
+    gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
+        submesh_colors_, visibility_, plan_;
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
-    std::vector<gpu::OwnedBuffer> params_;  // per slot (host-visible)
+    std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
-    gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_, raster_pipeline_,
-        resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_;
+    gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,
+        raster_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
-    std::vector<VkDescriptorSet> sets_;  // per slot
+    std::vector<VkDescriptorSet> sets_; // per slot
 };
 
 } // namespace throng::render

@@ -20,7 +20,7 @@ struct Random {
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         return z ^ (z >> 31);
     }
-    float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); }  // [0, 1)
+    float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); } // [0, 1)
     float range(float lo, float hi) { return lo + (hi - lo) * uniform(); }
     uint32_t below(uint32_t n) { return n == 0 ? 0 : uint32_t(next() % n); }
 };
@@ -75,9 +75,10 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
         }
     const glm::vec3 extent = all.max - all.min;
     const float footprint = std::max({extent.x, extent.z, 0.25f * extent.y, 1e-6f});
-    const float spacing = 1.15f * footprint * 1.1f;  // x1.1: the largest member scale
+    const float spacing = 1.15f * footprint * 1.1f; // x1.1: the largest member scale
     const uint32_t count = std::max(o.count, 1u);
-    const uint32_t side = o.volume ? uint32_t(std::ceil(std::cbrt(double(count)))) : uint32_t(std::ceil(std::sqrt(double(count))));
+    const uint32_t side =
+        o.volume ? uint32_t(std::ceil(std::cbrt(double(count)))) : uint32_t(std::ceil(std::sqrt(double(count))));
     const float half = 0.5f * spacing * float(side - 1);
     const uint32_t clip_count = uint32_t(asset.clips.size());
     const float radius = 0.5f * glm::length(glm::vec2(extent.x, extent.z)) * 1.1f;
@@ -100,7 +101,8 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
         const float pitch = o.volume ? rng.range(-0.3f, 0.3f) : 0.0f;
         gpu::shader::InstanceRecord r{};
         r.position_scale = glm::vec4(x, y, z, scale);
-        r.orientation = packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)) * glm::angleAxis(pitch, glm::vec3(1, 0, 0)));
+        r.orientation =
+            packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)) * glm::angleAxis(pitch, glm::vec3(1, 0, 0)));
         const uint32_t clip_a = rng.below(clip_count);
         uint32_t clip_b = clip_a;
         float blend = 0.0f;
@@ -110,8 +112,9 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
         }
         r.clips = clip_a | clip_b << 16;
         const float hue = rng.uniform();
-        const glm::vec3 tint = glm::clamp(glm::abs(glm::fract(glm::vec3(hue) + glm::vec3(0.0f, 2.0f / 3.0f, 1.0f / 3.0f)) * 6.0f - 3.0f) - 1.0f,
-                                          0.0f, 1.0f);
+        const glm::vec3 tint = glm::clamp(
+            glm::abs(glm::fract(glm::vec3(hue) + glm::vec3(0.0f, 2.0f / 3.0f, 1.0f / 3.0f)) * 6.0f - 3.0f) - 1.0f, 0.0f,
+            1.0f);
         r.color = packColor(glm::vec4(glm::mix(glm::vec3(1.0f), tint, 0.35f), 1.0f));
         // A phase anywhere in the clip; without animation (procedural swim) a phase in cycles.
         const float duration = asset.clips[clip_a].duration;

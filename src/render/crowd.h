@@ -12,7 +12,7 @@ namespace throng::render {
 struct CrowdOptions {
     uint32_t count = 1000;
     uint64_t seed = 1;
-    float cross_fade_share = 0.25f;  // share of members cross-fading between two clips
+    float cross_fade_share = 0.25f; // share of members cross-fading between two clips
     // Members on a jittered cube grid in a volume (a school of fish) instead of a square grid on
     // the ground (a crowd of walkers); heading about y and a little pitch.
     bool volume = false;
@@ -20,7 +20,7 @@ struct CrowdOptions {
 
 struct Crowd {
     std::vector<gpu::shader::InstanceRecord> instances;
-    Bounds bounds;  // world-space box that holds every member in any pose (for the camera)
+    Bounds bounds; // world-space box that holds every member in any pose (for the camera)
     // Per clip, the model-space box of every baked frame of the clip and of the bind pose (which
     // `static` draws), padded by 1% of its size: what culling tests. Tweening and cross-fading
     // blend skinning matrices linearly, so a member between frames or between clips A and B lies

@@ -11,22 +11,27 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
         CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
-        if (frame.impostors == nullptr) cull.impostor_px = 0.0f;  // nothing would draw them
+        if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
         // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.
-        const uint32_t hardware_lods = frame.raster == nullptr ? THRONG_MAX_LODS : frame.raster_mode == RasterMode::Auto ? 1u : 0u;
-        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.raster ? nullptr : frame.pyramid, hardware_lods);
+        const uint32_t hardware_lods = frame.raster == nullptr                 ? THRONG_MAX_LODS
+                                       : frame.raster_mode == RasterMode::Auto ? 1u
+                                                                               : 0u;
+        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull,
+                               frame.raster ? nullptr : frame.pyramid, hardware_lods);
         if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
             // The draw of LOD l reads members from region l of the visible list.
             const GpuAsset& asset = frame.crowd->asset();
             constants.lod_stride = frame.crowd->members();
-            constants.coarse_lods = std::min(asset.first_coarse_lod, 0xffffu) | uint32_t(frame.crowd->lods().size()) << 16;
+            constants.coarse_lods = std::min(asset.first_coarse_lod, 0xffffu) | uint32_t(frame.crowd->lods().size())
+                                                                                    << 16;
         }
     }
     if (frame.raster != nullptr) {
         // Auto without culling: every member at LOD 0, all of it the hardware's.
         const bool split = frame.raster_mode == RasterMode::Auto;
         if (split) frame.technique->addPasses(passes, slot, constants);
-        if (!split || (frame.crowd != nullptr && frame.crowd->culled())) frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
+        if (!split || (frame.crowd != nullptr && frame.crowd->culled()))
+            frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
     } else {
         frame.technique->addPasses(passes, slot, constants);
     }
@@ -34,8 +39,9 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         passes.push_back(frame.pyramid->pass());
         frame.crowd->addLatePasses(passes, slot);
         Technique* technique = frame.technique;
-        passes.push_back({"draw-late", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
-                          [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); }});
+        passes.push_back(
+            {"draw-late", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+             [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); }});
     }
     // Last: the culling passes above chose them and wrote their draw.
     if (frame.impostors != nullptr && frame.crowd != nullptr && frame.crowd->culled() && frame.cull.impostor_px > 0.0f)

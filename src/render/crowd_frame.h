@@ -25,7 +25,7 @@ namespace throng::render {
 // What moves the members before they are culled and drawn: the crowd simulation (src/sim/
 // motion.h) behind an interface, so that rendering does not depend on it.
 class CrowdMotion {
-public:
+  public:
     virtual ~CrowdMotion() = default;
     // Adds the passes that bring the members (the records in CrowdGpu::instances()) toward frame
     // time `time`, and returns the time the frame is to be drawn at (the members' own clock).
@@ -33,17 +33,18 @@ public:
 };
 
 struct CrowdFrame {
-    CrowdGpu* crowd = nullptr;          // the members; null: every member drawn, nothing culled
-    CrowdMotion* motion = nullptr;      // moves them first; null: they stand
-    Technique* technique = nullptr;     // draws them (required)
-    const DepthPyramid* pyramid = nullptr;  // the frame's depth pyramid; null: no occlusion culling
-    ComputeRaster* raster = nullptr;    // draws instead of the technique (`raster`, `resolve`); null: the technique draws
-    RasterMode raster_mode = RasterMode::Compute;  // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
-    ImpostorPass* impostors = nullptr;  // draws the members culling sent to impostors (cull.impostor_px); null: none are
+    CrowdGpu* crowd = nullptr;             // the members; null: every member drawn, nothing culled
+    CrowdMotion* motion = nullptr;         // moves them first; null: they stand
+    Technique* technique = nullptr;        // draws them (required)
+    const DepthPyramid* pyramid = nullptr; // the frame's depth pyramid; null: no occlusion culling
+    ComputeRaster* raster = nullptr; // draws instead of the technique (`raster`, `resolve`); null: the technique draws
+    RasterMode raster_mode =
+        RasterMode::Compute;           // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
+    ImpostorPass* impostors = nullptr; // draws the members culling sent to impostors (cull.impostor_px); null: none are
 
-    gpu::shader::DrawConstants constants{};  // camera, light, time
-    CullSettings cull;                  // used only when the technique draws culled
-    VkExtent2D viewport{};              // the frame's targets
+    gpu::shader::DrawConstants constants{}; // camera, light, time
+    CullSettings cull;                      // used only when the technique draws culled
+    VkExtent2D viewport{};                  // the frame's targets
 };
 
 // Appends the passes of frame slot `slot`; the passes keep pointers to everything in `frame`.

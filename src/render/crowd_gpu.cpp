@@ -23,7 +23,7 @@ std::vector<LodRanges> assetLods(const GpuAsset& asset) {
         for (const BakedLodRange& range : lod.submeshes) r.ranges.push_back({range.first_index, range.index_count});
         out.push_back(std::move(r));
     }
-    if (out.empty()) {  // no levels: the mesh itself
+    if (out.empty()) { // no levels: the mesh itself
         LodRanges base;
         for (const BakedSubmesh& s : asset.submeshes) base.ranges.push_back({s.first_index, s.index_count});
         out.push_back(std::move(base));
@@ -34,7 +34,9 @@ std::vector<LodRanges> assetLods(const GpuAsset& asset) {
 Status checkStorageRange(uint64_t limit, uint64_t bytes, const std::string& what) {
     if (bytes <= limit) return {};
     char text[320];
-    std::snprintf(text, sizeof text, "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use fewer instances",
+    std::snprintf(text, sizeof text,
+                  "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use "
+                  "fewer instances",
                   what.c_str(), double(bytes) * 1e-9, double(limit) * 1e-9);
     return Status::failure(text);
 }
@@ -63,7 +65,8 @@ constexpr VkShaderStageFlags kCompute = VK_SHADER_STAGE_COMPUTE_BIT;
 
 // A storage buffer a shader reads whole must fit maxStorageBufferRange.
 void checkRange(const gpu::Context& ctx, VkDeviceSize bytes, const char* what) {
-    if (Status s = checkStorageRange(ctx.properties.limits.maxStorageBufferRange, bytes, what); !s) throw gpu::GpuError(s.message);
+    if (Status s = checkStorageRange(ctx.properties.limits.maxStorageBufferRange, bytes, what); !s)
+        throw gpu::GpuError(s.message);
 }
 
 } // namespace
@@ -82,8 +85,10 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         {THRONG_CULL_BINDING_DRAWN, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_IMPOSTOR_DRAW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(CullPhase), kCompute));
-    p->cull = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_comp_spv, p->layout));
+    p->layout = gpu::Unique<VkPipelineLayout>(
+        ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(CullPhase), kCompute));
+    p->cull =
+        gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_comp_spv, p->layout));
     // Only where occlusion culling can run: the others never bind a pyramid. (The pyramid has a
     // set of its own: lavapipe (Mesa 22.3) crashes binding a set whose image binding was never written.)
     if (ctx.depth_pyramid) {
@@ -100,9 +105,11 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         VkPipelineLayout layout = VK_NULL_HANDLE;
         VK_CHECK(vkCreatePipelineLayout(ctx.device, &lci, nullptr, &layout));
         p->late_layout = gpu::Unique<VkPipelineLayout>(ctx.device, layout);
-        p->cull_late = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_late_comp_spv, p->late_layout));
+        p->cull_late = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_late_comp_spv, p->late_layout));
     }
-    p->draws = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::draws_comp_spv, p->layout));
+    p->draws =
+        gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::draws_comp_spv, p->layout));
     return p;
 }
 
@@ -116,7 +123,8 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     identity_base_ = lod_count * members_;
     impostor_base_ = (lod_count + 1) * members_;
     // Transfer source too: tests read them back (CrowdGpu::snapshot, the simulation's checks).
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    const VkBufferUsageFlags storage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
     checkRange(ctx, n * sizeof(gpu::shader::InstanceRecord), "crowd members");
     instances_ = gpu::ownBuffer(a, n * sizeof(gpu::shader::InstanceRecord), storage, gpu::MemoryUse::Device);
@@ -126,7 +134,8 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     visible_ = gpu::ownBuffer(a, (lod_count + 2) * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
     std::vector<uint32_t> identity(members_);
     for (uint32_t i = 0; i < members_; ++i) identity[i] = i;
-    gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t), VkDeviceSize(identity_base_) * sizeof(uint32_t));
+    gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t),
+                      VkDeviceSize(identity_base_) * sizeof(uint32_t));
 
     std::vector<glm::vec4> boxes;
     for (const Bounds& b : cull_bounds) {
@@ -146,11 +155,13 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
 
     counts_ = gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
     // Two regions: the draws of the first (or only) phase, then the late phase's.
-    draws_ = gpu::ownBuffer(a, 2 * submeshes * THRONG_MAX_LODS * sizeof(DrawCommand), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                            gpu::MemoryUse::Device);
-    draw_counts_ = gpu::ownBuffer(a, 2 * submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    draws_ = gpu::ownBuffer(a, 2 * submeshes * THRONG_MAX_LODS * sizeof(DrawCommand),
+                            storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    draw_counts_ = gpu::ownBuffer(a, 2 * submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                  gpu::MemoryUse::Device);
     drawn_ = gpu::ownBuffer(a, n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
-    impostor_draw_ = gpu::ownBuffer(a, sizeof(DrawCommand) + sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
+    impostor_draw_ = gpu::ownBuffer(a, sizeof(DrawCommand) + sizeof(uint32_t),
+                                    storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
     // Zeroed once: no draw ever reads indirect commands that were never written, and the first
     // occlusion-culled frame draws nothing early.
     gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
@@ -164,26 +175,30 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     if (!can_cull_) return;
 
     for (uint32_t s = 0; s < slots; ++s) {
-        params_.push_back(gpu::ownBuffer(a, sizeof(CullParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
-        readback_.push_back(gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback));
+        params_.push_back(
+            gpu::ownBuffer(a, sizeof(CullParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+        readback_.push_back(gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                           gpu::MemoryUse::Readback));
         std::memset(readback_.back()->mapped(), 0, THRONG_COUNTS * sizeof(uint32_t));
     }
     pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * slots}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * slots},
+                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
     pool_ = gpu::createDescriptorPool(ctx, 2 * slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, slots);
     if (pipelines_->cull_late) pyramid_sets_ = gpu::allocateSets(ctx, pool_, pipelines_->pyramid_set_layout, slots);
     for (uint32_t s = 0; s < slots; ++s) {
-        const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params_[s]->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_BOUNDS, bounds_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_VISIBLE, visible_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_COUNTS, counts_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer),
-                                               gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer)};
+        const gpu::DescriptorWrite writes[] = {
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params_[s]->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_BOUNDS, bounds_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_VISIBLE, visible_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_COUNTS, counts_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
     }
 }
@@ -218,8 +233,8 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     if (occluding_) {
         p.pyramid_levels = pyramid->levels();
         // The slot's last frame has finished (its fence was waited for): its set may change.
-        const gpu::DescriptorWrite write =
-            gpu::DescriptorWrite::sampled(THRONG_CULL_BINDING_PYRAMID, pyramid->sampler(), pyramid->view(), VK_IMAGE_LAYOUT_GENERAL);
+        const gpu::DescriptorWrite write = gpu::DescriptorWrite::sampled(
+            THRONG_CULL_BINDING_PYRAMID, pyramid->sampler(), pyramid->view(), VK_IMAGE_LAYOUT_GENERAL);
         gpu::writeDescriptors(allocator_->context->device, pyramid_sets_[slot], std::span(&write, 1));
     }
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
@@ -235,9 +250,10 @@ void CrowdGpu::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot) {
 
 void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const {
     recorded_phase_ = phase;
-    if (phase != THRONG_CULL_PHASE_LATE) {  // the late phase goes on counting where the early one stopped
+    if (phase != THRONG_CULL_PHASE_LATE) { // the late phase goes on counting where the early one stopped
         vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
-        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     }
     const CullPhase constants{phase, 0, 0, 0};
@@ -247,36 +263,41 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) co
         vkCmdPushConstants(cmd, pipelines_->late_layout, kCompute, 0, sizeof constants, &constants);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull_late);
     } else {
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0, nullptr);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0,
+                                nullptr);
         vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof constants, &constants);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull);
     }
     const uint32_t groups = (members_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
     const uint32_t x = std::min(groups, 32768u);
     vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    if (phase == THRONG_CULL_PHASE_LATE) {  // draws.comp has the plain layout
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0, nullptr);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (phase == THRONG_CULL_PHASE_LATE) { // draws.comp has the plain layout
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0,
+                                nullptr);
         vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof constants, &constants);
     }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->draws);
-    vkCmdDispatch(cmd, uint32_t((asset_->submeshes.size() + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE), 1, 1);
-    if (phase == THRONG_CULL_PHASE_EARLY) return;  // the counts are copied after the late phase
+    vkCmdDispatch(cmd, uint32_t((asset_->submeshes.size() + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE), 1,
+                  1);
+    if (phase == THRONG_CULL_PHASE_EARLY) return; // the counts are copied after the late phase
     // The counts, for the host (statistics only: nothing of the frame waits for them).
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                       VK_ACCESS_2_TRANSFER_READ_BIT);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     const VkBufferCopy region{0, 0, THRONG_COUNTS * sizeof(uint32_t)};
     vkCmdCopyBuffer(cmd, counts_->buffer, readback_[slot]->buffer, 1, &region);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                       VK_ACCESS_2_HOST_READ_BIT);
 }
 
 void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first, uint32_t count) const {
     if (culled_) {
         const VkDeviceSize region = recorded_phase_ == THRONG_CULL_PHASE_LATE ? 1 : 0;
         const VkDeviceSize index = region * asset_->submeshes.size() + submesh;
-        vkCmdDrawIndexedIndirectCount(cmd, draws_->buffer, index * THRONG_MAX_LODS * sizeof(DrawCommand), draw_counts_->buffer,
-                                      index * sizeof(uint32_t), uint32_t(lods_.size()), sizeof(DrawCommand));
+        vkCmdDrawIndexedIndirectCount(cmd, draws_->buffer, index * THRONG_MAX_LODS * sizeof(DrawCommand),
+                                      draw_counts_->buffer, index * sizeof(uint32_t), uint32_t(lods_.size()),
+                                      sizeof(DrawCommand));
         return;
     }
     const glm::uvec2 range = lods_[0].ranges[submesh];
@@ -330,7 +351,8 @@ CrowdGpu::Snapshot CrowdGpu::snapshot() const {
         gpu::downloadBuffer(*allocator_, *draws_, all.data(), all.size() * sizeof(DrawCommand));
     }
     for (size_t s = 0; s < submeshes; ++s)
-        for (uint32_t d = 0; d < std::min<uint32_t>(out.draw_counts[s], THRONG_MAX_LODS); ++d) out.draws.push_back(all[s * THRONG_MAX_LODS + d]);
+        for (uint32_t d = 0; d < std::min<uint32_t>(out.draw_counts[s], THRONG_MAX_LODS); ++d)
+            out.draws.push_back(all[s * THRONG_MAX_LODS + d]);
     return out;
 }
 

@@ -47,13 +47,13 @@ struct CullCounts {
     uint32_t occluded = 0;  // in the frustum, hidden by occlusion culling (not drawn)
     uint32_t impostors = 0; // drawn as impostors (not in per_lod)
     std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
-    uint64_t triangles = 0;  // drawn: per LOD its members times its triangles
+    uint64_t triangles = 0; // drawn: per LOD its members times its triangles
 };
 
 // One LOD as the GPU draws it: an index range per submesh (same order as GpuAsset::submeshes).
 struct LodRanges {
-    float error = 0.0f;  // model units
-    std::vector<glm::uvec2> ranges;  // (first index, index count)
+    float error = 0.0f;             // model units
+    std::vector<glm::uvec2> ranges; // (first index, index count)
 };
 
 // An error naming `what` when one storage buffer of `bytes` exceeds `limit` (the device's
@@ -81,17 +81,18 @@ struct CullPipelines {
 std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& context);
 
 class CrowdGpu {
-public:
+  public:
     // `cull_bounds`: per clip, the model-space box culling tests (Crowd::clip_bounds, or a
     // technique's own, e.g. padded by the swim of `procedural`). `slots`: frames in flight.
     // `pipelines`: shared ones, or null to build its own (when the device can cull).
     // Throws gpu::GpuError (out of memory, storage buffers past the device's limits).
     CrowdGpu(gpu::Allocator& allocator, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
-             std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines = nullptr);
+             std::span<const Bounds> cull_bounds, uint32_t slots,
+             std::shared_ptr<const CullPipelines> pipelines = nullptr);
 
     VkBuffer instances() const { return instances_->buffer; }
     VkBuffer visible() const { return visible_->buffer; }
-    VkBuffer countsBuffer() const { return counts_->buffer; }  // THRONG_COUNTS uints (shared.h)
+    VkBuffer countsBuffer() const { return counts_->buffer; } // THRONG_COUNTS uints (shared.h)
     uint32_t members() const { return members_; }
     uint32_t identityBase() const { return identity_base_; }
     uint32_t impostorBase() const { return impostor_base_; }
@@ -108,7 +109,8 @@ public:
     // `hardware_lods`: the indirect draws cover LODs below it only (the compute rasterizer draws
     // the others: render/compute_raster.h).
     void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& view_projection, VkExtent2D viewport,
-                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr, uint32_t hardware_lods = THRONG_MAX_LODS);
+                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr,
+                   uint32_t hardware_lods = THRONG_MAX_LODS);
     bool culled() const { return culled_; }
     bool occluding() const { return occluding_; }
     // The `cull-late` pass of an occlusion-culled frame (after the `pyramid` pass). Contract:
@@ -130,17 +132,17 @@ public:
         uint32_t in_frustum = 0;
         uint32_t occluded = 0;
         std::vector<std::vector<uint32_t>> members;  // per LOD, in slot order (both phases)
-        std::vector<gpu::shader::DrawCommand> draws;   // per submesh, its draw_counts[s] draws (first phase)
+        std::vector<gpu::shader::DrawCommand> draws; // per submesh, its draw_counts[s] draws (first phase)
         std::vector<uint32_t> draw_counts;
-        std::vector<uint32_t> drawn;  // per member: 1 when the last occlusion-culled frame drew it
-        std::vector<uint32_t> impostors;  // the impostor region, in slot order
-        gpu::shader::DrawCommand impostor_draw{};  // its indexed indirect draw
+        std::vector<uint32_t> drawn;              // per member: 1 when the last occlusion-culled frame drew it
+        std::vector<uint32_t> impostors;          // the impostor region, in slot order
+        gpu::shader::DrawCommand impostor_draw{}; // its indexed indirect draw
     };
     Snapshot snapshot() const;
     const std::vector<LodRanges>& lods() const { return lods_; }
     const GpuAsset& asset() const { return *asset_; }
 
-private:
+  private:
     void recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const;
 
     gpu::Allocator* allocator_;
@@ -151,16 +153,16 @@ private:
     bool can_cull_ = false;
     bool culled_ = false;
     bool occluding_ = false;
-    mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL;  // of the culling pass recorded last
+    mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL; // of the culling pass recorded last
     std::vector<LodRanges> lods_;
     std::vector<bool> slot_culled_;
     gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_, impostor_draw_;
-    std::vector<gpu::OwnedBuffer> params_;    // per slot: CullParams (host-visible)
-    std::vector<gpu::OwnedBuffer> readback_;  // per slot: the counts, copied for the host
+    std::vector<gpu::OwnedBuffer> params_;   // per slot: CullParams (host-visible)
+    std::vector<gpu::OwnedBuffer> readback_; // per slot: the counts, copied for the host
     std::shared_ptr<const CullPipelines> pipelines_;
     gpu::Unique<VkDescriptorPool> pool_;
-    std::vector<VkDescriptorSet> sets_;  // per slot
-    std::vector<VkDescriptorSet> pyramid_sets_;  // per slot, set 1 of cull-late (written by addPasses)
+    std::vector<VkDescriptorSet> sets_;         // per slot
+    std::vector<VkDescriptorSet> pyramid_sets_; // per slot, set 1 of cull-late (written by addPasses)
 };
 
 // The six frustum planes of `view_projection` (inward normals, normalized; Vulkan's 0..w depth).

@@ -15,7 +15,8 @@ namespace {
 
 VkExtent2D levelExtent(VkExtent2D e, uint32_t level) {
     // Rounded up at every halving, which is the same as rounding up once.
-    return {std::max(1u, (e.width + (1u << level) - 1) >> level), std::max(1u, (e.height + (1u << level) - 1) >> level)};
+    return {std::max(1u, (e.width + (1u << level) - 1) >> level),
+            std::max(1u, (e.height + (1u << level) - 1) >> level)};
 }
 
 } // namespace
@@ -28,12 +29,15 @@ uint32_t pyramidLevels(VkExtent2D e) {
 std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Context& ctx) {
     auto p = std::make_shared<PyramidPipelines>();
     const VkDescriptorSetLayoutBinding bindings[] = {
-        {THRONG_PYRAMID_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {THRONG_PYRAMID_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+         nullptr},
         {THRONG_PYRAMID_BINDING_TARGET, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(PyramidConstants),
-                                                                                     VK_SHADER_STAGE_COMPUTE_BIT));
-    p->reduce = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_comp_spv, p->layout));
+    p->layout = gpu::Unique<VkPipelineLayout>(
+        ctx.device,
+        gpu::createPipelineLayout(ctx, p->set_layout, sizeof(PyramidConstants), VK_SHADER_STAGE_COMPUTE_BIT));
+    p->reduce =
+        gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_comp_spv, p->layout));
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
     sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
@@ -52,10 +56,11 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
     pipelines_ = pipelines ? std::move(pipelines) : createPyramidPipelines(ctx);
     // Vulkan's levels round down; the pyramid's round up (no odd edge lost), so the image's level
     // 0 is the next power of two of each side and each level's used part is levelExtent().
-    image_ = gpu::OwnedImage(a, gpu::createImage(a, VK_FORMAT_R32_SFLOAT, std::bit_ceil(std::max(extent.width, 1u)),
-                                                 std::bit_ceil(std::max(extent.height, 1u)), 1,
-                                                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                                 VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D, levels_));
+    image_ = gpu::OwnedImage(
+        a, gpu::createImage(a, VK_FORMAT_R32_SFLOAT, std::bit_ceil(std::max(extent.width, 1u)),
+                            std::bit_ceil(std::max(extent.height, 1u)), 1,
+                            VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                            VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D, levels_));
     for (uint32_t l = 0; l < levels_; ++l) {
         VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
         vci.image = image_->image;
@@ -66,31 +71,37 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
         VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &view));
         level_views_.emplace_back(ctx.device, view);
     }
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, levels_}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, levels_}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, levels_},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, levels_}};
     pool_ = gpu::createDescriptorPool(ctx, levels_, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, levels_);
     for (uint32_t l = 0; l < levels_; ++l) {
         // Level 0 reads the depth image; the others the level below (the pyramid stays in GENERAL).
         const gpu::DescriptorWrite writes[] = {
             l == 0 ? gpu::DescriptorWrite::sampled(THRONG_PYRAMID_BINDING_SOURCE, pipelines_->sampler, depth_view)
-                   : gpu::DescriptorWrite::sampled(THRONG_PYRAMID_BINDING_SOURCE, pipelines_->sampler, level_views_[l - 1], VK_IMAGE_LAYOUT_GENERAL),
+                   : gpu::DescriptorWrite::sampled(THRONG_PYRAMID_BINDING_SOURCE, pipelines_->sampler,
+                                                   level_views_[l - 1], VK_IMAGE_LAYOUT_GENERAL),
             gpu::DescriptorWrite::storageImage(THRONG_PYRAMID_BINDING_TARGET, level_views_[l])};
         gpu::writeDescriptors(ctx.device, sets_[l], writes);
     }
-    gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) { gpu::transitionImage(cmd, image_->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL); });
+    gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+        gpu::transitionImage(cmd, image_->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+    });
 }
 
 gpu::Pass DepthPyramid::pass() const {
-    return {"pyramid", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth, [this](VkCommandBuffer cmd) { record(cmd); }};
+    return {"pyramid", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+            [this](VkCommandBuffer cmd) { record(cmd); }};
 }
 
 void DepthPyramid::record(VkCommandBuffer cmd) const {
-    gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->reduce);
     for (uint32_t l = 0; l < levels_; ++l) {
         if (l > 0)
-            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                               VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         const VkExtent2D source = levelExtent(extent_, l == 0 ? 0 : l - 1), target = levelExtent(extent_, l);
         const PyramidConstants c{glm::ivec2(source.width, source.height), glm::ivec2(target.width, target.height)};
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[l], 0, nullptr);
@@ -98,21 +109,24 @@ void DepthPyramid::record(VkCommandBuffer cmd) const {
         vkCmdDispatch(cmd, (target.width + THRONG_PYRAMID_LOCAL_SIZE - 1) / THRONG_PYRAMID_LOCAL_SIZE,
                       (target.height + THRONG_PYRAMID_LOCAL_SIZE - 1) / THRONG_PYRAMID_LOCAL_SIZE, 1);
     }
-    gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
 }
 
 std::vector<float> DepthPyramid::download(uint32_t level) const {
     const VkExtent2D e = levelExtent(extent_, level);
     std::vector<float> texels(size_t(e.width) * e.height);
-    gpu::OwnedBuffer staging = gpu::ownBuffer(*allocator_, texels.size() * sizeof(float), VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+    gpu::OwnedBuffer staging = gpu::ownBuffer(*allocator_, texels.size() * sizeof(float),
+                                              VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
     gpu::submitAndWait(*allocator_->context, [&](VkCommandBuffer cmd) {
-        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                           VK_ACCESS_2_TRANSFER_READ_BIT);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
         region.imageExtent = {e.width, e.height, 1};
         vkCmdCopyImageToBuffer(cmd, image_->image, VK_IMAGE_LAYOUT_GENERAL, staging->buffer, 1, &region);
-        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     });
     std::copy_n(static_cast<const float*>(staging->mapped()), texels.size(), texels.data());
     return texels;

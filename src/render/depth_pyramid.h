@@ -24,7 +24,7 @@ struct PyramidPipelines {
     gpu::Unique<VkDescriptorSetLayout> set_layout;
     gpu::Unique<VkPipelineLayout> layout;
     gpu::Unique<VkPipeline> reduce;
-    gpu::Unique<VkSampler> sampler;  // nearest, clamped: the shaders only texelFetch
+    gpu::Unique<VkSampler> sampler; // nearest, clamped: the shaders only texelFetch
 };
 // Throws gpu::GpuError. Contract: context.depth_pyramid.
 std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Context& context);
@@ -34,7 +34,7 @@ std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Contex
 uint32_t pyramidLevels(VkExtent2D extent);
 
 class DepthPyramid {
-public:
+  public:
     // `depth`, `depth_view`: the frame's depth image (D32_SFLOAT, made with SAMPLED usage) and a
     // view of its depth aspect. Throws gpu::GpuError (out of memory). Contract:
     // context.depth_pyramid.
@@ -55,7 +55,7 @@ public:
     // Tests: the texels of level `level`, ceil(extent / 2^level) of them (the device must be idle).
     std::vector<float> download(uint32_t level) const;
 
-private:
+  private:
     gpu::Allocator* allocator_;
     VkImage depth_ = VK_NULL_HANDLE;
     VkExtent2D extent_{};
@@ -64,7 +64,7 @@ private:
     gpu::OwnedImage image_;
     std::vector<gpu::Unique<VkImageView>> level_views_;
     gpu::Unique<VkDescriptorPool> pool_;
-    std::vector<VkDescriptorSet> sets_;  // per level: its source and itself as the target
+    std::vector<VkDescriptorSet> sets_; // per level: its source and itself as the target
 };
 
 } // namespace throng::render

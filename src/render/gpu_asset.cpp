@@ -21,7 +21,8 @@ VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
     VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     ci.magFilter = ci.minFilter = filter;
     ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    const VkSamplerAddressMode mode = filter == VK_FILTER_NEAREST ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    const VkSamplerAddressMode mode =
+        filter == VK_FILTER_NEAREST ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : VK_SAMPLER_ADDRESS_MODE_REPEAT;
     ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
     ci.maxLod = 0.0f;
     VkSampler s = VK_NULL_HANDLE;
@@ -30,7 +31,8 @@ VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
 }
 
 gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixels) {
-    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, w, h, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, w, h, 1,
+                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     try {
         gpu::uploadImage(a, img, pixels, VkDeviceSize(w) * h * 4);
     } catch (...) {
@@ -53,16 +55,20 @@ void uploadVat(gpu::Allocator& a, const BakedAsset& asset, GpuAsset& g) {
             asset.clips.size() <= lim.maxImageArrayLayers)
             g.has_vat = true;
         else
-            g.vat_problem = "the vertex animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) +
-                            " texels x " + std::to_string(asset.clips.size()) + " clips) exceeds this device's image limits (" +
-                            std::to_string(lim.maxImageDimension2D) + " x " + std::to_string(lim.maxImageArrayLayers) + " layers)";
+            g.vat_problem = "the vertex animation (" + std::to_string(width) + " x " +
+                            std::to_string(asset.max_frames) + " texels x " + std::to_string(asset.clips.size()) +
+                            " clips) exceeds this device's image limits (" + std::to_string(lim.maxImageDimension2D) +
+                            " x " + std::to_string(lim.maxImageArrayLayers) + " layers)";
     }
     const std::vector<uint8_t> zero(16, 0);
-    const void* texels = half ? static_cast<const void*>(asset.vat_f16.data()) : static_cast<const void*>(asset.vat_f32.data());
+    const void* texels =
+        half ? static_cast<const void*>(asset.vat_f16.data()) : static_cast<const void*>(asset.vat_f32.data());
     g.vat = gpu::createImage(a, format, g.has_vat ? uint32_t(width) : 1, g.has_vat ? asset.max_frames : 1,
-                             g.has_vat ? uint32_t(asset.clips.size()) : 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                             VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY);
-    gpu::uploadImage(a, g.vat, g.has_vat ? texels : zero.data(), g.has_vat ? asset.vatTexelCount() * texel_bytes : texel_bytes);
+                             g.has_vat ? uint32_t(asset.clips.size()) : 1,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                             VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+    gpu::uploadImage(a, g.vat, g.has_vat ? texels : zero.data(),
+                     g.has_vat ? asset.vatTexelCount() * texel_bytes : texel_bytes);
 }
 
 } // namespace
@@ -71,17 +77,19 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     const gpu::Context& ctx = *a.context;
     const VkPhysicalDeviceLimits& lim = ctx.properties.limits;
     const uint32_t width = asset.texelsPerRow();
-    const bool fits_image =
-        width <= lim.maxImageDimension2D && asset.max_frames <= lim.maxImageDimension2D && asset.clips.size() <= lim.maxImageArrayLayers;
+    const bool fits_image = width <= lim.maxImageDimension2D && asset.max_frames <= lim.maxImageDimension2D &&
+                            asset.clips.size() <= lim.maxImageArrayLayers;
     const bool fits_buffer = asset.texelCount() <= lim.maxTexelBufferElements;
     const VkDeviceSize texel_bytes = asset.precision == Precision::Float16 ? 8 : 16;
     const bool fits_words = uint64_t(asset.texelCount()) * texel_bytes <= lim.maxStorageBufferRange;
-    const std::string sizes = "the animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) + " texels x " +
-                              std::to_string(asset.clips.size()) + " clips)";
+    const std::string sizes = "the animation (" + std::to_string(width) + " x " + std::to_string(asset.max_frames) +
+                              " texels x " + std::to_string(asset.clips.size()) + " clips)";
     const std::string image_limits = "this device's image limits (" + std::to_string(lim.maxImageDimension2D) + " x " +
                                      std::to_string(lim.maxImageArrayLayers) + " layers)";
-    const std::string buffer_limit = "its texel buffer limit (" + std::to_string(lim.maxTexelBufferElements) + " texels)";
-    const std::string words_limit = "its storage buffer range (" + std::to_string(lim.maxStorageBufferRange) + " bytes)";
+    const std::string buffer_limit =
+        "its texel buffer limit (" + std::to_string(lim.maxTexelBufferElements) + " texels)";
+    const std::string words_limit =
+        "its storage buffer range (" + std::to_string(lim.maxStorageBufferRange) + " bytes)";
     if (storage == AnimationStorage::Image && !fits_image) return Error{sizes + " exceeds " + image_limits};
     if (storage == AnimationStorage::TexelBuffer && !fits_buffer) return Error{sizes + " exceeds " + buffer_limit};
     if (storage == AnimationStorage::StorageBuffer && !fits_words) return Error{sizes + " exceeds " + words_limit};
@@ -89,7 +97,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         return Error{sizes + " exceeds " + image_limits + ", " + buffer_limit + " and " + words_limit};
     if (Status s = validate(asset); !s) return Error{s.message};
     GpuAsset g;
-    try {  // out of memory halfway: free what exists, then report
+    try { // out of memory halfway: free what exists, then report
         g.animation_storage = storage != AnimationStorage::Auto ? storage
                               : fits_image                      ? AnimationStorage::Image
                               : fits_buffer                     ? AnimationStorage::TexelBuffer
@@ -98,7 +106,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.vertex_count = uint32_t(asset.vertices.size());
         g.lods = lodLevels(asset);
         g.first_coarse_lod = uint32_t(g.lods.size());
-        if (g.lods.size() > 1) {  // only a chain has levels to skin coarsely
+        if (g.lods.size() > 1) { // only a chain has levels to skin coarsely
             g.coarse_error = coarseSkinningError(asset).error;
             std::vector<float> errors;
             for (const GpuLod& l : g.lods) errors.push_back(l.error);
@@ -113,35 +121,43 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, g.vertices, asset.vertices.data(), g.vertices.size);
-        g.indices = gpu::createBuffer(a, asset.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+        g.indices = gpu::createBuffer(a, asset.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | dst,
+                                      gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, g.indices, asset.indices.data(), g.indices.size);
 
         std::vector<gpu::shader::ClipRecord> clips;
         for (uint32_t c = 0; c < asset.clips.size(); ++c) {
             const BakedClip& clip = asset.clips[c];
-            clips.push_back({clip.duration, float(clip.frame_count - 1), clip.loop ? 1u : 0u, c * asset.max_frames * width, width, 0u, 0u, 0u});
+            clips.push_back({clip.duration, float(clip.frame_count - 1), clip.loop ? 1u : 0u,
+                             c * asset.max_frames * width, width, 0u, 0u, 0u});
         }
-        g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
+        g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
+                                    gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
 
         // The storage not in use holds one zero texel, so every binding the shaders declare is valid.
         const bool half = asset.precision == Precision::Float16;
         const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
-        const void* texels = half ? static_cast<const void*>(asset.animation_f16.data()) : static_cast<const void*>(asset.animation_f32.data());
+        const void* texels = half ? static_cast<const void*>(asset.animation_f16.data())
+                                  : static_cast<const void*>(asset.animation_f32.data());
         const std::vector<uint8_t> zero(16, 0);
         const bool in_buffer = g.animation_storage != AnimationStorage::Image;
-        g.animation = gpu::createImage(a, format, in_buffer ? 1 : width, in_buffer ? 1 : asset.max_frames, in_buffer ? 1 : uint32_t(asset.clips.size()),
-                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                                       VK_IMAGE_VIEW_TYPE_2D_ARRAY);
-        gpu::uploadImage(a, g.animation, in_buffer ? zero.data() : texels, in_buffer ? texel_bytes : asset.texelCount() * texel_bytes);
+        g.animation = gpu::createImage(a, format, in_buffer ? 1 : width, in_buffer ? 1 : asset.max_frames,
+                                       in_buffer ? 1 : uint32_t(asset.clips.size()),
+                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                       VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+        gpu::uploadImage(a, g.animation, in_buffer ? zero.data() : texels,
+                         in_buffer ? texel_bytes : asset.texelCount() * texel_bytes);
         const VkDeviceSize buffer_bytes = in_buffer ? asset.texelCount() * texel_bytes : texel_bytes;
-        g.animation_texels = gpu::createBuffer(a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
-                                               gpu::MemoryUse::Device);
+        g.animation_texels = gpu::createBuffer(
+            a, buffer_bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
+            gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, g.animation_texels, in_buffer ? texels : zero.data(), buffer_bytes);
         VkBufferViewCreateInfo bvi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
         bvi.buffer = g.animation_texels.buffer;
         bvi.format = format;
-        bvi.range = std::min<VkDeviceSize>(buffer_bytes, VkDeviceSize(lim.maxTexelBufferElements) * texel_bytes);  // the words path reads past it
+        bvi.range = std::min<VkDeviceSize>(buffer_bytes, VkDeviceSize(lim.maxTexelBufferElements) *
+                                                             texel_bytes); // the words path reads past it
         VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
 
         uploadVat(a, asset, g);
@@ -153,13 +169,15 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
             int w = 0, h = 0, n = 0;
             // The header first: a few hundred bytes may claim 65536 x 65536 pixels (16 GiB decoded).
             const bool sane = !tex.encoded.empty() && tex.encoded.size() < size_t(INT32_MAX) &&
-                              stbi_info_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n) != 0 && w > 0 &&
-                              h > 0 && uint32_t(w) <= lim.maxImageDimension2D && uint32_t(h) <= lim.maxImageDimension2D &&
-                              uint64_t(w) * uint64_t(h) <= kMaxTexturePixels;
+                              stbi_info_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n) != 0 &&
+                              w > 0 && h > 0 && uint32_t(w) <= lim.maxImageDimension2D &&
+                              uint32_t(h) <= lim.maxImageDimension2D && uint64_t(w) * uint64_t(h) <= kMaxTexturePixels;
             const std::unique_ptr<stbi_uc, void (*)(void*)> decoded(
-                sane ? stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4) : nullptr, stbi_image_free);
+                sane ? stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4) : nullptr,
+                stbi_image_free);
             const stbi_uc* pixels = decoded.get();
-            if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D || uint32_t(h) > lim.maxImageDimension2D) {
+            if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D ||
+                uint32_t(h) > lim.maxImageDimension2D) {
                 g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
                 g.textures.push_back(rgbaImage(a, 1, 1, white));
             } else {
@@ -189,7 +207,8 @@ const char* toString(AnimationStorage s) {
 }
 
 bool parseAnimationStorage(std::string_view name, AnimationStorage& storage) {
-    for (AnimationStorage s : {AnimationStorage::Auto, AnimationStorage::Image, AnimationStorage::TexelBuffer, AnimationStorage::StorageBuffer})
+    for (AnimationStorage s : {AnimationStorage::Auto, AnimationStorage::Image, AnimationStorage::TexelBuffer,
+                               AnimationStorage::StorageBuffer})
         if (name == toString(s)) {
             storage = s;
             return true;

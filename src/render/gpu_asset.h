@@ -25,33 +25,35 @@ enum class AnimationStorage { Auto, Image, TexelBuffer, StorageBuffer };
 using GpuLod = BakedLod;
 
 struct GpuAsset {
-    gpu::Buffer vertices;   // BakedVertex[]
-    gpu::Buffer indices;    // uint32: every LOD's indices (LOD 0's first)
-    gpu::Buffer clips;      // shader::ClipRecord[]
-    gpu::Image animation;   // RGBA32F or RGBA16F, (3 * joints) x max_frames x clips (1x1x1 placeholder on the buffer path)
-    gpu::Buffer animation_texels;  // the same texels for the texel-buffer and storage-buffer paths (1-texel placeholder on the image path)
-    VkBufferView animation_view = VK_NULL_HANDLE;  // animation_texels as a uniform texel buffer
-    AnimationStorage animation_storage = AnimationStorage::Image;  // the one in use: Image, TexelBuffer or StorageBuffer
-    bool animation_half = false;   // texels are IEEE halves
+    gpu::Buffer vertices; // BakedVertex[]
+    gpu::Buffer indices;  // uint32: every LOD's indices (LOD 0's first)
+    gpu::Buffer clips;    // shader::ClipRecord[]
+    gpu::Image
+        animation; // RGBA32F or RGBA16F, (3 * joints) x max_frames x clips (1x1x1 placeholder on the buffer path)
+    gpu::Buffer animation_texels; // the same texels for the texel-buffer and storage-buffer paths (1-texel placeholder
+                                  // on the image path)
+    VkBufferView animation_view = VK_NULL_HANDLE;                 // animation_texels as a uniform texel buffer
+    AnimationStorage animation_storage = AnimationStorage::Image; // the one in use: Image, TexelBuffer or StorageBuffer
+    bool animation_half = false;                                  // texels are IEEE halves
     // Vertex animation (technique vat): RGBA32F or RGBA16F, (2 * vertices) x max_frames x clips,
     // when the asset has it and it fits the image limits; else a 1x1x1 placeholder, has_vat is
     // false and, when the asset had the data, vat_problem says why it is not usable.
     gpu::Image vat;
     bool has_vat = false;
     std::string vat_problem;
-    std::vector<gpu::Image> textures;  // RGBA8 sRGB, one per BakedTexture (white 1x1 when it would not decode)
-    gpu::Image white;       // 1x1, bound where a submesh has no texture
-    VkSampler point = VK_NULL_HANDLE;   // the animation image: texelFetch only, but a sampler is required
-    VkSampler linear = VK_NULL_HANDLE;  // colour textures
-    std::vector<BakedSubmesh> submeshes;  // LOD 0
-    std::vector<GpuLod> lods;  // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
+    std::vector<gpu::Image> textures;    // RGBA8 sRGB, one per BakedTexture (white 1x1 when it would not decode)
+    gpu::Image white;                    // 1x1, bound where a submesh has no texture
+    VkSampler point = VK_NULL_HANDLE;    // the animation image: texelFetch only, but a sampler is required
+    VkSampler linear = VK_NULL_HANDLE;   // colour textures
+    std::vector<BakedSubmesh> submeshes; // LOD 0
+    std::vector<GpuLod> lods;            // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
     uint32_t vertex_count = 0;
-    uint32_t index_count = 0;  // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more
+    uint32_t index_count = 0; // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more
     uint32_t clip_count = 0;
-    uint32_t joint_count = 0;  // palette entries
+    uint32_t joint_count = 0; // palette entries
     // The first LOD technique `baked` skins coarsely (coarse_skinning.h); lods.size() when none.
     uint32_t first_coarse_lod = 0;
-    float coarse_error = 0.0f;  // model units; what coarse skinning may move a vertex
+    float coarse_error = 0.0f; // model units; what coarse skinning may move a vertex
     Bounds bind_bounds;
     std::vector<std::string> warnings;
 };
@@ -60,9 +62,10 @@ struct GpuAsset {
 // maxStorageBufferRange (or the limit of the storage `storage` forces), with sizes and limits
 // named; a GPU failure (out of memory, a lost device: gpu::GpuError's one line), after freeing
 // everything it made.
-Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset, AnimationStorage storage = AnimationStorage::Auto);
+Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset,
+                             AnimationStorage storage = AnimationStorage::Auto);
 
-const char* toString(AnimationStorage storage);  // "auto", "image", "texel-buffer", "buffer"
+const char* toString(AnimationStorage storage); // "auto", "image", "texel-buffer", "buffer"
 // The storage toString() names `name`; false when it names none.
 bool parseAnimationStorage(std::string_view name, AnimationStorage& storage);
 
@@ -77,7 +80,7 @@ struct AnimationSpecialization {
                                            {THRONG_SPEC_ANIMATION_HALF, offsetof(Values, half), sizeof(VkBool32)}};
     VkSpecializationInfo info{2, entries, sizeof(Values), &values};
     explicit AnimationSpecialization(const GpuAsset& asset);
-    AnimationSpecialization(const AnimationSpecialization&) = delete;  // info points into this object
+    AnimationSpecialization(const AnimationSpecialization&) = delete; // info points into this object
     AnimationSpecialization& operator=(const AnimationSpecialization&) = delete;
 };
 void destroyAsset(gpu::Allocator& allocator, GpuAsset& asset);

@@ -34,8 +34,8 @@ glm::vec3 cameraPosition(const glm::mat4& vp) {
     return glm::vec3(glm::inverse(a) * b);
 }
 
-ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer clips, const CrowdGpu& crowd, VkFormat color_format,
-                           VkFormat depth_format, uint32_t slots)
+ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer clips, const CrowdGpu& crowd,
+                           VkFormat color_format, VkFormat depth_format, uint32_t slots)
     : crowd_(&crowd) {
     const gpu::Context& ctx = *a.context;
     const BakedImpostors& im = baked.impostors;
@@ -43,27 +43,30 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     const uint32_t width = uint32_t(im.width()), height = uint32_t(im.height());
     if (width > ctx.properties.limits.maxImageDimension2D || height > ctx.properties.limits.maxImageDimension2D ||
         layers > ctx.properties.limits.maxImageArrayLayers)
-        throw gpu::GpuError("impostors of " + std::to_string(width) + " x " + std::to_string(height) + " x " + std::to_string(layers) +
-                            " texels exceed this device's image limits");
+        throw gpu::GpuError("impostors of " + std::to_string(width) + " x " + std::to_string(height) + " x " +
+                            std::to_string(layers) + " texels exceed this device's image limits");
     color_ = gpu::OwnedImage(a, gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, width, height, layers,
-                                                 VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                                                 VK_IMAGE_VIEW_TYPE_2D_ARRAY));
+                                                 VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                 VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY));
     gpu::uploadImage(a, *color_, im.color.data(), im.color.size());
     normal_ = gpu::OwnedImage(a, gpu::createImage(a, VK_FORMAT_R8G8B8A8_UNORM, width, height, layers,
-                                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                                                  VK_IMAGE_VIEW_TYPE_2D_ARRAY));
+                                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                  VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY));
     gpu::uploadImage(a, *normal_, im.normal.data(), im.normal.size());
     image_bytes_ = im.color.size() + im.normal.size();
-    frames_ = gpu::ownBuffer(a, im.frames.size() * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                             gpu::MemoryUse::Device);
+    frames_ =
+        gpu::ownBuffer(a, im.frames.size() * sizeof(uint32_t),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *frames_, im.frames.data(), im.frames.size() * sizeof(uint32_t));
     for (uint32_t s = 0; s < slots; ++s)
-        params_.push_back(gpu::ownBuffer(a, sizeof(ImpostorParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+        params_.push_back(
+            gpu::ownBuffer(a, sizeof(ImpostorParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
     // An indexed draw of the quad's two triangles through a draw count: lavapipe (Mesa 22.3)
     // draws nothing for vkCmdDrawIndirect or vkCmdDrawIndexedIndirect here, and culling needs
     // vkCmdDrawIndexedIndirectCount anyway.
     const uint32_t quad[6] = {0, 1, 2, 2, 1, 3};
-    quad_ = gpu::ownBuffer(a, sizeof quad, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+    quad_ = gpu::ownBuffer(a, sizeof quad, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *quad_, quad, sizeof quad);
     base_.sphere = glm::vec4(im.center, im.radius);
     base_.azimuths = im.azimuths;
@@ -79,8 +82,8 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t b : {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES, THRONG_IMPOSTOR_BINDING_VISIBLE,
-                       THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES})
+    for (uint32_t b : {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES,
+                       THRONG_IMPOSTOR_BINDING_VISIBLE, THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     for (uint32_t b : {THRONG_IMPOSTOR_BINDING_COLOR, THRONG_IMPOSTOR_BINDING_NORMAL})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
@@ -94,7 +97,8 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     desc.depth_format = depth_format;
     pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * slots}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * slots},
+                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}};
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
     for (uint32_t s = 0; s < slots; ++s) {
@@ -104,26 +108,30 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_VISIBLE, crowd.visible()),
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_CLIPS, clips),
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_FRAMES, frames_->buffer),
-            gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_COLOR, sampler_, color_->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
-            gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_NORMAL, sampler_, normal_->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+            gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_COLOR, sampler_, color_->view,
+                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+            gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_NORMAL, sampler_, normal_->view,
+                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
     }
 }
 
-void ImpostorPass::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
+void ImpostorPass::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
+                             const gpu::shader::DrawConstants& constants) {
     ImpostorParams p = base_;
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.camera_position = glm::vec4(cameraPosition(constants.view_projection), 1.0f);
     p.time = constants.time;
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
-    passes.push_back({"impostors", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) {
-                          vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
-                          vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
-                          vkCmdBindIndexBuffer(cmd, quad_->buffer, 0, VK_INDEX_TYPE_UINT32);
-                          vkCmdDrawIndexedIndirectCount(cmd, crowd_->impostorDraw(), 0, crowd_->impostorDraw(), sizeof(gpu::shader::DrawCommand), 1,
-                                                        sizeof(gpu::shader::DrawCommand));
-                      }});
+    passes.push_back(
+        {"impostors", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) {
+             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
+             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+             vkCmdBindIndexBuffer(cmd, quad_->buffer, 0, VK_INDEX_TYPE_UINT32);
+             vkCmdDrawIndexedIndirectCount(cmd, crowd_->impostorDraw(), 0, crowd_->impostorDraw(),
+                                           sizeof(gpu::shader::DrawCommand), 1, sizeof(gpu::shader::DrawCommand));
+         }});
 }
 
 } // namespace throng::render

@@ -27,13 +27,13 @@ std::string impostorProblem(const BakedAsset& asset);
 glm::vec3 cameraPosition(const glm::mat4& view_projection);
 
 class ImpostorPass {
-public:
+  public:
     // The pictures of `baked` on the GPU, drawing the impostor region of `crowd` (which must be
     // culled with CullSettings::impostor_px > 0) into targets of the given formats; `slots`
     // frames in flight. `clips`: the asset's ClipRecord buffer (GpuAsset::clips). Throws
     // gpu::GpuError. Contract: impostorProblem(baked) is empty.
-    ImpostorPass(gpu::Allocator& allocator, const BakedAsset& baked, VkBuffer clips, const CrowdGpu& crowd, VkFormat color_format,
-                 VkFormat depth_format, uint32_t slots);
+    ImpostorPass(gpu::Allocator& allocator, const BakedAsset& baked, VkBuffer clips, const CrowdGpu& crowd,
+                 VkFormat color_format, VkFormat depth_format, uint32_t slots);
 
     // The `impostors` pass of frame slot `slot` at `constants` (camera, light, time). Keeps
     // `this`. Call after the crowd's other passes: it draws what their culling chose.
@@ -41,13 +41,13 @@ public:
 
     uint64_t imageBytes() const { return image_bytes_; }
 
-private:
+  private:
     const CrowdGpu* crowd_;
     gpu::shader::ImpostorParams base_{};
     uint64_t image_bytes_ = 0;
     gpu::OwnedImage color_, normal_;
     gpu::OwnedBuffer frames_, quad_;
-    std::vector<gpu::OwnedBuffer> params_;  // per slot (host-visible)
+    std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
     gpu::Unique<VkSampler> sampler_;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;

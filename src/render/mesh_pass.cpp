@@ -4,8 +4,8 @@
 #include "../gpu/shader_blobs.h"
 
 #include <algorithm>
-#include <cassert>
 #include <array>
+#include <cassert>
 #include <cstdio>
 
 namespace throng::render {
@@ -25,16 +25,21 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     const gpu::Context& ctx = *setup.allocator->context;
     const GpuAsset& asset = *setup.asset;
     std::vector<VkDescriptorSetLayoutBinding> bindings = desc.bindings;
-    bindings.push_back({THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-    bindings.push_back({THRONG_BINDING_VISIBLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-    bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    bindings.push_back(
+        {THRONG_BINDING_VERTICES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    bindings.push_back(
+        {THRONG_BINDING_VISIBLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    bindings.push_back(
+        {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     const bool capture = setup.capture != VK_NULL_HANDLE;
     if (capture) {
         if (desc.capture_spirv.empty()) throw gpu::GpuError("this technique has no capture shader");
-        bindings.push_back({THRONG_BINDING_CAPTURE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+        bindings.push_back(
+            {THRONG_BINDING_CAPTURE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     }
     pass.set_layout = gpu::createSetLayout(ctx, bindings);
-    pass.layout = gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+    pass.layout = gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants),
+                                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
     gpu::GraphicsPipelineDesc d;
     d.vertex_spirv = capture ? desc.capture_spirv : desc.vertex_spirv;
@@ -73,9 +78,10 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         const uint32_t texture = s % pass.textures;
         if (desc.write) desc.write(pass.sets[s], s / pass.textures);
         const gpu::Image& tex = texture == 0 ? asset.white : asset.textures[texture - 1];
-        const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
-                                               gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
-                                           gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, setup.crowd->visible())};
+        const gpu::DescriptorWrite writes[] = {
+            gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, setup.crowd->visible())};
         gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
         if (capture) {
             const gpu::DescriptorWrite w[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_CAPTURE, setup.capture)};
@@ -92,20 +98,24 @@ void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
     pass = MeshPass{};
 }
 
-void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd, DrawConstants constants,
-                    uint32_t instance_count, uint32_t slot, uint32_t first_instance, const uint32_t* dynamic_offset) {
+void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd,
+                    DrawConstants constants, uint32_t instance_count, uint32_t slot, uint32_t first_instance,
+                    const uint32_t* dynamic_offset) {
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     for (uint32_t s = 0; s < asset.submeshes.size(); ++s) {
         const BakedSubmesh& sub = asset.submeshes[s];
         if (sub.index_count == 0) continue;
-        const uint32_t set = sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1, &pass.sets[slot * pass.textures + set],
-                                dynamic_offset != nullptr ? 1 : 0, dynamic_offset);
+        const uint32_t set =
+            sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1,
+                                &pass.sets[slot * pass.textures + set], dynamic_offset != nullptr ? 1 : 0,
+                                dynamic_offset);
         constants.base_color = sub.base_color;
         constants.has_texture = set != 0 ? 1u : 0u;
-        vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(constants), &constants);
+        vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(constants), &constants);
         crowd.drawSubmesh(cmd, s, first_instance, instance_count);
     }
 }

@@ -1,6 +1,7 @@
 // The part every mesh-drawing technique shares: the vertex storage buffer the shaders pull
 // BakedVertex from (vertex.glsl), a descriptor set per colour texture (set 0 = white), the lit
-// fragment shader, and the per-submesh instanced draw loop. A technique brings its vertex shader, its extra bindings and their writes.
+// fragment shader, and the per-submesh instanced draw loop. A technique brings its vertex shader, its extra bindings
+// and their writes.
 #pragma once
 
 #include "technique.h"
@@ -17,18 +18,19 @@ struct MeshPass {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    uint32_t textures = 1;              // sets per slot: [0] white, [1 + t] texture t
-    std::vector<VkDescriptorSet> sets;  // [slot * textures + texture]
+    uint32_t textures = 1;             // sets per slot: [0] white, [1 + t] texture t
+    std::vector<VkDescriptorSet> sets; // [slot * textures + texture]
 };
 
 struct MeshPassDesc {
     std::span<const uint32_t> vertex_spirv;
-    std::span<const uint32_t> capture_spirv;  // the same shader built with THRONG_CAPTURE, used when TechniqueSetup::capture is set
+    std::span<const uint32_t>
+        capture_spirv; // the same shader built with THRONG_CAPTURE, used when TechniqueSetup::capture is set
     const VkSpecializationInfo* vertex_specialization = nullptr;
-    std::vector<VkDescriptorSetLayoutBinding> bindings;  // the technique's own; the texture binding is added
-    uint32_t slots = 1;  // frames in flight with their own buffers (techniques that write per frame), else 1
-    std::function<void(VkDescriptorSet, uint32_t slot)> write;  // writes the technique's own bindings into a set
-    std::vector<VkSpecializationMapEntry> specialization_entries;  // optional, with specialization_data
+    std::vector<VkDescriptorSetLayoutBinding> bindings; // the technique's own; the texture binding is added
+    uint32_t slots = 1; // frames in flight with their own buffers (techniques that write per frame), else 1
+    std::function<void(VkDescriptorSet, uint32_t slot)> write;    // writes the technique's own bindings into a set
+    std::vector<VkSpecializationMapEntry> specialization_entries; // optional, with specialization_data
     std::vector<uint8_t> specialization_data;
 };
 
@@ -39,8 +41,9 @@ void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 // members first_instance .. first_instance + instance_count - 1), constants pushed per submesh,
 // with the descriptor sets of frame slot `slot` (0 for single-slot passes). `dynamic_offset`
 // (one, or none) goes to the set's dynamic uniform buffer.
-void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd, gpu::shader::DrawConstants constants,
-                    uint32_t instance_count, uint32_t slot = 0, uint32_t first_instance = 0, const uint32_t* dynamic_offset = nullptr);
+void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd,
+                    gpu::shader::DrawConstants constants, uint32_t instance_count, uint32_t slot = 0,
+                    uint32_t first_instance = 0, const uint32_t* dynamic_offset = nullptr);
 
 // An error naming `what` when one storage buffer of `bytes` exceeds the device's
 // maxStorageBufferRange (the largest range a shader may read; 4 GiB - 1 on many GPUs), so an
@@ -53,16 +56,18 @@ Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std
 // the draw constants (adjustConstants) or add per-frame work (update, recordTransfers). Its
 // buffers and images go in buffers_ and images_, which the base frees.
 class MeshTechnique : public Technique {
-public:
+  public:
     explicit MeshTechnique(const TechniqueSetup& setup);
     ~MeshTechnique() override;
     void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override;
 
-protected:
+  protected:
     void buildPass(const MeshPassDesc& desc);
     virtual void adjustConstants(gpu::shader::DrawConstants& constants) const { (void)constants; }
     VkDevice device() const { return setup_.allocator->context->device; }
-    gpu::DescriptorWrite instancesWrite() const { return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, crowd().instances()); }
+    gpu::DescriptorWrite instancesWrite() const {
+        return gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, crowd().instances());
+    }
     const CrowdGpu& crowd() const { return *setup_.crowd; }
 
     TechniqueSetup setup_;
@@ -72,7 +77,7 @@ protected:
     std::vector<gpu::Image> images_;
     uint32_t instance_count_ = 0;
     MeshPass pass_;
-    uint32_t slots_ = 1;  // descriptor-set slots the pass was built with
+    uint32_t slots_ = 1; // descriptor-set slots the pass was built with
 };
 
 } // namespace throng::render

@@ -16,13 +16,13 @@ namespace throng::render {
 
 namespace {
 
-constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;  // shaders write linear; PNG bytes come out sRGB
+constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB; // shaders write linear; PNG bytes come out sRGB
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
 struct FrameSlot : gpu::FrameSlot {
     bool pending = false;
-    uint32_t frame = 0;  // the frame it last submitted
-    std::vector<std::string> passes;  // that frame's passes, in order
+    uint32_t frame = 0;              // the frame it last submitted
+    std::vector<std::string> passes; // that frame's passes, in order
 };
 
 double median(std::vector<double> v) {
@@ -68,13 +68,15 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
         const glm::vec3 eye = center + direction * distance;
         const glm::mat4 view = glm::lookAtRH(eye, center, glm::vec3(0, 1, 0));
         // Reversed Z (near -> 1, far -> 0) for precision over large crowds.
-        glm::mat4 proj = glm::perspectiveRH_ZO(fov, aspect, distance + 2.0f * radius, std::max(distance - radius, radius * 1e-3f));
-        proj[1][1] *= -1.0f;  // Vulkan's y points down
+        glm::mat4 proj =
+            glm::perspectiveRH_ZO(fov, aspect, distance + 2.0f * radius, std::max(distance - radius, radius * 1e-3f));
+        proj[1][1] *= -1.0f; // Vulkan's y points down
         return proj * view;
     };
     auto fits = [&](const glm::mat4& vp) {
         for (int i = 0; i < 8; ++i) {
-            const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y, (i & 4) ? b.max.z : b.min.z);
+            const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
+                                   (i & 4) ? b.max.z : b.min.z);
             const glm::vec4 c = vp * glm::vec4(corner, 1.0f);
             if (c.w <= 0.0f || std::fabs(c.x) > 0.95f * c.w || std::fabs(c.y) > 0.95f * c.w) return false;
         }
@@ -90,8 +92,8 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
     return camera(far_enough);
 }
 
-Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
-                                 const RenderSettings& s) {
+Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd,
+                                 const glm::mat4& view_projection, const RenderSettings& s) {
     const gpu::Context& ctx = *a.context;
     TechniqueSetup setup;
     setup.allocator = &a;
@@ -111,7 +113,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     setup.bone_precision = s.bone_precision;
     setup.storage_buffer_limit = s.storage_buffer_limit;
     if (s.capture && s.frames != 1) return Error{"capture renders exactly one frame"};
-    if (s.capture && !ctx.vertex_stores) return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
+    if (s.capture && !ctx.vertex_stores)
+        return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
     // Everything made below, freed on every path; after a failure the GPU may still be running
     // submitted frames (or be lost): wait for it, ignoring the result, before freeing.
     gpu::Buffer capture, readback;
@@ -139,8 +142,10 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     try {
         if (s.capture) {
             const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
-            capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Readback);
-            std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count, glm::vec4(std::numeric_limits<float>::quiet_NaN()));
+            capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                        gpu::MemoryUse::Readback);
+            std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count,
+                        glm::vec4(std::numeric_limits<float>::quiet_NaN()));
             setup.capture = capture.buffer;
         }
         const std::vector<Bounds> cull_bounds = techniqueCullBounds(s.technique, crowd.clip_bounds, s.swim);
@@ -149,7 +154,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (s.motion) {
             if (!techniqueReadsMembersOnGpu(s.technique)) {
                 release();
-                return Error{"technique " + s.technique + " samples poses from the members on the CPU and cannot draw a crowd simulated on the GPU "
+                return Error{"technique " + s.technique +
+                             " samples poses from the members on the CPU and cannot draw a crowd simulated on the GPU "
                              "(use baked, vat, procedural or static)"};
             }
             motion = s.motion(a, crowd_gpu->instances());
@@ -163,38 +169,46 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         RenderOutput out;
         out.width = s.width;
         out.height = s.height;
-        color = gpu::createImage(a, kColorFormat, s.width, s.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        color = gpu::createImage(a, kColorFormat, s.width, s.height, 1,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
         // Sampled too where occlusion culling can build its depth pyramid from it.
         depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
-                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
+                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                     (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
                                  VK_IMAGE_ASPECT_DEPTH_BIT);
-        readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+        readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                     gpu::MemoryUse::Readback);
 
         // Capture records every vertex of every member: nothing culled.
         const CullSettings cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
         if (s.raster != RasterMode::Hardware) {
-            const std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to build clusters from")
-                                                           : computeRasterProblem(ctx, s.technique, *s.baked, crowd.instances.size());
+            const std::string problem = s.baked == nullptr
+                                            ? std::string("no CPU-side asset to build clusters from")
+                                            : computeRasterProblem(ctx, s.technique, *s.baked, crowd.instances.size());
             if (!problem.empty()) {
                 release();
                 return Error{std::string("--raster ") + toString(s.raster) + ": " + problem};
             }
-            raster = std::make_unique<ComputeRaster>(a, s.technique, *s.baked, asset, *crowd_gpu, VkExtent2D{s.width, s.height}, kColorFormat,
-                                                     kDepthFormat, kFramesInFlight, s.raster_options);
+            raster = std::make_unique<ComputeRaster>(a, s.technique, *s.baked, asset, *crowd_gpu,
+                                                     VkExtent2D{s.width, s.height}, kColorFormat, kDepthFormat,
+                                                     kFramesInFlight, s.raster_options);
         } else if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled()) {
             pyramid = std::make_unique<DepthPyramid>(a, depth.image, depth.view, VkExtent2D{s.width, s.height});
         }
         if (cull.impostor_px > 0.0f) {
-            std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to read the pictures from") : impostorProblem(*s.baked);
+            std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to read the pictures from")
+                                                     : impostorProblem(*s.baked);
             if (problem.empty() && !(crowd_gpu->canCull() && cull.active() && technique->drawsCulled()))
                 problem = "members are drawn as impostors by the culling pass: technique " + s.technique +
-                          (technique->drawsCulled() ? "" : " draws every member") + (cull.active() ? "" : ", --cull and --lod are off") +
+                          (technique->drawsCulled() ? "" : " draws every member") +
+                          (cull.active() ? "" : ", --cull and --lod are off") +
                           (crowd_gpu->canCull() ? "" : ", this device lacks drawIndirectCount");
             if (!problem.empty()) {
                 release();
                 return Error{"--impostors: " + problem};
             }
-            impostors = std::make_unique<ImpostorPass>(a, *s.baked, asset.clips.buffer, *crowd_gpu, kColorFormat, kDepthFormat, kFramesInFlight);
+            impostors = std::make_unique<ImpostorPass>(a, *s.baked, asset.clips.buffer, *crowd_gpu, kColorFormat,
+                                                       kDepthFormat, kFramesInFlight);
         }
         gpu::FrameTargets targets;
         targets.color = color.image;
@@ -203,7 +217,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         targets.depth_view = depth.view;
         targets.extent = {s.width, s.height};
         targets.clear = kBackground;
-        std::vector<std::string> pass_names;  // every pass any frame had, in order of first appearance
+        std::vector<std::string> pass_names; // every pass any frame had, in order of first appearance
         for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, gpu::kPassTimestamps);
 
         const uint32_t frames = std::max(s.frames, 1u);
@@ -236,21 +250,24 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             addCrowdPasses(passes, i % kFramesInFlight, frame);
             f.passes = gpu::passNames(passes);
             for (const std::string& name : f.passes)
-                if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end()) pass_names.push_back(name);
+                if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end())
+                    pass_names.push_back(name);
             gpu::beginFrame(ctx, f, gpu::kPassTimestamps);
             gpu::recordPasses(f.cmd, f, passes, targets);
 
             if (i + 1 == frames && s.capture)
-                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                                   VK_ACCESS_2_HOST_READ_BIT);
+                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                   VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             if (i + 1 == frames && s.readback) {
-                gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+                gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
                 VkBufferImageCopy region{};
                 region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
                 region.imageExtent = {s.width, s.height, 1};
-                vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
-                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                                   VK_ACCESS_2_HOST_READ_BIT);
+                vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
+                                       &region);
+                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                   VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             }
             VK_CHECK(vkEndCommandBuffer(f.cmd));
             out.frames[i].cpu_record_ms = millisecondsSince(record_start);
@@ -295,7 +312,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         }
         release();
         return out;
-    } catch (const gpu::GpuError& e) {  // out of memory, a lost device
+    } catch (const gpu::GpuError& e) { // out of memory, a lost device
         vkDeviceWaitIdle(ctx.device);
         release();
         return Error{e.what()};

@@ -20,22 +20,24 @@ using MotionFactory = std::function<std::unique_ptr<CrowdMotion>(gpu::Allocator&
 
 struct RenderSettings {
     std::string technique = "baked";
-    gpu::shader::SwimParams swim = defaultSwim();  // technique `procedural`
-    PaletteEncoding encoding = PaletteEncoding::Matrix;  // technique `palette`
-    Precision bone_precision = Precision::Float32;       // technique `bonetex`
-    const BakedAsset* baked = nullptr;            // CPU-side data for cpu, palette and bonetex (its source animation, its mesh)
+    gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
+    PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
+    Precision bone_precision = Precision::Float32;      // technique `bonetex`
+    const BakedAsset* baked = nullptr; // CPU-side data for cpu, palette and bonetex (its source animation, its mesh)
     uint32_t width = 1280;
     uint32_t height = 720;
-    float time = 0.0f;      // seconds; the last frame is rendered at this time
-    uint32_t frames = 3;    // frames rendered (the first compiles pipelines on some drivers); timings: median of frames 2..N
-    bool readback = true;   // copy the last frame back (off for benchmarks)
-    float frame_step = 1.0f / 60.0f;  // time between frames; frame i is at time - (frames - 1 - i) * frame_step
+    float time = 0.0f; // seconds; the last frame is rendered at this time
+    uint32_t frames =
+        3; // frames rendered (the first compiles pipelines on some drivers); timings: median of frames 2..N
+    bool readback = true;            // copy the last frame back (off for benchmarks)
+    float frame_step = 1.0f / 60.0f; // time between frames; frame i is at time - (frames - 1 - i) * frame_step
     // Tests: render with the capture shader variants and return every vertex's world position
     // (RenderOutput::positions). Needs exactly one frame and Context::vertex_stores.
     bool capture = false;
-    uint64_t storage_buffer_limit = 0;  // tests: see TechniqueSetup::storage_buffer_limit
-    RasterMode raster = RasterMode::Hardware;  // who rasterizes (compute_raster.h; compute and auto need `baked` or `static`)
-    RasterOptions raster_options;              // the compute rasterizer's vertex cache
+    uint64_t storage_buffer_limit = 0; // tests: see TechniqueSetup::storage_buffer_limit
+    RasterMode raster =
+        RasterMode::Hardware;     // who rasterizes (compute_raster.h; compute and auto need `baked` or `static`)
+    RasterOptions raster_options; // the compute rasterizer's vertex cache
     // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
     // every member (Technique::drawsCulled), and without Context::indirect_count.
     CullSettings cull;
@@ -47,33 +49,35 @@ struct RenderSettings {
 
 struct PassTiming {
     std::string name;
-    double gpu_ms = 0.0;    // median over the timed frames
+    double gpu_ms = 0.0; // median over the timed frames
 };
 
-// What one frame cost. GPU times from timestamps: one per pass of the frame, and the whole frame. CPU stages from the technique's stats and our clocks.
+// What one frame cost. GPU times from timestamps: one per pass of the frame, and the whole frame. CPU stages from the
+// technique's stats and our clocks.
 struct FrameSample {
-    std::vector<std::string> pass_names;  // this frame's passes in order (they may differ between frames)
-    std::vector<double> gpu_pass_ms;  // per pass of pass_names; empty without GPU times
-    double passMs(const std::string& name) const;  // 0 when the frame had no such pass
+    std::vector<std::string> pass_names;          // this frame's passes in order (they may differ between frames)
+    std::vector<double> gpu_pass_ms;              // per pass of pass_names; empty without GPU times
+    double passMs(const std::string& name) const; // 0 when the frame had no such pass
     double gpu_frame_ms = 0.0;
-    TechniqueStats cpu;            // sample, skin, upload (ms) and bytes uploaded
-    double cpu_record_ms = 0.0;    // recording the command buffer
-    CullCounts drawn;              // members in the frustum, drawn per LOD, triangles drawn
+    TechniqueStats cpu;         // sample, skin, upload (ms) and bytes uploaded
+    double cpu_record_ms = 0.0; // recording the command buffer
+    CullCounts drawn;           // members in the frustum, drawn per LOD, triangles drawn
 };
 
 struct RenderOutput {
-    std::vector<uint8_t> rgba;  // width * height * 4, top row first, sRGB
+    std::vector<uint8_t> rgba; // width * height * 4, top row first, sRGB
     uint32_t width = 0;
     uint32_t height = 0;
-    std::vector<PassTiming> passes;   // every pass any frame had, in order, medians of `frames` after the first (0 where a frame lacked it); empty without GPU times
-    std::vector<FrameSample> frames;  // every frame, in order
-    bool gpu_times = true;      // false when the device writes no timestamps: no pass times, gpu_frame_ms 0
-    uint64_t triangles = 0;     // drawn in the last frame (after culling and LOD)
-    uint64_t submitted_triangles = 0;  // every member at full detail: what a frame without culling draws
-    CullCounts drawn;           // the last frame's
-    VertexCacheStats vertex_cache;  // the compute rasterizer's, the last frame's (zero without one)
+    std::vector<PassTiming> passes;  // every pass any frame had, in order, medians of `frames` after the first (0 where
+                                     // a frame lacked it); empty without GPU times
+    std::vector<FrameSample> frames; // every frame, in order
+    bool gpu_times = true;           // false when the device writes no timestamps: no pass times, gpu_frame_ms 0
+    uint64_t triangles = 0;          // drawn in the last frame (after culling and LOD)
+    uint64_t submitted_triangles = 0; // every member at full detail: what a frame without culling draws
+    CullCounts drawn;                 // the last frame's
+    VertexCacheStats vertex_cache;    // the compute rasterizer's, the last frame's (zero without one)
 
-    std::string technique;      // the technique's own name (with its variant)
+    std::string technique; // the technique's own name (with its variant)
     // With RenderSettings::capture: instance-major, asset.vertex_count per instance; w = 1 where
     // the vertex shader ran, NaN where no draw referenced the vertex.
     std::vector<glm::vec4> positions;
@@ -91,7 +95,7 @@ glm::mat4 frameBounds(const Bounds& bounds, float aspect);
 // Renders `crowd` with `settings.technique` and reads the last frame back. Errors: an unknown
 // technique; capture asked for with several frames or without vertex stores; a GPU failure (out
 // of memory, a lost device: gpu::GpuError's one line), after freeing everything it made.
-Result<RenderOutput> renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd, const glm::mat4& view_projection,
-                         const RenderSettings& settings);
+Result<RenderOutput> renderCrowd(gpu::Allocator& allocator, const GpuAsset& asset, const Crowd& crowd,
+                                 const glm::mat4& view_projection, const RenderSettings& settings);
 
 } // namespace throng::render

@@ -19,12 +19,13 @@ namespace {
 struct CheckShader {
     std::span<const uint32_t> spirv;
     const VkSpecializationInfo* specialization = nullptr;
-    std::vector<VkDescriptorSetLayoutBinding> bindings;  // besides vertices and output
+    std::vector<VkDescriptorSetLayoutBinding> bindings; // besides vertices and output
     std::function<void(VkDescriptorSet, const gpu::Buffer& instances)> write;
 };
 
-std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
-                                float time, const CheckShader& shader) {
+std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset,
+                                const std::vector<gpu::shader::InstanceRecord>& queries, float time,
+                                const CheckShader& shader) {
     const gpu::Context& ctx = *a.context;
     const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
     std::vector<VkDescriptorSetLayoutBinding> bindings = shader.bindings;
@@ -36,13 +37,16 @@ std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset, const 
 
     const size_t count = queries.size() * asset.vertex_count;
     gpu::Buffer instances = gpu::createBuffer(a, std::max<size_t>(queries.size(), 1) * sizeof(queries[0]),
-                                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+                                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, instances, queries.data(), queries.size() * sizeof(queries[0]));
-    gpu::Buffer output = gpu::createBuffer(a, std::max<size_t>(count, 1) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+    gpu::Buffer output = gpu::createBuffer(a, std::max<size_t>(count, 1) * 16,
+                                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                            gpu::MemoryUse::Device);
 
-    const std::array<VkDescriptorPoolSize, 3> sizes = {
-        {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}, {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}}};
+    const std::array<VkDescriptorPoolSize, 3> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5},
+                                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                                        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}}};
     VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = 1;
     pci.poolSizeCount = uint32_t(sizes.size());
@@ -56,8 +60,9 @@ std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset, const 
     VkDescriptorSet set = VK_NULL_HANDLE;
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &ai, &set));
     shader.write(set, instances);
-    const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
-                                           gpu::DescriptorWrite::storage(THRONG_BINDING_CHECK_OUTPUT, output.buffer)};
+    const gpu::DescriptorWrite writes[] = {
+        gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
+        gpu::DescriptorWrite::storage(THRONG_BINDING_CHECK_OUTPUT, output.buffer)};
     gpu::writeDescriptors(ctx.device, set, writes);
 
     const gpu::shader::CheckConstants constants{asset.vertex_count, uint32_t(queries.size()), time, 0};
@@ -85,24 +90,30 @@ std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset, const 
 
 } // namespace
 
-std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
-                                 float time) {
+std::vector<glm::vec3> skinOnGpu(gpu::Allocator& a, const GpuAsset& asset,
+                                 const std::vector<gpu::shader::InstanceRecord>& queries, float time) {
     const AnimationSpecialization specialization(asset);
     CheckShader shader;
     shader.spirv = gpu::shaders::skin_check_comp_spv;
     shader.specialization = &specialization.info;
-    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT)) shader.bindings.push_back(b);
-    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeAnimationBindings(a.context->device, set, instances.buffer, asset); };
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT))
+        shader.bindings.push_back(b);
+    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) {
+        writeAnimationBindings(a.context->device, set, instances.buffer, asset);
+    };
     return runCheck(a, asset, queries, time, shader);
 }
 
-std::vector<glm::vec3> skinVatOnGpu(gpu::Allocator& a, const GpuAsset& asset, const std::vector<gpu::shader::InstanceRecord>& queries,
-                                    float time) {
+std::vector<glm::vec3> skinVatOnGpu(gpu::Allocator& a, const GpuAsset& asset,
+                                    const std::vector<gpu::shader::InstanceRecord>& queries, float time) {
     if (!asset.has_vat) return {};
     CheckShader shader;
     shader.spirv = gpu::shaders::vat_check_comp_spv;
-    for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT)) shader.bindings.push_back(b);
-    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) { writeVatBindings(a.context->device, set, instances.buffer, asset); };
+    for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_COMPUTE_BIT))
+        shader.bindings.push_back(b);
+    shader.write = [&](VkDescriptorSet set, const gpu::Buffer& instances) {
+        writeVatBindings(a.context->device, set, instances.buffer, asset);
+    };
     return runCheck(a, asset, queries, time, shader);
 }
 

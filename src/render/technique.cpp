@@ -54,7 +54,8 @@ std::vector<std::string_view> techniqueNames() {
     return names;
 }
 
-std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds, const gpu::shader::SwimParams& swim) {
+std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
+                                        const gpu::shader::SwimParams& swim) {
     if (name != "procedural") return clip_bounds;
     std::vector<Bounds> out;
     for (const Bounds& b : clip_bounds) {
@@ -92,8 +93,10 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
     for (const Entry& e : kTechniques) {
         if (e.name != name) continue;
         const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
-        if (Status s = checkStorageBuffer(setup, records, std::to_string(setup.instances->size()) + " instance records x " +
-                                                                 std::to_string(sizeof(gpu::shader::InstanceRecord)) + " B"); !s)
+        if (Status s = checkStorageBuffer(setup, records,
+                                          std::to_string(setup.instances->size()) + " instance records x " +
+                                              std::to_string(sizeof(gpu::shader::InstanceRecord)) + " B");
+            !s)
             return Error{s.message};
         return e.create(setup);
     }

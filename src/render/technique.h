@@ -42,18 +42,19 @@ enum class PaletteEncoding { Matrix, Quaternion };
 struct TechniqueSetup {
     gpu::Allocator* allocator = nullptr;
     const GpuAsset* asset = nullptr;
-    const std::vector<gpu::shader::InstanceRecord>* instances = nullptr;  // the members as they start (CPU techniques sample from them)
+    const std::vector<gpu::shader::InstanceRecord>* instances =
+        nullptr; // the members as they start (CPU techniques sample from them)
     // The crowd on the GPU whose records and visible list the technique draws (owned by the
     // frame's owner, outliving the technique). Required.
     CrowdGpu* crowd = nullptr;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = 2;
-    gpu::shader::SwimParams swim = defaultSwim();  // technique `procedural` only
-    const AnimationSource* source = nullptr;       // for techniques that sample poses on the CPU
-    const BakedAssetMesh* mesh = nullptr;          // technique `cpu`
+    gpu::shader::SwimParams swim = defaultSwim(); // technique `procedural` only
+    const AnimationSource* source = nullptr;      // for techniques that sample poses on the CPU
+    const BakedAssetMesh* mesh = nullptr;         // technique `cpu`
     PaletteEncoding encoding = PaletteEncoding::Matrix;
-    Precision bone_precision = Precision::Float32;  // technique `bonetex`: float or half texels
+    Precision bone_precision = Precision::Float32; // technique `bonetex`: float or half texels
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
     VkBuffer capture = VK_NULL_HANDLE;
@@ -72,14 +73,14 @@ inline double millisecondsSince(std::chrono::steady_clock::time_point start) {
 
 // CPU cost of the last update(), for the time ruler and `throng bench`.
 struct TechniqueStats {
-    double sample_ms = 0.0;        // sampling poses
-    double skin_ms = 0.0;          // skinning on the CPU
-    double upload_ms = 0.0;        // writing per-frame buffers
-    uint64_t upload_bytes = 0;     // bytes written for the GPU this frame
+    double sample_ms = 0.0;    // sampling poses
+    double skin_ms = 0.0;      // skinning on the CPU
+    double upload_ms = 0.0;    // writing per-frame buffers
+    uint64_t upload_bytes = 0; // bytes written for the GPU this frame
 };
 
 class Technique {
-public:
+  public:
     virtual ~Technique() = default;
     virtual std::string_view name() const = 0;
     // CPU work for frame slot `slot` at `time` (seconds). Default: nothing.
@@ -111,7 +112,8 @@ public:
 // The boxes culling tests per clip for technique `name`: `clip_bounds` (Crowd::clip_bounds), or
 // for `procedural` the reach of the swim around them (its rotations about axes through the
 // origin, then its sideways translations).
-std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds, const gpu::shader::SwimParams& swim);
+std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
+                                        const gpu::shader::SwimParams& swim);
 
 // Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static),
 // so that they may move there (a simulated crowd); the others sample poses from the CPU's copy.

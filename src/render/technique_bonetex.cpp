@@ -19,7 +19,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 class BonetexTechnique final : public MeshTechnique {
-public:
+  public:
     explicit BonetexTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         gpu::Allocator& a = *setup.allocator;
         const gpu::Context& ctx = *a.context;
@@ -32,9 +32,11 @@ public:
         poses_.resize(entries);
         const VkFormat format = half_ ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s) {
-            buffers_.push_back(gpu::createBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
+            buffers_.push_back(
+                gpu::createBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
             std::memset(buffers_.back().mapped(), 0, bytes_per_frame_);
-            images_.push_back(gpu::createImage(a, format, width_, height_, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+            images_.push_back(gpu::createImage(a, format, width_, height_, 1,
+                                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
         }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::bonetex_vert_spv;
@@ -44,7 +46,9 @@ public:
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, images_[slot].view)};
+            const gpu::DescriptorWrite writes[] = {
+                instancesWrite(),
+                gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, images_[slot].view)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
@@ -88,13 +92,16 @@ public:
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {width_, height_, 1};
         vkCmdCopyBufferToImage(cmd, buffers_[slot].buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-        gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
 
-    void adjustConstants(gpu::shader::DrawConstants& constants) const override { constants.bone_texture_width = width_; }
+    void adjustConstants(gpu::shader::DrawConstants& constants) const override {
+        constants.bone_texture_width = width_;
+    }
     TechniqueStats stats() const override { return stats_; }
 
-private:
+  private:
     std::vector<MatrixRows> poses_;
     uint32_t width_ = 1, height_ = 1;
     size_t bytes_per_frame_ = 0;
@@ -106,10 +113,12 @@ private:
 
 Result<std::unique_ptr<Technique>> createBonetexTechnique(const TechniqueSetup& setup) {
     if (setup.source == nullptr || setup.source->empty())
-        return Error{"technique bonetex samples poses on the CPU and needs the source animation, which this asset lacks"};
+        return Error{
+            "technique bonetex samples poses on the CPU and needs the source animation, which this asset lacks"};
     const uint64_t texels = 2ull * setup.instances->size() * setup.source->palette.size();
     const uint64_t limit = uint64_t(setup.allocator->context->properties.limits.maxImageDimension2D);
-    if (texels > limit * limit) return Error{"bonetex: " + std::to_string(texels) + " texels exceed one texture of this device"};
+    if (texels > limit * limit)
+        return Error{"bonetex: " + std::to_string(texels) + " texels exceed one texture of this device"};
     return std::unique_ptr<Technique>(std::make_unique<BonetexTechnique>(setup));
 }
 

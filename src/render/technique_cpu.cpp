@@ -25,30 +25,33 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 class CpuTechnique final : public MeshTechnique {
-public:
+  public:
     CpuTechnique(const TechniqueSetup& setup, const BakedAssetMesh& mesh) : MeshTechnique(setup), mesh_(mesh) {
         gpu::Allocator& a = *setup.allocator;
         vertex_count_ = uint32_t(mesh_.positions.size());
         poses_.resize(size_t(instance_count_) * setup.source->palette.size());
         const uint64_t block = uint64_t(vertex_count_) * 24;
         bytes_per_frame_ = size_t(instance_count_) * block;
-        per_batch_ = uint32_t(std::clamp<uint64_t>(storageBufferLimit(setup) / std::max<uint64_t>(block, 1), 1, std::max(instance_count_, 1u)));
+        per_batch_ = uint32_t(std::clamp<uint64_t>(storageBufferLimit(setup) / std::max<uint64_t>(block, 1), 1,
+                                                   std::max(instance_count_, 1u)));
         batches_ = std::max((instance_count_ + per_batch_ - 1) / per_batch_, 1u);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
             for (uint32_t b = 0; b < batches_; ++b) {
-                const uint32_t members = std::min(per_batch_, instance_count_ - std::min(instance_count_, b * per_batch_));
-                buffers_.push_back(gpu::createBuffer(a, std::max<VkDeviceSize>(members * block, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                     gpu::MemoryUse::Upload));
+                const uint32_t members =
+                    std::min(per_batch_, instance_count_ - std::min(instance_count_, b * per_batch_));
+                buffers_.push_back(gpu::createBuffer(a, std::max<VkDeviceSize>(members * block, 16),
+                                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
             }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::cpu_vert_spv;
         desc.capture_spirv = gpu::shaders::cpu_capture_vert_spv;
-        desc.slots = setup.frames_in_flight * batches_;  // a descriptor set per (frame slot, batch)
+        desc.slots = setup.frames_in_flight * batches_; // a descriptor set per (frame slot, batch)
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, buffers_[slot].buffer)};
+            const gpu::DescriptorWrite writes[] = {
+                instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, buffers_[slot].buffer)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
@@ -63,18 +66,22 @@ public:
         stats_.sample_ms = millisecondsSince(start);
         const auto skin = Clock::now();
         const size_t joints = setup_.source->palette.size();
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, instance_count_, 4), [&](const tbb::blocked_range<size_t>& range) {
-            std::vector<glm::mat4> matrices(joints);
-            for (size_t i = range.begin(); i != range.end(); ++i) {
-                for (size_t j = 0; j < joints; ++j) matrices[j] = toMatrix(poses_[i * joints + j]);
-                auto* batch = static_cast<glm::vec3*>(buffers_[slot * batches_ + i / per_batch_].mapped());
-                glm::vec3* out = batch + (i % per_batch_) * 2 * size_t(vertex_count_);
-                const std::span<glm::vec3> positions(out, vertex_count_), normals(out + vertex_count_, vertex_count_);
-                SkinningJob{matrices, mesh_.positions, mesh_.normals, mesh_.joints, mesh_.weights, positions, normals}.run();
-            }
-        });
+        tbb::parallel_for(
+            tbb::blocked_range<size_t>(0, instance_count_, 4), [&](const tbb::blocked_range<size_t>& range) {
+                std::vector<glm::mat4> matrices(joints);
+                for (size_t i = range.begin(); i != range.end(); ++i) {
+                    for (size_t j = 0; j < joints; ++j) matrices[j] = toMatrix(poses_[i * joints + j]);
+                    auto* batch = static_cast<glm::vec3*>(buffers_[slot * batches_ + i / per_batch_].mapped());
+                    glm::vec3* out = batch + (i % per_batch_) * 2 * size_t(vertex_count_);
+                    const std::span<glm::vec3> positions(out, vertex_count_),
+                        normals(out + vertex_count_, vertex_count_);
+                    SkinningJob{matrices,      mesh_.positions, mesh_.normals, mesh_.joints,
+                                mesh_.weights, positions,       normals}
+                        .run();
+                }
+            });
         stats_.skin_ms = millisecondsSince(skin);
-        stats_.upload_ms = 0.0;  // written in place: the upload is the skinning's own stores
+        stats_.upload_ms = 0.0; // written in place: the upload is the skinning's own stores
         stats_.upload_bytes = bytes_per_frame_;
     }
 
@@ -84,7 +91,8 @@ public:
             c.vertex_count = vertex_count_;
             c.first_instance = b * per_batch_;
             if (c.first_instance >= instance_count_) break;
-            recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c, std::min(per_batch_, instance_count_ - c.first_instance), slot * batches_ + b,
+            recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c,
+                           std::min(per_batch_, instance_count_ - c.first_instance), slot * batches_ + b,
                            c.first_instance);
         }
     }
@@ -92,7 +100,7 @@ public:
     // Batches index their skinned vertices by member from the batch's first: one batch only.
     bool drawsCulled() const override { return batches_ == 1; }
 
-private:
+  private:
     BakedAssetMesh mesh_;
     uint32_t per_batch_ = 1, batches_ = 1;
     std::string name_;
@@ -110,19 +118,24 @@ Result<std::unique_ptr<Technique>> createCpuTechnique(const TechniqueSetup& setu
     // All frame slots' vertices must fit the host-visible heap (checked before allocating, so
     // an absurd crowd fails at once instead of after gigabytes of allocations).
     const gpu::Context& ctx = *setup.allocator->context;
-    const uint64_t heap = gpu::largestHeap(ctx, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    const uint64_t total = uint64_t(setup.frames_in_flight) * setup.instances->size() * setup.mesh->positions.size() * 24;
+    const uint64_t heap =
+        gpu::largestHeap(ctx, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    const uint64_t total =
+        uint64_t(setup.frames_in_flight) * setup.instances->size() * setup.mesh->positions.size() * 24;
     if (total > heap / 2) {
         char text[256];
         std::snprintf(text, sizeof text,
-                      "technique cpu: %zu instances x %zu vertices x 24 B x %u frames in flight = %.1f GB of host-visible memory; "
+                      "technique cpu: %zu instances x %zu vertices x 24 B x %u frames in flight = %.1f GB of "
+                      "host-visible memory; "
                       "this device's heap has %.1f GB (at most half is used): use fewer instances",
-                      setup.instances->size(), setup.mesh->positions.size(), setup.frames_in_flight, double(total) * 1e-9, double(heap) * 1e-9);
+                      setup.instances->size(), setup.mesh->positions.size(), setup.frames_in_flight,
+                      double(total) * 1e-9, double(heap) * 1e-9);
         return Error{text};
     }
     // One instance's block must fit one storage buffer; batches take care of the rest.
     if (Status s = checkStorageBuffer(setup, uint64_t(setup.mesh->positions.size()) * 24,
-                                      "technique cpu: one instance's " + std::to_string(setup.mesh->positions.size()) + " skinned vertices x 24 B");
+                                      "technique cpu: one instance's " + std::to_string(setup.mesh->positions.size()) +
+                                          " skinned vertices x 24 B");
         !s)
         return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<CpuTechnique>(setup, *setup.mesh));

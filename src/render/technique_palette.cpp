@@ -26,7 +26,7 @@ enum class PaletteStore { Storage, Uniform };
 constexpr VkDeviceSize kUniformBlockBytes = THRONG_UBO_VEC4S * 16;
 
 class PaletteTechnique final : public MeshTechnique {
-public:
+  public:
     PaletteTechnique(const TechniqueSetup& setup, PaletteStore store) : MeshTechnique(setup), store_(store) {
         gpu::Allocator& a = *setup.allocator;
         const bool quat = setup.encoding == PaletteEncoding::Quaternion;
@@ -43,25 +43,36 @@ public:
         }
         // Matrices in a storage buffer are sampled in place; everything else goes through poses_.
         poses_.resize(quat || uniform ? entries : 0);
-        const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_ : std::max<VkDeviceSize>(bytes_per_frame_, 16);
+        const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_
+                                           : std::max<VkDeviceSize>(bytes_per_frame_, 16);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
-            buffers_.push_back(gpu::createBuffer(a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                  gpu::MemoryUse::Upload));
+            buffers_.push_back(gpu::createBuffer(
+                a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
-        desc.capture_spirv = uniform ? gpu::shaders::palette_ubo_capture_vert_spv : gpu::shaders::palette_capture_vert_spv;
+        desc.capture_spirv =
+            uniform ? gpu::shaders::palette_ubo_capture_vert_spv : gpu::shaders::palette_capture_vert_spv;
         desc.slots = setup.frames_in_flight;
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
-                         uniform ? VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE_UBO, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
-                                 : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
+                         uniform
+                             ? VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE_UBO,
+                                                            VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
+                             : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                            1, vs, nullptr}};
         desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)}};
         const VkBool32 flag = quat ? VK_TRUE : VK_FALSE;
         desc.specialization_data.resize(sizeof(flag));
         std::memcpy(desc.specialization_data.data(), &flag, sizeof(flag));
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, buffers_[slot].buffer);
-            if (uniform) palette = {THRONG_BINDING_PALETTE_UBO, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, {buffers_[slot].buffer, 0, kUniformBlockBytes}, {}, VK_NULL_HANDLE};
+            if (uniform)
+                palette = {THRONG_BINDING_PALETTE_UBO,
+                           VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                           {buffers_[slot].buffer, 0, kUniformBlockBytes},
+                           {},
+                           VK_NULL_HANDLE};
             const gpu::DescriptorWrite writes[] = {instancesWrite(), palette};
             gpu::writeDescriptors(device(), set, writes);
         };
@@ -85,17 +96,21 @@ public:
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
             const bool quat = setup_.encoding == PaletteEncoding::Quaternion;
-            tbb::parallel_for(tbb::blocked_range<size_t>(0, poses_.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
-                for (size_t e = range.begin(); e != range.end(); ++e) {
-                    // Entry e of instance i: in its batch's block when uniform, else contiguous.
-                    const size_t instance = e / joints_;
-                    const size_t offset = store_ == PaletteStore::Uniform
-                                              ? (instance / per_batch_) * batch_stride_ + ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
-                                              : e * entry_bytes_;
-                    if (quat) encodeQuaternion(poses_[e], reinterpret_cast<glm::vec4*>(mapped + offset));
-                    else std::memcpy(mapped + offset, &poses_[e], sizeof(MatrixRows));
-                }
-            });
+            tbb::parallel_for(
+                tbb::blocked_range<size_t>(0, poses_.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
+                    for (size_t e = range.begin(); e != range.end(); ++e) {
+                        // Entry e of instance i: in its batch's block when uniform, else contiguous.
+                        const size_t instance = e / joints_;
+                        const size_t offset = store_ == PaletteStore::Uniform
+                                                  ? (instance / per_batch_) * batch_stride_ +
+                                                        ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
+                                                  : e * entry_bytes_;
+                        if (quat)
+                            encodeQuaternion(poses_[e], reinterpret_cast<glm::vec4*>(mapped + offset));
+                        else
+                            std::memcpy(mapped + offset, &poses_[e], sizeof(MatrixRows));
+                    }
+                });
             stats_.upload_ms = millisecondsSince(upload);
         }
         stats_.upload_bytes = bytes_per_frame_;
@@ -107,8 +122,8 @@ public:
             gpu::shader::DrawConstants c = constants;
             c.first_instance = b * per_batch_;
             const uint32_t offset = uint32_t(b * batch_stride_);
-            recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c, std::min(per_batch_, instance_count_ - c.first_instance), slot,
-                           c.first_instance, &offset);
+            recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c,
+                           std::min(per_batch_, instance_count_ - c.first_instance), slot, c.first_instance, &offset);
         }
     }
 
@@ -116,9 +131,9 @@ public:
     // The uniform blocks hold batches of consecutive members: palette-ubo draws every member.
     bool drawsCulled() const override { return store_ == PaletteStore::Storage; }
 
-private:
+  private:
     PaletteStore store_;
-    std::vector<MatrixRows> poses_;      // when the GPU layout differs from the sampled matrices
+    std::vector<MatrixRows> poses_; // when the GPU layout differs from the sampled matrices
     size_t joints_ = 0, entry_bytes_ = 48, bytes_per_frame_ = 0;
     uint32_t per_batch_ = 0, batches_ = 0;
     VkDeviceSize batch_stride_ = 0;
@@ -130,11 +145,13 @@ private:
 
 Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& setup) {
     if (setup.source == nullptr || setup.source->empty())
-        return Error{"technique palette samples poses on the CPU and needs the source animation, which this asset lacks"};
+        return Error{
+            "technique palette samples poses on the CPU and needs the source animation, which this asset lacks"};
     const uint64_t entry = setup.encoding == PaletteEncoding::Quaternion ? 32 : 48;
     if (Status s = checkStorageBuffer(setup, uint64_t(setup.instances->size()) * setup.source->palette.size() * entry,
-                                      "technique palette: " + std::to_string(setup.instances->size()) + " instances x " +
-                                          std::to_string(setup.source->palette.size()) + " joints x " + std::to_string(entry) + " B");
+                                      "technique palette: " + std::to_string(setup.instances->size()) +
+                                          " instances x " + std::to_string(setup.source->palette.size()) +
+                                          " joints x " + std::to_string(entry) + " B");
         !s)
         return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Storage));
@@ -142,19 +159,23 @@ Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& 
 
 Result<std::unique_ptr<Technique>> createPaletteUboTechnique(const TechniqueSetup& setup) {
     if (setup.source == nullptr || setup.source->empty())
-        return Error{"technique palette-ubo samples poses on the CPU and needs the source animation, which this asset lacks"};
+        return Error{
+            "technique palette-ubo samples poses on the CPU and needs the source animation, which this asset lacks"};
     // The bone limit: one instance's palette must fit in the 16 KiB block.
     const bool quat = setup.encoding == PaletteEncoding::Quaternion;
     const size_t limit = THRONG_UBO_VEC4S / (quat ? 2 : 3);
     const size_t joints = setup.source->palette.size();
     if (joints > limit)
-        return Error{"technique palette-ubo holds at most " + std::to_string(limit) + " joints per instance in a 16 KiB uniform block (" +
-                     (quat ? "quaternions" : "3x4 matrices; quaternions allow 512") + "); this model has " + std::to_string(joints)};
+        return Error{"technique palette-ubo holds at most " + std::to_string(limit) +
+                     " joints per instance in a 16 KiB uniform block (" +
+                     (quat ? "quaternions" : "3x4 matrices; quaternions allow 512") + "); this model has " +
+                     std::to_string(joints)};
     // Dynamic offsets are 32-bit: every batch's block must start below 4 GiB.
     const uint64_t per_batch = std::max<uint64_t>(1, kUniformBlockBytes / (joints * (quat ? 32 : 48)));
     const uint64_t batches = (setup.instances->size() + per_batch - 1) / per_batch;
-    if (batches * (kUniformBlockBytes + 256) > UINT32_MAX)  // 256: the largest minUniformBufferOffsetAlignment
-        return Error{"technique palette-ubo: " + std::to_string(batches) + " blocks of 16 KiB pass the 4 GiB that dynamic offsets reach: use fewer instances"};
+    if (batches * (kUniformBlockBytes + 256) > UINT32_MAX) // 256: the largest minUniformBufferOffsetAlignment
+        return Error{"technique palette-ubo: " + std::to_string(batches) +
+                     " blocks of 16 KiB pass the 4 GiB that dynamic offsets reach: use fewer instances"};
     return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Uniform));
 }
 

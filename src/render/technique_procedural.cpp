@@ -4,17 +4,17 @@
 
 #include "../gpu/shader_blobs.h"
 
-
 namespace throng::render {
 
 namespace {
 
 class ProceduralTechnique final : public MeshTechnique {
-public:
+  public:
     ProceduralTechnique(const TechniqueSetup& setup, const gpu::shader::SwimParams& swim) : MeshTechnique(setup) {
         gpu::Allocator& a = *setup.allocator;
-        buffers_.push_back(gpu::createBuffer(a, sizeof(swim), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                             gpu::MemoryUse::Device));  // [0]: the swim parameters
+        buffers_.push_back(gpu::createBuffer(a, sizeof(swim),
+                                             VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                             gpu::MemoryUse::Device)); // [0]: the swim parameters
         gpu::uploadBuffer(a, buffers_[0], &swim, sizeof(swim));
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::procedural_vert_spv;
@@ -23,7 +23,8 @@ public:
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t) {
-            const gpu::DescriptorWrite writes[] = {instancesWrite(), gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, buffers_[0].buffer)};
+            const gpu::DescriptorWrite writes[] = {
+                instancesWrite(), gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, buffers_[0].buffer)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);

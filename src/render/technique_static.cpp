@@ -9,12 +9,13 @@ namespace throng::render {
 namespace {
 
 class StaticTechnique final : public MeshTechnique {
-public:
+  public:
     explicit StaticTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::static_vert_spv;
         desc.capture_spirv = gpu::shaders::static_capture_vert_spv;
-        desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
+        desc.bindings = {
+            {THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t) {
             const gpu::DescriptorWrite writes[] = {instancesWrite()};
             gpu::writeDescriptors(device(), set, writes);

@@ -18,9 +18,10 @@ std::array<VkDescriptorSetLayoutBinding, kVatBindingCount> vatLayoutBindings(VkS
 }
 
 void writeVatBindings(VkDevice device, VkDescriptorSet set, VkBuffer instances, const GpuAsset& asset) {
-    const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances),
-                                           gpu::DescriptorWrite::storage(THRONG_BINDING_CLIPS, asset.clips.buffer),
-                                           gpu::DescriptorWrite::sampled(THRONG_BINDING_VAT, asset.point, asset.vat.view)};
+    const gpu::DescriptorWrite writes[] = {
+        gpu::DescriptorWrite::storage(THRONG_BINDING_INSTANCES, instances),
+        gpu::DescriptorWrite::storage(THRONG_BINDING_CLIPS, asset.clips.buffer),
+        gpu::DescriptorWrite::sampled(THRONG_BINDING_VAT, asset.point, asset.vat.view)};
     gpu::writeDescriptors(device, set, writes);
 }
 
@@ -33,13 +34,16 @@ std::string vatUnavailable(const GpuAsset& asset) {
 namespace {
 
 class VatTechnique final : public MeshTechnique {
-public:
+  public:
     explicit VatTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::vat_vert_spv;
         desc.capture_spirv = gpu::shaders::vat_capture_vert_spv;
-        for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT)) desc.bindings.push_back(b);
-        desc.write = [&](VkDescriptorSet set, uint32_t) { writeVatBindings(device(), set, crowd().instances(), *setup_.asset); };
+        for (const VkDescriptorSetLayoutBinding& b : vatLayoutBindings(VK_SHADER_STAGE_VERTEX_BIT))
+            desc.bindings.push_back(b);
+        desc.write = [&](VkDescriptorSet set, uint32_t) {
+            writeVatBindings(device(), set, crowd().instances(), *setup_.asset);
+        };
         buildPass(desc);
     }
     std::string_view name() const override { return "vat"; }

@@ -12,9 +12,12 @@ namespace throng::render {
 const char* toString(ViewKind view) { return view == ViewKind::Street ? "street" : "overview"; }
 
 bool parseViewKind(std::string_view name, ViewKind& view) {
-    if (name == "overview") view = ViewKind::Overview;
-    else if (name == "street") view = ViewKind::Street;
-    else return false;
+    if (name == "overview")
+        view = ViewKind::Overview;
+    else if (name == "street")
+        view = ViewKind::Street;
+    else
+        return false;
     return true;
 }
 
@@ -44,8 +47,9 @@ namespace {
 glm::mat4 streetView(const Crowd& crowd, float aspect) {
     const StreetPose pose = streetPose(crowd);
     const glm::mat4 view = glm::lookAtRH(pose.eye, pose.target, glm::vec3(0, 1, 0));
-    glm::mat4 proj = glm::perspectiveRH_ZO(pose.fov_y, aspect, pose.far_plane, pose.near_plane);  // reversed Z: far, near
-    proj[1][1] *= -1.0f;  // Vulkan's y points down
+    glm::mat4 proj =
+        glm::perspectiveRH_ZO(pose.fov_y, aspect, pose.far_plane, pose.near_plane); // reversed Z: far, near
+    proj[1][1] *= -1.0f;                                                            // Vulkan's y points down
     return proj * view;
 }
 

@@ -16,14 +16,14 @@ namespace throng::render {
 
 enum class ViewKind { Overview, Street };
 
-const char* toString(ViewKind view);                        // "overview", "street"
-bool parseViewKind(std::string_view name, ViewKind& view);  // false when `name` names none
+const char* toString(ViewKind view);                       // "overview", "street"
+bool parseViewKind(std::string_view name, ViewKind& view); // false when `name` names none
 
 // Where the street view stands and looks (world space), its vertical field of view (radians) and
 // its depth range.
 struct StreetPose {
     glm::vec3 eye{0.0f}, target{0.0f};
-    float fov_y = 1.0471976f;  // 60 degrees
+    float fov_y = 1.0471976f; // 60 degrees
     float near_plane = 0.01f, far_plane = 100.0f;
 };
 StreetPose streetPose(const Crowd& crowd);

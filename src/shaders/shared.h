@@ -4,9 +4,9 @@
 #define THRONG_SHADERS_SHARED_H
 
 #ifdef __cplusplus
-#include <glm/glm.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <glm/glm.hpp>
 namespace throng::gpu::shader {
 using vec4 = glm::vec4;
 using uvec2 = glm::uvec2;
@@ -18,71 +18,87 @@ using uint = uint32_t;
 #endif
 
 // Descriptor bindings (set 0).
-#define THRONG_BINDING_INSTANCES 0   // storage buffer: InstanceRecord[]
-#define THRONG_BINDING_CLIPS 1       // storage buffer: ClipRecord[]
-#define THRONG_BINDING_ANIMATION 2   // sampled image array: baked joint matrices (texelFetch only)
-#define THRONG_BINDING_TEXTURE 3     // combined image sampler: base colour texture (white when none)
-#define THRONG_BINDING_CHECK_OUTPUT 5    // compute check: vec4 per (query, vertex)
-#define THRONG_BINDING_ANIMATION_BUFFER 6  // uniform texel buffer: the same texels, when the image would exceed limits
-#define THRONG_BINDING_SWIM 7        // uniform buffer: SwimParams (technique procedural)
-#define THRONG_BINDING_PALETTE 8     // storage buffer: per-instance skinning palettes (technique palette)
-#define THRONG_BINDING_BONES 9       // sampled image: per-instance quaternion + translation texels (technique bonetex)
-#define THRONG_BINDING_SKINNED 10    // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
-#define THRONG_BINDING_PALETTE_UBO 13  // dynamic uniform buffer: one batch of palettes (technique palette-ubo)
-#define THRONG_BINDING_ANIMATION_WORDS 15  // storage buffer: the same texels as 32-bit words (AnimationStorage::StorageBuffer)
-#define THRONG_BINDING_CAPTURE 14     // storage buffer: world position per (instance, vertex), capture shader variants (tests)
-#define THRONG_UBO_VEC4S 1024         // vec4 in that block: 16 KiB, the guaranteed maxUniformBufferRange
-#define THRONG_BINDING_VERTICES 11   // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
-#define THRONG_BINDING_VAT 12        // sampled image array: vertex animation, position + normal per vertex (technique vat)
-#define THRONG_BINDING_VISIBLE 16    // storage buffer: uint member per slot of the visible list (member.glsl)
+#define THRONG_BINDING_INSTANCES 0        // storage buffer: InstanceRecord[]
+#define THRONG_BINDING_CLIPS 1            // storage buffer: ClipRecord[]
+#define THRONG_BINDING_ANIMATION 2        // sampled image array: baked joint matrices (texelFetch only)
+#define THRONG_BINDING_TEXTURE 3          // combined image sampler: base colour texture (white when none)
+#define THRONG_BINDING_CHECK_OUTPUT 5     // compute check: vec4 per (query, vertex)
+#define THRONG_BINDING_ANIMATION_BUFFER 6 // uniform texel buffer: the same texels, when the image would exceed limits
+#define THRONG_BINDING_SWIM 7             // uniform buffer: SwimParams (technique procedural)
+#define THRONG_BINDING_PALETTE 8          // storage buffer: per-instance skinning palettes (technique palette)
+#define THRONG_BINDING_BONES 9    // sampled image: per-instance quaternion + translation texels (technique bonetex)
+#define THRONG_BINDING_SKINNED 10 // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
+#define THRONG_BINDING_PALETTE_UBO 13 // dynamic uniform buffer: one batch of palettes (technique palette-ubo)
+#define THRONG_BINDING_ANIMATION_WORDS                                                                                 \
+    15 // storage buffer: the same texels as 32-bit words (AnimationStorage::StorageBuffer)
+#define THRONG_BINDING_CAPTURE                                                                                         \
+    14                        // storage buffer: world position per (instance, vertex), capture shader variants (tests)
+#define THRONG_UBO_VEC4S 1024 // vec4 in that block: 16 KiB, the guaranteed maxUniformBufferRange
+#define THRONG_BINDING_VERTICES                                                                                        \
+    11                        // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
+#define THRONG_BINDING_VAT 12 // sampled image array: vertex animation, position + normal per vertex (technique vat)
+#define THRONG_BINDING_VISIBLE 16 // storage buffer: uint member per slot of the visible list (member.glsl)
 
 // The compute rasterizer (raster_*.comp, resolve_*.frag; src/render/compute_raster.h, docs/FAR_FIELD.md),
 // set 0 of its own layouts, beside the bindings above that the skinning includes read.
-#define THRONG_BINDING_RASTER_PARAMS 17      // storage buffer: RasterParams
-#define THRONG_BINDING_CLUSTERS 18           // storage buffer: uvec4 per cluster (first vertex, vertex count, first triangle, triangle count)
-#define THRONG_BINDING_CLUSTER_VERTICES 19   // storage buffer: uint global vertex id, per cluster
-#define THRONG_BINDING_CLUSTER_TRIANGLES 20  // storage buffer: uint per chain triangle, three 8-bit local vertex indices
-#define THRONG_BINDING_VISIBILITY 21         // storage buffer: uint64 per pixel (depth key << 40 | member << 16 | chain triangle)
-#define THRONG_BINDING_CULL_COUNTS 22        // storage buffer: the culling pass's counts (THRONG_COUNT_*)
-#define THRONG_BINDING_RESOLVE_TRIANGLES 23  // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
-#define THRONG_BINDING_SUBMESH_COLORS 24     // storage buffer: vec4 base colour per submesh
-#define THRONG_BINDING_RASTER_PLAN 25        // storage buffer: RasterPlan (indirect dispatches per LOD)
-#define THRONG_BINDING_VERTEX_CACHE 26       // storage buffer: uvec2 per cached vertex (model-space position, 21 bits per axis in the cache box)
-#define THRONG_BINDING_MEMBER_SLOTS 27      // storage buffer: uint per member, its cached-member index in the frame's cache (stale unless checked)
-#define THRONG_BINDING_LOD_VERTICES 28       // storage buffer: each LOD's vertices once (ClusterChain::lod_vertices) as the cache pass reads them, THRONG_CACHE_VERTEX_WORDS each
-#define THRONG_BINDING_VERTEX_SLOTS 29       // storage buffer: uint per cluster vertex, its index among its LOD's vertices
-#define THRONG_BINDING_CACHE_NORMALS 30      // storage buffer: uint per cached vertex (model-space normal, octahedral, 2 x snorm16)
-#define THRONG_BINDING_TRIANGLE_SLOTS 31     // storage buffer: uvec4 per chain triangle (its vertices' indices among its LOD's vertices, 0)
-#define THRONG_CACHE_VERTEX_WORDS 10         // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
-#define THRONG_CACHE_MAX_JOINTS 128          // the cache pass keeps a member's palette in shared memory; more joints: no cache
-#define THRONG_RASTER_LOCAL_SIZE 64          // threads per (member, cluster) workgroup: one per cluster vertex
-#define THRONG_CACHE_LOCAL_SIZE 128          // threads per workgroup of the vertex cache pass: one workgroup per cached member
-#define THRONG_CACHE_STEPS 2097151u          // 2^21 - 1: steps per axis of a cached position across the cache box
-#define THRONG_RASTER_ROW 65535u             // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
+#define THRONG_BINDING_RASTER_PARAMS 17 // storage buffer: RasterParams
+#define THRONG_BINDING_CLUSTERS                                                                                        \
+    18 // storage buffer: uvec4 per cluster (first vertex, vertex count, first triangle, triangle count)
+#define THRONG_BINDING_CLUSTER_VERTICES 19  // storage buffer: uint global vertex id, per cluster
+#define THRONG_BINDING_CLUSTER_TRIANGLES 20 // storage buffer: uint per chain triangle, three 8-bit local vertex indices
+#define THRONG_BINDING_VISIBILITY                                                                                      \
+    21 // storage buffer: uint64 per pixel (depth key << 40 | member << 16 | chain triangle)
+#define THRONG_BINDING_CULL_COUNTS 22 // storage buffer: the culling pass's counts (THRONG_COUNT_*)
+#define THRONG_BINDING_RESOLVE_TRIANGLES                                                                               \
+    23                                   // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
+#define THRONG_BINDING_SUBMESH_COLORS 24 // storage buffer: vec4 base colour per submesh
+#define THRONG_BINDING_RASTER_PLAN 25    // storage buffer: RasterPlan (indirect dispatches per LOD)
+#define THRONG_BINDING_VERTEX_CACHE                                                                                    \
+    26 // storage buffer: uvec2 per cached vertex (model-space position, 21 bits per axis in the cache box)
+#define THRONG_BINDING_MEMBER_SLOTS                                                                                    \
+    27 // storage buffer: uint per member, its cached-member index in the frame's cache (stale unless checked)
+#define THRONG_BINDING_LOD_VERTICES                                                                                    \
+    28 // storage buffer: each LOD's vertices once (ClusterChain::lod_vertices) as the cache pass reads them,
+       // THRONG_CACHE_VERTEX_WORDS each
+#define THRONG_BINDING_VERTEX_SLOTS 29 // storage buffer: uint per cluster vertex, its index among its LOD's vertices
+#define THRONG_BINDING_CACHE_NORMALS                                                                                   \
+    30 // storage buffer: uint per cached vertex (model-space normal, octahedral, 2 x snorm16)
+#define THRONG_BINDING_TRIANGLE_SLOTS                                                                                  \
+    31 // storage buffer: uvec4 per chain triangle (its vertices' indices among its LOD's vertices, 0)
+#define THRONG_CACHE_VERTEX_WORDS                                                                                      \
+    10 // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
+#define THRONG_CACHE_MAX_JOINTS 128 // the cache pass keeps a member's palette in shared memory; more joints: no cache
+#define THRONG_RASTER_LOCAL_SIZE 64 // threads per (member, cluster) workgroup: one per cluster vertex
+#define THRONG_CACHE_LOCAL_SIZE 128 // threads per workgroup of the vertex cache pass: one workgroup per cached member
+#define THRONG_CACHE_STEPS 2097151u // 2^21 - 1: steps per axis of a cached position across the cache box
+#define THRONG_RASTER_ROW 65535u    // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
-#define THRONG_BANDWIDTH_LOCAL_SIZE 256  // bandwidth.comp (src/gpu/bandwidth.h)
+#define THRONG_BANDWIDTH_LOCAL_SIZE 256 // bandwidth.comp (src/gpu/bandwidth.h)
 
 // Animated impostors (impostor.vert, impostor.frag; src/render/impostors.h), set 0 of their layout.
-#define THRONG_IMPOSTOR_BINDING_PARAMS 0     // storage buffer: ImpostorParams
-#define THRONG_IMPOSTOR_BINDING_INSTANCES 1  // storage buffer: InstanceRecord[]
-#define THRONG_IMPOSTOR_BINDING_VISIBLE 2    // storage buffer: the visible list (impostor region)
-#define THRONG_IMPOSTOR_BINDING_CLIPS 3      // storage buffer: ClipRecord[]
-#define THRONG_IMPOSTOR_BINDING_FRAMES 4     // storage buffer: uint pictures per clip
-#define THRONG_IMPOSTOR_BINDING_COLOR 5      // sampled image array: colour + coverage tiles (BakedImpostors)
-#define THRONG_IMPOSTOR_BINDING_NORMAL 6     // sampled image array: normal + coverage tiles
+#define THRONG_IMPOSTOR_BINDING_PARAMS 0    // storage buffer: ImpostorParams
+#define THRONG_IMPOSTOR_BINDING_INSTANCES 1 // storage buffer: InstanceRecord[]
+#define THRONG_IMPOSTOR_BINDING_VISIBLE 2   // storage buffer: the visible list (impostor region)
+#define THRONG_IMPOSTOR_BINDING_CLIPS 3     // storage buffer: ClipRecord[]
+#define THRONG_IMPOSTOR_BINDING_FRAMES 4    // storage buffer: uint pictures per clip
+#define THRONG_IMPOSTOR_BINDING_COLOR 5     // sampled image array: colour + coverage tiles (BakedImpostors)
+#define THRONG_IMPOSTOR_BINDING_NORMAL 6    // sampled image array: normal + coverage tiles
 
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
-#define THRONG_CULL_BINDING_PARAMS 0     // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that reads one)
-#define THRONG_CULL_BINDING_INSTANCES 1  // storage buffer: InstanceRecord[]
-#define THRONG_CULL_BINDING_BOUNDS 2     // storage buffer: vec4 min, vec4 max per clip (model space, conservative)
-#define THRONG_CULL_BINDING_VISIBLE 3    // storage buffer: uint[] the visible list
-#define THRONG_CULL_BINDING_COUNTS 4     // storage buffer: uint[THRONG_COUNTS] (THRONG_COUNT_* below)
-#define THRONG_CULL_BINDING_RANGES 5     // storage buffer: uvec2 (first index, index count) per (submesh, LOD)
-#define THRONG_CULL_BINDING_DRAWS 6      // storage buffer: DrawCommand per (submesh, LOD slot)
-#define THRONG_CULL_BINDING_DRAW_COUNTS 7  // storage buffer: uint per (phase, submesh), the draws of that submesh
-#define THRONG_CULL_BINDING_PYRAMID 0    // set 1 (cull_late.comp only): sampled image, the depth pyramid, every level
-#define THRONG_CULL_BINDING_DRAWN 9      // storage buffer: uint per member, 1 when the last occlusion-culled frame drew it
-#define THRONG_CULL_BINDING_IMPOSTOR_DRAW 10  // storage buffer: the impostors' DrawCommand (6 indices of a quad, the members, first slot)
+#define THRONG_CULL_BINDING_PARAMS                                                                                     \
+    0 // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that
+      // reads one)
+#define THRONG_CULL_BINDING_INSTANCES 1   // storage buffer: InstanceRecord[]
+#define THRONG_CULL_BINDING_BOUNDS 2      // storage buffer: vec4 min, vec4 max per clip (model space, conservative)
+#define THRONG_CULL_BINDING_VISIBLE 3     // storage buffer: uint[] the visible list
+#define THRONG_CULL_BINDING_COUNTS 4      // storage buffer: uint[THRONG_COUNTS] (THRONG_COUNT_* below)
+#define THRONG_CULL_BINDING_RANGES 5      // storage buffer: uvec2 (first index, index count) per (submesh, LOD)
+#define THRONG_CULL_BINDING_DRAWS 6       // storage buffer: DrawCommand per (submesh, LOD slot)
+#define THRONG_CULL_BINDING_DRAW_COUNTS 7 // storage buffer: uint per (phase, submesh), the draws of that submesh
+#define THRONG_CULL_BINDING_PYRAMID 0     // set 1 (cull_late.comp only): sampled image, the depth pyramid, every level
+#define THRONG_CULL_BINDING_DRAWN 9 // storage buffer: uint per member, 1 when the last occlusion-culled frame drew it
+#define THRONG_CULL_BINDING_IMPOSTOR_DRAW                                                                              \
+    10 // storage buffer: the impostors' DrawCommand (6 indices of a quad, the members, first slot)
 #define THRONG_MAX_LODS 8
 #define THRONG_CULL_LOCAL_SIZE 64
 // The phases of culling (push constant of cull.comp, cull_late.comp and draws.comp). ALL: one
@@ -97,24 +113,24 @@ using uint = uint32_t;
 // the members the early phase drew at LOD l (where the late phase's draws of LOD l begin).
 #define THRONG_COUNT_IN_FRUSTUM THRONG_MAX_LODS
 #define THRONG_COUNT_OCCLUDED (THRONG_MAX_LODS + 1)
-#define THRONG_COUNT_IMPOSTORS (THRONG_MAX_LODS + 2)  // members drawn as impostors (both phases)
-#define THRONG_IMPOSTOR_LEVEL 0xffu                   // chooseLevel's answer for a member drawn as an impostor
+#define THRONG_COUNT_IMPOSTORS (THRONG_MAX_LODS + 2) // members drawn as impostors (both phases)
+#define THRONG_IMPOSTOR_LEVEL 0xffu                  // chooseLevel's answer for a member drawn as an impostor
 #define THRONG_COUNT_EARLY 16
 #define THRONG_COUNTS 32
 
 // The depth pyramid (pyramid.comp; src/render/depth_pyramid.h): level 0 the depth image, level
 // k + 1 the minimum (reversed Z: the farthest) of 2x2 texels of level k, sizes rounded up.
-#define THRONG_PYRAMID_BINDING_SOURCE 0  // sampled image: the depth image or the level below
-#define THRONG_PYRAMID_BINDING_TARGET 1  // storage image r32f: the level written
+#define THRONG_PYRAMID_BINDING_SOURCE 0 // sampled image: the depth image or the level below
+#define THRONG_PYRAMID_BINDING_TARGET 1 // storage image r32f: the level written
 #define THRONG_PYRAMID_LOCAL_SIZE 8
 #define THRONG_MAX_PYRAMID_LEVELS 16
 
 // Specialization constant 0 of every shader that skins from baked animation: where the texels
 // are read from (the other bindings then hold a 1-texel placeholder).
 #define THRONG_SPEC_ANIMATION_PATH 0
-#define THRONG_ANIMATION_PATH_IMAGE 0         // sampled image array, texelFetch
-#define THRONG_ANIMATION_PATH_TEXEL_BUFFER 1  // uniform texel buffer, texelFetch
-#define THRONG_ANIMATION_PATH_WORDS 2         // storage buffer, plain loads
+#define THRONG_ANIMATION_PATH_IMAGE 0        // sampled image array, texelFetch
+#define THRONG_ANIMATION_PATH_TEXEL_BUFFER 1 // uniform texel buffer, texelFetch
+#define THRONG_ANIMATION_PATH_WORDS 2        // storage buffer, plain loads
 // Specialization constant 2 of the same shaders: 1 when the texels are IEEE halves (the words
 // path unpacks them itself; the other paths get floats from the texture unit).
 #define THRONG_SPEC_ANIMATION_HALF 2
@@ -122,28 +138,28 @@ using uint = uint32_t;
 // joint), 0 reads 3x4 matrices (3 vec4 per joint, the rows).
 #define THRONG_SPEC_PALETTE_QUATERNION 1
 
-#define THRONG_VERTEX_WORDS 15       // sizeof(BakedVertex) / 4
+#define THRONG_VERTEX_WORDS 15 // sizeof(BakedVertex) / 4
 #define THRONG_CHECK_LOCAL_SIZE 64
 
 // One crowd member: 48 bytes.
 struct InstanceRecord {
-    vec4 position_scale;  // xyz: position on the field, w: uniform scale
-    uvec2 orientation;    // quaternion (x, y, z, w) as four halves: packHalf2x16(x, y), packHalf2x16(z, w)
-    uint clips;           // clip A in bits 0-15, clip B (the cross-fade target) in bits 16-31
-    uint color;           // RGBA8 tint (unpackUnorm4x8)
-    float time_offset;    // seconds: phase, added to time * speed
-    float speed;          // playback rate
-    float blend;          // weight of clip B in [0, 1]
+    vec4 position_scale; // xyz: position on the field, w: uniform scale
+    uvec2 orientation;   // quaternion (x, y, z, w) as four halves: packHalf2x16(x, y), packHalf2x16(z, w)
+    uint clips;          // clip A in bits 0-15, clip B (the cross-fade target) in bits 16-31
+    uint color;          // RGBA8 tint (unpackUnorm4x8)
+    float time_offset;   // seconds: phase, added to time * speed
+    float speed;         // playback rate
+    float blend;         // weight of clip B in [0, 1]
     uint reserved;
 };
 
 // Per baked clip: 32 bytes.
 struct ClipRecord {
-    float duration;          // seconds
-    float last_frame;        // frame_count - 1
-    uint loop;               // 1: wrap time, 0: clamp
-    uint first_texel;        // texel-buffer path: index of the clip's frame 0, joint 0, row 0
-    uint row_texels;         // texel-buffer path: texels per frame (3 * joints)
+    float duration;   // seconds
+    float last_frame; // frame_count - 1
+    uint loop;        // 1: wrap time, 0: clamp
+    uint first_texel; // texel-buffer path: index of the clip's frame 0, joint 0, row 0
+    uint row_texels;  // texel-buffer path: texels per frame (3 * joints)
     uint reserved0;
     uint reserved1;
     uint reserved2;
@@ -152,29 +168,29 @@ struct ClipRecord {
 // Push constants of the draw: 128 bytes (the guaranteed maximum).
 struct DrawConstants {
     mat4 view_projection;
-    vec4 light_direction;    // xyz: direction the light travels (world), w: ambient level
-    vec4 base_color;         // submesh colour (multiplies vertex and instance colour)
-    float time;              // seconds since the crowd started
-    uint joint_count;        // palette entries per instance (palette, bonetex)
+    vec4 light_direction; // xyz: direction the light travels (world), w: ambient level
+    vec4 base_color;      // submesh colour (multiplies vertex and instance colour)
+    float time;           // seconds since the crowd started
+    uint joint_count;     // palette entries per instance (palette, bonetex)
     uint has_texture;
     uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
     uint first_instance;     // palette-ubo: first instance of the batch being drawn
-    uint lod_stride;         // slots per LOD region of the visible list: gl_InstanceIndex / lod_stride is the LOD (0: unknown)
-    uint coarse_lods;        // baked: LODs (bits 0-15) up to (bits 16-31, exclusive) are skinned coarsely (coarse_skinning.h)
+    uint lod_stride;  // slots per LOD region of the visible list: gl_InstanceIndex / lod_stride is the LOD (0: unknown)
+    uint coarse_lods; // baked: LODs (bits 0-15) up to (bits 16-31, exclusive) are skinned coarsely (coarse_skinning.h)
 };
 
 // The fish swim of technique `procedural` (std140 uniform): 32 bytes. Amounts in model units
 // (side, wave) and radians (pivot, twist); see procedural.vert for the motions.
 struct SwimParams {
-    float side;              // side-to-side translation amplitude
-    float pivot;             // yaw amplitude about the body's centre
-    float wave;              // travelling-wave amplitude
-    float twist;             // roll amplitude
-    float frequency;         // wave number along z (radians per unit length)
-    float beats_per_second;  // tail beats per second at speed 1
-    float mask_head;         // z in front of which the wave and twist vanish (head at +z)...
-    float mask_tail;         // ...and z behind which they act fully; mask_tail < mask_head
+    float side;             // side-to-side translation amplitude
+    float pivot;            // yaw amplitude about the body's centre
+    float wave;             // travelling-wave amplitude
+    float twist;            // roll amplitude
+    float frequency;        // wave number along z (radians per unit length)
+    float beats_per_second; // tail beats per second at speed 1
+    float mask_head;        // z in front of which the wave and twist vanish (head at +z)...
+    float mask_tail;        // ...and z behind which they act fully; mask_tail < mask_head
 };
 
 // What the culling pass needs to know about the view: 272 bytes, the same in std140 and std430.
@@ -185,24 +201,24 @@ struct CullParams {
     float pixels_per_unit; // screen pixels of one unit at view depth 1 (height / (2 tan(fovy / 2)))
     float lod_error_px;    // the coarsest LOD whose error projects to at most this many pixels
     uint members;
-    uint lod_count;        // LODs to choose from (1: LOD 0 only)
-    uint frustum;          // 1: drop members outside the frustum
+    uint lod_count; // LODs to choose from (1: LOD 0 only)
+    uint frustum;   // 1: drop members outside the frustum
     uint submeshes;
-    uint row_width;        // members per row of the 2D dispatch
-    uint visible_stride;   // slots per LOD region of the visible list (>= members)
-    uint identity_base;    // slot of the identity region (member i at identity_base + i)
-    uint pyramid_levels;   // levels of the depth pyramid (occlusion culling only)
-    uint draw_lods;        // the indirect draws cover LODs below this (the compute rasterizer draws the rest)
-    float impostor_px;     // members less than this many pixels tall on screen are drawn as impostors (0: none)
-    mat4 view_projection;  // world to clip space (occlusion culling projects each member's box)
-    vec2 viewport;         // pixels; level 0 of the depth pyramid has this size
-    uint impostor_base;    // slot of the impostor region of the visible list
+    uint row_width;       // members per row of the 2D dispatch
+    uint visible_stride;  // slots per LOD region of the visible list (>= members)
+    uint identity_base;   // slot of the identity region (member i at identity_base + i)
+    uint pyramid_levels;  // levels of the depth pyramid (occlusion culling only)
+    uint draw_lods;       // the indirect draws cover LODs below this (the compute rasterizer draws the rest)
+    float impostor_px;    // members less than this many pixels tall on screen are drawn as impostors (0: none)
+    mat4 view_projection; // world to clip space (occlusion culling projects each member's box)
+    vec2 viewport;        // pixels; level 0 of the depth pyramid has this size
+    uint impostor_base;   // slot of the impostor region of the visible list
     uint reserved2;
 };
 
 // Push constants of the culling shaders: 16 bytes.
 struct CullPhase {
-    uint phase;            // THRONG_CULL_PHASE_*
+    uint phase; // THRONG_CULL_PHASE_*
     uint reserved0;
     uint reserved1;
     uint reserved2;
@@ -211,21 +227,22 @@ struct CullPhase {
 // What the compute rasterizer needs to know (std430 storage buffer): 416 bytes.
 struct RasterParams {
     mat4 view_projection;
-    vec4 light_direction;  // as DrawConstants
-    vec2 viewport;         // pixels
-    float time;            // the draw time (the motion's clock)
-    uint lod_stride;       // slots per LOD region of the visible list
-    uint coarse_lods;      // as DrawConstants::coarse_lods
-    uint culled;           // 1: members come from the culling pass's regions; 0: every member at LOD 0 from the identity region
+    vec4 light_direction; // as DrawConstants
+    vec2 viewport;        // pixels
+    float time;           // the draw time (the motion's clock)
+    uint lod_stride;      // slots per LOD region of the visible list
+    uint coarse_lods;     // as DrawConstants::coarse_lods
+    uint culled; // 1: members come from the culling pass's regions; 0: every member at LOD 0 from the identity region
     uint members;
     uint identity_base;
-    uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count, first chain triangle, chain triangles
+    uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count, first chain triangle, chain
+                           // triangles
     uvec4 lod_vertices[8]; // per LOD: first entry of its vertex list (THRONG_BINDING_LOD_VERTICES), vertex count, 0, 0
     vec4 cache_origin;     // xyz: the cache box's corner (model space; every pose of every clip lies inside)
     vec4 cache_step;       // xyz: the box's size / THRONG_CACHE_STEPS per axis
     uint joint_count;      // palette entries per member
     uint cache_lods;       // members at LODs below this are skinned once into the vertex cache (0: no cache)
-    uint cache_capacity;   // vertices the cache holds (8 + 4 bytes each); members that do not fit are skinned per cluster
+    uint cache_capacity; // vertices the cache holds (8 + 4 bytes each); members that do not fit are skinned per cluster
     uint reserved;
 };
 
@@ -233,32 +250,34 @@ struct RasterParams {
 // dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
 // cache's layout and dispatches, and the resolve's draws: 592 bytes.
 struct RasterPlan {
-    uvec4 dispatches[8];       // per LOD: the rasterizer's workgroups for the members the cache does not hold
-    uvec4 members[2];          // LOD l in component l % 4 of [l / 4]
-    uvec4 cache[8];            // per LOD: first cache vertex, members cached (its first slots), first cached-member index, vertices per member
+    uvec4 dispatches[8]; // per LOD: the rasterizer's workgroups for the members the cache does not hold
+    uvec4 members[2];    // LOD l in component l % 4 of [l / 4]
+    uvec4 cache[8];      // per LOD: first cache vertex, members cached (its first slots), first cached-member index,
+                         // vertices per member
     uvec4 cache_dispatches[8]; // per LOD: the cache pass, one workgroup per cached member, in rows of THRONG_RASTER_ROW
-    uvec4 cached_dispatches[8];// per LOD: the rasterizer's workgroups for the cached members' clusters (`dispatches`: the rest)
-    uvec4 totals;              // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
-    uvec4 resolve_draw;        // VkDrawIndirectCommand of a resolve variant (3, 1, 0, 0), drawn when its count below is not 0
-    uvec4 resolve_counts;      // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; 0
+    uvec4 cached_dispatches[8]; // per LOD: the rasterizer's workgroups for the cached members' clusters (`dispatches`:
+                                // the rest)
+    uvec4 totals;       // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
+    uvec4 resolve_draw; // VkDrawIndirectCommand of a resolve variant (3, 1, 0, 0), drawn when its count below is not 0
+    uvec4 resolve_counts; // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; 0
 };
 
 // What the impostor pass needs to know (std430 storage buffer): 128 bytes.
 struct ImpostorParams {
     mat4 view_projection;
-    vec4 light_direction;  // as DrawConstants
-    vec4 camera_position;  // xyz: the eye, world space
-    vec4 sphere;           // xyz: the centre every tile frames (model space), w: its radius
-    float time;            // the draw time (the motion's clock)
-    uint azimuths;         // BakedImpostors' views: azimuths x elevations
+    vec4 light_direction; // as DrawConstants
+    vec4 camera_position; // xyz: the eye, world space
+    vec4 sphere;          // xyz: the centre every tile frames (model space), w: its radius
+    float time;           // the draw time (the motion's clock)
+    uint azimuths;        // BakedImpostors' views: azimuths x elevations
     uint elevations;
-    uint max_frames;       // rows of tiles per layer
+    uint max_frames; // rows of tiles per layer
 };
 
 // Push constants of pyramid.comp: 16 bytes.
 struct PyramidConstants {
-    ivec2 source_size;     // texels of the level read
-    ivec2 target_size;     // texels of the level written
+    ivec2 source_size; // texels of the level read
+    ivec2 target_size; // texels of the level written
 };
 
 // One indexed indirect draw, laid out as VkDrawIndexedIndirectCommand: 20 bytes.

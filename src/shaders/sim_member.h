@@ -60,8 +60,8 @@ SIM_FN int simLength(ivec3 v) {
     uint m = simMaxAbs(v);
     int s = 0;
     while ((m >> uint(s)) >= 32768u) s += 1;
-    ivec3 w = v >> s;  // |w| <= 32768
-    uint l2 = uint(w.x * w.x) + uint(w.y * w.y) + uint(w.z * w.z);  // <= 3 * 2^30
+    ivec3 w = v >> s;                                              // |w| <= 32768
+    uint l2 = uint(w.x * w.x) + uint(w.y * w.y) + uint(w.z * w.z); // <= 3 * 2^30
     return int(simSqrt(l2)) << s;
 }
 
@@ -80,14 +80,14 @@ SIM_FN ivec3 simNormalize(ivec3 v) {
     }
     // 16384 <= max |w| <= 32768
     uint l2 = uint(w.x * w.x) + uint(w.y * w.y) + uint(w.z * w.z);
-    int l = int(simSqrt(l2));  // >= 16384
-    return (w * THRONG_SIM_ONE) / l;  // |w * 2^14| <= 2^29
+    int l = int(simSqrt(l2));        // >= 16384
+    return (w * THRONG_SIM_ONE) / l; // |w * 2^14| <= 2^29
 }
 
 // v shortened to `limit` when longer. Contract: 0 <= limit <= 2^16.
 SIM_FN ivec3 simClampLength(ivec3 v, int limit) {
     if (simLength(v) <= limit) return v;
-    return simNormalize(v) * limit / THRONG_SIM_ONE;  // <= 2^14 * 2^16
+    return simNormalize(v) * limit / THRONG_SIM_ONE; // <= 2^14 * 2^16
 }
 
 // ---- the neighbour grid -----------------------------------------------------------------
@@ -106,10 +106,10 @@ SIM_FN uint simCellIndex(uvec3 c, SIM_IN(SimParams) P) { return (c.z * P.grid_di
 
 // What a member gathers from its neighbours (those strictly within one radius).
 struct SimSums {
-    ivec4 push;      // xyz: sum over neighbours closer than the separation radius of the direction away
-                     // from them (Q12) times the overlap share (separation - distance) / separation
-    ivec4 offset;    // xyz: sum of the neighbours' offsets from the member, local units; w: neighbours
-    ivec4 velocity;  // xyz: sum of the neighbours' velocities, units per step
+    ivec4 push;     // xyz: sum over neighbours closer than the separation radius of the direction away
+                    // from them (Q12) times the overlap share (separation - distance) / separation
+    ivec4 offset;   // xyz: sum of the neighbours' offsets from the member, local units; w: neighbours
+    ivec4 velocity; // xyz: sum of the neighbours' velocities, units per step
 };
 
 SIM_FN SimSums simNoSums() {
@@ -123,18 +123,19 @@ SIM_FN SimSums simNoSums() {
 // Adds neighbour `other` (index other_index, velocity other_velocity) to the sums of the member at
 // `self`. `planar`: walkers, who ignore heights. Two members at the same point push apart along x,
 // the lower index toward -x. Local units: offsets >> 2, so the radius is 4096.
-SIM_FN void simAccumulate(SIM_INOUT(SimSums) sums, ivec3 self, uint self_index, ivec3 other, ivec3 other_velocity, uint other_index,
-                          bool planar, int separation) {
+SIM_FN void simAccumulate(SIM_INOUT(SimSums) sums, ivec3 self, uint self_index, ivec3 other, ivec3 other_velocity,
+                          uint other_index, bool planar, int separation) {
     ivec3 d = (self - other) >> THRONG_SIM_LOCAL_SHIFT;
     if (planar) d.y = 0;
     if (simMaxAbs(d) >= uint(THRONG_SIM_LOCAL_RADIUS)) return;
-    int dist = int(simSqrt(uint(d.x * d.x + d.y * d.y + d.z * d.z)));  // sum < 3 * 2^24
+    int dist = int(simSqrt(uint(d.x * d.x + d.y * d.y + d.z * d.z))); // sum < 3 * 2^24
     if (dist >= THRONG_SIM_LOCAL_RADIUS) return;
     sums.offset += ivec4(-d, 1);
     sums.velocity += ivec4(other_velocity, 0);
     if (dist < separation) {
-        int overlap = (separation - dist) * 4096 / separation;  // (0, 4096]
-        ivec3 away = dist > 0 ? d * overlap / dist : ivec3(self_index < other_index ? -overlap : overlap, 0, 0);  // |d * overlap| <= 2^24
+        int overlap = (separation - dist) * 4096 / separation; // (0, 4096]
+        ivec3 away = dist > 0 ? d * overlap / dist
+                              : ivec3(self_index < other_index ? -overlap : overlap, 0, 0); // |d * overlap| <= 2^24
         sums.push += ivec4(away, 0);
     }
 }
@@ -143,7 +144,7 @@ SIM_FN void simAccumulate(SIM_INOUT(SimSums) sums, ivec3 self, uint self_index, 
 
 // A slot's natural ground speed for this member (scaled by its size), units per step.
 SIM_FN int simNaturalSpeed(uint slot, SIM_IN(MemberState) m, SIM_IN(SimParams) P) {
-    return P.natural_speed[slot] * int(m.size) / THRONG_SIM_RATE_ONE;  // <= 2^13 * 2^14
+    return P.natural_speed[slot] * int(m.size) / THRONG_SIM_RATE_ONE; // <= 2^13 * 2^14
 }
 
 // Playback rate of a slot's clip at ground speed `speed`: speed / natural speed (feet that do
@@ -151,7 +152,7 @@ SIM_FN int simNaturalSpeed(uint slot, SIM_IN(MemberState) m, SIM_IN(SimParams) P
 SIM_FN uint simSlotRate(uint slot, int speed, SIM_IN(MemberState) m, SIM_IN(SimParams) P) {
     int natural = simNaturalSpeed(slot, m, P);
     if (natural <= 0) return uint(THRONG_SIM_RATE_ONE);
-    return uint(min(speed * THRONG_SIM_RATE_ONE / natural, int(P.rate_max)));  // speed <= 2^16
+    return uint(min(speed * THRONG_SIM_RATE_ONE / natural, int(P.rate_max))); // speed <= 2^16
 }
 
 // The slot the member's speed asks for, from the slot it is in or fading into (hysteresis:
@@ -162,8 +163,10 @@ SIM_FN uint simChooseSlot(uint current, int speed, SIM_IN(MemberState) m, SIM_IN
     if (current == THRONG_SIM_SLOT_IDLE) {
         if (speed > t.x) want = speed > t.z ? THRONG_SIM_SLOT_RUN : THRONG_SIM_SLOT_WALK;
     } else if (current == THRONG_SIM_SLOT_WALK) {
-        if (speed < t.y) want = THRONG_SIM_SLOT_IDLE;
-        else if (speed > t.z) want = THRONG_SIM_SLOT_RUN;
+        if (speed < t.y)
+            want = THRONG_SIM_SLOT_IDLE;
+        else if (speed > t.z)
+            want = THRONG_SIM_SLOT_RUN;
     } else if (speed < t.w) {
         want = speed < t.y ? THRONG_SIM_SLOT_IDLE : THRONG_SIM_SLOT_WALK;
     }
@@ -202,9 +205,9 @@ SIM_FN void simUpdateClips(SIM_INOUT(MemberState) m, uint want, SIM_IN(SimParams
 
 // The Q14 heading h turned toward the Q14 direction t by at most the turn of one step.
 SIM_FN ivec2 simTurn(ivec2 h, ivec2 t, SIM_IN(SimParams) P) {
-    int dot_ht = (h.x * t.x + h.y * t.y) / THRONG_SIM_ONE;  // products <= 2^28
+    int dot_ht = (h.x * t.x + h.y * t.y) / THRONG_SIM_ONE; // products <= 2^28
     if (dot_ht >= P.turn_cos) return t;
-    int cross_ht = h.x * t.y - h.y * t.x;  // > 0: t lies counterclockwise of h in (x, z)
+    int cross_ht = h.x * t.y - h.y * t.x; // > 0: t lies counterclockwise of h in (x, z)
     int s = cross_ht >= 0 ? P.turn_sin : -P.turn_sin;
     ivec3 r = ivec3(h.x * P.turn_cos - h.y * s, 0, h.x * s + h.y * P.turn_cos) / THRONG_SIM_ONE;
     ivec3 n = simNormalize(r);
@@ -217,14 +220,14 @@ SIM_FN ivec2 simTurn(ivec2 h, ivec2 t, SIM_IN(SimParams) P) {
 // renderer played between the two steps).
 SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
     // The clip time over the step just played, at the rate the records promised.
-    m.anim += m.rate * P.step_q20 / uint(THRONG_SIM_RATE_ONE);  // rate <= 2^14 (max_rate <= 4), step <= 2^17
+    m.anim += m.rate * P.step_q20 / uint(THRONG_SIM_RATE_ONE); // rate <= 2^14 (max_rate <= 4), step <= 2^17
 
     ivec3 p = ivec3(m.position);
     ivec3 v = ivec3(m.velocity);
     int wait = m.velocity.w;
     ivec3 goal = ivec3(m.goal.x, p.y, m.goal.z);
     ivec3 desired = ivec3(0);
-    ivec3 way = ivec3(0);  // Q14 direction to the goal while walking to one
+    ivec3 way = ivec3(0); // Q14 direction to the goal while walking to one
     if (wait > 0) {
         wait -= 1;
         if (wait == 0) {
@@ -239,12 +242,12 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
             wait = 1 + int(simBelow(m.rng, P.wait_steps));
         } else {
             int speed = m.goal.w;
-            if (dist < P.slow_radius) speed = speed * dist / P.slow_radius;  // <= 2^13 * 2^17
+            if (dist < P.slow_radius) speed = speed * dist / P.slow_radius; // <= 2^13 * 2^17
             // Only as fast as the member faces its way: a goal behind it is turned to first (a
             // walker does not walk backward or sideways).
             way = simNormalize(to_goal);
-            int facing = max((m.heading.x * way.x + m.heading.y * way.z) / THRONG_SIM_ONE, 0);  // products <= 2^28
-            desired = way * (speed * facing / THRONG_SIM_ONE) / THRONG_SIM_ONE;  // <= 2^13 * 2^14
+            int facing = max((m.heading.x * way.x + m.heading.y * way.z) / THRONG_SIM_ONE, 0); // products <= 2^28
+            desired = way * (speed * facing / THRONG_SIM_ONE) / THRONG_SIM_ONE;                // <= 2^13 * 2^14
         }
     }
 
@@ -257,17 +260,17 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     v.y = 0;
     ivec3 push = clamp(ivec3(sums.push), ivec3(-65536), ivec3(65536));
     push.y = 0;
-    push += ivec3(push.z, 0, -push.x) * P.sidestep / 4096;  // <= 2^16 * 2^12
-    ivec3 move = simClampLength(v + push * P.push_speed / 4096, P.max_speed);  // <= 2^17 * 2^13
+    push += ivec3(push.z, 0, -push.x) * P.sidestep / 4096;                    // <= 2^16 * 2^12
+    ivec3 move = simClampLength(v + push * P.push_speed / 4096, P.max_speed); // <= 2^17 * 2^13
     ivec3 before = p;
     p += move;
     p.x = clamp(p.x, P.field_min.x, P.field_max.x);
     p.z = clamp(p.z, P.field_min.z, P.field_max.z);
-    if (p.x != before.x + move.x) v.x = 0;  // walking into the field's edge
+    if (p.x != before.x + move.x) v.x = 0; // walking into the field's edge
     if (p.z != before.z + move.z) v.z = 0;
     move = p - before;
     m.motion = ivec2(move.x, move.z);
-    int speed = simLength(move);  // the ground speed the feet cover
+    int speed = simLength(move); // the ground speed the feet cover
 
     // The heading turns toward where the member moves, or, standing, toward its goal.
     ivec3 target = speed > P.turn_min_speed ? simNormalize(move) : way;
@@ -278,12 +281,14 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     uint b = m.clips >> 16;
     // Wrap the clip time by clip A's duration, never mid-fade (both clips play the same time).
     uint duration = P.clip_duration[a];
-    if (a == b && duration > 0u) m.anim %= duration;
-    else if (m.anim >= 0x80000000u && duration > 0u) m.anim %= duration;  // a fade that never ends: keep the time bounded
+    if (a == b && duration > 0u)
+        m.anim %= duration;
+    else if (m.anim >= 0x80000000u && duration > 0u)
+        m.anim %= duration; // a fade that never ends: keep the time bounded
     // The rate for the next step: a blend of the two clips' rates by the fade.
     uint rate_a = simSlotRate(a, speed, m, P);
     uint rate_b = simSlotRate(b, speed, m, P);
-    m.rate = (rate_a * (THRONG_SIM_FADE_ONE - m.fade) + rate_b * m.fade) >> 16;  // rates <= 2^14
+    m.rate = (rate_a * (THRONG_SIM_FADE_ONE - m.fade) + rate_b * m.fade) >> 16; // rates <= 2^14
 
     m.position = ivec4(p, m.position.w);
     m.velocity = ivec4(v, wait);
@@ -295,37 +300,40 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
 // cruise speed, turning away from the walls of the volume, speed kept between min and max; the
 // swim phase advances at the rate chosen the step before (tail beats follow the speed).
 SIM_FN void simStepFish(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
-    m.anim = (m.anim + m.rate * P.beat_q20 / uint(THRONG_SIM_RATE_ONE)) & (THRONG_SIM_TIME_ONE - 1u);  // rate <= 2^14, beat <= 2^17
+    m.anim = (m.anim + m.rate * P.beat_q20 / uint(THRONG_SIM_RATE_ONE)) &
+             (THRONG_SIM_TIME_ONE - 1u); // rate <= 2^14, beat <= 2^17
 
     ivec3 p = ivec3(m.position);
     ivec3 v = ivec3(m.velocity);
     ivec3 accel = ivec3(0);
     int n = sums.offset.w;
     if (n > 0) {
-        ivec3 centre = ivec3(sums.offset) / n;                           // local units, within the radius
-        accel += centre * P.cohesion / THRONG_SIM_LOCAL_RADIUS;          // <= 2^12 * 2^13
+        ivec3 centre = ivec3(sums.offset) / n;                  // local units, within the radius
+        accel += centre * P.cohesion / THRONG_SIM_LOCAL_RADIUS; // <= 2^12 * 2^13
         ivec3 mean_velocity = ivec3(sums.velocity) / n;
-        accel += (mean_velocity - v) * P.alignment / 4096;               // <= 2^15 * 2^12
+        accel += (mean_velocity - v) * P.alignment / 4096; // <= 2^15 * 2^12
     }
     // Back toward the fish's own cruise speed (alignment alone would slow a school whose members
     // disagree down to the minimum).
     int cruise = max(m.goal.w, 1);
-    accel += simNormalize(v) * ((cruise - simLength(v)) * P.cruise_pull / 4096) / THRONG_SIM_ONE;  // <= 2^14 * 2^13
+    accel += simNormalize(v) * ((cruise - simLength(v)) * P.cruise_pull / 4096) / THRONG_SIM_ONE; // <= 2^14 * 2^13
     accel = simClampLength(accel, P.max_accel);
     // Separation and walls act on top of the limited steering.
     ivec3 push = clamp(ivec3(sums.push), ivec3(-65536), ivec3(65536));
-    accel += push * P.push_speed / 4096;                                 // <= 2^16 * 2^13
+    accel += push * P.push_speed / 4096; // <= 2^16 * 2^13
     // Walls: a push inward growing linearly from the margin to the wall.
     for (int c = 0; c < 3; ++c) {
         int low = p[c] - P.field_min[c];
         int high = P.field_max[c] - p[c];
-        if (low < P.wall_margin) accel[c] += (P.wall_margin - low) * P.wall_accel / P.wall_margin;     // <= 2^16 * 2^13
+        if (low < P.wall_margin) accel[c] += (P.wall_margin - low) * P.wall_accel / P.wall_margin; // <= 2^16 * 2^13
         if (high < P.wall_margin) accel[c] -= (P.wall_margin - high) * P.wall_accel / P.wall_margin;
     }
     v += accel;
     int speed = simLength(v);
-    if (speed > P.max_speed) v = simNormalize(v) * P.max_speed / THRONG_SIM_ONE;
-    else if (speed < P.min_speed) v = speed == 0 ? ivec3(0, 0, P.min_speed) : simNormalize(v) * P.min_speed / THRONG_SIM_ONE;
+    if (speed > P.max_speed)
+        v = simNormalize(v) * P.max_speed / THRONG_SIM_ONE;
+    else if (speed < P.min_speed)
+        v = speed == 0 ? ivec3(0, 0, P.min_speed) : simNormalize(v) * P.min_speed / THRONG_SIM_ONE;
     p += v;
     // The volume is a hard limit too: a fish that would leave it stops at the wall and turns back.
     for (int c = 0; c < 3; ++c) {
@@ -338,15 +346,18 @@ SIM_FN void simStepFish(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(S
         }
     }
     speed = simLength(v);
-    m.rate = uint(clamp(speed * THRONG_SIM_RATE_ONE / cruise, THRONG_SIM_RATE_ONE / 4, int(P.rate_max)));  // speed <= 2^14
+    m.rate =
+        uint(clamp(speed * THRONG_SIM_RATE_ONE / cruise, THRONG_SIM_RATE_ONE / 4, int(P.rate_max))); // speed <= 2^14
 
     m.position = ivec4(p, m.position.w);
     m.velocity = ivec4(v, 0);
 }
 
 SIM_FN void simStep(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
-    if (P.kind == uint(THRONG_SIM_KIND_WALKERS)) simStepWalker(m, sums, P);
-    else simStepFish(m, sums, P);
+    if (P.kind == uint(THRONG_SIM_KIND_WALKERS))
+        simStepWalker(m, sums, P);
+    else
+        simStepFish(m, sums, P);
 }
 
 // ---- what the renderer reads ------------------------------------------------------------
@@ -391,7 +402,8 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
     r.speed = float(m.rate) / 4096.0f;
     r.blend = float(m.fade) / 65536.0f;
     float anim = float(m.anim) / 1048576.0f;
-    SIM_PRECISE float offset = P.kind == uint(THRONG_SIM_KIND_WALKERS) ? anim - time * r.speed : anim - time * r.speed * P.beats_per_second;
+    SIM_PRECISE float offset =
+        P.kind == uint(THRONG_SIM_KIND_WALKERS) ? anim - time * r.speed : anim - time * r.speed * P.beats_per_second;
     r.time_offset = offset;
     r.reserved = 0u;
     return r;

@@ -60,15 +60,20 @@ VkExtent2D split(uint32_t groups, uint32_t max_x) {
 std::shared_ptr<const SimPipelines> createSimPipelines(const gpu::Context& ctx) {
     auto p = std::make_shared<SimPipelines>();
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t b : {THRONG_SIM_BINDING_PARAMS, THRONG_SIM_BINDING_MEMBERS, THRONG_SIM_BINDING_CELLS, THRONG_SIM_BINDING_STARTS,
-                       THRONG_SIM_BINDING_SORTED, THRONG_SIM_BINDING_INSTANCES})
+    for (uint32_t b : {THRONG_SIM_BINDING_PARAMS, THRONG_SIM_BINDING_MEMBERS, THRONG_SIM_BINDING_CELLS,
+                       THRONG_SIM_BINDING_STARTS, THRONG_SIM_BINDING_SORTED, THRONG_SIM_BINDING_INSTANCES})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr});
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    p->layout = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(shader::SimConstants), kCompute));
-    p->cells = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::sim_cells_comp_spv, p->layout));
-    p->scan = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::sim_scan_comp_spv, p->layout));
-    p->scatter = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::sim_scatter_comp_spv, p->layout));
-    p->step = gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::sim_step_comp_spv, p->layout));
+    p->layout = gpu::Unique<VkPipelineLayout>(
+        ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(shader::SimConstants), kCompute));
+    p->cells = gpu::Unique<VkPipeline>(ctx.device,
+                                       gpu::createComputePipeline(ctx, gpu::shaders::sim_cells_comp_spv, p->layout));
+    p->scan = gpu::Unique<VkPipeline>(ctx.device,
+                                      gpu::createComputePipeline(ctx, gpu::shaders::sim_scan_comp_spv, p->layout));
+    p->scatter = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::sim_scatter_comp_spv, p->layout));
+    p->step = gpu::Unique<VkPipeline>(ctx.device,
+                                      gpu::createComputePipeline(ctx, gpu::shaders::sim_step_comp_spv, p->layout));
     return p;
 }
 
@@ -90,19 +95,22 @@ Status checkDeviceLimits(const gpu::Context& ctx, const SimSettings& settings, u
     };
     for (const auto& b : buffers)
         if (b.bytes > range)
-            return Status::failure("simulation of " + std::to_string(members) + " members: its " + b.what + " (" + megabytes(b.bytes) +
-                                   ") exceed the device's maxStorageBufferRange (" + megabytes(range) + ")");
+            return Status::failure("simulation of " + std::to_string(members) + " members: its " + b.what + " (" +
+                                   megabytes(b.bytes) + ") exceed the device's maxStorageBufferRange (" +
+                                   megabytes(range) + ")");
     const uint32_t max_x = std::min(limits.maxComputeWorkGroupCount[0], 65535u);
-    for (uint32_t groups : {groupsFor(members, THRONG_SIM_LOCAL_SIZE), levels.front().count / uint32_t(THRONG_SIM_SCAN_BLOCK)})
+    for (uint32_t groups :
+         {groupsFor(members, THRONG_SIM_LOCAL_SIZE), levels.front().count / uint32_t(THRONG_SIM_SCAN_BLOCK)})
         if (split(groups, max_x).height > limits.maxComputeWorkGroupCount[1])
             return Status::failure("simulation of " + std::to_string(members) + " members: " + std::to_string(groups) +
                                    " workgroups exceed the device's maxComputeWorkGroupCount");
     return {};
 }
 
-GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const SimSettings& settings, VkBuffer instances,
-                             std::shared_ptr<const SimPipelines> pipelines, uint32_t max_groups_x)
-    : allocator_(&a), settings_(settings), members_(uint32_t(initial.members.size())), steps_(initial.steps), start_time_(initial.start_time) {
+GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const SimSettings& settings,
+                             VkBuffer instances, std::shared_ptr<const SimPipelines> pipelines, uint32_t max_groups_x)
+    : allocator_(&a), settings_(settings), members_(uint32_t(initial.members.size())), steps_(initial.steps),
+      start_time_(initial.start_time) {
     assert(validate(settings).ok() && members_ > 0 && instances != VK_NULL_HANDLE);
     const gpu::Context& ctx = *a.context;
     if (Status st = checkDeviceLimits(ctx, settings, members_); !st) throw gpu::GpuError(st.message);
@@ -115,11 +123,13 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     const VkBufferUsageFlags transfer = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     params_buffer_ = gpu::ownBuffer(a, sizeof(params_), storage | transfer, gpu::MemoryUse::Device);
-    members_buffer_ = gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::MemberState), storage | transfer, gpu::MemoryUse::Device);
+    members_buffer_ =
+        gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::MemberState), storage | transfer, gpu::MemoryUse::Device);
     cells_buffer_ = gpu::ownBuffer(a, uint64_t(members_) * 8, storage, gpu::MemoryUse::Device);
     const uint64_t elements = uint64_t(levels_.back().offset) + levels_.back().count;
     starts_buffer_ = gpu::ownBuffer(a, elements * 4, storage | transfer, gpu::MemoryUse::Device);
-    sorted_buffer_ = gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::SortedMember), storage, gpu::MemoryUse::Device);
+    sorted_buffer_ =
+        gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::SortedMember), storage, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *params_buffer_, &params_, sizeof(params_));
     gpu::uploadBuffer(a, *members_buffer_, initial.members.data(), members_buffer_->size);
 
@@ -144,9 +154,11 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
     clock.start_time = start_time_;
     const float time = recordTime(clock, settings_);
     gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
-        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, kComputeStage, kShaderReadWrite);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, kComputeStage,
+                           kShaderReadWrite);
         recordWrite(cmd, THRONG_SIM_FLAG_WRITE, time);
-        gpu::memoryBarrier(cmd, kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        gpu::memoryBarrier(cmd, kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     });
 }
@@ -154,10 +166,12 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
 double GpuSimulation::time() const { return start_time_ + double(steps_) * stepSeconds(settings_); }
 
 uint64_t GpuSimulation::bytes() const {
-    return params_buffer_->size + members_buffer_->size + cells_buffer_->size + starts_buffer_->size + sorted_buffer_->size;
+    return params_buffer_->size + members_buffer_->size + cells_buffer_->size + starts_buffer_->size +
+           sorted_buffer_->size;
 }
 
-void GpuSimulation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, const shader::SimConstants& constants, uint32_t groups) const {
+void GpuSimulation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, const shader::SimConstants& constants,
+                             uint32_t groups) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof(constants), &constants);
     const VkExtent2D g = split(groups, max_groups_x_);
@@ -176,16 +190,19 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps) {
     if (steps == 0) return;
     auto computeBarrier = [&](VkPipelineStageFlags2 dst_stage) {
         gpu::memoryBarrier(cmd, kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, dst_stage,
-                           kShaderReadWrite | (dst_stage & VK_PIPELINE_STAGE_2_TRANSFER_BIT ? VK_ACCESS_2_TRANSFER_WRITE_BIT : 0));
+                           kShaderReadWrite |
+                               (dst_stage & VK_PIPELINE_STAGE_2_TRANSFER_BIT ? VK_ACCESS_2_TRANSFER_WRITE_BIT : 0));
     };
     const uint32_t member_groups = groupsFor(members_, THRONG_SIM_LOCAL_SIZE);
     // After everything before: draws may still read the records this overwrites.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                       kComputeStage | VK_PIPELINE_STAGE_2_TRANSFER_BIT, kShaderReadWrite | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+                       kComputeStage | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                       kShaderReadWrite | VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &set_, 0, nullptr);
     for (uint32_t s = 0; s < steps; ++s) {
         vkCmdFillBuffer(cmd, starts_buffer_->buffer, 0, uint64_t(levels_.front().count) * 4, 0);
-        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, kComputeStage, kShaderReadWrite);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, kComputeStage,
+                           kShaderReadWrite);
         shader::SimConstants constants{};
         dispatch(cmd, pipelines_->cells, constants, member_groups);
         computeBarrier(kComputeStage);
@@ -221,9 +238,12 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps) {
         clock.start_time = start_time_;
         constants.time = recordTime(clock, settings_);
         dispatch(cmd, pipelines_->step, constants, member_groups);
-        if (!last) computeBarrier(kComputeStage | VK_PIPELINE_STAGE_2_TRANSFER_BIT);  // the next clear overwrites what this read
+        if (!last)
+            computeBarrier(kComputeStage |
+                           VK_PIPELINE_STAGE_2_TRANSFER_BIT); // the next clear overwrites what this read
     }
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                        VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     steps_ += steps;
 }

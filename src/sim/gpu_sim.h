@@ -40,7 +40,7 @@ std::shared_ptr<const SimPipelines> createSimPipelines(const gpu::Context& conte
 Status checkDeviceLimits(const gpu::Context& context, const SimSettings& settings, uint32_t members);
 
 class GpuSimulation {
-public:
+  public:
     // Uploads `initial` and writes its records into `instances` (waiting for the GPU once: load
     // time). `instances`: a storage buffer of at least initial.members.size() InstanceRecords,
     // which every record() rewrites; the simulation does not own it, and it must outlive it.
@@ -70,13 +70,14 @@ public:
     uint64_t steps() const { return steps_; }
     // The time of the last recorded step (stateTime): what the renderer's clock should read.
     double time() const;
-    uint64_t bytes() const;  // device memory of the simulation's own buffers
+    uint64_t bytes() const; // device memory of the simulation's own buffers
 
-private:
+  private:
     struct ScanLevel {
-        uint32_t offset = 0, count = 0;  // elements of the starts buffer: first, and how many (multiple of 1,024)
+        uint32_t offset = 0, count = 0; // elements of the starts buffer: first, and how many (multiple of 1,024)
     };
-    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, const shader::SimConstants& constants, uint32_t groups) const;
+    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, const shader::SimConstants& constants,
+                  uint32_t groups) const;
     void recordWrite(VkCommandBuffer cmd, uint32_t flags, float time) const;
 
     gpu::Allocator* allocator_ = nullptr;

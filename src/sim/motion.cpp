@@ -8,7 +8,7 @@ namespace throng::sim {
 namespace {
 
 class SimMotion final : public render::CrowdMotion {
-public:
+  public:
     SimMotion(gpu::Allocator& a, const SimState& initial, const SimSettings& settings, VkBuffer instances,
               std::shared_ptr<const SimPipelines> pipelines)
         : settings_(settings), sim_(a, initial, settings, instances, std::move(pipelines)) {}
@@ -17,14 +17,15 @@ public:
         const double step = stepSeconds(settings_);
         const double now = sim_.time();
         uint32_t steps = 0;
-        if (double(time) > now) steps = uint32_t(std::min(std::floor((double(time) - now) / step + 1e-9), double(kMaxStepsPerFrame)));
+        if (double(time) > now)
+            steps = uint32_t(std::min(std::floor((double(time) - now) / step + 1e-9), double(kMaxStepsPerFrame)));
         // Every frame has the pass, also with no step to take (the frame list stays the same).
         passes.push_back({"simulate", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                           [this, steps](VkCommandBuffer cmd) { sim_.record(cmd, steps); }});
         return float(now + double(steps) * step);
     }
 
-private:
+  private:
     SimSettings settings_;
     GpuSimulation sim_;
 };
@@ -33,14 +34,16 @@ private:
 
 Kind kindFor(std::string_view technique) { return technique == "procedural" ? Kind::School : Kind::Walkers; }
 
-Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset, const render::Crowd& crowd, Kind kind,
-                                        uint64_t seed, std::shared_ptr<const SimPipelines> pipelines, double start_time) {
+Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
+                                        const render::Crowd& crowd, Kind kind, uint64_t seed,
+                                        std::shared_ptr<const SimPipelines> pipelines, double start_time) {
     const SimSettings settings = settingsFor(asset, crowd, kind, seed);
     if (Status s = checkDeviceLimits(context, settings, uint32_t(crowd.instances.size())); !s) return Error{s.message};
     auto initial = std::make_shared<const SimState>(initialState(crowd.instances, settings, start_time));
-    return render::MotionFactory([settings, initial, pipelines](gpu::Allocator& a, VkBuffer instances) -> std::unique_ptr<render::CrowdMotion> {
-        return std::make_unique<SimMotion>(a, *initial, settings, instances, pipelines);
-    });
+    return render::MotionFactory(
+        [settings, initial, pipelines](gpu::Allocator& a, VkBuffer instances) -> std::unique_ptr<render::CrowdMotion> {
+            return std::make_unique<SimMotion>(a, *initial, settings, instances, pipelines);
+        });
 }
 
 } // namespace throng::sim

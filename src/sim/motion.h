@@ -21,7 +21,9 @@ Kind kindFor(std::string_view technique);
 // natural speeds), seeded by `seed`, its clock starting at `start_time` seconds. `pipelines`:
 // shared ones, or null.
 // Errors: the settings invalid, the device's limits too small for the crowd (checkDeviceLimits).
-Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset, const render::Crowd& crowd, Kind kind,
-                                        uint64_t seed, std::shared_ptr<const SimPipelines> pipelines = nullptr, double start_time = 0.0);
+Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
+                                        const render::Crowd& crowd, Kind kind, uint64_t seed,
+                                        std::shared_ptr<const SimPipelines> pipelines = nullptr,
+                                        double start_time = 0.0);
 
 } // namespace throng::sim

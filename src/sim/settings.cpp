@@ -36,9 +36,12 @@ std::array<int32_t, 3> assignSlots(const BakedAsset& asset) {
     for (uint32_t c = 0; c < asset.clips.size(); ++c) {
         const std::string name = lower(asset.clips[c].name);
         int32_t k = -1;
-        if (name.find("idle") != std::string::npos) k = kIdle;
-        else if (name.find("run") != std::string::npos) k = kRun;
-        else if (name.find("walk") != std::string::npos) k = kWalk;
+        if (name.find("idle") != std::string::npos)
+            k = kIdle;
+        else if (name.find("run") != std::string::npos)
+            k = kRun;
+        else if (name.find("walk") != std::string::npos)
+            k = kWalk;
         if (k >= 0 && slot[size_t(k)] < 0) {
             slot[size_t(k)] = int32_t(c);
             used[c] = true;
@@ -80,7 +83,8 @@ float naturalGroundSpeed(const BakedAsset& asset, uint32_t clip) {
             for (int k = 0; k < 4; ++k) {
                 if (bv.weights[k] == 0.0f) continue;
                 const size_t j = bv.joints[k];
-                out += double(bv.weights[k]) * glm::dvec3(glm::dot(rows[j * 3], p), glm::dot(rows[j * 3 + 1], p), glm::dot(rows[j * 3 + 2], p));
+                out += double(bv.weights[k]) *
+                       glm::dvec3(glm::dot(rows[j * 3], p), glm::dot(rows[j * 3 + 1], p), glm::dot(rows[j * 3 + 2], p));
             }
             frames[f].push_back(out);
         }

@@ -17,9 +17,9 @@ namespace throng::sim {
 
 namespace {
 
-constexpr double kRadiusUnits = double(1 << THRONG_SIM_RADIUS_BITS);  // position units per radius
+constexpr double kRadiusUnits = double(1 << THRONG_SIM_RADIUS_BITS); // position units per radius
 constexpr int64_t kLimit = THRONG_SIM_POSITION_LIMIT;
-constexpr int kMaxPerStep = 8192;  // speeds and pushes: at most half a radius per step
+constexpr int kMaxPerStep = 8192; // speeds and pushes: at most half a radius per step
 
 std::string number(double v) {
     char text[32];
@@ -30,7 +30,8 @@ std::string number(double v) {
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 uint32_t stepQ20(const SimSettings& s) {
-    return uint32_t(std::clamp<int64_t>(std::llround(double(s.step) * double(THRONG_SIM_TIME_ONE)), 1, THRONG_SIM_TIME_ONE / 8));
+    return uint32_t(
+        std::clamp<int64_t>(std::llround(double(s.step) * double(THRONG_SIM_TIME_ONE)), 1, THRONG_SIM_TIME_ONE / 8));
 }
 
 // SplitMix64 of the seed and the member: the member's random state.
@@ -47,13 +48,14 @@ double uniform(uint32_t& rng) { return double(shader::simRandom(rng) >> 8) * (1.
 
 // The members' neighbour sums, as sim_step.comp gathers them: the 3 x 3 (x 3) cells around the
 // member's, cells of one row read as one range of the sorted members.
-shader::SimSums gather(uint32_t i, const shader::MemberState& m, const shader::SimParams& P, const std::vector<uint32_t>& starts,
-                       const std::vector<shader::SortedMember>& sorted) {
+shader::SimSums gather(uint32_t i, const shader::MemberState& m, const shader::SimParams& P,
+                       const std::vector<uint32_t>& starts, const std::vector<shader::SortedMember>& sorted) {
     shader::SimSums sums = shader::simNoSums();
     const glm::ivec3 p(m.position);
     const glm::uvec3 c = shader::simCellOf(p, P);
     const glm::uvec3 lo(c.x > 0 ? c.x - 1 : 0, c.y > 0 ? c.y - 1 : 0, c.z > 0 ? c.z - 1 : 0);
-    const glm::uvec3 hi(std::min(c.x + 1, P.grid_dims.x - 1), std::min(c.y + 1, P.grid_dims.y - 1), std::min(c.z + 1, P.grid_dims.z - 1));
+    const glm::uvec3 hi(std::min(c.x + 1, P.grid_dims.x - 1), std::min(c.y + 1, P.grid_dims.y - 1),
+                        std::min(c.z + 1, P.grid_dims.z - 1));
     const bool planar = P.kind == THRONG_SIM_KIND_WALKERS;
     for (uint32_t z = lo.z; z <= hi.z; ++z)
         for (uint32_t y = lo.y; y <= hi.y; ++y) {
@@ -62,7 +64,8 @@ shader::SimSums gather(uint32_t i, const shader::MemberState& m, const shader::S
                 const shader::SortedMember& o = sorted[k];
                 const uint32_t j = uint32_t(o.position.w);
                 if (j == i) continue;
-                shader::simAccumulate(sums, p, i, glm::ivec3(o.position), glm::ivec3(o.velocity), j, planar, P.separation);
+                shader::simAccumulate(sums, p, i, glm::ivec3(o.position), glm::ivec3(o.velocity), j, planar,
+                                      P.separation);
             }
         }
     return sums;
@@ -77,31 +80,41 @@ Status validate(const SimSettings& s) {
     const bool walkers = s.kind == Kind::Walkers;
     if (s.kind != Kind::Walkers && s.kind != Kind::School) return fail("unknown kind");
     if (!(s.step > 0.0f && s.step <= 0.125f)) return fail("step " + number(s.step) + " s is outside (0, 1/8]");
-    if (!(std::isfinite(s.radius) && s.radius > 0.0f)) return fail("radius " + number(s.radius) + " is not a positive number");
-    if (!(s.separation > 0.0f && s.separation <= s.radius)) return fail("separation " + number(s.separation) + " is outside (0, radius]");
+    if (!(std::isfinite(s.radius) && s.radius > 0.0f))
+        return fail("radius " + number(s.radius) + " is not a positive number");
+    if (!(s.separation > 0.0f && s.separation <= s.radius))
+        return fail("separation " + number(s.separation) + " is outside (0, radius]");
     if (!finite(s.field.min) || !finite(s.field.max)) return fail("the field is not finite");
     const glm::vec3 extent = s.field.max - s.field.min;
-    if (extent.x < 0.0f || extent.z < 0.0f || (!walkers && extent.y < 0.0f)) return fail("the field is empty (max < min)");
+    if (extent.x < 0.0f || extent.z < 0.0f || (!walkers && extent.y < 0.0f))
+        return fail("the field is empty (max < min)");
     const double widest = walkers ? std::max(extent.x, extent.z) : std::max({extent.x, extent.y, extent.z});
     if (widest / s.radius > 65000.0)
-        return fail("the field (" + number(widest) + " across) is more than 65,000 radii (" + number(s.radius) + ") wide");
+        return fail("the field (" + number(widest) + " across) is more than 65,000 radii (" + number(s.radius) +
+                    ") wide");
     const double dt = stepSeconds(s);
     const double half_radius = 0.5 * s.radius;
     auto perStep = [&](const char* name, float speed) -> Status {
-        if (!(std::isfinite(speed) && speed >= 0.0f)) return fail(std::string(name) + " " + number(speed) + " is not a non-negative number");
-        if (speed * dt > half_radius) return fail(std::string(name) + " " + number(speed) + " moves more than half a radius per step");
+        if (!(std::isfinite(speed) && speed >= 0.0f))
+            return fail(std::string(name) + " " + number(speed) + " is not a non-negative number");
+        if (speed * dt > half_radius)
+            return fail(std::string(name) + " " + number(speed) + " moves more than half a radius per step");
         return {};
     };
     auto perStep2 = [&](const char* name, float accel) -> Status {
-        if (!(std::isfinite(accel) && accel >= 0.0f)) return fail(std::string(name) + " " + number(accel) + " is not a non-negative number");
-        if (accel * dt * dt > half_radius) return fail(std::string(name) + " " + number(accel) + " changes the speed by more than half a radius per step");
+        if (!(std::isfinite(accel) && accel >= 0.0f))
+            return fail(std::string(name) + " " + number(accel) + " is not a non-negative number");
+        if (accel * dt * dt > half_radius)
+            return fail(std::string(name) + " " + number(accel) +
+                        " changes the speed by more than half a radius per step");
         return {};
     };
     if (Status st = perStep("max_speed", s.max_speed); !st) return st;
     if (Status st = perStep("min_speed", s.min_speed); !st) return st;
     if (s.min_speed > s.max_speed) return fail("min_speed is above max_speed");
     if (Status st = perStep2("max_accel", s.max_accel); !st) return st;
-    if (!(s.max_rate >= 1.0f && s.max_rate <= 4.0f)) return fail("max_rate " + number(s.max_rate) + " is outside [1, 4]");
+    if (!(s.max_rate >= 1.0f && s.max_rate <= 4.0f))
+        return fail("max_rate " + number(s.max_rate) + " is outside [1, 4]");
     if (walkers) {
         if (Status st = perStep("push", s.push); !st) return st;
         if (Status st = perStep("walk_speed", s.walk_speed); !st) return st;
@@ -109,7 +122,8 @@ Status validate(const SimSettings& s) {
         if (s.slots[kWalk].clip < 0) return fail("slot walk has no clip");
         for (const ClipSlot& slot : s.slots) {
             if (slot.clip > 0xffff) return fail("clip " + std::to_string(slot.clip) + " is past 65535");
-            if (!(slot.duration >= 0.0f && slot.duration < 2000.0f)) return fail("clip duration " + number(slot.duration) + " s is outside [0, 2000)");
+            if (!(slot.duration >= 0.0f && slot.duration < 2000.0f))
+                return fail("clip duration " + number(slot.duration) + " s is outside [0, 2000)");
             if (Status st = perStep("a natural speed", slot.natural_speed); !st) return st;
         }
         if (!(s.runner_share >= 0.0f && s.runner_share <= 1.0f)) return fail("runner_share is outside [0, 1]");
@@ -127,15 +141,18 @@ Status validate(const SimSettings& s) {
         if (!(s.cruise_speed > 0.0f)) return fail("cruise_speed is not positive");
         if (!(s.alignment >= 0.0f && s.alignment * dt <= 1.0)) return fail("alignment is outside [0, 1 / step]");
         if (!(s.cruise_pull >= 0.0f && s.cruise_pull * dt <= 1.0)) return fail("cruise_pull is outside [0, 1 / step]");
-        if (!(s.wall_margin > 0.0f && s.wall_margin <= 4.0f * s.radius)) return fail("wall_margin is outside (0, 4 radii]");
-        if (!(s.beats_per_second >= 0.0f && s.beats_per_second * dt <= 0.125)) return fail("beats_per_second is outside [0, 1/8 per step]");
+        if (!(s.wall_margin > 0.0f && s.wall_margin <= 4.0f * s.radius))
+            return fail("wall_margin is outside (0, 4 radii]");
+        if (!(s.beats_per_second >= 0.0f && s.beats_per_second * dt <= 0.125))
+            return fail("beats_per_second is outside [0, 1/8 per step]");
     }
     return {};
 }
 
 Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
     if (Status st = validate(s); !st) return Error{st.message};
-    if (members == 0 || members > (1u << 28)) return Error{"simulation: " + std::to_string(members) + " members is outside 1 .. 2^28"};
+    if (members == 0 || members > (1u << 28))
+        return Error{"simulation: " + std::to_string(members) + " members is outside 1 .. 2^28"};
     const bool walkers = s.kind == Kind::Walkers;
     shader::SimParams P{};
     const glm::dvec3 centre = (glm::dvec3(s.field.min) + glm::dvec3(s.field.max)) * 0.5;
@@ -143,10 +160,16 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
     const glm::dvec3 origin(P.origin);
     const double unit = P.origin.w;
     const double dt = stepSeconds(s);
-    auto units = [&](double world, int axis) { return int32_t(std::clamp<int64_t>(std::llround((world - origin[axis]) / unit), -kLimit, kLimit)); };
+    auto units = [&](double world, int axis) {
+        return int32_t(std::clamp<int64_t>(std::llround((world - origin[axis]) / unit), -kLimit, kLimit));
+    };
     auto length = [&](double world) { return int32_t(std::clamp<int64_t>(std::llround(world / unit), 0, kLimit)); };
-    auto perStep = [&](double speed) { return int32_t(std::clamp<int64_t>(std::llround(speed * dt / unit), 0, kMaxPerStep)); };
-    auto perStep2 = [&](double accel) { return int32_t(std::clamp<int64_t>(std::llround(accel * dt * dt / unit), 0, kMaxPerStep)); };
+    auto perStep = [&](double speed) {
+        return int32_t(std::clamp<int64_t>(std::llround(speed * dt / unit), 0, kMaxPerStep));
+    };
+    auto perStep2 = [&](double accel) {
+        return int32_t(std::clamp<int64_t>(std::llround(accel * dt * dt / unit), 0, kMaxPerStep));
+    };
 
     for (int a = 0; a < 3; ++a) {
         P.field_min[a] = units(s.field.min[a], a);
@@ -172,7 +195,8 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
     P.members = members;
     P.kind = uint32_t(s.kind);
     P.step_q20 = stepQ20(s);
-    P.separation = std::clamp(int32_t(std::llround(double(s.separation) / s.radius * THRONG_SIM_LOCAL_RADIUS)), 1, THRONG_SIM_LOCAL_RADIUS);
+    P.separation = std::clamp(int32_t(std::llround(double(s.separation) / s.radius * THRONG_SIM_LOCAL_RADIUS)), 1,
+                              THRONG_SIM_LOCAL_RADIUS);
     P.push_speed = walkers ? perStep(s.push) : perStep2(s.push);
     P.max_accel = perStep2(s.max_accel);
     P.max_speed = perStep(s.max_speed);
@@ -192,12 +216,14 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
         P.thresholds.x = int32_t(std::llround(0.3 * walk));
         P.thresholds.y = int32_t(std::llround(0.15 * walk));
         if (s.slots[kRun].clip >= 0) {
-            const double run = P.natural_speed[kRun] > 0 ? double(P.natural_speed[kRun]) : double(perStep(s.run_speed > 0.0f ? s.run_speed : 2.0f * s.walk_speed));
+            const double run = P.natural_speed[kRun] > 0
+                                   ? double(P.natural_speed[kRun])
+                                   : double(perStep(s.run_speed > 0.0f ? s.run_speed : 2.0f * s.walk_speed));
             const double middle = 0.5 * (walk + run);
             P.thresholds.z = int32_t(std::llround(1.1 * middle));
             P.thresholds.w = int32_t(std::llround(0.9 * middle));
         } else {
-            P.thresholds.z = 1 << 16;  // above any speed: never run
+            P.thresholds.z = 1 << 16; // above any speed: never run
             P.thresholds.w = 0;
         }
         P.sidestep = int32_t(std::llround(double(s.sidestep) * 4096.0));
@@ -208,7 +234,8 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
         P.turn_cos = int32_t(std::llround(std::cos(turn) * THRONG_SIM_ONE));
         P.turn_sin = int32_t(std::llround(std::sin(turn) * THRONG_SIM_ONE));
         P.turn_min_speed = int32_t(std::llround(0.1 * walk));
-        P.fade_step = uint32_t(std::clamp<int64_t>(std::llround(double(THRONG_SIM_FADE_ONE) * dt / s.fade_time), 1, THRONG_SIM_FADE_ONE));
+        P.fade_step = uint32_t(
+            std::clamp<int64_t>(std::llround(double(THRONG_SIM_FADE_ONE) * dt / s.fade_time), 1, THRONG_SIM_FADE_ONE));
     } else {
         P.cohesion = perStep2(s.cohesion);
         P.alignment = int32_t(std::llround(double(s.alignment) * dt * 4096.0));
@@ -252,7 +279,8 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
         }
         const float scale = std::isfinite(r.position_scale.w) && r.position_scale.w > 0.0f ? r.position_scale.w : 1.0f;
         m.scale = glm::floatBitsToUint(scale);
-        m.size = uint32_t(std::clamp<int64_t>(std::llround(double(scale) * THRONG_SIM_RATE_ONE), 1, 4 * THRONG_SIM_RATE_ONE));
+        m.size = uint32_t(
+            std::clamp<int64_t>(std::llround(double(scale) * THRONG_SIM_RATE_ONE), 1, 4 * THRONG_SIM_RATE_ONE));
         m.color = r.color;
         m.rng = memberSeed(s.seed, i);
         const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);
@@ -273,13 +301,16 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
                     break;
                 }
             const bool runner = s.slots[kRun].clip >= 0 && s.run_speed > 0.0f && uniform(m.rng) < s.runner_share;
-            const double speed = runner ? s.run_speed * (0.9 + 0.2 * uniform(m.rng)) : s.walk_speed * (0.85 + 0.3 * uniform(m.rng));
+            const double speed =
+                runner ? s.run_speed * (0.9 + 0.2 * uniform(m.rng)) : s.walk_speed * (0.85 + 0.3 * uniform(m.rng));
             const int32_t preferred = int32_t(std::clamp<int64_t>(perStep(speed * scale), 1, P.max_speed));
             m.goal.x = P.field_min.x + int32_t(shader::simBelow(m.rng, uint32_t(P.field_max.x - P.field_min.x) + 1u));
             m.goal.z = P.field_min.z + int32_t(shader::simBelow(m.rng, uint32_t(P.field_max.z - P.field_min.z) + 1u));
             m.goal.w = preferred;
-            if (slot == kIdle) wait = 1 + int32_t(shader::simBelow(m.rng, P.wait_steps));
-            else v = glm::ivec3(m.heading.x, 0, m.heading.y) * preferred / THRONG_SIM_ONE;
+            if (slot == kIdle)
+                wait = 1 + int32_t(shader::simBelow(m.rng, P.wait_steps));
+            else
+                v = glm::ivec3(m.heading.x, 0, m.heading.y) * preferred / THRONG_SIM_ONE;
             m.clips = slot | slot << 16;
             const double duration = s.slots[slot].duration;
             const double t = start_time * r.speed + r.time_offset;
@@ -291,7 +322,8 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
             m.rate = shader::simSlotRate(slot, shader::simLength(v), m, P);
         } else {
             const double speed = s.cruise_speed * (0.9 + 0.2 * uniform(m.rng));
-            const int32_t cruise = int32_t(std::clamp<int64_t>(perStep(speed * scale), std::max(P.min_speed, 1), std::max(P.max_speed, 1)));
+            const int32_t cruise = int32_t(
+                std::clamp<int64_t>(perStep(speed * scale), std::max(P.min_speed, 1), std::max(P.max_speed, 1)));
             glm::ivec3 dir = shader::simNormalize(glm::ivec3(glm::round(forward * double(THRONG_SIM_ONE))));
             if (dir == glm::ivec3(0)) dir = glm::ivec3(0, 0, THRONG_SIM_ONE);
             v = dir * cruise / THRONG_SIM_ONE;
@@ -301,7 +333,8 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
             m.anim = uint32_t(std::llround(phase * THRONG_SIM_TIME_ONE)) & (THRONG_SIM_TIME_ONE - 1u);
             m.position = glm::ivec4(p, 0);
             m.velocity = glm::ivec4(v, 0);
-            m.rate = uint32_t(std::clamp(shader::simLength(v) * THRONG_SIM_RATE_ONE / cruise, THRONG_SIM_RATE_ONE / 4, int32_t(P.rate_max)));
+            m.rate = uint32_t(std::clamp(shader::simLength(v) * THRONG_SIM_RATE_ONE / cruise, THRONG_SIM_RATE_ONE / 4,
+                                         int32_t(P.rate_max)));
         }
         state.members[i] = m;
     }
@@ -324,7 +357,8 @@ void stepCpu(SimState& state, const SimSettings& s) {
     std::vector<shader::SortedMember> sorted(n);
     for (uint32_t i = 0; i < n; ++i) {
         const shader::MemberState& m = state.members[i];
-        sorted[next[cell[i]]++] = {glm::ivec4(glm::ivec3(m.position), int32_t(i)), glm::ivec4(glm::ivec3(m.velocity), 0)};
+        sorted[next[cell[i]]++] = {glm::ivec4(glm::ivec3(m.position), int32_t(i)),
+                                   glm::ivec4(glm::ivec3(m.velocity), 0)};
     }
     for (uint32_t i = 0; i < n; ++i) {
         shader::MemberState& m = state.members[i];

@@ -25,9 +25,9 @@
 // animation the next step will continue, and a speed change never makes the clip time jump.
 #pragma once
 
+#include "../render/crowd.h"
 #include "../shaders/shared.h"
 #include "../shaders/sim_shared.h"
-#include "../render/crowd.h"
 
 #include <throng/baked.h>
 #include <throng/result.h>
@@ -44,51 +44,51 @@ enum class Kind : uint32_t { Walkers = THRONG_SIM_KIND_WALKERS, School = THRONG_
 enum Slot : uint32_t { kIdle = THRONG_SIM_SLOT_IDLE, kWalk = THRONG_SIM_SLOT_WALK, kRun = THRONG_SIM_SLOT_RUN };
 
 struct ClipSlot {
-    int32_t clip = -1;           // the asset's clip; -1: the slot is empty (never chosen; walk must have one)
-    float duration = 0.0f;       // seconds (clip times wrap by it)
-    float natural_speed = 0.0f;  // ground speed at which the clip's feet do not slide, world units/s at scale 1;
-                                 // 0: the clip plays at its own pace whatever the speed (idle)
+    int32_t clip = -1;          // the asset's clip; -1: the slot is empty (never chosen; walk must have one)
+    float duration = 0.0f;      // seconds (clip times wrap by it)
+    float natural_speed = 0.0f; // ground speed at which the clip's feet do not slide, world units/s at scale 1;
+                                // 0: the clip plays at its own pace whatever the speed (idle)
 };
 
 // Everything that stays the same over a simulation. Distances are world units, times seconds;
 // a member's own speeds (walk_speed, cruise_speed, natural speeds) scale with its scale.
 struct SimSettings {
     Kind kind = Kind::Walkers;
-    uint64_t seed = 1;               // goals, waits and preferred speeds
-    float step = 1.0f / 30.0f;       // seconds, in (0, 1/8]; used as a whole number of 2^-20 s: stepSeconds()
-    Bounds field;                    // walkers roam its x-z rectangle (each keeps its height); fish swim inside it
-    float radius = 1.0f;             // neighbour radius: the grid's smallest cell, and the fixed-point scale
-                                     // (1 position unit = radius / 16384); the field may be 65,536 radii across
-    float separation = 1.0f;         // members closer than this push apart; <= radius (walkers: == radius)
-    float push = 2.0f;               // the push at full overlap, per neighbour: walkers a speed (units/s), fish
-                                     // an acceleration (units/s^2)
-    float max_speed = 2.0f;          // units/s; at most radius / 2 per step
-    float min_speed = 0.0f;          // fish: units/s
-    float max_accel = 4.0f;          // units/s^2
-    float max_rate = 3.0f;           // the largest playback rate, in [1, 4]
+    uint64_t seed = 1;         // goals, waits and preferred speeds
+    float step = 1.0f / 30.0f; // seconds, in (0, 1/8]; used as a whole number of 2^-20 s: stepSeconds()
+    Bounds field;              // walkers roam its x-z rectangle (each keeps its height); fish swim inside it
+    float radius = 1.0f;       // neighbour radius: the grid's smallest cell, and the fixed-point scale
+                               // (1 position unit = radius / 16384); the field may be 65,536 radii across
+    float separation = 1.0f;   // members closer than this push apart; <= radius (walkers: == radius)
+    float push = 2.0f;         // the push at full overlap, per neighbour: walkers a speed (units/s), fish
+                               // an acceleration (units/s^2)
+    float max_speed = 2.0f;    // units/s; at most radius / 2 per step
+    float min_speed = 0.0f;    // fish: units/s
+    float max_accel = 4.0f;    // units/s^2
+    float max_rate = 3.0f;     // the largest playback rate, in [1, 4]
 
     // Walkers.
-    std::array<ClipSlot, 3> slots;   // by Slot: idle, walk, run
-    float walk_speed = 1.4f;         // preferred walking speed at scale 1 (each member: 0.85-1.15 times it)
-    float run_speed = 0.0f;          // preferred running speed at scale 1 (0: nobody runs)
-    float runner_share = 0.2f;       // share of members who run (when run_speed > 0 and slot run has a clip)
-    float arrive_radius = 0.6f;      // a goal is reached this close
-    float slow_radius = 1.8f;        // walkers slow down from this far from their goal; < 8 radii
-    float max_wait = 3.0f;           // seconds idle at a reached goal, at most
-    float turn_rate = 3.0f;          // radians per second
-    float fade_time = 0.25f;         // seconds of a cross-fade
-    float sidestep = 0.5f;           // share of the separation push turned to the member's right, in [0, 1]
+    std::array<ClipSlot, 3> slots; // by Slot: idle, walk, run
+    float walk_speed = 1.4f;       // preferred walking speed at scale 1 (each member: 0.85-1.15 times it)
+    float run_speed = 0.0f;        // preferred running speed at scale 1 (0: nobody runs)
+    float runner_share = 0.2f;     // share of members who run (when run_speed > 0 and slot run has a clip)
+    float arrive_radius = 0.6f;    // a goal is reached this close
+    float slow_radius = 1.8f;      // walkers slow down from this far from their goal; < 8 radii
+    float max_wait = 3.0f;         // seconds idle at a reached goal, at most
+    float turn_rate = 3.0f;        // radians per second
+    float fade_time = 0.25f;       // seconds of a cross-fade
+    float sidestep = 0.5f;         // share of the separation push turned to the member's right, in [0, 1]
 
     // Fish.
-    float cruise_speed = 1.0f;       // units/s at scale 1 (each fish: 0.9-1.1 times it): tail beats at rate 1
-    float cohesion = 1.0f;           // acceleration toward the neighbours' centre at one radius from it, units/s^2
-    float alignment = 2.0f;          // per second: how fast a fish takes on its neighbours' mean velocity
-    float cruise_pull = 2.0f;        // per second: how fast a fish returns to its cruise speed
-    float wall_margin = 1.0f;        // fish turn away from walls closer than this; at most 4 radii
-    float wall_accel = 4.0f;         // units/s^2 away from a wall, at the wall
-    float beats_per_second = 1.5f;   // tail beats per second at rate 1: the technique's SwimParams::beats_per_second
+    float cruise_speed = 1.0f;     // units/s at scale 1 (each fish: 0.9-1.1 times it): tail beats at rate 1
+    float cohesion = 1.0f;         // acceleration toward the neighbours' centre at one radius from it, units/s^2
+    float alignment = 2.0f;        // per second: how fast a fish takes on its neighbours' mean velocity
+    float cruise_pull = 2.0f;      // per second: how fast a fish returns to its cruise speed
+    float wall_margin = 1.0f;      // fish turn away from walls closer than this; at most 4 radii
+    float wall_accel = 4.0f;       // units/s^2 away from a wall, at the wall
+    float beats_per_second = 1.5f; // tail beats per second at rate 1: the technique's SwimParams::beats_per_second
 
-    uint32_t max_cells = 0;          // the most grid cells (0: 4 * members + 4096); cells double until under it
+    uint32_t max_cells = 0; // the most grid cells (0: 4 * members + 4096); cells double until under it
 };
 
 // Errors, one line naming the setting: a step outside (0, 1/8] s, a non-finite or non-positive
@@ -126,8 +126,8 @@ float naturalGroundSpeed(const BakedAsset& asset, uint32_t clip);
 // The simulated members and their clock.
 struct SimState {
     std::vector<shader::MemberState> members;
-    uint64_t steps = 0;       // steps taken since the initial state
-    double start_time = 0.0;  // seconds: the time of the initial state
+    uint64_t steps = 0;      // steps taken since the initial state
+    double start_time = 0.0; // seconds: the time of the initial state
 };
 
 // start_time + steps * stepSeconds(), and the same rounded to float: the time the records of the
@@ -139,7 +139,8 @@ float recordTime(const SimState& state, const SimSettings& settings);
 // facing, scale and colour kept; walkers keep their clip where it is one of the slots (else walk)
 // and its clip time; fish keep their swim phase and swim straight ahead at their cruise speed.
 // Contract (asserted): validate(settings) passes; records is not empty.
-SimState initialState(std::span<const gpu::shader::InstanceRecord> records, const SimSettings& settings, double start_time = 0.0);
+SimState initialState(std::span<const gpu::shader::InstanceRecord> records, const SimSettings& settings,
+                      double start_time = 0.0);
 
 // One step of every member, the reference for the GPU: a neighbour grid in member order, the
 // member step of sim_member.h. Integer arithmetic, no floating point.

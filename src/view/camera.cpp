@@ -10,11 +10,9 @@ namespace throng::view {
 
 namespace {
 
-constexpr float kMaxPitch = 1.553343f;  // 89 degrees
+constexpr float kMaxPitch = 1.553343f; // 89 degrees
 
-glm::vec3 right(const Camera& c) {
-    return glm::normalize(glm::cross(viewDirection(c), glm::vec3(0, 1, 0)));
-}
+glm::vec3 right(const Camera& c) { return glm::normalize(glm::cross(viewDirection(c), glm::vec3(0, 1, 0))); }
 
 } // namespace
 
@@ -35,7 +33,7 @@ Camera frameCrowd(const Bounds& b, float aspect) {
     c.yaw = std::atan2(from.x, from.z);
     c.pitch = std::asin(from.y);
     const float half = aspect >= 1.0f ? 0.5f * c.fov_y : std::atan(std::tan(0.5f * c.fov_y) * aspect);
-    c.distance = c.scene_radius / std::sin(half);  // the bounding sphere fits
+    c.distance = c.scene_radius / std::sin(half); // the bounding sphere fits
     return c;
 }
 
@@ -61,7 +59,7 @@ glm::mat4 viewProjection(const Camera& c, float aspect) {
     const float to_scene = glm::length(eye - c.target);
     const float far_plane = to_scene + 3.0f * c.scene_radius;
     const float near_plane = std::max(c.scene_radius * 1e-4f, far_plane * 1e-6f);
-    glm::mat4 proj = glm::perspectiveRH_ZO(c.fov_y, std::max(aspect, 1e-3f), far_plane, near_plane);  // reversed Z
+    glm::mat4 proj = glm::perspectiveRH_ZO(c.fov_y, std::max(aspect, 1e-3f), far_plane, near_plane); // reversed Z
     proj[1][1] *= -1.0f;
     return proj * view;
 }
@@ -87,7 +85,8 @@ void pan(Camera& c, float r, float u) {
 }
 
 void fly(Camera& c, const glm::vec3& move) {
-    const glm::vec3 delta = (right(c) * move.x + glm::vec3(0, 1, 0) * move.y + viewDirection(c) * move.z) * c.scene_radius;
+    const glm::vec3 delta =
+        (right(c) * move.x + glm::vec3(0, 1, 0) * move.y + viewDirection(c) * move.z) * c.scene_radius;
     (c.mode == CameraMode::Orbit ? c.target : c.position) += delta;
 }
 

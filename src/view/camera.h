@@ -31,15 +31,15 @@ Camera frameCrowd(const Bounds& bounds, float aspect);
 Camera viewCamera(render::ViewKind view, const render::Crowd& crowd, float aspect);
 
 glm::vec3 eyePosition(const Camera& camera);
-glm::vec3 viewDirection(const Camera& camera);  // unit, from the eye
+glm::vec3 viewDirection(const Camera& camera); // unit, from the eye
 
 // Reversed-Z perspective (near -> depth 1) with Vulkan's y down, times the view.
 glm::mat4 viewProjection(const Camera& camera, float aspect);
 
-void orbit(Camera& camera, float yaw_radians, float pitch_radians);  // pitch kept within +-89 degrees
-void zoom(Camera& camera, float steps);  // orbit: distance x 0.88 per step in; fly: moves forward
-void pan(Camera& camera, float right, float up);  // in units of the distance (orbit) or scene radius (fly)
-void fly(Camera& camera, const glm::vec3& move);  // x right, y up, z forward; scene radii
-void setMode(Camera& camera, CameraMode mode);  // same eye and direction in the new mode
+void orbit(Camera& camera, float yaw_radians, float pitch_radians); // pitch kept within +-89 degrees
+void zoom(Camera& camera, float steps);          // orbit: distance x 0.88 per step in; fly: moves forward
+void pan(Camera& camera, float right, float up); // in units of the distance (orbit) or scene radius (fly)
+void fly(Camera& camera, const glm::vec3& move); // x right, y up, z forward; scene radii
+void setMode(Camera& camera, CameraMode mode);   // same eye and direction in the new mode
 
 } // namespace throng::view

@@ -87,7 +87,7 @@ bool Commands::apply(const Command& c) {
         return true;
     case CommandKind::Raster: {
         render::RasterMode mode = render::RasterMode::Hardware;
-        render::parseRasterMode(c.text, mode);  // the parser admits only the three names
+        render::parseRasterMode(c.text, mode); // the parser admits only the three names
         std::string why;
         if (!host_.setRaster(mode, why)) {
             host_.log("error: raster " + c.text + ": " + why);
@@ -154,8 +154,8 @@ bool Commands::changePrecision(const std::string& name) {
     const BakedAsset& baked = crowd_.asset().baked;
     const std::string note = crowd_.scene().model || baked.precision == want.precision
                                  ? std::string()
-                                 : " (bonetex; the baked animation stays " + std::string(toString(baked.precision)) + " as stored in " +
-                                       crowd_.scene().source + ")";
+                                 : " (bonetex; the baked animation stays " + std::string(toString(baked.precision)) +
+                                       " as stored in " + crowd_.scene().source + ")";
     if (!change(want, false)) return false;
     host_.log("precision: " + name + note);
     return true;

@@ -19,16 +19,16 @@ namespace throng::view {
 
 // What the commands change outside the crowd.
 class CommandHost {
-public:
+  public:
     virtual ~CommandHost() = default;
-    virtual void log(const std::string& line) = 0;  // to stdout and the console
+    virtual void log(const std::string& line) = 0; // to stdout and the console
     // crowd.apply(want) and what goes with it (the viewer: forgets pending timestamps and, with
     // `reframe`, points the camera at the new crowd). False: crowd.lastError() says why.
     virtual bool applyState(const CrowdState& want, bool reframe) = 0;
     virtual void setSpeed(float speed) = 0;
-    virtual const char* setVsync(bool on) = 0;  // returns the present mode now in use
-    virtual render::CullSettings& culling() = 0;  // what the next frames cull with (the viewer's)
-    virtual void setView(render::ViewKind view) = 0;  // places the camera
+    virtual const char* setVsync(bool on) = 0;       // returns the present mode now in use
+    virtual render::CullSettings& culling() = 0;     // what the next frames cull with (the viewer's)
+    virtual void setView(render::ViewKind view) = 0; // places the camera
     // Who rasterizes the next frames; false (and crowd-independent reason in `why`) when the
     // compute rasterizer cannot draw this crowd: the mode is then left as it was.
     virtual bool setRaster(render::RasterMode mode, std::string& why) = 0;
@@ -36,13 +36,13 @@ public:
     // when the crowd cannot be (nothing changes then).
     virtual bool setImpostors(float pixels, std::string& why) = 0;
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
-    virtual bool screenshot(const std::string& path) = 0;  // false: this swapchain's images cannot be copied
+    virtual bool screenshot(const std::string& path) = 0; // false: this swapchain's images cannot be copied
     virtual std::string statsLine() = 0;
     virtual void quit() = 0;
 };
 
 class Commands {
-public:
+  public:
     // `script`: --exec, ';'-separated. `crowd` and `host` must outlive the Commands.
     Commands(LiveCrowd& crowd, CommandHost& host, std::string_view script);
 
@@ -55,13 +55,13 @@ public:
     // A scripted line that fails marks the run failed.
     void runPending(bool screenshot_waiting);
 
-    void fail() { failed_ = true; }  // something scripted failed later (a screenshot not written)
+    void fail() { failed_ = true; } // something scripted failed later (a screenshot not written)
     bool failed() const { return failed_; }
     size_t scriptLeft() const { return script_.size(); }
 
-private:
+  private:
     bool apply(const Command& c);
-    bool change(const CrowdState& want, bool reframe);  // applyState, or an error line
+    bool change(const CrowdState& want, bool reframe); // applyState, or an error line
     bool changeClip(const std::string& name);
     bool changePrecision(const std::string& name);
 

@@ -38,7 +38,7 @@ bool toNumber(const std::string& text, double& value) {
 struct Spec {
     const char* name;
     CommandKind kind;
-    const char* usage;  // argument, or "" for none
+    const char* usage; // argument, or "" for none
     const char* help;
 };
 
@@ -56,8 +56,10 @@ constexpr Spec kSpecs[] = {
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
     {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU (baked, vat, procedural, static)"},
-    {"impostors", CommandKind::Impostors, "PX", "members fewer pixels tall drawn as animated impostors, 0 (none) to 10000"},
-    {"raster", CommandKind::Raster, "hardware|compute|auto", "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
+    {"impostors", CommandKind::Impostors, "PX",
+     "members fewer pixels tall drawn as animated impostors, 0 (none) to 10000"},
+    {"raster", CommandKind::Raster, "hardware|compute|auto",
+     "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
@@ -104,7 +106,8 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     if (spec == nullptr) return Error{"unknown command '" + w[0] + "' (commands: " + commandList() + ")"};
     const size_t wanted = *spec->usage ? 2 : 1;
     const std::string usage = std::string("usage: ") + spec->name + (*spec->usage ? " " : "") + spec->usage;
-    if (w.size() != wanted) return Error{w.size() < wanted ? usage + " (missing argument)" : usage + " (unexpected '" + w[wanted] + "')"};
+    if (w.size() != wanted)
+        return Error{w.size() < wanted ? usage + " (missing argument)" : usage + " (unexpected '" + w[wanted] + "')"};
 
     Command c;
     c.kind = spec->kind;
@@ -131,7 +134,8 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         return c;
     }
     case CommandKind::Speed:
-        if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 100.0) return Error{usage + ": '" + arg + "' is not a number from 0 to 100"};
+        if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 100.0)
+            return Error{usage + ": '" + arg + "' is not a number from 0 to 100"};
         return c;
     case CommandKind::Precision:
         if (arg != "float" && arg != "half") return Error{usage + ": '" + arg + "' is neither float nor half"};
@@ -147,14 +151,17 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         return c;
     case CommandKind::LodError:
     case CommandKind::Impostors:
-        if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0) return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
+        if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0)
+            return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
         return c;
     case CommandKind::Raster:
-        if (arg != "hardware" && arg != "compute" && arg != "auto") return Error{usage + ": '" + arg + "' is not hardware, compute or auto"};
+        if (arg != "hardware" && arg != "compute" && arg != "auto")
+            return Error{usage + ": '" + arg + "' is not hardware, compute or auto"};
         c.text = arg;
         return c;
     case CommandKind::View:
-        if (arg != "overview" && arg != "street") return Error{usage + ": '" + arg + "' is neither overview nor street"};
+        if (arg != "overview" && arg != "street")
+            return Error{usage + ": '" + arg + "' is neither overview nor street"};
         c.text = arg;
         return c;
     case CommandKind::Size: {
@@ -167,12 +174,11 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         return c;
     }
     case CommandKind::Screenshot:
-        if (arg.size() < 5 || arg.compare(arg.size() - 4, 4, ".png") != 0) return Error{usage + ": '" + arg + "' does not end in .png"};
+        if (arg.size() < 5 || arg.compare(arg.size() - 4, 4, ".png") != 0)
+            return Error{usage + ": '" + arg + "' does not end in .png"};
         c.text = arg;
         return c;
-    case CommandKind::Clip:
-        c.text = arg;
-        return c;
+    case CommandKind::Clip: c.text = arg; return c;
     case CommandKind::Help:
     case CommandKind::Stats:
     case CommandKind::Quit: return c;

@@ -36,14 +36,35 @@ namespace throng::view {
 
 constexpr uint32_t kMaxInstances = 10'000'000;
 
-enum class CommandKind { Help, Technique, Instances, Clip, Speed, Precision, Vsync, Cull, Lod, Occlusion, LodError, View, Simulate, Raster, Impostors, Size, Screenshot, Stats, Wait, Quit };
+enum class CommandKind {
+    Help,
+    Technique,
+    Instances,
+    Clip,
+    Speed,
+    Precision,
+    Vsync,
+    Cull,
+    Lod,
+    Occlusion,
+    LodError,
+    View,
+    Simulate,
+    Raster,
+    Impostors,
+    Size,
+    Screenshot,
+    Stats,
+    Wait,
+    Quit
+};
 
 struct Command {
     CommandKind kind = CommandKind::Help;
-    std::string text;     // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
-    double number = 0.0;  // instances, speed, wait frames, LOD error, impostor pixels
-    bool on = false;      // vsync, cull, lod, occlusion, simulate
-    uint32_t width = 0, height = 0;  // size
+    std::string text;    // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
+    double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels
+    bool on = false;     // vsync, cull, lod, occlusion, simulate
+    uint32_t width = 0, height = 0; // size
 };
 
 // Parses one command line. Errors: empty line, unknown command (with the list), a missing,

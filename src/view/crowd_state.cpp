@@ -9,7 +9,7 @@ std::unique_ptr<render::Crowd> crowdFor(const BakedAsset& asset, const CrowdStat
     render::CrowdOptions co;
     co.count = want.instances;
     co.seed = seed;
-    co.volume = want.technique == "procedural";  // a school of fish swims in a volume
+    co.volume = want.technique == "procedural"; // a school of fish swims in a volume
     auto crowd = std::make_unique<render::Crowd>(render::makeCrowd(asset, co));
     if (want.clip >= 0)
         for (auto& inst : crowd->instances) {
@@ -40,7 +40,8 @@ std::unique_ptr<AssetOnGpu> LiveCrowd::upload(BakedAsset baked) {
 }
 
 std::unique_ptr<AssetOnGpu> LiveCrowd::rebake(Precision precision, bool vat) {
-    if (setup_.log) setup_.log(std::string("baking ") + toString(precision) + (vat ? " with vertex animation" : "") + "...");
+    if (setup_.log)
+        setup_.log(std::string("baking ") + toString(precision) + (vat ? " with vertex animation" : "") + "...");
     BakeOptions o;
     o.fps = scene_.fps;
     o.precision = precision;
@@ -61,7 +62,7 @@ bool LiveCrowd::start(const CrowdState& first) {
 
 bool LiveCrowd::apply(const CrowdState& want) {
     try {
-        std::unique_ptr<AssetOnGpu> asset;  // a new asset, or none to keep asset_
+        std::unique_ptr<AssetOnGpu> asset; // a new asset, or none to keep asset_
         const BakedAsset& current = asset_->baked;
         const bool vat = want.technique == "vat" || hasVat(current);
         if (want.technique == "vat" && !hasVat(current) && !scene_.model)
@@ -71,20 +72,25 @@ bool LiveCrowd::apply(const CrowdState& want) {
             if (!asset) return false;
         }
         const AssetOnGpu& use = asset ? *asset : *asset_;
-        if (want.clip >= int(use.baked.clips.size())) return fail("clip " + std::to_string(want.clip) + " does not exist");
+        if (want.clip >= int(use.baked.clips.size()))
+            return fail("clip " + std::to_string(want.clip) + " does not exist");
         std::unique_ptr<render::Crowd> crowd = crowdFor(use.baked, want, setup_.seed);
-        const std::vector<Bounds> cull_bounds = render::techniqueCullBounds(want.technique, crowd->clip_bounds, render::defaultSwim());
-        if (!cull_pipelines_ && setup_.allocator->context->indirect_count) cull_pipelines_ = render::createCullPipelines(*setup_.allocator->context);
-        auto crowd_gpu = std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds, setup_.frames_in_flight,
-                                                            cull_pipelines_);
+        const std::vector<Bounds> cull_bounds =
+            render::techniqueCullBounds(want.technique, crowd->clip_bounds, render::defaultSwim());
+        if (!cull_pipelines_ && setup_.allocator->context->indirect_count)
+            cull_pipelines_ = render::createCullPipelines(*setup_.allocator->context);
+        auto crowd_gpu = std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds,
+                                                            setup_.frames_in_flight, cull_pipelines_);
         std::unique_ptr<render::CrowdMotion> motion;
         if (want.simulate) {
             if (!render::techniqueReadsMembersOnGpu(want.technique))
-                return fail("technique " + want.technique + " samples poses from the members on the CPU and cannot draw a simulated crowd (simulate off first)");
+                return fail("technique " + want.technique +
+                            " samples poses from the members on the CPU and cannot draw a simulated crowd (simulate "
+                            "off first)");
             const gpu::Context& ctx = *setup_.allocator->context;
             if (!sim_pipelines_) sim_pipelines_ = sim::createSimPipelines(ctx);
-            Result<render::MotionFactory> factory =
-                sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique), setup_.seed, sim_pipelines_, clock_);
+            Result<render::MotionFactory> factory = sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique),
+                                                                   setup_.seed, sim_pipelines_, clock_);
             if (!factory) return fail(factory.error().message);
             motion = factory.value()(*setup_.allocator, crowd_gpu->instances());
         }
@@ -113,9 +119,9 @@ bool LiveCrowd::apply(const CrowdState& want) {
         state_ = want;
         technique_name_ = std::string(technique_->name());
         return true;
-    } catch (const gpu::DeviceLost&) {  // nothing more can be drawn: the caller ends with it
+    } catch (const gpu::DeviceLost&) { // nothing more can be drawn: the caller ends with it
         throw;
-    } catch (const std::exception& e) {  // out of GPU or host memory while building
+    } catch (const std::exception& e) { // out of GPU or host memory while building
         return fail(e.what());
     }
 }

@@ -21,9 +21,9 @@ namespace throng::view {
 struct CrowdState {
     std::string technique;
     uint32_t instances = 0;
-    int clip = -1;  // -1: the seeded mixed crowd; else every member plays this clip
-    Precision precision = Precision::Float32;  // bonetex texels; an imported model is baked again at it
-    bool simulate = false;  // members move on the GPU (src/sim/; techniques baked, vat, procedural, static)
+    int clip = -1;                            // -1: the seeded mixed crowd; else every member plays this clip
+    Precision precision = Precision::Float32; // bonetex texels; an imported model is baked again at it
+    bool simulate = false; // members move on the GPU (src/sim/; techniques baked, vat, procedural, static)
     bool operator==(const CrowdState&) const = default;
 };
 
@@ -33,14 +33,14 @@ struct CrowdSetup {
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = render::kFramesInFlight;
-    uint64_t seed = 1;  // the crowd's layout, clips, phases and tints
+    uint64_t seed = 1; // the crowd's layout, clips, phases and tints
     render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
     // Progress ("baking half...") and the upload's warnings ("warning: ..."), as they happen. May be empty.
     std::function<void(const std::string&)> log;
 };
 
 class LiveCrowd {
-public:
+  public:
     LiveCrowd(Scene scene, CrowdSetup setup);
     ~LiveCrowd() { release(); }
     LiveCrowd(const LiveCrowd&) = delete;
@@ -74,20 +74,20 @@ public:
     // must be done with them. Idempotent.
     void release();
 
-    const CrowdState& state() const { return state_; }  // what technique(), crowd() and asset() were built from
-    render::Technique* technique() const { return technique_.get(); }  // null before start() and after dropTechnique()
-    const render::Crowd& crowd() const { return *crowd_; }    // contract: started
-    render::CrowdGpu* crowdGpu() const { return crowd_gpu_.get(); }  // the members on the GPU; null before start()
-    render::CrowdMotion* motion() const { return motion_.get(); }      // the simulation; null when not simulated
-    const AssetOnGpu& asset() const { return *asset_; }       // contract: started (or start() got past the upload)
-    const std::string& techniqueName() const { return technique_name_; }  // as it names itself: `palette (quat)`
-    const std::string& lastError() const { return last_error_; }          // why the last start()/apply() failed
+    const CrowdState& state() const { return state_; } // what technique(), crowd() and asset() were built from
+    render::Technique* technique() const { return technique_.get(); } // null before start() and after dropTechnique()
+    const render::Crowd& crowd() const { return *crowd_; }            // contract: started
+    render::CrowdGpu* crowdGpu() const { return crowd_gpu_.get(); }   // the members on the GPU; null before start()
+    render::CrowdMotion* motion() const { return motion_.get(); }     // the simulation; null when not simulated
+    const AssetOnGpu& asset() const { return *asset_; } // contract: started (or start() got past the upload)
+    const std::string& techniqueName() const { return technique_name_; } // as it names itself: `palette (quat)`
+    const std::string& lastError() const { return last_error_; }         // why the last start()/apply() failed
     const Scene& scene() const { return scene_; }
     // Drawn in the frame slot `slot` last held (after culling and LOD); contract: started.
     uint64_t triangles(uint32_t slot) const { return crowd_gpu_ ? crowd_gpu_->counts(slot).triangles : 0; }
 
-private:
-    bool fail(std::string why);  // false, with last_error_ = why
+  private:
+    bool fail(std::string why); // false, with last_error_ = why
     // Null when it fails: last_error_ says why.
     std::unique_ptr<AssetOnGpu> upload(BakedAsset baked);
     std::unique_ptr<AssetOnGpu> rebake(Precision precision, bool vat);
@@ -97,11 +97,11 @@ private:
     // Destroyed in reverse by release(): the technique points into the crowd and the asset.
     std::unique_ptr<AssetOnGpu> asset_;
     std::unique_ptr<render::Crowd> crowd_;
-    std::shared_ptr<const render::CullPipelines> cull_pipelines_;  // built once, shared by every crowd_gpu_
-    std::unique_ptr<render::CrowdGpu> crowd_gpu_;  // the technique draws its members
-    std::shared_ptr<const sim::SimPipelines> sim_pipelines_;  // built once, shared by every motion_
-    std::unique_ptr<render::CrowdMotion> motion_;  // moves crowd_gpu_'s members (state_.simulate)
-    float clock_ = 0.0f;  // the time of the last update(): a new simulation starts there
+    std::shared_ptr<const render::CullPipelines> cull_pipelines_; // built once, shared by every crowd_gpu_
+    std::unique_ptr<render::CrowdGpu> crowd_gpu_;                 // the technique draws its members
+    std::shared_ptr<const sim::SimPipelines> sim_pipelines_;      // built once, shared by every motion_
+    std::unique_ptr<render::CrowdMotion> motion_;                 // moves crowd_gpu_'s members (state_.simulate)
+    float clock_ = 0.0f; // the time of the last update(): a new simulation starts there
     std::unique_ptr<render::Technique> technique_;
     CrowdState state_;
     std::string technique_name_;

@@ -27,24 +27,28 @@ void forgetTimestamps(FrameSlots& slots) {
 
 std::vector<GpuPassTime> waitForSlot(const gpu::Context& ctx, FrameSlot& f) {
     VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-    if (!f.pending || f.queries == VK_NULL_HANDLE) return {};  // no queries: the device has no timestamps
-    const uint32_t count = std::min(uint32_t(f.timed.size()) + 1, kTimestamps);  // the timestamps written
+    if (!f.pending || f.queries == VK_NULL_HANDLE) return {}; // no queries: the device has no timestamps
+    const uint32_t count = std::min(uint32_t(f.timed.size()) + 1, kTimestamps); // the timestamps written
     std::array<uint64_t, kTimestamps> t{};
-    VK_CHECK(vkGetQueryPoolResults(ctx.device, f.queries, 0, count, count * sizeof(uint64_t), t.data(), sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    VK_CHECK(vkGetQueryPoolResults(ctx.device, f.queries, 0, count, count * sizeof(uint64_t), t.data(),
+                                   sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     f.pending = false;
     return gpuPassTimes(std::span(t.data(), count), f.timed, double(ctx.properties.limits.timestampPeriod) * 1e-6);
 }
 
 bool acquireImage(const gpu::Context& ctx, const Swapchain& swapchain, FrameSlot& f, uint32_t& image, bool& resize) {
     VkResult acquired = gpu::lossPoint();
-    if (acquired == VK_SUCCESS) acquired = vkAcquireNextImageKHR(ctx.device, swapchain.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &image);
+    if (acquired == VK_SUCCESS)
+        acquired =
+            vkAcquireNextImageKHR(ctx.device, swapchain.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &image);
     if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
         resize = true;
         return false;
     }
-    if (acquired == VK_SUBOPTIMAL_KHR) resize = true;
-    else if (acquired < 0) gpu::throwVkError(acquired, "vkAcquireNextImageKHR", __FILE__, __LINE__);
+    if (acquired == VK_SUBOPTIMAL_KHR)
+        resize = true;
+    else if (acquired < 0)
+        gpu::throwVkError(acquired, "vkAcquireNextImageKHR", __FILE__, __LINE__);
     return true;
 }
 
@@ -58,7 +62,8 @@ void endPass(VkCommandBuffer cmd, FrameSlot& f, const char* name) {
     gpu::writeTimestamp(cmd, f, uint32_t(f.timed.size()));
 }
 
-void recordCrowd(VkCommandBuffer cmd, FrameSlot& f, uint32_t index, const render::CrowdFrame& frame, const gpu::FrameTargets& targets) {
+void recordCrowd(VkCommandBuffer cmd, FrameSlot& f, uint32_t index, const render::CrowdFrame& frame,
+                 const gpu::FrameTargets& targets) {
     std::vector<gpu::Pass> passes;
     if (frame.technique != nullptr) {
         render::addCrowdPasses(passes, index, frame);
@@ -98,8 +103,10 @@ void present(const gpu::Context& ctx, const Swapchain& swapchain, uint32_t image
     pi.pImageIndices = &image;
     VkResult presented = gpu::lossPoint();
     if (presented == VK_SUCCESS) presented = vkQueuePresentKHR(ctx.queue, &pi);
-    if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR) resize = true;
-    else if (presented < 0) gpu::throwVkError(presented, "vkQueuePresentKHR", __FILE__, __LINE__);
+    if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR)
+        resize = true;
+    else if (presented < 0)
+        gpu::throwVkError(presented, "vkQueuePresentKHR", __FILE__, __LINE__);
 }
 
 } // namespace throng::view

@@ -23,9 +23,9 @@ constexpr uint32_t kSlots = render::kFramesInFlight;
 constexpr uint32_t kTimestamps = gpu::kPassTimestamps;
 
 struct FrameSlot : gpu::FrameSlot {
-    VkSemaphore acquired = VK_NULL_HANDLE;  // the swapchain image is ready
-    bool pending = false;                   // timestamps written and not yet read
-    std::vector<std::string> timed;         // the passes of its frame in order: pass i ends at timestamp i + 1
+    VkSemaphore acquired = VK_NULL_HANDLE; // the swapchain image is ready
+    bool pending = false;                  // timestamps written and not yet read
+    std::vector<std::string> timed;        // the passes of its frame in order: pass i ends at timestamp i + 1
 };
 using FrameSlots = std::array<FrameSlot, kSlots>;
 
@@ -44,7 +44,8 @@ std::vector<GpuPassTime> waitForSlot(const gpu::Context& context, FrameSlot& slo
 // Acquires the next image into `image`, signalling slot.acquired. False when the swapchain is out
 // of date (no image; `resize` set); suboptimal: an image, and `resize` set. Throws gpu::GpuError
 // on other failures (a lost device: gpu::DeviceLost).
-bool acquireImage(const gpu::Context& context, const Swapchain& swapchain, FrameSlot& slot, uint32_t& image, bool& resize);
+bool acquireImage(const gpu::Context& context, const Swapchain& swapchain, FrameSlot& slot, uint32_t& image,
+                  bool& resize);
 
 // Starts recording the slot's frame (gpu::beginFrame: timestamp 0) with no pass timed yet.
 void beginFrame(const gpu::Context& context, FrameSlot& slot);
@@ -60,7 +61,8 @@ void endPass(VkCommandBuffer cmd, FrameSlot& slot, const char* name);
 // after, the colour image is in COLOR_ATTACHMENT_OPTIMAL and the depth image in
 // DEPTH_ATTACHMENT_OPTIMAL. The slot's timed passes are these, in order. Contract: the technique
 // was built for the targets' formats, beginFrame() began the slot's frame.
-void recordCrowd(VkCommandBuffer cmd, FrameSlot& slot, uint32_t index, const render::CrowdFrame& frame, const gpu::FrameTargets& targets);
+void recordCrowd(VkCommandBuffer cmd, FrameSlot& slot, uint32_t index, const render::CrowdFrame& frame,
+                 const gpu::FrameTargets& targets);
 
 // Ends the slot's command buffer's submission: submits it, waiting for `wait` (all commands) and
 // signalling `signal` (each skipped when VK_NULL_HANDLE) and the slot's fence.

@@ -11,7 +11,8 @@ bool handleInput(GLFWwindow* window, float seconds, Camera& camera, const Bounds
     const bool console_key = ImGui::IsKeyPressed(GLFW_KEY_GRAVE_ACCENT, false);
     if (!io.WantCaptureMouse) {
         const ImVec2 d = io.MouseDelta;
-        if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsMouseDown(ImGuiMouseButton_Right)) orbit(camera, -d.x * 0.005f, d.y * 0.005f);
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsMouseDown(ImGuiMouseButton_Right))
+            orbit(camera, -d.x * 0.005f, d.y * 0.005f);
         if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) pan(camera, -d.x * 0.0015f, d.y * 0.0015f);
         if (io.MouseWheel != 0.0f) zoom(camera, io.MouseWheel);
     }
@@ -26,7 +27,8 @@ bool handleInput(GLFWwindow* window, float seconds, Camera& camera, const Bounds
         if (glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) move.y -= step;
         if (move != glm::vec3(0.0f)) fly(camera, move);
         if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) camera = frameCrowd(crowd, aspect);
-        if (ImGui::IsKeyPressed(GLFW_KEY_C, false)) setMode(camera, camera.mode == CameraMode::Orbit ? CameraMode::Fly : CameraMode::Orbit);
+        if (ImGui::IsKeyPressed(GLFW_KEY_C, false))
+            setMode(camera, camera.mode == CameraMode::Orbit ? CameraMode::Fly : CameraMode::Orbit);
     }
     return console_key;
 }

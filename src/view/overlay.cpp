@@ -14,13 +14,9 @@ namespace {
 
 constexpr double kTargetMs = 1000.0 / 60.0;
 
-void checkImGuiVk(VkResult r) {
-    VK_CHECK(r);
-}
+void checkImGuiVk(VkResult r) { VK_CHECK(r); }
 
-int dropBacktick(ImGuiInputTextCallbackData* data) {
-    return data->EventChar == '`' ? 1 : 0;
-}
+int dropBacktick(ImGuiInputTextCallbackData* data) { return data->EventChar == '`' ? 1 : 0; }
 
 } // namespace
 
@@ -29,7 +25,7 @@ void Overlay::init(GLFWwindow* window, const gpu::Context& ctx, const Swapchain&
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     imgui_context_ = true;
-    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the user's files
+    ImGui::GetIO().IniFilename = nullptr; // no imgui.ini next to the user's files
     ImGui::StyleColorsDark();
     ImGui_ImplGlfw_InitForVulkan(window, true);
     imgui_glfw_ = true;
@@ -86,7 +82,8 @@ void Overlay::newFrame() {
     ImGui::NewFrame();
 }
 
-std::vector<std::string> Overlay::build(const FrameReport& f, bool vsync_on, float aspect, float& speed, Camera& camera) {
+std::vector<std::string> Overlay::build(const FrameReport& f, bool vsync_on, float aspect, float& speed,
+                                        Camera& camera) {
     std::vector<std::string> typed;
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
@@ -95,9 +92,11 @@ std::vector<std::string> Overlay::build(const FrameReport& f, bool vsync_on, flo
     ImGui::Text("%.1f FPS  %.2f ms / frame", f.fps, f.frame_ms);
     ImGui::TextDisabled("%s", ctx_->device_name.c_str());
     frame_history_[history_at_ % frame_history_.size()] = float(f.frame_ms);
-    ImGui::PlotLines("##frames", frame_history_.data(), int(frame_history_.size()), int(history_at_ % frame_history_.size()), nullptr,
-                     0.0f, float(std::max(2.0 * kTargetMs, double(*std::max_element(frame_history_.begin(), frame_history_.end())))),
-                     ImVec2(360, 40));
+    ImGui::PlotLines(
+        "##frames", frame_history_.data(), int(frame_history_.size()), int(history_at_ % frame_history_.size()),
+        nullptr, 0.0f,
+        float(std::max(2.0 * kTargetMs, double(*std::max_element(frame_history_.begin(), frame_history_.end())))),
+        ImVec2(360, 40));
     ++history_at_;
     ImGui::Separator();
     ImGui::Text("time ruler (last measured frame)");
@@ -107,17 +106,20 @@ std::vector<std::string> Overlay::build(const FrameReport& f, bool vsync_on, flo
     const CrowdState& state = f.crowd.state();
     if (ImGui::BeginCombo("technique", state.technique.c_str())) {
         for (std::string_view n : render::techniqueNames())
-            if (ImGui::Selectable(std::string(n).c_str(), n == state.technique)) typed.push_back("technique " + std::string(n));
+            if (ImGui::Selectable(std::string(n).c_str(), n == state.technique))
+                typed.push_back("technique " + std::string(n));
         ImGui::EndCombo();
     }
     int count = int(state.instances);
-    if (ImGui::InputInt("instances", &count, 100, 1000, ImGuiInputTextFlags_EnterReturnsTrue)) typed.push_back("instances " + std::to_string(count));
+    if (ImGui::InputInt("instances", &count, 100, 1000, ImGuiInputTextFlags_EnterReturnsTrue))
+        typed.push_back("instances " + std::to_string(count));
     const std::vector<BakedClip>& clips = f.crowd.asset().baked.clips;
     const std::string current = state.clip < 0 ? "mixed" : clips[size_t(state.clip)].name;
     if (ImGui::BeginCombo("clip", current.c_str())) {
         if (ImGui::Selectable("mixed", state.clip < 0)) typed.push_back("clip mixed");
         for (size_t i = 0; i < clips.size(); ++i)
-            if (ImGui::Selectable((clips[i].name + "##" + std::to_string(i)).c_str(), int(i) == state.clip)) typed.push_back("clip " + std::to_string(i));
+            if (ImGui::Selectable((clips[i].name + "##" + std::to_string(i)).c_str(), int(i) == state.clip))
+                typed.push_back("clip " + std::to_string(i));
         ImGui::EndCombo();
     }
     ImGui::SliderFloat("speed", &speed, 0.0f, 4.0f, "%.2f");
@@ -149,7 +151,8 @@ void Overlay::buildConsole(std::vector<std::string>& typed) {
     ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x * 0.5f, 260.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.9f);
     if (ImGui::Begin("console (` to close)", &console_open_)) {
-        ImGui::BeginChild("log", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), false, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::BeginChild("log", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), false,
+                          ImGuiWindowFlags_HorizontalScrollbar);
         for (const std::string& line : log_) {
             const bool error = line.rfind("error", 0) == 0;
             if (error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
@@ -163,7 +166,8 @@ void Overlay::buildConsole(std::vector<std::string>& typed) {
             ImGui::SetKeyboardFocusHere();
             focus_console_ = false;
         }
-        if (ImGui::InputText("##command", input_.data(), input_.size(), ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackCharFilter,
+        if (ImGui::InputText("##command", input_.data(), input_.size(),
+                             ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackCharFilter,
                              dropBacktick)) {
             typed.push_back(input_.data());
             input_.fill('\0');

@@ -18,7 +18,7 @@ struct GLFWwindow;
 namespace throng::view {
 
 class Overlay {
-public:
+  public:
     explicit Overlay(bool console_open) : console_open_(console_open) {}
 
     // Starts Dear ImGui for `window` (its GLFW backend installs input callbacks) and its Vulkan
@@ -40,16 +40,16 @@ public:
     // ends in PRESENT_SRC). Contract: build() ran this frame.
     void record(VkCommandBuffer cmd, const Swapchain& swapchain, uint32_t image) const;
 
-    void toggleConsole();                   // the console key
-    void addLine(const std::string& line);  // to the console's log (the last 500 lines are kept)
+    void toggleConsole();                  // the console key
+    void addLine(const std::string& line); // to the console's log (the last 500 lines are kept)
 
-private:
+  private:
     void initBackend(const Swapchain& swapchain);
     void buildConsole(std::vector<std::string>& typed);
 
     const gpu::Context* ctx_ = nullptr;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
-    bool imgui_context_ = false, imgui_glfw_ = false, imgui_vulkan_ = false;  // what shutdown() must undo
+    bool imgui_context_ = false, imgui_glfw_ = false, imgui_vulkan_ = false; // what shutdown() must undo
     std::array<float, 120> frame_history_{};
     size_t history_at_ = 0;
     std::deque<std::string> log_;

@@ -20,9 +20,7 @@ Result<Scene> loadScene(const std::string& source, float fps, Precision precisio
     return s;
 }
 
-bool hasVat(const BakedAsset& a) {
-    return !a.vat_f32.empty() || !a.vat_f16.empty();
-}
+bool hasVat(const BakedAsset& a) { return !a.vat_f32.empty() || !a.vat_f16.empty(); }
 
 AssetOnGpu::~AssetOnGpu() {
     if (allocator != nullptr) render::destroyAsset(*allocator, gpu);

@@ -15,11 +15,11 @@
 namespace throng::view {
 
 struct Scene {
-    std::string source;          // as given: a file or builtin:NAME; messages name it
-    std::optional<Model> model;  // imported models only (empty for .throng files): what re-bakes start from
-    BakedAsset baked;            // as loaded; LiveCrowd::start() moves it onto the GPU
-    float fps = 30.0f;           // the baking rate, for re-bakes
-    bool impostors = false;      // re-bakes also bake animated impostors
+    std::string source;         // as given: a file or builtin:NAME; messages name it
+    std::optional<Model> model; // imported models only (empty for .throng files): what re-bakes start from
+    BakedAsset baked;           // as loaded; LiveCrowd::start() moves it onto the GPU
+    float fps = 30.0f;          // the baking rate, for re-bakes
+    bool impostors = false;     // re-bakes also bake animated impostors
 };
 
 // Loads `source` through loadAsset(): a .throng file as it is; a model file or builtin:NAME
@@ -37,7 +37,7 @@ struct AssetOnGpu {
     BakedAsset baked;
     render::GpuAsset gpu;
     render::BakedAssetMesh mesh;
-    gpu::Allocator* allocator = nullptr;  // set once `gpu` holds something to free
+    gpu::Allocator* allocator = nullptr; // set once `gpu` holds something to free
     AssetOnGpu() = default;
     AssetOnGpu(const AssetOnGpu&) = delete;
     AssetOnGpu& operator=(const AssetOnGpu&) = delete;

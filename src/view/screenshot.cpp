@@ -7,15 +7,11 @@ namespace throng::view {
 
 namespace {
 
-bool isBgra(VkFormat f) {
-    return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM;
-}
+bool isBgra(VkFormat f) { return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM; }
 
 } // namespace
 
-bool copyableFormat(VkFormat f) {
-    return isBgra(f) || f == VK_FORMAT_R8G8B8A8_SRGB || f == VK_FORMAT_R8G8B8A8_UNORM;
-}
+bool copyableFormat(VkFormat f) { return isBgra(f) || f == VK_FORMAT_R8G8B8A8_SRGB || f == VK_FORMAT_R8G8B8A8_UNORM; }
 
 void recordCopy(gpu::Allocator& allocator, Screenshot& shot, VkCommandBuffer cmd, VkImage image, VkImageLayout layout,
                 VkExtent2D extent, VkFormat format) {
@@ -30,7 +26,8 @@ void recordCopy(gpu::Allocator& allocator, Screenshot& shot, VkCommandBuffer cmd
     region.imageExtent = {extent.width, extent.height, 1};
     vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, shot.buffer.buffer, 1, &region);
     gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                       VK_ACCESS_2_HOST_READ_BIT);
     shot.extent = extent;
     shot.format = format;
 }
@@ -53,12 +50,12 @@ Saved saveScreenshot(Screenshot& shot) {
     const std::vector<uint8_t> rgba = readPixels(shot);
     const std::string path = shot.path;
     shot.path.clear();
-    if (Status s = gpu::writePng(path, rgba, shot.extent.width, shot.extent.height); !s) return {false, "error: screenshot " + path + ": " + s.message};
-    return {true, "screenshot: " + path + " (" + std::to_string(shot.extent.width) + "x" + std::to_string(shot.extent.height) + ")"};
+    if (Status s = gpu::writePng(path, rgba, shot.extent.width, shot.extent.height); !s)
+        return {false, "error: screenshot " + path + ": " + s.message};
+    return {true, "screenshot: " + path + " (" + std::to_string(shot.extent.width) + "x" +
+                      std::to_string(shot.extent.height) + ")"};
 }
 
-void destroyScreenshot(gpu::Allocator& allocator, Screenshot& shot) {
-    gpu::destroyBuffer(allocator, shot.buffer);
-}
+void destroyScreenshot(gpu::Allocator& allocator, Screenshot& shot) { gpu::destroyBuffer(allocator, shot.buffer); }
 
 } // namespace throng::view

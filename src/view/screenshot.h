@@ -33,7 +33,7 @@ std::vector<uint8_t> readPixels(const Screenshot& shot);
 // Contract: as readPixels().
 struct Saved {
     bool ok = false;
-    std::string line;  // to log: "screenshot: PATH (WxH)", or "error: screenshot PATH: why"
+    std::string line; // to log: "screenshot: PATH (WxH)", or "error: screenshot PATH: why"
 };
 Saved saveScreenshot(Screenshot& shot);
 

@@ -26,12 +26,14 @@ std::string statsLine(const FrameReport& f, const gpu::Allocator& allocator, con
     char text[768];
     std::snprintf(text, sizeof text,
                   "stats: %s | %u x %s | %.1f FPS, frame %.2f ms | GPU %s ms | CPU wait %.2f, "
-                  "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded per frame | "
+                  "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded "
+                  "per frame | "
                   "%.0f MiB GPU memory (%llu B in use) | %.1f MiB resident | %s %ux%u",
-                  f.crowd.techniqueName().c_str(), f.crowd.state().instances, f.crowd.scene().source.c_str(), f.fps, f.frame_ms,
-                  gpu.empty() ? "-" : gpu.c_str(), c.cpu_wait_ms, c.cpu_sample_ms, c.cpu_skin_ms, c.cpu_upload_ms,
-                  c.cpu_ui_ms, c.cpu_record_ms, double(f.triangles) * 1e-6, double(f.upload_bytes) * 1e-6,
-                  double(allocator.reserved) / (1 << 20), static_cast<unsigned long long>(allocator.in_use), double(residentBytes()) / (1 << 20),
+                  f.crowd.techniqueName().c_str(), f.crowd.state().instances, f.crowd.scene().source.c_str(), f.fps,
+                  f.frame_ms, gpu.empty() ? "-" : gpu.c_str(), c.cpu_wait_ms, c.cpu_sample_ms, c.cpu_skin_ms,
+                  c.cpu_upload_ms, c.cpu_ui_ms, c.cpu_record_ms, double(f.triangles) * 1e-6,
+                  double(f.upload_bytes) * 1e-6, double(allocator.reserved) / (1 << 20),
+                  static_cast<unsigned long long>(allocator.in_use), double(residentBytes()) / (1 << 20),
                   presentName(swapchain.present_mode), swapchain.extent.width, swapchain.extent.height);
     return text;
 }

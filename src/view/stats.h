@@ -12,11 +12,11 @@ namespace throng::view {
 
 struct FrameReport {
     double fps = 0.0;
-    double frame_ms = 0.0;      // smoothed
-    const FrameCosts& costs;    // the last measured frame
-    const LiveCrowd& crowd;     // started
-    uint64_t upload_bytes = 0;  // what the technique wrote for the GPU this frame
-    uint64_t triangles = 0;     // drawn in the last measured frame (after culling and LOD)
+    double frame_ms = 0.0;     // smoothed
+    const FrameCosts& costs;   // the last measured frame
+    const LiveCrowd& crowd;    // started
+    uint64_t upload_bytes = 0; // what the technique wrote for the GPU this frame
+    uint64_t triangles = 0;    // drawn in the last measured frame (after culling and LOD)
 };
 
 // "stats: TECHNIQUE | N x SOURCE | F FPS, frame MS | GPU every pass by name | CPU wait, sample,

@@ -99,7 +99,8 @@ VkPresentModeKHR choosePresentMode(const gpu::Context& ctx, VkPresentModeKHR wan
     VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(ctx.physical, ctx.surface, &n, modes.data()));
     auto has = [&](VkPresentModeKHR m) { return std::find(modes.begin(), modes.end(), m) != modes.end(); };
     if (has(wanted)) return wanted;
-    if (wanted == VK_PRESENT_MODE_MAILBOX_KHR && has(VK_PRESENT_MODE_IMMEDIATE_KHR)) return VK_PRESENT_MODE_IMMEDIATE_KHR;
+    if (wanted == VK_PRESENT_MODE_MAILBOX_KHR && has(VK_PRESENT_MODE_IMMEDIATE_KHR))
+        return VK_PRESENT_MODE_IMMEDIATE_KHR;
     return VK_PRESENT_MODE_FIFO_KHR;
 }
 
@@ -108,13 +109,13 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
     VkSurfaceCapabilitiesKHR caps;
     VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physical, ctx.surface, &caps));
     VkExtent2D extent = caps.currentExtent;
-    if (extent.width == UINT32_MAX) {  // the surface lets the swapchain decide
+    if (extent.width == UINT32_MAX) { // the surface lets the swapchain decide
         extent.width = std::clamp(width, caps.minImageExtent.width, caps.maxImageExtent.width);
         extent.height = std::clamp(height, caps.minImageExtent.height, caps.maxImageExtent.height);
     }
     const VkSwapchainKHR old = s.swapchain;
     destroyPerImage(a, s);
-    if (extent.width == 0 || extent.height == 0) {  // minimised
+    if (extent.width == 0 || extent.height == 0) { // minimised
         if (old != VK_NULL_HANDLE) vkDestroySwapchainKHR(ctx.device, old, nullptr);
         s.swapchain = VK_NULL_HANDLE;
         return false;
@@ -135,12 +136,14 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
     sci.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (s.can_copy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
     sci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     sci.preTransform = caps.currentTransform;
-    sci.compositeAlpha = (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR) ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
-                                                                                            : VkCompositeAlphaFlagBitsKHR(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha);
+    sci.compositeAlpha =
+        (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
+            ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
+            : VkCompositeAlphaFlagBitsKHR(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha);
     sci.presentMode = s.present_mode;
     sci.clipped = VK_TRUE;
     sci.oldSwapchain = old;
-    VkSwapchainKHR created = VK_NULL_HANDLE;  // on failure `old` stays in `s`, for destroySwapchain
+    VkSwapchainKHR created = VK_NULL_HANDLE; // on failure `old` stays in `s`, for destroySwapchain
     VK_CHECK(vkCreateSwapchainKHR(ctx.device, &sci, nullptr, &created));
     s.swapchain = created;
     if (old != VK_NULL_HANDLE) vkDestroySwapchainKHR(ctx.device, old, nullptr);
@@ -183,7 +186,8 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
     }
     // Sampled too where occlusion culling can build its depth pyramid from it.
     s.depth = gpu::createImage(a, kDepthFormat, extent.width, extent.height, 1,
-                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
+                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                   (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
                                VK_IMAGE_ASPECT_DEPTH_BIT);
     return true;
 }

@@ -22,9 +22,9 @@ struct Swapchain {
     bool can_copy = false;
     std::vector<VkImage> images;
     std::vector<VkImageView> views;
-    std::vector<VkFramebuffer> framebuffers;       // overlay pass, one per image
-    std::vector<VkSemaphore> rendered;             // signalled by the frame's submit, waited by present
-    VkRenderPass overlay_pass = VK_NULL_HANDLE;    // loads the crowd's colour, ends in PRESENT_SRC
+    std::vector<VkFramebuffer> framebuffers;    // overlay pass, one per image
+    std::vector<VkSemaphore> rendered;          // signalled by the frame's submit, waited by present
+    VkRenderPass overlay_pass = VK_NULL_HANDLE; // loads the crowd's colour, ends in PRESENT_SRC
     gpu::Image depth;
 };
 
@@ -42,7 +42,8 @@ const char* presentName(VkPresentModeKHR mode);
 // Creates (or, given `old`, recreates and destroys `old`) the swapchain at `width` x `height`
 // (clamped to what the surface allows). Returns false when the window has no area (minimised):
 // draw nothing, try again later.
-bool createSwapchain(gpu::Allocator& allocator, uint32_t width, uint32_t height, VkPresentModeKHR mode, Swapchain& swapchain);
+bool createSwapchain(gpu::Allocator& allocator, uint32_t width, uint32_t height, VkPresentModeKHR mode,
+                     Swapchain& swapchain);
 void destroySwapchain(gpu::Allocator& allocator, Swapchain& swapchain);
 
 } // namespace throng::view

@@ -22,26 +22,27 @@ struct GpuPassTime {
 // of the frame by name, gpu/passes.h, then the viewer's overlay) by their start and length from
 // the frame's first timestamp.
 struct FrameCosts {
-    double cpu_wait_ms = 0.0;     // waiting for the frame slot's fence and the swapchain image
-    double cpu_sample_ms = 0.0;   // technique: sampling poses
-    double cpu_skin_ms = 0.0;     // technique: CPU skinning
-    double cpu_upload_ms = 0.0;   // technique: writing per-frame buffers
-    double cpu_ui_ms = 0.0;       // building the overlay
-    double cpu_record_ms = 0.0;   // recording the command buffer
+    double cpu_wait_ms = 0.0;   // waiting for the frame slot's fence and the swapchain image
+    double cpu_sample_ms = 0.0; // technique: sampling poses
+    double cpu_skin_ms = 0.0;   // technique: CPU skinning
+    double cpu_upload_ms = 0.0; // technique: writing per-frame buffers
+    double cpu_ui_ms = 0.0;     // building the overlay
+    double cpu_record_ms = 0.0; // recording the command buffer
     std::vector<GpuPassTime> gpu_passes;
-    double gpuMs(const std::string& pass) const;  // the pass's length, 0 when the frame had none
+    double gpuMs(const std::string& pass) const; // the pass's length, 0 when the frame had none
 };
 
 // Pass i of `names` ran from timestamp i to timestamp i + 1 (timestamp 0: the frame's start);
 // `ms_per_tick` is the device's timestampPeriod * 1e-6. Contract: ticks.size() == names.size() + 1.
-std::vector<GpuPassTime> gpuPassTimes(std::span<const uint64_t> ticks, std::span<const std::string> names, double ms_per_tick);
+std::vector<GpuPassTime> gpuPassTimes(std::span<const uint64_t> ticks, std::span<const std::string> names,
+                                      double ms_per_tick);
 
 struct RulerBar {
     std::string name;
-    int lane;            // 0: CPU, 1: GPU
+    int lane; // 0: CPU, 1: GPU
     double start_ms;
     double length_ms;
-    uint32_t color;      // ImGui colour (ABGR)
+    uint32_t color; // ImGui colour (ABGR)
 };
 
 std::vector<RulerBar> rulerBars(const FrameCosts& costs);

@@ -39,7 +39,7 @@ CrowdState initialState(const ViewerOptions& o) {
 }
 
 class Viewer final : public CommandHost {
-public:
+  public:
     Viewer(const ViewerOptions& o, GLFWwindow* window, gpu::Context& ctx, Scene scene)
         : options_(o), window_(window), ctx_(ctx), present_(presentMode(o.present)), overlay_(o.console),
           crowd_(std::move(scene), crowdSetup(o)), commands_(crowd_, *this, o.exec) {}
@@ -47,7 +47,7 @@ public:
     ~Viewer() override {
         try {
             shutdown();
-        } catch (const std::exception&) {  // already failing: the caller reports the first error
+        } catch (const std::exception&) { // already failing: the caller reports the first error
         }
     }
     Viewer(const Viewer&) = delete;
@@ -59,7 +59,8 @@ public:
         gpu::createAllocator(allocator_, ctx_);
         // A window that opens minimised has no area: wait until it has one (or closes).
         int width = 0, height = 0;
-        for (glfwGetFramebufferSize(window_, &width, &height); (width == 0 || height == 0) && !glfwWindowShouldClose(window_);
+        for (glfwGetFramebufferSize(window_, &width, &height);
+             (width == 0 || height == 0) && !glfwWindowShouldClose(window_);
              glfwGetFramebufferSize(window_, &width, &height))
             glfwWaitEventsTimeout(0.1);
         if (glfwWindowShouldClose(window_)) return 0;
@@ -70,7 +71,7 @@ public:
         }
         requested_ = {uint32_t(width), uint32_t(height)};
         rebuildPyramid();
-        render::parseRasterMode(options_.raster, raster_mode_);  // the command line admits only the names it knows
+        render::parseRasterMode(options_.raster, raster_mode_); // the command line admits only the names it knows
         createFrameSlots(ctx_, slots_);
         overlay_.init(window_, ctx_, swapchain_);
         crowd_.setColorFormat(swapchain_.format);
@@ -78,7 +79,8 @@ public:
             printError(crowd_.scene().source, crowd_.lastError());
             return 1;
         }
-        cull_ = {options_.cull, options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning, options_.impostor_px};
+        cull_ = {options_.cull,       options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning,
+                 options_.impostor_px};
         if (std::string why; !rebuildRaster(why)) {
             printError(crowd_.scene().source, std::string("--raster ") + render::toString(raster_mode_) + ": " + why);
             shutdown();
@@ -92,21 +94,23 @@ public:
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(options_.view, view);
         camera_ = viewCamera(view, crowd_.crowd(), aspect());
-        log("viewer: " + ctx_.device_name + " | " + crowd_.scene().source + " | " + std::to_string(crowd_.state().instances) + " instances | " +
-            crowd_.techniqueName() + " | present " + presentName(swapchain_.present_mode) +
+        log("viewer: " + ctx_.device_name + " | " + crowd_.scene().source + " | " +
+            std::to_string(crowd_.state().instances) + " instances | " + crowd_.techniqueName() + " | present " +
+            presentName(swapchain_.present_mode) +
             " | backtick opens the console, F frames the crowd, C switches orbit/fly");
         last_frame_ = Clock::now();
         while (!glfwWindowShouldClose(window_) && !quit_) {
             glfwPollEvents();
             int w = 0, h = 0;
             glfwGetFramebufferSize(window_, &w, &h);
-            if (w == 0 || h == 0) {  // minimised: no swapchain, nothing to draw
+            if (w == 0 || h == 0) { // minimised: no swapchain, nothing to draw
                 glfwWaitEventsTimeout(0.1);
                 continue;
             }
             // Compared with the size last asked for, not the swapchain's extent: the surface may
             // clamp it, and asking again would not change that.
-            if (resize_ || swapchain_.swapchain == VK_NULL_HANDLE || uint32_t(w) != requested_.width || uint32_t(h) != requested_.height) {
+            if (resize_ || swapchain_.swapchain == VK_NULL_HANDLE || uint32_t(w) != requested_.width ||
+                uint32_t(h) != requested_.height) {
                 recreateSwapchain();
                 if (swapchain_.swapchain == VK_NULL_HANDLE) {
                     glfwWaitEventsTimeout(0.1);
@@ -120,8 +124,8 @@ public:
             if (options_.frames > 0 && frames_drawn_ >= options_.frames) break;
         }
         if (commands_.scriptLeft() > 0 && options_.frames > 0)
-            log("viewer: --frames " + std::to_string(options_.frames) + " reached with " + std::to_string(commands_.scriptLeft()) +
-                " scripted command(s) not run");
+            log("viewer: --frames " + std::to_string(options_.frames) + " reached with " +
+                std::to_string(commands_.scriptLeft()) + " scripted command(s) not run");
         shutdown();
         return commands_.failed() ? 1 : 0;
     }
@@ -134,12 +138,13 @@ public:
     }
 
     bool applyState(const CrowdState& want, bool reframe) override {
-        dropCrowdPasses();  // it reads the members apply() replaces
+        dropCrowdPasses(); // it reads the members apply() replaces
         const bool applied = crowd_.apply(want);
-        if (applied) forgetTimestamps(slots_);  // apply() waited for the device: the old frames are done
+        if (applied) forgetTimestamps(slots_); // apply() waited for the device: the old frames are done
         if (applied && reframe) camera_ = frameCrowd(crowd_.crowd().bounds, aspect());
         if (std::string why; !rebuildRaster(why))
-            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why + "; the hardware draws this crowd");
+            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why +
+                "; the hardware draws this crowd");
         if (std::string why; !rebuildImpostors(why)) log("impostors: " + why + "; members are drawn as meshes");
         return applied;
     }
@@ -159,7 +164,7 @@ public:
         dropCrowdPasses();
         raster_mode_ = mode;
         std::string ignored;
-        rebuildImpostors(ignored);  // dropped with the raster; failures were said when they were built
+        rebuildImpostors(ignored); // dropped with the raster; failures were said when they were built
         if (rebuildRaster(why)) return true;
         raster_mode_ = before;
         rebuildRaster(ignored);
@@ -188,7 +193,7 @@ public:
 
     void quit() override { quit_ = true; }
 
-private:
+  private:
     CrowdSetup crowdSetup(const ViewerOptions& o) {
         CrowdSetup s;
         s.allocator = &allocator_;
@@ -218,7 +223,8 @@ private:
     }
 
     float aspect() const {
-        return swapchain_.extent.height > 0 ? float(swapchain_.extent.width) / float(swapchain_.extent.height) : 16.0f / 9.0f;
+        return swapchain_.extent.height > 0 ? float(swapchain_.extent.width) / float(swapchain_.extent.height)
+                                            : 16.0f / 9.0f;
     }
     FrameReport report() const { return {fps_, frame_ms_, costs_, crowd_, cpu_.upload_bytes, triangles_}; }
     bool canScreenshot() const { return swapchain_.can_copy && copyableFormat(swapchain_.format); }
@@ -236,8 +242,9 @@ private:
         try {
             render::RasterOptions ro;
             ro.vertex_cache_bytes = options_.vertex_cache_bytes;
-            raster_ = std::make_unique<render::ComputeRaster>(allocator_, technique, crowd_.asset().baked, crowd_.asset().gpu, *crowd_.crowdGpu(),
-                                                              swapchain_.extent, swapchain_.format, kDepthFormat, kSlots, ro);
+            raster_ = std::make_unique<render::ComputeRaster>(allocator_, technique, crowd_.asset().baked,
+                                                              crowd_.asset().gpu, *crowd_.crowdGpu(), swapchain_.extent,
+                                                              swapchain_.format, kDepthFormat, kSlots, ro);
         } catch (const gpu::GpuError& e) {
             why = e.what();
             return false;
@@ -247,14 +254,17 @@ private:
     // The impostor pass for this crowd and swapchain when cull_.impostor_px asks for one. False,
     // with the reason, when it cannot draw them: members are then drawn as meshes.
     bool rebuildImpostors(std::string& why) {
-        impostors_.reset();  // the caller made the device idle (dropCrowdPasses, a new swapchain)
-        if (cull_.impostor_px <= 0.0f || !crowd_.technique() || crowd_.crowdGpu() == nullptr || swapchain_.swapchain == VK_NULL_HANDLE) return true;
+        impostors_.reset(); // the caller made the device idle (dropCrowdPasses, a new swapchain)
+        if (cull_.impostor_px <= 0.0f || !crowd_.technique() || crowd_.crowdGpu() == nullptr ||
+            swapchain_.swapchain == VK_NULL_HANDLE)
+            return true;
         why = render::impostorProblem(crowd_.asset().baked);
         if (why.empty() && !(crowd_.crowdGpu()->canCull() && crowd_.technique()->drawsCulled()))
             why = "technique " + crowd_.state().technique + " does not cull on the GPU here";
         if (!why.empty()) return false;
         try {
-            impostors_ = std::make_unique<render::ImpostorPass>(allocator_, crowd_.asset().baked, crowd_.asset().gpu.clips.buffer, *crowd_.crowdGpu(),
+            impostors_ = std::make_unique<render::ImpostorPass>(allocator_, crowd_.asset().baked,
+                                                                crowd_.asset().gpu.clips.buffer, *crowd_.crowdGpu(),
                                                                 swapchain_.format, kDepthFormat, kSlots);
         } catch (const gpu::GpuError& e) {
             why = e.what();
@@ -266,7 +276,7 @@ private:
     // swapchain's format) once the frames in flight are done.
     void dropCrowdPasses() {
         if (!raster_ && !impostors_) return;
-        VK_CHECK(vkDeviceWaitIdle(ctx_.device));  // frames in flight read their buffers
+        VK_CHECK(vkDeviceWaitIdle(ctx_.device)); // frames in flight read their buffers
         forgetTimestamps(slots_);
         raster_.reset();
         impostors_.reset();
@@ -278,8 +288,8 @@ private:
         pyramid_.reset();
         if (!ctx_.depth_pyramid) return;
         if (!pyramid_pipelines_) pyramid_pipelines_ = render::createPyramidPipelines(ctx_);
-        pyramid_ = std::make_unique<render::DepthPyramid>(allocator_, swapchain_.depth.image, swapchain_.depth.view, swapchain_.extent,
-                                                          pyramid_pipelines_);
+        pyramid_ = std::make_unique<render::DepthPyramid>(allocator_, swapchain_.depth.image, swapchain_.depth.view,
+                                                          swapchain_.extent, pyramid_pipelines_);
     }
 
     void recreateSwapchain() {
@@ -291,20 +301,23 @@ private:
         glfwGetFramebufferSize(window_, &w, &h);
         requested_ = {uint32_t(w), uint32_t(h)};
         resize_ = false;
-        pyramid_.reset();  // built on the depth image the new swapchain replaces
-        raster_.reset();   // drawn at the old extent (the device is idle)
+        pyramid_.reset(); // built on the depth image the new swapchain replaces
+        raster_.reset();  // drawn at the old extent (the device is idle)
         impostors_.reset();
-        if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_)) return;  // minimised
+        if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_))
+            return; // minimised
         rebuildPyramid();
-        if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_);  // a new image format
+        if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_); // a new image format
         crowd_.setColorFormat(swapchain_.format);
         if (before != swapchain_.format && crowd_.technique() && !applyState(crowd_.state(), false)) {
-            crowd_.dropTechnique();  // its pipeline was built for the old format: draw no crowd rather than a wrong one
+            crowd_.dropTechnique(); // its pipeline was built for the old format: draw no crowd rather than a wrong one
             log("error: technique " + crowd_.state().technique + " for the new image format: " + crowd_.lastError());
         }
         if (std::string why; !raster_ && !rebuildRaster(why))
-            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why + "; the hardware draws this crowd");
-        if (std::string why; !impostors_ && !rebuildImpostors(why)) log("impostors: " + why + "; members are drawn as meshes");
+            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why +
+                "; the hardware draws this crowd");
+        if (std::string why; !impostors_ && !rebuildImpostors(why))
+            log("impostors: " + why + "; members are drawn as meshes");
     }
 
     // False when no frame was drawn (the swapchain had to be recreated).
@@ -317,36 +330,39 @@ private:
         last_frame_ = start;
         frame_ms_ = frame_ms_ == 0.0 ? seconds * 1e3 : 0.9 * frame_ms_ + 0.1 * seconds * 1e3;
         fps_ = frame_ms_ > 0.0 ? 1000.0 / frame_ms_ : 0.0;
-        if (std::vector<GpuPassTime> passes = waitForSlot(ctx_, f); !passes.empty()) costs_.gpu_passes = std::move(passes);
+        if (std::vector<GpuPassTime> passes = waitForSlot(ctx_, f); !passes.empty())
+            costs_.gpu_passes = std::move(passes);
         triangles_ = crowd_.triangles(slot);
         uint32_t image = 0;
         if (!acquireImage(ctx_, swapchain_, f, image, resize_)) return false;
         costs_.cpu_wait_ms = render::millisecondsSince(start);
 
         time_ += float(std::min(seconds, 0.25) * speed_);
-        cpu_ = crowd_.update(slot, time_);  // without a technique (a failed rebuild left none): the overlay alone
+        cpu_ = crowd_.update(slot, time_); // without a technique (a failed rebuild left none): the overlay alone
         costs_.cpu_sample_ms = cpu_.sample_ms;
         costs_.cpu_skin_ms = cpu_.skin_ms;
         costs_.cpu_upload_ms = cpu_.upload_ms;
 
         const Clock::time_point ui_start = Clock::now();
         overlay_.newFrame();
-        if (handleInput(window_, float(std::min(seconds, 0.25)), camera_, crowd_.crowd().bounds, aspect())) overlay_.toggleConsole();
+        if (handleInput(window_, float(std::min(seconds, 0.25)), camera_, crowd_.crowd().bounds, aspect()))
+            overlay_.toggleConsole();
         const bool vsync = swapchain_.present_mode == VK_PRESENT_MODE_FIFO_KHR;
-        for (std::string& line : overlay_.build(report(), vsync, aspect(), speed_, camera_)) commands_.type(std::move(line));
+        for (std::string& line : overlay_.build(report(), vsync, aspect(), speed_, camera_))
+            commands_.type(std::move(line));
         costs_.cpu_ui_ms = render::millisecondsSince(ui_start);
 
         const Clock::time_point record_start = Clock::now();
         bool screenshot = !shot_.path.empty();
-        if (screenshot && !canScreenshot()) {  // the swapchain changed since the command
+        if (screenshot && !canScreenshot()) { // the swapchain changed since the command
             log("error: screenshot " + shot_.path + ": the new swapchain's images cannot be copied");
             shot_.path.clear();
             commands_.fail();
             screenshot = false;
         }
         beginFrame(ctx_, f);
-        const gpu::FrameTargets target{swapchain_.images[image], swapchain_.views[image], swapchain_.depth.image, swapchain_.depth.view,
-                                       swapchain_.extent, render::kBackground};
+        const gpu::FrameTargets target{swapchain_.images[image], swapchain_.views[image], swapchain_.depth.image,
+                                       swapchain_.depth.view,    swapchain_.extent,       render::kBackground};
         render::CrowdFrame crowd_frame;
         crowd_frame.crowd = crowd_.crowdGpu();
         crowd_frame.motion = crowd_.motion();
@@ -362,7 +378,8 @@ private:
         overlay_.record(f.cmd, swapchain_, image);
         endPass(f.cmd, f, "overlay");
         if (screenshot)
-            recordCopy(allocator_, shot_, f.cmd, target.color, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, swapchain_.extent, swapchain_.format);
+            recordCopy(allocator_, shot_, f.cmd, target.color, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, swapchain_.extent,
+                       swapchain_.format);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         costs_.cpu_record_ms = render::millisecondsSince(record_start);
 
@@ -386,7 +403,7 @@ private:
     gpu::Allocator allocator_;
     Swapchain swapchain_;
     VkPresentModeKHR present_ = VK_PRESENT_MODE_FIFO_KHR;
-    VkExtent2D requested_{0, 0};  // the framebuffer size the swapchain was last made for
+    VkExtent2D requested_{0, 0}; // the framebuffer size the swapchain was last made for
     bool resize_ = false;
     FrameSlots slots_{};
     uint64_t frame_index_ = 0;
@@ -394,7 +411,7 @@ private:
     LiveCrowd crowd_;
     Commands commands_;
     Screenshot shot_;
-    bool started_ = false;  // run() began: shutdown() has something to free
+    bool started_ = false; // run() began: shutdown() has something to free
     bool quit_ = false;
     float speed_ = 1.0f;
     float time_ = 0.0f;
@@ -405,13 +422,13 @@ private:
     double frame_ms_ = 0.0, fps_ = 0.0;
     FrameCosts costs_;
     render::TechniqueStats cpu_;
-    uint64_t triangles_ = 0;      // drawn in the last measured frame
+    uint64_t triangles_ = 0; // drawn in the last measured frame
     std::shared_ptr<const render::PyramidPipelines> pyramid_pipelines_;
-    std::unique_ptr<render::DepthPyramid> pyramid_;  // over swapchain_.depth; rebuilt with it
-    render::RasterMode raster_mode_ = render::RasterMode::Hardware;  // asked for (--raster, console)
-    std::unique_ptr<render::ComputeRaster> raster_;  // for this crowd and swapchain; null: the hardware draws
-    std::unique_ptr<render::ImpostorPass> impostors_;  // for this crowd and swapchain; null: no impostors
-    render::CullSettings cull_;   // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
+    std::unique_ptr<render::DepthPyramid> pyramid_;                 // over swapchain_.depth; rebuilt with it
+    render::RasterMode raster_mode_ = render::RasterMode::Hardware; // asked for (--raster, console)
+    std::unique_ptr<render::ComputeRaster> raster_;   // for this crowd and swapchain; null: the hardware draws
+    std::unique_ptr<render::ImpostorPass> impostors_; // for this crowd and swapchain; null: no impostors
+    render::CullSettings cull_; // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
 };
 
 } // namespace
@@ -420,9 +437,11 @@ int runViewer(const ViewerOptions& o) {
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if ((display == nullptr || *display == '\0') && (wayland == nullptr || *wayland == '\0')) {
-        std::fprintf(stderr, "throng: error: view: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); for a headless image use "
-                             "`throng render --model %s --out crowd.png`\n",
-                     o.model.c_str());
+        std::fprintf(
+            stderr,
+            "throng: error: view: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); for a headless image use "
+            "`throng render --model %s --out crowd.png`\n",
+            o.model.c_str());
         return 1;
     }
     bool known = false;
@@ -431,7 +450,8 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
         return 1;
     }
-    Result<Scene> scene = loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat", o.impostor_px > 0.0f);
+    Result<Scene> scene =
+        loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat", o.impostor_px > 0.0f);
     if (!scene) {
         printError(o.model, scene.error().message);
         return 1;
@@ -442,11 +462,11 @@ int runViewer(const ViewerOptions& o) {
     try {
         Viewer viewer(o, window.window, *window.context, std::move(scene).value());
         code = viewer.run();
-    } catch (const std::exception& e) {  // GpuError, or out of host memory
+    } catch (const std::exception& e) { // GpuError, or out of host memory
         printError(o.model, e.what());
         code = 1;
     }
-    if (closeWindow(window)) code = 1;  // validation errors
+    if (closeWindow(window)) code = 1; // validation errors
     return code;
 }
 

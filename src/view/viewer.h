@@ -9,30 +9,31 @@
 namespace throng::view {
 
 struct ViewerOptions {
-    std::string model = "builtin:walker";  // a .throng file, a model file, or builtin:NAME
+    std::string model = "builtin:walker"; // a .throng file, a model file, or builtin:NAME
     uint32_t instances = 1000;
     uint64_t seed = 1;
     std::string technique = "baked";
-    std::string precision = "float";   // bonetex texels and the baked animation (imported models)
-    std::string encoding = "mat";      // palette: mat | quat
-    float fps = 30.0f;                 // baking rate for imported models
-    std::string present = "fifo";      // fifo | mailbox | immediate (mailbox falls back to immediate, then fifo)
-    std::string exec;                  // console commands separated by ';', one per frame from the first
-    uint32_t frames = 0;               // quit after this many frames (0: when the window closes)
-    bool console = false;              // start with the console open
+    std::string precision = "float"; // bonetex texels and the baked animation (imported models)
+    std::string encoding = "mat";    // palette: mat | quat
+    float fps = 30.0f;               // baking rate for imported models
+    std::string present = "fifo";    // fifo | mailbox | immediate (mailbox falls back to immediate, then fifo)
+    std::string exec;                // console commands separated by ';', one per frame from the first
+    uint32_t frames = 0;             // quit after this many frames (0: when the window closes)
+    bool console = false;            // start with the console open
     uint32_t width = 1280, height = 720;
-    bool validate = false;             // validation layers; any error makes the exit code 1
-    std::string device;                // device name substring
-    std::string view = "overview";     // overview | street (render::ViewKind)
-    bool cull = true;                  // frustum culling on the GPU
-    bool lod = true;                   // LOD chosen on the GPU
-    float lod_error = 1.0f;            // pixels
-    bool occlusion = true;             // occlusion culling on the GPU (with cull)
-    bool coarse_skinning = true;       // baked: coarsest LODs skinned coarsely (with lod)
-    bool simulate = false;             // members move on the GPU (src/sim/)
-    std::string raster = "hardware";   // who rasterizes the crowd: hardware | compute | auto (render::RasterMode; console: raster)
-    uint64_t vertex_cache_bytes = ~uint64_t(0);  // the compute rasterizer's vertex cache (~0: render::kVertexCacheAuto)
-    float impostor_px = 0.0f;          // members fewer pixels tall drawn as animated impostors (0: none; console: impostors)
+    bool validate = false;         // validation layers; any error makes the exit code 1
+    std::string device;            // device name substring
+    std::string view = "overview"; // overview | street (render::ViewKind)
+    bool cull = true;              // frustum culling on the GPU
+    bool lod = true;               // LOD chosen on the GPU
+    float lod_error = 1.0f;        // pixels
+    bool occlusion = true;         // occlusion culling on the GPU (with cull)
+    bool coarse_skinning = true;   // baked: coarsest LODs skinned coarsely (with lod)
+    bool simulate = false;         // members move on the GPU (src/sim/)
+    std::string raster =
+        "hardware"; // who rasterizes the crowd: hardware | compute | auto (render::RasterMode; console: raster)
+    uint64_t vertex_cache_bytes = ~uint64_t(0); // the compute rasterizer's vertex cache (~0: render::kVertexCacheAuto)
+    float impostor_px = 0.0f; // members fewer pixels tall drawn as animated impostors (0: none; console: impostors)
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

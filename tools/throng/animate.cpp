@@ -13,10 +13,10 @@ namespace throng::cli {
 namespace {
 
 struct ClipReport {
-    double max_error = 0.0;     // largest |float - reference| over every vertex and frame
-    double max_travel = 0.0;    // largest distance a vertex moves from its bind position
-    double seconds = 0.0;       // time spent in the float jobs
-    uint64_t vertices = 0;      // vertices skinned by the float path
+    double max_error = 0.0;  // largest |float - reference| over every vertex and frame
+    double max_travel = 0.0; // largest distance a vertex moves from its bind position
+    double seconds = 0.0;    // time spent in the float jobs
+    uint64_t vertices = 0;   // vertices skinned by the float path
 };
 
 ClipReport animateClip(const Model& model, const Clip* clip, int frames) {
@@ -77,15 +77,16 @@ int runAnimate(const AnimateOptions& options) {
         printError(options.source, "no clip named '" + options.clip + "'");
         return 1;
     }
-    if (clips.empty()) clips.push_back(nullptr);  // no clips: the rest pose
+    if (clips.empty()) clips.push_back(nullptr); // no clips: the rest pose
     std::printf("%s: CPU animation of %u vertices, %zu palette joints; float path vs double reference\n",
                 options.source.c_str(), vertexCount(model), model.palette.size());
     for (const Clip* clip : clips) {
         const ClipReport r = animateClip(model, clip, options.frames);
-        std::printf("  %-24s %7.3f s  %4d frames  max error %.2e of diagonal  max travel %.3f of diagonal  %.1f M vertices/s\n",
-                    clip != nullptr ? clip->name.c_str() : "(rest pose)", clip != nullptr ? double(clip->duration) : 0.0,
-                    options.frames, r.max_error / diagonal, r.max_travel / diagonal,
-                    r.seconds > 0.0 ? double(r.vertices) / r.seconds * 1e-6 : 0.0);
+        std::printf(
+            "  %-24s %7.3f s  %4d frames  max error %.2e of diagonal  max travel %.3f of diagonal  %.1f M vertices/s\n",
+            clip != nullptr ? clip->name.c_str() : "(rest pose)", clip != nullptr ? double(clip->duration) : 0.0,
+            options.frames, r.max_error / diagonal, r.max_travel / diagonal,
+            r.seconds > 0.0 ? double(r.vertices) / r.seconds * 1e-6 : 0.0);
     }
     return 0;
 }

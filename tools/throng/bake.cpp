@@ -58,8 +58,8 @@ int runBake(const BakeCliOptions& options) {
     if (asset.precision == Precision::Float16) std::printf(", max half error %.2e of diagonal", report.max_half_error);
     if (asset.hasVat()) std::printf(", vertex animation %zu bytes", report.vat_bytes);
     if (!asset.impostors.empty())
-        std::printf(", impostors %u x %u texels x %zu clips (%zu bytes, colour and normal)", report.impostor_width, report.impostor_height,
-                    asset.impostors.frames.size(), report.impostor_bytes);
+        std::printf(", impostors %u x %u texels x %zu clips (%zu bytes, colour and normal)", report.impostor_width,
+                    report.impostor_height, asset.impostors.frames.size(), report.impostor_bytes);
     // The LOD chain, as two lists: triangles per level, then each level's error (model units).
     std::printf(", %zu LOD%s", asset.lods.size(), asset.lods.size() == 1 ? "" : "s");
     for (const BakedLod& l : asset.lods) std::printf(" %llu", static_cast<unsigned long long>(l.triangleCount()));

@@ -56,7 +56,7 @@ nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95
 // encoding (palette@quat, palette-ubo@quat), bonetex's texel precision (bonetex@half) or where
 // baked reads its animation (baked@image, baked@texel-buffer, baked@buffer).
 struct Variant {
-    std::string label;  // as given: the report's "technique", one series in the charts
+    std::string label; // as given: the report's "technique", one series in the charts
     std::string technique;
     render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
     Precision bones = Precision::Float32;
@@ -69,7 +69,8 @@ Result<Variant> parseVariant(const std::string& spec) {
     const size_t at = spec.find('@');
     v.technique = spec.substr(0, at);
     const auto names = render::techniqueNames();
-    if (std::find(names.begin(), names.end(), v.technique) == names.end()) return Error{"unknown technique '" + v.technique + "'"};
+    if (std::find(names.begin(), names.end(), v.technique) == names.end())
+        return Error{"unknown technique '" + v.technique + "'"};
     if (at == std::string::npos) return v;
     const std::string option = spec.substr(at + 1);
     const bool palette = v.technique == "palette" || v.technique == "palette-ubo";
@@ -80,7 +81,8 @@ Result<Variant> parseVariant(const std::string& spec) {
     } else if (v.technique == "baked" && option != "auto" && render::parseAnimationStorage(option, v.storage)) {
         // image, texel-buffer or buffer
     } else {
-        return Error{"unknown variant '" + spec + "' (palette@mat|quat, palette-ubo@mat|quat, bonetex@float|half, baked@image|texel-buffer|buffer)"};
+        return Error{"unknown variant '" + spec +
+                     "' (palette@mat|quat, palette-ubo@mat|quat, bonetex@float|half, baked@image|texel-buffer|buffer)"};
     }
     return v;
 }
@@ -89,10 +91,10 @@ Result<Variant> parseVariant(const std::string& spec) {
 // The vertex cache's report (compute rasterizer, `baked`): what it held, the bytes its pass must
 // move at least, and that pass's rate against the device's measured copy bandwidth.
 nlohmann::json vertexCacheJson(const render::VertexCacheStats& c, double cache_pass_ms, double bandwidth_gbps) {
-    nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},
-                        {"cached_members", c.cached_members},       {"cached_vertices", c.cached_vertices},
-                        {"uncached_members", c.uncached_members},   {"cache_pass_bytes", c.cache_pass_bytes},
-                        {"raster_read_bytes", c.raster_read_bytes}, {"cache_pass_ms", cache_pass_ms}};
+    nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},     {"cached_members", c.cached_members},
+                        {"cached_vertices", c.cached_vertices},   {"uncached_members", c.uncached_members},
+                        {"cache_pass_bytes", c.cache_pass_bytes}, {"raster_read_bytes", c.raster_read_bytes},
+                        {"cache_pass_ms", cache_pass_ms}};
     if (cache_pass_ms > 0.0) {
         const double gbps = double(c.cache_pass_bytes) / (cache_pass_ms * 1e-3) * 1e-9;
         j["cache_pass_gbps"] = gbps;
@@ -103,8 +105,8 @@ nlohmann::json vertexCacheJson(const render::VertexCacheStats& c, double cache_p
     return j;
 }
 
-nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant& v, uint32_t instances, const BenchOptions& o,
-                       double bandwidth_gbps) {
+nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant& v, uint32_t instances,
+                       const BenchOptions& o, double bandwidth_gbps) {
     nlohmann::json r = {{"technique", v.label}, {"instances", instances}};
     gpu::Allocator allocator;
     gpu::createAllocator(allocator, ctx);
@@ -114,7 +116,7 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         render::CrowdOptions co;
         co.count = instances;
         co.seed = o.seed;
-        co.volume = v.technique == "procedural";  // a school of fish swims in a volume
+        co.volume = v.technique == "procedural"; // a school of fish swims in a volume
         const render::Crowd crowd = render::makeCrowd(asset, co);
         render::RenderSettings s;
         s.width = o.width;
@@ -126,8 +128,9 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         s.bone_precision = v.bones;
         s.baked = &asset;
         s.readback = false;
-        s.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning, o.crowd.impostor_px};
-        render::parseRasterMode(o.crowd.raster, s.raster);  // the command line admits only the three names
+        s.cull = {o.crowd.cull,       o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning,
+                  o.crowd.impostor_px};
+        render::parseRasterMode(o.crowd.raster, s.raster); // the command line admits only the three names
         s.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
         if (o.crowd.simulate) {
             Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
@@ -135,9 +138,9 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
             s.motion = std::move(motion).value();
         }
         render::ViewKind view = render::ViewKind::Overview;
-        render::parseViewKind(o.crowd.view, view);  // CLI11 admits only the names it knows
-        const Result<render::RenderOutput> out =
-            render::renderCrowd(allocator, g.value(), crowd, render::crowdViewProjection(view, crowd, float(o.width) / float(o.height)), s);
+        render::parseViewKind(o.crowd.view, view); // CLI11 admits only the names it knows
+        const Result<render::RenderOutput> out = render::renderCrowd(
+            allocator, g.value(), crowd, render::crowdViewProjection(view, crowd, float(o.width) / float(o.height)), s);
         render::destroyAsset(allocator, g.value());
         if (!out) throw gpu::GpuError(out.error().message);
         const render::RenderOutput& result = out.value();
@@ -156,12 +159,16 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
             bytes = f.cpu.upload_bytes;
         }
         r["variant"] = result.technique;
-        r["triangles"] = result.triangles;  // drawn in the last frame, after culling and LOD
-        r["submitted_triangles"] = result.submitted_triangles;  // every member at full detail
+        r["triangles"] = result.triangles;                     // drawn in the last frame, after culling and LOD
+        r["submitted_triangles"] = result.submitted_triangles; // every member at full detail
         nlohmann::json per_lod = nlohmann::json::array();
         for (uint32_t n : result.drawn.per_lod) per_lod.push_back(n);
         while (per_lod.size() > 1 && per_lod.back() == 0) per_lod.erase(per_lod.size() - 1);
-        r["visible"] = {{"members", instances}, {"in_frustum", result.drawn.in_frustum}, {"occluded", result.drawn.occluded}, {"impostors", result.drawn.impostors}, {"per_lod", per_lod}};
+        r["visible"] = {{"members", instances},
+                        {"in_frustum", result.drawn.in_frustum},
+                        {"occluded", result.drawn.occluded},
+                        {"impostors", result.drawn.impostors},
+                        {"per_lod", per_lod}};
         // Every pass by name, in frame order; "gpu_ms" also keys them by name beside "frame".
         r["passes"] = nlohmann::json::array();
         r["gpu_ms"] = {{"frame", spreadJson(spread(frame_ms))}};
@@ -172,10 +179,13 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
             // The compute rasterizer's rate: the triangles drawn over its pass's median time.
             if (result.passes[p].name == "raster" && sp.median > 0.0)
                 r["raster_triangles_per_second"] = double(result.triangles) / (sp.median * 1e-3);
-            if (result.passes[p].name == "cache") r["vertex_cache"] = vertexCacheJson(result.vertex_cache, sp.median, bandwidth_gbps);
+            if (result.passes[p].name == "cache")
+                r["vertex_cache"] = vertexCacheJson(result.vertex_cache, sp.median, bandwidth_gbps);
         }
-        r["cpu_ms"] = {{"sample", spreadJson(spread(sample))}, {"skin", spreadJson(spread(skin))},
-                       {"upload", spreadJson(spread(upload_cpu))}, {"record", spreadJson(spread(record))},
+        r["cpu_ms"] = {{"sample", spreadJson(spread(sample))},
+                       {"skin", spreadJson(spread(skin))},
+                       {"upload", spreadJson(spread(upload_cpu))},
+                       {"record", spreadJson(spread(record))},
                        {"total", spreadJson(spread(cpu_total))}};
         // A frame takes the longer of its CPU and GPU parts when they overlap (frames in flight).
         r["frame_ms"] = std::max(spread(frame_ms).median, spread(cpu_total).median);
@@ -204,23 +214,29 @@ std::string csv(const nlohmann::json& report) {
         for (const nlohmann::json& p : r.value("passes", nlohmann::json::array()))
             if (std::find(pass_names.begin(), pass_names.end(), p["name"].get<std::string>()) == pass_names.end())
                 pass_names.push_back(p["name"].get<std::string>());
-    std::string out = "technique,variant,instances,triangles,frame_ms,gpu_frame_median_ms,gpu_frame_p95_ms,cpu_sample_ms,cpu_skin_ms,"
-                      "cpu_upload_ms,cpu_record_ms,cpu_total_ms,upload_bytes_per_frame,gpu_memory_bytes,";
-    for (const std::string& name : pass_names) out += csvField("gpu_" + name + "_median_ms") + "," + csvField("gpu_" + name + "_p95_ms") + ",";
+    std::string out =
+        "technique,variant,instances,triangles,frame_ms,gpu_frame_median_ms,gpu_frame_p95_ms,cpu_sample_ms,cpu_skin_ms,"
+        "cpu_upload_ms,cpu_record_ms,cpu_total_ms,upload_bytes_per_frame,gpu_memory_bytes,";
+    for (const std::string& name : pass_names)
+        out += csvField("gpu_" + name + "_median_ms") + "," + csvField("gpu_" + name + "_p95_ms") + ",";
     out += "error\n";
     for (const nlohmann::json& r : report["results"]) {
         std::ostringstream line;
-        line << csvField(r["technique"].get<std::string>()) << "," << csvField(r.value("variant", "")) << "," << r["instances"] << ",";
+        line << csvField(r["technique"].get<std::string>()) << "," << csvField(r.value("variant", "")) << ","
+             << r["instances"] << ",";
         if (r.contains("error")) {
             line << std::string(11 + 2 * pass_names.size(), ',') << csvField(r["error"].get<std::string>());
         } else {
-            line << r["triangles"] << "," << r["frame_ms"] << "," << r["gpu_ms"]["frame"]["median"] << "," << r["gpu_ms"]["frame"]["p95"] << ","
-                 << r["cpu_ms"]["sample"]["median"] << "," << r["cpu_ms"]["skin"]["median"] << "," << r["cpu_ms"]["upload"]["median"] << ","
-                 << r["cpu_ms"]["record"]["median"] << "," << r["cpu_ms"]["total"]["median"] << "," << r["upload_bytes_per_frame"] << ","
-                 << r["gpu_memory_bytes"] << ",";
+            line << r["triangles"] << "," << r["frame_ms"] << "," << r["gpu_ms"]["frame"]["median"] << ","
+                 << r["gpu_ms"]["frame"]["p95"] << "," << r["cpu_ms"]["sample"]["median"] << ","
+                 << r["cpu_ms"]["skin"]["median"] << "," << r["cpu_ms"]["upload"]["median"] << ","
+                 << r["cpu_ms"]["record"]["median"] << "," << r["cpu_ms"]["total"]["median"] << ","
+                 << r["upload_bytes_per_frame"] << "," << r["gpu_memory_bytes"] << ",";
             for (const std::string& name : pass_names) {
-                if (r["gpu_ms"].contains(name)) line << r["gpu_ms"][name]["median"] << "," << r["gpu_ms"][name]["p95"] << ",";
-                else line << ",,";
+                if (r["gpu_ms"].contains(name))
+                    line << r["gpu_ms"][name]["median"] << "," << r["gpu_ms"][name]["p95"] << ",";
+                else
+                    line << ",,";
             }
         }
         out += line.str() + "\n";
@@ -276,7 +292,8 @@ int runBench(const BenchOptions& o) {
     for (const std::string& out : {o.json, o.csv})
         if (!out.empty() && !checkOutput(out)) return 1;
     BakeOptions bake_options;
-    bake_options.vat = std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
+    bake_options.vat =
+        std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
     if (!asset) {
@@ -292,13 +309,25 @@ int runBench(const BenchOptions& o) {
         return 1;
     }
     gpu::Context& ctx = *context.value();
-    nlohmann::json report = {{"device", ctx.device_name}, {"driver", ctx.driver_name}, {"cpu", cpuName()},
-                             {"view", o.crowd.view}, {"simulate", o.crowd.simulate}, {"cull", o.crowd.cull}, {"lod", o.crowd.lod}, {"lod_error_px", o.crowd.lod_error},
-                             {"occlusion", o.crowd.occlusion && ctx.depth_pyramid}, {"coarse_skinning", o.crowd.coarse_skinning}, {"raster", o.crowd.raster},
-                             {"cores", std::thread::hardware_concurrency()}, {"model", o.model}, {"size", {o.width, o.height}},
-                             {"frames", o.frames}, {"warmup", o.warmup}, {"results", nlohmann::json::array()}};
-    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(), report["cpu"].get<std::string>().c_str(),
-                 std::thread::hardware_concurrency());
+    nlohmann::json report = {{"device", ctx.device_name},
+                             {"driver", ctx.driver_name},
+                             {"cpu", cpuName()},
+                             {"view", o.crowd.view},
+                             {"simulate", o.crowd.simulate},
+                             {"cull", o.crowd.cull},
+                             {"lod", o.crowd.lod},
+                             {"lod_error_px", o.crowd.lod_error},
+                             {"occlusion", o.crowd.occlusion && ctx.depth_pyramid},
+                             {"coarse_skinning", o.crowd.coarse_skinning},
+                             {"raster", o.crowd.raster},
+                             {"cores", std::thread::hardware_concurrency()},
+                             {"model", o.model},
+                             {"size", {o.width, o.height}},
+                             {"frames", o.frames},
+                             {"warmup", o.warmup},
+                             {"results", nlohmann::json::array()}};
+    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(),
+                 report["cpu"].get<std::string>().c_str(), std::thread::hardware_concurrency());
     // The compute rasterizer's vertex cache is measured against the memory bandwidth a copy gets.
     double bandwidth_gbps = 0.0;
     if (o.crowd.raster != "hardware") {
@@ -307,8 +336,10 @@ int runBench(const BenchOptions& o) {
         try {
             VkDeviceSize heap = 0;
             for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
-                if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
-            bandwidth_gbps = gpu::measureCopyBandwidth(allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
+                if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+                    heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
+            bandwidth_gbps = gpu::measureCopyBandwidth(
+                allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
             std::fprintf(stderr, "bench: memory bandwidth by a compute copy %.0f GB/s\n", bandwidth_gbps);
         } catch (const gpu::GpuError& e) {
             std::fprintf(stderr, "bench: memory bandwidth not measured: %s\n", e.what());
@@ -323,9 +354,12 @@ int runBench(const BenchOptions& o) {
             std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, v.label.c_str(), n);
             std::fflush(stderr);
             const nlohmann::json r = measure(ctx, asset.value().baked, v, n, o, bandwidth_gbps);
-            if (r.contains("error")) std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
-            else std::fprintf(stderr, "frame %.2f ms (GPU %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
-                              r["gpu_ms"]["frame"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());
+            if (r.contains("error"))
+                std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
+            else
+                std::fprintf(stderr, "frame %.2f ms (GPU %.2f ms, CPU %.2f ms)\n", r["frame_ms"].get<double>(),
+                             r["gpu_ms"]["frame"]["median"].get<double>(),
+                             r["cpu_ms"]["total"]["median"].get<double>());
             report["results"].push_back(r);
         }
     }

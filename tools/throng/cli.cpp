@@ -107,41 +107,59 @@ void warnIgnored(const std::string& technique, const std::string& model, const G
 }
 
 void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
-    command->add_option("--view", flags.view, "overview (the whole crowd, default) or street (standing at its edge, looking across it)")
+    command
+        ->add_option("--view", flags.view,
+                     "overview (the whole crowd, default) or street (standing at its edge, looking across it)")
         ->check(CLI::IsMember({"overview", "street"}));
-    command->add_option("--cull", flags.cull, "Frustum culling on the GPU: on (default) or off")->check(CLI::IsMember({"on", "off"}));
+    command->add_option("--cull", flags.cull, "Frustum culling on the GPU: on (default) or off")
+        ->check(CLI::IsMember({"on", "off"}));
     command->add_option("--lod", flags.lod, "Level of detail by size on screen, chosen on the GPU: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
-    command->add_option("--lod-error", flags.lod_error, "The largest error a coarser LOD may make on screen, in pixels (default 1)")
+    command
+        ->add_option("--lod-error", flags.lod_error,
+                     "The largest error a coarser LOD may make on screen, in pixels (default 1)")
         ->check(finiteIn(0.0, 10000.0));
-    command->add_option("--occlusion", flags.occlusion,
-                        "Occlusion culling on the GPU (with --cull on): members hidden behind what the frame drew are not drawn: on (default) or off")
+    command
+        ->add_option("--occlusion", flags.occlusion,
+                     "Occlusion culling on the GPU (with --cull on): members hidden behind what the frame drew are not "
+                     "drawn: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
-    command->add_option("--coarse-skinning", flags.coarse_skinning,
-                        "baked, with --lod on: levels whose error is at least what it moves a vertex skinned by the heaviest joint at the "
-                        "nearest frame: on (default) or off")
+    command
+        ->add_option("--coarse-skinning", flags.coarse_skinning,
+                     "baked, with --lod on: levels whose error is at least what it moves a vertex skinned by the "
+                     "heaviest joint at the "
+                     "nearest frame: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
-    command->add_option("--raster", flags.raster,
-                        "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility buffer; baked, static) "
-                        "or auto (members at LOD 0 by the hardware, the rest in compute)")
+    command
+        ->add_option("--raster", flags.raster,
+                     "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility "
+                     "buffer; baked, static) "
+                     "or auto (members at LOD 0 by the hardware, the rest in compute)")
         ->check(CLI::IsMember({"hardware", "compute", "auto"}));
-    command->add_option("--impostors", flags.impostor_px,
-                        "Members fewer than PX pixels tall on screen are drawn as animated impostors (pictures baked from 24 directions; "
-                        "a model is baked with them, a .throng file must have been: bake --impostors); 0 (default): none")
+    command
+        ->add_option("--impostors", flags.impostor_px,
+                     "Members fewer than PX pixels tall on screen are drawn as animated impostors (pictures baked from "
+                     "24 directions; "
+                     "a model is baked with them, a .throng file must have been: bake --impostors); 0 (default): none")
         ->check(finiteIn(0.0, 10000.0));
-    command->add_option("--vertex-cache", flags.vertex_cache,
-                        "MiB of the compute rasterizer's vertex cache (baked: each member's vertices skinned once a frame, 8 bytes each); "
-                        "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and its largest storage "
-                        "buffer; 0: none")
+    command
+        ->add_option("--vertex-cache", flags.vertex_cache,
+                     "MiB of the compute rasterizer's vertex cache (baked: each member's vertices skinned once a "
+                     "frame, 8 bytes each); "
+                     "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and "
+                     "its largest storage "
+                     "buffer; 0: none")
         ->check([](const std::string& text) -> std::string {
             if (text == "auto") return {};
             char* end = nullptr;
             const double mib = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !(mib >= 0.0 && mib <= 1e9)) return "--vertex-cache: auto or MiB from 0 to 1e9, not '" + text + "'";
+            if (end == text.c_str() || *end != '\0' || !(mib >= 0.0 && mib <= 1e9))
+                return "--vertex-cache: auto or MiB from 0 to 1e9, not '" + text + "'";
             return {};
         });
     command->add_flag("--simulate", flags.simulate,
-                      "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school (baked, vat, procedural, static)");
+                      "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
+                      "(baked, vat, procedural, static)");
 }
 
 } // namespace
@@ -154,7 +172,8 @@ uint64_t vertexCacheBytes(const CrowdFlags& flags) {
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
     if (!flags.simulate || render::techniqueReadsMembersOnGpu(technique)) return {};
     return Status::failure("--simulate: technique " + technique +
-                           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by baked, vat, procedural or static");
+                           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by "
+                           "baked, vat, procedural or static");
 }
 
 ParseResult parseCommandLine(int argc, const char* const* argv) {
@@ -188,9 +207,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bake_cmd->add_flag(
         "--vat", bake.vat,
         "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
-    bake_cmd->add_flag("--impostors", bake.impostors,
-                       "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
-                       "members drawn smaller than --impostors PX in render, bench and view");
+    bake_cmd->add_flag(
+        "--impostors", bake.impostors,
+        "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
+        "members drawn smaller than --impostors PX in render, bench and view");
     bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra; default 8)")
         ->check(countIn(0, kMaxBakedLods));
 

@@ -10,15 +10,15 @@
 namespace throng::cli {
 
 struct InfoOptions {
-    std::string source;  // file path or builtin:NAME
+    std::string source; // file path or builtin:NAME
     bool json = false;
 };
 int runInfo(const InfoOptions& options);
 
 struct AnimateOptions {
     std::string source;
-    std::string clip;    // empty: every clip
-    int frames = 30;     // sample times per clip, spread over [0, duration]
+    std::string clip; // empty: every clip
+    int frames = 30;  // sample times per clip, spread over [0, duration]
 };
 int runAnimate(const AnimateOptions& options);
 
@@ -36,16 +36,17 @@ int runBake(const BakeCliOptions& options);
 // How the crowd is seen and drawn, shared by render, bench and view (--view, --cull, --lod,
 // --lod-error, --occlusion, --coarse-skinning; docs/GPU_DRIVEN.md).
 struct CrowdFlags {
-    std::string view = "overview";  // overview | street (render::ViewKind)
-    bool cull = true;               // frustum culling on the GPU
-    bool lod = true;                // LOD chosen on the GPU by size on screen
-    float lod_error = 1.0f;         // pixels
-    bool occlusion = true;          // with cull: members hidden behind others are not drawn
-    bool coarse_skinning = true;    // with lod: baked skins its coarsest levels by one joint at the nearest frame
-    std::string raster = "hardware";  // hardware | compute | auto (render and bench; render::RasterMode)
-    float impostor_px = 0.0f;       // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
-    std::string vertex_cache = "auto";  // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
-    bool simulate = false;          // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
+    std::string view = "overview";   // overview | street (render::ViewKind)
+    bool cull = true;                // frustum culling on the GPU
+    bool lod = true;                 // LOD chosen on the GPU by size on screen
+    float lod_error = 1.0f;          // pixels
+    bool occlusion = true;           // with cull: members hidden behind others are not drawn
+    bool coarse_skinning = true;     // with lod: baked skins its coarsest levels by one joint at the nearest frame
+    std::string raster = "hardware"; // hardware | compute | auto (render and bench; render::RasterMode)
+    float impostor_px = 0.0f; // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
+    std::string vertex_cache =
+        "auto";            // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
+    bool simulate = false; // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };
 // The bytes of --vertex-cache (render::RasterOptions::vertex_cache_bytes).
 uint64_t vertexCacheBytes(const CrowdFlags& flags);
@@ -53,19 +54,19 @@ uint64_t vertexCacheBytes(const CrowdFlags& flags);
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
 
 struct RenderOptions {
-    std::string model = "builtin:walker";  // .throng, a model file, or builtin:NAME
+    std::string model = "builtin:walker"; // .throng, a model file, or builtin:NAME
     uint32_t instances = 1000;
     std::string technique = "baked";
-    std::string encoding = "mat";          // palette: mat | quat
-    std::string swim;                      // procedural: "side=0.04,pivot=0.12,..." overrides of defaultSwim()
-    float time = 1.0f;                     // seconds
+    std::string encoding = "mat"; // palette: mat | quat
+    std::string swim;             // procedural: "side=0.04,pivot=0.12,..." overrides of defaultSwim()
+    float time = 1.0f;            // seconds
     uint32_t width = 1280, height = 720;
     uint64_t seed = 1;
-    uint32_t frames = 3;                   // rendered frames; timings are the median after the first
-    float fps = 30.0f;                     // bake rate when the model is not a .throng file
+    uint32_t frames = 3; // rendered frames; timings are the median after the first
+    float fps = 30.0f;   // bake rate when the model is not a .throng file
     std::string precision = "float";
-    std::string animation = "auto";        // baked: auto | image | texel-buffer | buffer (render::AnimationStorage)
-    std::string device;                    // substring of the device name
+    std::string animation = "auto"; // baked: auto | image | texel-buffer | buffer (render::AnimationStorage)
+    std::string device;             // substring of the device name
     bool validate = false;
     std::string output = "crowd.png";
     CrowdFlags crowd;
@@ -76,13 +77,14 @@ int runRender(const RenderOptions& options);
 
 struct BenchOptions {
     std::string model = "builtin:walker";
-    std::string techniques = "all";        // comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (cpu, palette, palette-ubo, bonetex, baked, vat, static)
-    std::string instances = "100,1000";    // comma-separated crowd sizes
-    uint32_t frames = 20;                  // timed frames per configuration
-    uint32_t warmup = 5;                   // frames before timing (pipeline compilation, caches)
+    std::string techniques = "all";     // comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (cpu,
+                                        // palette, palette-ubo, bonetex, baked, vat, static)
+    std::string instances = "100,1000"; // comma-separated crowd sizes
+    uint32_t frames = 20;               // timed frames per configuration
+    uint32_t warmup = 5;                // frames before timing (pipeline compilation, caches)
     uint32_t width = 1280, height = 720;
     uint64_t seed = 1;
-    std::string json, csv;                 // reports to write (empty: none); the CSV also goes to stdout
+    std::string json, csv; // reports to write (empty: none); the CSV also goes to stdout
     std::string device;
     bool validate = false;
     CrowdFlags crowd;
@@ -99,7 +101,7 @@ struct ViewerOptions;
 
 namespace throng::cli {
 
-int runView(const view::ViewerOptions& options);  // `throng view` (src/view/viewer.h)
+int runView(const view::ViewerOptions& options); // `throng view` (src/view/viewer.h)
 
 void printError(const std::string& source, const std::string& message);
 

@@ -45,9 +45,13 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
     j["palette"] = model.palette.size();
     json meshes = json::array();
     for (const Mesh& m : model.meshes) {
-        meshes.push_back({{"name", m.name}, {"vertices", m.positions.size()}, {"triangles", m.indices.size() / 3},
-                          {"submeshes", m.submeshes.size()}, {"skin", m.skin},
-                          {"rigid_joint", m.rigid_joint >= 0 ? json(model.skeleton.names[size_t(m.rigid_joint)]) : json(nullptr)}});
+        meshes.push_back(
+            {{"name", m.name},
+             {"vertices", m.positions.size()},
+             {"triangles", m.indices.size() / 3},
+             {"submeshes", m.submeshes.size()},
+             {"skin", m.skin},
+             {"rigid_joint", m.rigid_joint >= 0 ? json(model.skeleton.names[size_t(m.rigid_joint)]) : json(nullptr)}});
     }
     j["meshes"] = meshes;
     json skins = json::array();
@@ -55,13 +59,15 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
     j["skins"] = skins;
     json clips = json::array();
     for (const Clip& c : model.clips)
-        clips.push_back({{"name", c.name}, {"duration", c.duration}, {"keyframes", keyframeCount(c)}, {"tracks", c.tracks.size()}});
+        clips.push_back(
+            {{"name", c.name}, {"duration", c.duration}, {"keyframes", keyframeCount(c)}, {"tracks", c.tracks.size()}});
     j["clips"] = clips;
     j["materials"] = model.materials.size();
     j["textures"] = model.textures.size();
     const Bounds b = bindPoseBounds(model);
-    j["bounds"] = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}, {"diagonal", b.diagonal()}};
-    j["lods"] = lodsJson(lods);  // empty when they cannot be built, and lods_error says why
+    j["bounds"] = {
+        {"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}, {"diagonal", b.diagonal()}};
+    j["lods"] = lodsJson(lods); // empty when they cannot be built, and lods_error says why
     if (!lods) j["lods_error"] = lods.error().message;
     j["warnings"] = model.warnings;
     return j;
@@ -85,14 +91,17 @@ void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     std::printf("  materials  %zu (%zu textures)\n", model.materials.size(), model.textures.size());
     std::printf("  clips      %zu\n", model.clips.size());
     for (const Clip& c : model.clips)
-        std::printf("    %-24s %8.3f s  %6u keys  %4zu tracks\n", c.name.c_str(), double(c.duration), keyframeCount(c), c.tracks.size());
-    std::printf("  bounds     min (%.4g, %.4g, %.4g)  max (%.4g, %.4g, %.4g)  diagonal %.4g\n", double(b.min.x), double(b.min.y),
-                double(b.min.z), double(b.max.x), double(b.max.y), double(b.max.z), double(b.diagonal()));
+        std::printf("    %-24s %8.3f s  %6u keys  %4zu tracks\n", c.name.c_str(), double(c.duration), keyframeCount(c),
+                    c.tracks.size());
+    std::printf("  bounds     min (%.4g, %.4g, %.4g)  max (%.4g, %.4g, %.4g)  diagonal %.4g\n", double(b.min.x),
+                double(b.min.y), double(b.min.z), double(b.max.x), double(b.max.y), double(b.max.z),
+                double(b.diagonal()));
     if (lods) {
         std::printf("  lods       %zu (as throng bake stores them; error in model units)\n", lods.value().size());
         for (size_t l = 0; l < lods.value().size(); ++l)
             std::printf("    LOD %zu  %9llu triangles  error %.4g\n", l,
-                        static_cast<unsigned long long>(lods.value()[l].triangleCount()), double(lods.value()[l].error));
+                        static_cast<unsigned long long>(lods.value()[l].triangleCount()),
+                        double(lods.value()[l].error));
     } else {
         std::printf("  lods       none: %s\n", lods.error().message.c_str());
     }
@@ -109,8 +118,11 @@ int runInfo(const InfoOptions& options) {
         return 1;
     }
     const Result<std::vector<BakedLod>> lods = lodChain(model.value());
-    if (options.json) std::cout << describe(model.value(), lods).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // names may hold invalid UTF-8
-    else printText(model.value(), lods);
+    if (options.json)
+        std::cout << describe(model.value(), lods).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n"; // names may hold invalid UTF-8
+    else
+        printText(model.value(), lods);
     return 0;
 }
 

@@ -22,8 +22,9 @@ bool parseSwim(const std::string& text, gpu::shader::SwimParams& swim, std::stri
         const char* name;
         float* value;
     };
-    const Field fields[] = {{"side", &swim.side},           {"pivot", &swim.pivot},         {"wave", &swim.wave},
-                            {"twist", &swim.twist},         {"frequency", &swim.frequency}, {"beats", &swim.beats_per_second},
+    const Field fields[] = {{"side", &swim.side},           {"pivot", &swim.pivot},
+                            {"wave", &swim.wave},           {"twist", &swim.twist},
+                            {"frequency", &swim.frequency}, {"beats", &swim.beats_per_second},
                             {"mask_head", &swim.mask_head}, {"mask_tail", &swim.mask_tail}};
     size_t start = 0;
     while (start < text.size()) {
@@ -36,7 +37,8 @@ bool parseSwim(const std::string& text, gpu::shader::SwimParams& swim, std::stri
         char* tail = nullptr;
         const float v = field != nullptr ? std::strtof(item.c_str() + eq + 1, &tail) : 0.0f;
         if (field == nullptr || tail == item.c_str() + eq + 1 || *tail != '\0' || !std::isfinite(v)) {
-            error = "--swim: '" + item + "' is not one of side, pivot, wave, twist, frequency, beats, mask_head, mask_tail = number";
+            error = "--swim: '" + item +
+                    "' is not one of side, pivot, wave, twist, frequency, beats, mask_head, mask_tail = number";
             return false;
         }
         *field->value = v;
@@ -97,7 +99,7 @@ int runRender(const RenderOptions& o) {
         gpu::Allocator allocator;
         gpu::createAllocator(allocator, ctx);
         render::AnimationStorage storage = render::AnimationStorage::Auto;
-        render::parseAnimationStorage(o.animation, storage);  // CLI11 admits only the names it knows
+        render::parseAnimationStorage(o.animation, storage); // CLI11 admits only the names it knows
         Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset.value(), storage);
         if (!gpu_asset) {
             printError(o.model, gpu_asset.error().message);
@@ -105,11 +107,12 @@ int runRender(const RenderOptions& o) {
             gpu::destroyContext(ctx);
             return 1;
         }
-        for (const std::string& w : gpu_asset.value().warnings) std::fprintf(stderr, "throng: warning: %s\n", w.c_str());
+        for (const std::string& w : gpu_asset.value().warnings)
+            std::fprintf(stderr, "throng: warning: %s\n", w.c_str());
         render::CrowdOptions crowd_options;
         crowd_options.count = o.instances;
         crowd_options.seed = o.seed;
-        crowd_options.volume = o.technique == "procedural";  // a school of fish swims in a volume
+        crowd_options.volume = o.technique == "procedural"; // a school of fish swims in a volume
         const render::Crowd crowd = render::makeCrowd(asset.value(), crowd_options);
         render::RenderSettings settings;
         settings.width = o.width;
@@ -120,19 +123,23 @@ int runRender(const RenderOptions& o) {
         settings.swim = swim;
         settings.baked = &asset.value();
         settings.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
-        settings.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
-        settings.cull = {o.crowd.cull, o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning, o.crowd.impostor_px};
-        render::parseRasterMode(o.crowd.raster, settings.raster);  // the command line admits only the three names
+        settings.encoding =
+            o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
+        settings.cull = {o.crowd.cull,       o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning,
+                         o.crowd.impostor_px};
+        render::parseRasterMode(o.crowd.raster, settings.raster); // the command line admits only the three names
         settings.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
         if (o.crowd.simulate) {
-            Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset.value(), crowd, sim::kindFor(o.technique), o.seed);
+            Result<render::MotionFactory> motion =
+                sim::gpuMotion(ctx, asset.value(), crowd, sim::kindFor(o.technique), o.seed);
             if (!motion) throw gpu::GpuError(motion.error().message);
             settings.motion = std::move(motion).value();
         }
         render::ViewKind view = render::ViewKind::Overview;
-        render::parseViewKind(o.crowd.view, view);  // CLI11 admits only the names it knows
+        render::parseViewKind(o.crowd.view, view); // CLI11 admits only the names it knows
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(o.width) / float(o.height));
-        const Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
+        const Result<render::RenderOutput> rendered =
+            render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
         render::destroyAsset(allocator, gpu_asset.value());
         const VkDeviceSize peak = allocator.peak_reserved;
         gpu::destroyAllocator(allocator);
@@ -155,14 +162,18 @@ int runRender(const RenderOptions& o) {
             if (passes.empty()) passes = "times unavailable (no timestamps)";
             std::string lods;
             for (size_t l = 0; l < out.drawn.per_lod.size(); ++l)
-                if (out.drawn.per_lod[l] > 0) lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
-            if (out.drawn.impostors > 0) lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
-            std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, %u hidden, by LOD %s | %.2f M of %.2f M triangles drawn | GPU %s | "
+                if (out.drawn.per_lod[l] > 0)
+                    lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
+            if (out.drawn.impostors > 0)
+                lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
+            std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
+                        "%.2f M triangles drawn | GPU %s | "
                         "%.0f MiB GPU memory | %s %ux%u\n",
-                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(),
-                        o.crowd.simulate ? ", simulated" : "", out.drawn.in_frustum, out.drawn.occluded,
-                        lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6, double(out.submitted_triangles) * 1e-6, passes.c_str(),
-                        double(peak) / (1 << 20), o.output.c_str(), out.width, out.height);
+                        ctx.device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(),
+                        o.crowd.view.c_str(), o.crowd.simulate ? ", simulated" : "", out.drawn.in_frustum,
+                        out.drawn.occluded, lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
+                        double(out.submitted_triangles) * 1e-6, passes.c_str(), double(peak) / (1 << 20),
+                        o.output.c_str(), out.width, out.height);
         }
     } catch (const gpu::GpuError& e) {
         printError(o.model, e.what());

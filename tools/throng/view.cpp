@@ -5,8 +5,6 @@
 
 namespace throng::cli {
 
-int runView(const view::ViewerOptions& options) {
-    return view::runViewer(options);
-}
+int runView(const view::ViewerOptions& options) { return view::runViewer(options); }
 
 } // namespace throng::cli
