@@ -3,13 +3,17 @@
 #include <throng/format.h>
 #include <throng/import.h>
 
+#include "../io/file_kind.h"
+
 #include <filesystem>
 
 namespace throng {
 
 Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& options) {
     LoadedAsset loaded;
-    if (std::filesystem::path(source).extension() == ".throng") {
+    // By content (a renamed .throng file is one), and by name (a damaged one gets the reader's
+    // error, not an importer's).
+    if (io::sniffFileKind(source) == io::FileKind::Throng || std::filesystem::path(source).extension() == ".throng") {
         Result<BakedAsset> r = readThrong(source);
         if (!r) return r.error();
         loaded.baked = std::move(r).value();

@@ -739,10 +739,13 @@ Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const
 }
 
 Result<Model> importGltf(const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    const bool binary = ext == ".glb" || ext == ".GLB";
     Result<std::vector<uint8_t>> bytes = io::readRegularFile(path);
     if (!bytes) return bytes.error();
+    // Binary by its magic whatever the name, or by its name (a damaged .glb: "not a GLB file").
+    const std::vector<uint8_t>& data = bytes.value();
+    const std::string ext = std::filesystem::path(path).extension().string();
+    const bool binary =
+        (data.size() >= 4 && std::memcmp(data.data(), "glTF", 4) == 0) || ext == ".glb" || ext == ".GLB";
     std::string base_dir = std::filesystem::path(path).parent_path().string();
     if (base_dir.empty()) base_dir = ".";
     return importGltfBytes(bytes.value(), binary, base_dir, path);

@@ -2,6 +2,7 @@
 #include <throng/builtin.h>
 #include <throng/import.h>
 
+#include "../io/file_kind.h"
 #include "../io/files.h"
 #include "contain.h"
 
@@ -35,7 +36,9 @@ Result<Model> importModel(const std::string& source) {
 
     std::string ext = fs::path(source).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext == ".gltf" || ext == ".glb") return importGltf(source);
+    const io::FileKind kind = io::sniffFileKind(source); // a glTF by its content, whatever its name
+    if (ext == ".gltf" || ext == ".glb" || kind == io::FileKind::Glb || kind == io::FileKind::GltfJson)
+        return importGltf(source);
     return detail::importContained(source);
 }
 

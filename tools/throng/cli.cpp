@@ -82,8 +82,6 @@ std::string techniqueList() {
     return names;
 }
 
-bool isThrongFile(const std::string& model) { return std::filesystem::path(model).extension() == ".throng"; }
-
 // What a technique reads: the options a user gives that it does not read earn a warning.
 struct Given {
     bool swim = false, encoding = false, animation = false, precision = false, fps = false;

@@ -109,4 +109,7 @@ void printError(const std::string& source, const std::string& message);
 // folder: src/io/files.h); prints the error and returns false.
 bool checkOutput(const std::string& path);
 
+// A baked .throng file by its content (the magic: a renamed one is one) or by its name.
+bool isThrongFile(const std::string& path);
+
 } // namespace throng::cli

@@ -2,19 +2,27 @@
 #include "commands.h"
 
 #include <throng/bake.h>
+#include <throng/format.h>
 #include <throng/import.h>
 
+#include "../../src/io/file_kind.h"
 #include "../../src/io/files.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace throng::cli {
 
 void printError(const std::string& source, const std::string& message) {
     std::fprintf(stderr, "throng: error: %s: %s\n", source.c_str(), message.c_str());
+}
+
+// By content (its magic: a renamed .throng file is one) or by name.
+bool isThrongFile(const std::string& model) {
+    return io::sniffFileKind(model) == io::FileKind::Throng || std::filesystem::path(model).extension() == ".throng";
 }
 
 bool checkOutput(const std::string& path) {
@@ -109,9 +117,88 @@ void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     for (const std::string& w : model.warnings) std::printf("    - %s\n", w.c_str());
 }
 
+// A baked .throng file: what it holds, as `throng bake` wrote it.
+nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
+    using nlohmann::json;
+    json j;
+    j["source"] = source;
+    j["format"] = "throng";
+    j["precision"] = a.precision == Precision::Float16 ? "half" : "float";
+    j["fps"] = a.fps;
+    j["vertices"] = a.vertices.size();
+    j["triangles"] = a.indices.empty() ? 0 : (a.lods.empty() ? a.indices.size() / 3 : a.lods[0].triangleCount());
+    j["joints"] = a.joint_count;
+    j["submeshes"] = a.submeshes.size();
+    j["textures"] = a.textures.size();
+    json clips = json::array();
+    for (const BakedClip& c : a.clips)
+        clips.push_back({{"name", c.name}, {"duration", c.duration}, {"frames", c.frame_count}, {"loop", c.loop}});
+    j["clips"] = clips;
+    json lods = json::array();
+    for (const BakedLod& l : a.lods) lods.push_back({{"triangles", l.triangleCount()}, {"error", l.error}});
+    j["lods"] = lods;
+    j["vat"] = a.hasVat();
+    j["impostors"] = a.impostors.empty() ? json(nullptr)
+                                         : json{{"views", a.impostors.views()},
+                                                {"tile", a.impostors.tile},
+                                                {"fps", a.impostors.fps},
+                                                {"width", a.impostors.width()},
+                                                {"height", a.impostors.height()}};
+    const Bounds& b = a.bind_bounds;
+    j["bounds"] = {
+        {"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}, {"diagonal", b.diagonal()}};
+    return j;
+}
+
+void printBakedText(const nlohmann::json& j) {
+    std::printf("%s\n", j["source"].get<std::string>().c_str());
+    std::printf("  format     baked .throng (%s texels, baked at %g fps)\n", j["precision"].get<std::string>().c_str(),
+                j["fps"].get<double>());
+    std::printf("  vertices   %llu\n", j["vertices"].get<unsigned long long>());
+    std::printf("  triangles  %llu (LOD 0)\n", j["triangles"].get<unsigned long long>());
+    std::printf("  joints     %u\n", j["joints"].get<unsigned>());
+    std::printf("  submeshes  %zu (%zu textures)\n", j["submeshes"].get<size_t>(), j["textures"].get<size_t>());
+    std::printf("  clips      %zu\n", j["clips"].size());
+    for (const auto& c : j["clips"])
+        std::printf("    %-24s %8.3f s  %6u frames%s\n", c["name"].get<std::string>().c_str(),
+                    c["duration"].get<double>(), c["frames"].get<unsigned>(), c["loop"].get<bool>() ? "" : "  (once)");
+    std::printf("  lods       %zu\n", j["lods"].size());
+    for (size_t l = 0; l < j["lods"].size(); ++l)
+        std::printf("    LOD %zu  %9llu triangles  error %.4g\n", l,
+                    j["lods"][l]["triangles"].get<unsigned long long>(), j["lods"][l]["error"].get<double>());
+    std::printf("  vat        %s\n", j["vat"].get<bool>() ? "yes" : "no");
+    if (j["impostors"].is_null())
+        std::printf("  impostors  no\n");
+    else
+        std::printf("  impostors  %u views, %u texels a side, %g pictures a second: %llu x %llu texels\n",
+                    j["impostors"]["views"].get<unsigned>(), j["impostors"]["tile"].get<unsigned>(),
+                    j["impostors"]["fps"].get<double>(), j["impostors"]["width"].get<unsigned long long>(),
+                    j["impostors"]["height"].get<unsigned long long>());
+    const auto& b = j["bounds"];
+    std::printf("  bounds     min (%.4g, %.4g, %.4g)  max (%.4g, %.4g, %.4g)  diagonal %.4g\n",
+                b["min"][0].get<double>(), b["min"][1].get<double>(), b["min"][2].get<double>(),
+                b["max"][0].get<double>(), b["max"][1].get<double>(), b["max"][2].get<double>(),
+                b["diagonal"].get<double>());
+}
+
+int runInfoBaked(const InfoOptions& options) {
+    Result<BakedAsset> asset = readThrong(options.source);
+    if (!asset) {
+        printError(options.source, asset.error().message);
+        return 1;
+    }
+    const nlohmann::json j = describeBaked(options.source, asset.value());
+    if (options.json)
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    else
+        printBakedText(j);
+    return 0;
+}
+
 } // namespace
 
 int runInfo(const InfoOptions& options) {
+    if (isThrongFile(options.source)) return runInfoBaked(options);
     Result<Model> model = importModel(options.source);
     if (!model) {
         printError(options.source, model.error().message);
