@@ -25,7 +25,8 @@ FileKind sniffFileKind(const std::string& path) {
     // "asset" is required at the top level and usually comes first; a large file that names it
     // later is still taken for glTF when its name says so.
     const bool object = first != std::string_view::npos && bytes[first] == '{';
-    if (object && (bytes.find("\"asset\"") != std::string_view::npos || std::filesystem::path(path).extension() == ".gltf"))
+    if (object &&
+        (bytes.find("\"asset\"") != std::string_view::npos || std::filesystem::path(path).extension() == ".gltf"))
         return FileKind::GltfJson;
     return FileKind::Other;
 }
