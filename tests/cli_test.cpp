@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -278,4 +279,43 @@ TEST(Cli, SimulationNeedsATechniqueThatReadsMembersOnTheGpu) {
     EXPECT_EQ(run("render --lod-error -1 --out x.png").exit_code, 2);
     EXPECT_EQ(run("render --view sideways --out x.png").exit_code, 2);
     EXPECT_EQ(run("render --cull maybe --out x.png").exit_code, 2);
+}
+
+// One convention (issue #12, part 4): the model first and positional in every subcommand
+// (--model an alias, not both), -o/--out for the output everywhere, defaults in --help, an
+// unknown subcommand named as such, a model's own technique by default, files by content.
+TEST(Cli, OneConventionForEverySubcommand) {
+    const auto dir = throng::test::scratchDir("cli_convention");
+    const std::string png = (dir / "fish.png").string(), baked = (dir / "walker.throng").string();
+    const CliRun fish = run("render builtin:fish --instances 8 --size 64x36 --frames 1 -o " + png);
+    ASSERT_EQ(fish.exit_code, 0) << fish.err;
+    EXPECT_NE(fish.out.find("(procedural,"), std::string::npos) << "builtin:fish swims by default: " << fish.out;
+    EXPECT_TRUE(std::filesystem::exists(png));
+    const CliRun both = run("render builtin:fish --model builtin:walker --out " + png);
+    EXPECT_EQ(both.exit_code, 2) << both.err;
+    EXPECT_NE(both.err.find("excludes"), std::string::npos) << both.err;
+
+    ASSERT_EQ(run("bake builtin:walker --lods 1 --out " + baked).exit_code, 0);
+    const std::string renamed = (dir / "walker.bin").string();
+    std::filesystem::copy_file(baked, renamed, std::filesystem::copy_options::overwrite_existing);
+    const CliRun info = run("info " + renamed + " --json"); // a .throng file by its content
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    const nlohmann::json j = nlohmann::json::parse(info.out);
+    EXPECT_EQ(j["format"], "throng");
+    EXPECT_EQ(j["joints"], 21);
+    EXPECT_EQ(j["clips"].size(), 2u);
+    const CliRun walker = run("render " + renamed + " --instances 4 --size 64x36 --frames 1 -o " + png);
+    ASSERT_EQ(walker.exit_code, 0) << walker.err;
+    EXPECT_NE(walker.out.find("(baked,"), std::string::npos) << walker.out;
+
+    const CliRun unknown = run("frobnicate builtin:walker");
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("unknown subcommand 'frobnicate'"), std::string::npos) << unknown.err;
+    EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1) << unknown.err;
+    const CliRun help = run("render --help");
+    ASSERT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("=1280x720"), std::string::npos) << "defaults shown: " << help.out;
+    EXPECT_NE(help.out.find("-o,--out"), std::string::npos) << help.out;
+    const CliRun version = run("--version");
+    EXPECT_EQ(version.out.back(), '\n');
 }

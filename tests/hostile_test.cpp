@@ -106,7 +106,7 @@ void check(const std::string& label, const CliRun& r, double seconds, Expect exp
     for (const std::string& l : lines(r.err)) {
         if (l.rfind("throng: error: ", 0) == 0)
             errors.push_back(l);
-        else if (l.rfind("throng: warning: ", 0) != 0 && l.rfind("bake: ", 0) != 0)
+        else if (l.rfind("throng: warning: ", 0) != 0 && l.rfind("bake: ", 0) != 0 && l.rfind("render: ", 0) != 0)
             others.push_back(l); // progress is fine
     }
     EXPECT_TRUE(others.empty()) << "unexpected stderr: " << r.err;

@@ -224,6 +224,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.frames.resize(frames);
         out.technique = std::string(technique->name());
         for (uint32_t i = 0; i < frames; ++i) {
+            if (s.progress) s.progress(i, frames);
             FrameSlot& f = slots[i % kFramesInFlight];
             VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
             if (f.pending) {

@@ -45,6 +45,8 @@ struct RenderSettings {
     // techniques that read the members on the GPU alone (not cpu, palette, palette-ubo, bonetex,
     // which sample poses from the CPU's copy).
     MotionFactory motion;
+    // Called before each frame is recorded with (frame, frames): progress for long runs. May be empty.
+    std::function<void(uint32_t, uint32_t)> progress;
 };
 
 struct PassTiming {

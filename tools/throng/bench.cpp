@@ -244,10 +244,12 @@ std::string csv(const nlohmann::json& report) {
     return out;
 }
 
-// The technique list as variants, or the first item that is not one.
-Result<std::vector<Variant>> parseVariants(const std::string& list) {
+// The technique list as variants, or the first item that is not one. `all`: every technique that
+// draws `model` (procedural where the model swims).
+Result<std::vector<Variant>> parseVariants(const std::string& list, const std::string& model) {
     std::vector<std::string> techniques = splitList(list);
     if (list == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "static"};
+    if (list == "all" && naturalTechnique(model) == "procedural") techniques.push_back("procedural");
     if (techniques.empty()) return Error{"--techniques: empty list (give NAME[,NAME...] or all)"};
     std::vector<Variant> variants;
     for (const std::string& t : techniques) {
@@ -274,7 +276,7 @@ Result<std::vector<uint32_t>> parseCounts(const std::string& list) {
 } // namespace
 
 Status checkBenchOptions(const BenchOptions& o) {
-    Result<std::vector<Variant>> v = parseVariants(o.techniques);
+    Result<std::vector<Variant>> v = parseVariants(o.techniques, o.model);
     if (!v) return Status::failure(v.error().message);
     for (const Variant& variant : v.value())
         if (Status s = checkSimulate(o.crowd, variant.technique); !s) return s;
@@ -287,7 +289,7 @@ int runBench(const BenchOptions& o) {
         printError("bench", s.message);
         return 2;
     }
-    const std::vector<Variant> variants = parseVariants(o.techniques).value();
+    const std::vector<Variant> variants = parseVariants(o.techniques, o.model).value();
     const std::vector<uint32_t> counts = parseCounts(o.instances).value();
     for (const std::string& out : {o.json, o.csv})
         if (!out.empty() && !checkOutput(out)) return 1;

@@ -179,7 +179,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     CommandLine& c = result.command;
     CLI::App app{"throng: animate and render huge crowds of skinned characters"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "throng 0.1.0");
+    app.set_version_flag("--version", "throng 0.1.0\n");
+    app.option_defaults()->always_capture_default(); // --help shows every option's default
 
     InfoOptions& info = c.info;
     CLI::App* info_cmd = app.add_subcommand("info", "Describe a model: meshes, joints, skins, clips, bounds, warnings");
@@ -198,7 +199,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     CLI::App* bake_cmd =
         app.add_subcommand("bake", "Bake every clip into a .throng file (animation texture + mesh) for the GPU");
     bake_cmd->add_option("model", bake.source, "Model file or builtin:NAME")->required();
-    bake_cmd->add_option("-o,--output", bake.output, "The .throng file to write")->required();
+    bake_cmd->add_option("-o,--out,--output", bake.output, "The .throng file to write")->required();
     bake_cmd->add_option("--fps", bake.fps, "Frames per second to sample (1 .. 1000)")->check(finiteIn(1.0, 1000.0));
     bake_cmd->add_option("--precision", bake.precision, "Animation texel precision: float or half")
         ->check(CLI::IsMember({"float", "half"}));
@@ -209,18 +210,21 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "--impostors", bake.impostors,
         "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
         "members drawn smaller than --impostors PX in render, bench and view");
-    bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra; default 8)")
+    bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra)")
         ->check(countIn(0, kMaxBakedLods));
 
     RenderOptions& render = c.render;
     std::string size = "1280x720";
     CLI::App* render_cmd = app.add_subcommand(
         "render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
-    render_cmd->add_option("--model", render.model,
-                           "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    // The model: the first positional argument, as in every subcommand; --model stays as an alias.
+    CLI::Option* r_model =
+        render_cmd->add_option("model", render.model, "A .throng file, a model file or builtin:NAME");
+    render_cmd->add_option("--model", render.model, "The same as the positional MODEL")->excludes(r_model);
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(countIn(1, 16 << 20));
-    CLI::Option* r_technique =
-        render_cmd->add_option("--technique", render.technique, "Animation technique: " + techniqueList());
+    CLI::Option* r_technique = render_cmd->add_option("--technique", render.technique,
+                                                      "Animation technique: " + techniqueList() +
+                                                          " (default: the model's own, procedural for builtin:fish)");
     CLI::Option* r_swim = render_cmd->add_option(
         "--swim", render.swim,
         "procedural: amounts, e.g. "
@@ -231,7 +235,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
             ->check(CLI::IsMember({"mat", "quat"}));
     render_cmd->add_option("--time", render.time, "Time of the image, seconds (within +-1e6)")
         ->check(finiteIn(-1e6, 1e6));
-    render_cmd->add_option("--size", size, "Image size WxH (default 1280x720)");
+    render_cmd->add_option("--size", size, "Image size WxH");
     render_cmd->add_option("--seed", render.seed, "Crowd layout and variation seed")->check(countIn(0, UINT64_MAX));
     render_cmd->add_option("--frames", render.frames, "Frames rendered; GPU times are the median after the first")
         ->check(countIn(1, 10000));
@@ -249,21 +253,20 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
             ->check(CLI::IsMember({"auto", "image", "texel-buffer", "buffer"}));
     render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
-    render_cmd->add_option("--out", render.output, "PNG to write (default crowd.png)");
+    render_cmd->add_option("-o,--out", render.output, "PNG to write");
     addCrowdFlags(render_cmd, render.crowd);
-    (void)r_technique;
 
     BenchOptions& bench = c.bench;
     std::string bench_size = "1280x720";
     CLI::App* bench_cmd = app.add_subcommand(
         "bench", "Measure every technique at several crowd sizes (JSON/CSV; plot with tools/plot_bench.py)");
-    bench_cmd->add_option("--model", bench.model,
-                          "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    CLI::Option* b_model = bench_cmd->add_option("model", bench.model, "A .throng file, a model file or builtin:NAME");
+    bench_cmd->add_option("--model", bench.model, "The same as the positional MODEL")->excludes(b_model);
     bench_cmd->add_option(
         "--techniques", bench.techniques,
         "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
         "baked@image|texel-buffer|buffer");
-    bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes (default 100,1000)");
+    bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
     bench_cmd->add_option("--size", bench_size, "Image size WxH");
@@ -278,9 +281,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     std::string view_size = "1280x720";
     CLI::App* view_cmd = app.add_subcommand(
         "view", "Open the crowd in a window: technique switcher, FPS counter, time ruler, debug console (backtick)");
-    view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME (default builtin:walker)");
+    view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME");
     view_cmd->add_option("--instances", view.instances, "Crowd size")->check(countIn(1, 10'000'000));
-    view_cmd->add_option("--technique", view.technique, "Technique at start: " + techniqueList());
+    CLI::Option* v_technique = view_cmd->add_option("--technique", view.technique,
+                                                    "Technique at start: " + techniqueList() +
+                                                        " (default: the model's own, procedural for builtin:fish)");
     CLI::Option* v_encoding =
         view_cmd->add_option("--encoding", view.encoding, "palette: joints as 3x4 matrices or quaternion + translation")
             ->check(CLI::IsMember({"mat", "quat"}));
@@ -300,7 +305,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
                      "Quit after this many frames, 1 or more (default: when the window closes)")
         ->check(countIn(1, 4'000'000'000));
     view_cmd->add_flag("--console", view.console, "Start with the debug console open (backtick toggles it)");
-    view_cmd->add_option("--size", view_size, "Window size WxH (default 1280x720)");
+    view_cmd->add_option("--size", view_size, "Window size WxH");
     view_cmd->add_option("--device", view.device, "Use the Vulkan device whose name contains this");
     CrowdFlags view_crowd;
     addCrowdFlags(view_cmd, view_crowd);
@@ -312,6 +317,17 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         result.error = oneLine(message);
         return result;
     };
+    // A first word that names no subcommand is named as such (CLI11 would say one is required).
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string names;
+        bool known = false;
+        for (const CLI::App* sub : app.get_subcommands({})) {
+            known = known || sub->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known)
+            return usage("unknown subcommand '" + std::string(argv[1]) + "' (" + names + "; see throng --help)");
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --help-all, --version (CallForHelp derives from Success)
@@ -337,6 +353,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         c.subcommand = Subcommand::Bake;
     } else if (render_cmd->parsed()) {
         c.subcommand = Subcommand::Render;
+        if (r_technique->count() == 0) render.technique = naturalTechnique(render.model);
         if (!parseSize(size, render.width, render.height, error)) return usage(error);
         if (!knownTechnique(render.technique))
             return usage("--technique: unknown technique '" + render.technique + "' (available: " + techniqueList() +
@@ -353,6 +370,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         if (Status s = checkBenchOptions(bench); !s) return usage(s.message);
     } else if (view_cmd->parsed()) {
         c.subcommand = Subcommand::View;
+        if (v_technique->count() == 0) view.technique = naturalTechnique(view.model);
         if (!parseSize(view_size, view.width, view.height, error)) return usage(error);
         view.view = view_crowd.view;
         view.cull = view_crowd.cull;

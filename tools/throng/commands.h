@@ -109,6 +109,10 @@ void printError(const std::string& source, const std::string& message);
 // folder: src/io/files.h); prints the error and returns false.
 bool checkOutput(const std::string& path);
 
+// The technique a model is drawn with when none is named: `procedural` for the creatures that
+// swim (builtin:fish), `baked` for the rest.
+std::string naturalTechnique(const std::string& model);
+
 // A baked .throng file by its content (the magic: a renamed one is one) or by its name.
 bool isThrongFile(const std::string& path);
 

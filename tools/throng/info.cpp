@@ -25,6 +25,8 @@ bool isThrongFile(const std::string& model) {
     return io::sniffFileKind(model) == io::FileKind::Throng || std::filesystem::path(model).extension() == ".throng";
 }
 
+std::string naturalTechnique(const std::string& model) { return model == "builtin:fish" ? "procedural" : "baked"; }
+
 bool checkOutput(const std::string& path) {
     Result<std::string> target = io::resolveOutput(path);
     if (!target) printError(path, target.error().message);

@@ -8,9 +8,11 @@
 
 #include <throng/bake.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 namespace throng::cli {
 
@@ -119,6 +121,14 @@ int runRender(const RenderOptions& o) {
         settings.height = o.height;
         settings.time = o.time;
         settings.frames = o.frames;
+        // Progress on stderr once a run is long (a large crowd on lavapipe takes minutes): after a
+        // second on a terminal, after ten seconds into a log.
+        const auto started = std::chrono::steady_clock::now();
+        const double after = isatty(STDERR_FILENO) ? 1.0 : 10.0;
+        settings.progress = [started, after](uint32_t frame, uint32_t frames) {
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (seconds >= after) std::fprintf(stderr, "render: frame %u/%u (%.1f s)\n", frame + 1, frames, seconds);
+        };
         settings.technique = o.technique;
         settings.swim = swim;
         settings.baked = &asset.value();
