@@ -282,6 +282,8 @@ struct Host final : CommandHost {
     }
     render::RasterMode raster = render::RasterMode::Hardware;
     bool setImpostors(float, std::string&) override { return true; }
+    void setOverlay(bool shown) override { overlay = shown; }
+    bool overlay = true;
     render::CullSettings cull;
     render::ViewKind view = render::ViewKind::Overview;
     void resizeWindow(uint32_t, uint32_t) override {}
@@ -302,6 +304,10 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_FALSE(commands.execute("clip swim"));
     EXPECT_FALSE(commands.execute("technique gpu-magic"));
     EXPECT_TRUE(commands.execute("precision half"));
+    EXPECT_TRUE(commands.execute("overlay off"));
+    EXPECT_FALSE(host.overlay);
+    EXPECT_FALSE(commands.execute("overlay maybe"));
+    EXPECT_FALSE(host.overlay);
     EXPECT_EQ(host.crowd->state().technique, "cpu");
     EXPECT_EQ(host.crowd->crowd().instances.size(), 30u);
     EXPECT_EQ(host.crowd->state().clip, 1);

@@ -41,6 +41,8 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("precision half").value().text, "half");
     EXPECT_TRUE(parse("vsync on").value().on);
     EXPECT_FALSE(parse("vsync off").value().on);
+    EXPECT_FALSE(parse("overlay off").value().on);
+    EXPECT_EQ(parse("overlay on").value().kind, CommandKind::Overlay);
     const Command size = parse("size 640x360").value();
     EXPECT_EQ(size.kind, CommandKind::Size);
     EXPECT_EQ(size.width, 640u);
@@ -67,7 +69,7 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("view street").value().text, "street");
     EXPECT_FALSE(parse("view sideways").ok());
     EXPECT_TRUE(parse("simulate on").value().on);
-    EXPECT_EQ(commandHelp().size(), 20u);
+    EXPECT_EQ(commandHelp().size(), 21u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -255,6 +257,27 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
     EXPECT_GT(crowd, 0.08);
     EXPECT_GT(overlay, 0.5);
     EXPECT_LT(corner, 0.01);
+}
+
+// The overlay's panel hides (console `overlay off`, key H) and leaves the picture to the crowd:
+// the panel's corner goes back to the background, the crowd stays.
+TEST(View, OverlayHides) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_overlay") / "hidden.png").string();
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 60 --size 960x540 --validate --frames 8 --exec \"overlay off; wait 1; "
+        "screenshot " +
+            shot + "\"",
+        display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_TRUE(contains(r.out, "overlay: off")) << r.out;
+    const Image img = loadPng(shot);
+    ASSERT_EQ(img.width, 960);
+    const double panel = foregroundShare(img, 0.02, 0.03, 0.3, 0.1), crowd = foregroundShare(img, 0.45, 0.2, 0.9, 0.8);
+    std::printf("overlay hidden: panel region %.1f%%, crowd region %.1f%% of pixels differ from the background\n",
+                100 * panel, 100 * crowd);
+    EXPECT_LT(panel, 0.05);
+    EXPECT_GT(crowd, 0.08);
 }
 
 TEST(View, BadCommandsSayWhyAndChangeNothing) {

@@ -112,6 +112,10 @@ bool Commands::apply(const Command& c) {
         host_.log("view: " + c.text);
         return true;
     }
+    case CommandKind::Overlay:
+        host_.setOverlay(c.on);
+        host_.log(std::string("overlay: ") + (c.on ? "on" : "off"));
+        return true;
     case CommandKind::Size:
         host_.resizeWindow(c.width, c.height);
         host_.log("size: asked for " + std::to_string(c.width) + "x" + std::to_string(c.height));

@@ -35,6 +35,7 @@ class CommandHost {
     // Members fewer than `pixels` tall are drawn as impostors (0: none); false, with the reason,
     // when the crowd cannot be (nothing changes then).
     virtual bool setImpostors(float pixels, std::string& why) = 0;
+    virtual void setOverlay(bool shown) = 0; // the panel (FPS, time ruler, switches); not the console
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
     virtual bool screenshot(const std::string& path) = 0; // false: this swapchain's images cannot be copied
     virtual std::string statsLine() = 0;

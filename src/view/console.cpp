@@ -60,6 +60,7 @@ constexpr Spec kSpecs[] = {
      "members fewer pixels tall drawn as animated impostors, 0 (none) to 10000"},
     {"raster", CommandKind::Raster, "hardware|compute|auto",
      "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
+    {"overlay", CommandKind::Overlay, "on|off", "show or hide the panel (key H); the console stays as it is"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
@@ -146,6 +147,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Lod:
     case CommandKind::Occlusion:
     case CommandKind::Simulate:
+    case CommandKind::Overlay:
         if (arg != "on" && arg != "off") return Error{usage + ": '" + arg + "' is neither on nor off"};
         c.on = arg == "on";
         return c;

@@ -52,6 +52,7 @@ enum class CommandKind {
     Simulate,
     Raster,
     Impostors,
+    Overlay,
     Size,
     Screenshot,
     Stats,
@@ -63,7 +64,7 @@ struct Command {
     CommandKind kind = CommandKind::Help;
     std::string text;    // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
     double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels
-    bool on = false;     // vsync, cull, lod, occlusion, simulate
+    bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay
     uint32_t width = 0, height = 0; // size
 };
 

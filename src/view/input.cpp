@@ -6,9 +6,10 @@
 
 namespace throng::view {
 
-bool handleInput(GLFWwindow* window, float seconds, Camera& camera, const Bounds& crowd, float aspect) {
+InputActions handleInput(GLFWwindow* window, float seconds, Camera& camera, const Bounds& crowd, float aspect) {
     ImGuiIO& io = ImGui::GetIO();
-    const bool console_key = ImGui::IsKeyPressed(GLFW_KEY_GRAVE_ACCENT, false);
+    InputActions actions;
+    actions.console = ImGui::IsKeyPressed(GLFW_KEY_GRAVE_ACCENT, false);
     if (!io.WantCaptureMouse) {
         const ImVec2 d = io.MouseDelta;
         if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsMouseDown(ImGuiMouseButton_Right))
@@ -29,8 +30,9 @@ bool handleInput(GLFWwindow* window, float seconds, Camera& camera, const Bounds
         if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) camera = frameCrowd(crowd, aspect);
         if (ImGui::IsKeyPressed(GLFW_KEY_C, false))
             setMode(camera, camera.mode == CameraMode::Orbit ? CameraMode::Fly : CameraMode::Orbit);
+        actions.overlay = ImGui::IsKeyPressed(GLFW_KEY_H, false);
     }
-    return console_key;
+    return actions;
 }
 
 } // namespace throng::view

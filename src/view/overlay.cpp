@@ -85,6 +85,14 @@ void Overlay::newFrame() {
 std::vector<std::string> Overlay::build(const FrameReport& f, bool vsync_on, float aspect, float& speed,
                                         Camera& camera) {
     std::vector<std::string> typed;
+    if (panel_shown_) buildPanel(f, vsync_on, aspect, speed, camera, typed);
+    if (console_open_) buildConsole(typed);
+    ImGui::Render();
+    return typed;
+}
+
+void Overlay::buildPanel(const FrameReport& f, bool vsync_on, float aspect, float& speed, Camera& camera,
+                         std::vector<std::string>& typed) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.85f);
@@ -138,11 +146,8 @@ std::vector<std::string> Overlay::build(const FrameReport& f, bool vsync_on, flo
     if (ImGui::Button("frame (F)")) camera = frameCrowd(f.crowd.crowd().bounds, aspect);
     ImGui::TextDisabled("%s | %.2f M triangles | %.2f MB/frame up", f.crowd.techniqueName().c_str(),
                         double(f.triangles) * 1e-6, double(f.upload_bytes) * 1e-6);
+    ImGui::TextDisabled("H hides this panel, backtick opens the console");
     ImGui::End();
-
-    if (console_open_) buildConsole(typed);
-    ImGui::Render();
-    return typed;
 }
 
 void Overlay::buildConsole(std::vector<std::string>& typed) {

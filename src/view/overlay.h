@@ -40,11 +40,15 @@ class Overlay {
     // ends in PRESENT_SRC). Contract: build() ran this frame.
     void record(VkCommandBuffer cmd, const Swapchain& swapchain, uint32_t image) const;
 
-    void toggleConsole();                  // the console key
+    void toggleConsole();                                // the console key
+    void showPanel(bool shown) { panel_shown_ = shown; } // the panel: FPS, time ruler, switches
+    bool panelShown() const { return panel_shown_; }
     void addLine(const std::string& line); // to the console's log (the last 500 lines are kept)
 
   private:
     void initBackend(const Swapchain& swapchain);
+    void buildPanel(const FrameReport& frame, bool vsync, float aspect, float& speed, Camera& camera,
+                    std::vector<std::string>& typed);
     void buildConsole(std::vector<std::string>& typed);
 
     const gpu::Context* ctx_ = nullptr;
@@ -54,7 +58,7 @@ class Overlay {
     size_t history_at_ = 0;
     std::deque<std::string> log_;
     std::array<char, 256> input_{};
-    bool console_open_ = false, focus_console_ = false, scroll_console_ = false;
+    bool console_open_ = false, focus_console_ = false, scroll_console_ = false, panel_shown_ = true;
 };
 
 } // namespace throng::view

@@ -149,6 +149,8 @@ class Viewer final : public CommandHost {
         return applied;
     }
 
+    void setOverlay(bool shown) override { overlay_.showPanel(shown); }
+
     bool setImpostors(float pixels, std::string& why) override {
         if (pixels > 0.0f) why = render::impostorProblem(crowd_.asset().baked);
         if (!why.empty()) {
@@ -345,8 +347,10 @@ class Viewer final : public CommandHost {
 
         const Clock::time_point ui_start = Clock::now();
         overlay_.newFrame();
-        if (handleInput(window_, float(std::min(seconds, 0.25)), camera_, crowd_.crowd().bounds, aspect()))
-            overlay_.toggleConsole();
+        const InputActions keys =
+            handleInput(window_, float(std::min(seconds, 0.25)), camera_, crowd_.crowd().bounds, aspect());
+        if (keys.console) overlay_.toggleConsole();
+        if (keys.overlay) overlay_.showPanel(!overlay_.panelShown());
         const bool vsync = swapchain_.present_mode == VK_PRESENT_MODE_FIFO_KHR;
         for (std::string& line : overlay_.build(report(), vsync, aspect(), speed_, camera_))
             commands_.type(std::move(line));
