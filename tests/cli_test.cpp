@@ -304,6 +304,10 @@ TEST(Cli, OneConventionForEverySubcommand) {
     EXPECT_EQ(j["format"], "throng");
     EXPECT_EQ(j["joints"], 21);
     EXPECT_EQ(j["clips"].size(), 2u);
+    const CliRun animated = run("animate " + renamed + " --frames 2"); // its source animation on the CPU
+    ASSERT_EQ(animated.exit_code, 0) << animated.err;
+    EXPECT_NE(animated.out.find("walk"), std::string::npos) << animated.out;
+    EXPECT_NE(animated.out.find("max error"), std::string::npos) << animated.out;
     const CliRun walker = run("render " + renamed + " --instances 4 --size 64x36 --frames 1 -o " + png);
     ASSERT_EQ(walker.exit_code, 0) << walker.err;
     EXPECT_NE(walker.out.find("(baked,"), std::string::npos) << walker.out;

@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include <throng/anim.h>
+#include <throng/format.h>
 #include <throng/import.h>
 
 #include <chrono>
@@ -60,10 +61,40 @@ ClipReport animateClip(const Model& model, const Clip* clip, int frames) {
     return r;
 }
 
+// A baked .throng file as a model the CPU runtime animates: its source animation (skeleton,
+// palette, clips: what bake stores for the techniques that sample poses on the CPU) and its LOD 0
+// mesh as one skinned mesh. Files without the source animation are refused.
+Result<Model> modelOfBaked(const std::string& source) {
+    Result<BakedAsset> read = readThrong(source);
+    if (!read) return read.error();
+    const BakedAsset& a = read.value();
+    if (a.source.empty())
+        return Error{"carries no source animation to animate on the CPU (bake it again from its model)"};
+    Model m;
+    m.source = source;
+    m.format = "baked .throng";
+    m.skeleton = a.source.skeleton;
+    m.palette = a.source.palette;
+    m.clips = a.source.clips;
+    Mesh mesh;
+    mesh.name = "baked";
+    for (const BakedVertex& v : a.vertices) {
+        mesh.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
+        mesh.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
+        mesh.joints.emplace_back(v.joints[0], v.joints[1], v.joints[2], v.joints[3]);
+        mesh.weights.emplace_back(v.weights[0], v.weights[1], v.weights[2], v.weights[3]);
+    }
+    for (const BakedSubmesh& sm : a.submeshes) // LOD 0's triangles
+        mesh.indices.insert(mesh.indices.end(), a.indices.begin() + sm.first_index,
+                            a.indices.begin() + sm.first_index + sm.index_count);
+    m.meshes.push_back(std::move(mesh));
+    return m;
+}
+
 } // namespace
 
 int runAnimate(const AnimateOptions& options) {
-    Result<Model> loaded = importModel(options.source);
+    Result<Model> loaded = isThrongFile(options.source) ? modelOfBaked(options.source) : importModel(options.source);
     if (!loaded) {
         printError(options.source, loaded.error().message);
         return 1;
