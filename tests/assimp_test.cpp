@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 namespace throng {
@@ -229,6 +231,38 @@ TEST(Assimp, EmbeddedTexture) {
     for (const Material& m : model.materials) used = used || m.texture == 0;
     EXPECT_TRUE(used);
     EXPECT_EQ(skinJointCount(model), 19u);
+}
+
+// Image files a model names beside itself are read (issue #12): an OBJ whose material names its
+// texture by a path from another machine (backslashes, a drive) and one in a subfolder; a missing
+// one is the same warning everywhere (textureNotFound).
+TEST(Assimp, ExternalTexturesNextToTheModelAreRead) {
+    const auto dir = test::scratchDir("assimp_external");
+    std::filesystem::create_directories(dir / "tex");
+    const std::string skin = "\x89PNG not really an image, but bytes to carry";
+    const std::string cloth = "more bytes";
+    std::ofstream(dir / "skin.png", std::ios::binary) << skin;
+    std::ofstream(dir / "tex" / "cloth.png", std::ios::binary) << cloth;
+    std::ofstream(dir / "quad.mtl") << "newmtl skin\nKd 1 1 1\nmap_Kd C:\\art\\skin.png\n"
+                                       "newmtl cloth\nKd 1 1 1\nmap_Kd tex/cloth.png\n"
+                                       "newmtl gone\nKd 1 1 1\nmap_Kd missing.png\n";
+    std::ofstream(dir / "quad.obj") << "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nvt 0 0\n"
+                                       "usemtl skin\nf 1/1/1 2/1/1 3/1/1\nusemtl cloth\nf 1/1/1 3/1/1 4/1/1\n"
+                                       "usemtl gone\nf 2/1/1 3/1/1 4/1/1\n";
+    const Result<Model> r = importModel((dir / "quad.obj").string());
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const Model& model = r.value();
+    std::map<std::string, std::string> bytes;
+    for (const Texture& t : model.textures) bytes[t.uri] = std::string(t.encoded.begin(), t.encoded.end());
+    ASSERT_EQ(bytes.size(), 3u);
+    EXPECT_EQ(bytes["C:\\art\\skin.png"], skin);
+    EXPECT_EQ(bytes["tex/cloth.png"], cloth);
+    EXPECT_EQ(bytes["missing.png"], "");
+    const std::string warning =
+        "texture 'missing.png': image file 'missing.png' not found next to the model; drawn without it (its base "
+        "colour shows)";
+    EXPECT_NE(std::find(model.warnings.begin(), model.warnings.end(), warning), model.warnings.end())
+        << ::testing::PrintToString(model.warnings);
 }
 
 TEST(Assimp, RandomBytesAreAnError) {

@@ -183,7 +183,8 @@ TEST(Bake, MeshIsCopied) {
     ASSERT_EQ(b.textures.size(), 1u);
     EXPECT_TRUE(b.textures[0].encoded.empty());
     ASSERT_EQ(report.warnings.size(), 1u);
-    EXPECT_NE(report.warnings[0].find("texture 0 'skin': external file 'skin.png' not embedded"), std::string::npos)
+    EXPECT_NE(report.warnings[0].find("texture 'skin': image file 'skin.png' not found next to the model"),
+              std::string::npos)
         << report.warnings[0];
 }
 

@@ -323,3 +323,23 @@ TEST(Cli, OneConventionForEverySubcommand) {
     const CliRun version = run("--version");
     EXPECT_EQ(version.out.back(), '\n');
 }
+
+// A texture a model names but that is not beside it: the same words from info, bake and render.
+TEST(Cli, MissingTextureIsWordedTheSameEverywhere) {
+    const auto dir = throng::test::scratchDir("cli_texture");
+    std::ofstream(dir / "quad.mtl") << "newmtl gone\nKd 1 1 1\nmap_Kd missing.png\n";
+    std::ofstream(dir / "quad.obj") << "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvn 0 0 1\nvt 0 0\n"
+                                       "usemtl gone\nf 1/1/1 2/1/1 3/1/1\n";
+    const std::string obj = (dir / "quad.obj").string();
+    const std::string words = "texture 'missing.png': image file 'missing.png' not found next to the model; drawn "
+                              "without it (its base colour shows)";
+    const CliRun info = run("info " + obj);
+    EXPECT_NE(info.out.find(words), std::string::npos) << info.out;
+    const CliRun bake = run("bake " + obj + " -o " + (dir / "quad.throng").string());
+    EXPECT_NE(bake.err.find(words), std::string::npos) << bake.err;
+    const CliRun render =
+        run("render " + obj + " --instances 2 --size 32x32 --frames 1 -o " + (dir / "q.png").string());
+    EXPECT_EQ(render.exit_code, 0) << render.err;
+    EXPECT_NE(render.err.find(words), std::string::npos) << render.err;
+    EXPECT_EQ(render.err.find("could not be decoded"), std::string::npos) << render.err;
+}

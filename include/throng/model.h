@@ -106,6 +106,11 @@ enum class TrackTarget : uint8_t { Translation, Rotation, Scale };
 const char* toString(Interpolation);
 const char* toString(TrackTarget);
 
+// The one wording, in every subcommand, for a texture whose image file a model names but that
+// cannot be read: "texture 'NAME': image file 'URI' not found next to the model; drawn without
+// it (its base colour shows)".
+std::string textureNotFound(const Texture& texture);
+
 // One animated property of one joint, with glTF sampler semantics.
 // values: xyz for translation and scale, quaternion (x, y, z, w) for rotation.
 // CubicSpline stores 3 values per key: in-tangent, value, out-tangent; others 1 per key.

@@ -129,7 +129,9 @@ Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string
     for (size_t t = 0; t < model.textures.size(); ++t) {
         const Texture& tex = model.textures[t];
         asset.textures.push_back(BakedTexture{tex.mime_type, tex.encoded});
-        if (tex.encoded.empty())
+        if (tex.encoded.empty() && !tex.uri.empty())
+            warnings.push_back(textureNotFound(tex));
+        else if (tex.encoded.empty())
             warnings.push_back(
                 "texture " + std::to_string(t) + (tex.name.empty() ? "" : " '" + tex.name + "'") +
                 (tex.uri.empty() ? ": has no image data" : ": external file '" + tex.uri + "' not embedded") +

@@ -5,6 +5,7 @@
 #include "../io/file_kind.h"
 #include "../io/files.h"
 #include "contain.h"
+#include "external_textures.h"
 
 #include <algorithm>
 #include <cctype>
@@ -39,7 +40,9 @@ Result<Model> importModel(const std::string& source) {
     const io::FileKind kind = io::sniffFileKind(source); // a glTF by its content, whatever its name
     if (ext == ".gltf" || ext == ".glb" || kind == io::FileKind::Glb || kind == io::FileKind::GltfJson)
         return importGltf(source);
-    return detail::importContained(source);
+    Result<Model> model = detail::importContained(source);
+    if (model) detail::loadExternalTextures(model.value(), source);
+    return model;
 }
 
 } // namespace throng

@@ -18,6 +18,11 @@ glm::mat4 toMatrix(const Transform& t) {
     return m;
 }
 
+std::string textureNotFound(const Texture& t) {
+    return "texture '" + (t.name.empty() ? t.uri : t.name) + "': image file '" + t.uri +
+           "' not found next to the model; drawn without it (its base colour shows)";
+}
+
 const char* toString(Interpolation i) {
     switch (i) {
     case Interpolation::Step: return "STEP";

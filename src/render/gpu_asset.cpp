@@ -178,7 +178,8 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
             const stbi_uc* pixels = decoded.get();
             if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D ||
                 uint32_t(h) > lim.maxImageDimension2D) {
-                g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
+                if (!tex.encoded.empty()) // no bytes: the importer or bake said so (textureNotFound)
+                    g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
                 g.textures.push_back(rgbaImage(a, 1, 1, white));
             } else {
                 g.textures.push_back(rgbaImage(a, uint32_t(w), uint32_t(h), pixels));

@@ -460,6 +460,10 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, scene.error().message);
         return 1;
     }
+    if (scene.value().model) // the model's image files that could not be read, as info, bake and render word it
+        for (const Texture& t : scene.value().model->textures)
+            if (!t.uri.empty() && t.encoded.empty())
+                std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), textureNotFound(t).c_str());
     Window window;
     if (!openWindow(o, window)) return 1;
     int code = 0;

@@ -63,6 +63,10 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
     if (!loaded) return loaded.error();
+    if (loaded.value().model) // the model's image files that could not be read, as info and bake word it
+        for (const Texture& t : loaded.value().model->textures)
+            if (!t.uri.empty() && t.encoded.empty())
+                std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), textureNotFound(t).c_str());
     return std::move(loaded).value().baked;
 }
 
