@@ -10,7 +10,7 @@ ASSETS ?= $(abspath ../shared/assets)
 REQUIRE_ASSETS ?= OFF
 FUZZ_SECONDS ?= 60
 
-.PHONY: all release deps demo bench test test-format test-release test-sanitize test-fuzz fuzz fuzz-build fuzz-long format clean FORCE
+.PHONY: all release deps demo bench test test-format test-release test-install test-sanitize test-fuzz fuzz fuzz-build fuzz-long format clean FORCE
 
 all: release
 
@@ -40,13 +40,24 @@ bench: deps build/release/throng
 	/usr/bin/python3 tools/plot_bench.py out/bench.json out/bench
 	@echo "wrote out/bench.json out/bench.csv out/bench-frame.png out/bench-speedup.png"
 
-test: deps test-format test-release test-sanitize test-fuzz
+test: deps test-format test-release test-install test-sanitize test-fuzz
 
 test-release:
 	@cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHRONG_WERROR=ON \
 	  -DTHRONG_ASSETS_DIR=$(ASSETS) -DTHRONG_REQUIRE_ASSETS=$(REQUIRE_ASSETS) >/dev/null
 	@cmake --build build/test -j $(JOBS)
 	cd build/test && ctest --output-on-failure -j $(JOBS)
+
+# In `make test`, after the tests: `cmake --install` of that build into a temporary prefix, then
+# examples/cpu_animation configured against it with find_package(throng CONFIG REQUIRED), built
+# and run on a shared model (builtin:walker without them).
+test-install:
+	@rm -rf build/test/install-check build/test/example-cpu
+	@cmake --install build/test --prefix build/test/install-check >/dev/null
+	@cmake -S examples/cpu_animation -B build/test/example-cpu -DCMAKE_PREFIX_PATH=$(abspath build/test/install-check) >/dev/null
+	@cmake --build build/test/example-cpu -j $(JOBS) >/dev/null
+	@model=$(ASSETS)/CesiumMan/CesiumMan.glb; test -f $$model || model=builtin:walker; \
+	  ./build/test/example-cpu/cpu_animation $$model && echo "install: examples/cpu_animation built and ran against the installed package"
 
 # Under ASan every test but those that run the throng executable over and over to sweep fault
 # points or signals (each start of an ASan binary costs seconds; the same sweeps run in process
