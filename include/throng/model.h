@@ -141,6 +141,9 @@ struct Model {
     std::vector<std::string> warnings; // things the importer changed or skipped, one line each
 };
 
+// textureNotFound(...) of every texture that names an image file but holds no bytes.
+std::vector<std::string> missingTextures(const Model& model);
+
 // Check every invariant above. The message names the first problem found, e.g.
 // "mesh 2 'Body' vertex 17: weights sum to 0.75, not 1".
 Status validate(const Skeleton& skeleton);

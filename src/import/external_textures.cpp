@@ -38,8 +38,8 @@ void loadExternalTextures(Model& model, const std::string& model_path) {
                 break;
             }
         }
-        if (t.encoded.empty()) model.warnings.push_back(textureNotFound(t));
     }
+    for (std::string& w : missingTextures(model)) model.warnings.push_back(std::move(w));
 }
 
 } // namespace throng::detail

@@ -10,9 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 namespace throng {
 
@@ -27,17 +25,14 @@ Result<Model> importModel(const std::string& source) {
     const uintmax_t size = fs::file_size(source, ec);
     if (ec) return Error{"cannot read its size: " + ec.message()};
     if (size == 0) return Error{"file is empty"};
-    {
-        // A baked file is not a model: say so rather than let assimp guess at it.
-        std::ifstream in(source, std::ios::binary); // a regular file (checked above): cannot block
-        char magic[8] = {};
-        if (in.read(magic, sizeof magic) && std::memcmp(magic, "THRONG\0\0", 8) == 0)
-            return Error{"is a baked .throng file, not a model (throng render, bench and view read it)"};
-    }
+    // By its content: a baked file is not a model (say so rather than let assimp guess at it),
+    // a glTF is one whatever its name.
+    const io::FileKind kind = io::sniffFileKind(source);
+    if (kind == io::FileKind::Throng)
+        return Error{"is a baked .throng file, not a model (throng render, bench and view read it)"};
 
     std::string ext = fs::path(source).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    const io::FileKind kind = io::sniffFileKind(source); // a glTF by its content, whatever its name
     if (ext == ".gltf" || ext == ".glb" || kind == io::FileKind::Glb || kind == io::FileKind::GltfJson)
         return importGltf(source);
     Result<Model> model = detail::importContained(source);

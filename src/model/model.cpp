@@ -23,6 +23,13 @@ std::string textureNotFound(const Texture& t) {
            "' not found next to the model; drawn without it (its base colour shows)";
 }
 
+std::vector<std::string> missingTextures(const Model& model) {
+    std::vector<std::string> out;
+    for (const Texture& t : model.textures)
+        if (!t.uri.empty() && t.encoded.empty()) out.push_back(textureNotFound(t));
+    return out;
+}
+
 const char* toString(Interpolation i) {
     switch (i) {
     case Interpolation::Step: return "STEP";

@@ -340,13 +340,13 @@ void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
 
 void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
-    if (plan) recordPlan(cmd);
-    if (!plan) // the cached members, from the cache, then the rest
+    if (plan)
+        recordPlan(cmd);
+    else // the cached members, from the cache, then the rest
         dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches),
                        [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });
     dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches), [&](uint32_t l) {
-        const bool coarse = l >= (coarse_lods & 0xffffu) && l < (coarse_lods >> 16);
-        return VkPipeline(coarse ? raster_coarse_pipeline_ : raster_pipeline_);
+        return VkPipeline(THRONG_COARSE_LOD(l, coarse_lods) ? raster_coarse_pipeline_ : raster_pipeline_);
     });
 }
 

@@ -21,7 +21,7 @@ void main() {
     // The LOD this draw is of (its region of the visible list); the identity region, past the
     // last LOD, is full detail.
     uint lod = draw.lod_stride > 0u ? uint(gl_InstanceIndex) / draw.lod_stride : 0u;
-    bool coarse = lod >= (draw.coarse_lods & 0xffffu) && lod < (draw.coarse_lods >> 16);
+    bool coarse = THRONG_COARSE_LOD(lod, draw.coarse_lods);
     mat3x4 skin = coarse ? coarseSkinning(inst, vtx.joints, vtx.weights, draw.time) : instanceSkinning(inst, vtx.joints, vtx.weights, draw.time);
     vec3 p = vec4(vtx.position, 1.0) * skin;
     vec3 n = vec4(vtx.normal, 0.0) * skin;

@@ -31,7 +31,7 @@ void main() {
             cached = min(members, (raster.cache_capacity - cache_vertex) / n);
             uncached += members - cached;
         }
-        if (l >= (raster.coarse_lods & 0xffffu) && l < (raster.coarse_lods >> 16))
+        if (THRONG_COARSE_LOD(l, raster.coarse_lods))
             coarse += members;
         else
             skinned += members - cached;

@@ -34,9 +34,6 @@ vec3 placeMember(InstanceRecord inst, vec3 p) {
     return rotateByQuaternion(instanceOrientation(inst), p) * inst.position_scale.w + inst.position_scale.xyz;
 }
 
-// Whether LOD `lod` is skinned coarsely (RasterParams::coarse_lods).
-bool coarseLod(uint lod) { return lod >= (raster.coarse_lods & 0xffffu) && lod < (raster.coarse_lods >> 16); }
-
 // The LOD chain triangle `triangle` belongs to.
 uint lodOfTriangle(uint triangle) {
     uint lod = 0u;

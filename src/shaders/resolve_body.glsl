@@ -45,9 +45,9 @@ void main() {
     if (slot == ~0u) discard;
     uvec4 at = plan.cache[lod].x + slot * plan.cache[lod].w + triangle_slots[triangle];
 #elif defined(THRONG_SKIN_COARSE)
-    if (!coarseLod(lod)) discard;
+    if (!THRONG_COARSE_LOD(lod, raster.coarse_lods)) discard;
 #else
-    if (slot != ~0u || coarseLod(lod)) discard;
+    if (slot != ~0u || THRONG_COARSE_LOD(lod, raster.coarse_lods)) discard;
 #endif
     vec2 s[3];
     float z[3], inv_w[3];

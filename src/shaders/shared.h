@@ -100,6 +100,9 @@ using uint = uint32_t;
 #define THRONG_CULL_BINDING_IMPOSTOR_DRAW                                                                              \
     10 // storage buffer: the impostors' DrawCommand (6 indices of a quad, the members, first slot)
 #define THRONG_MAX_LODS 8
+// Whether LOD `lod` is skinned coarsely under a DrawConstants/RasterParams `coarse_lods` word
+// (first coarse LOD in bits 0-15, the end, exclusive, in bits 16-31). C++ and GLSL alike.
+#define THRONG_COARSE_LOD(lod, coarse_lods) ((lod) >= ((coarse_lods)&0xffffu) && (lod) < ((coarse_lods) >> 16))
 #define THRONG_CULL_LOCAL_SIZE 64
 // The phases of culling (push constant of cull.comp, cull_late.comp and draws.comp). ALL: one
 // pass, no occlusion. EARLY: the members the last frame drew, frustum only. LATE: every member

@@ -461,9 +461,8 @@ int runViewer(const ViewerOptions& o) {
         return 1;
     }
     if (scene.value().model) // the model's image files that could not be read, as info, bake and render word it
-        for (const Texture& t : scene.value().model->textures)
-            if (!t.uri.empty() && t.encoded.empty())
-                std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), textureNotFound(t).c_str());
+        for (const std::string& w : missingTextures(*scene.value().model))
+            std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), w.c_str());
     Window window;
     if (!openWindow(o, window)) return 1;
     int code = 0;

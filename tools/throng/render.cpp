@@ -64,9 +64,8 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
     if (!loaded) return loaded.error();
     if (loaded.value().model) // the model's image files that could not be read, as info and bake word it
-        for (const Texture& t : loaded.value().model->textures)
-            if (!t.uri.empty() && t.encoded.empty())
-                std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), textureNotFound(t).c_str());
+        for (const std::string& w : missingTextures(*loaded.value().model))
+            std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), w.c_str());
     return std::move(loaded).value().baked;
 }
 
