@@ -37,7 +37,7 @@ double measureCopyBandwidth(Allocator& a, VkDeviceSize bytes, uint32_t repeats) 
     qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qi.queryCount = 2;
     VkQueryPool raw = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateQueryPool(ctx.device, &qi, nullptr, &raw));
+    VK_CHECK(vkCreateQueryPool(ctx.device, &qi, gpu::hostCallbacks(ctx.device), &raw));
     const Unique<VkQueryPool> queries(ctx.device, raw);
     submitAndWait(ctx,
                   [&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, source->buffer, 0, VK_WHOLE_SIZE, 0x5a5a5a5au); });

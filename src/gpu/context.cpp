@@ -242,6 +242,41 @@ std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& 
 
 namespace {
 
+// Device properties and names, and the optional paths `features` (what the device supports,
+// or what a host enabled) allow, with the masked ones off. Masked features are also cleared in
+// `features` and `f12`, so that they are neither enabled nor reported.
+void readCapabilities(Context& ctx, VkPhysicalDeviceFeatures& features, VkPhysicalDeviceVulkan12Features& f12,
+                      const Masked& masked) {
+    vkGetPhysicalDeviceProperties(ctx.physical, &ctx.properties);
+    vkGetPhysicalDeviceMemoryProperties(ctx.physical, &ctx.memory);
+    ctx.device_name = ctx.properties.deviceName;
+    VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
+    vkGetPhysicalDeviceProperties2(ctx.physical, &p2);
+    ctx.driver_name = std::string(p12.driverName) + " " + p12.driverInfo;
+    if (masked.has("shaderInt16")) features.shaderInt16 = VK_FALSE;
+    if (masked.has("vertexPipelineStoresAndAtomics")) features.vertexPipelineStoresAndAtomics = VK_FALSE;
+    if (masked.has("hostQueryReset")) f12.hostQueryReset = VK_FALSE;
+    if (masked.has("shaderFloat16")) f12.shaderFloat16 = VK_FALSE;
+    ctx.float16 = f12.shaderFloat16;
+    ctx.vertex_stores = features.vertexPipelineStoresAndAtomics;
+    ctx.indirect_count = f12.drawIndirectCount && features.multiDrawIndirect && features.drawIndirectFirstInstance &&
+                         !masked.has("drawIndirectCount");
+    {
+        // Occlusion culling samples the depth image (D32_SFLOAT) and writes its pyramid (R32_SFLOAT).
+        VkFormatProperties depth{}, pyramid{};
+        vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_D32_SFLOAT, &depth);
+        vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_R32_SFLOAT, &pyramid);
+        ctx.depth_pyramid = ctx.indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+                            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+                            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+                            !masked.has("depthPyramid");
+    }
+    // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
+    ctx.int64_atomics = features.shaderInt64 && f12.shaderBufferInt64Atomics && ctx.indirect_count &&
+                        !masked.has("shaderBufferInt64Atomics");
+}
+
 // Fills `out` step by step; on an error the caller frees whatever exists (destroyContext).
 Status initContext(Context& out, const ContextOptions& options) {
     Context* ctx = &out;
@@ -336,38 +371,10 @@ Status initContext(Context& out, const ContextOptions& options) {
         if (!refused.empty()) return Status::failure("no usable Vulkan device: " + refused);
         return Status::failure("no Vulkan device found (install a driver, e.g. mesa-vulkan-drivers)");
     }
-    vkGetPhysicalDeviceProperties(ctx->physical, &ctx->properties);
-    vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
-    ctx->device_name = ctx->properties.deviceName;
-    VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
-    vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
-    ctx->driver_name = std::string(p12.driverName) + " " + p12.driverInfo;
-
     VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
     vkGetPhysicalDeviceFeatures2(ctx->physical, &have);
-    // A masked feature is neither enabled nor reported.
-    if (masked.has("shaderInt16")) have.features.shaderInt16 = VK_FALSE;
-    if (masked.has("vertexPipelineStoresAndAtomics")) have.features.vertexPipelineStoresAndAtomics = VK_FALSE;
-    if (masked.has("hostQueryReset")) have12.hostQueryReset = VK_FALSE;
-    if (masked.has("shaderFloat16")) have12.shaderFloat16 = VK_FALSE;
-    ctx->float16 = have12.shaderFloat16;
-    ctx->indirect_count = have12.drawIndirectCount && have.features.multiDrawIndirect &&
-                          have.features.drawIndirectFirstInstance && !masked.has("drawIndirectCount");
-    {
-        // Occlusion culling samples the depth image (D32_SFLOAT) and writes its pyramid (R32_SFLOAT).
-        VkFormatProperties depth{}, pyramid{};
-        vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_D32_SFLOAT, &depth);
-        vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_R32_SFLOAT, &pyramid);
-        ctx->depth_pyramid =
-            ctx->indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
-            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
-            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && !masked.has("depthPyramid");
-    }
-    // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
-    ctx->int64_atomics = have.features.shaderInt64 && have12.shaderBufferInt64Atomics && ctx->indirect_count &&
-                         !masked.has("shaderBufferInt64Atomics");
+    readCapabilities(*ctx, have.features, have12, masked);
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -387,7 +394,6 @@ Status initContext(Context& out, const ContextOptions& options) {
     features.features.multiDrawIndirect = ctx->indirect_count;
     features.features.drawIndirectFirstInstance = ctx->indirect_count;
     features.features.shaderInt64 = ctx->int64_atomics;
-    ctx->vertex_stores = have.features.vertexPipelineStoresAndAtomics;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
@@ -410,6 +416,124 @@ Status initContext(Context& out, const ContextOptions& options) {
 }
 
 } // namespace
+
+namespace {
+
+// Host devices and their allocation callbacks (hostCallbacks()). Few entries, read when objects
+// are created or destroyed.
+struct CallbackEntry {
+    VkDevice device;
+    const VkAllocationCallbacks* callbacks;
+    uint32_t users; // contexts adopting the device
+};
+std::mutex g_callbacks_mutex;
+std::vector<CallbackEntry> g_callbacks;
+
+void rememberCallbacks(VkDevice device, const VkAllocationCallbacks* callbacks) {
+    std::lock_guard lock(g_callbacks_mutex);
+    for (CallbackEntry& e : g_callbacks)
+        if (e.device == device) {
+            e.callbacks = callbacks;
+            ++e.users;
+            return;
+        }
+    g_callbacks.push_back({device, callbacks, 1});
+}
+
+void forgetCallbacks(VkDevice device) {
+    std::lock_guard lock(g_callbacks_mutex);
+    for (size_t i = 0; i < g_callbacks.size(); ++i)
+        if (g_callbacks[i].device == device && --g_callbacks[i].users == 0) {
+            g_callbacks.erase(g_callbacks.begin() + ptrdiff_t(i));
+            return;
+        }
+}
+
+// The features of `chain` (the host's vkCreateDevice chain) as Vulkan 1.0/1.2/1.3 structs.
+void enabledFeatures(const VkPhysicalDeviceFeatures2* chain, VkPhysicalDeviceFeatures& f10,
+                     VkPhysicalDeviceVulkan12Features& f12, VkPhysicalDeviceVulkan13Features& f13) {
+    if (chain == nullptr) return;
+    f10 = chain->features;
+    for (auto* s = static_cast<const VkBaseInStructure*>(chain->pNext); s != nullptr; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES) {
+            f12 = *reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
+            f12.pNext = nullptr;
+        }
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES) {
+            f13 = *reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
+            f13.pNext = nullptr;
+        }
+    }
+}
+
+Status initHostContext(Context& ctx, const HostDevice& host) {
+    if (host.instance == VK_NULL_HANDLE || host.physical == VK_NULL_HANDLE || host.device == VK_NULL_HANDLE)
+        return Status::failure("the host's instance, physical device and device must all be given");
+    Masked masked;
+    if (Status s = maskedFeatures(ContextOptions{}, masked); !s) return s;
+    ctx.instance = host.instance;
+    ctx.physical = host.physical;
+    ctx.queue_family = host.queue_family;
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(host.physical, &props);
+    if (props.apiVersion < VK_API_VERSION_1_3 || masked.has("vulkan13"))
+        return Status::failure(std::string("'") + props.deviceName + "' lacks Vulkan 1.3");
+    VkPhysicalDeviceFeatures f10{};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    enabledFeatures(host.enabled, f10, f12, f13);
+    if (!f13.dynamicRendering || masked.has("dynamicRendering"))
+        return Status::failure("the host's device must enable dynamicRendering (VkPhysicalDeviceVulkan13Features in "
+                               "RenderDevice::enabled_features)");
+    if (!f13.synchronization2 || masked.has("synchronization2"))
+        return Status::failure("the host's device must enable synchronization2 (VkPhysicalDeviceVulkan13Features in "
+                               "RenderDevice::enabled_features)");
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> families(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &n, families.data());
+    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    if (host.queue_family >= n || (families[host.queue_family].queueFlags & need) != need)
+        return Status::failure("queue family " + std::to_string(host.queue_family) +
+                               " is not a graphics + compute family of this device");
+    if (host.queue_index >= families[host.queue_family].queueCount)
+        return Status::failure("queue " + std::to_string(host.queue_index) + " of family " +
+                               std::to_string(host.queue_family) + " does not exist");
+    ctx.timestamps = families[host.queue_family].timestampValidBits > 0 && !masked.has("timestamps");
+    readCapabilities(ctx, f10, f12, masked);
+    ctx.device = host.device;
+    rememberCallbacks(host.device, host.callbacks);
+    vkGetDeviceQueue(ctx.device, ctx.queue_family, host.queue_index, &ctx.queue);
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = ctx.queue_family;
+    VK_CHECK(vkCreateCommandPool(ctx.device, &pci, host.callbacks, &ctx.command_pool));
+    return {};
+}
+
+} // namespace
+
+const VkAllocationCallbacks* hostCallbacks(VkDevice device) {
+    std::lock_guard lock(g_callbacks_mutex);
+    for (const CallbackEntry& e : g_callbacks)
+        if (e.device == device) return e.callbacks;
+    return nullptr;
+}
+
+Result<std::unique_ptr<Context>> adoptDevice(const HostDevice& host) {
+    auto ctx = std::make_unique<Context>();
+    ctx->owns_device = false;
+    try {
+        if (Status s = initHostContext(*ctx, host); !s) {
+            destroyContext(*ctx);
+            return Error{s.message};
+        }
+    } catch (const GpuError& e) {
+        destroyContext(*ctx);
+        return Error{e.what()};
+    }
+    return ctx;
+}
 
 Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
     // initContext returns its own errors, and a VK_CHECK failing inside it throws; either way
@@ -434,6 +558,15 @@ bool reportValidationErrors(const Context& ctx) {
 }
 
 void destroyContext(Context& ctx) {
+    if (!ctx.owns_device) { // the host's: throng's command pool only (the host keeps the device busy or not)
+        if (ctx.device != VK_NULL_HANDLE && ctx.command_pool != VK_NULL_HANDLE)
+            vkDestroyCommandPool(ctx.device, ctx.command_pool, hostCallbacks(ctx.device));
+        forgetCallbacks(ctx.device);
+        ctx.command_pool = VK_NULL_HANDLE;
+        ctx.device = VK_NULL_HANDLE;
+        ctx.instance = VK_NULL_HANDLE;
+        return;
+    }
     if (ctx.device != VK_NULL_HANDLE) {
         vkDeviceWaitIdle(ctx.device);
         if (ctx.command_pool != VK_NULL_HANDLE) vkDestroyCommandPool(ctx.device, ctx.command_pool, nullptr);

@@ -80,7 +80,34 @@ struct Context {
     // indirect_count (masked as "shaderBufferInt64Atomics").
     bool int64_atomics = false;
     std::unique_ptr<ValidationCounts> validation; // null when validation is off
+    // False for a host's device (adoptDevice): destroyContext then frees only what throng made
+    // (its command pool) and leaves the device and the instance to the host.
+    bool owns_device = true;
 };
+
+// A device the host created and keeps (throng::RenderDevice, include/throng/render.h).
+struct HostDevice {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queue_family = 0; // graphics + compute
+    uint32_t queue_index = 0;
+    const VkAllocationCallbacks* callbacks = nullptr; // for every object throng creates on the device
+    // The feature chain the host gave vkCreateDevice (VkPhysicalDeviceFeatures2 with
+    // VkPhysicalDeviceVulkan12Features and ...13Features chained, in any order); null: only
+    // what Vulkan 1.3 requires is assumed, so every optional path is off.
+    const VkPhysicalDeviceFeatures2* enabled = nullptr;
+};
+
+// A Context over the host's device: throng's own command pool on its queue family, the optional
+// paths the enabled features allow (THRONG_MASK_FEATURES applies too). Errors: a null handle, a
+// device below Vulkan 1.3, dynamicRendering or synchronization2 not enabled, a queue family
+// without graphics and compute.
+Result<std::unique_ptr<Context>> adoptDevice(const HostDevice& host);
+
+// The allocation callbacks of `device`: the host's for an adopted device, else null. Every
+// vkCreate*/vkDestroy* call on throng's objects passes them.
+const VkAllocationCallbacks* hostCallbacks(VkDevice device);
 
 // Errors: no Vulkan loader/driver, no device matching the substring (lists those found),
 // no device with what is required ("'llvmpipe (...)' lacks synchronization2"), an unknown name

@@ -13,12 +13,12 @@ FrameSlot createFrameSlot(const Context& ctx, uint32_t timestamps) {
         VK_CHECK(vkAllocateCommandBuffers(ctx.device, &ai, &f.cmd));
         VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &f.fence));
+        VK_CHECK(vkCreateFence(ctx.device, &fci, gpu::hostCallbacks(ctx.device), &f.fence));
         if (ctx.timestamps && timestamps > 0) {
             VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
             qci.queryCount = timestamps;
-            VK_CHECK(vkCreateQueryPool(ctx.device, &qci, nullptr, &f.queries));
+            VK_CHECK(vkCreateQueryPool(ctx.device, &qci, gpu::hostCallbacks(ctx.device), &f.queries));
         }
     } catch (...) {
         destroyFrameSlot(ctx, f);
@@ -28,8 +28,8 @@ FrameSlot createFrameSlot(const Context& ctx, uint32_t timestamps) {
 }
 
 void destroyFrameSlot(const Context& ctx, FrameSlot& f) {
-    if (f.queries != VK_NULL_HANDLE) vkDestroyQueryPool(ctx.device, f.queries, nullptr);
-    if (f.fence != VK_NULL_HANDLE) vkDestroyFence(ctx.device, f.fence, nullptr);
+    if (f.queries != VK_NULL_HANDLE) vkDestroyQueryPool(ctx.device, f.queries, gpu::hostCallbacks(ctx.device));
+    if (f.fence != VK_NULL_HANDLE) vkDestroyFence(ctx.device, f.fence, gpu::hostCallbacks(ctx.device));
     if (f.cmd != VK_NULL_HANDLE) vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
     f = FrameSlot{};
 }

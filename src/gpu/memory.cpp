@@ -16,7 +16,7 @@ void destroyAllocator(Allocator& a) {
     for (MemoryBlock& b : a.blocks) {
         if (b.memory == VK_NULL_HANDLE) continue;
         if (b.mapped != nullptr) vkUnmapMemory(a.context->device, b.memory);
-        vkFreeMemory(a.context->device, b.memory, nullptr);
+        vkFreeMemory(a.context->device, b.memory, gpu::hostCallbacks(a.context->device));
     }
     a.blocks.clear();
     a.heap_reserved.clear();
@@ -92,7 +92,7 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     ai.memoryTypeIndex = type;
     // Out of memory in this heap (other users, driver reserves): let the caller try another type.
     VkResult result = faultPoint();
-    if (result == VK_SUCCESS) result = vkAllocateMemory(ctx.device, &ai, nullptr, &b.memory);
+    if (result == VK_SUCCESS) result = vkAllocateMemory(ctx.device, &ai, gpu::hostCallbacks(ctx.device), &b.memory);
     if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) {
         refused = result;
         return false;
@@ -100,7 +100,7 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     VK_CHECK(result);
     if (ctx.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         if (VkResult r = vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
-            vkFreeMemory(ctx.device, b.memory, nullptr);
+            vkFreeMemory(ctx.device, b.memory, gpu::hostCallbacks(ctx.device));
             throwVkError(r, "vkMapMemory", __FILE__, __LINE__);
         }
     }
@@ -186,7 +186,7 @@ void release(Allocator& a, Allocation& alloc) {
     // large buffers of changing sizes (a viewer changing the crowd) do not pile up.
     if (b.size > a.block_size && b.free.size() == 1 && b.free[0].size == b.size) {
         if (b.mapped != nullptr) vkUnmapMemory(a.context->device, b.memory);
-        vkFreeMemory(a.context->device, b.memory, nullptr);
+        vkFreeMemory(a.context->device, b.memory, gpu::hostCallbacks(a.context->device));
         a.reserved -= b.size;
         a.heap_reserved[a.context->memory.memoryTypes[b.type].heapIndex] -= b.size;
         b = MemoryBlock{};

@@ -14,7 +14,7 @@ template <class Handle> struct HandleTraits;
 
 #define THRONG_HANDLE_TRAITS(Type, destroyFunction)                                                                    \
     template <> struct HandleTraits<Type> {                                                                            \
-        static void destroy(VkDevice d, Type h) { destroyFunction(d, h, nullptr); }                                    \
+        static void destroy(VkDevice d, Type h) { destroyFunction(d, h, hostCallbacks(d)); }                           \
     };
 THRONG_HANDLE_TRAITS(VkPipeline, vkDestroyPipeline)
 THRONG_HANDLE_TRAITS(VkPipelineLayout, vkDestroyPipelineLayout)

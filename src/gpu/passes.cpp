@@ -20,20 +20,22 @@ VkRenderingAttachmentInfo attachment(VkImageView view, VkImageLayout layout, boo
 }
 
 // Begins dynamic rendering on the targets a pass uses, moving each to its attachment layout
-// (and clearing it) the first time.
+// (and clearing it, unless it holds the host's picture) the first time.
 void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool& color_used, bool& depth_used) {
-    if (color && !color_used)
-        transitionImage(cmd, t.color, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    if (!depth_used)
-        transitionImage(cmd, t.depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+    const bool keep_color = t.color_layout != VK_IMAGE_LAYOUT_UNDEFINED;
+    const bool keep_depth = t.depth_layout != VK_IMAGE_LAYOUT_UNDEFINED;
+    if (color && !color_used && t.color_layout != VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
+        transitionImage(cmd, t.color, t.color_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    if (!depth_used && t.depth_layout != VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL)
+        transitionImage(cmd, t.depth, t.depth_layout, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                         VK_IMAGE_ASPECT_DEPTH_BIT);
     VkClearValue color_clear{}, depth_clear{};
     color_clear.color = t.clear;
     depth_clear.depthStencil = {0.0f, 0};
     const VkRenderingAttachmentInfo ca =
-        attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used, color_clear);
+        attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used && !keep_color, color_clear);
     const VkRenderingAttachmentInfo da =
-        attachment(t.depth_view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !depth_used, depth_clear);
+        attachment(t.depth_view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !depth_used && !keep_depth, depth_clear);
     VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
     ri.renderArea = {{0, 0}, t.extent};
     ri.layerCount = 1;
@@ -66,6 +68,14 @@ void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pa
         p.record(cmd);
         if (rendering) vkCmdEndRendering(cmd);
         writeTimestamp(cmd, slot, uint32_t(i + 1));
+    }
+    // Targets no pass used still end cleared (or kept) in their attachment layouts.
+    if (targets.settle && (!color_used || !depth_used) && targets.color != VK_NULL_HANDLE &&
+        targets.depth != VK_NULL_HANDLE) {
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        beginRendering(cmd, targets, !color_used, color_used, depth_used);
+        vkCmdEndRendering(cmd);
     }
 }
 

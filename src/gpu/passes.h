@@ -32,10 +32,13 @@ struct Pass {
 constexpr uint32_t kMaxPasses = 15;
 constexpr uint32_t kPassTimestamps = kMaxPasses + 1;
 
-// The frame's render targets. Their contents are undefined when the frame starts: the first
-// graphics pass that uses a target clears it (colour to `clear`, depth to 0: reversed Z), later
-// passes load it. After recordPasses() the colour image is in COLOR_ATTACHMENT_OPTIMAL and the
-// depth image in DEPTH_ATTACHMENT_OPTIMAL if a pass used them (else untouched).
+// The frame's render targets. By default their contents are undefined when the frame starts:
+// the first graphics pass that uses a target clears it (colour to `clear`, depth to 0: reversed
+// Z), later passes load it. A target whose `*_layout` is not UNDEFINED holds a picture the frame
+// draws over (a host's own passes before throng's): it is moved from that layout to its
+// attachment layout and loaded, not cleared. After recordPasses() the colour image is in
+// COLOR_ATTACHMENT_OPTIMAL and the depth image in DEPTH_ATTACHMENT_OPTIMAL if a pass used
+// them; with `settle`, a target no pass used is cleared (or kept) and moved there at the end too.
 struct FrameTargets {
     VkImage color = VK_NULL_HANDLE;
     VkImageView color_view = VK_NULL_HANDLE;
@@ -43,6 +46,9 @@ struct FrameTargets {
     VkImageView depth_view = VK_NULL_HANDLE;
     VkExtent2D extent{};
     VkClearColorValue clear{};
+    VkImageLayout color_layout = VK_IMAGE_LAYOUT_UNDEFINED; // at the start of the frame
+    VkImageLayout depth_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    bool settle = false;
 };
 
 // Records `passes` into `cmd` (begun by beginFrame(), which wrote timestamp 0): for pass i the

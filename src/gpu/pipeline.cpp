@@ -8,7 +8,7 @@ VkShaderModule createShaderModule(const Context& ctx, std::span<const uint32_t> 
     ci.codeSize = spirv.size_bytes();
     ci.pCode = spirv.data();
     VkShaderModule module = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateShaderModule(ctx.device, &ci, nullptr, &module));
+    VK_CHECK(vkCreateShaderModule(ctx.device, &ci, gpu::hostCallbacks(ctx.device), &module));
     return module;
 }
 
@@ -18,7 +18,7 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     try {
         fs = createShaderModule(ctx, d.fragment_spirv);
     } catch (...) {
-        vkDestroyShaderModule(ctx.device, vs, nullptr);
+        vkDestroyShaderModule(ctx.device, vs, gpu::hostCallbacks(ctx.device));
         throw;
     }
     VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
@@ -80,14 +80,15 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     ci.layout = d.layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
     try {
-        VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+        VK_CHECK(
+            vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, gpu::hostCallbacks(ctx.device), &pipeline));
     } catch (...) { // out of memory: the modules must not outlive the failure
-        vkDestroyShaderModule(ctx.device, vs, nullptr);
-        vkDestroyShaderModule(ctx.device, fs, nullptr);
+        vkDestroyShaderModule(ctx.device, vs, gpu::hostCallbacks(ctx.device));
+        vkDestroyShaderModule(ctx.device, fs, gpu::hostCallbacks(ctx.device));
         throw;
     }
-    vkDestroyShaderModule(ctx.device, vs, nullptr);
-    vkDestroyShaderModule(ctx.device, fs, nullptr);
+    vkDestroyShaderModule(ctx.device, vs, gpu::hostCallbacks(ctx.device));
+    vkDestroyShaderModule(ctx.device, fs, gpu::hostCallbacks(ctx.device));
     return pipeline;
 }
 
@@ -103,12 +104,13 @@ VkPipeline createComputePipeline(const Context& ctx, std::span<const uint32_t> s
     ci.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
     try {
-        VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+        VK_CHECK(
+            vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, gpu::hostCallbacks(ctx.device), &pipeline));
     } catch (...) {
-        vkDestroyShaderModule(ctx.device, cs, nullptr);
+        vkDestroyShaderModule(ctx.device, cs, gpu::hostCallbacks(ctx.device));
         throw;
     }
-    vkDestroyShaderModule(ctx.device, cs, nullptr);
+    vkDestroyShaderModule(ctx.device, cs, gpu::hostCallbacks(ctx.device));
     return pipeline;
 }
 
@@ -138,7 +140,7 @@ Unique<VkDescriptorPool> createDescriptorPool(const Context& ctx, uint32_t max_s
     pci.poolSizeCount = uint32_t(sizes.size());
     pci.pPoolSizes = sizes.data();
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, gpu::hostCallbacks(ctx.device), &pool));
     return Unique<VkDescriptorPool>(ctx.device, pool);
 }
 
@@ -159,7 +161,7 @@ VkDescriptorSetLayout createSetLayout(const Context& ctx, std::span<const VkDesc
     ci.bindingCount = uint32_t(bindings.size());
     ci.pBindings = bindings.data();
     VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &ci, nullptr, &layout));
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &ci, gpu::hostCallbacks(ctx.device), &layout));
     return layout;
 }
 
@@ -172,7 +174,7 @@ VkPipelineLayout createPipelineLayout(const Context& ctx, VkDescriptorSetLayout 
     ci.pushConstantRangeCount = push_bytes > 0 ? 1 : 0;
     ci.pPushConstantRanges = &range;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreatePipelineLayout(ctx.device, &ci, nullptr, &layout));
+    VK_CHECK(vkCreatePipelineLayout(ctx.device, &ci, gpu::hostCallbacks(ctx.device), &layout));
     return layout;
 }
 

@@ -29,7 +29,7 @@ Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, M
     bci.size = size;
     bci.usage = usage;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VK_CHECK(vkCreateBuffer(ctx.device, &bci, nullptr, &b.buffer));
+    VK_CHECK(vkCreateBuffer(ctx.device, &bci, gpu::hostCallbacks(ctx.device), &b.buffer));
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(ctx.device, b.buffer, &req);
     VkMemoryPropertyFlags required = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, preferred = 0;
@@ -51,7 +51,7 @@ Buffer createBuffer(Allocator& a, VkDeviceSize size, VkBufferUsageFlags usage, M
 }
 
 void destroyBuffer(Allocator& a, Buffer& b) {
-    if (b.buffer != VK_NULL_HANDLE) vkDestroyBuffer(a.context->device, b.buffer, nullptr);
+    if (b.buffer != VK_NULL_HANDLE) vkDestroyBuffer(a.context->device, b.buffer, gpu::hostCallbacks(a.context->device));
     release(a, b.memory);
     b = Buffer{};
 }
@@ -106,7 +106,7 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
     ici.tiling = VK_IMAGE_TILING_OPTIMAL;
     ici.usage = usage;
     ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VK_CHECK(vkCreateImage(ctx.device, &ici, nullptr, &img.image));
+    VK_CHECK(vkCreateImage(ctx.device, &ici, gpu::hostCallbacks(ctx.device), &img.image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(ctx.device, img.image, &req);
     try {
@@ -117,7 +117,7 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
         vci.viewType = view_type;
         vci.format = format;
         vci.subresourceRange = {aspect, 0, mips, 0, layers};
-        VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &img.view));
+        VK_CHECK(vkCreateImageView(ctx.device, &vci, gpu::hostCallbacks(ctx.device), &img.view));
     } catch (...) {
         destroyImage(a, img); // nothing half-made survives a failure
         throw;
@@ -126,8 +126,10 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
 }
 
 void destroyImage(Allocator& a, Image& img) {
-    if (img.view != VK_NULL_HANDLE) vkDestroyImageView(a.context->device, img.view, nullptr);
-    if (img.image != VK_NULL_HANDLE) vkDestroyImage(a.context->device, img.image, nullptr);
+    if (img.view != VK_NULL_HANDLE)
+        vkDestroyImageView(a.context->device, img.view, gpu::hostCallbacks(a.context->device));
+    if (img.image != VK_NULL_HANDLE)
+        vkDestroyImage(a.context->device, img.image, gpu::hostCallbacks(a.context->device));
     release(a, img.memory);
     img = Image{};
 }

@@ -25,6 +25,8 @@ struct Random {
     uint32_t below(uint32_t n) { return n == 0 ? 0 : uint32_t(next() % n); }
 };
 
+} // namespace
+
 glm::uvec2 packQuaternion(const glm::quat& q) {
     return {glm::packHalf2x16(glm::vec2(q.x, q.y)), glm::packHalf2x16(glm::vec2(q.z, q.w))};
 }
@@ -33,8 +35,6 @@ uint32_t packColor(glm::vec4 c) {
     const glm::uvec4 b = glm::uvec4(glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f);
     return b.x | b.y << 8 | b.z << 16 | b.w << 24;
 }
-
-} // namespace
 
 gpu::shader::InstanceRecord singleInstance(uint32_t clip, float time_offset, uint32_t clip_b, float blend) {
     gpu::shader::InstanceRecord r{};

@@ -5,6 +5,8 @@
 
 #include <throng/baked.h>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include <vector>
 
 namespace throng::render {
@@ -36,6 +38,10 @@ std::vector<Bounds> clipCullBounds(const BakedAsset& asset);
 // clip, phase, speed (0.8-1.2), scale (0.9-1.1) and tint; the same seed gives the same crowd on
 // every platform (own integer hash, no std:: distributions).
 Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& options);
+
+// InstanceRecord's packed fields: the orientation as four halves, the tint as RGBA8 (clamped).
+glm::uvec2 packQuaternion(const glm::quat& q);
+uint32_t packColor(glm::vec4 color);
 
 // One member at the origin, unrotated, unscaled, white, playing `clip` from `time_offset`.
 gpu::shader::InstanceRecord singleInstance(uint32_t clip, float time_offset, uint32_t clip_b = 0, float blend = 0.0f);

@@ -103,7 +103,7 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         lci.pushConstantRangeCount = 1;
         lci.pPushConstantRanges = &range;
         VkPipelineLayout layout = VK_NULL_HANDLE;
-        VK_CHECK(vkCreatePipelineLayout(ctx.device, &lci, nullptr, &layout));
+        VK_CHECK(vkCreatePipelineLayout(ctx.device, &lci, gpu::hostCallbacks(ctx.device), &layout));
         p->late_layout = gpu::Unique<VkPipelineLayout>(ctx.device, layout);
         p->cull_late = gpu::Unique<VkPipeline>(
             ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_late_comp_spv, p->late_layout));
@@ -115,7 +115,7 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
 
 CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
                    std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines)
-    : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), lods_(assetLods(asset)) {
+    : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), live_(members_), lods_(assetLods(asset)) {
     const gpu::Context& ctx = *a.context;
     can_cull_ = ctx.indirect_count;
     const uint32_t lod_count = uint32_t(lods_.size());
@@ -205,7 +205,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
 
 void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
                          const CullSettings& settings, const DepthPyramid* pyramid, uint32_t hardware_lods) {
-    culled_ = can_cull_ && settings.active() && members_ > 0;
+    culled_ = can_cull_ && settings.active() && live_ > 0;
     occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
     slot_culled_[slot] = culled_;
     if (!culled_) return;
@@ -217,11 +217,11 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     for (size_t l = 0; l < lods_.size(); ++l) p.lod_errors[l / 4][l % 4] = lods_[l].error;
     p.pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(viewport_height);
     p.lod_error_px = settings.lod_error_px;
-    p.members = members_;
+    p.members = live_;
     p.lod_count = settings.lod ? uint32_t(lods_.size()) : 1u;
     p.frustum = settings.cull ? 1u : 0u;
     p.submeshes = uint32_t(asset_->submeshes.size());
-    const uint32_t groups = (members_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
+    const uint32_t groups = (live_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
     p.row_width = std::min(groups, 32768u) * THRONG_CULL_LOCAL_SIZE;
     p.visible_stride = members_;
     p.identity_base = identity_base_;
@@ -268,7 +268,7 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) co
         vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof constants, &constants);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull);
     }
-    const uint32_t groups = (members_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
+    const uint32_t groups = (live_ + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE;
     const uint32_t x = std::min(groups, 32768u);
     vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
@@ -307,9 +307,9 @@ void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first
 CullCounts CrowdGpu::counts(uint32_t slot) const {
     CullCounts c;
     if (!slot_culled_[slot]) {
-        c.in_frustum = members_;
-        c.per_lod[0] = members_;
-        c.triangles = uint64_t(members_) * lodTriangles(lods_[0]);
+        c.in_frustum = live_;
+        c.per_lod[0] = live_;
+        c.triangles = uint64_t(live_) * lodTriangles(lods_[0]);
         return c;
     }
     const uint32_t* raw = static_cast<const uint32_t*>(readback_[slot]->mapped());

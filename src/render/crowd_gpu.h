@@ -23,6 +23,7 @@
 #include "../gpu/owned.h"
 #include "../gpu/passes.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <span>
@@ -93,7 +94,13 @@ class CrowdGpu {
     VkBuffer instances() const { return instances_->buffer; }
     VkBuffer visible() const { return visible_->buffer; }
     VkBuffer countsBuffer() const { return counts_->buffer; } // THRONG_COUNTS uints (shared.h)
+    // The member records (the buffer's capacity: every stride and region is this long).
     uint32_t members() const { return members_; }
+    // Members culling looks at: records 0 .. live - 1 (default: all). A host that removes members
+    // keeps the live ones first and zeroes the rest (scale 0: a frame that draws every record
+    // draws those as points, invisible). Contract: live <= members().
+    void setLiveMembers(uint32_t live) { live_ = std::min(live, members_); }
+    uint32_t liveMembers() const { return live_; }
     uint32_t identityBase() const { return identity_base_; }
     uint32_t impostorBase() const { return impostor_base_; }
     // The impostors' indexed indirect draw (DrawCommand), written by the culling pass: the 6
@@ -148,6 +155,7 @@ class CrowdGpu {
     gpu::Allocator* allocator_;
     const GpuAsset* asset_;
     uint32_t members_ = 0;
+    uint32_t live_ = 0;
     uint32_t identity_base_ = 0;
     uint32_t impostor_base_ = 0;
     bool can_cull_ = false;

@@ -44,7 +44,7 @@ std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Contex
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     sci.maxLod = VK_LOD_CLAMP_NONE;
     VkSampler sampler = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateSampler(ctx.device, &sci, nullptr, &sampler));
+    VK_CHECK(vkCreateSampler(ctx.device, &sci, gpu::hostCallbacks(ctx.device), &sampler));
     p->sampler = gpu::Unique<VkSampler>(ctx.device, sampler);
     return p;
 }
@@ -68,7 +68,7 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
         vci.format = VK_FORMAT_R32_SFLOAT;
         vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, l, 1, 0, 1};
         VkImageView view = VK_NULL_HANDLE;
-        VK_CHECK(vkCreateImageView(ctx.device, &vci, nullptr, &view));
+        VK_CHECK(vkCreateImageView(ctx.device, &vci, gpu::hostCallbacks(ctx.device), &view));
         level_views_.emplace_back(ctx.device, view);
     }
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, levels_},

@@ -26,7 +26,7 @@ VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
     ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
     ci.maxLod = 0.0f;
     VkSampler s = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateSampler(ctx.device, &ci, nullptr, &s));
+    VK_CHECK(vkCreateSampler(ctx.device, &ci, gpu::hostCallbacks(ctx.device), &s));
     return s;
 }
 
@@ -158,7 +158,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         bvi.format = format;
         bvi.range = std::min<VkDeviceSize>(buffer_bytes, VkDeviceSize(lim.maxTexelBufferElements) *
                                                              texel_bytes); // the words path reads past it
-        VK_CHECK(vkCreateBufferView(ctx.device, &bvi, nullptr, &g.animation_view));
+        VK_CHECK(vkCreateBufferView(ctx.device, &bvi, gpu::hostCallbacks(ctx.device), &g.animation_view));
 
         uploadVat(a, asset, g);
 
@@ -231,12 +231,12 @@ void destroyAsset(gpu::Allocator& a, GpuAsset& g) {
     gpu::destroyBuffer(a, g.clips);
     gpu::destroyImage(a, g.animation);
     gpu::destroyImage(a, g.vat);
-    if (g.animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, g.animation_view, nullptr);
+    if (g.animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, g.animation_view, gpu::hostCallbacks(device));
     gpu::destroyBuffer(a, g.animation_texels);
     gpu::destroyImage(a, g.white);
     for (gpu::Image& t : g.textures) gpu::destroyImage(a, t);
-    if (g.point != VK_NULL_HANDLE) vkDestroySampler(device, g.point, nullptr);
-    if (g.linear != VK_NULL_HANDLE) vkDestroySampler(device, g.linear, nullptr);
+    if (g.point != VK_NULL_HANDLE) vkDestroySampler(device, g.point, gpu::hostCallbacks(device));
+    if (g.linear != VK_NULL_HANDLE) vkDestroySampler(device, g.linear, gpu::hostCallbacks(device));
     g = GpuAsset{};
 }
 

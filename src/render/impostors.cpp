@@ -78,7 +78,7 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VkSampler sampler = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateSampler(ctx.device, &sci, nullptr, &sampler));
+    VK_CHECK(vkCreateSampler(ctx.device, &sci, gpu::hostCallbacks(ctx.device), &sampler));
     sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;

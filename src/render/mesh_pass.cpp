@@ -66,7 +66,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     pci.maxSets = set_count;
     pci.poolSizeCount = uint32_t(sizes.size());
     pci.pPoolSizes = sizes.data();
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pass.pool));
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, gpu::hostCallbacks(ctx.device), &pass.pool));
     std::vector<VkDescriptorSetLayout> layouts(set_count, pass.set_layout);
     pass.sets.resize(set_count);
     VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -91,10 +91,11 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
 }
 
 void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
-    if (pass.pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx.device, pass.pool, nullptr);
-    if (pass.pipeline != VK_NULL_HANDLE) vkDestroyPipeline(ctx.device, pass.pipeline, nullptr);
-    if (pass.layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(ctx.device, pass.layout, nullptr);
-    if (pass.set_layout != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(ctx.device, pass.set_layout, nullptr);
+    if (pass.pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx.device, pass.pool, gpu::hostCallbacks(ctx.device));
+    if (pass.pipeline != VK_NULL_HANDLE) vkDestroyPipeline(ctx.device, pass.pipeline, gpu::hostCallbacks(ctx.device));
+    if (pass.layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(ctx.device, pass.layout, gpu::hostCallbacks(ctx.device));
+    if (pass.set_layout != VK_NULL_HANDLE)
+        vkDestroyDescriptorSetLayout(ctx.device, pass.set_layout, gpu::hostCallbacks(ctx.device));
     pass = MeshPass{};
 }
 

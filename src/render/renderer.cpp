@@ -19,35 +19,13 @@ namespace {
 constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB; // shaders write linear; PNG bytes come out sRGB
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
-struct FrameSlot : gpu::FrameSlot {
-    bool pending = false;
-    uint32_t frame = 0;              // the frame it last submitted
-    std::vector<std::string> passes; // that frame's passes, in order
-};
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-// Fills the GPU times of `sample` from the slot's timestamps (none: they stay empty / 0).
-void readTimestamps(const gpu::Context& ctx, const FrameSlot& slot, FrameSample& sample) {
-    sample.pass_names = slot.passes;
-    std::vector<double> ms = gpu::readPassTimes(ctx, slot, slot.passes.size());
-    if (ms.empty()) return;
-    sample.gpu_frame_ms = ms.back();
-    ms.pop_back();
-    sample.gpu_pass_ms = std::move(ms);
-}
-
 } // namespace
-
-double FrameSample::passMs(const std::string& name) const {
-    for (size_t i = 0; i < pass_names.size() && i < gpu_pass_ms.size(); ++i)
-        if (pass_names[i] == name) return gpu_pass_ms[i];
-    return 0.0;
-}
 
 gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset) {
     gpu::shader::DrawConstants c{};
@@ -95,23 +73,6 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
 Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd,
                                  const glm::mat4& view_projection, const RenderSettings& s) {
     const gpu::Context& ctx = *a.context;
-    TechniqueSetup setup;
-    setup.allocator = &a;
-    setup.asset = &asset;
-    setup.instances = &crowd.instances;
-    setup.color_format = kColorFormat;
-    setup.depth_format = kDepthFormat;
-    setup.frames_in_flight = kFramesInFlight;
-    setup.swim = s.swim;
-    BakedAssetMesh mesh;
-    if (s.baked != nullptr) {
-        setup.source = &s.baked->source;
-        if (s.technique == "cpu") mesh = cpuMesh(*s.baked);
-        setup.mesh = &mesh;
-    }
-    setup.encoding = s.encoding;
-    setup.bone_precision = s.bone_precision;
-    setup.storage_buffer_limit = s.storage_buffer_limit;
     if (s.capture && s.frames != 1) return Error{"capture renders exactly one frame"};
     if (s.capture && !ctx.vertex_stores)
         return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
@@ -119,27 +80,39 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     // submitted frames (or be lost): wait for it, ignoring the result, before freeing.
     gpu::Buffer capture, readback;
     gpu::Image color, depth;
-    std::unique_ptr<CrowdGpu> crowd_gpu;
-    std::unique_ptr<DepthPyramid> pyramid;
-    std::unique_ptr<ComputeRaster> raster;
-    std::unique_ptr<ImpostorPass> impostors;
-    std::unique_ptr<CrowdMotion> motion;
-    std::unique_ptr<Technique> technique;
-    std::array<FrameSlot, kFramesInFlight> slots;
+    std::unique_ptr<CrowdRenderer> renderer;
+    struct Slot : gpu::FrameSlot {
+        bool pending = false;
+        uint32_t frame = 0; // the frame it last submitted
+    };
+    std::array<Slot, kFramesInFlight> slots;
     auto release = [&] {
-        for (FrameSlot& f : slots) gpu::destroyFrameSlot(ctx, f);
-        raster.reset();
-        impostors.reset();
-        technique.reset();
-        pyramid.reset();
-        motion.reset();
-        crowd_gpu.reset();
+        for (Slot& f : slots) gpu::destroyFrameSlot(ctx, f);
+        renderer.reset();
         gpu::destroyBuffer(a, capture);
         gpu::destroyBuffer(a, readback);
         gpu::destroyImage(a, depth);
         gpu::destroyImage(a, color);
     };
     try {
+        CrowdRendererSetup setup;
+        setup.technique = s.technique;
+        setup.swim = s.swim;
+        setup.encoding = s.encoding;
+        setup.bone_precision = s.bone_precision;
+        setup.baked = s.baked;
+        setup.members = crowd.instances;
+        setup.clip_bounds = crowd.clip_bounds;
+        setup.color_format = kColorFormat;
+        setup.depth_format = kDepthFormat;
+        setup.extent = {s.width, s.height};
+        setup.frames_in_flight = kFramesInFlight;
+        setup.raster = s.raster;
+        setup.raster_options = s.raster_options;
+        // Capture records every vertex of every member: nothing culled.
+        setup.cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
+        setup.motion = s.motion;
+        setup.storage_buffer_limit = s.storage_buffer_limit;
         if (s.capture) {
             const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
             capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -148,24 +121,12 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                         glm::vec4(std::numeric_limits<float>::quiet_NaN()));
             setup.capture = capture.buffer;
         }
-        const std::vector<Bounds> cull_bounds = techniqueCullBounds(s.technique, crowd.clip_bounds, s.swim);
-        crowd_gpu = std::make_unique<CrowdGpu>(a, asset, crowd.instances, cull_bounds, kFramesInFlight);
-        setup.crowd = crowd_gpu.get();
-        if (s.motion) {
-            if (!techniqueReadsMembersOnGpu(s.technique)) {
-                release();
-                return Error{"technique " + s.technique +
-                             " samples poses from the members on the CPU and cannot draw a crowd simulated on the GPU "
-                             "(use baked, vat, procedural or static)"};
-            }
-            motion = s.motion(a, crowd_gpu->instances());
-        }
-        Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, setup);
+        Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(a, asset, setup);
         if (!created) {
             release();
             return created.error();
         }
-        technique = std::move(created).value();
+        renderer = std::move(created).value();
         RenderOutput out;
         out.width = s.width;
         out.height = s.height;
@@ -178,38 +139,6 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                                  VK_IMAGE_ASPECT_DEPTH_BIT);
         readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                      gpu::MemoryUse::Readback);
-
-        // Capture records every vertex of every member: nothing culled.
-        const CullSettings cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
-        if (s.raster != RasterMode::Hardware) {
-            const std::string problem = s.baked == nullptr
-                                            ? std::string("no CPU-side asset to build clusters from")
-                                            : computeRasterProblem(ctx, s.technique, *s.baked, crowd.instances.size());
-            if (!problem.empty()) {
-                release();
-                return Error{std::string("--raster ") + toString(s.raster) + ": " + problem};
-            }
-            raster = std::make_unique<ComputeRaster>(a, s.technique, *s.baked, asset, *crowd_gpu,
-                                                     VkExtent2D{s.width, s.height}, kColorFormat, kDepthFormat,
-                                                     kFramesInFlight, s.raster_options);
-        } else if (ctx.depth_pyramid && cull.cull && cull.occlusion && technique->drawsCulled()) {
-            pyramid = std::make_unique<DepthPyramid>(a, depth.image, depth.view, VkExtent2D{s.width, s.height});
-        }
-        if (cull.impostor_px > 0.0f) {
-            std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to read the pictures from")
-                                                     : impostorProblem(*s.baked);
-            if (problem.empty() && !(crowd_gpu->canCull() && cull.active() && technique->drawsCulled()))
-                problem = "members are drawn as impostors by the culling pass: technique " + s.technique +
-                          (technique->drawsCulled() ? "" : " draws every member") +
-                          (cull.active() ? "" : ", --cull and --lod are off") +
-                          (crowd_gpu->canCull() ? "" : ", this device lacks drawIndirectCount");
-            if (!problem.empty()) {
-                release();
-                return Error{"--impostors: " + problem};
-            }
-            impostors = std::make_unique<ImpostorPass>(a, *s.baked, asset.clips.buffer, *crowd_gpu, kColorFormat,
-                                                       kDepthFormat, kFramesInFlight);
-        }
         gpu::FrameTargets targets;
         targets.color = color.image;
         targets.color_view = color.view;
@@ -217,45 +146,27 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         targets.depth_view = depth.view;
         targets.extent = {s.width, s.height};
         targets.clear = kBackground;
-        std::vector<std::string> pass_names; // every pass any frame had, in order of first appearance
-        for (FrameSlot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, gpu::kPassTimestamps);
+        targets.settle = true;
+        for (Slot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, 0);
 
         const uint32_t frames = std::max(s.frames, 1u);
         out.frames.resize(frames);
-        out.technique = std::string(technique->name());
+        out.technique = std::string(renderer->techniqueName());
+        auto finish = [&](uint32_t slot) {
+            Slot& f = slots[slot];
+            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+            if (!f.pending) return;
+            out.frames[f.frame] = renderer->collect(slot);
+            f.pending = false;
+        };
         for (uint32_t i = 0; i < frames; ++i) {
             if (s.progress) s.progress(i, frames);
-            FrameSlot& f = slots[i % kFramesInFlight];
-            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-            if (f.pending) {
-                readTimestamps(ctx, f, out.frames[f.frame]);
-                out.frames[f.frame].drawn = crowd_gpu->counts(i % kFramesInFlight);
-                f.pending = false;
-            }
-            const float time = s.time - float(frames - 1 - i) * s.frame_step;
-            technique->update(i % kFramesInFlight, time);
-            out.frames[i].cpu = technique->stats();
-            const auto record_start = std::chrono::steady_clock::now();
-            std::vector<gpu::Pass> passes;
-            CrowdFrame frame;
-            frame.crowd = crowd_gpu.get();
-            frame.motion = motion.get();
-            frame.technique = technique.get();
-            frame.pyramid = pyramid.get();
-            frame.raster = raster.get();
-            frame.raster_mode = s.raster;
-            frame.impostors = impostors.get();
-            frame.constants = crowdConstants(view_projection, time, asset);
-            frame.cull = cull;
-            frame.viewport = {s.width, s.height};
-            addCrowdPasses(passes, i % kFramesInFlight, frame);
-            f.passes = gpu::passNames(passes);
-            for (const std::string& name : f.passes)
-                if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end())
-                    pass_names.push_back(name);
-            gpu::beginFrame(ctx, f, gpu::kPassTimestamps);
-            gpu::recordPasses(f.cmd, f, passes, targets);
-
+            const uint32_t slot = i % kFramesInFlight;
+            Slot& f = slots[slot];
+            finish(slot);
+            renderer->update(slot, view_projection, s.time - float(frames - 1 - i) * s.frame_step);
+            gpu::beginFrame(ctx, f, 0);
+            renderer->record(f.cmd, slot, targets, ctx.depth_pyramid);
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -271,7 +182,6 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             }
             VK_CHECK(vkEndCommandBuffer(f.cmd));
-            out.frames[i].cpu_record_ms = millisecondsSince(record_start);
             VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
             cbi.commandBuffer = f.cmd;
             VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
@@ -281,21 +191,19 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             f.pending = true;
             f.frame = i;
         }
-        for (uint32_t k = 0; k < kFramesInFlight; ++k) {
-            // Drain in submission order so the timings stay in frame order.
-            FrameSlot& f = slots[(frames + k) % kFramesInFlight];
-            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-            if (f.pending) {
-                readTimestamps(ctx, f, out.frames[f.frame]);
-                out.frames[f.frame].drawn = crowd_gpu->counts((frames + k) % kFramesInFlight);
-                f.pending = false;
-            }
-        }
+        // Drain in submission order so the timings stay in frame order.
+        for (uint32_t k = 0; k < kFramesInFlight; ++k) finish((frames + k) % kFramesInFlight);
         if (s.readback) {
             out.rgba.resize(size_t(s.width) * s.height * 4);
             std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
         }
-        // Frame 0 pays for pipeline compilation on some drivers: medians skip it when there are more.
+        // Every pass any frame had, in order of first appearance; frame 0 pays for pipeline
+        // compilation on some drivers: medians skip it when there are more.
+        std::vector<std::string> pass_names;
+        for (const FrameSample& sample : out.frames)
+            for (const std::string& name : sample.pass_names)
+                if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end())
+                    pass_names.push_back(name);
         out.gpu_times = ctx.timestamps;
         for (size_t p = 0; out.gpu_times && p < pass_names.size(); ++p) {
             std::vector<double> ms;
@@ -305,7 +213,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.drawn = out.frames.back().drawn;
         out.triangles = out.drawn.triangles;
         out.submitted_triangles = lodTriangles(assetLods(asset)[0]) * crowd.instances.size();
-        if (raster) out.vertex_cache = raster->cacheStats();
+        out.vertex_cache = renderer->vertexCacheStats();
 
         if (s.capture) {
             const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());

@@ -2,8 +2,7 @@
 // timestamps per pass (when the device has them), readback of the last frame.
 #pragma once
 
-#include "crowd_frame.h"
-#include "technique.h"
+#include "crowd_renderer.h"
 
 #include <functional>
 #include <memory>
@@ -13,10 +12,6 @@
 namespace throng::render {
 
 constexpr uint32_t kFramesInFlight = 2;
-
-// Makes the motion of one render: given the allocator and the members' record buffer it writes.
-// Throws gpu::GpuError.
-using MotionFactory = std::function<std::unique_ptr<CrowdMotion>(gpu::Allocator& allocator, VkBuffer instances)>;
 
 struct RenderSettings {
     std::string technique = "baked";
@@ -49,23 +44,6 @@ struct RenderSettings {
     std::function<void(uint32_t, uint32_t)> progress;
 };
 
-struct PassTiming {
-    std::string name;
-    double gpu_ms = 0.0; // median over the timed frames
-};
-
-// What one frame cost. GPU times from timestamps: one per pass of the frame, and the whole frame. CPU stages from the
-// technique's stats and our clocks.
-struct FrameSample {
-    std::vector<std::string> pass_names;          // this frame's passes in order (they may differ between frames)
-    std::vector<double> gpu_pass_ms;              // per pass of pass_names; empty without GPU times
-    double passMs(const std::string& name) const; // 0 when the frame had no such pass
-    double gpu_frame_ms = 0.0;
-    TechniqueStats cpu;         // sample, skin, upload (ms) and bytes uploaded
-    double cpu_record_ms = 0.0; // recording the command buffer
-    CullCounts drawn;           // members in the frustum, drawn per LOD, triangles drawn
-};
-
 struct RenderOutput {
     std::vector<uint8_t> rgba; // width * height * 4, top row first, sRGB
     uint32_t width = 0;
@@ -87,9 +65,6 @@ struct RenderOutput {
 
 // The clear colour of every crowd image.
 constexpr VkClearColorValue kBackground = {{0.42f, 0.55f, 0.70f, 1.0f}};
-
-// The draw constants a frame starts from: camera, light, time and the asset's counts.
-gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset);
 
 // Camera looking at the crowd's bounds from the front, above, framing all of it.
 glm::mat4 frameBounds(const Bounds& bounds, float aspect);

@@ -52,7 +52,7 @@ std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset,
     pci.poolSizeCount = uint32_t(sizes.size());
     pci.pPoolSizes = sizes.data();
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, nullptr, &pool));
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, gpu::hostCallbacks(ctx.device), &pool));
     VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     ai.descriptorPool = pool;
     ai.descriptorSetCount = 1;
@@ -79,12 +79,12 @@ std::vector<glm::vec3> runCheck(gpu::Allocator& a, const GpuAsset& asset,
     std::vector<glm::vec3> out(count);
     for (size_t i = 0; i < count; ++i) out[i] = glm::vec3(raw[i]);
 
-    vkDestroyDescriptorPool(ctx.device, pool, nullptr);
+    vkDestroyDescriptorPool(ctx.device, pool, gpu::hostCallbacks(ctx.device));
     gpu::destroyBuffer(a, output);
     gpu::destroyBuffer(a, instances);
-    vkDestroyPipeline(ctx.device, pipeline, nullptr);
-    vkDestroyPipelineLayout(ctx.device, layout, nullptr);
-    vkDestroyDescriptorSetLayout(ctx.device, set_layout, nullptr);
+    vkDestroyPipeline(ctx.device, pipeline, gpu::hostCallbacks(ctx.device));
+    vkDestroyPipelineLayout(ctx.device, layout, gpu::hostCallbacks(ctx.device));
+    vkDestroyDescriptorSetLayout(ctx.device, set_layout, gpu::hostCallbacks(ctx.device));
     return out;
 }
 

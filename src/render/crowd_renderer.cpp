@@ -1,0 +1,235 @@
+// One crowd recorded into its owner's frames; see crowd_renderer.h.
+#include "crowd_renderer.h"
+
+#include "../gpu/passes.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace throng::render {
+
+namespace {
+
+// A setup build() refuses (not a GPU failure): its message goes back as the Error.
+struct Refused {
+    std::string message;
+};
+
+} // namespace
+
+double FrameSample::passMs(const std::string& name) const {
+    for (size_t i = 0; i < pass_names.size() && i < gpu_pass_ms.size(); ++i)
+        if (pass_names[i] == name) return gpu_pass_ms[i];
+    return 0.0;
+}
+
+CrowdRenderer::CrowdRenderer(gpu::Allocator& allocator, const GpuAsset& asset, const CrowdRendererSetup& setup)
+    : allocator_(&allocator), asset_(&asset), setup_(setup), records_(setup.members) {
+    records_.resize(std::max<size_t>(setup.capacity, setup.members.size()), gpu::shader::InstanceRecord{});
+    setup_.members.clear(); // records_ has them
+}
+
+CrowdRenderer::~CrowdRenderer() {
+    // The passes and the technique read the crowd: free them first, the crowd last.
+    slots_.clear();
+    raster_.reset();
+    impostors_.reset();
+    technique_.reset();
+    motion_.reset();
+    crowd_.reset();
+}
+
+Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(gpu::Allocator& allocator, const GpuAsset& asset,
+                                                             const CrowdRendererSetup& setup) {
+    std::unique_ptr<CrowdRenderer> r(new CrowdRenderer(allocator, asset, setup));
+    try {
+        r->build();
+    } catch (const Refused& e) {
+        return Error{e.message};
+    } catch (const gpu::GpuError& e) { // out of memory, a lost device: r frees what it made
+        vkDeviceWaitIdle(allocator.context->device);
+        return Error{e.what()};
+    }
+    return r;
+}
+
+void CrowdRenderer::build() {
+    const gpu::Context& ctx = *allocator_->context;
+    const CrowdRendererSetup& s = setup_;
+    crowd_ = std::make_unique<CrowdGpu>(*allocator_, *asset_, records_,
+                                        techniqueCullBounds(s.technique, s.clip_bounds, s.swim), s.frames_in_flight);
+    if (s.motion) {
+        if (!techniqueReadsMembersOnGpu(s.technique))
+            throw Refused{"technique " + s.technique +
+                          " samples poses from the members on the CPU and cannot draw a crowd simulated on the GPU "
+                          "(use baked, vat, procedural or static)"};
+        motion_ = s.motion(*allocator_, crowd_->instances());
+    }
+
+    TechniqueSetup ts;
+    ts.allocator = allocator_;
+    ts.asset = asset_;
+    ts.instances = &records_;
+    ts.crowd = crowd_.get();
+    ts.color_format = s.color_format;
+    ts.depth_format = s.depth_format;
+    ts.frames_in_flight = s.frames_in_flight;
+    ts.swim = s.swim;
+    if (s.baked != nullptr) {
+        ts.source = &s.baked->source;
+        if (s.technique == "cpu") mesh_ = cpuMesh(*s.baked);
+        ts.mesh = &mesh_;
+    }
+    ts.encoding = s.encoding;
+    ts.bone_precision = s.bone_precision;
+    ts.storage_buffer_limit = s.storage_buffer_limit;
+    ts.capture = s.capture;
+    Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, ts);
+    if (!created) throw Refused{created.error().message};
+    technique_ = std::move(created).value();
+
+    if (s.raster != RasterMode::Hardware) {
+        const std::string problem = s.baked == nullptr
+                                        ? std::string("no CPU-side asset to build clusters from")
+                                        : computeRasterProblem(ctx, s.technique, *s.baked, records_.size());
+        if (!problem.empty()) throw Refused{std::string("--raster ") + toString(s.raster) + ": " + problem};
+        raster_ = std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
+                                                  s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);
+    }
+    if (s.cull.impostor_px > 0.0f) {
+        std::string problem =
+            s.baked == nullptr ? std::string("no CPU-side asset to read the pictures from") : impostorProblem(*s.baked);
+        if (problem.empty() && !(crowd_->canCull() && s.cull.active() && technique_->drawsCulled()))
+            problem = "members are drawn as impostors by the culling pass: technique " + s.technique +
+                      (technique_->drawsCulled() ? "" : " draws every member") +
+                      (s.cull.active() ? "" : ", --cull and --lod are off") +
+                      (crowd_->canCull() ? "" : ", this device lacks drawIndirectCount");
+        if (!problem.empty()) throw Refused{"--impostors: " + problem};
+        impostors_ = std::make_unique<ImpostorPass>(*allocator_, *s.baked, asset_->clips.buffer, *crowd_,
+                                                    s.color_format, s.depth_format, s.frames_in_flight);
+    }
+    slots_.resize(s.frames_in_flight);
+    for (Slot& slot : slots_) {
+        if (!ctx.timestamps) continue;
+        VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = gpu::kPassTimestamps;
+        VkQueryPool pool = VK_NULL_HANDLE;
+        VK_CHECK(vkCreateQueryPool(ctx.device, &qci, gpu::hostCallbacks(ctx.device), &pool));
+        slot.queries = gpu::Unique<VkQueryPool>(ctx.device, pool);
+    }
+}
+
+void CrowdRenderer::markChanged(uint32_t first, uint32_t count) {
+    if (count == 0) return;
+    const uint32_t end = std::min<uint32_t>(first + count, capacity());
+    if (changed_first_ == changed_end_) {
+        changed_first_ = first;
+        changed_end_ = end;
+    } else {
+        changed_first_ = std::min(changed_first_, first);
+        changed_end_ = std::max(changed_end_, end);
+    }
+}
+
+void CrowdRenderer::setLiveMembers(uint32_t live) { crowd_->setLiveMembers(live); }
+
+void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, float time) {
+    Slot& f = slots_[slot];
+    f.view_projection = view_projection;
+    f.time = time;
+    f.upload_count = 0;
+    if (changed_end_ > changed_first_) {
+        // This slot's previous frame has finished: its staging buffer is free to write.
+        if (!f.staging->buffer)
+            f.staging = gpu::ownBuffer(*allocator_, records_.size() * sizeof(gpu::shader::InstanceRecord),
+                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload);
+        const size_t bytes = size_t(changed_end_ - changed_first_) * sizeof(gpu::shader::InstanceRecord);
+        std::memcpy(static_cast<uint8_t*>(f.staging->mapped()) + changed_first_ * sizeof(gpu::shader::InstanceRecord),
+                    records_.data() + changed_first_, bytes);
+        f.upload_first = changed_first_;
+        f.upload_count = changed_end_ - changed_first_;
+        changed_first_ = changed_end_ = 0;
+    }
+    technique_->update(slot, time);
+    f.cpu = technique_->stats();
+}
+
+void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {
+    const auto start = std::chrono::steady_clock::now();
+    const gpu::Context& ctx = *allocator_->context;
+    Slot& f = slots_[slot];
+    const CullSettings& cull = setup_.cull;
+    // Occlusion culling: a pyramid over this slot's depth image (its last frame has finished, so
+    // one over another image may replace it).
+    const bool occlusion = raster_ == nullptr && ctx.depth_pyramid && depth_sampled && cull.cull && cull.occlusion &&
+                           technique_->drawsCulled() && crowd_->canCull();
+    if (!occlusion) {
+        f.pyramid.reset();
+        f.pyramid_depth = VK_NULL_HANDLE;
+    } else if (f.pyramid == nullptr || f.pyramid_depth != targets.depth ||
+               f.pyramid->extent().width != targets.extent.width ||
+               f.pyramid->extent().height != targets.extent.height) {
+        if (!pyramid_pipelines_) pyramid_pipelines_ = createPyramidPipelines(ctx);
+        f.pyramid.reset();
+        f.pyramid = std::make_unique<DepthPyramid>(*allocator_, targets.depth, targets.depth_view, targets.extent,
+                                                   pyramid_pipelines_);
+        f.pyramid_depth = targets.depth;
+    }
+
+    std::vector<gpu::Pass> passes;
+    if (f.upload_count > 0) {
+        const VkBuffer from = f.staging->buffer, to = crowd_->instances();
+        const VkBufferCopy region{VkDeviceSize(f.upload_first) * sizeof(gpu::shader::InstanceRecord),
+                                  VkDeviceSize(f.upload_first) * sizeof(gpu::shader::InstanceRecord),
+                                  VkDeviceSize(f.upload_count) * sizeof(gpu::shader::InstanceRecord)};
+        passes.push_back({"members", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
+                          [from, to, region](VkCommandBuffer c) { vkCmdCopyBuffer(c, from, to, 1, &region); }});
+    }
+    CrowdFrame frame;
+    frame.crowd = crowd_.get();
+    frame.motion = motion_.get();
+    frame.technique = technique_.get();
+    frame.pyramid = f.pyramid.get();
+    frame.raster = raster_.get();
+    frame.raster_mode = setup_.raster;
+    frame.impostors = impostors_.get();
+    frame.constants = crowdConstants(f.view_projection, f.time, *asset_);
+    frame.cull = cull;
+    frame.viewport = targets.extent;
+    addCrowdPasses(passes, slot, frame);
+    f.passes = gpu::passNames(passes);
+
+    gpu::FrameSlot timing;
+    timing.cmd = cmd;
+    timing.queries = f.queries.get();
+    if (timing.queries != VK_NULL_HANDLE) vkCmdResetQueryPool(cmd, timing.queries, 0, gpu::kPassTimestamps);
+    gpu::writeTimestamp(cmd, timing, 0);
+    gpu::recordPasses(cmd, timing, passes, targets);
+    f.record_ms = millisecondsSince(start);
+}
+
+FrameSample CrowdRenderer::collect(uint32_t slot) const {
+    const Slot& f = slots_[slot];
+    FrameSample sample;
+    sample.pass_names = f.passes;
+    sample.cpu = f.cpu;
+    sample.cpu_record_ms = f.record_ms;
+    sample.drawn = crowd_->counts(slot);
+    if (f.passes.empty()) return sample; // nothing recorded in this slot yet
+    gpu::FrameSlot timing;
+    timing.queries = f.queries.get();
+    std::vector<double> ms = gpu::readPassTimes(*allocator_->context, timing, f.passes.size());
+    if (!ms.empty()) {
+        sample.gpu_frame_ms = ms.back();
+        ms.pop_back();
+        sample.gpu_pass_ms = std::move(ms);
+    }
+    return sample;
+}
+
+VertexCacheStats CrowdRenderer::vertexCacheStats() const {
+    return raster_ ? raster_->cacheStats() : VertexCacheStats{};
+}
+
+} // namespace throng::render

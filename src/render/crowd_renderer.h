@@ -1,0 +1,137 @@
+// One crowd and everything that draws it, recorded into someone else's frames: the one place a
+// crowd's frame is put together. The headless renderer (renderer.h) drives it with its own
+// command buffers and images; the public render API (include/throng/render.h) lets a host
+// engine drive it with its own.
+//
+// Lifetime and threading: made once per (asset, technique, target size); per frame in flight
+// `slot` the owner calls, in order, update() (CPU work; the slot's previous frame must have
+// finished on the GPU: the owner waited for its fence), record() (into a command buffer the owner
+// submits) and, after that submission finished, collect(). Not thread-safe; one queue.
+#pragma once
+
+#include "crowd_frame.h"
+#include "technique.h"
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace throng::render {
+
+// Makes the motion of one crowd: given the allocator and the members' record buffer it writes.
+// Throws gpu::GpuError.
+using MotionFactory = std::function<std::unique_ptr<CrowdMotion>(gpu::Allocator& allocator, VkBuffer instances)>;
+
+struct CrowdRendererSetup {
+    std::string technique = "baked";
+    gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
+    PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
+    Precision bone_precision = Precision::Float32;      // technique `bonetex`
+    const BakedAsset* baked = nullptr; // CPU-side data: cpu, palette and bonetex, the compute rasterizer, impostors
+    std::vector<gpu::shader::InstanceRecord> members; // the members as they start
+    uint32_t capacity = 0;           // records on the GPU (at least members.size()); room for members added later
+    std::vector<Bounds> clip_bounds; // per clip, what culling tests (Crowd::clip_bounds)
+    VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
+    VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    VkExtent2D extent{}; // of every target record() is given (the compute rasterizer's buffers)
+    uint32_t frames_in_flight = 2;
+    RasterMode raster = RasterMode::Hardware;
+    RasterOptions raster_options;
+    CullSettings cull;
+    MotionFactory motion; // empty: the members stand (or move by the owner's edits)
+    // Tests (TechniqueSetup): the capture buffer and a smaller storage-buffer limit.
+    VkBuffer capture = VK_NULL_HANDLE;
+    uint64_t storage_buffer_limit = 0;
+};
+
+struct PassTiming {
+    std::string name;
+    double gpu_ms = 0.0; // median over the timed frames
+};
+
+// What one frame cost. GPU times from timestamps: one per pass of the frame, and the whole frame. CPU stages from the
+// technique's stats and our clocks.
+struct FrameSample {
+    std::vector<std::string> pass_names;          // this frame's passes in order (they may differ between frames)
+    std::vector<double> gpu_pass_ms;              // per pass of pass_names; empty without GPU times
+    double passMs(const std::string& name) const; // 0 when the frame had no such pass
+    double gpu_frame_ms = 0.0;
+    TechniqueStats cpu;         // sample, skin, upload (ms) and bytes uploaded
+    double cpu_record_ms = 0.0; // recording the command buffer
+    CullCounts drawn;           // members in the frustum, drawn per LOD, triangles drawn
+};
+
+// The draw constants a frame starts from: camera, light, time and the asset's counts.
+gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset);
+
+class CrowdRenderer {
+  public:
+    // Errors: an unknown technique; simulation with a technique that samples poses on the CPU;
+    // --raster or --impostors where they cannot run (the reason); a GPU failure (one line), after
+    // freeing what it made.
+    static Result<std::unique_ptr<CrowdRenderer>> create(gpu::Allocator& allocator, const GpuAsset& asset,
+                                                         const CrowdRendererSetup& setup);
+    ~CrowdRenderer();
+    CrowdRenderer(const CrowdRenderer&) = delete;
+    CrowdRenderer& operator=(const CrowdRenderer&) = delete;
+
+    // The members' records as the CPU keeps them (capacity() of them; the first liveMembers()
+    // are drawn). Edit them, then say which changed: the next update() uploads those.
+    std::span<gpu::shader::InstanceRecord> records() { return records_; }
+    void markChanged(uint32_t first, uint32_t count);
+    void setLiveMembers(uint32_t live); // <= capacity(); records past it must be zeroed (scale 0)
+    uint32_t liveMembers() const { return crowd_->liveMembers(); }
+    uint32_t capacity() const { return uint32_t(records_.size()); }
+    bool simulated() const { return motion_ != nullptr; }
+
+    // CPU part of frame slot `slot` at `time` seconds seen through `view_projection` (reversed Z).
+    void update(uint32_t slot, const glm::mat4& view_projection, float time);
+    // Records the slot's passes into `cmd` (outside any rendering): the members' upload when they
+    // changed, then the passes of crowd_frame.h, their barriers (a full memory barrier before
+    // each, and before the first against the earlier frames on the queue) and timestamps.
+    // `depth_sampled`: the depth image has SAMPLED usage (occlusion culling needs it).
+    // Contract: targets.extent equals the setup's extent.
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled);
+    // The slot's last frame, once the GPU finished it: GPU times (when the device has
+    // timestamps), what culling drew, CPU costs.
+    FrameSample collect(uint32_t slot) const;
+
+    std::string_view techniqueName() const { return technique_->name(); }
+    const CrowdGpu& crowd() const { return *crowd_; }
+    VertexCacheStats vertexCacheStats() const; // the compute rasterizer's (zero without one)
+
+  private:
+    CrowdRenderer(gpu::Allocator& allocator, const GpuAsset& asset, const CrowdRendererSetup& setup);
+    void build(); // throws gpu::GpuError, or Error (as BuildError) for a refused setup
+
+    struct Slot {
+        gpu::Unique<VkQueryPool> queries; // kPassTimestamps, or none without timestamps
+        gpu::OwnedBuffer staging;         // the members' upload (host-visible), made on the first edit
+        uint32_t upload_first = 0, upload_count = 0;
+        std::unique_ptr<DepthPyramid> pyramid; // over the depth image it last saw
+        VkImage pyramid_depth = VK_NULL_HANDLE;
+        std::vector<std::string> passes;
+        TechniqueStats cpu;
+        double record_ms = 0.0;
+        glm::mat4 view_projection{1.0f};
+        float time = 0.0f;
+    };
+
+    gpu::Allocator* allocator_;
+    const GpuAsset* asset_;
+    CrowdRendererSetup setup_;
+    std::vector<gpu::shader::InstanceRecord> records_;
+    uint32_t changed_first_ = 0, changed_end_ = 0; // records changed since the last update()
+    BakedAssetMesh mesh_;
+    std::unique_ptr<CrowdGpu> crowd_;
+    std::unique_ptr<CrowdMotion> motion_;
+    std::unique_ptr<Technique> technique_;
+    std::unique_ptr<ComputeRaster> raster_;
+    std::unique_ptr<ImpostorPass> impostors_;
+    std::shared_ptr<const PyramidPipelines> pyramid_pipelines_;
+    std::vector<Slot> slots_;
+};
+
+} // namespace throng::render
