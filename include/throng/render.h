@@ -1,0 +1,227 @@
+// throng/render.h — a throng crowd drawn inside a host engine's Vulkan frame.
+//
+// The host owns Vulkan: its instance, physical device, device and queue (RenderDevice). throng
+// creates only its own objects on that device (buffers, images, pipelines, descriptor pools, a
+// command pool for uploads, query pools), with the host's allocation callbacks when given, and
+// frees them when the CrowdRenderer is destroyed. throng calls Vulkan through the loader it is
+// linked with (libvulkan), so the host's device must come from the same loader.
+//
+// Frame model (frames in flight, like the host's own):
+//   renderer->update(slot, input);        CPU part: member edits, camera, time, CPU techniques.
+//                                         The slot's previous frame must have finished on the
+//                                         GPU (the host waited for its fence).
+//   renderer->record(cmd, slot, target);  throng's passes (compute and draw) recorded into the
+//                                         host's command buffer, outside any rendering.
+//   ... host submits cmd on the RenderDevice's queue; after its fence:
+//   renderer->stats(slot);                GPU ms per pass, members visible, triangles.
+//
+// Synchronization: record() begins with a full memory barrier (every earlier write on the queue
+// before any of throng's reads or writes) and puts one before each of its passes; it ends after
+// its last pass with the colour image in COLOR_ATTACHMENT_OPTIMAL and the depth image in
+// DEPTH_ATTACHMENT_OPTIMAL, written by colour-attachment and depth-attachment writes (and, with
+// occlusion culling, read by compute): the host's next pass needs only its usual barrier from
+// those stages. Depth is reversed Z (cleared to 0, compare GREATER); a host drawing into the same
+// depth image uses the same convention. Creation and the first edits submit uploads on the
+// queue and wait for them: the queue must not be used by another thread meanwhile.
+//
+// Errors are values (Result); nothing here throws. A lost device or out-of-memory during
+// update()/record() is reported by the next stats() (FrameStats::error) and the renderer draws
+// nothing after it.
+#pragma once
+
+#include <throng/baked.h>
+#include <throng/result.h>
+
+#include <vulkan/vulkan.h>
+
+#include <glm/glm.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace throng {
+
+// The host's device.
+struct RenderDevice {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queue_family = 0; // must support graphics and compute; the queue record()'s buffers go to
+    uint32_t queue_index = 0;
+    const VkAllocationCallbacks* allocation_callbacks = nullptr; // optional
+    // The feature chain the host passed to vkCreateDevice (VkPhysicalDeviceFeatures2 with
+    // VkPhysicalDeviceVulkan12Features and VkPhysicalDeviceVulkan13Features chained). Required:
+    // dynamicRendering and synchronization2. Used when enabled: drawIndirectCount +
+    // multiDrawIndirect + drawIndirectFirstInstance (GPU culling and LOD), shaderInt64 +
+    // shaderBufferInt64Atomics (the compute rasterizer), hostQueryReset, shaderInt16.
+    // DeviceFeatures below fills such a chain.
+    const VkPhysicalDeviceFeatures2* enabled_features = nullptr;
+};
+
+// The features throng can use that `physical` has, as a chain ready for VkDeviceCreateInfo::pNext
+// (chain()). A host merges these into its own chain, or passes chain() as it is.
+class DeviceFeatures {
+  public:
+    explicit DeviceFeatures(VkPhysicalDevice physical);
+    DeviceFeatures(const DeviceFeatures&) = delete; // the chain points into this object
+    DeviceFeatures& operator=(const DeviceFeatures&) = delete;
+    const VkPhysicalDeviceFeatures2* chain() const { return &features_; }
+
+  private:
+    VkPhysicalDeviceFeatures2 features_{};
+    VkPhysicalDeviceVulkan12Features v12_{};
+    VkPhysicalDeviceVulkan13Features v13_{};
+};
+
+// A standalone device for tools, tests and headless hosts: throng creates (and destroys) the
+// instance and the device, picking the best GPU (or the one whose name contains `device_name`).
+struct HeadlessDeviceOptions {
+    bool validation = false; // VK_LAYER_KHRONOS_validation; validationErrors() counts what it reports
+    std::string device_name; // substring, case-insensitive; empty: the best device
+};
+class HeadlessDevice {
+  public:
+    // Errors: no Vulkan loader or driver, no device with Vulkan 1.3, dynamic rendering and
+    // synchronization2, no device matching the name (those found are listed).
+    static Result<std::unique_ptr<HeadlessDevice>> create(const HeadlessDeviceOptions& options = {});
+    ~HeadlessDevice(); // waits for the device; every CrowdRenderer on it must be gone
+    HeadlessDevice(const HeadlessDevice&) = delete;
+    HeadlessDevice& operator=(const HeadlessDevice&) = delete;
+
+    const RenderDevice& device() const { return device_; }
+    VkQueue queue() const;
+    std::string name() const;          // the GPU's name
+    uint32_t validationErrors() const; // 0 without validation
+
+    struct State;
+
+  private:
+    HeadlessDevice() = default;
+    RenderDevice device_;
+    std::unique_ptr<State> state_;
+};
+
+// How the crowd is drawn. Technique names: "baked" (baked animation textures), "vat" (vertex
+// animation; the asset needs it: `throng bake --vat`), "static" (bind pose), "procedural"
+// (swimming fish), and the CPU-sampling ones "cpu", "palette", "bonetex".
+struct CrowdRendererDesc {
+    const BakedAsset* asset = nullptr; // required; must outlive the renderer
+    std::string technique = "baked";
+    uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
+    uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1
+    VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
+    VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    VkExtent2D extent{};       // of every RenderTarget (required)
+    bool cull = true;          // frustum culling on the GPU (where the device has drawIndirectCount)
+    bool lod = true;           // levels of detail chosen on the GPU by their error on screen
+    float lod_error_px = 1.0f; // the largest error on screen a coarser level may make
+    bool occlusion = true;     // with cull: hidden members skipped (RenderTarget::depth_sampled needed)
+    // Members drawn smaller than this many pixels become impostors (0: none; the asset needs them:
+    // `throng bake --impostors`).
+    float impostor_px = 0.0f;
+    // Who rasterizes: "hardware", "compute" (small triangles in compute: techniques baked and
+    // static, devices with 64-bit atomics) or "auto" (LOD 0 by hardware, the rest by compute).
+    std::string raster = "hardware";
+    // The crowd simulation on the GPU moves the members (walkers, or a school for "procedural"):
+    // the renderer lays out max_members members itself (seeded) and the host cannot edit them.
+    bool simulate = false;
+    uint64_t seed = 1;
+};
+
+// A stable name for a member; stays valid until removeMember().
+struct MemberId {
+    uint32_t value = ~0u;
+    bool operator==(const MemberId&) const = default;
+};
+
+struct Member {
+    glm::vec3 position{0.0f};
+    float heading = 0.0f; // radians about +y
+    float scale = 1.0f;
+    uint32_t clip = 0;        // index into the asset's clips
+    float time_offset = 0.0f; // seconds added to the clip's time (phase)
+    float speed = 1.0f;       // playback rate
+    uint32_t blend_clip = 0;  // cross-fade target
+    float blend = 0.0f;       // weight of blend_clip, 0..1
+    glm::vec4 tint{1.0f};     // RGBA, multiplies the colour
+};
+
+// The host's images for one frame.
+struct RenderTarget {
+    VkImage color = VK_NULL_HANDLE; // CrowdRendererDesc::color_format, COLOR_ATTACHMENT usage
+    VkImageView color_view = VK_NULL_HANDLE;
+    VkImage depth = VK_NULL_HANDLE; // depth_format, DEPTH_STENCIL_ATTACHMENT usage (+ SAMPLED: depth_sampled)
+    VkImageView depth_view = VK_NULL_HANDLE;
+    VkExtent2D extent{}; // CrowdRendererDesc::extent
+    // The layouts the images are in when record()'s commands run. UNDEFINED: throng clears the
+    // image (colour to `clear`, depth to 0); any other layout: throng draws over what is there.
+    VkImageLayout color_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkImageLayout depth_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkClearColorValue clear{{0.42f, 0.55f, 0.70f, 1.0f}};
+    bool depth_sampled = false; // the depth image has SAMPLED usage: occlusion culling can run
+};
+
+struct FrameInput {
+    glm::mat4 view_projection{1.0f}; // world to clip space, Vulkan conventions, reversed Z (near -> 1)
+    float time = 0.0f;               // seconds
+};
+
+struct PassStats {
+    std::string
+        name; // members, simulate, cull, upload, draw, pyramid, cull-late, draw-late, raster, resolve, impostors
+    double gpu_ms = 0.0;
+};
+
+struct FrameStats {
+    bool gpu_times = false;            // the queue writes timestamps
+    std::vector<PassStats> passes;     // in order; empty without GPU times
+    double gpu_ms = 0.0;               // the whole of record()'s commands
+    uint32_t members = 0;              // live members
+    uint32_t visible = 0;              // in the frustum
+    uint32_t occluded = 0;             // in the frustum but hidden (not drawn)
+    uint32_t impostors = 0;            // drawn as impostors
+    std::array<uint32_t, 8> per_lod{}; // drawn at each level of detail
+    uint64_t triangles = 0;            // drawn
+    double cpu_update_ms = 0.0;        // update()'s CPU techniques (sampling, skinning, uploads)
+    double cpu_record_ms = 0.0;
+    std::string error; // a GPU failure met by update() or record() (then the renderer is stopped)
+};
+
+class CrowdRenderer {
+  public:
+    // Errors: a missing asset or extent, frames_in_flight 0, an unknown technique or raster
+    // mode, a technique the asset or device cannot draw (the reason), the device lacking what
+    // is required, out of GPU memory; after freeing everything it made.
+    static Result<std::unique_ptr<CrowdRenderer>> create(const RenderDevice& device, const CrowdRendererDesc& desc);
+    // Frees throng's objects. Contract: the GPU has finished every frame record() went into.
+    ~CrowdRenderer();
+    CrowdRenderer(const CrowdRenderer&) = delete;
+    CrowdRenderer& operator=(const CrowdRenderer&) = delete;
+
+    // The crowd (not while simulating). Edits take effect at the next update().
+    // Errors: the renderer is full (max_members), a clip past the asset's, a simulated crowd.
+    Result<MemberId> addMember(const Member& member);
+    Status setMember(MemberId id, const Member& member); // error: an unknown id, a bad clip
+    Status removeMember(MemberId id);                    // error: an unknown id
+    std::optional<Member> member(MemberId id) const;
+    uint32_t memberCount() const;
+
+    void update(uint32_t slot, const FrameInput& input);
+    void record(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
+    // The slot's last frame; call after the GPU finished it.
+    FrameStats stats(uint32_t slot) const;
+
+    std::string technique() const; // with its variant, e.g. "baked (image)"
+
+    struct State;
+
+  private:
+    CrowdRenderer() = default;
+    std::unique_ptr<State> state_;
+};
+
+} // namespace throng

@@ -1,0 +1,366 @@
+// The public render API (include/throng/render.h) over the renderer's internals: a Context over
+// the host's device, throng's sub-allocator on it, the asset on the GPU and one
+// render::CrowdRenderer, plus the member handles.
+#include <throng/render.h>
+
+#include "../gpu/context.h"
+#include "../gpu/passes.h"
+#include "../render/crowd_renderer.h"
+#include "../render/gpu_asset.h"
+#include "../sim/motion.h"
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+namespace throng {
+
+// --- DeviceFeatures ---------------------------------------------------------------------------
+
+DeviceFeatures::DeviceFeatures(VkPhysicalDevice physical) {
+    VkPhysicalDeviceVulkan13Features have13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &have13};
+    VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
+    vkGetPhysicalDeviceFeatures2(physical, &have);
+    v13_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    v13_.dynamicRendering = have13.dynamicRendering;
+    v13_.synchronization2 = have13.synchronization2;
+    v12_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13_};
+    v12_.drawIndirectCount = have12.drawIndirectCount;
+    v12_.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
+    v12_.hostQueryReset = have12.hostQueryReset;
+    features_ = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12_};
+    features_.features.multiDrawIndirect = have.features.multiDrawIndirect;
+    features_.features.drawIndirectFirstInstance = have.features.drawIndirectFirstInstance;
+    features_.features.shaderInt64 = have.features.shaderInt64;
+    features_.features.shaderInt16 = have.features.shaderInt16;
+}
+
+// --- HeadlessDevice -----------------------------------------------------------------------------
+
+struct HeadlessDevice::State {
+    std::unique_ptr<gpu::Context> context;
+    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
+    VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+};
+
+Result<std::unique_ptr<HeadlessDevice>> HeadlessDevice::create(const HeadlessDeviceOptions& options) {
+    gpu::ContextOptions o;
+    o.validation = options.validation;
+    o.device_substring = options.device_name;
+    Result<std::unique_ptr<gpu::Context>> context = gpu::createContext(o);
+    if (!context) return context.error();
+    std::unique_ptr<HeadlessDevice> d(new HeadlessDevice);
+    d->state_ = std::make_unique<State>();
+    State& s = *d->state_;
+    s.context = std::move(context).value();
+    const gpu::Context& ctx = *s.context;
+    // What createContext enabled, as the chain a host would pass.
+    s.v13.dynamicRendering = VK_TRUE;
+    s.v13.synchronization2 = VK_TRUE;
+    s.v12.drawIndirectCount = ctx.indirect_count;
+    s.v12.shaderBufferInt64Atomics = ctx.int64_atomics;
+    s.enabled.features.multiDrawIndirect = ctx.indirect_count;
+    s.enabled.features.drawIndirectFirstInstance = ctx.indirect_count;
+    s.enabled.features.shaderInt64 = ctx.int64_atomics;
+    s.enabled.features.vertexPipelineStoresAndAtomics = ctx.vertex_stores;
+    d->device_.instance = ctx.instance;
+    d->device_.physical_device = ctx.physical;
+    d->device_.device = ctx.device;
+    d->device_.queue_family = ctx.queue_family;
+    d->device_.queue_index = 0;
+    d->device_.enabled_features = &s.enabled;
+    return d;
+}
+
+HeadlessDevice::~HeadlessDevice() {
+    if (state_ && state_->context) gpu::destroyContext(*state_->context);
+}
+
+VkQueue HeadlessDevice::queue() const { return state_->context->queue; }
+std::string HeadlessDevice::name() const { return state_->context->device_name; }
+uint32_t HeadlessDevice::validationErrors() const {
+    return state_->context->validation ? state_->context->validation->errors.load() : 0;
+}
+
+// --- CrowdRenderer ------------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint32_t kIdSlotBits = 24; // MemberId: generation << 24 | id slot
+constexpr uint32_t kMaxMembers = 1u << kIdSlotBits;
+constexpr uint32_t kNoIndex = ~0u;
+
+gpu::shader::InstanceRecord toRecord(const Member& m) {
+    gpu::shader::InstanceRecord r{};
+    r.position_scale = glm::vec4(m.position, m.scale);
+    r.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0.0f, 1.0f, 0.0f)));
+    r.clips = (m.clip & 0xffffu) | (m.blend_clip & 0xffffu) << 16;
+    r.color = render::packColor(m.tint);
+    r.time_offset = m.time_offset;
+    r.speed = m.speed;
+    r.blend = std::clamp(m.blend, 0.0f, 1.0f);
+    return r;
+}
+
+} // namespace
+
+struct CrowdRenderer::State {
+    std::unique_ptr<gpu::Context> context;
+    gpu::Allocator allocator;
+    render::GpuAsset asset;
+    bool asset_uploaded = false;
+    std::unique_ptr<render::CrowdRenderer> renderer;
+    const BakedAsset* baked = nullptr;
+    CrowdRendererDesc desc;
+    // Members: record index i < live holds the member of id slot id_of[i]; index_of[id slot] is
+    // its record (kNoIndex when free), generation[id slot] tells stale ids apart.
+    std::vector<Member> members; // per record index
+    std::vector<uint32_t> id_of, index_of, generation, free_ids;
+    uint32_t live = 0;
+    std::vector<double> update_ms; // per slot
+    std::string error;             // the first GPU failure; the renderer is stopped after it
+
+    ~State() {
+        renderer.reset();
+        if (asset_uploaded) render::destroyAsset(allocator, asset);
+        if (context) {
+            gpu::destroyAllocator(allocator);
+            gpu::destroyContext(*context);
+        }
+    }
+    // The record index of `id`, or kNoIndex.
+    uint32_t indexOf(MemberId id) const {
+        const uint32_t slot = id.value & (kMaxMembers - 1);
+        if (slot >= index_of.size() || generation[slot] != id.value >> kIdSlotBits) return kNoIndex;
+        return index_of[slot];
+    }
+    Status checkClips(const Member& m) const {
+        const uint32_t clips = uint32_t(std::max<size_t>(baked->clips.size(), 1));
+        if (m.clip >= clips || m.blend_clip >= clips)
+            return Status::failure("clip " + std::to_string(std::max(m.clip, m.blend_clip)) + " past the asset's " +
+                                   std::to_string(clips));
+        return {};
+    }
+};
+
+Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice& device,
+                                                             const CrowdRendererDesc& desc) {
+    if (desc.asset == nullptr) return Error{"CrowdRendererDesc::asset is required"};
+    if (desc.extent.width == 0 || desc.extent.height == 0) return Error{"CrowdRendererDesc::extent is required"};
+    if (desc.frames_in_flight == 0 || desc.frames_in_flight > 8)
+        return Error{"frames_in_flight must be 1 to 8, not " + std::to_string(desc.frames_in_flight)};
+    if (desc.max_members == 0 || desc.max_members > kMaxMembers)
+        return Error{"max_members must be 1 to " + std::to_string(kMaxMembers)};
+    render::RasterMode raster = render::RasterMode::Hardware;
+    if (!render::parseRasterMode(desc.raster, raster))
+        return Error{"raster '" + desc.raster + "' is not hardware, compute or auto"};
+
+    gpu::HostDevice host;
+    host.instance = device.instance;
+    host.physical = device.physical_device;
+    host.device = device.device;
+    host.queue_family = device.queue_family;
+    host.queue_index = device.queue_index;
+    host.callbacks = device.allocation_callbacks;
+    host.enabled = device.enabled_features;
+    Result<std::unique_ptr<gpu::Context>> context = gpu::adoptDevice(host);
+    if (!context) return context.error();
+
+    std::unique_ptr<CrowdRenderer> r(new CrowdRenderer);
+    r->state_ = std::make_unique<State>();
+    State& s = *r->state_;
+    s.context = std::move(context).value();
+    gpu::createAllocator(s.allocator, *s.context);
+    s.baked = desc.asset;
+    s.desc = desc;
+    s.update_ms.assign(desc.frames_in_flight, 0.0);
+    try {
+        Result<render::GpuAsset> uploaded = render::uploadAsset(s.allocator, *desc.asset);
+        if (!uploaded) return uploaded.error();
+        s.asset = std::move(uploaded).value();
+        s.asset_uploaded = true;
+
+        render::CrowdRendererSetup setup;
+        setup.technique = desc.technique;
+        setup.baked = desc.asset;
+        setup.color_format = desc.color_format;
+        setup.depth_format = desc.depth_format;
+        setup.extent = desc.extent;
+        setup.frames_in_flight = desc.frames_in_flight;
+        setup.raster = raster;
+        setup.cull = {desc.cull, desc.lod, desc.lod_error_px, desc.occlusion, true, desc.impostor_px};
+        setup.clip_bounds = render::clipCullBounds(*desc.asset);
+        if (desc.simulate) {
+            render::CrowdOptions layout;
+            layout.count = desc.max_members;
+            layout.seed = desc.seed;
+            layout.volume = desc.technique == "procedural";
+            const render::Crowd crowd = render::makeCrowd(*desc.asset, layout);
+            Result<render::MotionFactory> motion =
+                sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed);
+            if (!motion) return motion.error();
+            setup.motion = std::move(motion).value();
+            setup.members = crowd.instances;
+            setup.clip_bounds = crowd.clip_bounds;
+        }
+        setup.capacity = desc.max_members;
+        Result<std::unique_ptr<render::CrowdRenderer>> created =
+            render::CrowdRenderer::create(s.allocator, s.asset, setup);
+        if (!created) return created.error();
+        s.renderer = std::move(created).value();
+        s.live = desc.simulate ? desc.max_members : 0;
+        s.renderer->setLiveMembers(s.live);
+    } catch (const gpu::GpuError& e) {
+        vkDeviceWaitIdle(s.context->device);
+        return Error{e.what()};
+    }
+    return r;
+}
+
+CrowdRenderer::~CrowdRenderer() = default;
+
+Result<MemberId> CrowdRenderer::addMember(const Member& m) {
+    State& s = *state_;
+    if (s.desc.simulate) return Error{"the crowd is simulated on the GPU: its members cannot be edited"};
+    if (s.live >= s.desc.max_members)
+        return Error{"the crowd is full (max_members " + std::to_string(s.desc.max_members) + ")"};
+    if (Status st = s.checkClips(m); !st) return Error{st.message};
+    uint32_t slot;
+    if (!s.free_ids.empty()) {
+        slot = s.free_ids.back();
+        s.free_ids.pop_back();
+    } else {
+        slot = uint32_t(s.index_of.size());
+        s.index_of.push_back(kNoIndex);
+        s.generation.push_back(0);
+    }
+    const uint32_t index = s.live++;
+    s.index_of[slot] = index;
+    if (s.id_of.size() <= index) s.id_of.resize(index + 1);
+    if (s.members.size() <= index) s.members.resize(index + 1);
+    s.id_of[index] = slot;
+    s.members[index] = m;
+    s.renderer->records()[index] = toRecord(m);
+    s.renderer->markChanged(index, 1);
+    s.renderer->setLiveMembers(s.live);
+    return MemberId{s.generation[slot] << kIdSlotBits | slot};
+}
+
+Status CrowdRenderer::setMember(MemberId id, const Member& m) {
+    State& s = *state_;
+    if (s.desc.simulate) return Status::failure("the crowd is simulated on the GPU: its members cannot be edited");
+    const uint32_t index = s.indexOf(id);
+    if (index == kNoIndex) return Status::failure("no member " + std::to_string(id.value));
+    if (Status st = s.checkClips(m); !st) return st;
+    s.members[index] = m;
+    s.renderer->records()[index] = toRecord(m);
+    s.renderer->markChanged(index, 1);
+    return {};
+}
+
+Status CrowdRenderer::removeMember(MemberId id) {
+    State& s = *state_;
+    if (s.desc.simulate) return Status::failure("the crowd is simulated on the GPU: its members cannot be edited");
+    const uint32_t index = s.indexOf(id);
+    if (index == kNoIndex) return Status::failure("no member " + std::to_string(id.value));
+    const uint32_t slot = id.value & (kMaxMembers - 1);
+    // The last live member moves into the hole; the last record is zeroed (scale 0: invisible
+    // where a frame draws every record).
+    const uint32_t last = --s.live;
+    auto records = s.renderer->records();
+    if (index != last) {
+        records[index] = records[last];
+        s.members[index] = s.members[last];
+        s.id_of[index] = s.id_of[last];
+        s.index_of[s.id_of[index]] = index;
+        s.renderer->markChanged(index, 1);
+    }
+    records[last] = gpu::shader::InstanceRecord{};
+    s.renderer->markChanged(last, 1);
+    s.index_of[slot] = kNoIndex;
+    s.generation[slot] = (s.generation[slot] + 1) & ((1u << (32 - kIdSlotBits)) - 1);
+    s.free_ids.push_back(slot);
+    s.renderer->setLiveMembers(s.live);
+    return {};
+}
+
+std::optional<Member> CrowdRenderer::member(MemberId id) const {
+    const uint32_t index = state_->indexOf(id);
+    if (index == kNoIndex) return std::nullopt;
+    return state_->members[index];
+}
+
+uint32_t CrowdRenderer::memberCount() const { return state_->live; }
+
+void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
+    State& s = *state_;
+    if (!s.error.empty() || slot >= s.desc.frames_in_flight) return;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        s.renderer->update(slot, input.view_projection, input.time);
+    } catch (const gpu::GpuError& e) {
+        s.error = e.what();
+    }
+    s.update_ms[slot] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& t) {
+    State& s = *state_;
+    gpu::FrameTargets targets;
+    targets.color = t.color;
+    targets.color_view = t.color_view;
+    targets.depth = t.depth;
+    targets.depth_view = t.depth_view;
+    targets.extent = t.extent;
+    targets.clear = t.clear;
+    targets.color_layout = t.color_layout;
+    targets.depth_layout = t.depth_layout;
+    targets.settle = true;
+    if (s.error.empty() && (t.extent.width != s.desc.extent.width || t.extent.height != s.desc.extent.height))
+        s.error = "the target is " + std::to_string(t.extent.width) + "x" + std::to_string(t.extent.height) +
+                  ", the renderer's extent " + std::to_string(s.desc.extent.width) + "x" +
+                  std::to_string(s.desc.extent.height);
+    if (s.error.empty() && slot >= s.desc.frames_in_flight)
+        s.error = "frame slot " + std::to_string(slot) + " past frames_in_flight";
+    if (s.error.empty()) {
+        try {
+            s.renderer->record(cmd, slot, targets, t.depth_sampled);
+            return;
+        } catch (const gpu::GpuError& e) {
+            s.error = e.what();
+        }
+    }
+    // Stopped: the targets still end as promised (cleared or kept, in their attachment layouts).
+    gpu::FrameSlot none;
+    none.cmd = cmd;
+    gpu::recordPasses(cmd, none, {}, targets);
+}
+
+FrameStats CrowdRenderer::stats(uint32_t slot) const {
+    const State& s = *state_;
+    FrameStats out;
+    out.error = s.error;
+    if (slot >= s.desc.frames_in_flight) return out;
+    const render::FrameSample sample = s.renderer->collect(slot);
+    out.gpu_times = !sample.gpu_pass_ms.empty();
+    for (size_t i = 0; i < sample.gpu_pass_ms.size(); ++i)
+        out.passes.push_back({sample.pass_names[i], sample.gpu_pass_ms[i]});
+    out.gpu_ms = sample.gpu_frame_ms;
+    out.members = s.renderer->liveMembers();
+    out.visible = sample.drawn.in_frustum;
+    out.occluded = sample.drawn.occluded;
+    out.impostors = sample.drawn.impostors;
+    for (size_t l = 0; l < out.per_lod.size() && l < sample.drawn.per_lod.size(); ++l)
+        out.per_lod[l] = sample.drawn.per_lod[l];
+    out.triangles = sample.drawn.triangles;
+    out.cpu_update_ms = s.update_ms[slot];
+    out.cpu_record_ms = sample.cpu_record_ms;
+    return out;
+}
+
+std::string CrowdRenderer::technique() const { return std::string(state_->renderer->techniqueName()); }
+
+} // namespace throng

@@ -1,0 +1,321 @@
+// The public render API (include/throng/render.h) driven as a host engine drives it: its own
+// device (a HeadlessDevice, validation on), its own images and command buffers, its own passes
+// before and after throng's. Host-side images come from throng's internal helpers on a second
+// Context over the same device (what a host would make with its own allocator).
+#include <throng/bake.h>
+#include <throng/builtin.h>
+#include <throng/render.h>
+
+#include "../src/gpu/context.h"
+#include "../src/gpu/resources.h"
+#include "../src/render/crowd.h"
+#include "../src/render/renderer.h"
+
+#include <gtest/gtest.h>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <cstring>
+
+using namespace throng;
+
+namespace {
+
+constexpr uint32_t kWidth = 160, kHeight = 120;
+
+BakedAsset walker() {
+    Result<BakedAsset> baked = bake(makeWalker(), BakeOptions{});
+    EXPECT_TRUE(baked.ok());
+    return std::move(baked).value();
+}
+
+// The host: its device, and its colour + depth images and a readback buffer through a second
+// Context (its own objects, not the renderer's).
+struct Host {
+    std::unique_ptr<HeadlessDevice> device;
+    std::unique_ptr<gpu::Context> ctx;
+    gpu::Allocator allocator;
+    gpu::Image color, depth;
+    gpu::Buffer readback;
+
+    Host() {
+        HeadlessDeviceOptions o;
+        o.validation = true;
+        Result<std::unique_ptr<HeadlessDevice>> d = HeadlessDevice::create(o);
+        if (!d) throw std::runtime_error(d.error().message);
+        device = std::move(d).value();
+        gpu::HostDevice h;
+        h.instance = device->device().instance;
+        h.physical = device->device().physical_device;
+        h.device = device->device().device;
+        h.queue_family = device->device().queue_family;
+        h.enabled = device->device().enabled_features;
+        ctx = std::move(gpu::adoptDevice(h)).value();
+        gpu::createAllocator(allocator, *ctx);
+        color = gpu::createImage(allocator, VK_FORMAT_R8G8B8A8_SRGB, kWidth, kHeight, 1,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        depth = gpu::createImage(allocator, VK_FORMAT_D32_SFLOAT, kWidth, kHeight, 1,
+                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                                 VK_IMAGE_ASPECT_DEPTH_BIT);
+        readback = gpu::createBuffer(allocator, kWidth * kHeight * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                     gpu::MemoryUse::Readback);
+    }
+    ~Host() {
+        gpu::destroyBuffer(allocator, readback);
+        gpu::destroyImage(allocator, depth);
+        gpu::destroyImage(allocator, color);
+        gpu::destroyAllocator(allocator);
+        gpu::destroyContext(*ctx);
+    }
+
+    RenderTarget target(VkImageLayout color_layout) const {
+        RenderTarget t;
+        t.color = color.image;
+        t.color_view = color.view;
+        t.depth = depth.image;
+        t.depth_view = depth.view;
+        t.extent = {kWidth, kHeight};
+        t.color_layout = color_layout;
+        t.depth_sampled = ctx->depth_pyramid;
+        return t;
+    }
+
+    // One frame: the host's clear to `clear` (when given), throng's passes, the host's copy of
+    // the picture into `readback`. Returns the pixels.
+    std::vector<uint8_t> frame(CrowdRenderer& r, uint32_t slot, const FrameInput& in, const float* clear) {
+        r.update(slot, in);
+        VkCommandBuffer cmd = gpu::beginOneTime(*ctx);
+        VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+        if (clear != nullptr) { // the host's own pass before throng's
+            gpu::transitionImage(cmd, color.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+            VkClearColorValue value{{clear[0], clear[1], clear[2], clear[3]}};
+            const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            vkCmdClearColorImage(cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
+            layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        }
+        r.record(cmd, slot, target(layout));
+        // The host's pass after throng's: a copy out of COLOR_ATTACHMENT_OPTIMAL, as documented.
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        gpu::transitionImage(cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {kWidth, kHeight, 1};
+        vkCmdCopyImageToBuffer(cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        gpu::endOneTimeAndWait(*ctx, cmd);
+        std::vector<uint8_t> pixels(kWidth * kHeight * 4);
+        std::memcpy(pixels.data(), readback.mapped(), pixels.size());
+        return pixels;
+    }
+};
+
+Member at(glm::vec3 p, float heading, uint32_t clip = 0) {
+    Member m;
+    m.position = p;
+    m.heading = heading;
+    m.clip = clip;
+    return m;
+}
+
+size_t pixelsNot(const std::vector<uint8_t>& rgba, glm::u8vec4 colour) {
+    size_t n = 0;
+    for (size_t i = 0; i < rgba.size(); i += 4)
+        if (glm::u8vec4(rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]) != colour) ++n;
+    return n;
+}
+
+glm::mat4 camera(const BakedAsset& asset) {
+    Bounds b = asset.bind_bounds;
+    b.min -= glm::vec3(2.0f, 0.0f, 2.0f);
+    b.max += glm::vec3(2.0f, 0.0f, 2.0f);
+    return render::frameBounds(b, float(kWidth) / float(kHeight));
+}
+
+} // namespace
+
+// The crowd drawn into the host's frame equals the headless renderer's picture of the same crowd
+// pixel for pixel, and the host's own passes around it keep their work.
+TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
+    const BakedAsset asset = walker();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.technique = "baked";
+    desc.max_members = 16;
+    desc.extent = {kWidth, kHeight};
+    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    CrowdRenderer& r = *created.value();
+    const Member members[] = {at({-1.5f, 0, 0}, 0.3f), at({0, 0, 0}, 1.2f), at({1.5f, 0, -1}, -0.7f)};
+    render::Crowd crowd; // the same members for the headless renderer
+    for (const Member& m : members) {
+        ASSERT_TRUE(r.addMember(m).ok());
+        gpu::shader::InstanceRecord rec = render::singleInstance(m.clip, 0.0f);
+        rec.position_scale = glm::vec4(m.position, 1.0f);
+        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
+        crowd.instances.push_back(rec);
+    }
+    crowd.clip_bounds = render::clipCullBounds(asset);
+    const glm::mat4 vp = camera(asset);
+    const float time = 0.4f;
+
+    const std::vector<uint8_t> embedded = host.frame(r, 0, {vp, time}, nullptr);
+    const FrameStats stats = r.stats(0);
+    EXPECT_EQ(stats.error, "");
+    EXPECT_EQ(stats.members, 3u);
+    EXPECT_EQ(stats.visible, 3u);
+    EXPECT_GT(stats.triangles, 0u);
+    EXPECT_EQ(r.technique().rfind("baked", 0), 0u);
+
+    Result<std::unique_ptr<gpu::Context>> own = [&] {
+        gpu::HostDevice h;
+        h.instance = host.device->device().instance;
+        h.physical = host.device->device().physical_device;
+        h.device = host.device->device().device;
+        h.queue_family = host.device->device().queue_family;
+        h.enabled = host.device->device().enabled_features;
+        return gpu::adoptDevice(h);
+    }();
+    ASSERT_TRUE(own.ok());
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, *own.value());
+    Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset);
+    ASSERT_TRUE(gpu_asset.ok());
+    render::RenderSettings settings;
+    settings.width = kWidth;
+    settings.height = kHeight;
+    settings.time = time;
+    settings.frames = 1;
+    settings.baked = &asset;
+    const Result<render::RenderOutput> headless =
+        render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
+    render::destroyAsset(allocator, gpu_asset.value());
+    gpu::destroyAllocator(allocator);
+    gpu::destroyContext(*own.value());
+    ASSERT_TRUE(headless.ok()) << headless.error().message;
+    EXPECT_EQ(embedded, headless.value().rgba);
+    EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 200u);
+
+    // The host's clear before throng's passes stays where no member is.
+    const float red[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+    const std::vector<uint8_t> over = host.frame(r, 1, {vp, time}, red);
+    const glm::u8vec4 corner(over[0], over[1], over[2], over[3]);
+    EXPECT_EQ(corner, glm::u8vec4(255, 0, 0, 255));
+    const size_t crowd_pixels = pixelsNot(over, corner);
+    EXPECT_EQ(crowd_pixels, pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])));
+    created.value().reset();
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
+// Members added, changed and removed by the host: stable ids, the picture and the stats follow.
+TEST(Embed, MembersAreTheHostsToAddChangeAndRemove) {
+    const BakedAsset asset = walker();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.max_members = 3;
+    desc.extent = {kWidth, kHeight};
+    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    CrowdRenderer& r = *created.value();
+    const glm::mat4 vp = camera(asset);
+
+    const std::vector<uint8_t> empty = host.frame(r, 0, {vp, 0.0f}, nullptr);
+    const glm::u8vec4 sky(empty[0], empty[1], empty[2], empty[3]);
+    EXPECT_EQ(pixelsNot(empty, sky), 0u);
+    EXPECT_EQ(r.stats(0).members, 0u);
+
+    const MemberId a = r.addMember(at({-1.5f, 0, 0}, 0.0f)).value();
+    const MemberId b = r.addMember(at({0, 0, 0}, 0.0f)).value();
+    const MemberId c = r.addMember(at({1.5f, 0, 0}, 0.0f)).value();
+    EXPECT_FALSE(r.addMember(at({0, 0, 0}, 0.0f)).ok()); // full
+    Member bad = at({0, 0, 0}, 0.0f, 99);
+    EXPECT_FALSE(r.setMember(a, bad).ok()); // no clip 99
+    const size_t three = pixelsNot(host.frame(r, 1, {vp, 0.0f}, nullptr), sky);
+    EXPECT_EQ(r.stats(1).members, 3u);
+    EXPECT_GT(three, 0u);
+
+    ASSERT_TRUE(r.removeMember(b).ok());
+    EXPECT_FALSE(r.removeMember(b).ok()); // gone
+    EXPECT_FALSE(r.member(b).has_value());
+    ASSERT_TRUE(r.member(c).has_value()); // moved into b's record, same id
+    EXPECT_EQ(r.member(c)->position, glm::vec3(1.5f, 0, 0));
+    const size_t two = pixelsNot(host.frame(r, 0, {vp, 0.0f}, nullptr), sky);
+    EXPECT_EQ(r.stats(0).members, 2u);
+    EXPECT_EQ(r.stats(0).visible, 2u);
+    EXPECT_LT(two, three);
+
+    // A new member reuses b's slot under a new id: the old id stays dead.
+    const MemberId d = r.addMember(at({0, 0, 0}, 0.0f)).value();
+    EXPECT_NE(d, b);
+    EXPECT_FALSE(r.member(b).has_value());
+    // Moved far behind the camera: culled.
+    ASSERT_TRUE(r.setMember(d, at({0, 0, 1000.0f}, 0.0f)).ok());
+    host.frame(r, 1, {vp, 0.0f}, nullptr);
+    const FrameStats s = r.stats(1);
+    EXPECT_EQ(s.members, 3u);
+    if (host.ctx->indirect_count) {
+        EXPECT_EQ(s.visible, 2u);
+    } // culling on the GPU
+
+    ASSERT_TRUE(r.removeMember(a).ok());
+    ASSERT_TRUE(r.removeMember(c).ok());
+    ASSERT_TRUE(r.removeMember(d).ok());
+    EXPECT_EQ(pixelsNot(host.frame(r, 0, {vp, 0.0f}, nullptr), sky), 0u);
+    created.value().reset();
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
+// What the host gets wrong is an error value, not a crash; a simulated crowd is the GPU's.
+TEST(Embed, BadDescriptionsAndEditsAreErrors) {
+    const BakedAsset asset = walker();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.extent = {kWidth, kHeight};
+    EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok()); // no asset
+    desc.asset = &asset;
+    desc.technique = "nonsense";
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("nonsense"), std::string::npos);
+    desc.technique = "baked";
+    desc.raster = "sideways";
+    EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok());
+    desc.raster = "hardware";
+    desc.frames_in_flight = 0;
+    EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok());
+    desc.frames_in_flight = 2;
+    RenderDevice no_device = host.device->device();
+    no_device.device = VK_NULL_HANDLE;
+    EXPECT_FALSE(CrowdRenderer::create(no_device, desc).ok());
+    RenderDevice no_features = host.device->device();
+    no_features.enabled_features = nullptr; // dynamic rendering not known to be on
+    EXPECT_NE(CrowdRenderer::create(no_features, desc).error().message.find("dynamicRendering"), std::string::npos);
+
+    desc.simulate = true;
+    desc.max_members = 64;
+    Result<std::unique_ptr<CrowdRenderer>> simulated = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+    EXPECT_EQ(simulated.value()->memberCount(), 64u);
+    EXPECT_FALSE(simulated.value()->addMember(Member{}).ok());
+    const glm::mat4 vp = camera(asset);
+    host.frame(*simulated.value(), 0, {vp, 0.5f}, nullptr);
+    const FrameStats s = simulated.value()->stats(0);
+    EXPECT_EQ(s.error, "");
+    if (s.gpu_times) {
+        EXPECT_EQ(s.passes.front().name, "simulate");
+    }
+
+    // A target of another size stops the renderer with a reason; the target still ends cleared.
+    RenderTarget wrong = host.target(VK_IMAGE_LAYOUT_UNDEFINED);
+    wrong.extent = {kWidth / 2, kHeight / 2};
+    simulated.value()->update(1, {vp, 0.5f});
+    VkCommandBuffer cmd = gpu::beginOneTime(*host.ctx);
+    simulated.value()->record(cmd, 1, wrong);
+    gpu::endOneTimeAndWait(*host.ctx, cmd);
+    EXPECT_NE(simulated.value()->stats(1).error.find("extent"), std::string::npos);
+    simulated.value().reset();
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
