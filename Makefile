@@ -49,8 +49,10 @@ test-release:
 	cd build/test && ctest --output-on-failure -j $(JOBS)
 
 # In `make test`, after the tests: `cmake --install` of that build into a temporary prefix, then
-# examples/cpu_animation configured against it with find_package(throng CONFIG REQUIRED), built
-# and run on a shared model (builtin:walker without them).
+# examples/cpu_animation (a shared model, builtin:walker without them) and examples/embed_vulkan
+# (a walker crowd baked by the installed CLI, the validation layer on through the environment)
+# configured against it with find_package(throng CONFIG REQUIRED), built and run; the embedded
+# picture must hold the host's clear, its white frame and the crowd.
 test-install:
 	@rm -rf build/test/install-check build/test/example-cpu
 	@cmake --install build/test --prefix build/test/install-check >/dev/null
@@ -58,6 +60,18 @@ test-install:
 	@cmake --build build/test/example-cpu -j $(JOBS) >/dev/null
 	@model=$(ASSETS)/CesiumMan/CesiumMan.glb; test -f $$model || model=builtin:walker; \
 	  ./build/test/example-cpu/cpu_animation $$model && echo "install: examples/cpu_animation built and ran against the installed package"
+	@rm -rf build/test/example-embed
+	@cmake -S examples/embed_vulkan -B build/test/example-embed -DCMAKE_PREFIX_PATH=$(abspath build/test/install-check) >/dev/null
+	@cmake --build build/test/example-embed -j $(JOBS) >/dev/null
+	@./build/test/install-check/bin/throng bake builtin:walker -o build/test/example-embed/walker.throng >/dev/null 2>&1
+	@VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation ./build/test/example-embed/embed_vulkan \
+	  build/test/example-embed/walker.throng build/test/example-embed/crowd.png > build/test/example-embed/run.log 2>&1 \
+	  || { cat build/test/example-embed/run.log; exit 1; }
+	@if grep -qi 'validation' build/test/example-embed/run.log; then cat build/test/example-embed/run.log; exit 1; fi
+	@grep -q '^corner 255 255 255, background 3[0-9] 4[0-9] [78][0-9],' build/test/example-embed/run.log \
+	  && awk '/crowd pixels/ { exit !($$NF > 5000) }' build/test/example-embed/run.log \
+	  || { cat build/test/example-embed/run.log; echo "install: embed_vulkan's picture lacks the host's passes or the crowd"; exit 1; }
+	@echo "install: examples/embed_vulkan built against the installed package, drew $$(awk '/crowd pixels/ {print $$NF}' build/test/example-embed/run.log) crowd pixels between its own passes (validation on)"
 
 # Under ASan every test but those that run the throng executable over and over to sweep fault
 # points or signals (each start of an ASan binary costs seconds; the same sweeps run in process
