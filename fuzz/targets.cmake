@@ -16,7 +16,7 @@ function(throng_fuzz_executable exe target)
     # (printError, checkOutput) and the libraries the CLI links; main.cpp and the viewer stay out.
     set(tools ${CMAKE_SOURCE_DIR}/tools/throng)
     target_sources(${exe} PRIVATE ${tools}/cli.cpp ${tools}/render.cpp ${tools}/bench.cpp ${tools}/info.cpp)
-    target_link_libraries(${exe} PRIVATE throng_sim throng_render throng_bake throng_import throng_builtin throng_anim throng_io
+    target_link_libraries(${exe} PRIVATE throng_render_api throng_bake throng_import throng_builtin throng_anim throng_io
                           CLI11::CLI11 nlohmann_json::nlohmann_json)
   else()
     message(FATAL_ERROR "unknown fuzz target ${target}")

@@ -1,6 +1,6 @@
 // Files in and out (src/io/files.h): what an output path may name, what an input path may name,
 // and interruption mid-write — by the library and by `throng bake`/`throng render` themselves.
-#include "../src/io/files.h"
+#include <throng/files.h>
 
 #include "test_util.h"
 

@@ -21,8 +21,9 @@
 // DEPTH_ATTACHMENT_OPTIMAL, written by colour-attachment and depth-attachment writes (and, with
 // occlusion culling, read by compute): the host's next pass needs only its usual barrier from
 // those stages. Depth is reversed Z (cleared to 0, compare GREATER); a host drawing into the same
-// depth image uses the same convention. Creation and the first edits submit uploads on the
-// queue and wait for them: the queue must not be used by another thread meanwhile.
+// depth image uses the same convention. CrowdRenderer::create submits uploads on the queue and
+// waits for them (the queue must not be used by another thread meanwhile); after that throng's
+// GPU work is only what record() puts into the host's command buffers.
 //
 // Errors are values (Result); nothing here throws. A lost device or out-of-memory during
 // update()/record() is reported by the next stats() (FrameStats::error) and the renderer draws
@@ -44,6 +45,10 @@
 #include <vector>
 
 namespace throng {
+
+namespace gpu {
+struct Context;
+}
 
 // The host's device.
 struct RenderDevice {
@@ -94,10 +99,22 @@ class HeadlessDevice {
 
     const RenderDevice& device() const { return device_; }
     VkQueue queue() const;
-    std::string name() const;          // the GPU's name
+    std::string name() const;   // the GPU's name
+    std::string driver() const; // the driver's name and version
+    struct Capabilities {
+        bool timestamps = false;        // GPU times per pass
+        bool gpu_culling = false;       // culling and LOD on the GPU (drawIndirectCount)
+        bool occlusion_culling = false; // and its depth pyramid
+        bool compute_raster = false;    // 64-bit buffer atomics: the compute rasterizer
+    };
+    Capabilities capabilities() const;
     uint32_t validationErrors() const; // 0 without validation
+    // Destroys the device and returns every validation error seen, including the objects the
+    // layers found still alive when the device went (leaks).
+    static uint32_t release(std::unique_ptr<HeadlessDevice> device);
 
     struct State;
+    friend gpu::Context& headlessContext(HeadlessDevice& device); // the headless renderer's (throng/headless.h)
 
   private:
     HeadlessDevice() = default;

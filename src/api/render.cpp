@@ -37,54 +37,6 @@ DeviceFeatures::DeviceFeatures(VkPhysicalDevice physical) {
     features_.features.shaderInt16 = have.features.shaderInt16;
 }
 
-// --- HeadlessDevice -----------------------------------------------------------------------------
-
-struct HeadlessDevice::State {
-    std::unique_ptr<gpu::Context> context;
-    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
-    VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
-};
-
-Result<std::unique_ptr<HeadlessDevice>> HeadlessDevice::create(const HeadlessDeviceOptions& options) {
-    gpu::ContextOptions o;
-    o.validation = options.validation;
-    o.device_substring = options.device_name;
-    Result<std::unique_ptr<gpu::Context>> context = gpu::createContext(o);
-    if (!context) return context.error();
-    std::unique_ptr<HeadlessDevice> d(new HeadlessDevice);
-    d->state_ = std::make_unique<State>();
-    State& s = *d->state_;
-    s.context = std::move(context).value();
-    const gpu::Context& ctx = *s.context;
-    // What createContext enabled, as the chain a host would pass.
-    s.v13.dynamicRendering = VK_TRUE;
-    s.v13.synchronization2 = VK_TRUE;
-    s.v12.drawIndirectCount = ctx.indirect_count;
-    s.v12.shaderBufferInt64Atomics = ctx.int64_atomics;
-    s.enabled.features.multiDrawIndirect = ctx.indirect_count;
-    s.enabled.features.drawIndirectFirstInstance = ctx.indirect_count;
-    s.enabled.features.shaderInt64 = ctx.int64_atomics;
-    s.enabled.features.vertexPipelineStoresAndAtomics = ctx.vertex_stores;
-    d->device_.instance = ctx.instance;
-    d->device_.physical_device = ctx.physical;
-    d->device_.device = ctx.device;
-    d->device_.queue_family = ctx.queue_family;
-    d->device_.queue_index = 0;
-    d->device_.enabled_features = &s.enabled;
-    return d;
-}
-
-HeadlessDevice::~HeadlessDevice() {
-    if (state_ && state_->context) gpu::destroyContext(*state_->context);
-}
-
-VkQueue HeadlessDevice::queue() const { return state_->context->queue; }
-std::string HeadlessDevice::name() const { return state_->context->device_name; }
-uint32_t HeadlessDevice::validationErrors() const {
-    return state_->context->validation ? state_->context->validation->errors.load() : 0;
-}
-
 // --- CrowdRenderer ------------------------------------------------------------------------------
 
 namespace {

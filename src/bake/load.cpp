@@ -3,7 +3,7 @@
 #include <throng/format.h>
 #include <throng/import.h>
 
-#include "../io/file_kind.h"
+#include <throng/file_kind.h>
 
 #include <filesystem>
 

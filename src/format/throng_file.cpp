@@ -8,7 +8,7 @@
 
 #include "serial.h"
 
-#include "../io/files.h"
+#include <throng/files.h>
 
 #include <zstd.h>
 #include <zstd_errors.h>

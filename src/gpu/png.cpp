@@ -1,7 +1,7 @@
 // PNG encoding; the write is io::writeFileAtomic.
 #include "png.h"
 
-#include "../io/files.h"
+#include <throng/files.h>
 
 #include <stb/stb_image_write.h>
 

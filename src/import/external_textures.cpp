@@ -1,7 +1,7 @@
 // Image files a model names beside itself; see external_textures.h.
 #include "external_textures.h"
 
-#include "../io/files.h"
+#include <throng/files.h>
 
 #include <algorithm>
 #include <filesystem>

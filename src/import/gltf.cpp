@@ -7,7 +7,7 @@
 
 #include "common.h"
 
-#include "../io/files.h"
+#include <throng/files.h>
 
 #include <tiny_gltf.h>
 

@@ -2,10 +2,10 @@
 #include <throng/builtin.h>
 #include <throng/import.h>
 
-#include "../io/file_kind.h"
-#include "../io/files.h"
 #include "contain.h"
 #include "external_textures.h"
+#include <throng/file_kind.h>
+#include <throng/files.h>
 
 #include <algorithm>
 #include <cctype>

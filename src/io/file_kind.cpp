@@ -1,7 +1,7 @@
 // What a file is by its first bytes; see file_kind.h.
-#include "file_kind.h"
+#include <throng/file_kind.h>
 
-#include "files.h"
+#include <throng/files.h>
 
 #include <cstring>
 #include <filesystem>

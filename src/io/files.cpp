@@ -1,5 +1,5 @@
 // files.cpp — regular-file checks, the atomic write and the interrupt cleanup (see files.h).
-#include "files.h"
+#include <throng/files.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>

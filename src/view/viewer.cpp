@@ -3,7 +3,7 @@
 // frame: wait for the frame slot, acquire a swapchain image, let the technique do its CPU work,
 // build the overlay, record (the crowd, then the overlay in its render pass), submit, present.
 // Console commands (typed, from panels, or scripted) are applied between frames.
-#include "viewer.h"
+#include <throng/view.h>
 
 #include "commands.h"
 #include "frame_loop.h"

@@ -2,7 +2,7 @@
 // surface made by GLFW), opened and closed together.
 #pragma once
 
-#include "viewer.h"
+#include <throng/view.h>
 
 #include "../gpu/context.h"
 

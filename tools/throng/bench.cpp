@@ -2,11 +2,8 @@
 // pass and CPU time per stage after warm-up frames; JSON and CSV reports (plots: tools/plot_bench.py).
 #include "commands.h"
 
-#include "../../src/gpu/bandwidth.h"
-#include "../../src/io/files.h"
-#include "../../src/render/renderer.h"
-#include "../../src/render/views.h"
-#include "../../src/sim/motion.h"
+#include <throng/files.h>
+#include <throng/headless.h>
 
 #include <throng/bake.h>
 
@@ -58,9 +55,9 @@ nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95
 struct Variant {
     std::string label; // as given: the report's "technique", one series in the charts
     std::string technique;
-    render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
+    std::string encoding = "mat";
     Precision bones = Precision::Float32;
-    render::AnimationStorage storage = render::AnimationStorage::Auto;
+    std::string storage = "auto";
 };
 
 Result<Variant> parseVariant(const std::string& spec) {
@@ -68,18 +65,18 @@ Result<Variant> parseVariant(const std::string& spec) {
     v.label = spec;
     const size_t at = spec.find('@');
     v.technique = spec.substr(0, at);
-    const auto names = render::techniqueNames();
+    const std::vector<std::string> names = techniqueNames();
     if (std::find(names.begin(), names.end(), v.technique) == names.end())
         return Error{"unknown technique '" + v.technique + "'"};
     if (at == std::string::npos) return v;
     const std::string option = spec.substr(at + 1);
     const bool palette = v.technique == "palette" || v.technique == "palette-ubo";
     if (palette && (option == "mat" || option == "quat")) {
-        v.encoding = option == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
+        v.encoding = option;
     } else if (v.technique == "bonetex" && (option == "float" || option == "half")) {
         v.bones = option == "half" ? Precision::Float16 : Precision::Float32;
-    } else if (v.technique == "baked" && option != "auto" && render::parseAnimationStorage(option, v.storage)) {
-        // image, texel-buffer or buffer
+    } else if (v.technique == "baked" && (option == "image" || option == "texel-buffer" || option == "buffer")) {
+        v.storage = option;
     } else {
         return Error{"unknown variant '" + spec +
                      "' (palette@mat|quat, palette-ubo@mat|quat, bonetex@float|half, baked@image|texel-buffer|buffer)"};
@@ -90,7 +87,7 @@ Result<Variant> parseVariant(const std::string& spec) {
 // One configuration: renders warm-up + timed frames and summarises the timed ones.
 // The vertex cache's report (compute rasterizer, `baked`): what it held, the bytes its pass must
 // move at least, and that pass's rate against the device's measured copy bandwidth.
-nlohmann::json vertexCacheJson(const render::VertexCacheStats& c, double cache_pass_ms, double bandwidth_gbps) {
+nlohmann::json vertexCacheJson(const VertexCacheReport& c, double cache_pass_ms, double bandwidth_gbps) {
     nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},     {"cached_members", c.cached_members},
                         {"cached_vertices", c.cached_vertices},   {"uncached_members", c.uncached_members},
                         {"cache_pass_bytes", c.cache_pass_bytes}, {"raster_read_bytes", c.raster_read_bytes},
@@ -105,58 +102,51 @@ nlohmann::json vertexCacheJson(const render::VertexCacheStats& c, double cache_p
     return j;
 }
 
-nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant& v, uint32_t instances,
+nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Variant& v, uint32_t instances,
                        const BenchOptions& o, double bandwidth_gbps) {
     nlohmann::json r = {{"technique", v.label}, {"instances", instances}};
-    gpu::Allocator allocator;
-    gpu::createAllocator(allocator, ctx);
-    try {
-        Result<render::GpuAsset> g = render::uploadAsset(allocator, asset, v.storage);
-        if (!g) throw gpu::GpuError(g.error().message);
-        render::CrowdOptions co;
-        co.count = instances;
-        co.seed = o.seed;
-        co.volume = v.technique == "procedural"; // a school of fish swims in a volume
-        const render::Crowd crowd = render::makeCrowd(asset, co);
-        render::RenderSettings s;
-        s.width = o.width;
-        s.height = o.height;
-        s.frames = o.warmup + o.frames;
-        s.time = float(s.frames) / 60.0f;
-        s.technique = v.technique;
-        s.encoding = v.encoding;
-        s.bone_precision = v.bones;
-        s.baked = &asset;
-        s.readback = false;
-        s.cull = {o.crowd.cull,       o.crowd.lod, o.crowd.lod_error, o.crowd.occlusion, o.crowd.coarse_skinning,
-                  o.crowd.impostor_px};
-        render::parseRasterMode(o.crowd.raster, s.raster); // the command line admits only the three names
-        s.raster_options.vertex_cache_bytes = vertexCacheBytes(o.crowd);
-        if (o.crowd.simulate) {
-            Result<render::MotionFactory> motion = sim::gpuMotion(ctx, asset, crowd, sim::kindFor(v.technique), o.seed);
-            if (!motion) throw gpu::GpuError(motion.error().message);
-            s.motion = std::move(motion).value();
-        }
-        render::ViewKind view = render::ViewKind::Overview;
-        render::parseViewKind(o.crowd.view, view); // CLI11 admits only the names it knows
-        const Result<render::RenderOutput> out = render::renderCrowd(
-            allocator, g.value(), crowd, render::crowdViewProjection(view, crowd, float(o.width) / float(o.height)), s);
-        render::destroyAsset(allocator, g.value());
-        if (!out) throw gpu::GpuError(out.error().message);
-        const render::RenderOutput& result = out.value();
+    CrowdJob job;
+    job.technique = v.technique;
+    job.encoding = v.encoding;
+    job.bone_precision = v.bones;
+    job.animation = v.storage;
+    job.members = instances;
+    job.seed = o.seed;
+    job.view = o.crowd.view;
+    job.width = o.width;
+    job.height = o.height;
+    job.frames = o.warmup + o.frames;
+    job.time = float(job.frames) / 60.0f;
+    job.readback = false;
+    job.cull = o.crowd.cull;
+    job.lod = o.crowd.lod;
+    job.lod_error_px = o.crowd.lod_error;
+    job.occlusion = o.crowd.occlusion;
+    job.coarse_skinning = o.crowd.coarse_skinning;
+    job.impostor_px = o.crowd.impostor_px;
+    job.raster = o.crowd.raster;
+    job.vertex_cache_bytes = vertexCacheBytes(o.crowd);
+    job.simulate = o.crowd.simulate;
+    const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
+    if (!out) {
+        r["error"] = out.error().message;
+        return r;
+    }
+    {
+        const CrowdJobResult& result = out.value();
         std::vector<std::vector<double>> pass_ms(result.passes.size());
         std::vector<double> frame_ms, sample, skin, upload_cpu, record, cpu_total;
         uint64_t bytes = 0;
         for (size_t i = o.warmup; i < result.frames.size(); ++i) {
-            const render::FrameSample& f = result.frames[i];
+            const JobFrame& f = result.frames[i];
             for (size_t p = 0; p < pass_ms.size(); ++p) pass_ms[p].push_back(f.passMs(result.passes[p].name));
             frame_ms.push_back(f.gpu_frame_ms);
-            sample.push_back(f.cpu.sample_ms);
-            skin.push_back(f.cpu.skin_ms);
-            upload_cpu.push_back(f.cpu.upload_ms);
-            record.push_back(f.cpu_record_ms);
-            cpu_total.push_back(f.cpu.sample_ms + f.cpu.skin_ms + f.cpu.upload_ms + f.cpu_record_ms);
-            bytes = f.cpu.upload_bytes;
+            sample.push_back(f.sample_ms);
+            skin.push_back(f.skin_ms);
+            upload_cpu.push_back(f.upload_ms);
+            record.push_back(f.record_ms);
+            cpu_total.push_back(f.sample_ms + f.skin_ms + f.upload_ms + f.record_ms);
+            bytes = f.upload_bytes;
         }
         r["variant"] = result.technique;
         r["triangles"] = result.triangles;                     // drawn in the last frame, after culling and LOD
@@ -190,11 +180,8 @@ nlohmann::json measure(gpu::Context& ctx, const BakedAsset& asset, const Variant
         // A frame takes the longer of its CPU and GPU parts when they overlap (frames in flight).
         r["frame_ms"] = std::max(spread(frame_ms).median, spread(cpu_total).median);
         r["upload_bytes_per_frame"] = bytes;
-        r["gpu_memory_bytes"] = allocator.peak_reserved;
-    } catch (const gpu::GpuError& e) {
-        r["error"] = e.what();
+        r["gpu_memory_bytes"] = result.gpu_memory_bytes;
     }
-    gpu::destroyAllocator(allocator);
     return r;
 }
 
@@ -302,24 +289,24 @@ int runBench(const BenchOptions& o) {
         printError(o.model, asset.error().message);
         return 1;
     }
-    gpu::ContextOptions co;
-    co.validation = o.validate;
-    co.device_substring = o.device;
-    Result<std::unique_ptr<gpu::Context>> context = gpu::createContext(co);
-    if (!context) {
-        printError(o.model, context.error().message);
+    HeadlessDeviceOptions device_options;
+    device_options.validation = o.validate;
+    device_options.device_name = o.device;
+    Result<std::unique_ptr<HeadlessDevice>> created = HeadlessDevice::create(device_options);
+    if (!created) {
+        printError(o.model, created.error().message);
         return 1;
     }
-    gpu::Context& ctx = *context.value();
-    nlohmann::json report = {{"device", ctx.device_name},
-                             {"driver", ctx.driver_name},
+    std::unique_ptr<HeadlessDevice> device = std::move(created).value();
+    nlohmann::json report = {{"device", device->name()},
+                             {"driver", device->driver()},
                              {"cpu", cpuName()},
                              {"view", o.crowd.view},
                              {"simulate", o.crowd.simulate},
                              {"cull", o.crowd.cull},
                              {"lod", o.crowd.lod},
                              {"lod_error_px", o.crowd.lod_error},
-                             {"occlusion", o.crowd.occlusion && ctx.depth_pyramid},
+                             {"occlusion", o.crowd.occlusion && device->capabilities().occlusion_culling},
                              {"coarse_skinning", o.crowd.coarse_skinning},
                              {"raster", o.crowd.raster},
                              {"cores", std::thread::hardware_concurrency()},
@@ -328,25 +315,18 @@ int runBench(const BenchOptions& o) {
                              {"frames", o.frames},
                              {"warmup", o.warmup},
                              {"results", nlohmann::json::array()}};
-    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), ctx.device_name.c_str(),
+    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), device->name().c_str(),
                  report["cpu"].get<std::string>().c_str(), std::thread::hardware_concurrency());
     // The compute rasterizer's vertex cache is measured against the memory bandwidth a copy gets.
     double bandwidth_gbps = 0.0;
     if (o.crowd.raster != "hardware") {
-        gpu::Allocator allocator;
-        gpu::createAllocator(allocator, ctx);
-        try {
-            VkDeviceSize heap = 0;
-            for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
-                if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-                    heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
-            bandwidth_gbps = gpu::measureCopyBandwidth(
-                allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
+        const Result<double> measured = measureCopyBandwidth(*device);
+        if (measured) {
+            bandwidth_gbps = measured.value();
             std::fprintf(stderr, "bench: memory bandwidth by a compute copy %.0f GB/s\n", bandwidth_gbps);
-        } catch (const gpu::GpuError& e) {
-            std::fprintf(stderr, "bench: memory bandwidth not measured: %s\n", e.what());
+        } else {
+            std::fprintf(stderr, "bench: memory bandwidth not measured: %s\n", measured.error().message.c_str());
         }
-        gpu::destroyAllocator(allocator);
         report["memory_bandwidth_gbps"] = bandwidth_gbps;
     }
     const size_t total = variants.size() * counts.size();
@@ -355,7 +335,7 @@ int runBench(const BenchOptions& o) {
         for (const Variant& v : variants) {
             std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, v.label.c_str(), n);
             std::fflush(stderr);
-            const nlohmann::json r = measure(ctx, asset.value().baked, v, n, o, bandwidth_gbps);
+            const nlohmann::json r = measure(*device, asset.value().baked, v, n, o, bandwidth_gbps);
             if (r.contains("error"))
                 std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
             else
@@ -365,8 +345,7 @@ int runBench(const BenchOptions& o) {
             report["results"].push_back(r);
         }
     }
-    const bool validation_failed = ctx.validation && ctx.validation->errors > 0;
-    gpu::destroyContext(ctx);
+    const bool validation_failed = HeadlessDevice::release(std::move(device)) > 0;
     if (!o.json.empty()) {
         const std::string text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (Status s = io::writeFileAtomic(o.json, text.data(), text.size()); !s) {

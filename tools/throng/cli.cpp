@@ -2,7 +2,7 @@
 // chosen technique or input ignores. Usage mistakes become one line and exit code 2.
 #include "cli.h"
 
-#include "../../src/render/renderer.h"
+#include <throng/headless.h>
 
 #include <CLI/CLI.hpp>
 
@@ -71,14 +71,14 @@ std::string oneLine(std::string text) {
 }
 
 bool knownTechnique(const std::string& name) {
-    for (std::string_view t : render::techniqueNames())
+    for (std::string_view t : techniqueNames())
         if (t == name) return true;
     return false;
 }
 
 std::string techniqueList() {
     std::string names;
-    for (std::string_view t : render::techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
+    for (std::string_view t : techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
     return names;
 }
 
@@ -163,12 +163,12 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
 } // namespace
 
 uint64_t vertexCacheBytes(const CrowdFlags& flags) {
-    if (flags.vertex_cache == "auto") return render::kVertexCacheAuto;
+    if (flags.vertex_cache == "auto") return kVertexCacheAuto;
     return uint64_t(std::strtod(flags.vertex_cache.c_str(), nullptr) * 1048576.0);
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
-    if (!flags.simulate || render::techniqueReadsMembersOnGpu(technique)) return {};
+    if (!flags.simulate || techniqueReadsMembersOnGpu(technique)) return {};
     return Status::failure("--simulate: technique " + technique +
                            " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by "
                            "baked, vat, procedural or static");

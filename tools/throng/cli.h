@@ -7,7 +7,7 @@
 
 #include "commands.h"
 
-#include "../../src/view/viewer.h"
+#include <throng/view.h>
 
 #include <string>
 #include <vector>

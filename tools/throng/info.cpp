@@ -5,8 +5,8 @@
 #include <throng/format.h>
 #include <throng/import.h>
 
-#include "../../src/io/file_kind.h"
-#include "../../src/io/files.h"
+#include <throng/file_kind.h>
+#include <throng/files.h>
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // animate.cpp, bake.cpp, render.cpp, bench.cpp, view.cpp).
 #include "cli.h"
 
-#include "../../src/io/files.h"
+#include <throng/files.h>
 
 #include <cstdio>
 

@@ -1,7 +1,7 @@
 // `throng view`: the interactive viewer (src/view). This file only hands the options over.
 #include "commands.h"
 
-#include "../../src/view/viewer.h"
+#include <throng/view.h>
 
 namespace throng::cli {
 

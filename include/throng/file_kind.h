@@ -1,4 +1,4 @@
-// file_kind.h — what a file is, by its first bytes rather than its name: a baked `.throng` file
+// throng/file_kind.h — what a file is, by its first bytes rather than its name: a baked `.throng` file
 // (its magic), a binary glTF (`glTF`), a JSON glTF (a JSON object naming "asset" near its
 // start), or something else (left to assimp, which sniffs formats itself). A renamed file is
 // recognised; a `.throng` extension on a model is not trusted.

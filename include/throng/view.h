@@ -1,4 +1,4 @@
-// `throng view`: the crowd in a window (GLFW + Vulkan swapchain) with a Dear ImGui overlay: a
+// throng/view.h — `throng view`: the crowd in a window (GLFW + Vulkan swapchain) with a Dear ImGui overlay: a
 // technique switcher and crowd controls, an FPS counter, a time ruler of CPU stages and GPU
 // passes, and the debug console (console.h), scriptable with --exec and --frames.
 #pragma once

@@ -1,4 +1,4 @@
-// files.h — reading inputs and writing outputs without hanging on, or damaging, what a path names.
+// throng/files.h — reading inputs and writing outputs without hanging on, or damaging, what a path names.
 //
 // Inputs: a path is checked to name a regular file (after following links) *before* it is
 // opened for reading, and opened non-blocking, so a FIFO, a device or a directory given as an

@@ -1,0 +1,15 @@
+# ctest: nothing under tools/ or examples/ includes throng's sources (src/): the CLI and the
+# examples use the public headers (include/throng) only. -DROOT=<source dir>
+file(GLOB_RECURSE files "${ROOT}/tools/*.cpp" "${ROOT}/tools/*.h" "${ROOT}/examples/*.cpp" "${ROOT}/examples/*.h")
+set(found "")
+foreach(f IN LISTS files)
+  file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<][^\">]*src/")
+  foreach(line IN LISTS lines)
+    string(APPEND found "\n  ${f}: ${line}")
+  endforeach()
+endforeach()
+if(found)
+  message(FATAL_ERROR "tools/ and examples/ must use only the public headers:${found}")
+endif()
+list(LENGTH files n)
+message(STATUS "${n} files under tools/ and examples/ use only the public headers")

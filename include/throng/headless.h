@@ -1,0 +1,109 @@
+// throng/headless.h — throng's own headless renders of a crowd it lays out itself: what
+// `throng render` and `throng bench` run, for tools, tests and benchmarks. A host engine that
+// draws a crowd inside its own frames uses throng/render.h (CrowdRenderer) instead; both record
+// the same passes.
+#pragma once
+
+#include <throng/render.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace throng {
+
+// The swim of technique "procedural" for a body of length 2 along z, head at +z (builtin:fish).
+struct SwimParams {
+    float side = 0.0f;             // side-to-side translation amplitude
+    float pivot = 0.0f;            // yaw amplitude about the body's centre
+    float wave = 0.0f;             // travelling-wave amplitude
+    float twist = 0.0f;            // roll amplitude
+    float frequency = 0.0f;        // wave number along z (radians per unit length)
+    float beats_per_second = 0.0f; // tail beats per second at speed 1
+    float mask_head = 0.0f;        // z in front of which the wave and twist vanish (head at +z)...
+    float mask_tail = 0.0f;        // ...and z behind which they act fully; mask_tail < mask_head
+};
+SwimParams defaultSwim();
+
+// The technique names, in the order tools list them.
+std::vector<std::string> techniqueNames();
+// Whether the technique reads the members on the GPU only (so they may be simulated there).
+bool techniqueReadsMembersOnGpu(const std::string& technique);
+
+// CrowdJob::vertex_cache_bytes: the default size (room for every member at its finest level).
+constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
+
+struct CrowdJob {
+    std::string technique = "baked";
+    SwimParams swim = defaultSwim();
+    std::string encoding = "mat";                  // palette: mat | quat
+    Precision bone_precision = Precision::Float32; // bonetex texels
+    std::string animation = "auto"; // baked reads its animation from: auto | image | texel-buffer | buffer
+    uint32_t members = 1000;        // laid out on a grid (a volume for procedural), seeded
+    uint64_t seed = 1;
+    std::string view = "overview"; // overview (the whole crowd) | street (among the members)
+    uint32_t width = 1280, height = 720;
+    float time = 0.0f;   // seconds; the last frame is drawn at this time
+    uint32_t frames = 3; // frame i at time - (frames - 1 - i) * frame_step
+    float frame_step = 1.0f / 60.0f;
+    bool readback = true; // the last frame's pixels in CrowdJobResult::rgba
+    bool cull = true, lod = true, occlusion = true, coarse_skinning = true;
+    float lod_error_px = 1.0f;
+    float impostor_px = 0.0f;
+    std::string raster = "hardware"; // hardware | compute | auto
+    uint64_t vertex_cache_bytes = kVertexCacheAuto;
+    bool simulate = false; // the crowd simulation moves the members
+    // Called before each frame is recorded with (frame, frames). May be empty.
+    std::function<void(uint32_t, uint32_t)> progress;
+};
+
+struct CrowdCounts {
+    uint32_t in_frustum = 0, occluded = 0, impostors = 0;
+    std::array<uint32_t, 8> per_lod{};
+    uint64_t triangles = 0;
+};
+
+// The compute rasterizer's vertex cache in the last frame (zero without one).
+struct VertexCacheReport {
+    uint64_t capacity_bytes = 0, cached_members = 0, cached_vertices = 0, uncached_members = 0;
+    uint64_t cache_pass_bytes = 0;  // the least its pass must write
+    uint64_t raster_read_bytes = 0; // the rasterizer's reads of it
+};
+
+struct JobFrame {
+    std::vector<std::string> pass_names;
+    std::vector<double> gpu_pass_ms; // per pass_names; empty without GPU times
+    double gpu_frame_ms = 0.0;
+    double sample_ms = 0.0, skin_ms = 0.0, upload_ms = 0.0; // the technique's CPU stages
+    uint64_t upload_bytes = 0;
+    double record_ms = 0.0;
+    CrowdCounts drawn;
+    double passMs(const std::string& name) const; // 0 when the frame had no such pass
+};
+
+struct CrowdJobResult {
+    std::vector<uint8_t> rgba; // width * height * 4, top row first, sRGB (with readback)
+    uint32_t width = 0, height = 0;
+    std::vector<PassStats> passes; // every pass any frame had; medians of the frames after the first
+    std::vector<JobFrame> frames;
+    bool gpu_times = false;
+    uint64_t triangles = 0;           // drawn in the last frame
+    uint64_t submitted_triangles = 0; // every member at full detail
+    CrowdCounts drawn;                // the last frame's
+    VertexCacheReport vertex_cache;
+    std::string technique;             // with its variant
+    std::vector<std::string> warnings; // the asset on the GPU (e.g. a texture that would not decode)
+    uint64_t gpu_memory_bytes = 0;     // the most throng's allocator held
+};
+
+// Errors: a bad name (technique, view, raster, animation, encoding), what the technique, the
+// asset or the device cannot do (the reason), out of GPU memory or a lost device; one line each.
+Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job);
+
+// The device's memory bandwidth in GB/s, read plus written, by a compute copy of a buffer sized
+// from its largest device-local heap (0 without timestamps). Errors: GPU failures.
+Result<double> measureCopyBandwidth(HeadlessDevice& device);
+
+} // namespace throng

@@ -1,0 +1,175 @@
+// throng/headless.h over the headless renderer (src/render/renderer.h), the crowd layouts and
+// views, and the simulation.
+#include <throng/headless.h>
+
+#include "../gpu/bandwidth.h"
+#include "../gpu/context.h"
+#include "../render/renderer.h"
+#include "../render/views.h"
+#include "../sim/motion.h"
+#include "headless_device.h"
+
+#include <algorithm>
+
+namespace throng {
+
+static_assert(kVertexCacheAuto == render::kVertexCacheAuto);
+static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
+
+namespace {
+
+gpu::shader::SwimParams toShader(const SwimParams& s) {
+    return {s.side, s.pivot, s.wave, s.twist, s.frequency, s.beats_per_second, s.mask_head, s.mask_tail};
+}
+
+CrowdCounts toCounts(const render::CullCounts& c) {
+    CrowdCounts out;
+    out.in_frustum = c.in_frustum;
+    out.occluded = c.occluded;
+    out.impostors = c.impostors;
+    for (size_t l = 0; l < out.per_lod.size() && l < c.per_lod.size(); ++l) out.per_lod[l] = c.per_lod[l];
+    out.triangles = c.triangles;
+    return out;
+}
+
+JobFrame toFrame(const render::FrameSample& f) {
+    JobFrame out;
+    out.pass_names = f.pass_names;
+    out.gpu_pass_ms = f.gpu_pass_ms;
+    out.gpu_frame_ms = f.gpu_frame_ms;
+    out.sample_ms = f.cpu.sample_ms;
+    out.skin_ms = f.cpu.skin_ms;
+    out.upload_ms = f.cpu.upload_ms;
+    out.upload_bytes = f.cpu.upload_bytes;
+    out.record_ms = f.cpu_record_ms;
+    out.drawn = toCounts(f.drawn);
+    return out;
+}
+
+} // namespace
+
+SwimParams defaultSwim() {
+    const gpu::shader::SwimParams s = render::defaultSwim();
+    return {s.side, s.pivot, s.wave, s.twist, s.frequency, s.beats_per_second, s.mask_head, s.mask_tail};
+}
+
+std::vector<std::string> techniqueNames() {
+    std::vector<std::string> names;
+    for (std::string_view n : render::techniqueNames()) names.emplace_back(n);
+    return names;
+}
+
+bool techniqueReadsMembersOnGpu(const std::string& technique) { return render::techniqueReadsMembersOnGpu(technique); }
+
+double JobFrame::passMs(const std::string& name) const {
+    for (size_t i = 0; i < pass_names.size() && i < gpu_pass_ms.size(); ++i)
+        if (pass_names[i] == name) return gpu_pass_ms[i];
+    return 0.0;
+}
+
+Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job) {
+    gpu::Context& ctx = headlessContext(device);
+    render::AnimationStorage storage = render::AnimationStorage::Auto;
+    if (!render::parseAnimationStorage(job.animation, storage))
+        return Error{"animation storage '" + job.animation + "' is not auto, image, texel-buffer or buffer"};
+    render::ViewKind view = render::ViewKind::Overview;
+    if (!render::parseViewKind(job.view, view)) return Error{"view '" + job.view + "' is not overview or street"};
+    render::RenderSettings s;
+    if (!render::parseRasterMode(job.raster, s.raster))
+        return Error{"raster '" + job.raster + "' is not hardware, compute or auto"};
+    if (job.encoding != "mat" && job.encoding != "quat")
+        return Error{"palette encoding '" + job.encoding + "' is not mat or quat"};
+    s.technique = job.technique;
+    s.swim = toShader(job.swim);
+    s.encoding = job.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
+    s.bone_precision = job.bone_precision;
+    s.baked = &asset;
+    s.width = job.width;
+    s.height = job.height;
+    s.time = job.time;
+    s.frames = job.frames;
+    s.frame_step = job.frame_step;
+    s.readback = job.readback;
+    s.cull = {job.cull, job.lod, job.lod_error_px, job.occlusion, job.coarse_skinning, job.impostor_px};
+    s.raster_options.vertex_cache_bytes = job.vertex_cache_bytes;
+    s.progress = job.progress;
+
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, ctx);
+    Result<CrowdJobResult> result = Error{""};
+    try {
+        Result<render::GpuAsset> uploaded = render::uploadAsset(allocator, asset, storage);
+        if (!uploaded) {
+            gpu::destroyAllocator(allocator);
+            return uploaded.error();
+        }
+        render::GpuAsset& gpu_asset = uploaded.value();
+        render::CrowdOptions layout;
+        layout.count = job.members;
+        layout.seed = job.seed;
+        layout.volume = job.technique == "procedural"; // a school of fish swims in a volume
+        const render::Crowd crowd = render::makeCrowd(asset, layout);
+        if (job.simulate) {
+            Result<render::MotionFactory> motion =
+                sim::gpuMotion(ctx, asset, crowd, sim::kindFor(job.technique), job.seed);
+            if (!motion) {
+                render::destroyAsset(allocator, gpu_asset);
+                gpu::destroyAllocator(allocator);
+                return motion.error();
+            }
+            s.motion = std::move(motion).value();
+        }
+        const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(job.width) / float(job.height));
+        Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset, crowd, vp, s);
+        CrowdJobResult out;
+        out.warnings = gpu_asset.warnings;
+        render::destroyAsset(allocator, gpu_asset);
+        out.gpu_memory_bytes = allocator.peak_reserved;
+        if (!rendered) {
+            result = rendered.error();
+        } else {
+            render::RenderOutput& r = rendered.value();
+            out.rgba = std::move(r.rgba);
+            out.width = r.width;
+            out.height = r.height;
+            for (const render::PassTiming& p : r.passes) out.passes.push_back({p.name, p.gpu_ms});
+            for (const render::FrameSample& f : r.frames) out.frames.push_back(toFrame(f));
+            out.gpu_times = r.gpu_times;
+            out.triangles = r.triangles;
+            out.submitted_triangles = r.submitted_triangles;
+            out.drawn = toCounts(r.drawn);
+            const render::VertexCacheStats& c = r.vertex_cache;
+            out.vertex_cache = {c.capacity_bytes,   c.cached_members,   c.cached_vertices,
+                                c.uncached_members, c.cache_pass_bytes, c.raster_read_bytes};
+            out.technique = r.technique;
+            result = std::move(out);
+        }
+    } catch (const gpu::GpuError& e) {
+        vkDeviceWaitIdle(ctx.device);
+        result = Error{e.what()};
+    }
+    gpu::destroyAllocator(allocator);
+    return result;
+}
+
+Result<double> measureCopyBandwidth(HeadlessDevice& device) {
+    gpu::Context& ctx = headlessContext(device);
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, ctx);
+    Result<double> result = 0.0;
+    try {
+        VkDeviceSize heap = 0;
+        for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
+            if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+                heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
+        result = gpu::measureCopyBandwidth(
+            allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
+    } catch (const gpu::GpuError& e) {
+        vkDeviceWaitIdle(ctx.device);
+        result = Error{e.what()};
+    }
+    gpu::destroyAllocator(allocator);
+    return result;
+}
+
+} // namespace throng
