@@ -68,6 +68,8 @@ test-install:
 	  build/test/example-embed/walker.throng build/test/example-embed/crowd.png > build/test/example-embed/run.log 2>&1 \
 	  || { cat build/test/example-embed/run.log; exit 1; }
 	@if grep -qi 'validation' build/test/example-embed/run.log; then cat build/test/example-embed/run.log; exit 1; fi
+	@if ldd build/test/example-embed/embed_vulkan | grep -qiE 'assimp|tinygltf'; then \
+	  echo "install: embed_vulkan plays .throng files and must link neither assimp nor tinygltf"; exit 1; fi
 	@grep -q '^corner 255 255 255, background 3[0-9] 4[0-9] [78][0-9],' build/test/example-embed/run.log \
 	  && awk '/crowd pixels/ { exit !($$NF > 5000) }' build/test/example-embed/run.log \
 	  || { cat build/test/example-embed/run.log; echo "install: embed_vulkan's picture lacks the host's passes or the crowd"; exit 1; }

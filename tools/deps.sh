@@ -15,6 +15,7 @@ packages=(
   libassimp-dev     # FBX, Collada and other formats
   libcli11-dev      # the command line
   libzstd-dev       # .throng section compression
+  libtinyexr-dev    # EXR images of `throng bake --export`
   libtbb-dev        # oneTBB: CPU pose sampling and skinning on all cores
   libmeshoptimizer-dev  # LOD chains (meshopt_simplify) in throng bake
   libvulkan-dev     # Vulkan 1.3 headers and loader

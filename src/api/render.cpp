@@ -249,7 +249,9 @@ uint32_t CrowdRenderer::memberCount() const { return state_->live; }
 
 void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
     State& s = *state_;
-    if (!s.error.empty() || slot >= s.desc.frames_in_flight) return;
+    if (s.error.empty() && slot >= s.desc.frames_in_flight)
+        s.error = "frame slot " + std::to_string(slot) + " past frames_in_flight";
+    if (!s.error.empty()) return;
     const auto start = std::chrono::steady_clock::now();
     try {
         s.renderer->update(slot, input.view_projection, input.time);
@@ -295,13 +297,14 @@ FrameStats CrowdRenderer::stats(uint32_t slot) const {
     const State& s = *state_;
     FrameStats out;
     out.error = s.error;
-    if (slot >= s.desc.frames_in_flight) return out;
+    out.members = s.live;
+    // Stopped: the slot's last recording may be incomplete; its timestamps are not read.
+    if (!s.error.empty() || slot >= s.desc.frames_in_flight) return out;
     const render::FrameSample sample = s.renderer->collect(slot);
     out.gpu_times = !sample.gpu_pass_ms.empty();
     for (size_t i = 0; i < sample.gpu_pass_ms.size(); ++i)
         out.passes.push_back({sample.pass_names[i], sample.gpu_pass_ms[i]});
     out.gpu_ms = sample.gpu_frame_ms;
-    out.members = s.renderer->liveMembers();
     out.visible = sample.drawn.in_frustum;
     out.occluded = sample.drawn.occluded;
     out.impostors = sample.drawn.impostors;

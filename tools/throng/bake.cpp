@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <throng/bake.h>
+#include <throng/export.h>
 #include <throng/format.h>
 #include <throng/import.h>
 
@@ -13,7 +14,20 @@
 namespace throng::cli {
 
 int runBake(const BakeCliOptions& options) {
-    if (!checkOutput(options.output)) return 1;
+    if (!options.output.empty() && !checkOutput(options.output)) return 1;
+    if (!options.export_dir.empty()) { // before baking: a bad directory costs nothing
+        std::error_code ec;
+        const std::filesystem::path dir(options.export_dir);
+        if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+            printError(options.export_dir, "not a directory");
+            return 1;
+        }
+        if (!std::filesystem::exists(dir, ec) &&
+            !std::filesystem::is_directory(dir.parent_path().empty() ? "." : dir.parent_path(), ec)) {
+            printError(options.export_dir, "its parent directory does not exist");
+            return 1;
+        }
+    }
     Result<Model> loaded = importModel(options.source);
     if (!loaded) {
         printError(options.source, loaded.error().message);
@@ -43,17 +57,42 @@ int runBake(const BakeCliOptions& options) {
         std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
 
     const BakedAsset& asset = baked.value();
-    if (Status s = writeThrong(asset, options.output); !s) {
-        printError(options.output, s.message);
-        return 1;
+    if (!options.output.empty()) {
+        if (Status s = writeThrong(asset, options.output); !s) {
+            printError(options.output, s.message);
+            return 1;
+        }
     }
+    uintmax_t export_bytes = 0;
+    if (!options.export_dir.empty()) {
+        Result<ExportReport> exported = exportForEngines(asset, options.export_dir);
+        if (!exported) {
+            printError(options.export_dir, exported.error().message);
+            return 1;
+        }
+        const ExportReport& r = exported.value();
+        std::string files;
+        for (const std::string& f : r.files) {
+            files += (files.empty() ? "" : ", ") + f;
+            std::error_code size_ec;
+            const uintmax_t size = std::filesystem::file_size(std::filesystem::path(options.export_dir) / f, size_ec);
+            if (!size_ec) export_bytes += size;
+        }
+        std::fprintf(stderr, "bake: exported %s into %s (animation %u x %u texels", files.c_str(),
+                     options.export_dir.c_str(), r.animation_width, r.animation_height);
+        if (r.vat_width > 0)
+            std::fprintf(stderr, ", vertex animation %u x %u, %u rows a frame", r.vat_width, r.vat_height,
+                         r.vat_rows_per_frame);
+        std::fprintf(stderr, ")\n");
+    }
+    const std::string& written = options.output.empty() ? options.export_dir : options.output;
     std::error_code ec;
-    const uintmax_t bytes = std::filesystem::file_size(options.output, ec);
+    const uintmax_t bytes = options.output.empty() ? export_bytes : std::filesystem::file_size(options.output, ec);
     uint64_t frames = 0;
     for (const BakedClip& c : asset.clips) frames += c.frame_count;
     std::printf(
         "%s: %zu clips, %llu frames, %u joints, %zu vertices, %s precision, %llu bytes on disk, baked in %.2f s",
-        options.output.c_str(), asset.clips.size(), static_cast<unsigned long long>(frames), asset.joint_count,
+        written.c_str(), asset.clips.size(), static_cast<unsigned long long>(frames), asset.joint_count,
         asset.vertices.size(), toString(asset.precision), static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
     if (asset.precision == Precision::Float16) std::printf(", max half error %.2e of diagonal", report.max_half_error);
     if (asset.hasVat()) std::printf(", vertex animation %zu bytes", report.vat_bytes);

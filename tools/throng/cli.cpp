@@ -199,7 +199,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     CLI::App* bake_cmd =
         app.add_subcommand("bake", "Bake every clip into a .throng file (animation texture + mesh) for the GPU");
     bake_cmd->add_option("model", bake.source, "Model file or builtin:NAME")->required();
-    bake_cmd->add_option("-o,--out,--output", bake.output, "The .throng file to write")->required();
+    bake_cmd->add_option("-o,--out,--output", bake.output, "The .throng file to write");
+    bake_cmd->add_option("--export", bake.export_dir,
+                         "Also (or only) write it for other engines into this directory: animation.exr (and vat.exr "
+                         "with --vat), mesh.gltf + mesh.bin, throng.json (docs/EXPORT.md)");
     bake_cmd->add_option("--fps", bake.fps, "Frames per second to sample (1 .. 1000)")->check(finiteIn(1.0, 1000.0));
     bake_cmd->add_option("--precision", bake.precision, "Animation texel precision: float or half")
         ->check(CLI::IsMember({"float", "half"}));
@@ -351,6 +354,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         c.subcommand = Subcommand::Animate;
     } else if (bake_cmd->parsed()) {
         c.subcommand = Subcommand::Bake;
+        if (bake.output.empty() && bake.export_dir.empty())
+            return usage("bake needs -o FILE.throng, --export DIR, or both (see throng bake --help)");
     } else if (render_cmd->parsed()) {
         c.subcommand = Subcommand::Render;
         if (r_technique->count() == 0) render.technique = naturalTechnique(render.model);

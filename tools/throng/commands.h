@@ -24,7 +24,8 @@ int runAnimate(const AnimateOptions& options);
 
 struct BakeCliOptions {
     std::string source;              // file path or builtin:NAME
-    std::string output;              // the .throng file to write
+    std::string output;              // the .throng file to write (may be empty with export_dir)
+    std::string export_dir;          // --export: the asset for other engines (throng/export.h); empty: none
     float fps = 30.0f;               // 1 .. 1000 (bake() checks)
     std::string precision = "float"; // float | half
     bool vat = false;                // also bake vertex animation (technique vat)
