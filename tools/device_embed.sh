@@ -6,6 +6,7 @@
 #   ../shared/tools/device-prep.sh build/release/throng build/release/tests/embed_test build/embed/embed_vulkan
 #   mkdir -p .device/layers && cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so \
 #     /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json .device/layers/
+#   sed -i 's#"library_path": "lib#"library_path": "./lib#' .device/layers/VkLayer_khronos_validation.json
 #   .device/bin/throng bake builtin:walker -o .device/walker.throng   (here, on lavapipe)
 # and a device `run` carrying .device whose command is the loader line device-prep.sh prints
 # followed by `bash tools/device_embed.sh`. Results land in $OUT.
@@ -16,6 +17,7 @@ VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation .device/bin/embed_vulkan .device/
   >"$out/embed_vulkan.log" 2>&1
 echo "embed_vulkan rc=$?" | tee -a "$out/embed_vulkan.log"
 unset VK_LAYER_PATH
+[ "${EMBED_ONLY:-0}" = 1 ] && exit 0
 bench_run() { local name=$1; shift; run "$name" --size 1920x1080 "$@"; }
 # Run 5's configurations, now through the public headless API.
 bench_run full-compute --model builtin:walker --techniques baked,static --instances 10000,100000 --lod off --raster compute --frames 10 --warmup 3
