@@ -12,8 +12,9 @@
 //                  its base colour and texture (embedded in mesh.bin).
 //   throng.json    what a shader and a loader need: layout, clips (first row, frames, fps,
 //                  duration, loop), joints in palette order, value ranges, texel addressing.
-// Each file is written atomically (a temporary file renamed over it); other files in DIR are
-// left alone. DIR is created when missing (its parent must exist).
+// Each file is written atomically (a temporary file renamed over it), throng.json last; other
+// files in DIR are left alone, except a vat.exr of an earlier export, removed when this asset has
+// no vertex animation. DIR is created when missing (its parent must exist).
 #pragma once
 
 #include <throng/baked.h>

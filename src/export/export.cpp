@@ -324,6 +324,10 @@ Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string
             return Error{f.name + std::string(": ") + s.message};
         report.files.push_back(f.name);
     }
+    // A vat.exr of an earlier export with vertex animation is not this export's: throng.json (now
+    // without "vat") no longer names it. Removed after the descriptor, so that a failure before
+    // leaves the earlier export whole.
+    if (vat_exr.empty()) fs::remove(root / "vat.exr", ec);
     return report;
 }
 

@@ -511,6 +511,21 @@ Status initHostContext(Context& ctx, const HostDevice& host) {
     return {};
 }
 
+// Runs `init` on `ctx`: it returns its own errors, and a VK_CHECK failing inside it throws;
+// either way nothing it created survives.
+template <class Init> Result<std::unique_ptr<Context>> finishContext(std::unique_ptr<Context> ctx, Init&& init) {
+    try {
+        if (Status s = init(*ctx); !s) {
+            destroyContext(*ctx);
+            return Error{s.message};
+        }
+    } catch (const GpuError& e) {
+        destroyContext(*ctx);
+        return Error{e.what()};
+    }
+    return ctx;
+}
+
 } // namespace
 
 const VkAllocationCallbacks* hostCallbacks(VkDevice device) {
@@ -523,32 +538,11 @@ const VkAllocationCallbacks* hostCallbacks(VkDevice device) {
 Result<std::unique_ptr<Context>> adoptDevice(const HostDevice& host) {
     auto ctx = std::make_unique<Context>();
     ctx->owns_device = false;
-    try {
-        if (Status s = initHostContext(*ctx, host); !s) {
-            destroyContext(*ctx);
-            return Error{s.message};
-        }
-    } catch (const GpuError& e) {
-        destroyContext(*ctx);
-        return Error{e.what()};
-    }
-    return ctx;
+    return finishContext(std::move(ctx), [&](Context& c) { return initHostContext(c, host); });
 }
 
 Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
-    // initContext returns its own errors, and a VK_CHECK failing inside it throws; either way
-    // nothing it created survives.
-    auto ctx = std::make_unique<Context>();
-    try {
-        if (Status s = initContext(*ctx, options); !s) {
-            destroyContext(*ctx);
-            return Error{s.message};
-        }
-    } catch (const GpuError& e) {
-        destroyContext(*ctx);
-        return Error{e.what()};
-    }
-    return ctx;
+    return finishContext(std::make_unique<Context>(), [&](Context& c) { return initContext(c, options); });
 }
 
 bool reportValidationErrors(const Context& ctx) {

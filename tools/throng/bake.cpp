@@ -17,7 +17,8 @@ int runBake(const BakeCliOptions& options) {
     if (!options.output.empty() && !checkOutput(options.output)) return 1;
     if (!options.export_dir.empty()) { // before baking: a bad directory costs nothing
         std::error_code ec;
-        const std::filesystem::path dir(options.export_dir);
+        std::filesystem::path dir(options.export_dir);
+        if (!dir.has_filename()) dir = dir.parent_path(); // "out/" names "out"
         if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
             printError(options.export_dir, "not a directory");
             return 1;
@@ -81,8 +82,8 @@ int runBake(const BakeCliOptions& options) {
         std::fprintf(stderr, "bake: exported %s into %s (animation %u x %u texels", files.c_str(),
                      options.export_dir.c_str(), r.animation_width, r.animation_height);
         if (r.vat_width > 0)
-            std::fprintf(stderr, ", vertex animation %u x %u, %u rows a frame", r.vat_width, r.vat_height,
-                         r.vat_rows_per_frame);
+            std::fprintf(stderr, ", vertex animation %u x %u, %u row%s a frame", r.vat_width, r.vat_height,
+                         r.vat_rows_per_frame, r.vat_rows_per_frame == 1 ? "" : "s");
         std::fprintf(stderr, ")\n");
     }
     const std::string& written = options.output.empty() ? options.export_dir : options.output;

@@ -112,21 +112,12 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.animation = v.storage;
     job.members = instances;
     job.seed = o.seed;
-    job.view = o.crowd.view;
     job.width = o.width;
     job.height = o.height;
     job.frames = o.warmup + o.frames;
     job.time = float(job.frames) / 60.0f;
     job.readback = false;
-    job.cull = o.crowd.cull;
-    job.lod = o.crowd.lod;
-    job.lod_error_px = o.crowd.lod_error;
-    job.occlusion = o.crowd.occlusion;
-    job.coarse_skinning = o.crowd.coarse_skinning;
-    job.impostor_px = o.crowd.impostor_px;
-    job.raster = o.crowd.raster;
-    job.vertex_cache_bytes = vertexCacheBytes(o.crowd);
-    job.simulate = o.crowd.simulate;
+    applyCrowdFlags(o.crowd, job);
     const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
     if (!out) {
         r["error"] = out.error().message;

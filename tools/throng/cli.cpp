@@ -167,6 +167,19 @@ uint64_t vertexCacheBytes(const CrowdFlags& flags) {
     return uint64_t(std::strtod(flags.vertex_cache.c_str(), nullptr) * 1048576.0);
 }
 
+void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
+    job.view = flags.view;
+    job.cull = flags.cull;
+    job.lod = flags.lod;
+    job.lod_error_px = flags.lod_error;
+    job.occlusion = flags.occlusion;
+    job.coarse_skinning = flags.coarse_skinning;
+    job.impostor_px = flags.impostor_px;
+    job.raster = flags.raster;
+    job.vertex_cache_bytes = vertexCacheBytes(flags);
+    job.simulate = flags.simulate;
+}
+
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
     if (!flags.simulate || techniqueReadsMembersOnGpu(technique)) return {};
     return Status::failure("--simulate: technique " + technique +

@@ -2,6 +2,7 @@
 // as one line: "throng: error: SOURCE: what is wrong".
 #pragma once
 
+#include <throng/headless.h>
 #include <throng/result.h>
 
 #include <cstdint>
@@ -49,8 +50,10 @@ struct CrowdFlags {
         "auto";            // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
     bool simulate = false; // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
 };
-// The bytes of --vertex-cache (render::RasterOptions::vertex_cache_bytes).
+// The bytes of --vertex-cache (CrowdJob::vertex_cache_bytes).
 uint64_t vertexCacheBytes(const CrowdFlags& flags);
+// The crowd flags into a job: view, culling, LOD, occlusion, impostors, raster, vertex cache, simulation.
+void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job);
 // --simulate with a technique that samples poses on the CPU: the message, else success.
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
 

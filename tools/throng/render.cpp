@@ -103,20 +103,11 @@ int runRender(const RenderOptions& o) {
     job.animation = o.animation;
     job.members = o.instances;
     job.seed = o.seed;
-    job.view = o.crowd.view;
     job.width = o.width;
     job.height = o.height;
     job.time = o.time;
     job.frames = o.frames;
-    job.cull = o.crowd.cull;
-    job.lod = o.crowd.lod;
-    job.lod_error_px = o.crowd.lod_error;
-    job.occlusion = o.crowd.occlusion;
-    job.coarse_skinning = o.crowd.coarse_skinning;
-    job.impostor_px = o.crowd.impostor_px;
-    job.raster = o.crowd.raster;
-    job.vertex_cache_bytes = vertexCacheBytes(o.crowd);
-    job.simulate = o.crowd.simulate;
+    applyCrowdFlags(o.crowd, job);
     // Progress on stderr once a run is long (a large crowd on lavapipe takes minutes): after a
     // second on a terminal, after ten seconds into a log.
     const auto started = std::chrono::steady_clock::now();
