@@ -33,6 +33,23 @@ struct BakeOptions {
     // the chain may stop earlier (buildLods).
     uint32_t lods = kMaxBakedLods;
     ImpostorOptions impostors;
+    // Error-bounded baking (> 0, model units): each clip gets the fewest frames whose tweening
+    // stays within this of exact sampling for every vertex (clipRate below); `fps` is then only
+    // the rate reported for comparison. 0: every clip at `fps`.
+    double max_error = 0.0;
+};
+
+// Per clip, with BakeOptions::max_error: what error-bounded baking chose, against `fps`.
+struct ClipRateReport {
+    std::string name;
+    uint32_t frames = 1;       // chosen
+    double fps = 0.0;          // (frames - 1) / duration; 0 for a one-frame clip
+    double error = 0.0;        // tweening error of the chosen frames (model units)
+    bool met = true;           // error <= max_error (false only when even 1000 fps cannot reach it)
+    size_t bytes = 0;          // the clip's frames of bone matrices in the asset's precision
+    uint32_t fixed_frames = 1; // at BakeOptions::fps
+    double fixed_error = 0.0;
+    size_t fixed_bytes = 0;
 };
 
 struct BakeReport {
@@ -44,7 +61,26 @@ struct BakeReport {
     std::vector<std::string> warnings;                // one line each, e.g. a texture that names an external file
     size_t impostor_bytes = 0;                        // both impostor images (0 without BakeOptions::impostors)
     uint32_t impostor_width = 0, impostor_height = 0; // texels of one image layer
+    std::vector<ClipRateReport> rates;                // with BakeOptions::max_error: per clip
 };
+
+// The tweening error of `clip` baked as `frames` frames over `duration` (model units): the
+// largest distance, over every vertex and the quarter points of every interval, between the
+// vertex skinned by the two frames' matrices blended linearly (what the GPU does) and skinned by
+// the exact matrices at that time. 0 for the rest pose, a zero duration or fewer than 2 frames.
+double tweenError(const Model& model, const Clip* clip, float duration, uint32_t frames);
+
+struct ClipRate {
+    uint32_t frames = 1;
+    double error = 0.0;
+    bool met = true; // false: even bakedFrameCount(duration, 1000) frames exceed max_error
+};
+// The fewest frames (2 .. the count at 1000 fps; 1 for the rest pose or a zero duration) whose
+// tweenError() is at most `max_error`, found by doubling and bisection; only a measured count is
+// returned, and the count below it was measured over the bound. The error is not monotone in the
+// count (frames landing on the source's keys do better), so a smaller count elsewhere may also
+// meet the bound: the Fox's Walk gets 256 frames at 0.1% (rate.cpp).
+ClipRate clipRate(const Model& model, const Clip* clip, float duration, double max_error);
 
 // Samples every clip with the double-precision reference at the frame times of baked.h and
 // stores the skinning matrices (double -> float -> half for Float16); copies the meshes

@@ -188,6 +188,8 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     if (options.lods > kMaxBakedLods)
         return Error{"lods " + std::to_string(options.lods) + " out of range (0 .. " + std::to_string(kMaxBakedLods) +
                      ")"};
+    if (!std::isfinite(options.max_error) || options.max_error < 0.0)
+        return Error{"max error " + formatFloat(options.max_error) + " must be a finite, non-negative length"};
     if (Status s = validate(model); !s) return Error{s.message};
 
     BakeReport local_report;
@@ -208,6 +210,23 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
         clip.name = s.name;
         clip.duration = s.duration;
         clip.frame_count = bakedFrameCount(s.duration, options.fps);
+        if (options.max_error > 0.0) {
+            const ClipRate rate = clipRate(model, s.clip, s.duration, options.max_error);
+            const size_t row_bytes = size_t(3) * model.palette.size() * 4 *
+                                     (options.precision == Precision::Float16 ? sizeof(uint16_t) : sizeof(float));
+            ClipRateReport r;
+            r.name = s.name;
+            r.frames = rate.frames;
+            r.fps = s.duration > 0.0f && rate.frames > 1 ? double(rate.frames - 1) / double(s.duration) : 0.0;
+            r.error = rate.error;
+            r.met = rate.met;
+            r.bytes = row_bytes * rate.frames;
+            r.fixed_frames = clip.frame_count;
+            r.fixed_error = tweenError(model, s.clip, s.duration, clip.frame_count);
+            r.fixed_bytes = row_bytes * clip.frame_count;
+            rep.rates.push_back(r);
+            clip.frame_count = rate.frames;
+        }
         clip.loop = true;
         asset.max_frames = std::max(asset.max_frames, clip.frame_count);
         asset.clips.push_back(std::move(clip));

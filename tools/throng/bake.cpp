@@ -42,6 +42,14 @@ int runBake(const BakeCliOptions& options) {
     bake_options.vat = options.vat;
     bake_options.impostors.enabled = options.impostors;
     bake_options.lods = options.lods;
+    if (!options.max_error.empty()) { // checked by the parser: a positive number, maybe with '%'
+        const bool share = options.max_error.back() == '%';
+        const double v = std::strtod(options.max_error.c_str(), nullptr);
+        const Bounds b = bindPoseBounds(model);
+        bake_options.max_error = share ? v / 100.0 * double(glm::length(b.max - b.min)) : v;
+        std::fprintf(stderr, "bake: error-bounded: at most %.3g model units of tweening error per clip\n",
+                     bake_options.max_error);
+    }
     bake_options.progress = [&model](size_t done, size_t total) {
         const std::string name = model.clips.empty() ? "rest" : model.clips[done - 1].name;
         std::fprintf(stderr, "bake: clip %zu/%zu '%s'\n", done, total, name.c_str());
@@ -54,6 +62,12 @@ int runBake(const BakeCliOptions& options) {
         printError(options.source, baked.error().message);
         return 1;
     }
+    for (const ClipRateReport& r : report.rates)
+        std::fprintf(stderr,
+                     "bake: clip '%s': %u frames (%.1f fps), error %.3g%s, %zu bytes; at %g fps: %u frames, error "
+                     "%.3g, %zu bytes\n",
+                     r.name.c_str(), r.frames, r.fps, r.error, r.met ? "" : " (over the bound even at 1000 fps)",
+                     r.bytes, double(options.fps), r.fixed_frames, r.fixed_error, r.fixed_bytes);
     for (const std::string& w : report.warnings)
         std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
 

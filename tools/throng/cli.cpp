@@ -34,6 +34,22 @@ CLI::Validator finiteIn(double lo, double hi) {
         },
         "NUMBER");
 }
+// A positive finite length, or a positive share of the model's size written with '%' (at most
+// 100%): `bake --max-error`.
+CLI::Validator lengthOrShare() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            const bool share = !text.empty() && text.back() == '%';
+            const std::string number = share ? text.substr(0, text.size() - 1) : text;
+            char* end = nullptr;
+            const double v = std::strtod(number.c_str(), &end);
+            if (number.empty() || end == number.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0.0 ||
+                (share && v > 100.0))
+                return "'" + text + "' is not a positive length (model units) or share of the size (e.g. 0.1%)";
+            return {};
+        },
+        "E|P%");
+}
 // A whole number in [lo, hi]: no sign, no exponent, no overflow.
 CLI::Validator countIn(uint64_t lo, uint64_t hi) {
     return CLI::Validator(
@@ -226,6 +242,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "--impostors", bake.impostors,
         "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
         "members drawn smaller than --impostors PX in render, bench and view");
+    bake_cmd
+        ->add_option("--max-error", bake.max_error,
+                     "Error-bounded baking: each clip gets the fewest frames whose tweening stays within E model "
+                     "units (or P% of the model's size) of exact sampling, instead of --fps; reports each clip's "
+                     "rate, error and bytes against --fps")
+        ->check(lengthOrShare());
     bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra)")
         ->check(countIn(0, kMaxBakedLods));
 
