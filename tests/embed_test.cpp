@@ -29,6 +29,17 @@ BakedAsset walker() {
     return std::move(baked).value();
 }
 
+// A second Context over the same device (throng's internal helpers standing in for the host's).
+Result<std::unique_ptr<gpu::Context>> adopt(const RenderDevice& d) {
+    gpu::HostDevice h;
+    h.instance = d.instance;
+    h.physical = d.physical_device;
+    h.device = d.device;
+    h.queue_family = d.queue_family;
+    h.enabled = d.enabled_features;
+    return gpu::adoptDevice(h);
+}
+
 // The host: its device, and its colour + depth images and a readback buffer through a second
 // Context (its own objects, not the renderer's).
 struct Host {
@@ -44,13 +55,7 @@ struct Host {
         Result<std::unique_ptr<HeadlessDevice>> d = HeadlessDevice::create(o);
         if (!d) throw std::runtime_error(d.error().message);
         device = std::move(d).value();
-        gpu::HostDevice h;
-        h.instance = device->device().instance;
-        h.physical = device->device().physical_device;
-        h.device = device->device().device;
-        h.queue_family = device->device().queue_family;
-        h.enabled = device->device().enabled_features;
-        ctx = std::move(gpu::adoptDevice(h)).value();
+        ctx = adopt(device->device()).value();
         gpu::createAllocator(allocator, *ctx);
         color = gpu::createImage(allocator, VK_FORMAT_R8G8B8A8_SRGB, kWidth, kHeight, 1,
                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
@@ -171,15 +176,7 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     EXPECT_GT(stats.triangles, 0u);
     EXPECT_EQ(r.technique().rfind("baked", 0), 0u);
 
-    Result<std::unique_ptr<gpu::Context>> own = [&] {
-        gpu::HostDevice h;
-        h.instance = host.device->device().instance;
-        h.physical = host.device->device().physical_device;
-        h.device = host.device->device().device;
-        h.queue_family = host.device->device().queue_family;
-        h.enabled = host.device->device().enabled_features;
-        return gpu::adoptDevice(h);
-    }();
+    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
     ASSERT_TRUE(own.ok());
     gpu::Allocator allocator;
     gpu::createAllocator(allocator, *own.value());

@@ -39,9 +39,14 @@ struct ExportOptions {
     uint32_t max_width = kExportMaxWidth; // texels a row, even, at least 2 (tests make it small to wrap)
 };
 
-// Errors: an asset that fails validate(); more than max_width / 3 joints; DIR naming something
-// that is not a directory, or a file in it that cannot be written (nothing written past that
-// file; the ones before stay, each whole).
+// Whether `dir` can take an export, without writing anything (the CLI asks before baking):
+// an existing directory, or a missing one whose parent exists ("out/" names "out"). Errors:
+// "not a directory", "its parent directory does not exist".
+Status checkExportDirectory(const std::string& dir);
+
+// Errors: an asset that fails validate(); what checkExportDirectory() refuses; more than max_width / 3 joints; DIR
+// naming something that is not a directory, or a file in it that cannot be written (nothing written past that file; the
+// ones before stay, each whole).
 Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string& dir,
                                       const ExportOptions& options = {});
 

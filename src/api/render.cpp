@@ -144,8 +144,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         setup.frames_in_flight = desc.frames_in_flight;
         setup.raster = raster;
         setup.cull = {desc.cull, desc.lod, desc.lod_error_px, desc.occlusion, true, desc.impostor_px};
-        setup.clip_bounds = render::clipCullBounds(*desc.asset);
-        if (desc.simulate) {
+        if (desc.simulate) { // throng lays the crowd out: it brings its clip bounds
             render::CrowdOptions layout;
             layout.count = desc.max_members;
             layout.seed = desc.seed;
@@ -157,6 +156,8 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             setup.motion = std::move(motion).value();
             setup.members = crowd.instances;
             setup.clip_bounds = crowd.clip_bounds;
+        } else {
+            setup.clip_bounds = render::clipCullBounds(*desc.asset);
         }
         setup.capacity = desc.max_members;
         Result<std::unique_ptr<render::CrowdRenderer>> created =

@@ -190,6 +190,17 @@ Status writeBytes(const std::filesystem::path& path, const void* data, size_t si
 
 } // namespace
 
+Status checkExportDirectory(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path path(dir);
+    if (!path.has_filename()) path = path.parent_path(); // "out/" names "out"
+    if (fs::exists(path, ec) && !fs::is_directory(path, ec)) return Status::failure("not a directory");
+    if (!fs::exists(path, ec) && !fs::is_directory(path.parent_path().empty() ? "." : path.parent_path(), ec))
+        return Status::failure("its parent directory does not exist");
+    return {};
+}
+
 Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string& dir, const ExportOptions& options) {
     if (Status s = validate(asset); !s) return Error{s.message};
     const uint32_t max_width = options.max_width & ~1u;
@@ -198,9 +209,9 @@ Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string
         return Error{std::to_string(asset.joint_count) + " joints need " + std::to_string(asset.texelsPerRow()) +
                      " texels a row; exports hold at most " + std::to_string(max_width / 3) + " joints"};
     namespace fs = std::filesystem;
+    if (Status s = checkExportDirectory(dir); !s) return Error{s.message};
     std::error_code ec;
     const fs::path root(dir);
-    if (fs::exists(root, ec) && !fs::is_directory(root, ec)) return Error{"not a directory"};
     if (!fs::exists(root, ec) && !fs::create_directory(root, ec))
         return Error{"cannot create the directory: " + ec.message()};
 

@@ -16,16 +16,8 @@ namespace throng::cli {
 int runBake(const BakeCliOptions& options) {
     if (!options.output.empty() && !checkOutput(options.output)) return 1;
     if (!options.export_dir.empty()) { // before baking: a bad directory costs nothing
-        std::error_code ec;
-        std::filesystem::path dir(options.export_dir);
-        if (!dir.has_filename()) dir = dir.parent_path(); // "out/" names "out"
-        if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
-            printError(options.export_dir, "not a directory");
-            return 1;
-        }
-        if (!std::filesystem::exists(dir, ec) &&
-            !std::filesystem::is_directory(dir.parent_path().empty() ? "." : dir.parent_path(), ec)) {
-            printError(options.export_dir, "its parent directory does not exist");
+        if (Status s = checkExportDirectory(options.export_dir); !s) {
+            printError(options.export_dir, s.message);
             return 1;
         }
     }
