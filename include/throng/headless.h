@@ -55,6 +55,9 @@ struct CrowdJob {
     std::string raster = "hardware"; // hardware | compute | auto
     uint64_t vertex_cache_bytes = kVertexCacheAuto;
     bool simulate = false; // the crowd simulation moves the members
+    // Shadows: a shadow map of this many texels a side from the light, read by the crowd and a
+    // ground under it (0: none, no ground). The map covers the crowd's area.
+    uint32_t shadows = 0;
     // Called before each frame is recorded with (frame, frames). May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
 };

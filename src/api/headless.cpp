@@ -92,6 +92,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
     s.readback = job.readback;
     s.cull = {job.cull, job.lod, job.lod_error_px, job.occlusion, job.coarse_skinning, job.impostor_px};
     s.raster_options.vertex_cache_bytes = job.vertex_cache_bytes;
+    s.shadows.size = job.shadows;
     s.progress = job.progress;
 
     gpu::Allocator allocator;

@@ -29,7 +29,7 @@ struct Pass {
 };
 
 // At most this many passes in a frame (the timestamp pool holds one more query).
-constexpr uint32_t kMaxPasses = 15;
+constexpr uint32_t kMaxPasses = 20;
 constexpr uint32_t kPassTimestamps = kMaxPasses + 1;
 
 // The frame's render targets. By default their contents are undefined when the frame starts:

@@ -16,7 +16,7 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     VkShaderModule vs = createShaderModule(ctx, d.vertex_spirv);
     VkShaderModule fs = VK_NULL_HANDLE;
     try {
-        fs = createShaderModule(ctx, d.fragment_spirv);
+        if (!d.depth_only) fs = createShaderModule(ctx, d.fragment_spirv);
     } catch (...) {
         vkDestroyShaderModule(ctx.device, vs, gpu::hostCallbacks(ctx.device));
         throw;
@@ -46,6 +46,9 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     rs.cullMode = d.cull;
     rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     rs.lineWidth = 1.0f;
+    rs.depthBiasEnable = d.depth_only && (d.depth_bias_constant != 0.0f || d.depth_bias_slope != 0.0f);
+    rs.depthBiasConstantFactor = d.depth_bias_constant;
+    rs.depthBiasSlopeFactor = d.depth_bias_slope;
     VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
     VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
@@ -56,18 +59,18 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     blend.colorWriteMask =
         VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = 1;
+    cb.attachmentCount = d.depth_only ? 0 : 1;
     cb.pAttachments = &blend;
     const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
     VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
     dy.dynamicStateCount = 2;
     dy.pDynamicStates = dynamic;
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = 1;
+    rendering.colorAttachmentCount = d.depth_only ? 0 : 1;
     rendering.pColorAttachmentFormats = &d.color_format;
     rendering.depthAttachmentFormat = d.depth_format;
     VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-    ci.stageCount = 2;
+    ci.stageCount = d.depth_only ? 1 : 2;
     ci.pStages = stages;
     ci.pVertexInputState = &vi;
     ci.pInputAssemblyState = &ia;
@@ -84,11 +87,11 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
             vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &ci, gpu::hostCallbacks(ctx.device), &pipeline));
     } catch (...) { // out of memory: the modules must not outlive the failure
         vkDestroyShaderModule(ctx.device, vs, gpu::hostCallbacks(ctx.device));
-        vkDestroyShaderModule(ctx.device, fs, gpu::hostCallbacks(ctx.device));
+        if (fs != VK_NULL_HANDLE) vkDestroyShaderModule(ctx.device, fs, gpu::hostCallbacks(ctx.device));
         throw;
     }
     vkDestroyShaderModule(ctx.device, vs, gpu::hostCallbacks(ctx.device));
-    vkDestroyShaderModule(ctx.device, fs, gpu::hostCallbacks(ctx.device));
+    if (fs != VK_NULL_HANDLE) vkDestroyShaderModule(ctx.device, fs, gpu::hostCallbacks(ctx.device));
     return pipeline;
 }
 

@@ -22,6 +22,11 @@ struct GraphicsPipelineDesc {
     VkCullModeFlags cull = VK_CULL_MODE_NONE; // imported models are not reliably closed or wound
     const VkSpecializationInfo* vertex_specialization = nullptr;
     const VkSpecializationInfo* fragment_specialization = nullptr;
+    // Depth only (a shadow map): no fragment shader (fragment_spirv ignored), no colour
+    // attachment, the depth pushed away by this bias (reversed Z: negative moves it farther).
+    bool depth_only = false;
+    float depth_bias_constant = 0.0f;
+    float depth_bias_slope = 0.0f;
 };
 
 // Viewport and scissor are dynamic state.

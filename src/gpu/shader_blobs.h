@@ -13,6 +13,10 @@ extern const std::span<const uint32_t> palette_ubo_vert_spv;
 extern const std::span<const uint32_t> bonetex_vert_spv;
 extern const std::span<const uint32_t> cpu_vert_spv;
 extern const std::span<const uint32_t> lit_frag_spv;
+// Shadows (src/render/shadows.h).
+extern const std::span<const uint32_t> lit_shadowed_frag_spv;
+extern const std::span<const uint32_t> ground_vert_spv;
+extern const std::span<const uint32_t> ground_frag_spv;
 extern const std::span<const uint32_t> skin_check_comp_spv;
 extern const std::span<const uint32_t> vat_vert_spv;
 extern const std::span<const uint32_t> vat_check_comp_spv;

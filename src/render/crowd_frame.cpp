@@ -1,17 +1,34 @@
 // The crowd's passes of a frame; see crowd_frame.h.
 #include "crowd_frame.h"
 
+#include "shadows.h"
+
 #include <algorithm>
 
 namespace throng::render {
 
 float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame) {
     gpu::shader::DrawConstants constants = frame.constants;
+    constants.has_texture = slot << 8;
     if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
+    const ShadowMap* shadows = frame.crowd != nullptr ? frame.shadows : nullptr;
+    // With shadows the technique's uploads come first: the shadow pass draws with them.
+    auto techniquePasses = [&] {
+        if (shadows != nullptr)
+            addDrawPass(passes, *frame.technique, slot, constants);
+        else
+            frame.technique->addPasses(passes, slot, constants);
+    };
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
         CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
+        if (shadows != nullptr) {
+            addUploadPass(passes, *frame.technique, slot);
+            frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull);
+            passes.push_back(shadows->shadowPass(slot, *frame.technique, constants));
+            if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));
+        }
         // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.
         const uint32_t hardware_lods = frame.raster == nullptr                 ? THRONG_MAX_LODS
                                        : frame.raster_mode == RasterMode::Auto ? 1u
@@ -29,11 +46,11 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.raster != nullptr) {
         // Auto without culling: every member at LOD 0, all of it the hardware's.
         const bool split = frame.raster_mode == RasterMode::Auto;
-        if (split) frame.technique->addPasses(passes, slot, constants);
+        if (split) techniquePasses();
         if (!split || (frame.crowd != nullptr && frame.crowd->culled()))
             frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
     } else {
-        frame.technique->addPasses(passes, slot, constants);
+        techniquePasses();
     }
     if (frame.raster == nullptr && frame.crowd != nullptr && frame.crowd->occluding()) {
         passes.push_back(frame.pyramid->pass());

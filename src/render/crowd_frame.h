@@ -24,6 +24,8 @@ namespace throng::render {
 
 // What moves the members before they are culled and drawn: the crowd simulation (src/sim/
 // motion.h) behind an interface, so that rendering does not depend on it.
+class ShadowMap;
+
 class CrowdMotion {
   public:
     virtual ~CrowdMotion() = default;
@@ -41,6 +43,9 @@ struct CrowdFrame {
     RasterMode raster_mode =
         RasterMode::Compute;           // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
     ImpostorPass* impostors = nullptr; // draws the members culling sent to impostors (cull.impostor_px); null: none are
+    // Shadows (shadows.h): the map, its light matrix for this slot already updated (update()), the
+    // technique made with it and `crowd` with a light's view. Null: none.
+    const ShadowMap* shadows = nullptr;
 
     gpu::shader::DrawConstants constants{}; // camera, light, time
     CullSettings cull;                      // used only when the technique draws culled
@@ -48,6 +53,7 @@ struct CrowdFrame {
 };
 
 // Appends the passes of frame slot `slot`; the passes keep pointers to everything in `frame`.
+// The draw constants carry the slot in bits 8-15 of has_texture (the lit pass's ShadowParams).
 // With LOD on, the draws' constants also say which LODs `baked` skins coarsely.
 // Returns the time the frame is drawn at (the motion's clock, else constants.time).
 float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame);

@@ -114,7 +114,7 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
 }
 
 CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
-                   std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines)
+                   std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines, bool light_view)
     : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), live_(members_), lods_(assetLods(asset)) {
     const gpu::Context& ctx = *a.context;
     can_cull_ = ctx.indirect_count;
@@ -122,6 +122,8 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     const VkDeviceSize n = std::max<VkDeviceSize>(members_, 1);
     identity_base_ = lod_count * members_;
     impostor_base_ = (lod_count + 1) * members_;
+    light_base_ = light_view ? (lod_count + 2) * members_ : 0;
+    const VkDeviceSize regions = lod_count + 2 + (light_view ? lod_count : 0);
     // Transfer source too: tests read them back (CrowdGpu::snapshot, the simulation's checks).
     const VkBufferUsageFlags storage =
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -130,8 +132,8 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     instances_ = gpu::ownBuffer(a, n * sizeof(gpu::shader::InstanceRecord), storage, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *instances_, members.data(), members.size() * sizeof(gpu::shader::InstanceRecord));
 
-    checkRange(ctx, (lod_count + 2) * n * sizeof(uint32_t), "visible list");
-    visible_ = gpu::ownBuffer(a, (lod_count + 2) * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    checkRange(ctx, regions * n * sizeof(uint32_t), "visible list");
+    visible_ = gpu::ownBuffer(a, regions * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
     std::vector<uint32_t> identity(members_);
     for (uint32_t i = 0; i < members_; ++i) identity[i] = i;
     gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t),
@@ -154,10 +156,10 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     gpu::uploadBuffer(a, *ranges_, ranges.data(), ranges.size() * sizeof(glm::uvec2));
 
     counts_ = gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
-    // Two regions: the draws of the first (or only) phase, then the late phase's.
-    draws_ = gpu::ownBuffer(a, 2 * submeshes * THRONG_MAX_LODS * sizeof(DrawCommand),
+    // Three regions: the draws of the first (or only) phase, the late phase's, the light's view's.
+    draws_ = gpu::ownBuffer(a, 3 * submeshes * THRONG_MAX_LODS * sizeof(DrawCommand),
                             storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
-    draw_counts_ = gpu::ownBuffer(a, 2 * submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+    draw_counts_ = gpu::ownBuffer(a, 3 * submeshes * sizeof(uint32_t), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                   gpu::MemoryUse::Device);
     drawn_ = gpu::ownBuffer(a, n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
     impostor_draw_ = gpu::ownBuffer(a, sizeof(DrawCommand) + sizeof(uint32_t),
@@ -177,45 +179,50 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     for (uint32_t s = 0; s < slots; ++s) {
         params_.push_back(
             gpu::ownBuffer(a, sizeof(CullParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+        if (light_view)
+            light_params_.push_back(
+                gpu::ownBuffer(a, sizeof(CullParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
         readback_.push_back(gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                            gpu::MemoryUse::Readback));
         std::memset(readback_.back()->mapped(), 0, THRONG_COUNTS * sizeof(uint32_t));
     }
     pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * slots},
+    const uint32_t plain_sets = light_view ? 2 * slots : slots;
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * plain_sets},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
-    pool_ = gpu::createDescriptorPool(ctx, 2 * slots, sizes);
+    pool_ = gpu::createDescriptorPool(ctx, plain_sets + slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, slots);
+    if (light_view) light_sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, slots);
     if (pipelines_->cull_late) pyramid_sets_ = gpu::allocateSets(ctx, pool_, pipelines_->pyramid_set_layout, slots);
     for (uint32_t s = 0; s < slots; ++s) {
-        const gpu::DescriptorWrite writes[] = {
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params_[s]->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_BOUNDS, bounds_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_VISIBLE, visible_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_COUNTS, counts_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer)};
-        gpu::writeDescriptors(ctx.device, sets_[s], writes);
+        writeSet(sets_[s], params_[s]->buffer);
+        if (light_view) writeSet(light_sets_[s], light_params_[s]->buffer);
     }
 }
 
-void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
-                         const CullSettings& settings, const DepthPyramid* pyramid, uint32_t hardware_lods) {
-    culled_ = can_cull_ && settings.active() && live_ > 0;
-    occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
-    slot_culled_[slot] = culled_;
-    if (!culled_) return;
-    const uint32_t viewport_height = viewport.height;
+void CrowdGpu::writeSet(VkDescriptorSet set, VkBuffer params) const {
+    const gpu::DescriptorWrite writes[] = {
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_PARAMS, params),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_INSTANCES, instances_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_BOUNDS, bounds_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_VISIBLE, visible_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_COUNTS, counts_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_RANGES, ranges_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer)};
+    gpu::writeDescriptors(allocator_->context->device, set, writes);
+}
+
+CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const CullSettings& settings,
+                                uint32_t hardware_lods) const {
     CullParams p{};
     const std::array<glm::vec4, 6> planes = frustumPlanes(vp);
     for (int i = 0; i < 6; ++i) p.planes[i] = planes[i];
     p.depth_row = glm::vec4(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
     for (size_t l = 0; l < lods_.size(); ++l) p.lod_errors[l / 4][l % 4] = lods_[l].error;
-    p.pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(viewport_height);
+    p.pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(viewport.height);
     p.lod_error_px = settings.lod_error_px;
     p.members = live_;
     p.lod_count = settings.lod ? uint32_t(lods_.size()) : 1u;
@@ -230,6 +237,35 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     p.impostor_base = impostor_base_;
     p.view_projection = vp;
     p.viewport = glm::vec2(float(viewport.width), float(viewport.height));
+    return p;
+}
+
+void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
+                              uint32_t map_size, const CullSettings& settings) {
+    if (!(can_cull_ && settings.active() && live_ > 0) || light_base_ == 0) return;
+    CullSettings light = settings;
+    light.impostor_px = 0.0f; // an impostor casts as its mesh would
+    light.occlusion = false;
+    // Every LOD by the hardware (the technique's depth draw), whatever draws the camera's.
+    CullParams p = viewParams(light_view_projection, {map_size, map_size}, light, THRONG_MAX_LODS);
+    p.visible_base = light_base_;
+    // Orthographic: every member at "depth" 1 (row 3 is (0, 0, 0, 1)), where chooseLod() would
+    // subtract the member's radius. At a depth of 1e6 with the scale 1e6 times larger the
+    // radius no longer matters: the level follows the member's size in texels.
+    p.depth_row = glm::vec4(0.0f, 0.0f, 0.0f, 1e6f);
+    p.pixels_per_unit *= 1e6f;
+    std::memcpy(light_params_[slot]->mapped(), &p, sizeof p);
+    passes.push_back({"shadow-cull", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                      [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot, THRONG_CULL_PHASE_SHADOW); }});
+}
+
+void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
+                         const CullSettings& settings, const DepthPyramid* pyramid, uint32_t hardware_lods) {
+    culled_ = can_cull_ && settings.active() && live_ > 0;
+    occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
+    slot_culled_[slot] = culled_;
+    if (!culled_) return;
+    CullParams p = viewParams(vp, viewport, settings, hardware_lods);
     if (occluding_) {
         p.pyramid_levels = pyramid->levels();
         // The slot's last frame has finished (its fence was waited for): its set may change.
@@ -263,8 +299,8 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) co
         vkCmdPushConstants(cmd, pipelines_->late_layout, kCompute, 0, sizeof constants, &constants);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull_late);
     } else {
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[slot], 0,
-                                nullptr);
+        const VkDescriptorSet set = phase == THRONG_CULL_PHASE_SHADOW ? light_sets_[slot] : sets_[slot];
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &set, 0, nullptr);
         vkCmdPushConstants(cmd, pipelines_->layout, kCompute, 0, sizeof constants, &constants);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->cull);
     }
@@ -281,7 +317,8 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) co
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->draws);
     vkCmdDispatch(cmd, uint32_t((asset_->submeshes.size() + THRONG_CULL_LOCAL_SIZE - 1) / THRONG_CULL_LOCAL_SIZE), 1,
                   1);
-    if (phase == THRONG_CULL_PHASE_EARLY) return; // the counts are copied after the late phase
+    // The counts are copied after the late phase; the light's are nobody's business.
+    if (phase == THRONG_CULL_PHASE_EARLY || phase == THRONG_CULL_PHASE_SHADOW) return;
     // The counts, for the host (statistics only: nothing of the frame waits for them).
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -293,7 +330,9 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) co
 
 void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first, uint32_t count) const {
     if (culled_) {
-        const VkDeviceSize region = recorded_phase_ == THRONG_CULL_PHASE_LATE ? 1 : 0;
+        const VkDeviceSize region = recorded_phase_ == THRONG_CULL_PHASE_LATE     ? 1
+                                    : recorded_phase_ == THRONG_CULL_PHASE_SHADOW ? 2
+                                                                                  : 0;
         const VkDeviceSize index = region * asset_->submeshes.size() + submesh;
         vkCmdDrawIndexedIndirectCount(cmd, draws_->buffer, index * THRONG_MAX_LODS * sizeof(DrawCommand),
                                       draw_counts_->buffer, index * sizeof(uint32_t), uint32_t(lods_.size()),

@@ -13,7 +13,8 @@
 // The visible list holds THRONG_MAX_LODS regions of `members` slots (LOD l from l * members)
 // and after them the identity region (member i at identity_base + i), written once: a frame
 // without culling draws every member at LOD 0 from there; then the impostor region (members
-// drawn as impostors, from impostorBase()).
+// drawn as impostors, from impostorBase()); with a light's view, then its THRONG_MAX_LODS... its
+// LOD regions (from lightBase()), filled by addLightPasses() for the shadow map (shadows.h).
 #pragma once
 
 #include "crowd.h"
@@ -87,9 +88,10 @@ class CrowdGpu {
     // technique's own, e.g. padded by the swim of `procedural`). `slots`: frames in flight.
     // `pipelines`: shared ones, or null to build its own (when the device can cull).
     // Throws gpu::GpuError (out of memory, storage buffers past the device's limits).
+    // `light_view`: room for culling against a light's view too (addLightPasses).
     CrowdGpu(gpu::Allocator& allocator, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
              std::span<const Bounds> cull_bounds, uint32_t slots,
-             std::shared_ptr<const CullPipelines> pipelines = nullptr);
+             std::shared_ptr<const CullPipelines> pipelines = nullptr, bool light_view = false);
 
     VkBuffer instances() const { return instances_->buffer; }
     VkBuffer visible() const { return visible_->buffer; }
@@ -119,6 +121,15 @@ class CrowdGpu {
                    const CullSettings& settings, const DepthPyramid* pyramid = nullptr,
                    uint32_t hardware_lods = THRONG_MAX_LODS);
     bool culled() const { return culled_; }
+    // The `shadow-cull` pass of frame slot `slot`: the members inside the light's view
+    // `light_view_projection` (orthographic), each at the LOD its size in the map of
+    // `map_size` texels needs, into the light's regions; drawSubmesh() then draws those until the
+    // next culling pass is recorded. Adds nothing (the shadow draws every member) when `settings`
+    // do not cull. Goes before the frame's addPasses() with the same settings (which then counts
+    // afresh). Contract: made with `light_view`.
+    void addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
+                        uint32_t map_size, const CullSettings& settings);
+    uint32_t lightBase() const { return light_base_; }
     bool occluding() const { return occluding_; }
     // The `cull-late` pass of an occlusion-culled frame (after the `pyramid` pass). Contract:
     // occluding().
@@ -151,6 +162,9 @@ class CrowdGpu {
 
   private:
     void recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const;
+    gpu::shader::CullParams viewParams(const glm::mat4& view_projection, VkExtent2D viewport,
+                                       const CullSettings& settings, uint32_t hardware_lods) const;
+    void writeSet(VkDescriptorSet set, VkBuffer params) const;
 
     gpu::Allocator* allocator_;
     const GpuAsset* asset_;
@@ -158,6 +172,7 @@ class CrowdGpu {
     uint32_t live_ = 0;
     uint32_t identity_base_ = 0;
     uint32_t impostor_base_ = 0;
+    uint32_t light_base_ = 0; // 0: no light's view
     bool can_cull_ = false;
     bool culled_ = false;
     bool occluding_ = false;
@@ -166,6 +181,8 @@ class CrowdGpu {
     std::vector<bool> slot_culled_;
     gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_, impostor_draw_;
     std::vector<gpu::OwnedBuffer> params_;   // per slot: CullParams (host-visible)
+    std::vector<gpu::OwnedBuffer> light_params_; // per slot: the light's view's CullParams
+    std::vector<VkDescriptorSet> light_sets_;    // per slot: sets_ with light_params_
     std::vector<gpu::OwnedBuffer> readback_; // per slot: the counts, copied for the host
     std::shared_ptr<const CullPipelines> pipelines_;
     gpu::Unique<VkDescriptorPool> pool_;

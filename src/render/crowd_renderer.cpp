@@ -37,6 +37,7 @@ CrowdRenderer::~CrowdRenderer() {
     technique_.reset();
     motion_.reset();
     crowd_.reset();
+    shadows_.reset();
 }
 
 Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(gpu::Allocator& allocator, const GpuAsset& asset,
@@ -56,8 +57,14 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(gpu::Allocator& all
 void CrowdRenderer::build() {
     const gpu::Context& ctx = *allocator_->context;
     const CrowdRendererSetup& s = setup_;
+    if (s.shadows.enabled()) {
+        if (Status st = checkShadowSettings(ctx, s.shadows); !st) throw Refused{st.message};
+        shadows_ =
+            std::make_unique<ShadowMap>(*allocator_, s.shadows, s.color_format, s.depth_format, s.frames_in_flight);
+    }
     crowd_ = std::make_unique<CrowdGpu>(*allocator_, *asset_, records_,
-                                        techniqueCullBounds(s.technique, s.clip_bounds, s.swim), s.frames_in_flight);
+                                        techniqueCullBounds(s.technique, s.clip_bounds, s.swim), s.frames_in_flight,
+                                        nullptr, shadows_ != nullptr);
     if (s.motion) {
         if (!techniqueReadsMembersOnGpu(s.technique))
             throw Refused{"technique " + s.technique +
@@ -84,6 +91,7 @@ void CrowdRenderer::build() {
     ts.bone_precision = s.bone_precision;
     ts.storage_buffer_limit = s.storage_buffer_limit;
     ts.capture = s.capture;
+    ts.shadows = shadows_.get();
     Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, ts);
     if (!created) throw Refused{created.error().message};
     technique_ = std::move(created).value();
@@ -132,7 +140,10 @@ void CrowdRenderer::markChanged(uint32_t first, uint32_t count) {
     }
 }
 
-void CrowdRenderer::setLiveMembers(uint32_t live) { crowd_->setLiveMembers(live); }
+void CrowdRenderer::setLiveMembers(uint32_t live) {
+    crowd_->setLiveMembers(live);
+    member_area_stale_ = true;
+}
 
 void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, float time) {
     Slot& f = slots_[slot];
@@ -150,6 +161,14 @@ void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, floa
         f.upload_first = changed_first_;
         f.upload_count = changed_end_ - changed_first_;
         changed_first_ = changed_end_ = 0;
+        member_area_stale_ = true;
+    }
+    if (shadows_ != nullptr) {
+        if (member_area_stale_ && setup_.shadows.area.min == setup_.shadows.area.max) {
+            member_area_ = memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds);
+            member_area_stale_ = false;
+        }
+        shadows_->update(slot, glm::vec3(crowdConstants(view_projection, time, *asset_).light_direction), member_area_);
     }
     technique_->update(slot, time);
     f.cpu = technique_->stats();
@@ -194,6 +213,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.raster = raster_.get();
     frame.raster_mode = setup_.raster;
     frame.impostors = impostors_.get();
+    frame.shadows = shadows_.get();
     frame.constants = crowdConstants(f.view_projection, f.time, *asset_);
     frame.cull = cull;
     frame.viewport = targets.extent;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "crowd_frame.h"
+#include "shadows.h"
 #include "technique.h"
 
 #include <functional>
@@ -40,6 +41,7 @@ struct CrowdRendererSetup {
     RasterMode raster = RasterMode::Hardware;
     RasterOptions raster_options;
     CullSettings cull;
+    ShadowSettings shadows; // off unless shadows.size > 0
     MotionFactory motion; // empty: the members stand (or move by the owner's edits)
     // Tests (TechniqueSetup): the capture buffer and a smaller storage-buffer limit.
     VkBuffer capture = VK_NULL_HANDLE;
@@ -101,6 +103,7 @@ class CrowdRenderer {
     std::string_view techniqueName() const { return technique_->name(); }
     const CrowdGpu& crowd() const { return *crowd_; }
     VertexCacheStats vertexCacheStats() const; // the compute rasterizer's (zero without one)
+    const ShadowMap* shadows() const { return shadows_.get(); } // null without shadows
 
   private:
     CrowdRenderer(gpu::Allocator& allocator, const GpuAsset& asset, const CrowdRendererSetup& setup);
@@ -125,6 +128,9 @@ class CrowdRenderer {
     std::vector<gpu::shader::InstanceRecord> records_;
     uint32_t changed_first_ = 0, changed_end_ = 0; // records changed since the last update()
     BakedAssetMesh mesh_;
+    std::unique_ptr<ShadowMap> shadows_;
+    Bounds member_area_;        // the members' box (shadows without a given area), kept with the records
+    bool member_area_stale_ = true;
     std::unique_ptr<CrowdGpu> crowd_;
     std::unique_ptr<CrowdMotion> motion_;
     std::unique_ptr<Technique> technique_;

@@ -1,6 +1,8 @@
 // Shared pipeline, descriptors and draw loop of the mesh-drawing techniques; see mesh_pass.h.
 #include "mesh_pass.h"
 
+#include "shadows.h"
+
 #include "../gpu/shader_blobs.h"
 
 #include <algorithm>
@@ -31,6 +33,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         {THRONG_BINDING_VISIBLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     bindings.push_back(
         {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    if (setup.shadows != nullptr) setup.shadows->addBindings(bindings);
     const bool capture = setup.capture != VK_NULL_HANDLE;
     if (capture) {
         if (desc.capture_spirv.empty()) throw gpu::GpuError("this technique has no capture shader");
@@ -47,18 +50,27 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     VkSpecializationInfo own{uint32_t(desc.specialization_entries.size()), desc.specialization_entries.data(),
                              desc.specialization_data.size(), desc.specialization_data.data()};
     if (!desc.specialization_entries.empty()) d.vertex_specialization = &own;
-    d.fragment_spirv = gpu::shaders::lit_frag_spv;
+    d.fragment_spirv = setup.shadows != nullptr ? std::span<const uint32_t>(gpu::shaders::lit_shadowed_frag_spv)
+                                                : std::span<const uint32_t>(gpu::shaders::lit_frag_spv);
     // No vertex input: the shaders pull BakedVertex from a storage buffer (vertex.glsl says why).
     d.layout = pass.layout;
     d.color_format = setup.color_format;
     d.depth_format = setup.depth_format;
     pass.pipeline = gpu::createGraphicsPipeline(ctx, d);
+    if (setup.shadows != nullptr) {
+        gpu::GraphicsPipelineDesc depth = d;
+        depth.depth_only = true;
+        depth.color_format = VK_FORMAT_UNDEFINED;
+        depth.depth_format = VK_FORMAT_D32_SFLOAT;
+        depth.depth_bias_slope = -1.5f; // reversed Z: away from the light
+        pass.depth_pipeline = gpu::createGraphicsPipeline(ctx, depth);
+    }
 
     // Pool sizes: enough of every type a technique may use, per set.
     pass.textures = 1 + uint32_t(asset.textures.size());
     const uint32_t set_count = pass.textures * std::max(desc.slots, 1u);
-    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * set_count},
-                                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
+    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 * set_count},
+                                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, set_count}}};
@@ -83,6 +95,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, setup.crowd->visible())};
         gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
+        if (setup.shadows != nullptr) gpu::writeDescriptors(ctx.device, pass.sets[s], setup.shadows->writes());
         if (capture) {
             const gpu::DescriptorWrite w[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_CAPTURE, setup.capture)};
             gpu::writeDescriptors(ctx.device, pass.sets[s], w);
@@ -93,6 +106,8 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
 void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
     if (pass.pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx.device, pass.pool, gpu::hostCallbacks(ctx.device));
     if (pass.pipeline != VK_NULL_HANDLE) vkDestroyPipeline(ctx.device, pass.pipeline, gpu::hostCallbacks(ctx.device));
+    if (pass.depth_pipeline != VK_NULL_HANDLE)
+        vkDestroyPipeline(ctx.device, pass.depth_pipeline, gpu::hostCallbacks(ctx.device));
     if (pass.layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(ctx.device, pass.layout, gpu::hostCallbacks(ctx.device));
     if (pass.set_layout != VK_NULL_HANDLE)
         vkDestroyDescriptorSetLayout(ctx.device, pass.set_layout, gpu::hostCallbacks(ctx.device));
@@ -103,7 +118,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
                     DrawConstants constants, uint32_t instance_count, uint32_t slot, uint32_t first_instance,
                     const uint32_t* dynamic_offset) {
     if (instance_count == 0) return;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.pipeline);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.depth_only ? pass.depth_pipeline : pass.pipeline);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     for (uint32_t s = 0; s < asset.submeshes.size(); ++s) {
         const BakedSubmesh& sub = asset.submeshes[s];
@@ -114,7 +129,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
                                 &pass.sets[slot * pass.textures + set], dynamic_offset != nullptr ? 1 : 0,
                                 dynamic_offset);
         constants.base_color = sub.base_color;
-        constants.has_texture = set != 0 ? 1u : 0u;
+        constants.has_texture = (constants.has_texture & 0xff00u) | (set != 0 ? 1u : 0u); // the frame slot stays
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                            sizeof(constants), &constants);
         crowd.drawSubmesh(cmd, s, first_instance, instance_count);
@@ -135,6 +150,13 @@ MeshTechnique::~MeshTechnique() {
 void MeshTechnique::buildPass(const MeshPassDesc& desc) {
     slots_ = std::max(desc.slots, 1u);
     createMeshPass(setup_, desc, pass_);
+}
+
+void MeshTechnique::recordDepth(VkCommandBuffer cmd, uint32_t slot, const DrawConstants& constants) {
+    assert(pass_.depth_pipeline != VK_NULL_HANDLE);
+    pass_.depth_only = true;
+    record(cmd, slot, constants);
+    pass_.depth_only = false;
 }
 
 void MeshTechnique::record(VkCommandBuffer cmd, uint32_t slot, const DrawConstants& constants) {

@@ -17,6 +17,8 @@ struct MeshPass {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
+    VkPipeline depth_pipeline = VK_NULL_HANDLE; // shadows only: the same vertex shader, depth only
+    bool depth_only = false;                    // recordMeshPass() binds depth_pipeline (MeshTechnique::recordDepth)
     VkDescriptorPool pool = VK_NULL_HANDLE;
     uint32_t textures = 1;             // sets per slot: [0] white, [1 + t] texture t
     std::vector<VkDescriptorSet> sets; // [slot * textures + texture]
@@ -60,6 +62,8 @@ class MeshTechnique : public Technique {
     explicit MeshTechnique(const TechniqueSetup& setup);
     ~MeshTechnique() override;
     void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override;
+    // record() with the pass's depth-only pipeline: every technique's own draw loop, unchanged.
+    void recordDepth(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) final;
 
   protected:
     void buildPass(const MeshPassDesc& desc);

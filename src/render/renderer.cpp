@@ -112,6 +112,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         // Capture records every vertex of every member: nothing culled.
         setup.cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
         setup.motion = s.motion;
+        setup.shadows = s.shadows;
+        if (setup.shadows.area.min == setup.shadows.area.max) setup.shadows.area = crowd.bounds;
         setup.storage_buffer_limit = s.storage_buffer_limit;
         if (s.capture) {
             const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);

@@ -36,6 +36,8 @@ struct RenderSettings {
     // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
     // every member (Technique::drawsCulled), and without Context::indirect_count.
     CullSettings cull;
+    // Shadows of the crowd on itself and on a ground (shadows.h); the area defaults to the crowd's bounds.
+    ShadowSettings shadows;
     // Moves the members on the GPU every frame (`--simulate`); empty: they stand still. Only for
     // techniques that read the members on the GPU alone (not cpu, palette, palette-ubo, bonetex,
     // which sample poses from the CPU's copy).

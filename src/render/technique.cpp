@@ -81,12 +81,23 @@ bool techniqueReadsMembersOnGpu(std::string_view name) {
     return name == "baked" || name == "vat" || name == "procedural" || name == "static";
 }
 
-void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
-    if (hasTransfers())
-        passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
-                          [this, slot](VkCommandBuffer cmd) { recordTransfers(cmd, slot); }});
+void addUploadPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot) {
+    if (!technique.hasTransfers()) return;
+    Technique* t = &technique;
+    passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
+                      [t, slot](VkCommandBuffer cmd) { t->recordTransfers(cmd, slot); }});
+}
+
+void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
+                 const gpu::shader::DrawConstants& constants) {
+    Technique* t = &technique;
     passes.push_back({"draw", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
-                      [this, slot, constants](VkCommandBuffer cmd) { record(cmd, slot, constants); }});
+                      [t, slot, constants](VkCommandBuffer cmd) { t->record(cmd, slot, constants); }});
+}
+
+void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
+    addUploadPass(passes, *this, slot);
+    addDrawPass(passes, *this, slot, constants);
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {

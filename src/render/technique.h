@@ -58,6 +58,9 @@ struct TechniqueSetup {
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
     VkBuffer capture = VK_NULL_HANDLE;
+    // The crowd casts and receives shadows (shadows.h; owned by the frame's owner, outliving the
+    // technique): the lit pass reads its map, and recordDepth() has a depth-only pipeline. Null: none.
+    const class ShadowMap* shadows = nullptr;
     // Tests: pretend the device's maxStorageBufferRange is this many bytes (0: the device's), to
     // exercise the batching of techniques whose per-frame data outgrows one storage buffer.
     uint64_t storage_buffer_limit = 0;
@@ -107,7 +110,17 @@ class Technique {
     }
     // Draws the crowd inside dynamic rendering on the frame's colour and depth targets.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
+    // The same draw, with the same skinning, into a depth-only target (the shadow map), through
+    // whichever members the crowd's last recorded culling phase chose. Contract: the technique
+    // was made with TechniqueSetup::shadows.
+    virtual void recordDepth(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
 };
+
+// The parts of Technique::addPasses: the `upload` pass (when the technique has transfers) and
+// the `draw` pass. A frame with shadows puts the uploads before the shadow pass.
+void addUploadPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot);
+void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
+                 const gpu::shader::DrawConstants& constants);
 
 // The boxes culling tests per clip for technique `name`: `clip_bounds` (Crowd::clip_bounds), or
 // for `procedural` the reach of the swim around them (its rotations about axes through the

@@ -61,5 +61,5 @@ void appendVisible(uint member, uint level) {
         return;
     }
     uint slot = atomicAdd(counts[level], 1u);
-    visible[level * cull.visible_stride + slot] = member;
+    visible[cull.visible_base + level * cull.visible_stride + slot] = member;
 }

@@ -5,8 +5,9 @@
 // After a culling phase, one thread per submesh: the indexed indirect draws of the LODs that
 // have members in this phase (LOD l's members are slots l * visible_stride onward of the
 // visible list; the late phase's follow the early phase's), and their number, for
-// vkCmdDrawIndexedIndirectCount. The late phase's draws are the second half of both buffers.
-// Thread 0 also writes the impostors' draw (impostors.h).
+// vkCmdDrawIndexedIndirectCount. The late phase's draws are the second region of both buffers,
+// the light's view's (phase SHADOW, shadows.h) the third. Thread 0 also writes the impostors'
+// draw (impostors.h), except for the light's view.
 
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
@@ -22,7 +23,8 @@ void main() {
     uint submesh = gl_GlobalInvocationID.x;
     if (submesh >= cull.submeshes) return;
     bool late = phase.phase == THRONG_CULL_PHASE_LATE;
-    uint region = late ? 1u : 0u;
+    bool shadow = phase.phase == THRONG_CULL_PHASE_SHADOW;
+    uint region = late ? 1u : shadow ? 2u : 0u;
     uint n = 0u;
     for (uint l = 0u; l < cull.lod_count; ++l) {
         if (l >= cull.draw_lods) break;  // the compute rasterizer's
@@ -37,13 +39,13 @@ void main() {
         d.instance_count = count;
         d.first_index = range.x;
         d.vertex_offset = 0;
-        d.first_instance = l * cull.visible_stride + first;
+        d.first_instance = cull.visible_base + l * cull.visible_stride + first;
         draws[(region * cull.submeshes + submesh) * THRONG_MAX_LODS + n] = d;
         ++n;
     }
     draw_counts[region * cull.submeshes + submesh] = n;
     // The impostors of both phases, drawn once after the last (6 indices: two triangles).
-    if (submesh == 0u) {
+    if (submesh == 0u && !shadow) {
         DrawCommand d;
         d.index_count = 6u;
         d.instance_count = counts[THRONG_COUNT_IMPOSTORS];

@@ -17,6 +17,7 @@ uint memberIndex() { return visible[uint(gl_InstanceIndex)]; }
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec2 out_uv;
 layout(location = 2) out vec4 out_color;
+layout(location = 3) out vec3 out_world; // read by lit_shadowed.frag only
 
 // Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
 // output of the vertex.
@@ -25,6 +26,7 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
     captureWorld(member, world);
+    out_world = world;
     out_normal = rotateByQuaternion(q, n);
     out_uv = vtx.uv;
     out_color = vtx.color * unpackUnorm4x8(inst.color) * draw.base_color;

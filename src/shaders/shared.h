@@ -38,6 +38,10 @@ using uint = uint32_t;
     11                        // storage buffer: BakedVertex[] as words, pulled by gl_VertexIndex (every mesh technique)
 #define THRONG_BINDING_VAT 12 // sampled image array: vertex animation, position + normal per vertex (technique vat)
 #define THRONG_BINDING_VISIBLE 16 // storage buffer: uint member per slot of the visible list (member.glsl)
+// Shadows (src/render/shadows.h), in the mesh techniques' sets when the crowd casts shadows and
+// in the ground's set. Past the compute rasterizer's bindings: one numbering for all of set 0.
+#define THRONG_BINDING_SHADOW_MAP 32    // combined image sampler: the shadow map (depth, reversed Z)
+#define THRONG_BINDING_SHADOW_PARAMS 33 // storage buffer: ShadowParams per frame slot
 
 // The compute rasterizer (raster_*.comp, resolve_*.frag; src/render/compute_raster.h, docs/FAR_FIELD.md),
 // set 0 of its own layouts, beside the bindings above that the skinning includes read.
@@ -110,6 +114,9 @@ using uint = uint32_t;
 #define THRONG_CULL_PHASE_ALL 0u
 #define THRONG_CULL_PHASE_EARLY 1u
 #define THRONG_CULL_PHASE_LATE 2u
+// The light's view (shadows.h): like ALL, into the light's regions of the visible list and the
+// third region of the draws; no impostors, no counts for the host.
+#define THRONG_CULL_PHASE_SHADOW 3u
 // The counts the culling pass keeps: members drawn at LOD l in [l] (both phases), members in the
 // frustum in [THRONG_COUNT_IN_FRUSTUM] (all members when the frustum test is off), members in the
 // frustum that occlusion culling hid in [THRONG_COUNT_OCCLUDED], and at [THRONG_COUNT_EARLY + l]
@@ -175,7 +182,7 @@ struct DrawConstants {
     vec4 base_color;      // submesh colour (multiplies vertex and instance colour)
     float time;           // seconds since the crowd started
     uint joint_count;     // palette entries per instance (palette, bonetex)
-    uint has_texture;
+    uint has_texture;        // bit 0: the submesh's texture is bound; bits 8-15: the frame slot (ShadowParams)
     uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
     uint first_instance;     // palette-ubo: first instance of the batch being drawn
@@ -194,6 +201,23 @@ struct SwimParams {
     float beats_per_second; // tail beats per second at speed 1
     float mask_head;        // z in front of which the wave and twist vanish (head at +z)...
     float mask_tail;        // ...and z behind which they act fully; mask_tail < mask_head
+};
+
+// The light of a frame with shadows (std430, one per frame slot): 80 bytes.
+struct ShadowParams {
+    mat4 light_view_projection; // world to the shadow map's clip space (orthographic, reversed Z)
+    vec4 settings;              // x: one texel in uv, y: normal offset (world units), z: depth bias, w: 0
+};
+
+// Push constants of the ground (ground.vert/ground.frag): 112 bytes.
+struct GroundConstants {
+    mat4 view_projection;
+    vec4 light_direction; // as DrawConstants
+    vec4 rect;            // world x-z rectangle: min x, min z, max x, max z
+    float height;         // world y of the ground
+    uint slot;            // frame slot: index of its ShadowParams
+    uint reserved0;
+    uint reserved1;
 };
 
 // What the culling pass needs to know about the view: 272 bytes, the same in std140 and std430.
@@ -216,7 +240,7 @@ struct CullParams {
     mat4 view_projection; // world to clip space (occlusion culling projects each member's box)
     vec2 viewport;        // pixels; level 0 of the depth pyramid has this size
     uint impostor_base;   // slot of the impostor region of the visible list
-    uint reserved2;
+    uint visible_base;    // added to every LOD region's first slot (the light's view: its own regions)
 };
 
 // Push constants of the culling shaders: 16 bytes.
@@ -325,6 +349,11 @@ static_assert(offsetof(DrawConstants, time) == 96);
 static_assert(offsetof(DrawConstants, joint_count) == 100);
 static_assert(offsetof(DrawConstants, has_texture) == 104);
 static_assert(sizeof(CheckConstants) == 16);
+static_assert(sizeof(ShadowParams) == 80);
+static_assert(offsetof(ShadowParams, settings) == 64);
+static_assert(sizeof(GroundConstants) == 112);
+static_assert(offsetof(GroundConstants, height) == 96);
+static_assert(offsetof(CullParams, visible_base) == 268);
 static_assert(sizeof(CullParams) == 272);
 static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);

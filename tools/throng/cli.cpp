@@ -171,6 +171,18 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                 return "--vertex-cache: auto or MiB from 0 to 1e9, not '" + text + "'";
             return {};
         });
+    command
+        ->add_option("--shadows", flags.shadows,
+                     "Shadows of the crowd on itself and on a ground under it, from the light: off (default), on (a "
+                     "2048 x 2048 shadow map) or the map's texels a side (16 to 16384)")
+        ->check([](const std::string& text) -> std::string {
+            if (text == "on" || text == "off") return {};
+            char* end = nullptr;
+            const long size = std::strtol(text.c_str(), &end, 10);
+            if (end == text.c_str() || *end != '\0' || size < 16 || size > 16384)
+                return "--shadows: on, off or texels from 16 to 16384, not '" + text + "'";
+            return {};
+        });
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
                       "(baked, vat, procedural, static)");
@@ -181,6 +193,12 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
 uint64_t vertexCacheBytes(const CrowdFlags& flags) {
     if (flags.vertex_cache == "auto") return kVertexCacheAuto;
     return uint64_t(std::strtod(flags.vertex_cache.c_str(), nullptr) * 1048576.0);
+}
+
+uint32_t shadowMapSize(const CrowdFlags& flags) {
+    if (flags.shadows == "off") return 0;
+    if (flags.shadows == "on") return 2048;
+    return uint32_t(std::strtoul(flags.shadows.c_str(), nullptr, 10));
 }
 
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
@@ -194,6 +212,7 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     job.raster = flags.raster;
     job.vertex_cache_bytes = vertexCacheBytes(flags);
     job.simulate = flags.simulate;
+    job.shadows = shadowMapSize(flags);
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {

@@ -50,7 +50,10 @@ struct CrowdFlags {
     std::string vertex_cache =
         "auto";            // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
     bool simulate = false; // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
+    std::string shadows = "off"; // off | on (2048) | texels a side of the shadow map
 };
+// The shadow map size of --shadows (CrowdJob::shadows; 0: off).
+uint32_t shadowMapSize(const CrowdFlags& flags);
 // The bytes of --vertex-cache (CrowdJob::vertex_cache_bytes).
 uint64_t vertexCacheBytes(const CrowdFlags& flags);
 // The crowd flags into a job: view, culling, LOD, occlusion, impostors, raster, vertex cache, simulation.

@@ -1,0 +1,273 @@
+// Shadows of the crowd; see shadows.h.
+#include "shadows.h"
+
+#include "../gpu/pipeline.h"
+#include "../gpu/shader_blobs.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+namespace throng::render {
+
+using gpu::shader::GroundConstants;
+using gpu::shader::ShadowParams;
+
+namespace {
+
+constexpr VkFormat kShadowFormat = VK_FORMAT_D32_SFLOAT;
+
+bool emptyBox(const Bounds& b) { return !(b.max.x > b.min.x || b.max.y > b.min.y || b.max.z > b.min.z); }
+
+// The corners the light must see: the area's box and the ground rectangle at its floor.
+std::array<glm::vec3, 12> lightCorners(const Bounds& area, const glm::vec3& direction) {
+    std::array<glm::vec3, 12> c{};
+    for (int i = 0; i < 8; ++i)
+        c[i] = glm::vec3((i & 1) ? area.max.x : area.min.x, (i & 2) ? area.max.y : area.min.y,
+                         (i & 4) ? area.max.z : area.min.z);
+    const glm::vec4 rect = groundRect(area, direction);
+    c[8] = {rect.x, area.min.y, rect.y};
+    c[9] = {rect.z, area.min.y, rect.y};
+    c[10] = {rect.x, area.min.y, rect.w};
+    c[11] = {rect.z, area.min.y, rect.w};
+    return c;
+}
+
+} // namespace
+
+Status checkShadowSettings(const gpu::Context& ctx, const ShadowSettings& s) {
+    if (!s.enabled()) return {};
+    const uint32_t limit = std::min(kMaxShadowMapSize, ctx.properties.limits.maxImageDimension2D);
+    if (s.size < 16 || s.size > limit)
+        return Status::failure("shadow map size " + std::to_string(s.size) + " is outside 16.." +
+                               std::to_string(limit) + " texels");
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(ctx.physical, kShadowFormat, &props);
+    const VkFormatFeatureFlags need =
+        VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+    if ((props.optimalTilingFeatures & need) != need)
+        return Status::failure("shadows: this device cannot render and sample a D32_SFLOAT shadow map");
+    return {};
+}
+
+Bounds memberArea(std::span<const gpu::shader::InstanceRecord> records, std::span<const Bounds> clip_bounds) {
+    // The largest reach of any clip's box from a member's origin, times the member's scale.
+    float reach = 0.0f;
+    for (const Bounds& b : clip_bounds)
+        reach = std::max({reach, glm::length(glm::max(glm::abs(b.min), glm::abs(b.max)))});
+    Bounds out;
+    bool any = false;
+    for (const gpu::shader::InstanceRecord& r : records) {
+        const float scale = std::abs(r.position_scale.w);
+        if (scale == 0.0f) continue; // removed
+        const glm::vec3 p(r.position_scale);
+        const glm::vec3 lo = p - glm::vec3(reach * scale), hi = p + glm::vec3(reach * scale);
+        out.min = any ? glm::min(out.min, lo) : lo;
+        out.max = any ? glm::max(out.max, hi) : hi;
+        any = true;
+    }
+    return out;
+}
+
+glm::vec4 groundRect(const Bounds& area, const glm::vec3& direction) {
+    // A shadow reaches past what casts it by its height times the light's horizontal slope.
+    const float height = area.max.y - area.min.y;
+    const glm::vec2 slope = glm::vec2(direction.x, direction.z) / std::max(std::abs(direction.y), 0.2f);
+    const glm::vec2 reach = glm::abs(slope) * height + glm::vec2(0.05f * area.diagonal());
+    return {area.min.x - reach.x, area.min.z - reach.y, area.max.x + reach.x, area.max.z + reach.y};
+}
+
+glm::mat4 lightViewProjection(const glm::vec3& direction, const Bounds& area) {
+    const glm::vec3 center = 0.5f * (area.min + area.max);
+    const float radius = std::max(area.diagonal(), 1e-3f);
+    const glm::vec3 up = std::abs(direction.y) > 0.99f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+    const glm::vec3 eye = center - direction * radius;
+    // Right-handed view looking along `direction`.
+    const glm::vec3 f = glm::normalize(direction);
+    const glm::vec3 s = glm::normalize(glm::cross(f, up));
+    const glm::vec3 u = glm::cross(s, f);
+    glm::mat4 view(1.0f);
+    view[0][0] = s.x, view[1][0] = s.y, view[2][0] = s.z;
+    view[0][1] = u.x, view[1][1] = u.y, view[2][1] = u.z;
+    view[0][2] = -f.x, view[1][2] = -f.y, view[2][2] = -f.z;
+    view[3][0] = -glm::dot(s, eye), view[3][1] = -glm::dot(u, eye), view[3][2] = glm::dot(f, eye);
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::vec3& c : lightCorners(area, direction)) {
+        const glm::vec3 v(view * glm::vec4(c, 1.0f));
+        lo = glm::min(lo, v);
+        hi = glm::max(hi, v);
+    }
+    const glm::vec3 pad = 0.01f * glm::max(hi - lo, glm::vec3(1e-3f));
+    lo -= pad;
+    hi += pad;
+    const float near = -hi.z, far = -lo.z; // view space looks down -z
+    glm::mat4 proj(0.0f);
+    proj[0][0] = 2.0f / (hi.x - lo.x);
+    proj[1][1] = 2.0f / (hi.y - lo.y);
+    proj[3][0] = -(hi.x + lo.x) / (hi.x - lo.x);
+    proj[3][1] = -(hi.y + lo.y) / (hi.y - lo.y);
+    proj[2][2] = 1.0f / (far - near); // reversed Z: 1 at the near plane, 0 at the far one
+    proj[3][2] = far / (far - near);
+    proj[3][3] = 1.0f;
+    return proj * view;
+}
+
+ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat color_format, VkFormat depth_format,
+                     uint32_t slots)
+    : allocator_(&a), settings_(settings), light_(slots, glm::mat4(1.0f)), areas_(slots) {
+    const gpu::Context& ctx = *a.context;
+    map_ = gpu::OwnedImage(a, gpu::createImage(a, kShadowFormat, settings.size, settings.size, 1,
+                                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                                   VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                               VK_IMAGE_ASPECT_DEPTH_BIT));
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+    sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    VkSampler sampler = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateSampler(ctx.device, &sci, gpu::hostCallbacks(ctx.device), &sampler));
+    sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
+    params_ = gpu::ownBuffer(a, slots * sizeof(ShadowParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                             gpu::MemoryUse::Upload);
+    std::memset(params_->mapped(), 0, slots * sizeof(ShadowParams));
+    // Empty (everything lit) and readable until the first shadow pass.
+    gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+        gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_ASPECT_DEPTH_BIT);
+        const VkClearDepthStencilValue far{0.0f, 0};
+        const VkImageSubresourceRange range{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+        vkCmdClearDepthStencilImage(cmd, map_->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &far, 1, &range);
+        gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    });
+    if (!settings.ground) return;
+
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    addBindings(bindings);
+    ground_set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
+    ground_layout_ = gpu::Unique<VkPipelineLayout>(
+        ctx.device, gpu::createPipelineLayout(ctx, ground_set_layout_, sizeof(GroundConstants),
+                                              VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT));
+    gpu::GraphicsPipelineDesc d;
+    d.vertex_spirv = gpu::shaders::ground_vert_spv;
+    d.fragment_spirv = gpu::shaders::ground_frag_spv;
+    d.layout = ground_layout_;
+    d.color_format = color_format;
+    d.depth_format = depth_format;
+    ground_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, d));
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+    pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
+    ground_set_ = gpu::allocateSets(ctx, pool_, ground_set_layout_, 1)[0];
+    const std::vector<gpu::DescriptorWrite> w = writes();
+    gpu::writeDescriptors(ctx.device, ground_set_, w);
+}
+
+ShadowMap::~ShadowMap() = default;
+
+void ShadowMap::addBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings) const {
+    bindings.push_back({THRONG_BINDING_SHADOW_MAP, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                        VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    bindings.push_back(
+        {THRONG_BINDING_SHADOW_PARAMS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+}
+
+std::vector<gpu::DescriptorWrite> ShadowMap::writes() const {
+    return {gpu::DescriptorWrite::sampled(THRONG_BINDING_SHADOW_MAP, sampler_, map_->view),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_SHADOW_PARAMS, params_->buffer)};
+}
+
+void ShadowMap::update(uint32_t slot, const glm::vec3& light_direction, const Bounds& area) {
+    const Bounds& box = emptyBox(settings_.area) ? area : settings_.area;
+    const glm::vec3 direction = glm::normalize(light_direction);
+    areas_[slot] = box;
+    light_[slot] = lightViewProjection(direction, box);
+    // One texel in world units: the map spans 2 / |row 0| of the light's x (its view is orthonormal).
+    const glm::mat4& m = light_[slot];
+    const float width = 2.0f / glm::length(glm::vec3(m[0][0], m[1][0], m[2][0]));
+    const float texel_world = width / float(settings_.size);
+    const float depth_per_world = glm::length(glm::vec3(m[0][2], m[1][2], m[2][2]));
+    ShadowParams p{};
+    p.light_view_projection = light_[slot];
+    p.settings = glm::vec4(1.0f / float(settings_.size), 1.5f * texel_world, texel_world * depth_per_world, 0.0f);
+    std::memcpy(static_cast<uint8_t*>(params_->mapped()) + slot * sizeof(ShadowParams), &p, sizeof p);
+}
+
+gpu::Pass ShadowMap::shadowPass(uint32_t slot, Technique& technique, gpu::shader::DrawConstants constants) const {
+    constants.view_projection = light_[slot];
+    constants.lod_stride = 0; // every level skinned in full (the light's regions are not the camera's)
+    constants.coarse_lods = 0;
+    const VkImage image = map_->image;
+    const VkImageView view = map_->view;
+    const uint32_t size = settings_.size;
+    Technique* t = &technique;
+    return {"shadow", gpu::PassKind::Graphics, gpu::PassTargets::Own,
+            [image, view, size, t, slot, constants](VkCommandBuffer cmd) {
+                gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                     VK_IMAGE_ASPECT_DEPTH_BIT);
+                VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+                da.imageView = view;
+                da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+                da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+                da.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+                da.clearValue.depthStencil = {0.0f, 0}; // reversed Z: nothing in the way
+                VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+                ri.renderArea = {{0, 0}, {size, size}};
+                ri.layerCount = 1;
+                ri.pDepthAttachment = &da;
+                vkCmdBeginRendering(cmd, &ri);
+                const VkViewport viewport{0.0f, 0.0f, float(size), float(size), 0.0f, 1.0f};
+                const VkRect2D scissor{{0, 0}, {size, size}};
+                vkCmdSetViewport(cmd, 0, 1, &viewport);
+                vkCmdSetScissor(cmd, 0, 1, &scissor);
+                t->recordDepth(cmd, slot, constants);
+                vkCmdEndRendering(cmd);
+                gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+            }};
+}
+
+gpu::Pass ShadowMap::groundPass(uint32_t slot, const gpu::shader::DrawConstants& constants) const {
+    GroundConstants g{};
+    g.view_projection = constants.view_projection;
+    g.light_direction = constants.light_direction;
+    const Bounds& area = areas_[slot];
+    g.rect = groundRect(area, glm::normalize(glm::vec3(constants.light_direction)));
+    g.height = area.min.y;
+    g.slot = slot;
+    const VkPipeline pipeline = ground_pipeline_;
+    const VkPipelineLayout layout = ground_layout_;
+    const VkDescriptorSet set = ground_set_;
+    return {"ground", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+            [pipeline, layout, set, g](VkCommandBuffer cmd) {
+                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+                vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                                   sizeof g, &g);
+                vkCmdDraw(cmd, 6, 1, 0, 0);
+            }};
+}
+
+std::vector<float> ShadowMap::readMap() const {
+    const uint32_t size = settings_.size;
+    gpu::OwnedBuffer staging =
+        gpu::ownBuffer(*allocator_, VkDeviceSize(size) * size * sizeof(float), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                       gpu::MemoryUse::Readback);
+    gpu::submitAndWait(*allocator_->context, [&](VkCommandBuffer cmd) {
+        gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+        region.imageExtent = {size, size, 1};
+        vkCmdCopyImageToBuffer(cmd, map_->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging->buffer, 1, &region);
+        gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    });
+    std::vector<float> out(size_t(size) * size);
+    std::memcpy(out.data(), staging->mapped(), out.size() * sizeof(float));
+    return out;
+}
+
+} // namespace throng::render

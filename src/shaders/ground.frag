@@ -1,0 +1,21 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared.h"
+#include "shadow.glsl"
+
+// The ground's colour: a grey with a faint one-unit checker (so motion reads), lit as the crowd
+// is and darkened where the crowd's shadow falls.
+
+layout(push_constant) uniform Push { GroundConstants ground; };
+layout(location = 0) in vec3 in_world;
+layout(location = 0) out vec4 out_color;
+
+void main() {
+    vec3 n = vec3(0.0, 1.0, 0.0);
+    float diffuse = max(dot(n, -ground.light_direction.xyz), 0.0);
+    if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, ground.light_direction.xyz, ground.slot);
+    ivec2 cell = ivec2(floor(in_world.xz));
+    float albedo = ((cell.x + cell.y) & 1) == 0 ? 0.55 : 0.5;
+    float light = ground.light_direction.w + (1.0 - ground.light_direction.w) * diffuse;
+    out_color = vec4(vec3(albedo * light), 1.0);
+}

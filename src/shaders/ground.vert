@@ -1,0 +1,17 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared.h"
+
+// The ground under a crowd that casts shadows (src/render/shadows.h): one quad, two triangles,
+// over the constants' x-z rectangle at their height.
+
+layout(push_constant) uniform Push { GroundConstants ground; };
+layout(location = 0) out vec3 out_world;
+
+void main() {
+    const vec2 corners[6] = vec2[](vec2(0, 0), vec2(1, 0), vec2(1, 1), vec2(0, 0), vec2(1, 1), vec2(0, 1));
+    vec2 c = corners[gl_VertexIndex];
+    vec3 world = vec3(mix(ground.rect.x, ground.rect.z, c.x), ground.height, mix(ground.rect.y, ground.rect.w, c.y));
+    out_world = world;
+    gl_Position = ground.view_projection * vec4(world, 1.0);
+}

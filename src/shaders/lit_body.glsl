@@ -1,0 +1,30 @@
+// The lit fragment of every mesh technique (lit.frag; with THRONG_SHADOWS defined,
+// lit_shadowed.frag): a directional light plus ambient, two-sided so thin parts (fins, capes)
+// light from both sides, the light dimmed by the shadow map where the crowd casts shadows.
+// Expects shared.h.
+
+layout(location = 0) in vec3 in_normal;
+layout(location = 1) in vec2 in_uv;
+layout(location = 2) in vec4 in_color;
+#ifdef THRONG_SHADOWS
+layout(location = 3) in vec3 in_world;
+#include "shadow.glsl"
+#endif
+
+layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture;
+layout(push_constant) uniform Push { DrawConstants draw; };
+
+layout(location = 0) out vec4 out_color;
+
+void main() {
+    vec3 n = normalize(in_normal);
+    if (!gl_FrontFacing) n = -n;
+    float diffuse = max(dot(n, -draw.light_direction.xyz), 0.0);
+#ifdef THRONG_SHADOWS
+    if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, draw.light_direction.xyz, (draw.has_texture >> 8) & 0xffu);
+#endif
+    vec4 albedo = in_color;
+    if ((draw.has_texture & 1u) != 0u) albedo *= texture(base_texture, in_uv);
+    float light = draw.light_direction.w + (1.0 - draw.light_direction.w) * diffuse;
+    out_color = vec4(albedo.rgb * light, 1.0);
+}
