@@ -216,6 +216,11 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.triangles = out.drawn.triangles;
         out.submitted_triangles = lodTriangles(assetLods(asset)[0]) * crowd.instances.size();
         out.vertex_cache = renderer->vertexCacheStats();
+        if (s.read_shadow_map && renderer->shadows() != nullptr) {
+            const uint32_t last = (frames - 1) % kFramesInFlight;
+            out.shadow_map = renderer->shadows()->readMap();
+            out.shadow_light = renderer->shadows()->lightMatrix(last);
+        }
 
         if (s.capture) {
             const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());

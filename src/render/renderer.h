@@ -38,6 +38,7 @@ struct RenderSettings {
     CullSettings cull;
     // Shadows of the crowd on itself and on a ground (shadows.h); the area defaults to the crowd's bounds.
     ShadowSettings shadows;
+    bool read_shadow_map = false; // tests: RenderOutput::shadow_map and shadow_light
     // Moves the members on the GPU every frame (`--simulate`); empty: they stand still. Only for
     // techniques that read the members on the GPU alone (not cpu, palette, palette-ubo, bonetex,
     // which sample poses from the CPU's copy).
@@ -57,6 +58,8 @@ struct RenderOutput {
     uint64_t triangles = 0;          // drawn in the last frame (after culling and LOD)
     uint64_t submitted_triangles = 0; // every member at full detail: what a frame without culling draws
     CullCounts drawn;                 // the last frame's
+    std::vector<float> shadow_map;    // RenderSettings::read_shadow_map: the last frame's, row-major (reversed Z)
+    glm::mat4 shadow_light{1.0f};     // ...and the light's view-projection it was drawn with
     VertexCacheStats vertex_cache;    // the compute rasterizer's, the last frame's (zero without one)
 
     std::string technique; // the technique's own name (with its variant)

@@ -6,8 +6,9 @@
 layout(location = 0) in vec3 in_normal;
 layout(location = 1) in vec2 in_uv;
 layout(location = 2) in vec4 in_color;
+layout(location = 3) in vec3 in_world; // member.glsl writes it for shadows; read below either way, so the
+                                       // interfaces match without maintenance4
 #ifdef THRONG_SHADOWS
-layout(location = 3) in vec3 in_world;
 #include "shadow.glsl"
 #endif
 
@@ -17,6 +18,7 @@ layout(push_constant) uniform Push { DrawConstants draw; };
 layout(location = 0) out vec4 out_color;
 
 void main() {
+    if (any(isnan(in_world))) discard; // a broken vertex draws nothing
     vec3 n = normalize(in_normal);
     if (!gl_FrontFacing) n = -n;
     float diffuse = max(dot(n, -draw.light_direction.xyz), 0.0);
