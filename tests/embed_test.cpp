@@ -208,6 +208,70 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 
+// Shadows through the host API (CrowdRendererDesc::shadow_map_size, the members' own box): the
+// same picture as the headless renderer's with the same settings, and darker ground under them.
+TEST(Embed, ShadowsMatchTheHeadlessRenderer) {
+    const BakedAsset asset = walker();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.max_members = 4;
+    desc.extent = {kWidth, kHeight};
+    desc.shadow_map_size = 512;
+    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    CrowdRenderer& r = *created.value();
+    const Member members[] = {at({-1.0f, 0, 0}, 0.3f), at({1.0f, 0, -0.5f}, -0.7f)};
+    render::Crowd crowd;
+    for (const Member& m : members) {
+        ASSERT_TRUE(r.addMember(m).ok());
+        gpu::shader::InstanceRecord rec = render::singleInstance(m.clip, 0.0f);
+        rec.position_scale = glm::vec4(m.position, 1.0f);
+        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
+        crowd.instances.push_back(rec);
+    }
+    crowd.clip_bounds = render::clipCullBounds(asset);
+    const glm::mat4 vp = camera(asset);
+    const std::vector<uint8_t> embedded = host.frame(r, 0, {vp, 0.4f}, nullptr);
+    EXPECT_EQ(r.stats(0).error, "");
+
+    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
+    ASSERT_TRUE(own.ok());
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, *own.value());
+    Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset);
+    ASSERT_TRUE(gpu_asset.ok());
+    render::RenderSettings settings;
+    settings.width = kWidth;
+    settings.height = kHeight;
+    settings.time = 0.4f;
+    settings.frames = 1;
+    settings.baked = &asset;
+    settings.shadows.size = 512;
+    const Result<render::RenderOutput> headless =
+        render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
+    settings.shadows.size = 0;
+    const Result<render::RenderOutput> plain = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
+    render::destroyAsset(allocator, gpu_asset.value());
+    gpu::destroyAllocator(allocator);
+    gpu::destroyContext(*own.value());
+    ASSERT_TRUE(headless.ok()) << headless.error().message;
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    EXPECT_EQ(embedded, headless.value().rgba);
+    // The ground covers the background, and part of it is in shadow (grey, darker than the lit ground).
+    size_t dark = 0, lit = 0;
+    for (size_t i = 0; i < embedded.size(); i += 4) {
+        const uint8_t* p = &embedded[i];
+        if (std::abs(int(p[0]) - int(p[1])) > 2 || std::abs(int(p[1]) - int(p[2])) > 2) continue;
+        (p[0] < 150 ? dark : lit)++;
+    }
+    EXPECT_GT(lit, 1000u);
+    EXPECT_GT(dark, 40u);
+    EXPECT_NE(embedded, plain.value().rgba);
+    created.value().reset();
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
 // Members added, changed and removed by the host: stable ids, the picture and the stats follow.
 TEST(Embed, MembersAreTheHostsToAddChangeAndRemove) {
     const BakedAsset asset = walker();

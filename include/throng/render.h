@@ -147,6 +147,15 @@ struct CrowdRendererDesc {
     // the renderer lays out max_members members itself (seeded) and the host cannot edit them.
     bool simulate = false;
     uint64_t seed = 1;
+    // Shadows of the crowd on itself and on a ground under it, from the light: a shadow map of
+    // this many texels a side (16..16384; 0: none), drawn in the `shadow` pass by each technique's
+    // own skinning after culling against the light. The map covers `shadow_area` (the world box
+    // the crowd lives in; empty: the members' box, refitted when they change; simulated: the
+    // layout's); the ground (shadow_ground) lies at its floor. Members drawn by the compute
+    // rasterizer or as impostors cast shadows but are not darkened by them.
+    uint32_t shadow_map_size = 0;
+    bool shadow_ground = true;
+    Bounds shadow_area;
 };
 
 // A stable name for a member; stays valid until removeMember().

@@ -144,6 +144,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         setup.frames_in_flight = desc.frames_in_flight;
         setup.raster = raster;
         setup.cull = {desc.cull, desc.lod, desc.lod_error_px, desc.occlusion, true, desc.impostor_px};
+        setup.shadows = {desc.shadow_map_size, desc.shadow_ground, desc.shadow_area};
         if (desc.simulate) { // throng lays the crowd out: it brings its clip bounds
             render::CrowdOptions layout;
             layout.count = desc.max_members;
@@ -156,6 +157,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             setup.motion = std::move(motion).value();
             setup.members = crowd.instances;
             setup.clip_bounds = crowd.clip_bounds;
+            if (setup.shadows.area.min == setup.shadows.area.max) setup.shadows.area = crowd.bounds;
         } else {
             setup.clip_bounds = render::clipCullBounds(*desc.asset);
         }
