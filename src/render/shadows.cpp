@@ -122,10 +122,16 @@ ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat
                                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                                    VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                                VK_IMAGE_ASPECT_DEPTH_BIT));
+    // A comparison sampler (reference >= stored: lit), bilinear where the device filters D32.
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(ctx.physical, kShadowFormat, &props);
+    const bool linear = (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0;
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+    sci.magFilter = sci.minFilter = linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
     sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sci.compareEnable = VK_TRUE;
+    sci.compareOp = VK_COMPARE_OP_GREATER_OR_EQUAL;
     VkSampler sampler = VK_NULL_HANDLE;
     VK_CHECK(vkCreateSampler(ctx.device, &sci, gpu::hostCallbacks(ctx.device), &sampler));
     sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
