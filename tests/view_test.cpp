@@ -69,7 +69,13 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("view street").value().text, "street");
     EXPECT_FALSE(parse("view sideways").ok());
     EXPECT_TRUE(parse("simulate on").value().on);
-    EXPECT_EQ(commandHelp().size(), 21u);
+    EXPECT_EQ(parse("shadows on").value().kind, CommandKind::Shadows);
+    EXPECT_EQ(parse("shadows on").value().number, double(kDefaultShadowMapSize));
+    EXPECT_EQ(parse("shadows off").value().number, 0.0);
+    EXPECT_EQ(parse("shadows 512").value().number, 512.0);
+    for (const char* bad : {"shadows 15", "shadows 16385", "shadows 1e3", "shadows -512", "shadows maybe"})
+        EXPECT_FALSE(parse(bad).ok()) << bad;
+    EXPECT_EQ(commandHelp().size(), 22u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -348,6 +354,33 @@ TEST(View, ImpostorsDrawTheFarCrowd) {
     EXPECT_NE(r.out.find(", impostors ", stats), std::string::npos) << "no impostors pass in the stats line\n" << r.out;
     const Image img = loadPng(shot);
     ASSERT_EQ(img.width, 960);
+    EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the picture (beside the overlay)";
+}
+
+// --shadows and the console's shadows: the shadow passes in the frame (stats), a picture with the
+// crowd, shadows off and on again at another size, and through a technique switch.
+TEST(View, ShadowsTurnOnAndOff) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_shadows") / "shadows.png").string();
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 60 --size 640x360 --validate --frames 20 --shadows 512 --exec \"wait 3; "
+        "stats; screenshot " +
+            shot + "; shadows off; wait 1; shadows on; technique palette; wait 3; stats\"",
+        display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    for (const char* line : {"shadows: off", "shadows: on, a 2048 x 2048 shadow map", "technique: palette"})
+        EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
+    for (const char* technique : {"stats: baked", "stats: palette"}) {
+        const size_t stats = r.out.find(technique);
+        ASSERT_NE(stats, std::string::npos) << r.out;
+        const std::string line = r.out.substr(stats, r.out.find('\n', stats) - stats);
+        EXPECT_TRUE(contains(line, "shadow-cull ") && contains(line, ", shadow ") && contains(line, ", ground "))
+            << "no shadow passes in the stats line\n"
+            << line;
+    }
+    const Image img = loadPng(shot);
+    ASSERT_EQ(img.width, 640);
     EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the picture (beside the overlay)";
 }
 

@@ -34,6 +34,9 @@ struct ViewerOptions {
         "hardware"; // who rasterizes the crowd: hardware | compute | auto (render::RasterMode; console: raster)
     uint64_t vertex_cache_bytes = ~uint64_t(0); // the compute rasterizer's vertex cache (~0: render::kVertexCacheAuto)
     float impostor_px = 0.0f; // members fewer pixels tall drawn as animated impostors (0: none; console: impostors)
+    // Shadows of the crowd on itself and on a ground under it: the shadow map's texels a side (0: none;
+    // --shadows on: 2048; console: shadows). A size the device refuses starts the viewer without them.
+    uint32_t shadows = 0;
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -105,6 +105,14 @@ bool Commands::apply(const Command& c) {
         host_.log("impostors: under " + std::to_string(float(c.number)) + " px");
         return true;
     }
+    case CommandKind::Shadows: {
+        want.shadows = uint32_t(c.number);
+        if (!change(want, false)) return false;
+        const std::string side = std::to_string(want.shadows);
+        host_.log(want.shadows == 0 ? std::string("shadows: off")
+                                    : "shadows: on, a " + side + " x " + side + " shadow map");
+        return true;
+    }
     case CommandKind::View: {
         render::ViewKind view = render::ViewKind::Overview;
         render::parseViewKind(c.text, view);

@@ -60,6 +60,8 @@ constexpr Spec kSpecs[] = {
      "members fewer pixels tall drawn as animated impostors, 0 (none) to 10000"},
     {"raster", CommandKind::Raster, "hardware|compute|auto",
      "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
+    {"shadows", CommandKind::Shadows, "on|off|SIZE",
+     "shadows of the crowd on itself and a ground: on (2048 texels a side), off, or 16 to 16384"},
     {"overlay", CommandKind::Overlay, "on|off", "show or hide the panel (key H); the console stays as it is"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
@@ -155,6 +157,15 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Impostors:
         if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0)
             return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
+        return c;
+    case CommandKind::Shadows:
+        if (arg == "on" || arg == "off") {
+            c.number = arg == "on" ? kDefaultShadowMapSize : 0.0;
+            return c;
+        }
+        if (arg.find_first_not_of("0123456789") != std::string::npos || !toNumber(arg, c.number) || c.number < 16.0 ||
+            c.number > 16384.0)
+            return Error{usage + ": '" + arg + "' is not on, off or texels from 16 to 16384"};
         return c;
     case CommandKind::Raster:
         if (arg != "hardware" && arg != "compute" && arg != "auto")

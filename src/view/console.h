@@ -15,6 +15,7 @@
 //   occlusion on|off         with cull: members hidden behind others are not drawn
 //   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; baked, static)
 //   impostors PX             members fewer pixels tall drawn as animated impostors (0: none)
+//   shadows on|off|SIZE      shadows of the crowd on itself and a ground (on: a 2048-texel map; 16 .. 16384)
 //   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
 //   view overview|street     the camera: the whole crowd, or standing at its edge looking across it
 //   simulate on|off          members move on the GPU (techniques baked, vat, procedural, static)
@@ -35,6 +36,7 @@
 namespace throng::view {
 
 constexpr uint32_t kMaxInstances = 10'000'000;
+constexpr uint32_t kDefaultShadowMapSize = 2048; // `shadows on`, as --shadows on
 
 enum class CommandKind {
     Help,
@@ -52,6 +54,7 @@ enum class CommandKind {
     Simulate,
     Raster,
     Impostors,
+    Shadows,
     Overlay,
     Size,
     Screenshot,
@@ -63,7 +66,7 @@ enum class CommandKind {
 struct Command {
     CommandKind kind = CommandKind::Help;
     std::string text;    // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
-    double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels
+    double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels, shadow map texels (0: off)
     bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay
     uint32_t width = 0, height = 0; // size
 };

@@ -77,10 +77,24 @@ bool LiveCrowd::apply(const CrowdState& want) {
         std::unique_ptr<render::Crowd> crowd = crowdFor(use.baked, want, setup_.seed);
         const std::vector<Bounds> cull_bounds =
             render::techniqueCullBounds(want.technique, crowd->clip_bounds, render::defaultSwim());
+        // The shadow map before the crowd on the GPU and the technique made for it (both read it;
+        // on failure they go first, it last).
+        std::unique_ptr<render::ShadowMap> shadows;
+        if (want.shadows > 0) {
+            render::ShadowSettings ss;
+            ss.size = want.shadows;
+            ss.ground = true;
+            ss.area = crowd->bounds;
+            if (Status st = render::checkShadowSettings(*setup_.allocator->context, ss); !st)
+                return fail(st.message.rfind("shadows", 0) == 0 ? st.message : "shadows: " + st.message);
+            shadows = std::make_unique<render::ShadowMap>(*setup_.allocator, ss, setup_.color_format,
+                                                          setup_.depth_format, setup_.frames_in_flight);
+        }
         if (!cull_pipelines_ && setup_.allocator->context->indirect_count)
             cull_pipelines_ = render::createCullPipelines(*setup_.allocator->context);
-        auto crowd_gpu = std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds,
-                                                            setup_.frames_in_flight, cull_pipelines_);
+        auto crowd_gpu =
+            std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds,
+                                               setup_.frames_in_flight, cull_pipelines_, shadows != nullptr);
         std::unique_ptr<render::CrowdMotion> motion;
         if (want.simulate) {
             if (!render::techniqueReadsMembersOnGpu(want.technique))
@@ -106,14 +120,17 @@ bool LiveCrowd::apply(const CrowdState& want) {
         setup.mesh = &use.mesh;
         setup.encoding = setup_.encoding;
         setup.bone_precision = want.precision;
+        setup.shadows = shadows.get();
         Result<std::unique_ptr<render::Technique>> created = render::createTechnique(want.technique, setup);
         if (!created) return fail(created.error().message);
         // Everything exists: retire the old state once the GPU is done with it. The technique goes
-        // first: it points into the old crowd and asset.
+        // first: it points into the old crowd, shadow map and asset; the shadow map after the
+        // crowd on the GPU made for it.
         VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device));
         technique_ = std::move(created).value();
         motion_ = std::move(motion);
         crowd_gpu_ = std::move(crowd_gpu);
+        shadows_ = std::move(shadows);
         crowd_ = std::move(crowd);
         if (asset) asset_ = std::move(asset);
         state_ = want;
@@ -137,6 +154,7 @@ void LiveCrowd::release() {
     technique_.reset();
     motion_.reset();
     crowd_gpu_.reset();
+    shadows_.reset();
     cull_pipelines_.reset();
     sim_pipelines_.reset();
     crowd_.reset();

@@ -9,6 +9,7 @@
 #include "scene.h"
 
 #include "../render/renderer.h"
+#include "../render/shadows.h"
 #include "../sim/motion.h"
 
 #include <functional>
@@ -24,6 +25,9 @@ struct CrowdState {
     int clip = -1;                            // -1: the seeded mixed crowd; else every member plays this clip
     Precision precision = Precision::Float32; // bonetex texels; an imported model is baked again at it
     bool simulate = false; // members move on the GPU (src/sim/; techniques baked, vat, procedural, static)
+    // Shadows of the crowd on itself and on a ground under it (render/shadows.h): the shadow map's
+    // texels a side, 0: none.
+    uint32_t shadows = 0;
     bool operator==(const CrowdState&) const = default;
 };
 
@@ -52,12 +56,13 @@ class LiveCrowd {
 
     // The transaction. Builds everything `want` implies beside the current state: the asset baked
     // again when the scene's model was imported and `want` needs another precision or vertex
-    // animation (vat), the instances, the technique; then waits for the device to be done with the
-    // current state (vkDeviceWaitIdle) and replaces it. False when anything fails (an unknown
-    // technique, vat on a .throng file without vertex animation, a clip the asset lacks, a bake, out
-    // of GPU or host memory): lastError() says why, everything built for `want` is freed and the
-    // current state is as it was. Throws gpu::DeviceLost: nothing more can be drawn.
-    // Contract: start() succeeded.
+    // animation (vat), the instances, the shadow map (want.shadows, over the crowd's bounds), the
+    // technique; then waits for the device to be done with the current state (vkDeviceWaitIdle)
+    // and replaces it. False when anything fails (an unknown technique, vat on a .throng file
+    // without vertex animation, a clip the asset lacks, a shadow map size the device refuses
+    // (render::checkShadowSettings), a bake, out of GPU or host memory): lastError() says why,
+    // everything built for `want` is freed and the current state is as it was. Throws
+    // gpu::DeviceLost: nothing more can be drawn. Contract: start() succeeded.
     bool apply(const CrowdState& want);
 
     // The colour format later builds draw into (a new swapchain's); builds nothing.
@@ -79,6 +84,9 @@ class LiveCrowd {
     const render::Crowd& crowd() const { return *crowd_; }            // contract: started
     render::CrowdGpu* crowdGpu() const { return crowd_gpu_.get(); }   // the members on the GPU; null before start()
     render::CrowdMotion* motion() const { return motion_.get(); }     // the simulation; null when not simulated
+    // The shadow map the technique and crowdGpu() were made with; null without shadows. The owner
+    // updates it (ShadowMap::update, over crowd().bounds) each frame slot before recording.
+    render::ShadowMap* shadows() const { return shadows_.get(); }
     const AssetOnGpu& asset() const { return *asset_; } // contract: started (or start() got past the upload)
     const std::string& techniqueName() const { return technique_name_; } // as it names itself: `palette (quat)`
     const std::string& lastError() const { return last_error_; }         // why the last start()/apply() failed
@@ -94,9 +102,11 @@ class LiveCrowd {
 
     Scene scene_;
     CrowdSetup setup_;
-    // Destroyed in reverse by release(): the technique points into the crowd and the asset.
+    // Destroyed in reverse by release(): the technique points into the crowd, the shadow map and
+    // the asset; crowd_gpu_ was made for the shadow map (a light's view).
     std::unique_ptr<AssetOnGpu> asset_;
     std::unique_ptr<render::Crowd> crowd_;
+    std::unique_ptr<render::ShadowMap> shadows_;                  // state_.shadows > 0 only
     std::shared_ptr<const render::CullPipelines> cull_pipelines_; // built once, shared by every crowd_gpu_
     std::unique_ptr<render::CrowdGpu> crowd_gpu_;                 // the technique draws its members
     std::shared_ptr<const sim::SimPipelines> sim_pipelines_;      // built once, shared by every motion_

@@ -137,6 +137,9 @@ void Overlay::buildPanel(const FrameReport& f, bool vsync_on, float aspect, floa
     if (ImGui::RadioButton("float", precision == 0) && precision != 0) typed.push_back("precision float");
     ImGui::SameLine();
     if (ImGui::RadioButton("half", precision == 1) && precision != 1) typed.push_back("precision half");
+    ImGui::SameLine();
+    bool shadows = state.shadows > 0;
+    if (ImGui::Checkbox("shadows", &shadows)) typed.push_back(shadows ? "shadows on" : "shadows off");
     bool vsync = vsync_on;
     if (ImGui::Checkbox("vsync", &vsync)) typed.push_back(vsync ? "vsync on" : "vsync off");
     ImGui::SameLine();

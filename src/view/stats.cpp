@@ -23,7 +23,7 @@ std::string statsLine(const FrameReport& f, const gpu::Allocator& allocator, con
         std::snprintf(pass, sizeof pass, "%s%s %.3f", gpu.empty() ? "" : ", ", p.name.c_str(), p.length_ms);
         gpu += pass;
     }
-    char text[768];
+    char text[1024];
     std::snprintf(text, sizeof text,
                   "stats: %s | %u x %s | %.1f FPS, frame %.2f ms | GPU %s ms | CPU wait %.2f, "
                   "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded "

@@ -35,6 +35,7 @@ CrowdState initialState(const ViewerOptions& o) {
     s.instances = o.instances;
     s.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     s.simulate = o.simulate;
+    s.shadows = o.shadows;
     return s;
 }
 
@@ -75,7 +76,13 @@ class Viewer final : public CommandHost {
         createFrameSlots(ctx_, slots_);
         overlay_.init(window_, ctx_, swapchain_);
         crowd_.setColorFormat(swapchain_.format);
-        if (!crowd_.start(initialState(options_))) {
+        CrowdState first = initialState(options_);
+        if (first.shadows > 0) // a size this device refuses: the crowd without shadows, and a line saying so
+            if (Status st = render::checkShadowSettings(ctx_, render::ShadowSettings{first.shadows}); !st) {
+                log("error: --shadows: " + st.message + "; shadows off");
+                first.shadows = 0;
+            }
+        if (!crowd_.start(first)) {
             printError(crowd_.scene().source, crowd_.lastError());
             return 1;
         }
@@ -376,6 +383,11 @@ class Viewer final : public CommandHost {
         crowd_frame.raster_mode = raster_ ? raster_mode_ : render::RasterMode::Hardware;
         crowd_frame.impostors = impostors_.get();
         crowd_frame.constants = render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu);
+        if (render::ShadowMap* shadows = crowd_.shadows(); shadows != nullptr && crowd_.technique() != nullptr) {
+            // This slot's last frame has finished (waitForSlot): its light matrix is free to write.
+            shadows->update(slot, glm::vec3(crowd_frame.constants.light_direction), crowd_.crowd().bounds);
+            crowd_frame.shadows = shadows;
+        }
         crowd_frame.cull = cull_;
         crowd_frame.viewport = swapchain_.extent;
         recordCrowd(f.cmd, f, slot, crowd_frame, target);
