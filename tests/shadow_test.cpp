@@ -111,28 +111,28 @@ std::vector<uint8_t> projectedShadow(const Model& model, const std::vector<glm::
 std::vector<uint8_t> morph(const std::vector<uint8_t>& mask, int radius, Grid grid = {}) {
     const int r = std::abs(radius);
     const uint8_t want = radius > 0 ? 1 : 0;
-    const uint32_t kWidth = grid.width, kHeight = grid.height;
+    const int width = int(grid.width), height = int(grid.height);
     std::vector<uint8_t> out(mask);
-    for (int y = 0; y < int(kHeight); ++y)
-        for (int x = 0; x < int(kWidth); ++x) {
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
             bool hit = false;
             for (int dy = -r; dy <= r && !hit; ++dy)
                 for (int dx = -r; dx <= r && !hit; ++dx) {
                     const int u = x + dx, v = y + dy;
-                    const bool outside = u < 0 || v < 0 || u >= int(kWidth) || v >= int(kHeight);
-                    const uint8_t m = outside ? 0 : mask[size_t(v) * kWidth + u];
+                    const bool outside = u < 0 || v < 0 || u >= width || v >= height;
+                    const uint8_t m = outside ? 0 : mask[size_t(v) * grid.width + u];
                     hit = m == want;
                 }
-            out[size_t(y) * kWidth + x] = hit ? want : uint8_t(1 - want);
+            out[size_t(y) * grid.width + x] = hit ? want : uint8_t(1 - want);
         }
     return out;
 }
 
 struct ShadowMatch {
-    size_t dark = 0;          // ground pixels in shadow
-    size_t dark_outside = 0;  // ...more than 3 pixels outside the projection
-    size_t inner = 0;         // visible ground pixels 3 pixels inside the projection
-    size_t inner_lit = 0;     // ...that are lit
+    size_t dark = 0;         // ground pixels in shadow
+    size_t dark_outside = 0; // ...more than 3 pixels outside the projection
+    size_t inner = 0;        // visible ground pixels 3 pixels inside the projection
+    size_t inner_lit = 0;    // ...that are lit
 };
 
 // Ground pixels of `lit` (not the member: `plain`, the same frame without shadows, has the clear

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -132,5 +133,10 @@ struct LoadedAsset {
     BakedAsset baked;
 };
 Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& options);
+
+// Props (throng/attach.h) from `--attach` texts (parseAttachment): each prop model loaded as
+// importModel reads it (a model file, builtin:NAME), then attachProps. Errors (one line, `asset`
+// unchanged): the first bad text, unreadable prop or refused attachment.
+Status attachFromText(BakedAsset& asset, std::span<const std::string> attachments);
 
 } // namespace throng

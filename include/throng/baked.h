@@ -152,6 +152,17 @@ struct BakedImpostors {
 };
 constexpr uint32_t kMaxImpostorTexels = 16384; // image width and height at most (a common maxImageDimension2D)
 
+// A prop that follows a joint (throng/attach.h): submeshes first_submesh .. first_submesh +
+// submesh_count - 1 of the asset are its, skinned to palette entry `joint` alone.
+struct BakedProp {
+    std::string name;   // the prop model's source, for messages
+    uint32_t joint = 0; // palette entry
+    uint32_t first_submesh = 0, submesh_count = 0;
+    uint32_t first_vertex = 0, vertex_count = 0;
+    float share = 1.0f;     // of the members that carry it
+    glm::mat4 offset{1.0f}; // in the joint's frame
+};
+
 struct BakedAsset {
     std::string name; // source, for messages
     Precision precision = Precision::Float32;
@@ -178,6 +189,9 @@ struct BakedAsset {
     Bounds bind_bounds;
     AnimationSource source;   // see AnimationSource
     BakedImpostors impostors; // see BakedImpostors; empty unless baked with impostors
+    // Props added by attachProps() (throng/attach.h): which submeshes are whose. Not stored in
+    // .throng files (a property of the crowd being drawn, applied after loading).
+    std::vector<BakedProp> props;
 
     uint32_t texelsPerRow() const { return 3 * joint_count; }
     size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }

@@ -126,7 +126,9 @@ class HeadlessDevice {
 // animation; the asset needs it: `throng bake --vat`), "static" (bind pose), "procedural"
 // (swimming fish), and the CPU-sampling ones "cpu", "palette", "bonetex".
 struct CrowdRendererDesc {
-    const BakedAsset* asset = nullptr; // required; must outlive the renderer
+    // Required; must outlive the renderer. Props (swords, hats: throng/attach.h) are attached to
+    // it before: attachProps(asset, ...); which members carry them follows their MemberId.
+    const BakedAsset* asset = nullptr;
     std::string technique = "baked";
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace throng::view {
 
@@ -37,6 +38,7 @@ struct ViewerOptions {
     // Shadows of the crowd on itself and on a ground under it: the shadow map's texels a side (0: none;
     // --shadows on: 2048; console: shadows). A size the device refuses starts the viewer without them.
     uint32_t shadows = 0;
+    std::vector<std::string> attach; // props on joints (--attach JOINT=MODEL[,offset][@share%]; throng/attach.h)
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -198,10 +198,12 @@ Result<MemberId> CrowdRenderer::addMember(const Member& m) {
     if (s.members.size() <= index) s.members.resize(index + 1);
     s.id_of[index] = slot;
     s.members[index] = m;
+    const MemberId id{s.generation[slot] << kIdSlotBits | slot};
     s.renderer->records()[index] = toRecord(m);
+    s.renderer->records()[index].key = id.value + 1; // its props (attach.h) stay its own wherever its record moves
     s.renderer->markChanged(index, 1);
     s.renderer->setLiveMembers(s.live);
-    return MemberId{s.generation[slot] << kIdSlotBits | slot};
+    return id;
 }
 
 Status CrowdRenderer::setMember(MemberId id, const Member& m) {
@@ -212,6 +214,7 @@ Status CrowdRenderer::setMember(MemberId id, const Member& m) {
     if (Status st = s.checkClips(m); !st) return st;
     s.members[index] = m;
     s.renderer->records()[index] = toRecord(m);
+    s.renderer->records()[index].key = id.value + 1;
     s.renderer->markChanged(index, 1);
     return {};
 }

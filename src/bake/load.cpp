@@ -1,4 +1,5 @@
 // loadAsset: a .throng file as it is, anything else imported and baked; see throng/bake.h.
+#include <throng/attach.h>
 #include <throng/bake.h>
 #include <throng/format.h>
 #include <throng/import.h>
@@ -26,6 +27,18 @@ Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& opti
     if (!b) return b.error();
     loaded.baked = std::move(b).value();
     return loaded;
+}
+
+Status attachFromText(BakedAsset& asset, std::span<const std::string> attachments) {
+    std::vector<Attachment> props;
+    for (const std::string& text : attachments) {
+        Result<AttachmentSpec> spec = parseAttachment(text);
+        if (!spec) return Status::failure(spec.error().message);
+        Result<Model> prop = importModel(spec.value().model);
+        if (!prop) return Status::failure("--attach " + spec.value().model + ": " + prop.error().message);
+        props.push_back({spec.value().joint, std::move(prop).value(), spec.value().offset, spec.value().share});
+    }
+    return attachProps(asset, props);
 }
 
 } // namespace throng

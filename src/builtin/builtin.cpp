@@ -7,7 +7,7 @@
 namespace throng {
 namespace {
 
-constexpr std::array<std::string_view, 2> kNames = {"fish", "walker"};
+constexpr std::array<std::string_view, 4> kNames = {"fish", "hat", "sword", "walker"};
 
 } // namespace
 
@@ -16,6 +16,8 @@ std::span<const std::string_view> builtinNames() { return kNames; }
 Result<Model> makeBuiltin(std::string_view name) {
     if (name == "fish") return makeFish();
     if (name == "walker") return makeWalker();
+    if (name == "sword") return makeSword();
+    if (name == "hat") return makeHat();
     std::string known;
     for (std::string_view n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
     return Error{"unknown built-in model '" + std::string(name) + "' (known: " + known + ")"};

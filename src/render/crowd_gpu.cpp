@@ -114,7 +114,8 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
 }
 
 CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
-                   std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines, bool light_view)
+                   std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines,
+                   bool light_view)
     : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), live_(members_), lods_(assetLods(asset)) {
     const gpu::Context& ctx = *a.context;
     can_cull_ = ctx.indirect_count;

@@ -180,10 +180,10 @@ class CrowdGpu {
     std::vector<LodRanges> lods_;
     std::vector<bool> slot_culled_;
     gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_, impostor_draw_;
-    std::vector<gpu::OwnedBuffer> params_;   // per slot: CullParams (host-visible)
+    std::vector<gpu::OwnedBuffer> params_;       // per slot: CullParams (host-visible)
     std::vector<gpu::OwnedBuffer> light_params_; // per slot: the light's view's CullParams
     std::vector<VkDescriptorSet> light_sets_;    // per slot: sets_ with light_params_
-    std::vector<gpu::OwnedBuffer> readback_; // per slot: the counts, copied for the host
+    std::vector<gpu::OwnedBuffer> readback_;     // per slot: the counts, copied for the host
     std::shared_ptr<const CullPipelines> pipelines_;
     gpu::Unique<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;         // per slot

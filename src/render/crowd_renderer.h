@@ -42,7 +42,7 @@ struct CrowdRendererSetup {
     RasterOptions raster_options;
     CullSettings cull;
     ShadowSettings shadows; // off unless shadows.size > 0
-    MotionFactory motion; // empty: the members stand (or move by the owner's edits)
+    MotionFactory motion;   // empty: the members stand (or move by the owner's edits)
     // Tests (TechniqueSetup): the capture buffer and a smaller storage-buffer limit.
     VkBuffer capture = VK_NULL_HANDLE;
     uint64_t storage_buffer_limit = 0;
@@ -102,7 +102,7 @@ class CrowdRenderer {
 
     std::string_view techniqueName() const { return technique_->name(); }
     const CrowdGpu& crowd() const { return *crowd_; }
-    VertexCacheStats vertexCacheStats() const; // the compute rasterizer's (zero without one)
+    VertexCacheStats vertexCacheStats() const;                  // the compute rasterizer's (zero without one)
     const ShadowMap* shadows() const { return shadows_.get(); } // null without shadows
 
   private:
@@ -129,7 +129,7 @@ class CrowdRenderer {
     uint32_t changed_first_ = 0, changed_end_ = 0; // records changed since the last update()
     BakedAssetMesh mesh_;
     std::unique_ptr<ShadowMap> shadows_;
-    Bounds member_area_;        // the members' box (shadows without a given area), kept with the records
+    Bounds member_area_; // the members' box (shadows without a given area), kept with the records
     bool member_area_stale_ = true;
     std::unique_ptr<CrowdGpu> crowd_;
     std::unique_ptr<CrowdMotion> motion_;

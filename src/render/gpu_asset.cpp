@@ -1,6 +1,8 @@
 // Uploads a BakedAsset: buffers, the animation image array, decoded colour textures.
 #include "gpu_asset.h"
 
+#include <throng/attach.h>
+
 #include "coarse_skinning.h"
 
 #include "../shaders/shared.h"
@@ -116,6 +118,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.clip_count = uint32_t(asset.clips.size());
         g.joint_count = asset.joint_count;
         g.submeshes = asset.submeshes;
+        for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),

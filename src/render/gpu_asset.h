@@ -46,6 +46,7 @@ struct GpuAsset {
     VkSampler point = VK_NULL_HANDLE;    // the animation image: texelFetch only, but a sampler is required
     VkSampler linear = VK_NULL_HANDLE;   // colour textures
     std::vector<BakedSubmesh> submeshes; // LOD 0
+    std::vector<uint32_t> submesh_props; // per submesh: the prop bits its draws carry (propDrawBits; 0: the model's)
     std::vector<GpuLod> lods;            // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
     uint32_t vertex_count = 0;
     uint32_t index_count = 0; // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more

@@ -117,11 +117,11 @@ ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat
                      uint32_t slots)
     : allocator_(&a), settings_(settings), light_(slots, glm::mat4(1.0f)), areas_(slots) {
     const gpu::Context& ctx = *a.context;
-    map_ = gpu::OwnedImage(a, gpu::createImage(a, kShadowFormat, settings.size, settings.size, 1,
-                                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                                   VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                               VK_IMAGE_ASPECT_DEPTH_BIT));
+    map_ =
+        gpu::OwnedImage(a, gpu::createImage(a, kShadowFormat, settings.size, settings.size, 1,
+                                            VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                                                VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                            VK_IMAGE_ASPECT_DEPTH_BIT));
     // A comparison sampler (reference >= stored: lit), bilinear where the device filters D32.
     VkFormatProperties props{};
     vkGetPhysicalDeviceFormatProperties(ctx.physical, kShadowFormat, &props);
@@ -135,8 +135,8 @@ ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat
     VkSampler sampler = VK_NULL_HANDLE;
     VK_CHECK(vkCreateSampler(ctx.device, &sci, gpu::hostCallbacks(ctx.device), &sampler));
     sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
-    params_ = gpu::ownBuffer(a, slots * sizeof(ShadowParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                             gpu::MemoryUse::Upload);
+    params_ =
+        gpu::ownBuffer(a, slots * sizeof(ShadowParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload);
     std::memset(params_->mapped(), 0, slots * sizeof(ShadowParams));
     // Empty (everything lit) and readable until the first shadow pass.
     gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
@@ -250,17 +250,16 @@ gpu::Pass ShadowMap::groundPass(uint32_t slot, const gpu::shader::DrawConstants&
             [pipeline, layout, set, g](VkCommandBuffer cmd) {
                 vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
-                vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                   sizeof g, &g);
+                vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof g,
+                                   &g);
                 vkCmdDraw(cmd, 6, 1, 0, 0);
             }};
 }
 
 std::vector<float> ShadowMap::readMap() const {
     const uint32_t size = settings_.size;
-    gpu::OwnedBuffer staging =
-        gpu::ownBuffer(*allocator_, VkDeviceSize(size) * size * sizeof(float), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                       gpu::MemoryUse::Readback);
+    gpu::OwnedBuffer staging = gpu::ownBuffer(*allocator_, VkDeviceSize(size) * size * sizeof(float),
+                                              VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
     gpu::submitAndWait(*allocator_->context, [&](VkCommandBuffer cmd) {
         gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);

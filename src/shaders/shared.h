@@ -15,6 +15,9 @@ using vec2 = glm::vec2;
 using ivec2 = glm::ivec2;
 using mat4 = glm::mat4;
 using uint = uint32_t;
+#define THRONG_FN inline
+#else
+#define THRONG_FN
 #endif
 
 // Descriptor bindings (set 0).
@@ -160,8 +163,22 @@ struct InstanceRecord {
     float time_offset;   // seconds: phase, added to time * speed
     float speed;         // playback rate
     float blend;         // weight of clip B in [0, 1]
-    uint reserved;
+    uint key;            // stable per member, for its seeded choices (props: THRONG_CARRIES); 0: its index
 };
+
+// Props (throng/attach.h): a prop's submeshes carry, in DrawConstants::has_texture, the prop's
+// number (1-based) in bits 25-31 and the share of members that carry it in bits 16-24 (0 to
+// 256 = all). Member key k carries prop p when the top 8 bits of throngPropHash(k, p) are below
+// the share: the same integer hash on the CPU and the GPU.
+#define THRONG_PROP_SHARE_SHIFT 16u
+#define THRONG_PROP_SHIFT 25u
+#define THRONG_MAX_PROPS 127u
+THRONG_FN uint throngPropHash(uint key, uint prop) {
+    uint h = key * 747796405u + prop * 2891336453u + 1u;
+    h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+    return (h >> 22u) ^ h;
+}
+THRONG_FN bool throngCarries(uint key, uint prop, uint share) { return (throngPropHash(key, prop) >> 24u) < share; }
 
 // Per baked clip: 32 bytes.
 struct ClipRecord {
@@ -178,11 +195,12 @@ struct ClipRecord {
 // Push constants of the draw: 128 bytes (the guaranteed maximum).
 struct DrawConstants {
     mat4 view_projection;
-    vec4 light_direction; // xyz: direction the light travels (world), w: ambient level
-    vec4 base_color;      // submesh colour (multiplies vertex and instance colour)
-    float time;           // seconds since the crowd started
-    uint joint_count;     // palette entries per instance (palette, bonetex)
-    uint has_texture;        // bit 0: the submesh's texture is bound; bits 8-15: the frame slot (ShadowParams)
+    vec4 light_direction;    // xyz: direction the light travels (world), w: ambient level
+    vec4 base_color;         // submesh colour (multiplies vertex and instance colour)
+    float time;              // seconds since the crowd started
+    uint joint_count;        // palette entries per instance (palette, bonetex)
+    uint has_texture;        // bit 0: the submesh's texture is bound; bits 8-15: the frame slot (ShadowParams);
+                             // bits 16-24 and 25-31: a prop's share and number (THRONG_PROP_*), 0 for the model
     uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
     uint first_instance;     // palette-ubo: first instance of the batch being drawn

@@ -405,6 +405,6 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
     SIM_PRECISE float offset =
         P.kind == uint(THRONG_SIM_KIND_WALKERS) ? anim - time * r.speed : anim - time * r.speed * P.beats_per_second;
     r.time_offset = offset;
-    r.reserved = 0u;
+    r.key = 0u; // the member's index
     return r;
 }

@@ -52,6 +52,10 @@ std::unique_ptr<AssetOnGpu> LiveCrowd::rebake(Precision precision, bool vat) {
         fail("bake: " + b.error().message);
         return nullptr;
     }
+    if (Status a = attachFromText(b.value(), scene_.attach); !a) { // the same props as at load
+        fail(a.message);
+        return nullptr;
+    }
     return upload(std::move(b).value());
 }
 

@@ -3,7 +3,8 @@
 
 namespace throng::view {
 
-Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat, bool impostors) {
+Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat, bool impostors,
+                        const std::vector<std::string>& attach) {
     BakeOptions o;
     o.fps = fps;
     o.precision = precision;
@@ -17,6 +18,8 @@ Result<Scene> loadScene(const std::string& source, float fps, Precision precisio
     s.impostors = impostors;
     s.model = std::move(loaded.value().model);
     s.baked = std::move(loaded.value().baked);
+    s.attach = attach;
+    if (Status a = attachFromText(s.baked, attach); !a) return Error{a.message};
     return s;
 }
 

@@ -467,7 +467,7 @@ int runViewer(const ViewerOptions& o) {
         return 1;
     }
     Result<Scene> scene =
-        loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat", o.impostor_px > 0.0f);
+        loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat", o.impostor_px > 0.0f, o.attach);
     if (!scene) {
         printError(o.model, scene.error().message);
         return 1;

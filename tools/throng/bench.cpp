@@ -280,6 +280,10 @@ int runBench(const BenchOptions& o) {
         printError(o.model, asset.error().message);
         return 1;
     }
+    if (Status s = attachFromText(asset.value().baked, o.crowd.attach); !s) {
+        printError(o.model, s.message);
+        return 1;
+    }
     HeadlessDeviceOptions device_options;
     device_options.validation = o.validate;
     device_options.device_name = o.device;

@@ -2,6 +2,8 @@
 // chosen technique or input ignores. Usage mistakes become one line and exit code 2.
 #include "cli.h"
 
+#include <throng/attach.h>
+
 #include <throng/headless.h>
 
 #include <CLI/CLI.hpp>
@@ -182,6 +184,16 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             if (end == text.c_str() || *end != '\0' || size < 16 || size > 16384)
                 return "--shadows: on, off or texels from 16 to 16384, not '" + text + "'";
             return {};
+        });
+    command
+        ->add_option(
+            "--attach", flags.attach,
+            "A prop that follows a joint, repeatable: JOINT=MODEL[,X,Y,Z[,RX,RY,RZ[,SCALE]]][@SHARE%] (a model file "
+            "or builtin:sword, builtin:hat; offset in the joint's frame: translation, rotations in degrees "
+            "about x, y, z, scale; the share of members that carry it, default 100%)")
+        ->check([](const std::string& text) -> std::string {
+            Result<AttachmentSpec> spec = parseAttachment(text);
+            return spec ? std::string() : spec.error().message;
         });
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
@@ -441,6 +453,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.raster = view_crowd.raster;
         view.impostor_px = view_crowd.impostor_px;
         view.vertex_cache_bytes = vertexCacheBytes(view_crowd);
+        view.shadows = shadowMapSize(view_crowd);
+        view.attach = view_crowd.attach;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

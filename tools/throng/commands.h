@@ -48,9 +48,10 @@ struct CrowdFlags {
     std::string raster = "hardware"; // hardware | compute | auto (render and bench; render::RasterMode)
     float impostor_px = 0.0f; // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
     std::string vertex_cache =
-        "auto";            // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
-    bool simulate = false; // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
-    std::string shadows = "off"; // off | on (2048) | texels a side of the shadow map
+        "auto";                      // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
+    bool simulate = false;           // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
+    std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
+    std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
 };
 // The shadow map size of --shadows (CrowdJob::shadows; 0: off).
 uint32_t shadowMapSize(const CrowdFlags& flags);

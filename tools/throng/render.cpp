@@ -63,6 +63,7 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     if (loaded.value().model) // the model's image files that could not be read, as info and bake word it
         for (const std::string& w : missingTextures(*loaded.value().model))
             std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), w.c_str());
+    if (Status s = attachFromText(loaded.value().baked, o.crowd.attach); !s) return Error{s.message};
     return std::move(loaded).value().baked;
 }
 

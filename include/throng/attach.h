@@ -1,0 +1,64 @@
+// throng/attach.h — props that follow a joint of a crowd's model: swords in hands, hats on heads
+// (issue #13, part 2; docs/GAME_CROWDS.md).
+//
+// attachProps() makes a prop (any Model: a file, builtin:sword, builtin:hat) more geometry of
+// the crowd's own model: its meshes, in their bind pose, are placed where the joint is in the
+// model's bind pose times `offset`, and skinned to that joint alone with weight 1, in submeshes
+// of their own. So every technique draws the prop with its own skinning (cpu, palette,
+// palette-ubo, bonetex and baked read the joint's matrix; the vertex animation of `vat` is
+// extended with the prop's vertices), in the member's own draw: culled with the member, at the
+// member's level of detail (the prop whole at every level), casting shadows with it.
+//
+// Each member carries a prop or not by a seeded hash of its key (InstanceRecord::key, else its
+// index) against the prop's share (throngCarries in src/shaders/shared.h, the same on the CPU and
+// the GPU); the vertex shader moves a prop's triangles out of view on members without it.
+//
+// Not stored in .throng files: attach after loading (`--attach` in render, bench and view does).
+// Left out: the compute rasterizer draws members without their props, and impostors (pictures
+// baked without them) show none.
+#pragma once
+
+#include <throng/baked.h>
+#include <throng/result.h>
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace throng {
+
+struct Attachment {
+    std::string joint;      // a joint of the asset's skinning palette, by name
+    Model prop;             // drawn rigid in its bind pose (its skins are ignored), with its materials and textures
+    glm::mat4 offset{1.0f}; // the prop's placement in the joint's frame (its bind-pose transform)
+    float share = 1.0f;     // of the members that carry it, in [0, 1] (steps of 1/256)
+};
+
+// The most props one asset carries (they are numbered in 7 bits).
+constexpr uint32_t kMaxProps = 127;
+
+// Appends each attachment's prop to `asset` (vertices, indices at every level of detail,
+// submeshes, textures, the props list), grows every frame bound and the bind bounds by the prop
+// where the joint carries it, and extends the vertex animation when the asset has one.
+// Errors (one line; `asset` unchanged): no skeleton to name joints by (a .throng file without
+// its source animation); no palette joint of that name (the message lists them); a prop with no
+// triangles or invalid; more than kMaxProps props; a non-finite offset; a share outside [0, 1];
+// past the asset's limits (vertices, texels).
+Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments);
+
+// Whether submesh `submesh` of `asset` belongs to a prop, and the DrawConstants::has_texture
+// bits its draws carry (the prop's number and share: src/shaders/shared.h; 0 for the model's own).
+bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh);
+uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh);
+
+// `--attach JOINT=MODEL[,X,Y,Z[,RX,RY,RZ[,SCALE]]][@SHARE%]`: the joint, the model to load, the
+// offset (translation in model units, then rotations in degrees about x, y, z applied in that
+// order, then a uniform scale) and the share of members (default 100%).
+struct AttachmentSpec {
+    std::string joint, model;
+    glm::mat4 offset{1.0f};
+    float share = 1.0f;
+};
+Result<AttachmentSpec> parseAttachment(std::string_view text);
+
+} // namespace throng
