@@ -53,14 +53,20 @@ void expectUnitNormals(const Mesh& mesh) {
 
 TEST(Builtin, NamesAndUnknown) {
     const auto names = builtinNames();
-    ASSERT_EQ(names.size(), 2u);
+    ASSERT_EQ(names.size(), 4u);
     EXPECT_EQ(names[0], "fish");
-    EXPECT_EQ(names[1], "walker");
-    for (std::string_view name : names) EXPECT_TRUE(makeBuiltin(name).ok()) << name;
+    EXPECT_EQ(names[1], "hat");
+    EXPECT_EQ(names[2], "sword");
+    EXPECT_EQ(names[3], "walker");
+    for (std::string_view name : names) {
+        Result<Model> m = makeBuiltin(name);
+        ASSERT_TRUE(m.ok()) << name;
+        EXPECT_TRUE(validate(m.value()).ok()) << name << ": " << validate(m.value()).message;
+    }
 
     const Result<Model> bad = makeBuiltin("dragon");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, walker)");
+    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, hat, sword, walker)");
 }
 
 TEST(Builtin, FishShape) {

@@ -7,7 +7,9 @@
 // of their own. So every technique draws the prop with its own skinning (cpu, palette,
 // palette-ubo, bonetex and baked read the joint's matrix; the vertex animation of `vat` is
 // extended with the prop's vertices), in the member's own draw: culled with the member, at the
-// member's level of detail (the prop whole at every level), casting shadows with it.
+// member's level of detail, casting shadows with it. A prop is drawn whole at the levels whose
+// error is under a quarter of its size and not at coarser ones (where it would cover fewer than
+// about 4 pixels).
 //
 // Each member carries a prop or not by a seeded hash of its key (InstanceRecord::key, else its
 // index) against the prop's share (throngCarries in src/shaders/shared.h, the same on the CPU and

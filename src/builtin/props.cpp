@@ -51,7 +51,7 @@ void addBox(Mesh& mesh, const glm::vec3& lo, const glm::vec3& hi, const glm::vec
 }
 
 // A cylinder about +y from y0 to y1 with both caps.
-void addCylinder(Mesh& mesh, float radius, float y0, float y1, const glm::vec4& color, int segments = 24) {
+void addCylinder(Mesh& mesh, float radius, float y0, float y1, const glm::vec4& color, int segments = 16) {
     for (int i = 0; i < segments; ++i) {
         const float a0 = glm::two_pi<float>() * float(i) / float(segments);
         const float a1 = glm::two_pi<float>() * float(i + 1) / float(segments);

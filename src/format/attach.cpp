@@ -128,13 +128,26 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
         prop.submesh_count = uint32_t(g.submeshes.size());
         for (const Texture& t : a.prop.textures) out.textures.push_back(BakedTexture{t.mime_type, t.encoded});
 
-        // Indices at the end; the same range at every level of detail (a prop is small).
+        // Indices at the end. The prop whole at the levels whose error is under a quarter of its
+        // size, none past them: there it would cover fewer than about 4 pixels (a level's error
+        // is about one), and a small prop's triangles outnumber a far member's own (the walker's
+        // coarsest level has 18).
+        Bounds box{glm::vec3(g.vertices[0].position[0], g.vertices[0].position[1], g.vertices[0].position[2]), {}};
+        box.max = box.min;
+        for (const BakedVertex& v : g.vertices) {
+            box.min = glm::min(box.min, glm::vec3(v.position[0], v.position[1], v.position[2]));
+            box.max = glm::max(box.max, glm::vec3(v.position[0], v.position[1], v.position[2]));
+        }
+        const float prop_size = box.diagonal();
         const uint32_t first_index = uint32_t(out.indices.size());
         for (uint32_t i : g.indices) out.indices.push_back(prop.first_vertex + i);
         for (BakedSubmesh sub : g.submeshes) {
             sub.first_index += first_index;
             out.submeshes.push_back(sub);
-            for (BakedLod& lod : out.lods) lod.submeshes.push_back({sub.first_index, sub.index_count});
+            for (BakedLod& lod : out.lods) {
+                const bool drawn = lod.error * 4.0f <= prop_size;
+                lod.submeshes.push_back({sub.first_index, drawn ? sub.index_count : 0u});
+            }
         }
 
         // Bounds: the bind pose, and every stored frame through the joint's stored matrix.

@@ -244,7 +244,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
 
     InfoOptions& info = c.info;
     CLI::App* info_cmd = app.add_subcommand("info", "Describe a model: meshes, joints, skins, clips, bounds, warnings");
-    info_cmd->add_option("model", info.source, "Model file (.gltf .glb .fbx .dae ...) or builtin:NAME (fish, walker)")
+    info_cmd
+        ->add_option("model", info.source,
+                     "Model file (.gltf .glb .fbx .dae ...) or builtin:NAME (fish, walker; props: sword, hat)")
         ->required();
     info_cmd->add_flag("--json", info.json, "Print one JSON object instead of text");
 
