@@ -16,6 +16,8 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <cstring>
+#include <initializer_list>
+#include <span>
 
 using namespace throng;
 
@@ -140,6 +142,51 @@ glm::mat4 camera(const BakedAsset& asset) {
     return render::frameBounds(b, float(kWidth) / float(kHeight));
 }
 
+// Adds `members` to `r` and returns the same crowd as the headless renderer takes it.
+render::Crowd addMembers(CrowdRenderer& r, std::span<const Member> members, const BakedAsset& asset) {
+    render::Crowd crowd;
+    for (const Member& m : members) {
+        EXPECT_TRUE(r.addMember(m).ok());
+        gpu::shader::InstanceRecord rec = render::singleInstance(m.clip, 0.0f);
+        rec.position_scale = glm::vec4(m.position, 1.0f);
+        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
+        crowd.instances.push_back(rec);
+    }
+    crowd.clip_bounds = render::clipCullBounds(asset);
+    return crowd;
+}
+
+// The headless renderer's pictures of `crowd` on the host's device, one per entry of `shadows`
+// (shadow map sizes; 0: none), one frame at `time`, kWidth x kHeight.
+std::vector<Result<render::RenderOutput>> headlessPictures(const Host& host, const BakedAsset& asset,
+                                                           const render::Crowd& crowd, const glm::mat4& vp, float time,
+                                                           std::initializer_list<uint32_t> shadows) {
+    std::vector<Result<render::RenderOutput>> out;
+    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
+    EXPECT_TRUE(own.ok());
+    if (!own) return out;
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, *own.value());
+    Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset);
+    EXPECT_TRUE(gpu_asset.ok());
+    if (gpu_asset) {
+        render::RenderSettings settings;
+        settings.width = kWidth;
+        settings.height = kHeight;
+        settings.time = time;
+        settings.frames = 1;
+        settings.baked = &asset;
+        for (uint32_t size : shadows) {
+            settings.shadows.size = size;
+            out.push_back(render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings));
+        }
+        render::destroyAsset(allocator, gpu_asset.value());
+    }
+    gpu::destroyAllocator(allocator);
+    gpu::destroyContext(*own.value());
+    return out;
+}
+
 } // namespace
 
 // The crowd drawn into the host's frame equals the headless renderer's picture of the same crowd
@@ -156,15 +203,7 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     ASSERT_TRUE(created.ok()) << created.error().message;
     CrowdRenderer& r = *created.value();
     const Member members[] = {at({-1.5f, 0, 0}, 0.3f), at({0, 0, 0}, 1.2f), at({1.5f, 0, -1}, -0.7f)};
-    render::Crowd crowd; // the same members for the headless renderer
-    for (const Member& m : members) {
-        ASSERT_TRUE(r.addMember(m).ok());
-        gpu::shader::InstanceRecord rec = render::singleInstance(m.clip, 0.0f);
-        rec.position_scale = glm::vec4(m.position, 1.0f);
-        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
-        crowd.instances.push_back(rec);
-    }
-    crowd.clip_bounds = render::clipCullBounds(asset);
+    const render::Crowd crowd = addMembers(r, members, asset); // the same members for the headless renderer
     const glm::mat4 vp = camera(asset);
     const float time = 0.4f;
 
@@ -176,23 +215,9 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     EXPECT_GT(stats.triangles, 0u);
     EXPECT_EQ(r.technique().rfind("baked", 0), 0u);
 
-    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
-    ASSERT_TRUE(own.ok());
-    gpu::Allocator allocator;
-    gpu::createAllocator(allocator, *own.value());
-    Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset);
-    ASSERT_TRUE(gpu_asset.ok());
-    render::RenderSettings settings;
-    settings.width = kWidth;
-    settings.height = kHeight;
-    settings.time = time;
-    settings.frames = 1;
-    settings.baked = &asset;
-    const Result<render::RenderOutput> headless =
-        render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
-    render::destroyAsset(allocator, gpu_asset.value());
-    gpu::destroyAllocator(allocator);
-    gpu::destroyContext(*own.value());
+    const std::vector<Result<render::RenderOutput>> pictures = headlessPictures(host, asset, crowd, vp, time, {0});
+    ASSERT_EQ(pictures.size(), 1u);
+    const Result<render::RenderOutput>& headless = pictures[0];
     ASSERT_TRUE(headless.ok()) << headless.error().message;
     EXPECT_EQ(embedded, headless.value().rgba);
     EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 200u);
@@ -222,39 +247,15 @@ TEST(Embed, ShadowsMatchTheHeadlessRenderer) {
     ASSERT_TRUE(created.ok()) << created.error().message;
     CrowdRenderer& r = *created.value();
     const Member members[] = {at({-1.0f, 0, 0}, 0.3f), at({1.0f, 0, -0.5f}, -0.7f)};
-    render::Crowd crowd;
-    for (const Member& m : members) {
-        ASSERT_TRUE(r.addMember(m).ok());
-        gpu::shader::InstanceRecord rec = render::singleInstance(m.clip, 0.0f);
-        rec.position_scale = glm::vec4(m.position, 1.0f);
-        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
-        crowd.instances.push_back(rec);
-    }
-    crowd.clip_bounds = render::clipCullBounds(asset);
+    const render::Crowd crowd = addMembers(r, members, asset);
     const glm::mat4 vp = camera(asset);
     const std::vector<uint8_t> embedded = host.frame(r, 0, {vp, 0.4f}, nullptr);
     EXPECT_EQ(r.stats(0).error, "");
 
-    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
-    ASSERT_TRUE(own.ok());
-    gpu::Allocator allocator;
-    gpu::createAllocator(allocator, *own.value());
-    Result<render::GpuAsset> gpu_asset = render::uploadAsset(allocator, asset);
-    ASSERT_TRUE(gpu_asset.ok());
-    render::RenderSettings settings;
-    settings.width = kWidth;
-    settings.height = kHeight;
-    settings.time = 0.4f;
-    settings.frames = 1;
-    settings.baked = &asset;
-    settings.shadows.size = 512;
-    const Result<render::RenderOutput> headless =
-        render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
-    settings.shadows.size = 0;
-    const Result<render::RenderOutput> plain = render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings);
-    render::destroyAsset(allocator, gpu_asset.value());
-    gpu::destroyAllocator(allocator);
-    gpu::destroyContext(*own.value());
+    const std::vector<Result<render::RenderOutput>> pictures = headlessPictures(host, asset, crowd, vp, 0.4f, {512, 0});
+    ASSERT_EQ(pictures.size(), 2u);
+    const Result<render::RenderOutput>& headless = pictures[0];
+    const Result<render::RenderOutput>& plain = pictures[1];
     ASSERT_TRUE(headless.ok()) << headless.error().message;
     ASSERT_TRUE(plain.ok()) << plain.error().message;
     EXPECT_EQ(embedded, headless.value().rgba);
