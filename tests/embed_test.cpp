@@ -379,5 +379,13 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     gpu::endOneTimeAndWait(*host.ctx, cmd);
     EXPECT_NE(simulated.value()->stats(1).error.find("extent"), std::string::npos);
     simulated.value().reset();
+
+    // A light that points nowhere stops the frame with a reason.
+    desc.simulate = false;
+    Result<std::unique_ptr<CrowdRenderer>> dark = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(dark.ok()) << dark.error().message;
+    host.frame(*dark.value(), 0, {vp, 0.5f, glm::vec3(0.0f)}, nullptr);
+    EXPECT_NE(dark.value()->stats(0).error.find("light direction"), std::string::npos) << dark.value()->stats(0).error;
+    dark.value().reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }

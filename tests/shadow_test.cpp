@@ -31,8 +31,9 @@ class Shadows : public test::WalkerSuite {
         return crowd;
     }
     render::RenderOutput render(const render::Crowd& crowd, const glm::mat4& vp, const std::string& technique,
-                                uint32_t shadows) const {
+                                uint32_t shadows, const glm::vec3& light = render::kDefaultLight) const {
         render::RenderSettings s;
+        s.light_direction = light;
         s.technique = technique;
         s.baked = &baked_;
         s.width = kWidth;
@@ -161,25 +162,33 @@ TEST_F(Shadows, FallWhereTheCpuProjectionSays) {
     const render::Crowd crowd = oneMember();
     const Model model = makeWalker();
     const std::vector<glm::dvec3> pose = test::referenceModelSpace(model, crowd.instances[0], kTime, true);
-    const glm::dvec3 light =
-        glm::normalize(glm::dvec3(glm::vec3(render::crowdConstants(glm::mat4(1.0f), 0.0f, asset_).light_direction)));
     const double ground = crowd.bounds.min.y;
-    const glm::vec3 target(-0.35f, 0.3f, -0.45f);
-    const glm::mat4 vp = camera(target + glm::vec3(1.0f, 3.0f, 2.0f), target, 40.0f);
-    const std::vector<uint8_t> mask = projectedShadow(model, pose, light, ground, vp);
-    for (const char* technique : {"baked", "palette", "cpu"}) {
-        SCOPED_TRACE(technique);
-        const render::RenderOutput plain = render(crowd, vp, technique, 0);
-        const render::RenderOutput lit = render(crowd, vp, technique, 1024);
-        ASSERT_FALSE(lit.rgba.empty());
-        const ShadowMatch m = compare(lit, plain, mask);
-        std::printf("%s: %zu shadow pixels, %zu more than 3 px outside the CPU's projection; %zu of %zu pixels 3 px "
-                    "inside it lit\n",
-                    technique, m.dark, m.dark_outside, m.inner_lit, m.inner);
-        EXPECT_GT(m.dark, 500u);
-        EXPECT_GT(m.inner, 200u);
-        EXPECT_LE(m.dark_outside, m.dark / 200) << "shadow where the projection has none";
-        EXPECT_LE(m.inner_lit, m.inner / 100) << "light where the projection has shadow";
+    // The default sun (steep, behind the camera's right), then a low one from the left (--light -60,35).
+    struct Sun {
+        glm::vec3 light;
+        glm::vec3 target; // what the camera looks at: the middle of the shadow
+        const char* name;
+    };
+    const Sun suns[] = {{render::kDefaultLight, {-0.35f, 0.3f, -0.45f}, "default sun"},
+                        {render::lightFromAngles(-60.0f, 35.0f), {1.1f, 0.3f, -0.65f}, "low sun"}};
+    for (const Sun& sun : suns) {
+        const glm::dvec3 light = glm::normalize(glm::dvec3(sun.light));
+        const glm::mat4 vp = camera(sun.target + glm::vec3(1.0f, 3.0f, 2.0f), sun.target, 40.0f);
+        const std::vector<uint8_t> mask = projectedShadow(model, pose, light, ground, vp);
+        for (const char* technique : {"baked", "palette", "cpu"}) {
+            SCOPED_TRACE(std::string(technique) + ", " + sun.name);
+            const render::RenderOutput plain = render(crowd, vp, technique, 0, sun.light);
+            const render::RenderOutput lit = render(crowd, vp, technique, 1024, sun.light);
+            ASSERT_FALSE(lit.rgba.empty());
+            const ShadowMatch m = compare(lit, plain, mask);
+            std::printf("%s, %s: %zu shadow pixels, %zu more than 3 px outside the CPU's projection; %zu of %zu "
+                        "pixels 3 px inside it lit\n",
+                        technique, sun.name, m.dark, m.dark_outside, m.inner_lit, m.inner);
+            EXPECT_GT(m.dark, 500u);
+            EXPECT_GT(m.inner, 200u);
+            EXPECT_LE(m.dark_outside, m.dark / 200) << "shadow where the projection has none";
+            EXPECT_LE(m.inner_lit, m.inner / 100) << "light where the projection has shadow";
+        }
     }
 }
 

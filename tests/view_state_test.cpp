@@ -283,6 +283,7 @@ struct Host final : CommandHost {
     render::RasterMode raster = render::RasterMode::Hardware;
     bool setImpostors(float, std::string&) override { return true; }
     void setOverlay(bool shown) override { overlay = shown; }
+    void setLight(float, float) override {}
     bool overlay = true;
     render::CullSettings cull;
     render::ViewKind view = render::ViewKind::Overview;

@@ -75,7 +75,13 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("shadows 512").value().number, 512.0);
     for (const char* bad : {"shadows 15", "shadows 16385", "shadows 1e3", "shadows -512", "shadows maybe"})
         EXPECT_FALSE(parse(bad).ok()) << bad;
-    EXPECT_EQ(commandHelp().size(), 22u);
+    const Command light = parse("light -60,35").value();
+    EXPECT_EQ(light.kind, CommandKind::Light);
+    EXPECT_EQ(light.azimuth, -60.0f);
+    EXPECT_EQ(light.elevation, 35.0f);
+    for (const char* bad : {"light 10", "light 10,4", "light 10,91", "light x,40", "light 10,40,2", "light nan,40"})
+        EXPECT_FALSE(parse(bad).ok()) << bad;
+    EXPECT_EQ(commandHelp().size(), 23u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -365,11 +371,12 @@ TEST(View, ShadowsTurnOnAndOff) {
     const test::CliRun r = test::runThrongInDisplay(
         "view builtin:walker --instances 60 --size 640x360 --validate --frames 20 --shadows 512 --exec \"wait 3; "
         "stats; screenshot " +
-            shot + "; shadows off; wait 1; shadows on; technique palette; wait 3; stats\"",
+            shot + "; shadows off; wait 1; shadows on; light 200,20; technique palette; wait 3; stats\" --light 10,60",
         display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
-    for (const char* line : {"shadows: off", "shadows: on, a 2048 x 2048 shadow map", "technique: palette"})
+    for (const char* line : {"shadows: off", "shadows: on, a 2048 x 2048 shadow map", "technique: palette",
+                             "light: azimuth 200.0, elevation 20.0 degrees"})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     for (const char* technique : {"stats: baked", "stats: palette"}) {
         const size_t stats = r.out.find(technique);

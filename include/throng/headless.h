@@ -58,6 +58,7 @@ struct CrowdJob {
     // Shadows: a shadow map of this many texels a side from the light, read by the crowd and a
     // ground under it (0: none, no ground). The map covers the crowd's area.
     uint32_t shadows = 0;
+    glm::vec3 light_direction = kDefaultLightDirection; // the way the sunlight travels (lightFromAngles)
     // Called before each frame is recorded with (frame, frames). May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
 };

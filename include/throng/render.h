@@ -193,9 +193,19 @@ struct RenderTarget {
     bool depth_sampled = false; // the depth image has SAMPLED usage: occlusion culling can run
 };
 
+// The way the sunlight travels by default (throng normalizes it): from above, in front and to
+// the right of a member facing +z; lightFromAngles(38.66f, 57.39f).
+constexpr glm::vec3 kDefaultLightDirection{-0.4f, -1.0f, -0.5f};
+// The way light travels from a sun at `azimuth_degrees` about +y (0: from +z, 90: from +x) and
+// `elevation_degrees` above the horizon.
+glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees);
+
 struct FrameInput {
     glm::mat4 view_projection{1.0f}; // world to clip space, Vulkan conventions, reversed Z (near -> 1)
     float time = 0.0f;               // seconds
+    // The way the light travels (any length but 0; finite): shading and shadows follow it. A
+    // bad one stops the frame with a reason in stats().error, as a bad slot does.
+    glm::vec3 light_direction = kDefaultLightDirection;
 };
 
 struct PassStats {

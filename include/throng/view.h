@@ -38,6 +38,7 @@ struct ViewerOptions {
     // Shadows of the crowd on itself and on a ground under it: the shadow map's texels a side (0: none;
     // --shadows on: 2048; console: shadows). A size the device refuses starts the viewer without them.
     uint32_t shadows = 0;
+    std::string light;               // --light AZIMUTH,ELEVATION in degrees (empty: the default sun; console: light)
     std::vector<std::string> attach; // props on joints (--attach JOINT=MODEL[,offset][@share%]; throng/attach.h)
 };
 

@@ -93,6 +93,9 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
     s.cull = {job.cull, job.lod, job.lod_error_px, job.occlusion, job.coarse_skinning, job.impostor_px};
     s.raster_options.vertex_cache_bytes = job.vertex_cache_bytes;
     s.shadows.size = job.shadows;
+    if (!(glm::length(job.light_direction) > 0.0f) || !std::isfinite(glm::length(job.light_direction)))
+        return Error{"light direction is zero or not finite"};
+    s.light_direction = job.light_direction;
     s.progress = job.progress;
 
     gpu::Allocator allocator;

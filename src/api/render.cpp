@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace throng {
 
@@ -259,8 +260,13 @@ void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
         s.error = "frame slot " + std::to_string(slot) + " past frames_in_flight";
     if (!s.error.empty()) return;
     const auto start = std::chrono::steady_clock::now();
+    const glm::vec3 light = input.light_direction;
+    if (!(std::isfinite(light.x) && std::isfinite(light.y) && std::isfinite(light.z)) || glm::length(light) == 0.0f) {
+        s.error = "light direction is zero or not finite";
+        return;
+    }
     try {
-        s.renderer->update(slot, input.view_projection, input.time);
+        s.renderer->update(slot, input.view_projection, input.time, light);
     } catch (const gpu::GpuError& e) {
         s.error = e.what();
     }
@@ -323,5 +329,14 @@ FrameStats CrowdRenderer::stats(uint32_t slot) const {
 }
 
 std::string CrowdRenderer::technique() const { return std::string(state_->renderer->techniqueName()); }
+
+static_assert(kDefaultLightDirection.x == render::kDefaultLight.x &&
+                  kDefaultLightDirection.y == render::kDefaultLight.y &&
+                  kDefaultLightDirection.z == render::kDefaultLight.z,
+              "one default light");
+
+glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees) {
+    return render::lightFromAngles(azimuth_degrees, elevation_degrees);
+}
 
 } // namespace throng

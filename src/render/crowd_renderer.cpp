@@ -4,6 +4,7 @@
 #include "../gpu/passes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace throng::render {
@@ -16,6 +17,11 @@ struct Refused {
 };
 
 } // namespace
+
+glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees) {
+    const float a = glm::radians(azimuth_degrees), e = glm::radians(elevation_degrees);
+    return -glm::vec3(std::sin(a) * std::cos(e), std::sin(e), std::cos(a) * std::cos(e));
+}
 
 double FrameSample::passMs(const std::string& name) const {
     for (size_t i = 0; i < pass_names.size() && i < gpu_pass_ms.size(); ++i)
@@ -145,10 +151,12 @@ void CrowdRenderer::setLiveMembers(uint32_t live) {
     member_area_stale_ = true;
 }
 
-void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, float time) {
+void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, float time,
+                           const glm::vec3& light_direction) {
     Slot& f = slots_[slot];
     f.view_projection = view_projection;
     f.time = time;
+    f.light = light_direction;
     f.upload_count = 0;
     if (changed_end_ > changed_first_) {
         // This slot's previous frame has finished: its staging buffer is free to write.
@@ -168,7 +176,7 @@ void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, floa
             member_area_ = memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds);
             member_area_stale_ = false;
         }
-        shadows_->update(slot, glm::vec3(crowdConstants(view_projection, time, *asset_).light_direction), member_area_);
+        shadows_->update(slot, light_direction, member_area_);
     }
     technique_->update(slot, time);
     f.cpu = technique_->stats();
@@ -214,7 +222,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.raster_mode = setup_.raster;
     frame.impostors = impostors_.get();
     frame.shadows = shadows_.get();
-    frame.constants = crowdConstants(f.view_projection, f.time, *asset_);
+    frame.constants = crowdConstants(f.view_projection, f.time, *asset_, f.light);
     frame.cull = cull;
     frame.viewport = targets.extent;
     addCrowdPasses(passes, slot, frame);

@@ -65,8 +65,18 @@ struct FrameSample {
     CullCounts drawn;           // members in the frustum, drawn per LOD, triangles drawn
 };
 
-// The draw constants a frame starts from: camera, light, time and the asset's counts.
-gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset);
+// The way the sunlight travels unless told otherwise (normalized when used): from above, in
+// front and to the right of a member facing +z (elevation 57.4 degrees, azimuth 38.7).
+constexpr glm::vec3 kDefaultLight{-0.4f, -1.0f, -0.5f};
+
+// The way light travels from a sun at `azimuth_degrees` about +y (0: from +z, 90: from +x) and
+// `elevation_degrees` above the horizon (throng::lightFromAngles).
+glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees);
+
+// The draw constants a frame starts from: camera, light (the way it travels; any length but 0),
+// time and the asset's counts.
+gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset,
+                                          const glm::vec3& light_direction = kDefaultLight);
 
 class CrowdRenderer {
   public:
@@ -88,8 +98,10 @@ class CrowdRenderer {
     uint32_t capacity() const { return uint32_t(records_.size()); }
     bool simulated() const { return motion_ != nullptr; }
 
-    // CPU part of frame slot `slot` at `time` seconds seen through `view_projection` (reversed Z).
-    void update(uint32_t slot, const glm::mat4& view_projection, float time);
+    // CPU part of frame slot `slot` at `time` seconds seen through `view_projection` (reversed Z),
+    // lit by `light_direction` (the way the light travels; not zero).
+    void update(uint32_t slot, const glm::mat4& view_projection, float time,
+                const glm::vec3& light_direction = kDefaultLight);
     // Records the slot's passes into `cmd` (outside any rendering): the members' upload when they
     // changed, then the passes of crowd_frame.h, their barriers (a full memory barrier before
     // each, and before the first against the earlier frames on the queue) and timestamps.
@@ -120,6 +132,7 @@ class CrowdRenderer {
         double record_ms = 0.0;
         glm::mat4 view_projection{1.0f};
         float time = 0.0f;
+        glm::vec3 light = kDefaultLight;
     };
 
     gpu::Allocator* allocator_;

@@ -27,10 +27,11 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset) {
+gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, float time, const GpuAsset& asset,
+                                          const glm::vec3& light_direction) {
     gpu::shader::DrawConstants c{};
     c.view_projection = view_projection;
-    c.light_direction = glm::vec4(glm::normalize(glm::vec3(-0.4f, -1.0f, -0.5f)), 0.35f);
+    c.light_direction = glm::vec4(glm::normalize(light_direction), 0.35f);
     c.time = time;
     c.joint_count = asset.joint_count;
     c.vertex_count = asset.vertex_count;
@@ -166,7 +167,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             const uint32_t slot = i % kFramesInFlight;
             Slot& f = slots[slot];
             finish(slot);
-            renderer->update(slot, view_projection, s.time - float(frames - 1 - i) * s.frame_step);
+            renderer->update(slot, view_projection, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
             gpu::beginFrame(ctx, f, 0);
             renderer->record(f.cmd, slot, targets, ctx.depth_pyramid);
             if (i + 1 == frames && s.capture)

@@ -38,7 +38,8 @@ struct RenderSettings {
     CullSettings cull;
     // Shadows of the crowd on itself and on a ground (shadows.h); the area defaults to the crowd's bounds.
     ShadowSettings shadows;
-    bool read_shadow_map = false; // tests: RenderOutput::shadow_map and shadow_light
+    glm::vec3 light_direction = kDefaultLight; // the way the sunlight travels (normalized when used)
+    bool read_shadow_map = false;              // tests: RenderOutput::shadow_map and shadow_light
     // Moves the members on the GPU every frame (`--simulate`); empty: they stand still. Only for
     // techniques that read the members on the GPU alone (not cpu, palette, palette-ubo, bonetex,
     // which sample poses from the CPU's copy).

@@ -1,6 +1,8 @@
 // The console commands carried out; see commands.h.
 #include "commands.h"
 
+#include <cstdio>
+
 namespace throng::view {
 
 Commands::Commands(LiveCrowd& crowd, CommandHost& host, std::string_view script) : crowd_(crowd), host_(host) {
@@ -111,6 +113,13 @@ bool Commands::apply(const Command& c) {
         const std::string side = std::to_string(want.shadows);
         host_.log(want.shadows == 0 ? std::string("shadows: off")
                                     : "shadows: on, a " + side + " x " + side + " shadow map");
+        return true;
+    }
+    case CommandKind::Light: {
+        host_.setLight(c.azimuth, c.elevation);
+        char line[96];
+        std::snprintf(line, sizeof line, "light: azimuth %.1f, elevation %.1f degrees", c.azimuth, c.elevation);
+        host_.log(line);
         return true;
     }
     case CommandKind::View: {

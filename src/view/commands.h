@@ -36,6 +36,7 @@ class CommandHost {
     // when the crowd cannot be (nothing changes then).
     virtual bool setImpostors(float pixels, std::string& why) = 0;
     virtual void setOverlay(bool shown) = 0; // the panel (FPS, time ruler, switches); not the console
+    virtual void setLight(float azimuth_degrees, float elevation_degrees) = 0; // the sun of the next frames
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
     virtual bool screenshot(const std::string& path) = 0; // false: this swapchain's images cannot be copied
     virtual std::string statsLine() = 0;

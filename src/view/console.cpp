@@ -62,6 +62,8 @@ constexpr Spec kSpecs[] = {
      "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
     {"shadows", CommandKind::Shadows, "on|off|SIZE",
      "shadows of the crowd on itself and a ground: on (2048 texels a side), off, or 16 to 16384"},
+    {"light", CommandKind::Light, "AZ,EL",
+     "where the sun stands, degrees: azimuth about +y (0: from +z), elevation 5 to 90"},
     {"overlay", CommandKind::Overlay, "on|off", "show or hide the panel (key H); the console stays as it is"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
@@ -167,6 +169,13 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
             c.number > 16384.0)
             return Error{usage + ": '" + arg + "' is not on, off or texels from 16 to 16384"};
         return c;
+    case CommandKind::Light: {
+        char tail = 0;
+        if (std::sscanf(arg.c_str(), "%f,%f%c", &c.azimuth, &c.elevation, &tail) != 2 || !std::isfinite(c.azimuth) ||
+            std::abs(c.azimuth) > 3600.0f || !(c.elevation >= 5.0f && c.elevation <= 90.0f))
+            return Error{usage + ": '" + arg + "' is not AZIMUTH,ELEVATION in degrees (elevation 5 to 90)"};
+        return c;
+    }
     case CommandKind::Raster:
         if (arg != "hardware" && arg != "compute" && arg != "auto")
             return Error{usage + ": '" + arg + "' is not hardware, compute or auto"};

@@ -16,6 +16,7 @@
 //   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; baked, static)
 //   impostors PX             members fewer pixels tall drawn as animated impostors (0: none)
 //   shadows on|off|SIZE      shadows of the crowd on itself and a ground (on: a 2048-texel map; 16 .. 16384)
+//   light AZ,EL              where the sun stands, degrees: azimuth about +y from +z, elevation 5 .. 90
 //   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
 //   view overview|street     the camera: the whole crowd, or standing at its edge looking across it
 //   simulate on|off          members move on the GPU (techniques baked, vat, procedural, static)
@@ -55,6 +56,7 @@ enum class CommandKind {
     Raster,
     Impostors,
     Shadows,
+    Light,
     Overlay,
     Size,
     Screenshot,
@@ -68,7 +70,8 @@ struct Command {
     std::string text;    // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
     double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels, shadow map texels (0: off)
     bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay
-    uint32_t width = 0, height = 0; // size
+    uint32_t width = 0, height = 0;         // size
+    float azimuth = 0.0f, elevation = 0.0f; // light, degrees
 };
 
 // Parses one command line. Errors: empty line, unknown command (with the list), a missing,

@@ -86,6 +86,9 @@ class Viewer final : public CommandHost {
             printError(crowd_.scene().source, crowd_.lastError());
             return 1;
         }
+        float azimuth = 0.0f, elevation = 0.0f;
+        if (!options_.light.empty() && std::sscanf(options_.light.c_str(), "%f,%f", &azimuth, &elevation) == 2)
+            light_ = render::lightFromAngles(azimuth, elevation);
         cull_ = {options_.cull,       options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning,
                  options_.impostor_px};
         if (std::string why; !rebuildRaster(why)) {
@@ -158,6 +161,9 @@ class Viewer final : public CommandHost {
 
     void setOverlay(bool shown) override { overlay_.showPanel(shown); }
 
+    void setLight(float azimuth_degrees, float elevation_degrees) override {
+        light_ = render::lightFromAngles(azimuth_degrees, elevation_degrees);
+    }
     bool setImpostors(float pixels, std::string& why) override {
         if (pixels > 0.0f) why = render::impostorProblem(crowd_.asset().baked);
         if (!why.empty()) {
@@ -382,7 +388,8 @@ class Viewer final : public CommandHost {
         crowd_frame.raster = raster_.get();
         crowd_frame.raster_mode = raster_ ? raster_mode_ : render::RasterMode::Hardware;
         crowd_frame.impostors = impostors_.get();
-        crowd_frame.constants = render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu);
+        crowd_frame.constants =
+            render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu, light_);
         if (render::ShadowMap* shadows = crowd_.shadows(); shadows != nullptr && crowd_.technique() != nullptr) {
             // This slot's last frame has finished (waitForSlot): its light matrix is free to write.
             shadows->update(slot, glm::vec3(crowd_frame.constants.light_direction), crowd_.crowd().bounds);
@@ -445,6 +452,7 @@ class Viewer final : public CommandHost {
     std::unique_ptr<render::ComputeRaster> raster_;   // for this crowd and swapchain; null: the hardware draws
     std::unique_ptr<render::ImpostorPass> impostors_; // for this crowd and swapchain; null: no impostors
     render::CullSettings cull_; // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
+    glm::vec3 light_ = render::kDefaultLight; // the way the sunlight travels (--light; console: light)
 };
 
 } // namespace

@@ -182,7 +182,7 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             char* end = nullptr;
             const long size = std::strtol(text.c_str(), &end, 10);
             if (end == text.c_str() || *end != '\0' || size < 16 || size > 16384)
-                return "--shadows: on, off or texels from 16 to 16384, not '" + text + "'";
+                return "on, off or texels from 16 to 16384, not '" + text + "'";
             return {};
         });
     command
@@ -193,7 +193,22 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             "about x, y, z, scale; the share of members that carry it, default 100%)")
         ->check([](const std::string& text) -> std::string {
             Result<AttachmentSpec> spec = parseAttachment(text);
-            return spec ? std::string() : spec.error().message;
+            if (spec) return {};
+            const std::string& message = spec.error().message; // CLI11 names the option itself
+            return message.rfind("--attach ", 0) == 0 ? message.substr(9) : message;
+        });
+    command
+        ->add_option(
+            "--light", flags.light,
+            "Where the sun stands, AZIMUTH,ELEVATION in degrees: azimuth about +y (0: in front, from +z; 90: from "
+            "+x), elevation above the horizon (5 to 90); shading and shadows follow it. Default 38.7,57.4")
+        ->check([](const std::string& text) -> std::string {
+            float azimuth = 0.0f, elevation = 0.0f;
+            char tail = 0;
+            if (std::sscanf(text.c_str(), "%f,%f%c", &azimuth, &elevation, &tail) != 2 || !std::isfinite(azimuth) ||
+                !(elevation >= 5.0f && elevation <= 90.0f) || std::abs(azimuth) > 3600.0f)
+                return "AZIMUTH,ELEVATION in degrees, elevation from 5 to 90, not '" + text + "'";
+            return {};
         });
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
@@ -213,6 +228,13 @@ uint32_t shadowMapSize(const CrowdFlags& flags) {
     return uint32_t(std::strtoul(flags.shadows.c_str(), nullptr, 10));
 }
 
+glm::vec3 lightDirection(const CrowdFlags& flags) {
+    float azimuth = 0.0f, elevation = 0.0f;
+    if (flags.light.empty() || std::sscanf(flags.light.c_str(), "%f,%f", &azimuth, &elevation) != 2)
+        return kDefaultLightDirection;
+    return lightFromAngles(azimuth, elevation);
+}
+
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     job.view = flags.view;
     job.cull = flags.cull;
@@ -225,6 +247,7 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     job.vertex_cache_bytes = vertexCacheBytes(flags);
     job.simulate = flags.simulate;
     job.shadows = shadowMapSize(flags);
+    job.light_direction = lightDirection(flags);
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
@@ -457,6 +480,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.vertex_cache_bytes = vertexCacheBytes(view_crowd);
         view.shadows = shadowMapSize(view_crowd);
         view.attach = view_crowd.attach;
+        view.light = view_crowd.light;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

@@ -52,7 +52,11 @@ struct CrowdFlags {
     bool simulate = false;           // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
     std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
     std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
+    std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
 };
+// The sun of --light AZIMUTH,ELEVATION (degrees), as the way its light travels; the default
+// light when not given. Contract: the text passed the option's check.
+glm::vec3 lightDirection(const CrowdFlags& flags);
 // The shadow map size of --shadows (CrowdJob::shadows; 0: off).
 uint32_t shadowMapSize(const CrowdFlags& flags);
 // The bytes of --vertex-cache (CrowdJob::vertex_cache_bytes).
