@@ -2,6 +2,8 @@
 // the benchmark and the viewer all use:
 //
 //   simulate      the motion moves the members (when there is one)
+//   with shadows (shadows.h): `upload` (the technique's, moved here), `shadow-cull` (the light's
+//                 view), `shadow` (the map), `ground`
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
 //   upload, draw  the technique's passes (upload only when it has transfers); with the compute

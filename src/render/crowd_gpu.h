@@ -13,8 +13,8 @@
 // The visible list holds THRONG_MAX_LODS regions of `members` slots (LOD l from l * members)
 // and after them the identity region (member i at identity_base + i), written once: a frame
 // without culling draws every member at LOD 0 from there; then the impostor region (members
-// drawn as impostors, from impostorBase()); with a light's view, then its THRONG_MAX_LODS... its
-// LOD regions (from lightBase()), filled by addLightPasses() for the shadow map (shadows.h).
+// drawn as impostors, from impostorBase()); with a light's view, then one more region per LOD
+// (from lightBase()), filled by addLightPasses() for the shadow map (shadows.h).
 #pragma once
 
 #include "crowd.h"

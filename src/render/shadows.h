@@ -10,8 +10,8 @@
 // texels thinner (no cascades). Members drawn by the compute rasterizer or as impostors cast
 // shadows (the technique draws them all into the map) but do not receive them.
 //
-// Frame order (render/crowd_frame.cpp): the technique's uploads, `shadow-cull`, `shadow`, then
-// the camera's `cull`, `ground`, `draw` and the rest. One map serves every frame in flight: the
+// Frame order (render/crowd_frame.cpp): the technique's uploads, `shadow-cull`, `shadow`,
+// `ground`, then the camera's `cull`, `draw` and the rest. One map serves every frame in flight: the
 // queue runs frames in order and the passes are separated by full barriers; the light's matrix
 // is per frame slot (ShadowParams, indexed by the slot the draw constants carry).
 #pragma once
