@@ -199,6 +199,9 @@ constexpr glm::vec3 kDefaultLightDirection{-0.4f, -1.0f, -0.5f};
 // The way light travels from a sun at `azimuth_degrees` about +y (0: from +z, 90: from +x) and
 // `elevation_degrees` above the horizon.
 glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees);
+// "AZIMUTH,ELEVATION" in degrees (`--light`): false unless both are numbers, the azimuth within
+// +-3600 and the elevation in 5..90.
+bool parseSunAngles(const std::string& text, float& azimuth_degrees, float& elevation_degrees);
 
 struct FrameInput {
     glm::mat4 view_projection{1.0f}; // world to clip space, Vulkan conventions, reversed Z (near -> 1)

@@ -339,4 +339,8 @@ glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees) {
     return render::lightFromAngles(azimuth_degrees, elevation_degrees);
 }
 
+bool parseSunAngles(const std::string& text, float& azimuth_degrees, float& elevation_degrees) {
+    return render::parseSunAngles(text, azimuth_degrees, elevation_degrees);
+}
+
 } // namespace throng

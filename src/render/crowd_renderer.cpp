@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace throng::render {
@@ -21,6 +22,13 @@ struct Refused {
 glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees) {
     const float a = glm::radians(azimuth_degrees), e = glm::radians(elevation_degrees);
     return -glm::vec3(std::sin(a) * std::cos(e), std::sin(e), std::cos(a) * std::cos(e));
+}
+
+bool parseSunAngles(const std::string& text, float& azimuth_degrees, float& elevation_degrees) {
+    char tail = 0;
+    return std::sscanf(text.c_str(), "%f,%f%c", &azimuth_degrees, &elevation_degrees, &tail) == 2 &&
+           std::isfinite(azimuth_degrees) && std::abs(azimuth_degrees) <= 3600.0f && elevation_degrees >= 5.0f &&
+           elevation_degrees <= 90.0f;
 }
 
 double FrameSample::passMs(const std::string& name) const {

@@ -72,6 +72,9 @@ constexpr glm::vec3 kDefaultLight{-0.4f, -1.0f, -0.5f};
 // The way light travels from a sun at `azimuth_degrees` about +y (0: from +z, 90: from +x) and
 // `elevation_degrees` above the horizon (throng::lightFromAngles).
 glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees);
+// "AZIMUTH,ELEVATION" in degrees (`--light`, the console's `light`): false unless both are numbers,
+// the azimuth within +-3600 and the elevation in 5..90 (throng::parseSunAngles).
+bool parseSunAngles(const std::string& text, float& azimuth_degrees, float& elevation_degrees);
 
 // The draw constants a frame starts from: camera, light (the way it travels; any length but 0),
 // time and the asset's counts.

@@ -1,6 +1,8 @@
 // Parsing of the viewer's console commands; see console.h.
 #include "console.h"
 
+#include "../render/crowd_renderer.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -170,9 +172,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
             return Error{usage + ": '" + arg + "' is not on, off or texels from 16 to 16384"};
         return c;
     case CommandKind::Light: {
-        char tail = 0;
-        if (std::sscanf(arg.c_str(), "%f,%f%c", &c.azimuth, &c.elevation, &tail) != 2 || !std::isfinite(c.azimuth) ||
-            std::abs(c.azimuth) > 3600.0f || !(c.elevation >= 5.0f && c.elevation <= 90.0f))
+        if (!render::parseSunAngles(arg, c.azimuth, c.elevation))
             return Error{usage + ": '" + arg + "' is not AZIMUTH,ELEVATION in degrees (elevation 5 to 90)"};
         return c;
     }

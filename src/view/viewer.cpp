@@ -87,7 +87,7 @@ class Viewer final : public CommandHost {
             return 1;
         }
         float azimuth = 0.0f, elevation = 0.0f;
-        if (!options_.light.empty() && std::sscanf(options_.light.c_str(), "%f,%f", &azimuth, &elevation) == 2)
+        if (!options_.light.empty() && render::parseSunAngles(options_.light, azimuth, elevation))
             light_ = render::lightFromAngles(azimuth, elevation);
         cull_ = {options_.cull,       options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning,
                  options_.impostor_px};

@@ -204,9 +204,7 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             "+x), elevation above the horizon (5 to 90); shading and shadows follow it. Default 38.7,57.4")
         ->check([](const std::string& text) -> std::string {
             float azimuth = 0.0f, elevation = 0.0f;
-            char tail = 0;
-            if (std::sscanf(text.c_str(), "%f,%f%c", &azimuth, &elevation, &tail) != 2 || !std::isfinite(azimuth) ||
-                !(elevation >= 5.0f && elevation <= 90.0f) || std::abs(azimuth) > 3600.0f)
+            if (!parseSunAngles(text, azimuth, elevation))
                 return "AZIMUTH,ELEVATION in degrees, elevation from 5 to 90, not '" + text + "'";
             return {};
         });
@@ -230,8 +228,7 @@ uint32_t shadowMapSize(const CrowdFlags& flags) {
 
 glm::vec3 lightDirection(const CrowdFlags& flags) {
     float azimuth = 0.0f, elevation = 0.0f;
-    if (flags.light.empty() || std::sscanf(flags.light.c_str(), "%f,%f", &azimuth, &elevation) != 2)
-        return kDefaultLightDirection;
+    if (flags.light.empty() || !parseSunAngles(flags.light, azimuth, elevation)) return kDefaultLightDirection;
     return lightFromAngles(azimuth, elevation);
 }
 
