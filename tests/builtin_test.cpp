@@ -53,11 +53,12 @@ void expectUnitNormals(const Mesh& mesh) {
 
 TEST(Builtin, NamesAndUnknown) {
     const auto names = builtinNames();
-    ASSERT_EQ(names.size(), 4u);
+    ASSERT_EQ(names.size(), 5u);
     EXPECT_EQ(names[0], "fish");
     EXPECT_EQ(names[1], "hat");
-    EXPECT_EQ(names[2], "sword");
-    EXPECT_EQ(names[3], "walker");
+    EXPECT_EQ(names[2], "strider");
+    EXPECT_EQ(names[3], "sword");
+    EXPECT_EQ(names[4], "walker");
     for (std::string_view name : names) {
         Result<Model> m = makeBuiltin(name);
         ASSERT_TRUE(m.ok()) << name;

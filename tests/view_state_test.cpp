@@ -34,7 +34,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // builtin:walker (clips walk and idle), imported: changes may bake it again. Without the model it
 // stands for a .throng file baked without vertex animation.
 Scene walker(bool with_model = true) {
-    Result<Scene> r = loadScene("builtin:walker", 30.0f, Precision::Float32, false);
+    Result<Scene> r = loadScene("builtin:walker", BakeOptions{});
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     if (!r) return {};
     Scene s = std::move(r).value();

@@ -97,6 +97,10 @@ struct SkinningJob {
 
 // --- Double-precision reference --------------------------------------------------------
 
+// Model-space matrices of every joint (skeleton order) of `clip` at `time`, every step in double.
+// clip == nullptr gives the rest pose.
+std::vector<glm::dmat4> referenceModelMatrices(const Model& model, const Clip* clip, double time, bool loop);
+
 // Skinning matrices (palette order) of `clip` at `time`, every step in double.
 // clip == nullptr gives the rest pose.
 std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop);

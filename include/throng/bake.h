@@ -38,6 +38,11 @@ struct BakeOptions {
     // stays within this of exact sampling for every vertex (clipRate below); `fps` is then only
     // the rate reported for comparison. 0: every clip at `fps`.
     double max_error = 0.0;
+    // Root motion (throng/root_motion.h): empty: clips baked as they are; a joint name or "auto"
+    // (rootMotionJoint): that joint's horizontal travel and yaw taken out of every clip and kept
+    // as each clip's curve. "auto" finding no travelling joint bakes the clips as they are, with
+    // a warning.
+    std::string root_motion;
 };
 
 // Per clip, with BakeOptions::max_error: what error-bounded baking chose, against `fps`.
@@ -63,6 +68,7 @@ struct BakeReport {
     size_t impostor_bytes = 0;                        // both impostor images (0 without BakeOptions::impostors)
     uint32_t impostor_width = 0, impostor_height = 0; // texels of one image layer
     std::vector<ClipRateReport> rates;                // with BakeOptions::max_error: per clip
+    std::string root_joint;                           // with BakeOptions::root_motion: the joint taken, or empty
 };
 
 // The tweening error of `clip` baked as `frames` frames over `duration` (model units): the
@@ -93,8 +99,10 @@ ClipRate clipRate(const Model& model, const Clip* clip, float duration, double m
 // With options.vat, every vertex is also skinned by the reference (referenceSkin) at every frame
 // and stored as vertex animation texels. The LOD chain is buildLods(asset, options.lods): `lods`
 // always has at least LOD 0.
+// With options.root_motion, the clips are baked in place from a copy of the model that
+// removeRootMotion changed, and each clip gets its curve (rootMotionOf at its frame times).
 // Errors: fps outside 1 .. 1000 or not finite, options.lods above kMaxBakedLods, an invalid
-// model (validate's message), more
+// model (validate's message), a root motion joint the skeleton lacks, more
 // than kMaxBakedTexels texels (bone or, with vat, vertex animation), more than 2^32 - 1
 // vertices, a half value out of range.
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report = nullptr);

@@ -70,6 +70,10 @@ struct BakedClip {
     // skinned exactly (double) and skinned with the stored matrices (either precision);
     // a renderer pads them for its own rounding.
     std::vector<Bounds> frame_bounds;
+    // Root motion (throng/root_motion.h): empty, or frame_count entries of (d.x, d.z, yaw) taken
+    // out of the pose at each baked frame, about `root_pivot` (model x, z).
+    std::vector<glm::vec3> root_motion;
+    glm::vec2 root_pivot{0.0f};
 };
 
 // One vertex as the GPU reads it (60 bytes, tightly packed, little-endian).
@@ -192,6 +196,9 @@ struct BakedAsset {
     // Props added by attachProps() (throng/attach.h): which submeshes are whose. Not stored in
     // .throng files (a property of the crowd being drawn, applied after loading).
     std::vector<BakedProp> props;
+    // The joint whose motion the clips' root_motion curves took out (throng/root_motion.h);
+    // empty: none (then no clip has a curve).
+    std::string root_joint;
 
     uint32_t texelsPerRow() const { return 3 * joint_count; }
     size_t texelCount() const { return size_t(clips.size()) * max_frames * texelsPerRow(); }

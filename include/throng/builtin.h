@@ -3,6 +3,9 @@
 //   builtin:fish    a fish for the procedural swim: body along +z, centred at the origin,
 //                   length 2, vertex colours, one joint (the body), no clips.
 //   builtin:walker  a rigged humanoid generated in code with looping clips `walk` and `idle`.
+//   builtin:strider the walker whose `walk` travels forward the way captured motion does: the
+//                   hips advance by what the foot on the ground moves back, so that foot stays
+//                   planted in the clip itself (root motion; bake --root-motion takes it out).
 //   builtin:sword   a prop for attachments (throng/attach.h): grip at the origin, blade along +z.
 //   builtin:hat     a prop: brim underside at y = 0, crown up to 0.13.
 //
@@ -16,13 +19,14 @@
 
 namespace throng {
 
-std::span<const std::string_view> builtinNames(); // {"fish", "hat", "sword", "walker"}
+std::span<const std::string_view> builtinNames(); // {"fish", "hat", "strider", "sword", "walker"}
 
 // name without the "builtin:" prefix; an unknown name is an Error listing the known ones.
 Result<Model> makeBuiltin(std::string_view name);
 
 Model makeFish();
 Model makeWalker();
+Model makeStrider();
 Model makeSword();
 Model makeHat();
 

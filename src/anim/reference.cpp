@@ -9,7 +9,7 @@
 
 namespace throng {
 
-std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop) {
+std::vector<glm::dmat4> referenceModelMatrices(const Model& model, const Clip* clip, double time, bool loop) {
     const Skeleton& sk = model.skeleton;
     const uint32_t n = sk.size();
     std::vector<glm::dvec3> translation(n), scale(n);
@@ -40,6 +40,11 @@ std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip
         const int32_t p = sk.parents[j];
         world[j] = p == kNoParent ? local : world[size_t(p)] * local;
     }
+    return world;
+}
+
+std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop) {
+    const std::vector<glm::dmat4> world = referenceModelMatrices(model, clip, time, loop);
     std::vector<glm::dmat4> out(model.palette.size());
     for (size_t k = 0; k < out.size(); ++k)
         out[k] = world[model.palette[k].joint] * glm::dmat4(model.palette[k].inverse_bind);

@@ -6,11 +6,13 @@
 // ones, which gives bounds that hold both and, for half precision, the error that half adds.
 // The mesh also gets its chain of levels of detail (lod.cpp): index ranges into the same vertices.
 #include <throng/bake.h>
+#include <throng/root_motion.h>
 
 #include <throng/anim.h>
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <cstdio>
 #include <limits>
 #include <type_traits>
@@ -180,6 +182,40 @@ void repeatVatFrame(BakedAsset& asset, size_t c, uint32_t last, uint32_t f) {
 
 } // namespace
 
+// Root motion: the clips of a changed copy baked as usual, then each clip's curve at its frames.
+static Result<BakedAsset> bakeInPlace(const Model& model, const BakeOptions& options, BakeReport& rep) {
+    BakeOptions plain = options;
+    plain.root_motion.clear();
+    Result<int32_t> joint = rootMotionJoint(model, options.root_motion);
+    if (!joint) return joint.error();
+    if (joint.value() < 0) {
+        Result<BakedAsset> asset = bake(model, plain, &rep);
+        rep.warnings.push_back("root motion: no joint travels more than 10% of the model's size in any clip; clips "
+                               "baked as they are");
+        return asset;
+    }
+    Model in_place = model;
+    const RootMotionSource source = removeRootMotion(in_place, uint32_t(joint.value()));
+    Result<BakedAsset> baked = bake(in_place, plain, &rep);
+    if (!baked) return baked.error();
+    BakedAsset asset = std::move(baked).value();
+    asset.root_joint = model.skeleton.names[size_t(joint.value())];
+    rep.root_joint = asset.root_joint;
+    for (uint32_t c = 0; c < model.clips.size(); ++c) {
+        BakedClip& clip = asset.clips[c];
+        clip.root_pivot = glm::vec2(source.pivots[c]);
+        clip.root_motion.resize(clip.frame_count);
+        double unwrapped = 0.0;
+        for (uint32_t f = 0; f < clip.frame_count; ++f) {
+            const glm::dvec3 m = rootMotionOf(model, source, c, bakedFrameTime(clip, f));
+            if (f > 0) unwrapped += std::remainder(m.z - unwrapped, 2.0 * std::numbers::pi);
+            clip.root_motion[f] = glm::vec3(float(m.x), float(m.y), float(f > 0 ? unwrapped : 0.0));
+        }
+    }
+    if (Status s = validate(asset); !s) return Error{"baked asset is invalid: " + s.message};
+    return asset;
+}
+
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report) {
     if (!std::isfinite(options.fps) || options.fps < 1.0f || options.fps > 1000.0f)
         return Error{"fps " + formatFloat(options.fps) + " out of range (1 .. 1000)"};
@@ -195,6 +231,7 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
     BakeReport local_report;
     BakeReport& rep = report != nullptr ? *report : local_report;
     rep = BakeReport{};
+    if (!options.root_motion.empty()) return bakeInPlace(model, options, rep);
 
     std::vector<ClipSource> sources;
     for (const Clip& c : model.clips) sources.push_back({c.name, &c, c.duration});

@@ -7,7 +7,7 @@
 namespace throng {
 namespace {
 
-constexpr std::array<std::string_view, 4> kNames = {"fish", "hat", "sword", "walker"};
+constexpr std::array<std::string_view, 5> kNames = {"fish", "hat", "strider", "sword", "walker"};
 
 } // namespace
 
@@ -16,6 +16,7 @@ std::span<const std::string_view> builtinNames() { return kNames; }
 Result<Model> makeBuiltin(std::string_view name) {
     if (name == "fish") return makeFish();
     if (name == "walker") return makeWalker();
+    if (name == "strider") return makeStrider();
     if (name == "sword") return makeSword();
     if (name == "hat") return makeHat();
     std::string known;

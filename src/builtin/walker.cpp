@@ -495,13 +495,40 @@ Pose idlePose(double phase) {
     return pose;
 }
 
+// The lowest sole point's model z of the left or right foot in `pose`, and its height.
+glm::dvec2 soleOf(const Pose& pose, bool left) {
+    const uint16_t j = sided(kFootL, left);
+    glm::dvec2 best{0.0, 1e9};
+    for (const glm::dvec3 b : {glm::dvec3(0.09, 0.0, -0.03), glm::dvec3(0.09, 0.0, 0.10)}) {
+        const glm::dvec3 bind{left ? b.x : -b.x, b.y, b.z};
+        const glm::dvec4 p = poseMatrix(pose, j) * glm::dvec4(bind - jointPos(j), 1.0);
+        if (p.y < best.y) best = {p.z, p.y};
+    }
+    return best;
+}
+
+// Root motion as captured motion has it: between keys the hips advance by what the foot on the
+// ground (the lower one at the earlier key) moves back in place, so that foot stays where it is.
+void travelForward(std::vector<Pose>& poses) {
+    double travel = 0.0;
+    std::vector<double> at(poses.size(), 0.0);
+    for (size_t i = 1; i < poses.size(); ++i) {
+        const bool left = soleOf(poses[i - 1], true).y <= soleOf(poses[i - 1], false).y;
+        travel -= soleOf(poses[i], left).x - soleOf(poses[i - 1], left).x;
+        at[i] = travel;
+    }
+    for (size_t i = 0; i < poses.size(); ++i) poses[i].hips.z += at[i];
+}
+
 // `intervals` + 1 evenly spaced keys; the last key is a copy of the first, so the value at
-// t = duration equals the value at t = 0. Joints that never leave the identity get no track.
-Clip makeClip(const char* name, float duration, int intervals, Pose (*pose)(double)) {
+// t = duration equals the value at t = 0 (with `travel`, the hips then advance: travelForward).
+// Joints that never leave the identity get no track.
+Clip makeClip(const char* name, float duration, int intervals, Pose (*pose)(double), bool travel = false) {
     std::vector<Pose> poses;
     for (int i = 0; i < intervals; ++i) poses.push_back(pose(glm::two_pi<double>() * i / intervals));
     for (Pose& p : poses) plantOnGround(p);
     poses.push_back(poses.front());
+    if (travel) travelForward(poses);
     std::vector<float> times;
     for (int i = 0; i <= intervals; ++i) times.push_back(float(double(duration) * i / intervals));
 
@@ -561,6 +588,13 @@ Model makeWalker() {
 
     model.clips.push_back(makeClip("walk", 1.1f, 33, walkPose)); // keys at 30 per second: on the 30 fps bake frames
     model.clips.push_back(makeClip("idle", 3.0f, 32, idlePose));
+    return model;
+}
+
+Model makeStrider() {
+    Model model = makeWalker();
+    model.source = "builtin:strider";
+    model.clips[0] = makeClip("walk", 1.1f, 33, walkPose, true);
     return model;
 }
 

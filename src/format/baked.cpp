@@ -62,6 +62,24 @@ Status validateImpostors(const BakedAsset& asset) {
     return {};
 }
 
+// A clip's root motion curve (throng/root_motion.h): none, or one finite entry per frame, only
+// with a root joint named.
+Status validateRootMotion(const BakedAsset& asset, const BakedClip& clip, const std::string& where) {
+    if (clip.root_motion.empty()) return {};
+    if (asset.root_joint.empty()) return Status::failure(where + ": a root motion curve but no root joint");
+    if (clip.root_motion.size() != clip.frame_count)
+        return Status::failure(where + ": " + std::to_string(clip.root_motion.size()) + " root motion entries for " +
+                               std::to_string(clip.frame_count) + " frames");
+    const auto finite = [](glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+    if (!finite(clip.root_pivot)) return Status::failure(where + ": root pivot is NaN or infinite");
+    for (size_t f = 0; f < clip.root_motion.size(); ++f) {
+        const glm::vec3 m = clip.root_motion[f];
+        if (!finite(glm::vec2(m)) || !std::isfinite(m.z))
+            return Status::failure(where + " frame " + std::to_string(f) + ": root motion is NaN or infinite");
+    }
+    return {};
+}
+
 Status validateClips(const BakedAsset& asset) {
     if (asset.clips.empty()) return Status::failure("no clips (a baked asset has at least one)");
     uint32_t max_frames = 0;
@@ -81,6 +99,7 @@ Status validateClips(const BakedAsset& asset) {
         for (size_t f = 0; f < clip.frame_bounds.size(); ++f)
             if (Status s = validateBounds(clip.frame_bounds[f], where + " frame " + std::to_string(f) + " bounds"); !s)
                 return s;
+        if (Status s = validateRootMotion(asset, clip, where); !s) return s;
         max_frames = std::max(max_frames, clip.frame_count);
     }
     if (asset.max_frames != max_frames)

@@ -63,7 +63,10 @@ constexpr uint32_t kLods = fourcc("LODS");
 constexpr uint32_t kLodsSince = 2;
 // Optional within version 2 (older readers skip it): animated impostors (BakedImpostors).
 constexpr uint32_t kImps = fourcc("IMPS");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps};
+// Optional within version 2 (older readers skip it and draw the clips in place): root motion
+// (throng/root_motion.h).
+constexpr uint32_t kRoot = fourcc("ROOT");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -238,6 +241,22 @@ Bytes impsSection(const BakedAsset& a) {
     w.array(im.frames.data(), im.frames.size());
     w.array(im.color.data(), im.color.size());
     w.array(im.normal.data(), im.normal.size());
+    return std::move(w.out);
+}
+
+// ROOT: the joint's name, clip count, then per clip: pivot (x, z), frame count (the clip's, or 0:
+// no curve), (d.x, d.z, yaw) per frame (throng/root_motion.h).
+Bytes rootSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.string(a.root_joint);
+    w.u32(uint32_t(a.clips.size()));
+    for (const BakedClip& c : a.clips) {
+        w.f32(c.root_pivot.x);
+        w.f32(c.root_pivot.y);
+        w.u32(uint32_t(c.root_motion.size()));
+        for (const glm::vec3& m : c.root_motion)
+            for (int i = 0; i < 3; ++i) w.f32(m[i]);
+    }
     return std::move(w.out);
 }
 
@@ -593,6 +612,32 @@ Status parseImpostors(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// Counts are checked against section 'CLIP' before anything is allocated; validate() checks values.
+Status parseRoot(ByteReader& r, BakedAsset& a) {
+    std::string joint = r.string();
+    const uint32_t clips = r.u32();
+    if (r.failed()) return r.status();
+    if (joint.empty()) return Status::failure("section 'ROOT': no joint name");
+    if (clips != a.clips.size())
+        return Status::failure("section 'ROOT': " + std::to_string(clips) + " clips, section 'CLIP' has " +
+                               std::to_string(a.clips.size()));
+    for (BakedClip& c : a.clips) {
+        c.root_pivot.x = r.f32();
+        c.root_pivot.y = r.f32();
+        const uint32_t frames = r.u32();
+        if (r.failed()) return r.status();
+        if (frames != 0 && frames != c.frame_count)
+            return Status::failure("section 'ROOT': clip '" + c.name + "' has " + std::to_string(frames) +
+                                   " entries for " + std::to_string(c.frame_count) + " frames");
+        if (!r.has(uint64_t(frames) * 12)) return Status::failure("section 'ROOT': truncated curve");
+        c.root_motion.resize(frames);
+        for (glm::vec3& m : c.root_motion)
+            for (int i = 0; i < 3; ++i) m[i] = r.f32();
+    }
+    a.root_joint = std::move(joint);
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -607,6 +652,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kVatx: return parseVat(r, a);
     case kLods: return parseLods(r, a);
     case kImps: return parseImpostors(r, a);
+    case kRoot: return parseRoot(r, a);
     }
     return {};
 }
@@ -707,6 +753,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     if (asset.hasVat()) raw.emplace_back(kVatx, vatxSection(asset));
     if (!asset.lods.empty()) raw.emplace_back(kLods, lodsSection(asset));
     if (!asset.impostors.empty()) raw.emplace_back(kImps, impsSection(asset));
+    if (!asset.root_joint.empty()) raw.emplace_back(kRoot, rootSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);

@@ -4,7 +4,10 @@
 
 layout(local_size_x = THRONG_SIM_LOCAL_SIZE) in;
 
-layout(std430, set = 0, binding = THRONG_SIM_BINDING_PARAMS) readonly buffer Params { SimParams params; };
+layout(std430, set = 0, binding = THRONG_SIM_BINDING_PARAMS) readonly buffer Params {
+    SimParams params;
+    ivec4 root_table[THRONG_SIM_ROOT_ENTRIES]; // sim_shared.h: root motion
+};
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_MEMBERS) buffer Members { MemberState members[]; };
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_CELLS) buffer Cells { uvec2 cells[]; };
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_STARTS) buffer Starts { uint starts[]; };
@@ -17,6 +20,9 @@ layout(push_constant) uniform Push { SimConstants constants; };
 #define SIM_INOUT(T) inout T
 #define SIM_IN(T) T
 #define SIM_PRECISE precise
+#define SIM_ROOT_PARAM
+#define SIM_ROOT_ARG
+#define SIM_ROOT(i) root_table[i]
 #include "sim_member.h"
 
 // Dispatches are 2D when there are more groups than a row may hold (gpu_sim.cpp: split).

@@ -5,8 +5,10 @@
 //
 // Expects, before inclusion: shared.h and sim_shared.h; the macros SIM_FN (C++: inline),
 // SIM_INOUT(T) (GLSL: inout T, C++: T&), SIM_IN(T) (GLSL: T, C++: const T&) and SIM_PRECISE
-// (GLSL: precise, so that no multiply-add is fused in the records; C++: nothing); in C++ the
-// GLSL names (ivec3, min, clamp, packHalf2x16, ...) mapped to glm.
+// (GLSL: precise, so that no multiply-add is fused in the records; C++: nothing); the root
+// motion table's access SIM_ROOT(i) with the parameter SIM_ROOT_PARAM and argument SIM_ROOT_ARG
+// that carry it (GLSL: the params buffer's array, nothing; C++: `, const ivec4* sim_root`,
+// `, sim_root`); in C++ the GLSL names (ivec3, min, clamp, packHalf2x16, ...) mapped to glm.
 //
 // Rules that keep both compilers on the same results: integers only for the state (no float
 // ever feeds back into it); no signed overflow (every product is bounded in the comment next
@@ -214,12 +216,62 @@ SIM_FN ivec2 simTurn(ivec2 h, ivec2 t, SIM_IN(SimParams) P) {
     return ivec2(n.x, n.z);
 }
 
+// ---- root motion ------------------------------------------------------------------------
+
+// A slot's curve at time f (Q20, within its cycle), interpolated between the table's samples:
+// travel since the cycle's start, position units at scale 1 (sim_shared.h).
+SIM_FN ivec2 simRootIn(uint slot, uint f, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
+    uint d = P.clip_duration[slot];
+    uint q = max(d / uint(THRONG_SIM_ROOT_SAMPLES), 1u);
+    uint k = min(f / q, uint(THRONG_SIM_ROOT_SAMPLES) - 1u);
+    uint span = k == uint(THRONG_SIM_ROOT_SAMPLES) - 1u ? d - k * q : q; // the last interval ends at d
+    uint frac = min(f - k * q, span);
+    uint shift = 0u;
+    while ((span >> shift) > 1023u) shift += 1u;
+    int num = int(frac >> shift);
+    int den = max(int(span >> shift), 1);
+    ivec4 a = SIM_ROOT(slot * uint(THRONG_SIM_ROOT_SAMPLES + 1) + k);
+    ivec4 b = SIM_ROOT(slot * uint(THRONG_SIM_ROOT_SAMPLES + 1) + k + 1u);
+    return ivec2(a.x + (b.x - a.x) * num / den, a.z + (b.z - a.z) * num / den); // |b - a| <= 2^20, num < 2^10
+}
+
+// The member's own move over a step that played its clips from time `from` to `to` (Q20, not
+// wrapped): per clip, a slot with a curve moves it by the curve's travel (turned by its heading,
+// scaled by its size), any other by its walking velocity `v`; blended by the fade.
+SIM_FN ivec3 simRootStep(SIM_IN(MemberState) m, uint from, uint to, ivec3 v, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
+    ivec3 own[2];
+    for (uint i = 0u; i < 2u; ++i) {
+        uint slot = i == 0u ? (m.clips & 0xffffu) : (m.clips >> 16);
+        uint d = P.clip_duration[slot];
+        if (((P.root_slots >> slot) & 1u) == 0u || d == 0u) {
+            own[i] = v;
+            continue;
+        }
+        ivec4 end = SIM_ROOT(slot * uint(THRONG_SIM_ROOT_SAMPLES + 1) + uint(THRONG_SIM_ROOT_SAMPLES));
+        int cycles = int(to / d - from / d); // 0 or 1 in practice: a step is shorter than a cycle
+        ivec2 local = simRootIn(slot, to % d, P SIM_ROOT_ARG) - simRootIn(slot, from % d, P SIM_ROOT_ARG) +
+                      ivec2(end.x, end.z) * min(cycles, 4); // |end| <= 2^19
+        local = clamp(local, ivec2(-16384), ivec2(16384));
+        local = clamp(local * int(m.size) / THRONG_SIM_RATE_ONE, ivec2(-32768), ivec2(32768)); // 2^14 * size <= 2^16
+        // Model +z is the heading (h.x, h.y); model +x is (h.y, -h.x).
+        own[i] = ivec3((m.heading.y * local.x + m.heading.x * local.y) / THRONG_SIM_ONE, 0,
+                       (m.heading.y * local.y - m.heading.x * local.x) / THRONG_SIM_ONE); // 2 * 2^15 * 2^14
+    }
+    int f = int(m.fade >> 4); // Q12
+    return (own[0] * (4096 - f) + own[1] * f) / 4096; // |own| <= 2^17 (v: <= 2^13)
+}
+
+SIM_FN bool simRooted(SIM_IN(MemberState) m, SIM_IN(SimParams) P) {
+    return (((P.root_slots >> (m.clips & 0xffffu)) | (P.root_slots >> (m.clips >> 16))) & 1u) != 0u;
+}
+
 // One step of a walker: toward its goal (or waiting at it; acceleration-limited), pushed apart
 // from its neighbours, speed-limited, heading turned toward where it moves, clip chosen by its
 // ground speed, clip time advanced at the rate chosen the step before (so it matches what the
 // renderer played between the two steps).
-SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
+SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
     // The clip time over the step just played, at the rate the records promised.
+    uint played = m.anim;
     m.anim += m.rate * P.step_q20 / uint(THRONG_SIM_RATE_ONE); // rate <= 2^14 (max_rate <= 4), step <= 2^17
 
     ivec3 p = ivec3(m.position);
@@ -261,7 +313,14 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     ivec3 push = clamp(ivec3(sums.push), ivec3(-65536), ivec3(65536));
     push.y = 0;
     push += ivec3(push.z, 0, -push.x) * P.sidestep / 4096;                    // <= 2^16 * 2^12
-    ivec3 move = simClampLength(v + push * P.push_speed / 4096, P.max_speed); // <= 2^17 * 2^13
+    ivec3 intended = simClampLength(v + push * P.push_speed / 4096, P.max_speed); // <= 2^17 * 2^13
+    ivec3 move = intended;
+    // Root motion: the clips' curves carry the member over the step (its feet stay planted); its
+    // speed, heading and clip choice still follow the intended move (no feedback from the curve).
+    bool rooted = simRooted(m, P);
+    if (rooted)
+        move = simClampLength(simRootStep(m, played, m.anim, v, P SIM_ROOT_ARG) + push * P.push_speed / 4096,
+                              P.max_speed);
     ivec3 before = p;
     p += move;
     p.x = clamp(p.x, P.field_min.x, P.field_max.x);
@@ -270,10 +329,11 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     if (p.z != before.z + move.z) v.z = 0;
     move = p - before;
     m.motion = ivec2(move.x, move.z);
-    int speed = simLength(move); // the ground speed the feet cover
+    ivec3 steer = rooted ? intended : move;
+    int speed = simLength(steer); // the ground speed the feet cover
 
     // The heading turns toward where the member moves, or, standing, toward its goal.
-    ivec3 target = speed > P.turn_min_speed ? simNormalize(move) : way;
+    ivec3 target = speed > P.turn_min_speed ? simNormalize(steer) : way;
     if (target != ivec3(0)) m.heading = simTurn(m.heading, ivec2(target.x, target.z), P);
 
     simUpdateClips(m, simChooseSlot(m.clips >> 16, speed, m, P), P);
@@ -353,9 +413,9 @@ SIM_FN void simStepFish(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(S
     m.velocity = ivec4(v, 0);
 }
 
-SIM_FN void simStep(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P) {
+SIM_FN void simStep(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
     if (P.kind == uint(THRONG_SIM_KIND_WALKERS))
-        simStepWalker(m, sums, P);
+        simStepWalker(m, sums, P SIM_ROOT_ARG);
     else
         simStepFish(m, sums, P);
 }
@@ -374,7 +434,22 @@ SIM_FN vec2 simHalfAngle(float c, float s) {
 // blend, and time_offset / speed chosen so that the renderer's clip time, time * speed +
 // time_offset (fish: phase in cycles, time * speed * beats_per_second + time_offset), equals the
 // member's animation time at `time` and runs on at the member's rate.
-SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, float time) {
+// The yaw a slot's curve adds at time `anim` (Q20) beyond its steady turn, radians (0 for a
+// slot without a curve): drawn on top of the heading, so the hips keep their sway.
+SIM_FN float simRootYaw(uint slot, uint anim, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
+    uint d = P.clip_duration[slot];
+    if (((P.root_slots >> slot) & 1u) == 0u || d == 0u) return 0.0f;
+    uint f = anim % d;
+    uint q = max(d / uint(THRONG_SIM_ROOT_SAMPLES), 1u);
+    uint k = min(f / q, uint(THRONG_SIM_ROOT_SAMPLES) - 1u);
+    uint span = k == uint(THRONG_SIM_ROOT_SAMPLES) - 1u ? d - k * q : q;
+    float s = min(float(f - k * q) / float(max(span, 1u)), 1.0f);
+    float a = uintBitsToFloat(uint(SIM_ROOT(slot * uint(THRONG_SIM_ROOT_SAMPLES + 1) + k).w));
+    float b = uintBitsToFloat(uint(SIM_ROOT(slot * uint(THRONG_SIM_ROOT_SAMPLES + 1) + k + 1u).w));
+    return a + (b - a) * s;
+}
+
+SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, float time SIM_ROOT_PARAM) {
     InstanceRecord r;
     SIM_PRECISE vec3 world = vec3(P.origin) + vec3(ivec3(m.position)) * P.origin.w;
     r.position_scale = vec4(world, uintBitsToFloat(m.scale));
@@ -382,9 +457,15 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
     if (P.kind == uint(THRONG_SIM_KIND_WALKERS)) {
         // The rotation about y that takes +z (where the model faces) to the heading.
         vec2 h = simHalfAngle(float(m.heading.y) / 16384.0f, float(m.heading.x) / 16384.0f);
-        q = vec4(0.0f, h.y, 0.0f, h.x);
         uint a = m.clips & 0xffffu;
         uint b = m.clips >> 16;
+        if (simRooted(m, P)) { // turned further by the curves' sway
+            float fade = float(m.fade) / 65536.0f;
+            float yaw = simRootYaw(a, m.anim, P SIM_ROOT_ARG) * (1.0f - fade) + simRootYaw(b, m.anim, P SIM_ROOT_ARG) * fade;
+            float c = cos(0.5f * yaw), s = sin(0.5f * yaw);
+            h = vec2(h.x * c - h.y * s, h.y * c + h.x * s);
+        }
+        q = vec4(0.0f, h.y, 0.0f, h.x);
         r.clips = (P.clip_index[a] & 0xffffu) | (P.clip_index[b] << 16);
     } else {
         vec3 f = vec3(ivec3(m.velocity));

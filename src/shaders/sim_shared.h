@@ -59,6 +59,15 @@ using uint = uint32_t;
 #define THRONG_SIM_SLOT_WALK 1u
 #define THRONG_SIM_SLOT_RUN 2u
 
+// Root motion (throng/root_motion.h): a slot whose clip has a curve moves its members by it.
+// After SimParams in the params buffer: THRONG_SIM_ROOT_ENTRIES ivec4, for slot s and sample k
+// (0 .. THRONG_SIM_ROOT_SAMPLES) at index s * (THRONG_SIM_ROOT_SAMPLES + 1) + k: x, z = the
+// curve's travel since the cycle's start at time k * q (q = max(duration / 32, 1), Q20; the
+// last sample at the duration itself), position units at scale 1; y = 0; w = float bits of the
+// yaw the curve adds there beyond its steady turn (radians; drawn, not steered by).
+#define THRONG_SIM_ROOT_SAMPLES 32
+#define THRONG_SIM_ROOT_ENTRIES 99 // 3 slots x 33 samples
+
 // SimConstants::flags
 #define THRONG_SIM_FLAG_STEP 1u      // sim_step.comp: advance the member one step
 #define THRONG_SIM_FLAG_WRITE 2u     // sim_step.comp: write its InstanceRecord
@@ -126,7 +135,7 @@ struct SimParams {
     uint beat_q20;          // fish: swim cycles per step at rate 1, Q20
     float beats_per_second; // fish: tail beats per second at rate 1 (SwimParams::beats_per_second)
     int cruise_pull;        // fish: Q12 share of the difference to the fish's cruise speed taken per step
-    uint reserved0;
+    uint root_slots;        // walkers: bit s set when slot s moves its members by its root motion curve
     uint reserved1;
     uint reserved2;
 };

@@ -31,8 +31,8 @@ void main() {
                 }
             }
         }
-        simStep(m, sums, P);
+        simStep(m, sums, P SIM_ROOT_ARG);
         members[i] = m;
     }
-    if ((constants.flags & THRONG_SIM_FLAG_WRITE) != 0u) instances[i] = simInstance(m, P, constants.time);
+    if ((constants.flags & THRONG_SIM_FLAG_WRITE) != 0u) instances[i] = simInstance(m, P, constants.time SIM_ROOT_ARG);
 }

@@ -12,6 +12,8 @@ namespace throng::sim::shader {
 // The GLSL names sim_member.h uses, mapped to glm.
 using glm::abs;
 using glm::clamp;
+using glm::cos;
+using glm::sin;
 using glm::length;
 using glm::max;
 using glm::min;
@@ -21,13 +23,20 @@ using glm::uintBitsToFloat;
 using vec2 = glm::vec2;
 using vec3 = glm::vec3;
 using uvec2 = glm::uvec2;
+using ivec2 = glm::ivec2;
 using gpu::shader::InstanceRecord;
 
 #define SIM_FN inline
 #define SIM_INOUT(T) T&
 #define SIM_IN(T) const T&
 #define SIM_PRECISE
+#define SIM_ROOT_PARAM , const ivec4* sim_root
+#define SIM_ROOT_ARG , sim_root
+#define SIM_ROOT(i) sim_root[i]
 #include "../shaders/sim_member.h"
+#undef SIM_ROOT
+#undef SIM_ROOT_ARG
+#undef SIM_ROOT_PARAM
 #undef SIM_FN
 #undef SIM_INOUT
 #undef SIM_IN

@@ -14,6 +14,8 @@
 
 #include "../render/technique.h"
 
+#include <throng/root_motion.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -145,7 +147,14 @@ SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kin
         ClipSlot& slot = s.slots[k];
         slot.clip = slots[k];
         slot.duration = asset.clips[size_t(slot.clip)].duration;
-        slot.natural_speed = naturalGroundSpeed(asset, uint32_t(slot.clip));
+        // A clip with a root motion curve carries its members by it, at its root speed; idle keeps
+        // a curve that hardly travels (its sway), a gait whose curve does not travel is measured.
+        const BakedClip& clip = asset.clips[size_t(slot.clip)];
+        const float root_speed = float(rootSpeed(clip));
+        const bool travels = root_speed >= 0.05f * height;
+        if (!clip.root_motion.empty() && (travels || k == kIdle)) slot.root_motion = clip.root_motion;
+        slot.natural_speed = slot.root_motion.empty() ? naturalGroundSpeed(asset, uint32_t(slot.clip))
+                                                      : (travels ? root_speed : 0.0f);
         // A gait that the measure cannot see: one stride per loop, by the height.
         if (slot.natural_speed == 0.0f && slot.duration > 0.0f && k != kIdle)
             slot.natural_speed = (k == kRun ? 1.4f : 0.8f) * height / slot.duration;

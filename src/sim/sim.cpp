@@ -2,6 +2,8 @@
 // and the records (sim.h). The step itself is src/shaders/sim_member.h, shared with the GPU.
 #include "sim.h"
 
+#include <throng/root_motion.h>
+
 #include "member.h"
 
 #include <glm/gtc/packing.hpp>
@@ -210,6 +212,7 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
             P.clip_index[k] = uint32_t(slot.clip >= 0 ? slot.clip : s.slots[kWalk].clip);
             P.clip_duration[k] = uint32_t(std::llround(double(slot.duration) * THRONG_SIM_TIME_ONE));
             P.natural_speed[k] = perStep(slot.natural_speed);
+            if (slot.clip >= 0 && slot.root_motion.size() >= 2 && slot.duration > 0.0f) P.root_slots |= 1u << k;
         }
         P.clip_index.w = present;
         const double walk = P.natural_speed[kWalk] > 0 ? double(P.natural_speed[kWalk]) : double(perStep(s.walk_speed));
@@ -246,6 +249,38 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
         P.beats_per_second = s.beats_per_second;
     }
     return P;
+}
+
+RootTable rootTable(const SimSettings& s, const shader::SimParams& P) {
+    RootTable table{};
+    if (s.kind != Kind::Walkers) return table;
+    const double unit = P.origin.w;
+    constexpr int32_t kTravel = 1 << 19; // |travel| per cycle, so that simRootIn's products fit
+    for (uint32_t k = 0; k < 3; ++k) {
+        if (((P.root_slots >> k) & 1u) == 0) continue;
+        const ClipSlot& slot = s.slots[k];
+        BakedClip clip;
+        clip.duration = slot.duration;
+        clip.loop = false;
+        clip.frame_count = uint32_t(slot.root_motion.size());
+        clip.root_motion = slot.root_motion;
+        const uint32_t d = P.clip_duration[k];
+        const uint32_t q = std::max(d / uint32_t(THRONG_SIM_ROOT_SAMPLES), 1u);
+        const glm::vec3 end = slot.root_motion.back();
+        for (uint32_t i = 0; i <= uint32_t(THRONG_SIM_ROOT_SAMPLES); ++i) {
+            const uint32_t q20 = i == uint32_t(THRONG_SIM_ROOT_SAMPLES) ? d : i * q;
+            const double t = double(q20) / THRONG_SIM_TIME_ONE;
+            const glm::vec3 m = rootMotionAt(clip, t);
+            const double steady = slot.duration > 0.0f ? double(end.z) * t / double(slot.duration) : 0.0;
+            auto units = [&](float v) {
+                return int32_t(std::clamp<int64_t>(std::llround(double(v) / unit), -kTravel, kTravel));
+            };
+            const float sway = float(double(m.z) - steady);
+            table[k * (THRONG_SIM_ROOT_SAMPLES + 1) + i] =
+                glm::ivec4(units(m.x), 0, units(m.y), int32_t(glm::floatBitsToUint(sway)));
+        }
+    }
+    return table;
 }
 
 double stateTime(const SimState& state, const SimSettings& settings) {
@@ -346,6 +381,7 @@ void stepCpu(SimState& state, const SimSettings& s) {
     Result<shader::SimParams> params = simParams(s, n);
     assert(params.ok());
     const shader::SimParams& P = params.value();
+    const RootTable root = rootTable(s, P);
     // The grid: members sorted by cell, in member order within a cell (a counting sort).
     std::vector<uint32_t> cell(n), starts(size_t(P.grid_dims.w) + 1, 0);
     for (uint32_t i = 0; i < n; ++i) {
@@ -363,7 +399,7 @@ void stepCpu(SimState& state, const SimSettings& s) {
     for (uint32_t i = 0; i < n; ++i) {
         shader::MemberState& m = state.members[i];
         const shader::SimSums sums = gather(i, m, P, starts, sorted);
-        shader::simStep(m, sums, P);
+        shader::simStep(m, sums, P, root.data());
     }
     ++state.steps;
 }
@@ -373,7 +409,9 @@ void writeInstances(const SimState& state, const SimSettings& s, std::span<gpu::
     Result<shader::SimParams> params = simParams(s, uint32_t(state.members.size()));
     assert(params.ok());
     const float time = recordTime(state, s);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = shader::simInstance(state.members[i], params.value(), time);
+    const RootTable root = rootTable(s, params.value());
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = shader::simInstance(state.members[i], params.value(), time, root.data());
 }
 
 } // namespace throng::sim

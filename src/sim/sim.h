@@ -48,6 +48,9 @@ struct ClipSlot {
     float duration = 0.0f;      // seconds (clip times wrap by it)
     float natural_speed = 0.0f; // ground speed at which the clip's feet do not slide, world units/s at scale 1;
                                 // 0: the clip plays at its own pace whatever the speed (idle)
+    // Root motion (throng/root_motion.h): the clip's curve, (x, z, yaw) per baked frame over the
+    // duration (BakedClip::root_motion). Not empty: members playing the slot move by it.
+    std::vector<glm::vec3> root_motion;
 };
 
 // Everything that stays the same over a simulation. Distances are world units, times seconds;
@@ -99,6 +102,13 @@ Status validate(const SimSettings& settings);
 // The integer constants of a step (the same for the CPU and the GPU). Errors: validate()'s.
 Result<shader::SimParams> simParams(const SimSettings& settings, uint32_t members);
 
+// The root motion table that follows SimParams in the GPU's params buffer (sim_shared.h): each
+// slot's curve sampled at the table's times, in position units at scale 1, the yaw beyond the
+// cycle's steady turn as float bits. Zeros for slots without a curve. Contract: P is
+// simParams(settings, ...).
+using RootTable = std::array<glm::ivec4, THRONG_SIM_ROOT_ENTRIES>;
+RootTable rootTable(const SimSettings& settings, const shader::SimParams& P);
+
 // The step as the simulation uses it: a whole number of 2^-20 s.
 double stepSeconds(const SimSettings& settings);
 
@@ -106,7 +116,8 @@ double stepSeconds(const SimSettings& settings);
 //  Walkers: radius = max(1.2 x the bind pose's larger horizontal extent, 0.3 x its height); slots
 //    by clip name (a name containing "idle", "walk", "run", case-insensitive), then unnamed slots
 //    filled with the remaining clips in index order (walk first, then idle, then run); natural
-//    speeds measured from the clips (naturalGroundSpeed); walk_speed = the walk clip's natural speed,
+//    speeds measured from the clips (naturalGroundSpeed; a clip with a root motion curve: its
+//    root speed, rootSpeed(), and the slot moves members by the curve); walk_speed = the walk clip's natural speed,
 //    run_speed the run clip's; push 3 x walk_speed; max_accel walk_speed / 0.35 s; arrive within
 //    one radius, slow down from three.
 //  School: body length L = the bind pose's largest extent; separation L, radius 2 L, cruise 1.5 L/s

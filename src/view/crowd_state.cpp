@@ -42,11 +42,9 @@ std::unique_ptr<AssetOnGpu> LiveCrowd::upload(BakedAsset baked) {
 std::unique_ptr<AssetOnGpu> LiveCrowd::rebake(Precision precision, bool vat) {
     if (setup_.log)
         setup_.log(std::string("baking ") + toString(precision) + (vat ? " with vertex animation" : "") + "...");
-    BakeOptions o;
-    o.fps = scene_.fps;
+    BakeOptions o = scene_.bake;
     o.precision = precision;
     o.vat = vat;
-    o.impostors.enabled = scene_.impostors;
     Result<BakedAsset> b = bake(*scene_.model, o);
     if (!b) {
         fail("bake: " + b.error().message);

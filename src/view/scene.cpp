@@ -3,19 +3,13 @@
 
 namespace throng::view {
 
-Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat, bool impostors,
-                        const std::vector<std::string>& attach) {
-    BakeOptions o;
-    o.fps = fps;
-    o.precision = precision;
-    o.vat = vat;
-    o.impostors.enabled = impostors;
-    Result<LoadedAsset> loaded = loadAsset(source, o);
+Result<Scene> loadScene(const std::string& source, const BakeOptions& bake, const std::vector<std::string>& attach) {
+    Result<LoadedAsset> loaded = loadAsset(source, bake);
     if (!loaded) return loaded.error();
     Scene s;
     s.source = source;
-    s.fps = fps;
-    s.impostors = impostors;
+    s.bake = bake;
+    s.bake.progress = nullptr;
     s.model = std::move(loaded.value().model);
     s.baked = std::move(loaded.value().baked);
     s.attach = attach;

@@ -19,17 +19,14 @@ struct Scene {
     std::string source;              // as given: a file or builtin:NAME; messages name it
     std::optional<Model> model;      // imported models only (empty for .throng files): what re-bakes start from
     BakedAsset baked;                // as loaded; LiveCrowd::start() moves it onto the GPU
-    float fps = 30.0f;               // the baking rate, for re-bakes
-    bool impostors = false;          // re-bakes also bake animated impostors
+    BakeOptions bake;                // as loaded (rate, impostors, root motion): re-bakes change only precision and vat
     std::vector<std::string> attach; // props (--attach texts), put on every bake again
 };
 
 // Loads `source` through loadAsset(): a .throng file as it is; a model file or builtin:NAME
-// imported and baked at `fps` and `precision`, with vertex animation when `vat` and animated
-// impostors when `impostors`, then the props of `attach` (attachFromText). Errors: loadAsset's,
-// attachFromText's.
-Result<Scene> loadScene(const std::string& source, float fps, Precision precision, bool vat, bool impostors = false,
-                        const std::vector<std::string>& attach = {});
+// imported and baked with `bake` (its progress callback is not kept), then the props of
+// `attach` (attachFromText). Errors: loadAsset's, attachFromText's.
+Result<Scene> loadScene(const std::string& source, const BakeOptions& bake, const std::vector<std::string>& attach = {});
 
 // The asset carries vertex animation (float or half), which technique vat draws from.
 bool hasVat(const BakedAsset& asset);

@@ -474,8 +474,13 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
         return 1;
     }
-    Result<Scene> scene =
-        loadScene(o.model, o.fps, initialState(o).precision, o.technique == "vat", o.impostor_px > 0.0f, o.attach);
+    BakeOptions bake;
+    bake.fps = o.fps;
+    bake.precision = initialState(o).precision;
+    bake.vat = o.technique == "vat";
+    bake.impostors.enabled = o.impostor_px > 0.0f;
+    bake.root_motion = o.root_motion;
+    Result<Scene> scene = loadScene(o.model, bake, o.attach);
     if (!scene) {
         printError(o.model, scene.error().message);
         return 1;

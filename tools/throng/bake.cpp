@@ -6,6 +6,7 @@
 #include <throng/export.h>
 #include <throng/format.h>
 #include <throng/import.h>
+#include <throng/root_motion.h>
 
 #include <chrono>
 #include <cstdio>
@@ -34,6 +35,7 @@ int runBake(const BakeCliOptions& options) {
     bake_options.vat = options.vat;
     bake_options.impostors.enabled = options.impostors;
     bake_options.lods = options.lods;
+    bake_options.root_motion = options.root_motion;
     if (!options.max_error.empty()) { // checked by the parser: a positive number, maybe with '%'
         const bool share = options.max_error.back() == '%';
         const double v = std::strtod(options.max_error.c_str(), nullptr);
@@ -64,6 +66,11 @@ int runBake(const BakeCliOptions& options) {
         std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
 
     const BakedAsset& asset = baked.value();
+    if (!asset.root_joint.empty())
+        for (const BakedClip& c : asset.clips)
+            std::fprintf(stderr, "bake: clip '%s': root motion of joint '%s' taken out: %.4g units/s, %.4g degrees a cycle\n",
+                         c.name.c_str(), asset.root_joint.c_str(), rootSpeed(c),
+                         c.root_motion.empty() ? 0.0 : double(c.root_motion.back().z) * 180.0 / 3.14159265358979);
     if (!options.output.empty()) {
         if (Status s = writeThrong(asset, options.output); !s) {
             printError(options.output, s.message);

@@ -275,6 +275,7 @@ int runBench(const BenchOptions& o) {
     bake_options.vat =
         std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
+    bake_options.root_motion = o.crowd.root_motion;
     Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
     if (!asset) {
         printError(o.model, asset.error().message);

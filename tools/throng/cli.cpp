@@ -52,6 +52,16 @@ CLI::Validator lengthOrShare() {
         },
         "E|P%");
 }
+// --root-motion: auto or a joint name (the skeleton checks the name when the model is loaded).
+CLI::Validator rootMotionSpec() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text.empty() || text.size() > 1024 || text.find_first_of("\n\r") != std::string::npos)
+                return "'" + text.substr(0, 64) + "' is not auto or a joint name";
+            return {};
+        },
+        "JOINT|auto");
+}
 // A whole number in [lo, hi]: no sign, no exponent, no overflow.
 CLI::Validator countIn(uint64_t lo, uint64_t hi) {
     return CLI::Validator(
@@ -208,6 +218,11 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                 return "AZIMUTH,ELEVATION in degrees, elevation from 5 to 90, not '" + text + "'";
             return {};
         });
+    command
+        ->add_option("--root-motion", flags.root_motion,
+                     "A model that is not a .throng file is baked with root motion taken out of JOINT (or auto), as "
+                     "bake --root-motion does")
+        ->check(rootMotionSpec());
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
                       "(baked, vat, procedural, static)");
@@ -301,6 +316,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
                      "units (or P% of the model's size) of exact sampling, instead of --fps; reports each clip's "
                      "rate, error and bytes against --fps")
         ->check(lengthOrShare());
+    bake_cmd
+        ->add_option("--root-motion", bake.root_motion,
+                     "Root motion: take JOINT's horizontal travel and turn (or auto: the topmost joint that travels "
+                     "over 10% of the model's size) out of every clip, bake the clips in place and store the motion "
+                     "as each clip's curve, which --simulate moves members by")
+        ->check(rootMotionSpec());
     bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra)")
         ->check(countIn(0, kMaxBakedLods));
 
@@ -477,6 +498,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.vertex_cache_bytes = vertexCacheBytes(view_crowd);
         view.shadows = shadowMapSize(view_crowd);
         view.attach = view_crowd.attach;
+        view.root_motion = view_crowd.root_motion;
         view.light = view_crowd.light;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +

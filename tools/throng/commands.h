@@ -33,6 +33,7 @@ struct BakeCliOptions {
     bool impostors = false;          // also bake animated impostors (BakedImpostors)
     uint32_t lods = 8;               // LOD levels, LOD 0 included; 0 or 1: none extra (8 = kMaxBakedLods)
     std::string max_error; // --max-error: "E" (model units) or "P%" (of the bind pose's diagonal); empty: --fps
+    std::string root_motion; // --root-motion JOINT|auto (throng/root_motion.h); empty: none
 };
 int runBake(const BakeCliOptions& options);
 
@@ -53,6 +54,7 @@ struct CrowdFlags {
     std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
     std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
     std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
+    std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
 };
 // The sun of --light AZIMUTH,ELEVATION (degrees), as the way its light travels; the default
 // light when not given. Contract: the text passed the option's check.
