@@ -67,7 +67,7 @@ TEST(Builtin, NamesAndUnknown) {
 
     const Result<Model> bad = makeBuiltin("dragon");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, hat, sword, walker)");
+    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, hat, strider, sword, walker)");
 }
 
 TEST(Builtin, FishShape) {

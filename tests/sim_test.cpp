@@ -47,15 +47,29 @@ const BakedAsset& bakedOnce(bool fish) {
     return asset;
 }
 
+// builtin:strider baked with root motion: its walk moves members by the curve (sim_member.h).
+const BakedAsset& striderOnce() {
+    static BakedAsset asset;
+    if (asset.clips.empty()) {
+        BakeOptions o;
+        o.lods = 1;
+        o.root_motion = "auto";
+        Result<BakedAsset> r = bake(makeStrider(), o);
+        EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+        if (r.ok()) asset = std::move(r).value();
+    }
+    return asset;
+}
+
 struct Scenario {
     const BakedAsset* asset = nullptr;
     SimSettings settings;
     SimState initial;
 };
 
-Scenario walkers(uint32_t count, uint64_t seed) {
+Scenario walkers(uint32_t count, uint64_t seed, bool root_motion = false) {
     Scenario s;
-    s.asset = &bakedOnce(false);
+    s.asset = root_motion ? &striderOnce() : &bakedOnce(false);
     render::CrowdOptions o;
     o.count = count;
     o.seed = seed;
@@ -215,6 +229,12 @@ class Sim : public test::GpuSuite {
 } // namespace
 
 TEST_F(Sim, WalkersOnGpuMatchCpuReference) { expectGpuMatchesCpu("walkers", walkers(300, 7), 30, 10); }
+
+TEST_F(Sim, RootMotionWalkersOnGpuMatchCpuReference) {
+    const Scenario s = walkers(300, 7, true);
+    EXPECT_EQ(sim::simParams(s.settings, 300).value().root_slots & (1u << sim::kWalk), 1u << sim::kWalk);
+    expectGpuMatchesCpu("walkers moved by root motion", s, 30, 10);
+}
 
 TEST_F(Sim, SchoolOnGpuMatchesCpuReference) { expectGpuMatchesCpu("fish", school(300, 7), 30, 10); }
 

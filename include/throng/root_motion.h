@@ -59,15 +59,20 @@ double rootSpeed(const BakedClip& clip);
 // The joint `spec` names for root motion: a joint name of the model's skeleton, or "auto": the
 // topmost joint (fewest ancestors, then lowest index) whose horizontal travel over a clip (from
 // its place at the start to its place at the end) exceeds 10% of the bind pose's diagonal in any
-// clip; -1 when none does (a foot swinging in an in-place cycle ends where it began). Errors: a name the skeleton does not have (the message lists a few that it has).
+// clip; -1 when none does (a foot swinging in an in-place cycle ends where it began) or when
+// that joint does not carry the whole model. The joint must carry it: every palette joint and
+// every joint a rigid mesh hangs from is the joint or below it, and nothing above it is animated
+// (the motion is taken out of the joint's own keys).
+// Errors: a name the skeleton does not have (the message lists a few that it has), a joint that
+// does not carry the whole model (RobotExpressive's `Body`: its IK feet hang beside it).
 Result<int32_t> rootMotionJoint(const Model& model, std::string_view spec);
 
 // Per clip of `model`, what removeRootMotion takes out: the pivot and the motion at any time.
 struct RootMotionSource {
     uint32_t joint = 0;
-    std::vector<glm::dvec2> pivots;      // per clip
-    std::vector<glm::dvec3> start;       // per clip: p(0)
-    std::vector<double> start_twist;     // per clip: the twist angle of R(0) about +y
+    std::vector<glm::dvec2> pivots;  // per clip
+    std::vector<glm::dvec3> start;   // per clip: p(0)
+    std::vector<double> start_twist; // per clip: the twist angle of R(0) about +y
 };
 
 // Takes the motion of joint `joint` out of every clip of `model` (see the top): its translation

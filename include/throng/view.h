@@ -40,7 +40,7 @@ struct ViewerOptions {
     uint32_t shadows = 0;
     std::string light;               // --light AZIMUTH,ELEVATION in degrees (empty: the default sun; console: light)
     std::vector<std::string> attach; // props on joints (--attach JOINT=MODEL[,offset][@share%]; throng/attach.h)
-    std::string root_motion;         // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
+    std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -12,9 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 #include <type_traits>
 
 namespace throng {

@@ -81,13 +81,43 @@ void removeYaw(const Model& original, const Clip& clip, Track& track, double sta
     }
 }
 
+// The first joint that moves the model's geometry but is not `joint` or below it (-1: none): the
+// motion is taken out of the joint's own transform, so all the geometry must hang from it. Also
+// an animated ancestor, whose motion the joint's keys would not see between them.
+int32_t outsideJoint(const Model& model, uint32_t joint) {
+    const Skeleton& sk = model.skeleton;
+    auto below = [&](int32_t j) {
+        for (; j != kNoParent; j = sk.parents[size_t(j)])
+            if (uint32_t(j) == joint) return true;
+        return false;
+    };
+    for (const PaletteEntry& e : model.palette)
+        if (!below(int32_t(e.joint))) return int32_t(e.joint);
+    for (const Mesh& mesh : model.meshes)
+        if (mesh.rigid_joint >= 0 && !below(mesh.rigid_joint)) return mesh.rigid_joint;
+    for (const Clip& clip : model.clips)
+        for (const Track& t : clip.tracks)
+            if (t.joint != joint && below(int32_t(joint)) && !below(int32_t(t.joint))) {
+                for (int32_t a = sk.parents[joint]; a != kNoParent; a = sk.parents[size_t(a)])
+                    if (uint32_t(a) == t.joint) return a;
+            }
+    return -1;
+}
+
 } // namespace
 
 Result<int32_t> rootMotionJoint(const Model& model, std::string_view spec) {
     const Skeleton& sk = model.skeleton;
     if (spec != "auto") {
-        for (uint32_t j = 0; j < sk.size(); ++j)
-            if (sk.names[j] == spec) return int32_t(j);
+        for (uint32_t j = 0; j < sk.size(); ++j) {
+            if (sk.names[j] != spec) continue;
+            if (const int32_t out = outsideJoint(model, j); out >= 0)
+                return Error{"root motion joint '" + std::string(spec) + "' does not carry the whole model: joint '" +
+                             sk.names[size_t(out)] +
+                             "' moves geometry from outside it (or animates above it); name a joint above every "
+                             "skinned joint"};
+            return int32_t(j);
+        }
         std::string some;
         for (uint32_t j = 0; j < sk.size() && j < 8; ++j) some += (j > 0 ? ", '" : "'") + sk.names[j] + "'";
         if (sk.size() > 8) some += ", ...";
@@ -110,7 +140,7 @@ Result<int32_t> rootMotionJoint(const Model& model, std::string_view spec) {
     int32_t best = -1;
     for (uint32_t j = 0; j < sk.size(); ++j)
         if (travel[j] > limit && (best < 0 || depth[j] < depth[size_t(best)])) best = int32_t(j);
-    return best;
+    return best >= 0 && outsideJoint(model, uint32_t(best)) < 0 ? best : -1;
 }
 
 RootMotionSource removeRootMotion(Model& model, uint32_t joint) {

@@ -495,26 +495,33 @@ Pose idlePose(double phase) {
     return pose;
 }
 
-// The lowest sole point's model z of the left or right foot in `pose`, and its height.
-glm::dvec2 soleOf(const Pose& pose, bool left) {
+// Points along the sole of the left foot (bind pose; the right foot mirrors them): heel to toe.
+constexpr glm::dvec3 kSolePoints[] = {{0.09, 0.0, -0.03}, {0.09, 0.0, 0.02}, {0.09, 0.0, 0.06}, {0.09, 0.0, 0.10}};
+
+glm::dvec3 solePoint(const Pose& pose, bool left, size_t point) {
     const uint16_t j = sided(kFootL, left);
-    glm::dvec2 best{0.0, 1e9};
-    for (const glm::dvec3 b : {glm::dvec3(0.09, 0.0, -0.03), glm::dvec3(0.09, 0.0, 0.10)}) {
-        const glm::dvec3 bind{left ? b.x : -b.x, b.y, b.z};
-        const glm::dvec4 p = poseMatrix(pose, j) * glm::dvec4(bind - jointPos(j), 1.0);
-        if (p.y < best.y) best = {p.z, p.y};
-    }
-    return best;
+    const glm::dvec3 b = kSolePoints[point];
+    const glm::dvec3 bind{left ? b.x : -b.x, b.y, b.z};
+    return glm::dvec3(poseMatrix(pose, j) * glm::dvec4(bind - jointPos(j), 1.0));
 }
 
-// Root motion as captured motion has it: between keys the hips advance by what the foot on the
-// ground (the lower one at the earlier key) moves back in place, so that foot stays where it is.
+// The mean of a foot's sole points.
+glm::dvec3 soleCentre(const Pose& pose, bool left) {
+    glm::dvec3 sum(0.0);
+    for (size_t k = 0; k < std::size(kSolePoints); ++k) sum += solePoint(pose, left, k);
+    return sum / double(std::size(kSolePoints));
+}
+
+// Root motion as captured motion has it: between two keys the hips advance by what the foot on
+// the ground moves back in place (the foot moving back the more: the other one swings forward,
+// however close to the ground), so that it stays put.
 void travelForward(std::vector<Pose>& poses) {
     double travel = 0.0;
     std::vector<double> at(poses.size(), 0.0);
     for (size_t i = 1; i < poses.size(); ++i) {
-        const bool left = soleOf(poses[i - 1], true).y <= soleOf(poses[i - 1], false).y;
-        travel -= soleOf(poses[i], left).x - soleOf(poses[i - 1], left).x;
+        const double left = soleCentre(poses[i], true).z - soleCentre(poses[i - 1], true).z;
+        const double right = soleCentre(poses[i], false).z - soleCentre(poses[i - 1], false).z;
+        travel -= std::min(left, right);
         at[i] = travel;
     }
     for (size_t i = 0; i < poses.size(); ++i) poses[i].hips.z += at[i];

@@ -257,7 +257,7 @@ SIM_FN ivec3 simRootStep(SIM_IN(MemberState) m, uint from, uint to, ivec3 v, SIM
         own[i] = ivec3((m.heading.y * local.x + m.heading.x * local.y) / THRONG_SIM_ONE, 0,
                        (m.heading.y * local.y - m.heading.x * local.x) / THRONG_SIM_ONE); // 2 * 2^15 * 2^14
     }
-    int f = int(m.fade >> 4); // Q12
+    int f = int(m.fade >> 4);                         // Q12
     return (own[0] * (4096 - f) + own[1] * f) / 4096; // |own| <= 2^17 (v: <= 2^13)
 }
 
@@ -312,15 +312,15 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     v.y = 0;
     ivec3 push = clamp(ivec3(sums.push), ivec3(-65536), ivec3(65536));
     push.y = 0;
-    push += ivec3(push.z, 0, -push.x) * P.sidestep / 4096;                    // <= 2^16 * 2^12
+    push += ivec3(push.z, 0, -push.x) * P.sidestep / 4096;                        // <= 2^16 * 2^12
     ivec3 intended = simClampLength(v + push * P.push_speed / 4096, P.max_speed); // <= 2^17 * 2^13
     ivec3 move = intended;
     // Root motion: the clips' curves carry the member over the step (its feet stay planted); its
     // speed, heading and clip choice still follow the intended move (no feedback from the curve).
     bool rooted = simRooted(m, P);
     if (rooted)
-        move = simClampLength(simRootStep(m, played, m.anim, v, P SIM_ROOT_ARG) + push * P.push_speed / 4096,
-                              P.max_speed);
+        move =
+            simClampLength(simRootStep(m, played, m.anim, v, P SIM_ROOT_ARG) + push * P.push_speed / 4096, P.max_speed);
     ivec3 before = p;
     p += move;
     p.x = clamp(p.x, P.field_min.x, P.field_max.x);
@@ -461,7 +461,8 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
         uint b = m.clips >> 16;
         if (simRooted(m, P)) { // turned further by the curves' sway
             float fade = float(m.fade) / 65536.0f;
-            float yaw = simRootYaw(a, m.anim, P SIM_ROOT_ARG) * (1.0f - fade) + simRootYaw(b, m.anim, P SIM_ROOT_ARG) * fade;
+            float yaw =
+                simRootYaw(a, m.anim, P SIM_ROOT_ARG) * (1.0f - fade) + simRootYaw(b, m.anim, P SIM_ROOT_ARG) * fade;
             float c = cos(0.5f * yaw), s = sin(0.5f * yaw);
             h = vec2(h.x * c - h.y * s, h.y * c + h.x * s);
         }

@@ -13,12 +13,12 @@ namespace throng::sim::shader {
 using glm::abs;
 using glm::clamp;
 using glm::cos;
-using glm::sin;
 using glm::length;
 using glm::max;
 using glm::min;
 using glm::normalize;
 using glm::packHalf2x16;
+using glm::sin;
 using glm::uintBitsToFloat;
 using vec2 = glm::vec2;
 using vec3 = glm::vec3;

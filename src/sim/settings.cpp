@@ -153,8 +153,8 @@ SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kin
         const float root_speed = float(rootSpeed(clip));
         const bool travels = root_speed >= 0.05f * height;
         if (!clip.root_motion.empty() && (travels || k == kIdle)) slot.root_motion = clip.root_motion;
-        slot.natural_speed = slot.root_motion.empty() ? naturalGroundSpeed(asset, uint32_t(slot.clip))
-                                                      : (travels ? root_speed : 0.0f);
+        slot.natural_speed =
+            slot.root_motion.empty() ? naturalGroundSpeed(asset, uint32_t(slot.clip)) : (travels ? root_speed : 0.0f);
         // A gait that the measure cannot see: one stride per loop, by the height.
         if (slot.natural_speed == 0.0f && slot.duration > 0.0f && k != kIdle)
             slot.natural_speed = (k == kRun ? 1.4f : 0.8f) * height / slot.duration;

@@ -26,7 +26,8 @@ struct Scene {
 // Loads `source` through loadAsset(): a .throng file as it is; a model file or builtin:NAME
 // imported and baked with `bake` (its progress callback is not kept), then the props of
 // `attach` (attachFromText). Errors: loadAsset's, attachFromText's.
-Result<Scene> loadScene(const std::string& source, const BakeOptions& bake, const std::vector<std::string>& attach = {});
+Result<Scene> loadScene(const std::string& source, const BakeOptions& bake,
+                        const std::vector<std::string>& attach = {});
 
 // The asset carries vertex animation (float or half), which technique vat draws from.
 bool hasVat(const BakedAsset& asset);

@@ -68,7 +68,8 @@ int runBake(const BakeCliOptions& options) {
     const BakedAsset& asset = baked.value();
     if (!asset.root_joint.empty())
         for (const BakedClip& c : asset.clips)
-            std::fprintf(stderr, "bake: clip '%s': root motion of joint '%s' taken out: %.4g units/s, %.4g degrees a cycle\n",
+            std::fprintf(stderr,
+                         "bake: clip '%s': root motion of joint '%s' taken out: %.4g units/s, %.4g degrees a cycle\n",
                          c.name.c_str(), asset.root_joint.c_str(), rootSpeed(c),
                          c.root_motion.empty() ? 0.0 : double(c.root_motion.back().z) * 180.0 / 3.14159265358979);
     if (!options.output.empty()) {

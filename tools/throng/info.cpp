@@ -1,6 +1,8 @@
 // `throng info`: what a model holds, as text or as one JSON object.
 #include "commands.h"
 
+#include <throng/root_motion.h>
+
 #include <throng/bake.h>
 #include <throng/format.h>
 #include <throng/import.h>
@@ -133,9 +135,15 @@ nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
     j["submeshes"] = a.submeshes.size();
     j["textures"] = a.textures.size();
     json clips = json::array();
-    for (const BakedClip& c : a.clips)
-        clips.push_back({{"name", c.name}, {"duration", c.duration}, {"frames", c.frame_count}, {"loop", c.loop}});
+    for (const BakedClip& c : a.clips) {
+        json clip = {{"name", c.name}, {"duration", c.duration}, {"frames", c.frame_count}, {"loop", c.loop}};
+        if (!c.root_motion.empty()) // root motion: speed (units/s) and the turn of one cycle (degrees)
+            clip["root_motion"] = {{"speed", rootSpeed(c)},
+                                   {"turn", double(c.root_motion.back().z) * 180.0 / 3.14159265358979}};
+        clips.push_back(clip);
+    }
     j["clips"] = clips;
+    j["root_joint"] = a.root_joint.empty() ? json(nullptr) : json(a.root_joint);
     json lods = json::array();
     for (const BakedLod& l : a.lods) lods.push_back({{"triangles", l.triangleCount()}, {"error", l.error}});
     j["lods"] = lods;
@@ -161,9 +169,17 @@ void printBakedText(const nlohmann::json& j) {
     std::printf("  joints     %u\n", j["joints"].get<unsigned>());
     std::printf("  submeshes  %zu (%zu textures)\n", j["submeshes"].get<size_t>(), j["textures"].get<size_t>());
     std::printf("  clips      %zu\n", j["clips"].size());
-    for (const auto& c : j["clips"])
-        std::printf("    %-24s %8.3f s  %6u frames%s\n", c["name"].get<std::string>().c_str(),
+    for (const auto& c : j["clips"]) {
+        std::printf("    %-24s %8.3f s  %6u frames%s", c["name"].get<std::string>().c_str(),
                     c["duration"].get<double>(), c["frames"].get<unsigned>(), c["loop"].get<bool>() ? "" : "  (once)");
+        if (c.contains("root_motion"))
+            std::printf("  root speed %.4g units/s, turn %.3g degrees", c["root_motion"]["speed"].get<double>(),
+                        c["root_motion"]["turn"].get<double>());
+        std::printf("\n");
+    }
+    if (!j["root_joint"].is_null())
+        std::printf("  root motion taken out of joint '%s' (in place; curves per clip)\n",
+                    j["root_joint"].get<std::string>().c_str());
     std::printf("  lods       %zu\n", j["lods"].size());
     for (size_t l = 0; l < j["lods"].size(); ++l)
         std::printf("    LOD %zu  %9llu triangles  error %.4g\n", l,
