@@ -26,6 +26,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace throng;
 
@@ -147,8 +149,7 @@ TEST(RootMotion, BakedFramesAndSourceTracksAreInPlace) {
         for (uint32_t f = 0; f < clip.frame_count; ++f) {
             const double t = bakedFrameTime(clip, f);
             const std::vector<glm::dmat4> exact = referenceSkinningMatrices(in_place, &in_place.clips[c], t, false);
-            const std::vector<glm::dmat4> src =
-                referenceSkinningMatrices(from_source, &from_source.clips[c], t, false);
+            const std::vector<glm::dmat4> src = referenceSkinningMatrices(from_source, &from_source.clips[c], t, false);
             for (uint32_t j = 0; j < asset.joint_count; ++j)
                 for (uint32_t row = 0; row < 3; ++row) {
                     const glm::vec4 texel = bakedTexel(asset, c, f, j, row);
@@ -247,8 +248,8 @@ Sliding simulateSliding(const Model& model, const std::string& root_motion) {
         const glm::dquat rot = glm::normalize(glm::dquat(q.w, q.x, q.y, q.z));
         std::vector<glm::dvec3> world(v.positions.size());
         for (size_t k = 0; k < world.size(); ++k)
-            world[k] = glm::dvec3(glm::vec3(rec[i].position_scale)) +
-                       rot * (double(rec[i].position_scale.w) * v.positions[k]);
+            world[k] =
+                glm::dvec3(glm::vec3(rec[i].position_scale)) + rot * (double(rec[i].position_scale.w) * v.positions[k]);
         return world;
     };
     auto walking = [&](const sim::shader::MemberState& m) {
@@ -307,3 +308,34 @@ TEST(RootMotion, SimulatedFeetStayPlanted) {
     EXPECT_GT(plain.foot, plain.member);
 }
 
+// From the command line: bake with root motion, info and the export show it, a simulated render
+// draws it, a joint that does not carry the model is one line and exit code 1.
+TEST(RootMotion, CommandLine) {
+    const auto dir = test::scratchDir("cli");
+    const std::string out = (dir / "strider.throng").string();
+    test::CliRun r =
+        test::runThrong("bake builtin:strider --root-motion auto -o " + out + " --export " + (dir / "export").string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("root motion of joint 'hips' taken out"), std::string::npos) << r.err;
+    r = test::runThrong("info " + out);
+    EXPECT_NE(r.out.find("root motion taken out of joint 'hips'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("root speed 1.3"), std::string::npos) << r.out;
+    std::ifstream json_file(dir / "export" / "throng.json");
+    std::stringstream text;
+    text << json_file.rdbuf();
+    EXPECT_NE(text.str().find("\"root_joint\": \"hips\""), std::string::npos);
+    EXPECT_NE(text.str().find("\"root_motion\""), std::string::npos);
+    r = test::runThrong("render " + out + " --simulate --instances 40 --size 160x90 --validate -o " +
+                        (dir / "s.png").string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    r = test::runThrong("bake builtin:walker --root-motion chest -o " + (dir / "x.throng").string());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err.rfind("throng: error: builtin:walker: root motion joint 'chest' does not carry the whole model", 0),
+              0u)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "x.throng"));
+    r = test::runThrong("render builtin:walker --root-motion tail --instances 4 --size 64x36 -o " +
+                        (dir / "y.png").string());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("'tail' is not in the skeleton"), std::string::npos) << r.err;
+}

@@ -271,13 +271,19 @@ Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string
     json clips = json::array();
     for (uint32_t c = 0; c < asset.clips.size(); ++c) {
         const BakedClip& clip = asset.clips[c];
-        clips.push_back({{"name", clip.name},
-                         {"index", c},
-                         {"first_row", first[c]},
-                         {"frame_count", clip.frame_count},
-                         {"duration", clip.duration},
-                         {"fps", clip.duration > 0.0f ? double(clip.frame_count - 1) / double(clip.duration) : 0.0},
-                         {"loop", clip.loop}});
+        json entry = {{"name", clip.name},
+                      {"index", c},
+                      {"first_row", first[c]},
+                      {"frame_count", clip.frame_count},
+                      {"duration", clip.duration},
+                      {"fps", clip.duration > 0.0f ? double(clip.frame_count - 1) / double(clip.duration) : 0.0},
+                      {"loop", clip.loop}};
+        if (!clip.root_motion.empty()) { // throng/root_motion.h: per frame travel x, z and yaw
+            json frames = json::array();
+            for (const glm::vec3& m : clip.root_motion) frames.push_back({m.x, m.y, m.z});
+            entry["root_motion"] = {{"pivot", {clip.root_pivot.x, clip.root_pivot.y}}, {"frames", frames}};
+        }
+        clips.push_back(entry);
     }
     json joints = json::array();
     for (uint32_t j = 0; j < asset.joint_count; ++j) {
@@ -307,6 +313,7 @@ Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string
                      "duration * (frame_count - 1), 0, frame_count - 1) : 0; frames floor(u) and min(floor(u) + 1, "
                      "frame_count - 1), weight fract(u)"},
         {"clips", clips},
+        {"root_joint", asset.root_joint.empty() ? json(nullptr) : json(asset.root_joint)},
         {"joints", joints},
         {"mesh",
          {{"file", "mesh.gltf"},
