@@ -17,7 +17,9 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <map>
 #include <span>
+#include <tuple>
 
 using namespace throng;
 
@@ -387,5 +389,87 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     host.frame(*dark.value(), 0, {vp, 0.5f, glm::vec3(0.0f)}, nullptr);
     EXPECT_NE(dark.value()->stats(0).error.find("light direction"), std::string::npos) << dark.value()->stats(0).error;
     dark.value().reset();
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
+// How many times clip time passes e + k d (k whole) going from u0 (excluded) to u1 (included).
+int64_t crossings(double e, double d, double u0, double u1) {
+    return int64_t(std::floor((u1 - e) / d)) - int64_t(std::floor((u0 - e) / d));
+}
+
+// The render API: host-driven members' events over a run of frames equal eventsBetween per
+// member; a simulated crowd's come from the CPU mirror of its steps, needing simulation_events.
+TEST(Embed, MembersEventsFromTheClipTimeFunction) {
+    BakeOptions o;
+    o.footsteps = true;
+    o.events["walk"] = {{0.0f, "start"}, {0.55f, "half"}};
+    const BakedAsset asset = bake(makeWalker(), o).value();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.max_members = 4;
+    desc.extent = {kWidth, kHeight};
+    {
+        auto r = CrowdRenderer::create(host.device->device(), desc);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        Member a, b;
+        a.speed = 1.7f;
+        a.time_offset = 0.2f;
+        b.clip = 1;
+        b.blend_clip = 0;
+        b.blend = 0.8f; // mostly walk
+        b.speed = 0.6f;
+        b.position = {2.0f, 0.0f, 0.0f};
+        const MemberId ia = r.value()->addMember(a).value();
+        const MemberId ib = r.value()->addMember(b).value();
+        std::map<std::pair<uint32_t, uint32_t>, int> seen;
+        double t = 0.0;
+        for (int frame = 0; frame < 200; ++frame, t += 1.0 / 30.0) {
+            const auto events = r.value()->eventsBetween(t, t + 1.0 / 30.0).value();
+            for (const MemberEvent& e : events) {
+                EXPECT_EQ(e.clip, 0u);
+                ++seen[std::make_pair(e.member.value, e.event)];
+            }
+        }
+        for (const auto& [m, speed, offset] : {std::tuple{ia, 1.7, 0.2}, std::tuple{ib, 0.6, 0.0}})
+            for (uint32_t e = 0; e < asset.clips[0].events.size(); ++e) {
+                const double u0 = offset, u1 = t * speed + offset;
+                const int64_t expected = crossings(asset.clips[0].events[e].time, asset.clips[0].duration, u0, u1);
+                const int got = seen[std::make_pair(m.value, e)];
+                EXPECT_EQ(got, expected);
+            }
+    }
+    desc.simulate = true;
+    desc.max_members = 50;
+    {
+        auto r = CrowdRenderer::create(host.device->device(), desc);
+        ASSERT_TRUE(r.ok());
+        EXPECT_FALSE(r.value()->eventsBetween(0.0, 1.0).ok()); // without simulation_events
+    }
+    desc.simulation_events = true;
+    auto r = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    FrameInput in;
+    in.view_projection = camera(asset);
+    size_t events = 0;
+    std::map<uint32_t, int> per_member;
+    double clock = r.value()->clock();
+    for (int frame = 1; frame <= 60; ++frame) {
+        in.time = float(frame) / 30.0f;
+        host.frame(*r.value(), 0, in, nullptr); // the frame's simulate pass takes its steps
+        const double now = r.value()->clock();
+        const Result<std::vector<MemberEvent>> got = r.value()->eventsBetween(clock, now);
+        clock = now;
+        ASSERT_TRUE(got.ok());
+        for (const MemberEvent& e : got.value()) {
+            EXPECT_LT(e.member.value, 50u);
+            ++per_member[e.member.value];
+            ++events;
+        }
+    }
+    std::printf("50 simulated walkers over 2 s: %zu events from %zu members\n", events, per_member.size());
+    EXPECT_GT(events, 20u);
+    EXPECT_GT(per_member.size(), 10u);
+    r.value().reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }

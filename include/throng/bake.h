@@ -6,6 +6,7 @@
 #include <throng/baked.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,6 +44,10 @@ struct BakeOptions {
     // as each clip's curve. "auto" finding no travelling joint bakes the clips as they are, with
     // a warning.
     std::string root_motion;
+    // Animation events (throng/events.h): footsteps found in the frames (footstepEvents), and
+    // events by clip name (parseEvents: the JSON sidecar), merged per clip.
+    bool footsteps = false;
+    std::map<std::string, std::vector<ClipEvent>> events;
 };
 
 // Per clip, with BakeOptions::max_error: what error-bounded baking chose, against `fps`.
@@ -99,10 +104,11 @@ ClipRate clipRate(const Model& model, const Clip* clip, float duration, double m
 // With options.vat, every vertex is also skinned by the reference (referenceSkin) at every frame
 // and stored as vertex animation texels. The LOD chain is buildLods(asset, options.lods): `lods`
 // always has at least LOD 0.
+// Events: footsteps (options.footsteps) and options.events are put into the clips (addEvents).
 // With options.root_motion, the clips are baked in place from a copy of the model that
 // removeRootMotion changed, and each clip gets its curve (rootMotionOf at its frame times).
 // Errors: fps outside 1 .. 1000 or not finite, options.lods above kMaxBakedLods, an invalid
-// model (validate's message), a root motion joint the skeleton lacks, more
+// model (validate's message), a root motion joint the skeleton lacks, events addEvents refuses, more
 // than kMaxBakedTexels texels (bone or, with vat, vertex animation), more than 2^32 - 1
 // vertices, a half value out of range.
 Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeReport* report = nullptr);

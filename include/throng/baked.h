@@ -61,6 +61,15 @@ constexpr uint32_t kMaxBakedLods = 8;                   // levels of detail, LOD
 
 const char* toString(Precision);
 
+// A named moment of a clip (throng/events.h): a footstep, a sound, a hit.
+struct ClipEvent {
+    float time = 0.0f; // seconds of clip time, in [0, duration] (a looping clip: [0, duration))
+    std::string name;  // 1 .. kMaxEventName bytes
+    bool operator==(const ClipEvent&) const = default;
+};
+constexpr size_t kMaxEventName = 256;
+constexpr size_t kMaxClipEvents = 65536;
+
 struct BakedClip {
     std::string name;
     float duration = 0.0f;    // seconds
@@ -74,6 +83,8 @@ struct BakedClip {
     // out of the pose at each baked frame, about `root_pivot` (model x, z).
     std::vector<glm::vec3> root_motion;
     glm::vec2 root_pivot{0.0f};
+    // Animation events (throng/events.h), in time order; at most kMaxClipEvents.
+    std::vector<ClipEvent> events;
 };
 
 // One vertex as the GPU reads it (60 bytes, tightly packed, little-endian).

@@ -149,6 +149,10 @@ struct CrowdRendererDesc {
     // the renderer lays out max_members members itself (seeded) and the host cannot edit them.
     bool simulate = false;
     uint64_t seed = 1;
+    // Animation events of a simulated crowd (eventsBetween): a CPU copy of the simulation takes
+    // the GPU's steps (bit for bit the same) and logs the events its members reach, at the cost
+    // of a CPU step per step (tens of ms a step for 100,000 members). Host-driven crowds need it not.
+    bool simulation_events = false;
     // Shadows of the crowd on itself and on a ground under it, from the light: a shadow map of
     // this many texels a side (16..16384; 0: none), drawn in the `shadow` pass by each technique's
     // own skinning after culling against the light. The map covers `shadow_area` (the world box
@@ -176,6 +180,14 @@ struct Member {
     uint32_t blend_clip = 0;  // cross-fade target
     float blend = 0.0f;       // weight of blend_clip, 0..1
     glm::vec4 tint{1.0f};     // RGBA, multiplies the colour
+};
+
+// An animation event (throng/events.h) a member reached.
+struct MemberEvent {
+    MemberId member;    // a simulated crowd's members: MemberId{index}
+    uint32_t clip = 0;  // the asset's clip
+    uint32_t event = 0; // index into its BakedClip::events
+    double time = 0.0;  // the frame time (FrameInput::time) at which the member reached it
 };
 
 // The host's images for one frame.
@@ -250,6 +262,20 @@ class CrowdRenderer {
     Status removeMember(MemberId id);                    // error: an unknown id
     std::optional<Member> member(MemberId id) const;
     uint32_t memberCount() const;
+
+    // The animation events members reached while the frame time went from t0 (excluded) to t1
+    // (included), in time order, computed on the CPU from the clip time the shaders use (no GPU
+    // readback): pass the last frame's time and this one's and every event comes once, across
+    // loops and speed changes. A member reports the events of the clip it mostly shows (`clip`
+    // while blend < 0.5, else blend_clip) as it is now. Simulated crowds: the events of the steps
+    // taken so far (kept 60 s), with CrowdRendererDesc::simulation_events, at the simulation's
+    // times: ask between successive clock() readings. Errors: a simulated crowd without
+    // simulation_events.
+    Result<std::vector<MemberEvent>> eventsBetween(double t0, double t1) const;
+    // The members' clock after the last record(): FrameInput::time for a host-driven crowd; for
+    // a simulated one with simulation_events the simulation's (the whole steps taken, which the
+    // frame was drawn at; without: FrameInput::time).
+    double clock() const;
 
     void update(uint32_t slot, const FrameInput& input);
     void record(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);

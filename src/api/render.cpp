@@ -3,6 +3,8 @@
 // render::CrowdRenderer, plus the member handles.
 #include <throng/render.h>
 
+#include <throng/events.h>
+
 #include "../gpu/context.h"
 #include "../gpu/passes.h"
 #include "../render/crowd_renderer.h"
@@ -73,8 +75,10 @@ struct CrowdRenderer::State {
     std::vector<Member> members; // per record index
     std::vector<uint32_t> id_of, index_of, generation, free_ids;
     uint32_t live = 0;
-    std::vector<double> update_ms; // per slot
-    std::string error;             // the first GPU failure; the renderer is stopped after it
+    std::vector<double> update_ms;            // per slot
+    std::string error;                        // the first GPU failure; the renderer is stopped after it
+    std::shared_ptr<sim::EventMirror> events; // simulated with simulation_events: the events of its steps
+    double clock = 0.0;                       // the last frame's FrameInput::time
 
     ~State() {
         renderer.reset();
@@ -153,7 +157,8 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             layout.volume = desc.technique == "procedural";
             const render::Crowd crowd = render::makeCrowd(*desc.asset, layout);
             Result<render::MotionFactory> motion =
-                sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed);
+                sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed, nullptr, 0.0,
+                               desc.simulation_events ? &s.events : nullptr);
             if (!motion) return motion.error();
             setup.motion = std::move(motion).value();
             setup.members = crowd.instances;
@@ -220,6 +225,35 @@ Status CrowdRenderer::setMember(MemberId id, const Member& m) {
     return {};
 }
 
+double CrowdRenderer::clock() const {
+    const State& s = *state_;
+    return s.events ? s.events->time() : s.clock;
+}
+
+Result<std::vector<MemberEvent>> CrowdRenderer::eventsBetween(double t0, double t1) const {
+    const State& s = *state_;
+    std::vector<MemberEvent> out;
+    if (s.desc.simulate) {
+        if (!s.events) return Error{"a simulated crowd reports events with CrowdRendererDesc::simulation_events"};
+        for (const sim::SimEvent& e : s.events->between(t0, t1))
+            out.push_back({MemberId{e.member}, e.clip, e.event, e.time});
+        return out;
+    }
+    std::vector<EventHit> hits;
+    for (uint32_t i = 0; i < s.live; ++i) {
+        const Member& m = s.members[i];
+        const uint32_t clip = m.blend < 0.5f ? m.clip : m.blend_clip;
+        if (clip >= s.baked->clips.size()) continue;
+        hits.clear();
+        throng::eventsBetween(s.baked->clips[clip], double(m.speed), double(m.time_offset), t0, t1, hits);
+        const MemberId id{s.generation[s.id_of[i]] << kIdSlotBits | s.id_of[i]};
+        for (const EventHit& h : hits) out.push_back({id, clip, h.event, h.time});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const MemberEvent& a, const MemberEvent& b) { return a.time < b.time; });
+    return out;
+}
+
 Status CrowdRenderer::removeMember(MemberId id) {
     State& s = *state_;
     if (s.desc.simulate) return Status::failure("the crowd is simulated on the GPU: its members cannot be edited");
@@ -259,6 +293,7 @@ void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
     if (s.error.empty() && slot >= s.desc.frames_in_flight)
         s.error = "frame slot " + std::to_string(slot) + " past frames_in_flight";
     if (!s.error.empty()) return;
+    s.clock = double(input.time);
     const auto start = std::chrono::steady_clock::now();
     const glm::vec3 light = input.light_direction;
     if (!(std::isfinite(light.x) && std::isfinite(light.y) && std::isfinite(light.z)) || glm::length(light) == 0.0f) {

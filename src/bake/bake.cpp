@@ -6,6 +6,7 @@
 // ones, which gives bounds that hold both and, for half precision, the error that half adds.
 // The mesh also gets its chain of levels of detail (lod.cpp): index ranges into the same vertices.
 #include <throng/bake.h>
+#include <throng/events.h>
 #include <throng/root_motion.h>
 
 #include <throng/anim.h>
@@ -349,6 +350,11 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
         if (options.progress) options.progress(c + 1, sources.size());
     }
     if (!half) asset.animation_f32 = std::move(f32);
+    if (options.footsteps) {
+        const std::vector<std::vector<ClipEvent>> steps = footstepEvents(asset);
+        for (size_t c = 0; c < steps.size(); ++c) asset.clips[c].events = steps[c];
+    }
+    if (Status s = addEvents(asset, options.events); !s) return Error{s.message};
     rep.bytes = size_t(texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
     rep.vat_bytes = size_t(vat_texels) * 4 * (half ? sizeof(uint16_t) : sizeof(float));
     if (Status s = validate(asset); !s) return Error{"baked asset is invalid: " + s.message};

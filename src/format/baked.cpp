@@ -80,6 +80,24 @@ Status validateRootMotion(const BakedAsset& asset, const BakedClip& clip, const 
     return {};
 }
 
+// Events (throng/events.h): at most kMaxClipEvents, in time order, inside the clip, named.
+Status validateEvents(const BakedClip& clip, const std::string& where) {
+    if (clip.events.size() > kMaxClipEvents)
+        return Status::failure(where + ": " + std::to_string(clip.events.size()) + " events, more than " +
+                               std::to_string(kMaxClipEvents));
+    for (size_t e = 0; e < clip.events.size(); ++e) {
+        const ClipEvent& ev = clip.events[e];
+        const std::string at = where + " event " + std::to_string(e);
+        if (ev.name.empty() || ev.name.size() > kMaxEventName)
+            return Status::failure(at + ": a name of " + std::to_string(ev.name.size()) + " bytes (1 .. " +
+                                   std::to_string(kMaxEventName) + ")");
+        if (!std::isfinite(ev.time) || ev.time < 0.0f || ev.time > clip.duration)
+            return Status::failure(at + " '" + ev.name + "': time outside the clip");
+        if (e > 0 && ev.time < clip.events[e - 1].time) return Status::failure(at + ": events out of time order");
+    }
+    return {};
+}
+
 Status validateClips(const BakedAsset& asset) {
     if (asset.clips.empty()) return Status::failure("no clips (a baked asset has at least one)");
     uint32_t max_frames = 0;
@@ -100,6 +118,7 @@ Status validateClips(const BakedAsset& asset) {
             if (Status s = validateBounds(clip.frame_bounds[f], where + " frame " + std::to_string(f) + " bounds"); !s)
                 return s;
         if (Status s = validateRootMotion(asset, clip, where); !s) return s;
+        if (Status s = validateEvents(clip, where); !s) return s;
         max_frames = std::max(max_frames, clip.frame_count);
     }
     if (asset.max_frames != max_frames)

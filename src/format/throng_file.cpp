@@ -66,7 +66,9 @@ constexpr uint32_t kImps = fourcc("IMPS");
 // Optional within version 2 (older readers skip it and draw the clips in place): root motion
 // (throng/root_motion.h).
 constexpr uint32_t kRoot = fourcc("ROOT");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot};
+// Optional within version 2 (older readers skip it): animation events (throng/events.h).
+constexpr uint32_t kEvnt = fourcc("EVNT");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -256,6 +258,20 @@ Bytes rootSection(const BakedAsset& a) {
         w.u32(uint32_t(c.root_motion.size()));
         for (const glm::vec3& m : c.root_motion)
             for (int i = 0; i < 3; ++i) w.f32(m[i]);
+    }
+    return std::move(w.out);
+}
+
+// EVNT: clip count, then per clip: event count, (time, name) per event (throng/events.h).
+Bytes evntSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.clips.size()));
+    for (const BakedClip& c : a.clips) {
+        w.u32(uint32_t(c.events.size()));
+        for (const ClipEvent& e : c.events) {
+            w.f32(e.time);
+            w.string(e.name);
+        }
     }
     return std::move(w.out);
 }
@@ -638,6 +654,36 @@ Status parseRoot(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// Counts are checked before anything is allocated (each event takes at least 8 bytes); names
+// and times by validate().
+Status parseEvents(ByteReader& r, BakedAsset& a) {
+    const uint32_t clips = r.u32();
+    if (r.failed()) return r.status();
+    if (clips != a.clips.size())
+        return Status::failure("section 'EVNT': " + std::to_string(clips) + " clips, section 'CLIP' has " +
+                               std::to_string(a.clips.size()));
+    for (BakedClip& c : a.clips) {
+        const uint32_t n = r.u32();
+        if (r.failed()) return r.status();
+        if (n > kMaxClipEvents || !r.has(uint64_t(n) * 8))
+            return Status::failure("section 'EVNT': clip '" + c.name + "': " + std::to_string(n) +
+                                   " events do not fit the section");
+        c.events.resize(n);
+        for (ClipEvent& e : c.events) {
+            e.time = r.f32();
+            const uint32_t length = r.u32();
+            if (r.failed()) return r.status();
+            if (length == 0 || length > kMaxEventName)
+                return Status::failure("section 'EVNT': clip '" + c.name + "': an event name of " +
+                                       std::to_string(length) + " bytes");
+            if (!r.has(length)) return Status::failure("section 'EVNT': truncated");
+            e.name.resize(length);
+            r.array(e.name.data(), length);
+        }
+    }
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -653,6 +699,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kLods: return parseLods(r, a);
     case kImps: return parseImpostors(r, a);
     case kRoot: return parseRoot(r, a);
+    case kEvnt: return parseEvents(r, a);
     }
     return {};
 }
@@ -754,6 +801,8 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     if (!asset.lods.empty()) raw.emplace_back(kLods, lodsSection(asset));
     if (!asset.impostors.empty()) raw.emplace_back(kImps, impsSection(asset));
     if (!asset.root_joint.empty()) raw.emplace_back(kRoot, rootSection(asset));
+    if (std::any_of(asset.clips.begin(), asset.clips.end(), [](const BakedClip& c) { return !c.events.empty(); }))
+        raw.emplace_back(kEvnt, evntSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);

@@ -10,8 +10,9 @@ namespace {
 class SimMotion final : public render::CrowdMotion {
   public:
     SimMotion(gpu::Allocator& a, const SimState& initial, const SimSettings& settings, VkBuffer instances,
-              std::shared_ptr<const SimPipelines> pipelines)
-        : settings_(settings), sim_(a, initial, settings, instances, std::move(pipelines)) {}
+              std::shared_ptr<const SimPipelines> pipelines, std::shared_ptr<EventMirror> events)
+        : settings_(settings), sim_(a, initial, settings, instances, std::move(pipelines)), events_(std::move(events)) {
+    }
 
     float addPasses(std::vector<gpu::Pass>& passes, float time) override {
         const double step = stepSeconds(settings_);
@@ -22,12 +23,14 @@ class SimMotion final : public render::CrowdMotion {
         // Every frame has the pass, also with no step to take (the frame list stays the same).
         passes.push_back({"simulate", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                           [this, steps](VkCommandBuffer cmd) { sim_.record(cmd, steps); }});
+        if (events_) events_->advance(steps); // the same steps on the CPU: their events
         return float(now + double(steps) * step);
     }
 
   private:
     SimSettings settings_;
     GpuSimulation sim_;
+    std::shared_ptr<EventMirror> events_;
 };
 
 } // namespace
@@ -36,14 +39,17 @@ Kind kindFor(std::string_view technique) { return technique == "procedural" ? Ki
 
 Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
                                         const render::Crowd& crowd, Kind kind, uint64_t seed,
-                                        std::shared_ptr<const SimPipelines> pipelines, double start_time) {
+                                        std::shared_ptr<const SimPipelines> pipelines, double start_time,
+                                        std::shared_ptr<EventMirror>* events) {
     const SimSettings settings = settingsFor(asset, crowd, kind, seed);
     if (Status s = checkDeviceLimits(context, settings, uint32_t(crowd.instances.size())); !s) return Error{s.message};
     auto initial = std::make_shared<const SimState>(initialState(crowd.instances, settings, start_time));
-    return render::MotionFactory(
-        [settings, initial, pipelines](gpu::Allocator& a, VkBuffer instances) -> std::unique_ptr<render::CrowdMotion> {
-            return std::make_unique<SimMotion>(a, *initial, settings, instances, pipelines);
-        });
+    std::shared_ptr<EventMirror> mirror;
+    if (events != nullptr) *events = mirror = std::make_shared<EventMirror>(*initial, settings, asset);
+    return render::MotionFactory([settings, initial, pipelines, mirror](
+                                     gpu::Allocator& a, VkBuffer instances) -> std::unique_ptr<render::CrowdMotion> {
+        return std::make_unique<SimMotion>(a, *initial, settings, instances, pipelines, mirror);
+    });
 }
 
 } // namespace throng::sim

@@ -3,6 +3,7 @@
 // frame drawn at the simulation's own clock. Used by `render`, `bench` and `view` for --simulate.
 #pragma once
 
+#include "events.h"
 #include "gpu_sim.h"
 
 #include "../render/renderer.h"
@@ -20,10 +21,12 @@ Kind kindFor(std::string_view technique);
 // A motion factory for `crowd` of `asset` (settingsFor: the field, clip slots by name or index,
 // natural speeds), seeded by `seed`, its clock starting at `start_time` seconds. `pipelines`:
 // shared ones, or null.
+// `events`: not null, it receives a mirror of the simulation that logs the members' animation
+// events (events.h) as the frames take their steps (the asset must outlive it).
 // Errors: the settings invalid, the device's limits too small for the crowd (checkDeviceLimits).
 Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
                                         const render::Crowd& crowd, Kind kind, uint64_t seed,
                                         std::shared_ptr<const SimPipelines> pipelines = nullptr,
-                                        double start_time = 0.0);
+                                        double start_time = 0.0, std::shared_ptr<EventMirror>* events = nullptr);
 
 } // namespace throng::sim

@@ -3,7 +3,9 @@
 #include "commands.h"
 
 #include <throng/bake.h>
+#include <throng/events.h>
 #include <throng/export.h>
+#include <throng/files.h>
 #include <throng/format.h>
 #include <throng/import.h>
 #include <throng/root_motion.h>
@@ -36,6 +38,27 @@ int runBake(const BakeCliOptions& options) {
     bake_options.impostors.enabled = options.impostors;
     bake_options.lods = options.lods;
     bake_options.root_motion = options.root_motion;
+    for (const std::string& events : options.events) {
+        if (events == "auto") {
+            bake_options.footsteps = true;
+            continue;
+        }
+        Result<std::vector<uint8_t>> text = io::readRegularFile(events, uint64_t(64) << 20);
+        if (!text) {
+            printError(events, text.error().message);
+            return 1;
+        }
+        Result<std::map<std::string, std::vector<ClipEvent>>> parsed =
+            parseEvents(std::string_view(reinterpret_cast<const char*>(text.value().data()), text.value().size()));
+        if (!parsed) {
+            printError(events, parsed.error().message);
+            return 1;
+        }
+        for (auto& [clip, list] : parsed.value()) {
+            std::vector<ClipEvent>& to = bake_options.events[clip];
+            to.insert(to.end(), list.begin(), list.end());
+        }
+    }
     if (!options.max_error.empty()) { // checked by the parser: a positive number, maybe with '%'
         const bool share = options.max_error.back() == '%';
         const double v = std::strtod(options.max_error.c_str(), nullptr);
@@ -66,6 +89,14 @@ int runBake(const BakeCliOptions& options) {
         std::fprintf(stderr, "throng: warning: %s: %s\n", options.source.c_str(), w.c_str());
 
     const BakedAsset& asset = baked.value();
+    for (const BakedClip& c : asset.clips) {
+        if (c.events.empty()) continue;
+        std::string list;
+        for (size_t e = 0; e < c.events.size() && e < 6; ++e)
+            list += (e > 0 ? ", " : "") + c.events[e].name + " " + std::to_string(c.events[e].time).substr(0, 5) + " s";
+        std::fprintf(stderr, "bake: clip '%s': %zu event%s (%s%s)\n", c.name.c_str(), c.events.size(),
+                     c.events.size() == 1 ? "" : "s", list.c_str(), c.events.size() > 6 ? ", ..." : "");
+    }
     if (!asset.root_joint.empty())
         for (const BakedClip& c : asset.clips)
             std::fprintf(stderr,

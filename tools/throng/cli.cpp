@@ -322,6 +322,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
                      "over 10% of the model's size) out of every clip, bake the clips in place and store the motion "
                      "as each clip's curve, which --simulate moves members by")
         ->check(rootMotionSpec());
+    bake_cmd->add_option(
+        "--events", bake.events,
+        "Animation events, repeatable: auto (footsteps found in the frames: footstep_left, footstep_right) or a JSON "
+        "file {\"CLIP\": [{\"time\": SECONDS, \"name\": \"NAME\"}]}; stored in the .throng file");
     bake_cmd->add_option("--lods", bake.lods, "Levels of detail, LOD 0 included (0 or 1: none extra)")
         ->check(countIn(0, kMaxBakedLods));
 

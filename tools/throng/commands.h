@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace throng::cli {
 
@@ -34,6 +35,7 @@ struct BakeCliOptions {
     uint32_t lods = 8;               // LOD levels, LOD 0 included; 0 or 1: none extra (8 = kMaxBakedLods)
     std::string max_error;   // --max-error: "E" (model units) or "P%" (of the bind pose's diagonal); empty: --fps
     std::string root_motion; // --root-motion JOINT|auto (throng/root_motion.h); empty: none
+    std::vector<std::string> events; // --events auto | FILE.json, repeatable (throng/events.h)
 };
 int runBake(const BakeCliOptions& options);
 

@@ -137,6 +137,11 @@ nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
     json clips = json::array();
     for (const BakedClip& c : a.clips) {
         json clip = {{"name", c.name}, {"duration", c.duration}, {"frames", c.frame_count}, {"loop", c.loop}};
+        if (!c.events.empty()) {
+            json events = json::array();
+            for (const ClipEvent& e : c.events) events.push_back({{"time", e.time}, {"name", e.name}});
+            clip["events"] = events;
+        }
         if (!c.root_motion.empty()) // root motion: speed (units/s) and the turn of one cycle (degrees)
             clip["root_motion"] = {{"speed", rootSpeed(c)},
                                    {"turn", double(c.root_motion.back().z) * 180.0 / 3.14159265358979}};
@@ -176,6 +181,12 @@ void printBakedText(const nlohmann::json& j) {
             std::printf("  root speed %.4g units/s, turn %.3g degrees", c["root_motion"]["speed"].get<double>(),
                         c["root_motion"]["turn"].get<double>());
         std::printf("\n");
+        if (c.contains("events")) {
+            std::printf("      events");
+            for (const auto& e : c["events"])
+                std::printf(" %s@%.3g", e["name"].get<std::string>().c_str(), e["time"].get<double>());
+            std::printf("\n");
+        }
     }
     if (!j["root_joint"].is_null())
         std::printf("  root motion taken out of joint '%s' (in place; curves per clip)\n",
