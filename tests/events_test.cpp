@@ -52,7 +52,7 @@ TEST(Events, FootstepsOncePerFootPerCycle) {
     std::printf("walker footsteps: %s at %.3f s, %s at %.3f s of %.3f s\n", steps[0].name.c_str(), steps[0].time,
                 steps[1].name.c_str(), steps[1].time, walk.duration);
     EXPECT_NEAR(apart, 0.5 * walk.duration, 0.1 * walk.duration); // the other foot half a stride later
-    EXPECT_TRUE(asset.clips[1].events.empty());                    // idle: the feet never lift
+    EXPECT_TRUE(asset.clips[1].events.empty());                   // idle: the feet never lift
     // The sidecar's events merged in time order.
     ASSERT_EQ(walk.events.size(), 4u);
     EXPECT_EQ(walk.events.front().name, "start");

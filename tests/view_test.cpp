@@ -50,6 +50,7 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("screenshot out/a b.png").ok(), false); // one argument: no spaces
     EXPECT_EQ(parse("screenshot out/view.png").value().text, "out/view.png");
     EXPECT_EQ(parse("stats").value().kind, CommandKind::Stats);
+    EXPECT_EQ(parse("events").value().kind, CommandKind::Events);
     EXPECT_EQ(parse("wait 10").value().number, 10.0);
     EXPECT_EQ(parse("quit").value().kind, CommandKind::Quit);
     for (std::string_view t : render::techniqueNames())
@@ -81,7 +82,7 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(light.elevation, 35.0f);
     for (const char* bad : {"light 10", "light 10,4", "light 10,91", "light x,40", "light 10,40,2", "light nan,40"})
         EXPECT_FALSE(parse(bad).ok()) << bad;
-    EXPECT_EQ(commandHelp().size(), 23u);
+    EXPECT_EQ(commandHelp().size(), 24u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -389,6 +390,26 @@ TEST(View, ShadowsTurnOnAndOff) {
     const Image img = loadPng(shot);
     ASSERT_EQ(img.width, 640);
     EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the picture (beside the overlay)";
+}
+
+// Animation events (throng/events.h): the console counts the footsteps members reached in the last
+// second, standing and simulated (from the CPU copy of the GPU's steps).
+TEST(View, EventsCountWhatMembersReach) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --events auto --instances 200 --size 320x200 --validate --frames 160 --exec \"wait 70; "
+        "events; simulate on; wait 70; events\"",
+        display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    size_t at = 0, found = 0;
+    while ((at = r.out.find("events in the last second: footstep_left ", at)) != std::string::npos) {
+        const int left = std::atoi(r.out.c_str() + at + 41);
+        EXPECT_GT(left, 10) << r.out.substr(at, 80);
+        ++found;
+        ++at;
+    }
+    EXPECT_EQ(found, 2u) << r.out;
 }
 
 TEST(View, ResizingRecreatesTheSwapchain) {

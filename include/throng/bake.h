@@ -148,6 +148,11 @@ struct LoadedAsset {
 };
 Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& options);
 
+// Events from `--events` texts into `options` (BakeOptions::footsteps, BakeOptions::events): each
+// `auto` (footsteps) or a JSON sidecar's path (read, at most 64 MiB, and parseEvents). Errors
+// (one line, naming the file): an unreadable file, parseEvents' errors.
+Status eventsFromText(std::span<const std::string> sources, BakeOptions& options);
+
 // Props (throng/attach.h) from `--attach` texts (parseAttachment): each prop model loaded as
 // importModel reads it (a model file, builtin:NAME), then attachProps. Errors (one line, `asset`
 // unchanged): the first bad text, unreadable prop or refused attachment.

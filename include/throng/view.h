@@ -41,6 +41,7 @@ struct ViewerOptions {
     std::string light;               // --light AZIMUTH,ELEVATION in degrees (empty: the default sun; console: light)
     std::vector<std::string> attach; // props on joints (--attach JOINT=MODEL[,offset][@share%]; throng/attach.h)
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
+    std::vector<std::string> events; // models baked at start: auto | FILE.json events (console: events)
 };
 
 // Runs until the window closes, `quit`, or `frames`. Returns the process exit code: 1 on a

@@ -68,7 +68,8 @@ Result<std::map<std::string, std::vector<ClipEvent>>> parseEvents(std::string_vi
                 return Error{where + ": every event needs a number \"time\" and a string \"name\""};
             const double t = e["time"].get<double>();
             const std::string name = e["name"].get<std::string>();
-            if (!std::isfinite(t) || t < 0.0 || t > 1e9) return Error{where + ": time " + e["time"].dump() + " is not a time >= 0"};
+            if (!std::isfinite(t) || t < 0.0 || t > 1e9)
+                return Error{where + ": time " + e["time"].dump() + " is not a time >= 0"};
             if (name.empty() || name.size() > kMaxEventName)
                 return Error{where + ": an event name must have 1 to " + std::to_string(kMaxEventName) + " bytes"};
             list.push_back({float(t), name});
@@ -81,8 +82,8 @@ Status addEvents(BakedAsset& asset, const std::map<std::string, std::vector<Clip
     std::vector<std::vector<ClipEvent>> merged(asset.clips.size());
     for (size_t c = 0; c < asset.clips.size(); ++c) merged[c] = asset.clips[c].events;
     for (const auto& [name, list] : events) {
-        const auto clip = std::find_if(asset.clips.begin(), asset.clips.end(),
-                                       [&](const BakedClip& b) { return b.name == name; });
+        const auto clip =
+            std::find_if(asset.clips.begin(), asset.clips.end(), [&](const BakedClip& b) { return b.name == name; });
         if (clip == asset.clips.end()) {
             std::string some;
             for (size_t c = 0; c < asset.clips.size() && c < 8; ++c)
@@ -147,12 +148,14 @@ std::vector<std::vector<ClipEvent>> footstepEvents(const BakedAsset& asset) {
                     if (r + 1 < rounds) continue;
                     const double y0 = h[f - 1][side].lowest;
                     const double s = y0 > y ? std::clamp((y0 - touch) / (y0 - y), 0.0, 1.0) : 1.0;
-                    double t = bakedFrameTime(clip, f - 1) + s * (bakedFrameTime(clip, f) - bakedFrameTime(clip, f - 1));
+                    double t =
+                        bakedFrameTime(clip, f - 1) + s * (bakedFrameTime(clip, f) - bakedFrameTime(clip, f - 1));
                     if (clip.loop && t >= double(clip.duration)) t = 0.0;
                     out[c].push_back({float(t), side == 0 ? "footstep_left" : "footstep_right"});
                 }
         }
-        std::stable_sort(out[c].begin(), out[c].end(), [](const ClipEvent& a, const ClipEvent& e) { return a.time < e.time; });
+        std::stable_sort(out[c].begin(), out[c].end(),
+                         [](const ClipEvent& a, const ClipEvent& e) { return a.time < e.time; });
     }
     return out;
 }

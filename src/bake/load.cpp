@@ -1,6 +1,8 @@
 // loadAsset: a .throng file as it is, anything else imported and baked; see throng/bake.h.
 #include <throng/attach.h>
 #include <throng/bake.h>
+#include <throng/events.h>
+#include <throng/files.h>
 #include <throng/format.h>
 #include <throng/import.h>
 
@@ -27,6 +29,25 @@ Result<LoadedAsset> loadAsset(const std::string& source, const BakeOptions& opti
     if (!b) return b.error();
     loaded.baked = std::move(b).value();
     return loaded;
+}
+
+Status eventsFromText(std::span<const std::string> sources, BakeOptions& options) {
+    for (const std::string& source : sources) {
+        if (source == "auto") {
+            options.footsteps = true;
+            continue;
+        }
+        Result<std::vector<uint8_t>> text = io::readRegularFile(source, uint64_t(64) << 20);
+        if (!text) return Status::failure(source + ": " + text.error().message);
+        Result<std::map<std::string, std::vector<ClipEvent>>> parsed =
+            parseEvents(std::string_view(reinterpret_cast<const char*>(text.value().data()), text.value().size()));
+        if (!parsed) return Status::failure(source + ": " + parsed.error().message);
+        for (auto& [clip, list] : parsed.value()) {
+            std::vector<ClipEvent>& to = options.events[clip];
+            to.insert(to.end(), list.begin(), list.end());
+        }
+    }
+    return {};
 }
 
 Status attachFromText(BakedAsset& asset, std::span<const std::string> attachments) {

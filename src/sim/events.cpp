@@ -20,13 +20,15 @@ void stepEvents(const SimState& state, const SimSettings& settings, const BakedA
         const int64_t d = int64_t(P.clip_duration[slot]);
         if (clip >= asset.clips.size() || asset.clips[clip].events.empty() || d <= 0) continue;
         const int64_t from = int64_t(m.anim);
-        const int64_t to = from + int64_t(m.rate * P.step_q20 / uint32_t(THRONG_SIM_RATE_ONE)); // sim_member.h's advance
+        const int64_t to =
+            from + int64_t(m.rate * P.step_q20 / uint32_t(THRONG_SIM_RATE_ONE)); // sim_member.h's advance
         if (to <= from) continue;
         const std::vector<ClipEvent>& events = asset.clips[clip].events;
         // Crossings e + k d in (from, to], cycle by cycle, events in time order within a cycle.
         for (int64_t k = from / d; k * d <= to; ++k)
             for (uint32_t e = 0; e < events.size(); ++e) {
-                const int64_t at = std::min<int64_t>(std::llround(double(events[e].time) * THRONG_SIM_TIME_ONE), d - 1) + k * d;
+                const int64_t at =
+                    std::min<int64_t>(std::llround(double(events[e].time) * THRONG_SIM_TIME_ONE), d - 1) + k * d;
                 if (at <= from || at > to) continue;
                 out.push_back({i, clip, e, t0 + step * double(at - from) / double(to - from)});
             }
@@ -41,7 +43,8 @@ void EventMirror::advance(uint32_t steps) {
     for (uint32_t s = 0; s < steps; ++s) {
         step.clear();
         stepEvents(state_, settings_, *asset_, step);
-        std::stable_sort(step.begin(), step.end(), [](const SimEvent& a, const SimEvent& b) { return a.time < b.time; });
+        std::stable_sort(step.begin(), step.end(),
+                         [](const SimEvent& a, const SimEvent& b) { return a.time < b.time; });
         log_.insert(log_.end(), step.begin(), step.end());
         stepCpu(state_, settings_);
     }
@@ -50,8 +53,8 @@ void EventMirror::advance(uint32_t steps) {
 }
 
 std::vector<SimEvent> EventMirror::between(double t0, double t1) const {
-    const auto first = std::upper_bound(log_.begin(), log_.end(), t0,
-                                        [](double t, const SimEvent& e) { return t < e.time; });
+    const auto first =
+        std::upper_bound(log_.begin(), log_.end(), t0, [](double t, const SimEvent& e) { return t < e.time; });
     const auto last = std::upper_bound(first, log_.end(), t1, [](double t, const SimEvent& e) { return t < e.time; });
     return std::vector<SimEvent>(first, last);
 }

@@ -1,6 +1,8 @@
 // The console commands carried out; see commands.h.
 #include "commands.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace throng::view {
@@ -142,6 +144,23 @@ bool Commands::apply(const Command& c) {
         host_.log("error: this window's swapchain images cannot be copied (no TRANSFER_SRC usage, or not 8-bit RGBA)");
         return false;
     case CommandKind::Stats: host_.log(host_.statsLine()); return true;
+    case CommandKind::Events: {
+        const double now = crowd_.clock();
+        const auto counts = crowd_.eventCounts(now - 1.0, now);
+        std::string line = "events in the last second:";
+        for (const auto& [name, n] : counts) line += " " + name + " " + std::to_string(n);
+        if (counts.empty()) {
+            const BakedAsset& a = crowd_.asset().baked;
+            const bool any =
+                std::any_of(a.clips.begin(), a.clips.end(), [](const BakedClip& k) { return !k.events.empty(); });
+            line += !any ? " none (the asset has no events: bake --events auto)"
+                    : crowd_.state().simulate && crowd_.state().instances > LiveCrowd::kMaxMirroredMembers
+                        ? " not followed for simulated crowds of more than 200,000 members"
+                        : " none";
+        }
+        host_.log(line);
+        return true;
+    }
     case CommandKind::Wait: wait_frames_ = uint32_t(c.number); return true;
     case CommandKind::Quit: host_.quit(); return true;
     }

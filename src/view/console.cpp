@@ -66,6 +66,8 @@ constexpr Spec kSpecs[] = {
      "shadows of the crowd on itself and a ground: on (2048 texels a side), off, or 16 to 16384"},
     {"light", CommandKind::Light, "AZ,EL",
      "where the sun stands, degrees: azimuth about +y (0: from +z), elevation 5 to 90"},
+    {"events", CommandKind::Events, "",
+     "the animation events (bake --events) the members reached in the last second, by name"},
     {"overlay", CommandKind::Overlay, "on|off", "show or hide the panel (key H); the console stays as it is"},
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
@@ -203,6 +205,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Clip: c.text = arg; return c;
     case CommandKind::Help:
     case CommandKind::Stats:
+    case CommandKind::Events:
     case CommandKind::Quit: return c;
     }
     return c;

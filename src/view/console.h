@@ -57,6 +57,7 @@ enum class CommandKind {
     Impostors,
     Shadows,
     Light,
+    Events,
     Overlay,
     Size,
     Screenshot,

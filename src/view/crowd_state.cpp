@@ -1,6 +1,11 @@
 // Crowd-state transactions; see crowd_state.h.
 #include "crowd_state.h"
 
+#include <throng/events.h>
+
+#include <algorithm>
+#include <map>
+
 namespace throng::view {
 
 namespace {
@@ -98,6 +103,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
             std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds,
                                                setup_.frames_in_flight, cull_pipelines_, shadows != nullptr);
         std::unique_ptr<render::CrowdMotion> motion;
+        std::shared_ptr<sim::EventMirror> events;
         if (want.simulate) {
             if (!render::techniqueReadsMembersOnGpu(want.technique))
                 return fail("technique " + want.technique +
@@ -105,8 +111,14 @@ bool LiveCrowd::apply(const CrowdState& want) {
                             "off first)");
             const gpu::Context& ctx = *setup_.allocator->context;
             if (!sim_pipelines_) sim_pipelines_ = sim::createSimPipelines(ctx);
-            Result<render::MotionFactory> factory = sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique),
-                                                                   setup_.seed, sim_pipelines_, clock_);
+            // The members' animation events come from a CPU copy of the steps: only where there are
+            // events, and for crowds whose CPU steps the frame can afford.
+            const bool mirror = std::any_of(use.baked.clips.begin(), use.baked.clips.end(),
+                                            [](const BakedClip& c) { return !c.events.empty(); }) &&
+                                want.instances <= kMaxMirroredMembers;
+            Result<render::MotionFactory> factory =
+                sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique), setup_.seed, sim_pipelines_,
+                               clock_, mirror ? &events : nullptr);
             if (!factory) return fail(factory.error().message);
             motion = factory.value()(*setup_.allocator, crowd_gpu->instances());
         }
@@ -131,6 +143,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device));
         technique_ = std::move(created).value();
         motion_ = std::move(motion);
+        events_ = std::move(events);
         crowd_gpu_ = std::move(crowd_gpu);
         shadows_ = std::move(shadows);
         crowd_ = std::move(crowd);
@@ -152,8 +165,31 @@ render::TechniqueStats LiveCrowd::update(uint32_t slot, float time) {
     return technique_->stats();
 }
 
+double LiveCrowd::clock() const { return events_ ? events_->time() : double(clock_); }
+
+std::vector<std::pair<std::string, size_t>> LiveCrowd::eventCounts(double t0, double t1) const {
+    std::map<std::string, size_t> counts;
+    if (!crowd_ || !asset_) return {};
+    const BakedAsset& asset = asset_->baked;
+    if (state_.simulate) {
+        if (events_)
+            for (const sim::SimEvent& e : events_->between(t0, t1)) ++counts[asset.clips[e.clip].events[e.event].name];
+    } else {
+        std::vector<EventHit> hits;
+        for (const gpu::shader::InstanceRecord& r : crowd_->instances) {
+            const uint32_t clip = r.blend < 0.5f ? (r.clips & 0xffffu) : (r.clips >> 16);
+            if (clip >= asset.clips.size() || r.position_scale.w == 0.0f) continue;
+            hits.clear();
+            eventsBetween(asset.clips[clip], double(r.speed), double(r.time_offset), t0, t1, hits);
+            for (const EventHit& h : hits) ++counts[asset.clips[clip].events[h.event].name];
+        }
+    }
+    return {counts.begin(), counts.end()};
+}
+
 void LiveCrowd::release() {
     technique_.reset();
+    events_.reset();
     motion_.reset();
     crowd_gpu_.reset();
     shadows_.reset();

@@ -91,6 +91,14 @@ class LiveCrowd {
     const std::string& techniqueName() const { return technique_name_; } // as it names itself: `palette (quat)`
     const std::string& lastError() const { return last_error_; }         // why the last start()/apply() failed
     const Scene& scene() const { return scene_; }
+    // The animation events (throng/events.h) members reached while the crowd's clock() went from
+    // t0 to t1, counted by name. A simulated crowd's come from a CPU copy of its steps, made when
+    // the asset has events and the crowd has at most kMaxMirroredMembers members (else none).
+    std::vector<std::pair<std::string, size_t>> eventCounts(double t0, double t1) const;
+    // The members' clock: the last update()'s time, or a simulated crowd's own (whole steps).
+    double clock() const;
+    static constexpr uint32_t kMaxMirroredMembers = 200'000;
+
     // Drawn in the frame slot `slot` last held (after culling and LOD); contract: started.
     uint64_t triangles(uint32_t slot) const { return crowd_gpu_ ? crowd_gpu_->counts(slot).triangles : 0; }
 
@@ -111,6 +119,7 @@ class LiveCrowd {
     std::unique_ptr<render::CrowdGpu> crowd_gpu_;                 // the technique draws its members
     std::shared_ptr<const sim::SimPipelines> sim_pipelines_;      // built once, shared by every motion_
     std::unique_ptr<render::CrowdMotion> motion_;                 // moves crowd_gpu_'s members (state_.simulate)
+    std::shared_ptr<sim::EventMirror> events_;                    // its events (eventCounts), or null
     float clock_ = 0.0f; // the time of the last update(): a new simulation starts there
     std::unique_ptr<render::Technique> technique_;
     CrowdState state_;

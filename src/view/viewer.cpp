@@ -480,6 +480,10 @@ int runViewer(const ViewerOptions& o) {
     bake.vat = o.technique == "vat";
     bake.impostors.enabled = o.impostor_px > 0.0f;
     bake.root_motion = o.root_motion;
+    if (Status s = eventsFromText(o.events, bake); !s) {
+        printError(o.model, s.message);
+        return 1;
+    }
     Result<Scene> scene = loadScene(o.model, bake, o.attach);
     if (!scene) {
         printError(o.model, scene.error().message);

@@ -38,26 +38,9 @@ int runBake(const BakeCliOptions& options) {
     bake_options.impostors.enabled = options.impostors;
     bake_options.lods = options.lods;
     bake_options.root_motion = options.root_motion;
-    for (const std::string& events : options.events) {
-        if (events == "auto") {
-            bake_options.footsteps = true;
-            continue;
-        }
-        Result<std::vector<uint8_t>> text = io::readRegularFile(events, uint64_t(64) << 20);
-        if (!text) {
-            printError(events, text.error().message);
-            return 1;
-        }
-        Result<std::map<std::string, std::vector<ClipEvent>>> parsed =
-            parseEvents(std::string_view(reinterpret_cast<const char*>(text.value().data()), text.value().size()));
-        if (!parsed) {
-            printError(events, parsed.error().message);
-            return 1;
-        }
-        for (auto& [clip, list] : parsed.value()) {
-            std::vector<ClipEvent>& to = bake_options.events[clip];
-            to.insert(to.end(), list.begin(), list.end());
-        }
+    if (Status s = eventsFromText(options.events, bake_options); !s) {
+        printError(options.source, s.message);
+        return 1;
     }
     if (!options.max_error.empty()) { // checked by the parser: a positive number, maybe with '%'
         const bool share = options.max_error.back() == '%';

@@ -276,6 +276,10 @@ int runBench(const BenchOptions& o) {
         std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     bake_options.root_motion = o.crowd.root_motion;
+    if (Status s = eventsFromText(o.crowd.events, bake_options); !s) {
+        printError(o.model, s.message);
+        return 1;
+    }
     Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
     if (!asset) {
         printError(o.model, asset.error().message);

@@ -223,6 +223,9 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                      "A model that is not a .throng file is baked with root motion taken out of JOINT (or auto), as "
                      "bake --root-motion does")
         ->check(rootMotionSpec());
+    command->add_option("--events", flags.events,
+                        "A model that is not a .throng file is baked with animation events, repeatable: auto "
+                        "(footsteps) or a JSON file, as bake --events does");
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
                       "(baked, vat, procedural, static)");
@@ -503,6 +506,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.shadows = shadowMapSize(view_crowd);
         view.attach = view_crowd.attach;
         view.root_motion = view_crowd.root_motion;
+        view.events = view_crowd.events;
         view.light = view_crowd.light;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +

@@ -57,6 +57,7 @@ struct CrowdFlags {
     std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
     std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
+    std::vector<std::string> events; // models baked at start: auto | FILE.json animation events (throng/events.h)
 };
 // The sun of --light AZIMUTH,ELEVATION (degrees), as the way its light travels; the default
 // light when not given. Contract: the text passed the option's check.

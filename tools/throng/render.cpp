@@ -59,6 +59,7 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     bake_options.vat = o.technique == "vat";
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     bake_options.root_motion = o.crowd.root_motion;
+    if (Status s = eventsFromText(o.crowd.events, bake_options); !s) return Error{s.message};
     Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
     if (!loaded) return loaded.error();
     if (loaded.value().model) // the model's image files that could not be read, as info and bake word it
