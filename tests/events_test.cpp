@@ -9,6 +9,7 @@
 #include <throng/events.h>
 #include <throng/format.h>
 
+#include "sim_util.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -133,12 +134,9 @@ TEST(Events, BackwardAndOnce) {
 // again, change speed and cross-fade on the way).
 TEST(Events, SimulatedMembersReachEachEventOncePerCycle) {
     const BakedAsset asset = walkerWithEvents();
-    render::CrowdOptions o;
-    o.count = 200;
-    o.seed = 3;
-    const render::Crowd crowd = render::makeCrowd(asset, o);
-    const sim::SimSettings settings = sim::settingsFor(asset, crowd, sim::Kind::Walkers, 3);
-    sim::SimState state = sim::initialState(crowd.instances, settings);
+    test::WalkerRun run = test::walkerRun(asset, 200, 3);
+    const sim::SimSettings& settings = run.settings;
+    sim::SimState& state = run.state;
     const sim::shader::SimParams P = sim::simParams(settings, 200).value();
     const uint32_t d = P.clip_duration[sim::kWalk];
     const std::vector<ClipEvent>& events = asset.clips[0].events;

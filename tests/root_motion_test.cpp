@@ -16,6 +16,7 @@
 #include <throng/import.h>
 #include <throng/root_motion.h>
 
+#include "sim_util.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -226,12 +227,9 @@ Sliding simulateSliding(const Model& model, const std::string& root_motion) {
     const BakedAsset asset = bakeWith(model, root_motion);
     Model drawn = model; // the pose the renderer draws: in place with root motion
     if (!asset.root_joint.empty()) removeRootMotion(drawn, 0);
-    render::CrowdOptions o;
-    o.count = 12;
-    o.seed = 5;
-    const render::Crowd crowd = render::makeCrowd(asset, o);
-    const sim::SimSettings settings = sim::settingsFor(asset, crowd, sim::Kind::Walkers, 5);
-    sim::SimState state = sim::initialState(crowd.instances, settings);
+    test::WalkerRun run = test::walkerRun(asset, 12, 5);
+    const sim::SimSettings& settings = run.settings;
+    sim::SimState& state = run.state;
     const sim::shader::SimParams P = sim::simParams(settings, uint32_t(state.members.size())).value();
     const double dt = sim::stepSeconds(settings);
 
