@@ -1,13 +1,18 @@
-// corpus_gen.cpp — writes the generated seeds of fuzz/corpus (run by fuzz/make_corpus.sh):
+// corpus_gen.cpp — writes the fuzz targets' seeds into a build folder (nothing generated is
+// checked in): the replay tests' fixture (fuzz/replay.cmake) and fuzz/run.sh run it.
 //   fuzz_throng/  fish.throng (what `throng bake builtin:fish` writes), the two-joint rig of
 //                 tests/gltf_builder.h baked float, half + vertex animation, and with every
-//                 section stored uncompressed (so mutations hit the parsers, not zstd)
+//                 section stored uncompressed (so mutations hit the parsers, not zstd); with
+//                 root motion and events, uncompressed
 //   fuzz_gltf/    the rig as .gltf and .glb with each feature the builder offers, and the
 //                 smallest glTF
 //   fuzz_assimp/  a selector byte (fuzz_assimp.cpp) + the rig as Collada, small OBJ, PLY, STL,
 //                 DirectX .x, OFF, BVH and SMD files
 //   fuzz_cli/     command lines, one word per line
-// Usage: fuzz_corpus_gen OUT_DIR (fuzz/corpus). Existing files of the same names are replaced.
+//   with ASSETS_DIR (the shared models, ../shared/assets): also their .glb/.gltf files for
+//                 fuzz_gltf and their Collada and FBX files (with the selector byte) for
+//                 fuzz_assimp, named shared-*: read in place, copied only into OUT_DIR
+// Usage: fuzz_corpus_gen OUT_DIR [ASSETS_DIR]. Existing files of the same names are replaced.
 #include "gltf_builder.h"
 
 #include <throng/bake.h>
@@ -19,6 +24,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -132,6 +138,16 @@ void throngSeeds(const fs::path& dir) {
     options.precision = throng::Precision::Float16;
     options.vat = true;
     bakeTo(rigModel({.interpolation = "CUBICSPLINE"}), options, dir / "rig-cubic-half-vat.throng");
+
+    // Root motion and events (sections ROOT and EVNT), uncompressed.
+    throng::BakeOptions motion;
+    motion.fps = 4.0f;
+    motion.lods = 1;
+    motion.root_motion = rig.skeleton.names[0];
+    motion.events[rig.clips.at(0).name] = {{0.0f, "start"}, {0.25f, "tick"}};
+    bakeTo(rig, motion, dir / "rig-root-events.throng");
+    const Bytes motion_raw = uncompressed(readAll(dir / "rig-root-events.throng"));
+    writeAll(dir / "rig-root-events.throng", motion_raw.data(), motion_raw.size());
 }
 
 // --- fuzz_gltf -----------------------------------------------------------------------------
@@ -283,15 +299,42 @@ void cliSeeds(const fs::path& dir) {
     }
 }
 
+// --- the shared models --------------------------------------------------------------------
+
+// Real files from elsewhere as replay inputs (up to 1 MB each): glTF as they are, Collada and FBX
+// behind fuzz_assimp's selector byte.
+void sharedSeeds(const fs::path& assets, const fs::path& out) {
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(assets))
+        if (e.is_regular_file() && e.file_size() <= (1u << 20)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+        const std::string ext = f.extension().string();
+        const std::string name = "shared-" + f.filename().string();
+        if (ext == ".glb" || ext == ".gltf") {
+            const Bytes b = readAll(f);
+            writeAll(out / "fuzz_gltf" / name, b.data(), b.size());
+        } else if (ext == ".dae" || ext == ".fbx") {
+            Bytes b = readAll(f);
+            b.insert(b.begin(), uint8_t(ext == ".dae" ? Dae : 5)); // kExtensions[5] is .fbx
+            writeAll(out / "fuzz_assimp" / name, b.data(), b.size());
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) fail("usage: fuzz_corpus_gen OUT_DIR");
+    if (argc != 2 && argc != 3) fail("usage: fuzz_corpus_gen OUT_DIR [ASSETS_DIR]");
     const fs::path out = argv[1];
     for (const char* t : {"fuzz_throng", "fuzz_gltf", "fuzz_assimp", "fuzz_cli"}) fs::create_directories(out / t);
     throngSeeds(out / "fuzz_throng");
     gltfSeeds(out / "fuzz_gltf");
     assimpSeeds(out / "fuzz_assimp");
     cliSeeds(out / "fuzz_cli");
+    if (argc == 3) {
+        if (!fs::is_directory(argv[2])) fail(std::string("no folder ") + argv[2]);
+        sharedSeeds(argv[2], out);
+    }
     return 0;
 }

@@ -6,7 +6,7 @@
 // therefore rewrites the checksums in a copy of the input first (and the header's file size,
 // unless reserved byte 33 is odd), so mutations reach the section parsers; with byte 32 odd the
 // bytes are read exactly as they are, which keeps the checksum and size checks fuzzed too. The
-// seeds in fuzz/corpus/fuzz_throng are plain .throng files (reserved bytes zero).
+// seeds (fuzz/corpus_gen.cpp) are plain .throng files (reserved bytes zero).
 //
 // Besides crashes, leaks and sanitizer reports it checks the reader's contract (format.h): an
 // asset it returns passes validate(), an error is one non-empty line.

@@ -9,8 +9,8 @@
 #                                         low priority, on a corpus kept between long runs in
 #                                         build/fuzz/corpus-long/TARGET (`make fuzz-long`)
 #
-# The checked-in seeds (fuzz/corpus/TARGET) are copied, never written; fuzz/regressions/TARGET is
-# read too. Logs: build/fuzz/logs/TARGET.log (long runs) or build/fuzz/logs/short/TARGET.log;
+# The seeds (build/fuzz/seeds/TARGET, written by fuzz_corpus_gen at each run) are copied, never
+# written; fuzz/regressions/TARGET is read too. Logs: build/fuzz/logs/TARGET.log (long runs) or build/fuzz/logs/short/TARGET.log;
 # a summary line per run is appended to build/fuzz/logs/summary.txt. Crash, leak, time-out and
 # out-of-memory inputs: build/fuzz/artifacts/TARGET/. Exit 1 when any target failed.
 set -uo pipefail
@@ -33,6 +33,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 mkdir -p "$build/logs/short"
+# The seeds, written by code (fuzz/corpus_gen.cpp) into the build folder; the shared models stay
+# out of the fuzzing corpus (large inputs slow every mutation; the replay tests read them).
+seeds="$build/seeds"
+"$build/fuzz/fuzz_corpus_gen" "$seeds" >/dev/null || { echo "fuzz: $build/fuzz/fuzz_corpus_gen failed (make fuzz builds it)" >&2; exit 2; }
 failed=()
 for t in "${targets[@]}"; do
   bin="$build/fuzz/$t"
@@ -55,7 +59,7 @@ for t in "${targets[@]}"; do
     nice_cmd=(nice -n 19)
   fi
   mkdir -p "$corpus"
-  cp -n fuzz/corpus/"$t"/* "$corpus"/
+  cp -n "$seeds/$t"/* "$corpus"/
   mkdir -p "fuzz/regressions/$t"
   echo "fuzz: $t ${args[*]} (log $log)"
   start=$(date +%s)

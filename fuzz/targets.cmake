@@ -22,3 +22,12 @@ function(throng_fuzz_executable exe target)
     message(FATAL_ERROR "unknown fuzz target ${target}")
   endif()
 endfunction()
+
+# The seeds: fuzz_corpus_gen writes them into a build folder (fuzz/replay.cmake's fixture,
+# fuzz/run.sh); nothing generated is checked in.
+if(NOT TARGET fuzz_corpus_gen)
+  add_executable(fuzz_corpus_gen ${THRONG_FUZZ_DIR}/corpus_gen.cpp)
+  target_include_directories(fuzz_corpus_gen PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(fuzz_corpus_gen PRIVATE throng_bake throng_builtin throng_import throng_format
+                        nlohmann_json::nlohmann_json zstd::libzstd_shared throng_warnings)
+endif()
