@@ -315,6 +315,8 @@ TEST(RootMotion, CommandLine) {
         test::runThrong("bake builtin:strider --root-motion auto -o " + out + " --export " + (dir / "export").string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("root motion of joint 'hips' taken out"), std::string::npos) << r.err;
+    r = test::runThrong("info builtin:strider"); // the model: what auto would take out
+    EXPECT_NE(r.out.find("root motion: joint 'hips' travels"), std::string::npos) << r.out;
     r = test::runThrong("info " + out);
     EXPECT_NE(r.out.find("root motion taken out of joint 'hips'"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("root speed 1.3"), std::string::npos) << r.out;

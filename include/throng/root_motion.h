@@ -67,6 +67,11 @@ double rootSpeed(const BakedClip& clip);
 // does not carry the whole model (RobotExpressive's `Body`: its IK feet hang beside it).
 Result<int32_t> rootMotionJoint(const Model& model, std::string_view spec);
 
+// Per clip of `model`: joint `joint`'s horizontal travel from the clip's start to its end over
+// its duration, model units per second (0 for a clip of duration 0): the root speed a bake with
+// that joint would store. `throng info` prints it for the `auto` joint.
+std::vector<double> rootSpeeds(const Model& model, uint32_t joint);
+
 // Per clip of `model`, what removeRootMotion takes out: the pivot and the motion at any time.
 struct RootMotionSource {
     uint32_t joint = 0;

@@ -81,9 +81,10 @@ Result<std::map<std::string, std::vector<ClipEvent>>> parseEvents(std::string_vi
 Status addEvents(BakedAsset& asset, const std::map<std::string, std::vector<ClipEvent>>& events) {
     std::vector<std::vector<ClipEvent>> merged(asset.clips.size());
     for (size_t c = 0; c < asset.clips.size(); ++c) merged[c] = asset.clips[c].events;
-    for (const auto& [name, list] : events) {
-        const auto clip =
-            std::find_if(asset.clips.begin(), asset.clips.end(), [&](const BakedClip& b) { return b.name == name; });
+    for (const auto& [clip_name, list] : events) {
+        const std::string& name = clip_name; // clang 14 cannot capture a structured binding in a lambda
+        const auto clip = std::find_if(asset.clips.begin(), asset.clips.end(),
+                                       [&name](const BakedClip& b) { return b.name == name; });
         if (clip == asset.clips.end()) {
             std::string some;
             for (size_t c = 0; c < asset.clips.size() && c < 8; ++c)

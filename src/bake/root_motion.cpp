@@ -143,6 +143,20 @@ Result<int32_t> rootMotionJoint(const Model& model, std::string_view spec) {
     return best >= 0 && outsideJoint(model, uint32_t(best)) < 0 ? best : -1;
 }
 
+std::vector<double> rootSpeeds(const Model& model, uint32_t joint) {
+    std::vector<double> speeds;
+    for (const Clip& clip : model.clips) {
+        if (!(clip.duration > 0.0f)) {
+            speeds.push_back(0.0);
+            continue;
+        }
+        const glm::dvec4 a = referenceModelMatrices(model, &clip, 0.0, false)[joint][3];
+        const glm::dvec4 b = referenceModelMatrices(model, &clip, double(clip.duration), false)[joint][3];
+        speeds.push_back(std::hypot(b.x - a.x, b.z - a.z) / double(clip.duration));
+    }
+    return speeds;
+}
+
 RootMotionSource removeRootMotion(Model& model, uint32_t joint) {
     assert(joint < model.skeleton.size());
     const Model original = model;

@@ -45,6 +45,22 @@ nlohmann::json lodsJson(const Result<std::vector<BakedLod>>& lods) {
     return out;
 }
 
+// Root motion as `bake --root-motion auto` would take it: the joint (-1: none) and each clip's
+// root speed.
+struct AutoRoot {
+    int32_t joint = -1;
+    std::vector<double> speeds;
+};
+AutoRoot autoRoot(const Model& model) {
+    AutoRoot r;
+    const Result<int32_t> joint = rootMotionJoint(model, "auto");
+    if (joint && joint.value() >= 0) {
+        r.joint = joint.value();
+        r.speeds = rootSpeeds(model, uint32_t(r.joint));
+    }
+    return r;
+}
+
 nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     using nlohmann::json;
     json j;
@@ -69,11 +85,19 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
     json skins = json::array();
     for (const Skin& s : model.skins) skins.push_back({{"name", s.name}, {"joints", s.joints.size()}});
     j["skins"] = skins;
+    const AutoRoot root = autoRoot(model);
+    const int32_t root_joint = root.joint;
+    const std::vector<double>& speeds = root.speeds;
     json clips = json::array();
-    for (const Clip& c : model.clips)
-        clips.push_back(
-            {{"name", c.name}, {"duration", c.duration}, {"keyframes", keyframeCount(c)}, {"tracks", c.tracks.size()}});
+    for (size_t i = 0; i < model.clips.size(); ++i) {
+        const Clip& c = model.clips[i];
+        json clip = {
+            {"name", c.name}, {"duration", c.duration}, {"keyframes", keyframeCount(c)}, {"tracks", c.tracks.size()}};
+        if (root_joint >= 0) clip["root_speed"] = speeds[i];
+        clips.push_back(clip);
+    }
     j["clips"] = clips;
+    j["root_joint"] = root_joint >= 0 ? json(model.skeleton.names[size_t(root_joint)]) : json(nullptr);
     j["materials"] = model.materials.size();
     j["textures"] = model.textures.size();
     const Bounds b = bindPoseBounds(model);
@@ -86,6 +110,7 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
 }
 
 void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
+    const AutoRoot root = autoRoot(model);
     const Bounds b = bindPoseBounds(model);
     size_t rigid = 0, submeshes = 0;
     for (const Mesh& m : model.meshes) {
@@ -102,9 +127,16 @@ void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     std::printf("  skins      %zu\n", model.skins.size());
     std::printf("  materials  %zu (%zu textures)\n", model.materials.size(), model.textures.size());
     std::printf("  clips      %zu\n", model.clips.size());
-    for (const Clip& c : model.clips)
-        std::printf("    %-24s %8.3f s  %6u keys  %4zu tracks\n", c.name.c_str(), double(c.duration), keyframeCount(c),
+    for (size_t i = 0; i < model.clips.size(); ++i) {
+        const Clip& c = model.clips[i];
+        std::printf("    %-24s %8.3f s  %6u keys  %4zu tracks", c.name.c_str(), double(c.duration), keyframeCount(c),
                     c.tracks.size());
+        if (root.joint >= 0) std::printf("  root speed %.4g units/s", root.speeds[i]);
+        std::printf("\n");
+    }
+    if (root.joint >= 0)
+        std::printf("  root motion: joint '%s' travels (bake --root-motion auto takes it out)\n",
+                    model.skeleton.names[size_t(root.joint)].c_str());
     std::printf("  bounds     min (%.4g, %.4g, %.4g)  max (%.4g, %.4g, %.4g)  diagonal %.4g\n", double(b.min.x),
                 double(b.min.y), double(b.min.z), double(b.max.x), double(b.max.y), double(b.max.z),
                 double(b.diagonal()));
