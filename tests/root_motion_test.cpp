@@ -233,7 +233,17 @@ Sliding simulateSliding(const Model& model, const std::string& root_motion) {
     const sim::shader::SimParams P = sim::simParams(settings, uint32_t(state.members.size())).value();
     const double dt = sim::stepSeconds(settings);
 
-    // The world position of every vertex of member i, drawn as its record says.
+    // The vertices that can touch the ground (within 15% of the height of the lowest), skinned.
+    Mesh feet;
+    const Mesh& body = drawn.meshes[0];
+    for (size_t k = 0; k < body.positions.size(); ++k)
+        if (body.positions[k].y < 0.15f * bindPoseBounds(drawn).max.y) {
+            feet.positions.push_back(body.positions[k]);
+            feet.normals.push_back(body.normals[k]);
+            feet.joints.push_back(body.joints[k]);
+            feet.weights.push_back(body.weights[k]);
+        }
+    // The world position of every such vertex of member i, drawn as its record says.
     auto pose = [&](const sim::SimState& s, size_t i) {
         std::vector<gpu::shader::InstanceRecord> rec(s.members.size());
         sim::writeInstances(s, settings, rec);
@@ -241,7 +251,7 @@ Sliding simulateSliding(const Model& model, const std::string& root_motion) {
         const uint32_t clip = P.clip_index[m.clips & 0xffffu] & 0xffffu;
         const double t = double(m.anim) / THRONG_SIM_TIME_ONE;
         const std::vector<glm::dmat4> mats = referenceSkinningMatrices(drawn, &drawn.clips[clip], t, true);
-        const SkinnedVertices v = referenceSkin(drawn.meshes[0], mats);
+        const SkinnedVertices v = referenceSkin(feet, mats);
         const glm::vec4 q(glm::unpackHalf2x16(rec[i].orientation.x), glm::unpackHalf2x16(rec[i].orientation.y));
         const glm::dquat rot = glm::normalize(glm::dquat(q.w, q.x, q.y, q.z));
         std::vector<glm::dvec3> world(v.positions.size());
