@@ -126,9 +126,11 @@ TEST(RootMotion, SharedModelsReassemble) {
     const Model robot = importModel(path).value();
     EXPECT_EQ(rootMotionJoint(robot, "auto").value(), -1);
     EXPECT_FALSE(rootMotionJoint(robot, "Body").ok());
-    const int32_t root = rootMotionJoint(robot, "RootNode").value();
-    const Reassembly r = reassemble(robot, uint32_t(root));
-    std::printf("RobotExpressive 'RootNode': %.3g of the size at keys, %.3g between\n", r.at_keys, r.between);
+    // Its root carries everything but does not move: taking it out changes nothing (one clip; all
+    // fourteen take a minute under ASan).
+    Model one = robot;
+    one.clips.resize(1);
+    const Reassembly r = reassemble(one, uint32_t(rootMotionJoint(robot, "RootNode").value()));
     EXPECT_LE(r.at_keys, 1e-5);
     EXPECT_LE(r.between, 1e-5);
 }
