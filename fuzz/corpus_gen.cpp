@@ -9,10 +9,12 @@
 //   fuzz_assimp/  a selector byte (fuzz_assimp.cpp) + the rig as Collada, small OBJ, PLY, STL,
 //                 DirectX .x, OFF, BVH and SMD files
 //   fuzz_cli/     command lines, one word per line
+//   regressions/TARGET/  every input that once made a target fail, rebuilt (fuzz/regressions.cpp)
 //   with ASSETS_DIR (the shared models, ../shared/assets): also their .glb/.gltf files for
 //                 fuzz_gltf and their Collada and FBX files (with the selector byte) for
 //                 fuzz_assimp, named shared-*: read in place, copied only into OUT_DIR
 // Usage: fuzz_corpus_gen OUT_DIR [ASSETS_DIR]. Existing files of the same names are replaced.
+#include "corpus_gen.h"
 #include "gltf_builder.h"
 
 #include <throng/bake.h>
@@ -33,10 +35,7 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-namespace fs = std::filesystem;
-using Bytes = std::vector<uint8_t>;
+namespace corpus {
 
 [[noreturn]] void fail(const std::string& message) {
     std::fprintf(stderr, "fuzz_corpus_gen: %s\n", message.c_str());
@@ -59,7 +58,7 @@ void writeText(const fs::path& path, const std::string& text) { writeAll(path, t
 
 // --- fuzz_throng ---------------------------------------------------------------------------
 
-throng::Model rigModel(const throng::test::RigOptions& options = {}) {
+throng::Model rigModel(const throng::test::RigOptions& options) {
     throng::test::GltfBuilder b = throng::test::makeRig(options);
     const fs::path tmp = fs::temp_directory_path() / ("throng-corpus-rig-" + std::to_string(getpid()) + ".glb");
     b.writeGlb(tmp.string());
@@ -78,16 +77,7 @@ void bakeTo(const throng::Model& model, const throng::BakeOptions& options, cons
     std::printf("%s (%ju bytes)\n", path.c_str(), uintmax_t(fs::file_size(path)));
 }
 
-template <class T> T load(const Bytes& b, size_t at) {
-    T v{};
-    std::memcpy(&v, b.data() + at, sizeof v);
-    return v;
-}
-template <class T> void store(Bytes& b, size_t at, T v) { std::memcpy(b.data() + at, &v, sizeof v); }
-
-// The same file with every section stored uncompressed (docs/FORMAT.md: flag bit 0 clear), laid
-// out as the writer would: header, table, sections at 16-byte-aligned offsets.
-Bytes uncompressed(const Bytes& in) {
+Bytes uncompressed(const Bytes& in, const SectionEdit& edit) {
     const uint32_t count = load<uint32_t>(in, 12);
     std::vector<Bytes> raw(count);
     Bytes table(in.begin() + 48, in.begin() + 48 + count * 40);
@@ -102,6 +92,7 @@ Bytes uncompressed(const Bytes& in) {
         } else {
             std::memcpy(raw[i].data(), in.data() + offset, size);
         }
+        if (edit) edit(std::string(reinterpret_cast<const char*>(in.data() + e), 4), raw[i]);
     }
     Bytes out(in.begin(), in.begin() + 48);
     out.insert(out.end(), table.begin(), table.end());
@@ -111,6 +102,7 @@ Bytes uncompressed(const Bytes& in) {
         store<uint32_t>(out, e + 4, 0);
         store<uint64_t>(out, e + 8, out.size());
         store<uint64_t>(out, e + 16, raw[i].size());
+        store<uint64_t>(out, e + 24, raw[i].size());
         store<uint64_t>(out, e + 32, throng::throngChecksum(raw[i].data(), raw[i].size()));
         out.insert(out.end(), raw[i].begin(), raw[i].end());
     }
@@ -120,6 +112,21 @@ Bytes uncompressed(const Bytes& in) {
     store<uint64_t>(out, 24, sum);
     return out;
 }
+
+void assimpSeed(const fs::path& path, Ext ext, const std::string& text) { writeText(path, std::string(1, ext) + text); }
+
+const char* const kRigSmd =
+    "version 1\nnodes\n0 \"root\" -1\n1 \"bone\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 1 0 0 0 0\n"
+    "time 1\n0 0 0 0 0 0 0\n1 0 1 0 0 0 1.5708\nend\ntriangles\nstrip\n"
+    "0 0 0 0 0 0 1 0 0 1 0 1\n0 1 0 0 0 0 1 1 0 1 0 1\n0 0 1 0 0 0 1 0 1 2 0 0.5 1 0.5\n"
+    "strip\n0 0 1 0 0 0 1 0 1 2 0 0.5 1 0.5\n0 1 0 0 0 0 1 1 0 1 0 1\n1 1 1 0 0 0 1 1 1 1 1 1\n"
+    "strip\n1 0 2 0 0 0 1 0 1 1 1 1\n1 0 1 0 0 0 1 0 1 2 0 0.5 1 0.5\n1 1 1 0 0 0 1 1 1 1 1 1\nend\n";
+
+} // namespace corpus
+
+namespace {
+
+using namespace corpus;
 
 void throngSeeds(const fs::path& dir) {
     throng::Result<throng::Model> fish = throng::makeBuiltin("fish");
@@ -169,11 +176,6 @@ void gltfSeeds(const fs::path& dir) {
 }
 
 // --- fuzz_assimp ---------------------------------------------------------------------------
-
-// The selector bytes of fuzz_assimp.cpp's kExtensions.
-enum Ext : char { Obj = 0, Dae = 1, Ply = 2, Stl = 3, X = 4, Off = 6, Bvh = 8, Smd = 9 };
-
-void assimpSeed(const fs::path& path, Ext ext, const std::string& text) { writeText(path, std::string(1, ext) + text); }
 
 // The rig of gltf_builder.h (two joints, a six-vertex strip, clip "wave") in Collada 1.4.1.
 const char* kRigCollada = R"(<?xml version="1.0" encoding="utf-8"?>
@@ -255,12 +257,7 @@ void assimpSeeds(const fs::path& dir) {
                "Yrotation\n JOINT bone\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  "
                "{\n   OFFSET 0 1 0\n  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 1\n0 0 0 0 0 0 0 0 0\n"
                "0 0 0 0 0 0 90 0 0\n");
-    assimpSeed(dir / "rig.smd", Smd,
-               "version 1\nnodes\n0 \"root\" -1\n1 \"bone\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 1 0 0 0 0\n"
-               "time 1\n0 0 0 0 0 0 0\n1 0 1 0 0 0 1.5708\nend\ntriangles\nstrip\n"
-               "0 0 0 0 0 0 1 0 0 1 0 1\n0 1 0 0 0 0 1 1 0 1 0 1\n0 0 1 0 0 0 1 0 1 2 0 0.5 1 0.5\n"
-               "strip\n0 0 1 0 0 0 1 0 1 2 0 0.5 1 0.5\n0 1 0 0 0 0 1 1 0 1 0 1\n1 1 1 0 0 0 1 1 1 1 1 1\n"
-               "strip\n1 0 2 0 0 0 1 0 1 1 1 1\n1 0 1 0 0 0 1 0 1 2 0 0.5 1 0.5\n1 1 1 0 0 0 1 1 1 1 1 1\nend\n");
+    assimpSeed(dir / "rig.smd", Smd, kRigSmd);
 }
 
 // --- fuzz_cli ------------------------------------------------------------------------------
@@ -332,6 +329,7 @@ int main(int argc, char** argv) {
     gltfSeeds(out / "fuzz_gltf");
     assimpSeeds(out / "fuzz_assimp");
     cliSeeds(out / "fuzz_cli");
+    writeRegressions(out / "regressions");
     if (argc == 3) {
         if (!fs::is_directory(argv[2])) fail(std::string("no folder ") + argv[2]);
         sharedSeeds(argv[2], out);

@@ -38,7 +38,7 @@ namespace {
 // Tighter than the defaults (8 GiB, 120 s): the child must end well within libFuzzer's
 // -timeout=10, and the inputs are a few KB, which assimp reads in milliseconds. assimp 5.2 loops
 // forever on some of them (a PLY header without end_header, a NUL in an SMD node list: see
-// fuzz/regressions/fuzz_assimp), and mutations find those often, so every second here counts.
+// fuzz/regressions.cpp), and mutations find those often, so every second here counts.
 constexpr throng::detail::ContainLimits kLimits{uint64_t(1) << 30, 1.0};
 
 // Formats assimp reads (Debian 12: assimp 5.2), text and binary, by extension.

@@ -1,5 +1,5 @@
 // replay_main.cpp — runs a fuzz target's LLVMFuzzerTestOneInput over files, without libFuzzer:
-// the seed corpus and every input that once crashed (fuzz/regressions/) become ordinary ctest
+// the seed corpus and every input that once crashed (fuzz/regressions.cpp) become ordinary ctest
 // tests in any build, gcc and ASan included (fuzz/replay.cmake).
 //
 //   replay_fuzz_X PATH...   each PATH a file, or a folder whose files (not README*, not

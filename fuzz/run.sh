@@ -10,7 +10,7 @@
 #                                         build/fuzz/corpus-long/TARGET (`make fuzz-long`)
 #
 # The seeds (build/fuzz/seeds/TARGET, written by fuzz_corpus_gen at each run) are copied, never
-# written; fuzz/regressions/TARGET is read too. Logs: build/fuzz/logs/TARGET.log (long runs) or build/fuzz/logs/short/TARGET.log;
+# written; the regressions (build/fuzz/seeds/regressions/TARGET, fuzz/regressions.cpp) are read too. Logs: build/fuzz/logs/TARGET.log (long runs) or build/fuzz/logs/short/TARGET.log;
 # a summary line per run is appended to build/fuzz/logs/summary.txt. Crash, leak, time-out and
 # out-of-memory inputs: build/fuzz/artifacts/TARGET/. Exit 1 when any target failed.
 set -uo pipefail
@@ -60,10 +60,9 @@ for t in "${targets[@]}"; do
   fi
   mkdir -p "$corpus"
   cp -n "$seeds/$t"/* "$corpus"/
-  mkdir -p "fuzz/regressions/$t"
   echo "fuzz: $t ${args[*]} (log $log)"
   start=$(date +%s)
-  THRONG_FUZZ_STOPPED_DIR="$artifacts/stopped" "${nice_cmd[@]}" "$bin" "${args[@]}" "$corpus" "fuzz/regressions/$t" >"$log" 2>&1
+  THRONG_FUZZ_STOPPED_DIR="$artifacts/stopped" "${nice_cmd[@]}" "$bin" "${args[@]}" "$corpus" "$seeds/regressions/$t" >"$log" 2>&1
   rc=$?
   elapsed=$(( $(date +%s) - start ))
   stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }

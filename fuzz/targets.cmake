@@ -14,8 +14,7 @@ function(throng_fuzz_executable exe target)
   elseif(target STREQUAL "fuzz_cli")
     # The parser calls the option checks of render.cpp and bench.cpp, whose objects need info.cpp
     # (printError, checkOutput) and the libraries the CLI links; main.cpp and the viewer stay out.
-    set(tools ${CMAKE_SOURCE_DIR}/tools/throng)
-    target_sources(${exe} PRIVATE ${tools}/cli.cpp ${tools}/render.cpp ${tools}/bench.cpp ${tools}/info.cpp)
+    target_sources(${exe} PRIVATE $<TARGET_OBJECTS:throng_cli_core>)
     target_link_libraries(${exe} PRIVATE throng_render_api throng_bake throng_import throng_builtin throng_anim throng_io
                           CLI11::CLI11 nlohmann_json::nlohmann_json)
   else()
@@ -23,10 +22,10 @@ function(throng_fuzz_executable exe target)
   endif()
 endfunction()
 
-# The seeds: fuzz_corpus_gen writes them into a build folder (fuzz/replay.cmake's fixture,
-# fuzz/run.sh); nothing generated is checked in.
+# The seeds and the regressions: fuzz_corpus_gen writes them into a build folder (fuzz/replay.cmake's
+# fixture, fuzz/run.sh); nothing generated is checked in.
 if(NOT TARGET fuzz_corpus_gen)
-  add_executable(fuzz_corpus_gen ${THRONG_FUZZ_DIR}/corpus_gen.cpp)
+  add_executable(fuzz_corpus_gen ${THRONG_FUZZ_DIR}/corpus_gen.cpp ${THRONG_FUZZ_DIR}/regressions.cpp)
   target_include_directories(fuzz_corpus_gen PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(fuzz_corpus_gen PRIVATE throng_bake throng_builtin throng_import throng_format
                         nlohmann_json::nlohmann_json zstd::libzstd_shared throng_warnings)

@@ -551,13 +551,14 @@ struct CaptureCase {
     double fade_limit; // the same while cross-fading two clips
     const char* why;
     uint32_t batch = 0; // cpu: pretend storage buffers hold this many instances (forces batches)
+    render::Skinning skinning = render::Skinning::Linear;
 };
 
 // The reference world positions of instance `inst` at crowd time `time`; `skinned`: false for
 // `static` (bind pose).
 std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::InstanceRecord& inst, float time,
-                                       bool skinned) {
-    std::vector<glm::dvec3> local = test::referenceModelSpace(model, inst, time, skinned);
+                                       bool skinned, bool dual_quaternion = false) {
+    std::vector<glm::dvec3> local = test::referenceModelSpace(model, inst, time, skinned, dual_quaternion);
     // The shader's placement, in double: rotate by the quaternion as decoded from halves, scale, move.
     const glm::vec2 xy = glm::unpackHalf2x16(inst.orientation.x), zw = glm::unpackHalf2x16(inst.orientation.y);
     const glm::dvec3 qv(xy.x, xy.y, zw.x);
@@ -586,10 +587,11 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
     std::vector<bool> referenced(baked.vertices.size(),
                                  false); // the vertices some triangle uses: the ones the shader must write
     for (uint32_t i : baked.indices) referenced[i] = true;
-    std::vector<std::vector<glm::dvec3>> skinned, still;
+    std::vector<std::vector<glm::dvec3>> skinned, still, dual;
     for (const auto& inst : crowd.instances) {
         skinned.push_back(referenceWorld(model, inst, s.time, true));
         still.push_back(referenceWorld(model, inst, s.time, false));
+        dual.push_back(referenceWorld(model, inst, s.time, true, true));
     }
     // Quaternion encodings (palette quat, bonetex) store a cross-faded matrix as one rotation,
     // translation and scale: exact for one clip, an approximation of the blended matrix while
@@ -611,11 +613,19 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
         {"vat", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
          "positions lerped between 30 fps frames"},
         {"static", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "bind pose"},
+        // Dual quaternions against the double reference of the same blend (throng/anim.h).
+        {"palette", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5,
+         "dual quaternions from float matrices", 0, render::Skinning::DualQuaternion},
+        {"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, fade_limit,
+         "dual quaternions from quat palettes", 0, render::Skinning::DualQuaternion},
+        {"baked", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
+         "dual quaternions of matrices tweened between 30 fps frames", 0, render::Skinning::DualQuaternion},
     };
     for (const CaptureCase& c : cases) {
         s.technique = c.technique;
         s.encoding = c.encoding;
         s.bone_precision = c.bones;
+        s.skinning = c.skinning;
         s.storage_buffer_limit = uint64_t(c.batch) * g.value().vertex_count * 24;
         Result<render::RenderOutput> r = render::renderCrowd(a, g.value(), crowd, vp, s);
         ASSERT_TRUE(r.ok()) << c.technique << ": " << (r.ok() ? "" : r.error().message);
@@ -628,7 +638,9 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
         double worst = 0.0, worst_fading = 0.0;
         size_t written = 0, missing = 0, not_finite = 0;
         for (size_t i = 0; i < crowd.instances.size(); ++i) {
-            const std::vector<glm::dvec3>& ref = is_static ? still[i] : skinned[i];
+            const std::vector<glm::dvec3>& ref = is_static                                        ? still[i]
+                                                 : c.skinning == render::Skinning::DualQuaternion ? dual[i]
+                                                                                                  : skinned[i];
             ASSERT_EQ(ref.size(), g.value().vertex_count);
             const bool fading = crowd.instances[i].blend > 0.0f &&
                                 (crowd.instances[i].clips & 0xffff) != (crowd.instances[i].clips >> 16);

@@ -12,8 +12,10 @@
 namespace throng::test {
 
 // Model-space positions of member `inst` at crowd time `time`; `skinned`: false for the bind pose.
+// The two clips' matrices cross-fade linearly, then each vertex blends its joints linearly, or
+// as dual quaternions with `dual_quaternion` (as the shaders do).
 inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu::shader::InstanceRecord& inst,
-                                                   float time, bool skinned) {
+                                                   float time, bool skinned, bool dual_quaternion = false) {
     std::vector<glm::dvec3> local;
     if (!skinned) {
         for (const Mesh& mesh : model.meshes)
@@ -26,7 +28,7 @@ inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu
     std::vector<glm::dmat4> m(a.size());
     for (size_t j = 0; j < a.size(); ++j) m[j] = a[j] * (1.0 - inst.blend) + b[j] * double(inst.blend);
     for (const Mesh& mesh : model.meshes) {
-        const SkinnedVertices v = referenceSkin(mesh, m);
+        const SkinnedVertices v = dual_quaternion ? referenceSkinDualQuaternion(mesh, m) : referenceSkin(mesh, m);
         local.insert(local.end(), v.positions.begin(), v.positions.end());
     }
     return local;

@@ -17,6 +17,8 @@
 
 #include <throng/model.h>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include <span>
 
 namespace throng {
@@ -112,5 +114,26 @@ struct SkinnedVertices {
 
 // Linear blend skinning of one mesh in double; normals with the exact inverse transpose.
 SkinnedVertices referenceSkin(const Mesh& mesh, std::span<const glm::dmat4> matrices);
+
+// --- Dual-quaternion skinning (`--skinning dual-quaternion`: techniques palette and baked) --
+
+// A skinning matrix taken apart as p -> R (s p) + t: s the mean length of its 3x3 part's columns,
+// R the rotation nearest the 3x3 part / s (exact for rigid joints with uniform scale; shear and
+// mirroring are lost), t the translation; R and t as a unit dual quaternion (real r, dual
+// d = t r / 2; glm quaternions).
+struct DualQuaternion {
+    glm::dquat real{1.0, 0.0, 0.0, 0.0};
+    glm::dquat dual{0.0, 0.0, 0.0, 0.0};
+    double scale = 1.0;
+};
+DualQuaternion toDualQuaternion(const glm::dmat4& m);
+// The blend of up to four joints, as the GPU's dual_quaternion.glsl does it: sum w (r, d) with
+// each real part's sign matched to the first non-zero-weight joint's (the shorter way round),
+// divided by the sum's real length; scales summed by weight. Returned as the matrix of
+// p -> R (s p) + t. Weights that sum to zero, or real parts that cancel: the zero matrix.
+glm::dmat4 dualQuaternionBlend(std::span<const glm::dmat4> matrices, const glm::u16vec4& joints,
+                               const glm::vec4& weights);
+// referenceSkin with dual-quaternion blending: positions R (s p) + t; normals R n, normalised.
+SkinnedVertices referenceSkinDualQuaternion(const Mesh& mesh, std::span<const glm::dmat4> matrices);
 
 } // namespace throng

@@ -8,6 +8,10 @@
 //                   planted in the clip itself (root motion; bake --root-motion takes it out).
 //   builtin:sword   a prop for attachments (throng/attach.h): grip at the origin, blade along +z.
 //   builtin:hat     a prop: brim underside at y = 0, crown up to 0.13.
+//   builtin:twist   an open cylinder along +y (radius 0.25, height 2) on joints `base` (origin)
+//                   and `top` (y = 1), weights passing from one to the other between y = 0.5
+//                   and 1.5; clip `twist` turns `top` about +y from 0 to 180 degrees and back
+//                   (4 s): what linear blending collapses and dual quaternions keep.
 //
 // All are deterministic: the same build always produces the same Model, bit for bit.
 #pragma once
@@ -19,7 +23,7 @@
 
 namespace throng {
 
-std::span<const std::string_view> builtinNames(); // {"fish", "hat", "strider", "sword", "walker"}
+std::span<const std::string_view> builtinNames(); // {"fish", "hat", "strider", "sword", "twist", "walker"}
 
 // name without the "builtin:" prefix; an unknown name is an Error listing the known ones.
 Result<Model> makeBuiltin(std::string_view name);
@@ -29,5 +33,6 @@ Model makeWalker();
 Model makeStrider();
 Model makeSword();
 Model makeHat();
+Model makeTwist();
 
 } // namespace throng

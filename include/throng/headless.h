@@ -39,6 +39,7 @@ struct CrowdJob {
     std::string technique = "baked";
     SwimParams swim = defaultSwim();
     std::string encoding = "mat";                  // palette: mat | quat
+    std::string skinning = "linear";               // palette, baked: linear | dual-quaternion
     Precision bone_precision = Precision::Float32; // bonetex texels
     std::string animation = "auto"; // baked reads its animation from: auto | image | texel-buffer | buffer
     uint32_t members = 1000;        // laid out on a grid (a volume for procedural), seeded

@@ -130,6 +130,9 @@ struct CrowdRendererDesc {
     // it before: attachProps(asset, ...); which members carry them follows their MemberId.
     const BakedAsset* asset = nullptr;
     std::string technique = "baked";
+    // How "palette" and "baked" blend a vertex's joints: "linear" (matrices weighted) or
+    // "dual-quaternion" (no collapse where a joint twists; hardware rasterizer only).
+    std::string skinning = "linear";
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;

@@ -79,6 +79,8 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         return Error{"raster '" + job.raster + "' is not hardware, compute or auto"};
     if (job.encoding != "mat" && job.encoding != "quat")
         return Error{"palette encoding '" + job.encoding + "' is not mat or quat"};
+    if (!render::parseSkinning(job.skinning, s.skinning))
+        return Error{"skinning '" + job.skinning + "' is not linear or dual-quaternion"};
     s.technique = job.technique;
     s.swim = toShader(job.swim);
     s.encoding = job.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;

@@ -7,7 +7,7 @@
 namespace throng {
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"fish", "hat", "strider", "sword", "walker"};
+constexpr std::array<std::string_view, 6> kNames = {"fish", "hat", "strider", "sword", "twist", "walker"};
 
 } // namespace
 
@@ -19,6 +19,7 @@ Result<Model> makeBuiltin(std::string_view name) {
     if (name == "strider") return makeStrider();
     if (name == "sword") return makeSword();
     if (name == "hat") return makeHat();
+    if (name == "twist") return makeTwist();
     std::string known;
     for (std::string_view n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
     return Error{"unknown built-in model '" + std::string(name) + "' (known: " + known + ")"};

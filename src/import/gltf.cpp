@@ -731,7 +731,7 @@ Result<Model> readGltfBytes(std::span<const uint8_t> bytes, bool binary, const s
 Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const std::string& base_dir,
                               const std::string& source) {
     // Messages quote names from the file, which may hold newlines and escape sequences: one line
-    // each, whatever the file says (found by fuzzing, fuzz/regressions/fuzz_gltf).
+    // each, whatever the file says (found by fuzzing; fuzz/regressions.cpp rebuilds the inputs).
     Result<Model> model = readGltfBytes(bytes, binary, base_dir, source);
     if (!model) return Error{detail::oneLine(model.error().message)};
     for (std::string& w : model.value().warnings) w = detail::oneLine(w);

@@ -102,6 +102,7 @@ void CrowdRenderer::build() {
         ts.mesh = &mesh_;
     }
     ts.encoding = s.encoding;
+    ts.skinning = s.skinning;
     ts.bone_precision = s.bone_precision;
     ts.storage_buffer_limit = s.storage_buffer_limit;
     ts.capture = s.capture;
@@ -111,9 +112,11 @@ void CrowdRenderer::build() {
     technique_ = std::move(created).value();
 
     if (s.raster != RasterMode::Hardware) {
-        const std::string problem = s.baked == nullptr
-                                        ? std::string("no CPU-side asset to build clusters from")
-                                        : computeRasterProblem(ctx, s.technique, *s.baked, records_.size());
+        std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to build clusters from")
+                                                 : computeRasterProblem(ctx, s.technique, *s.baked, records_.size());
+        if (problem.empty() && s.skinning != Skinning::Linear)
+            problem = "the compute rasterizer blends joints linearly (draw dual-quaternion skinning with --raster "
+                      "hardware)";
         if (!problem.empty()) throw Refused{std::string("--raster ") + toString(s.raster) + ": " + problem};
         raster_ = std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
                                                   s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);

@@ -220,7 +220,8 @@ bool parseAnimationStorage(std::string_view name, AnimationStorage& storage) {
     return false;
 }
 
-AnimationSpecialization::AnimationSpecialization(const GpuAsset& asset) {
+AnimationSpecialization::AnimationSpecialization(const GpuAsset& asset, bool dual_quaternion) {
+    values.dual_quaternion = dual_quaternion ? VK_TRUE : VK_FALSE;
     values.path = asset.animation_storage == AnimationStorage::TexelBuffer     ? THRONG_ANIMATION_PATH_TEXEL_BUFFER
                   : asset.animation_storage == AnimationStorage::StorageBuffer ? THRONG_ANIMATION_PATH_WORDS
                                                                                : THRONG_ANIMATION_PATH_IMAGE;

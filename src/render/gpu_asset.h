@@ -76,11 +76,14 @@ struct AnimationSpecialization {
     struct Values {
         int32_t path = 0;
         VkBool32 half = VK_FALSE;
+        VkBool32 dual_quaternion = VK_FALSE; // blend joints as dual quaternions (dual_quaternion.glsl)
     } values;
-    VkSpecializationMapEntry entries[2] = {{THRONG_SPEC_ANIMATION_PATH, offsetof(Values, path), sizeof(int32_t)},
-                                           {THRONG_SPEC_ANIMATION_HALF, offsetof(Values, half), sizeof(VkBool32)}};
-    VkSpecializationInfo info{2, entries, sizeof(Values), &values};
-    explicit AnimationSpecialization(const GpuAsset& asset);
+    VkSpecializationMapEntry entries[3] = {
+        {THRONG_SPEC_ANIMATION_PATH, offsetof(Values, path), sizeof(int32_t)},
+        {THRONG_SPEC_ANIMATION_HALF, offsetof(Values, half), sizeof(VkBool32)},
+        {THRONG_SPEC_DUAL_QUATERNION, offsetof(Values, dual_quaternion), sizeof(VkBool32)}};
+    VkSpecializationInfo info{3, entries, sizeof(Values), &values};
+    explicit AnimationSpecialization(const GpuAsset& asset, bool dual_quaternion = false);
     AnimationSpecialization(const AnimationSpecialization&) = delete; // info points into this object
     AnimationSpecialization& operator=(const AnimationSpecialization&) = delete;
 };

@@ -100,6 +100,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         setup.technique = s.technique;
         setup.swim = s.swim;
         setup.encoding = s.encoding;
+        setup.skinning = s.skinning;
         setup.bone_precision = s.bone_precision;
         setup.baked = s.baked;
         setup.members = crowd.instances;

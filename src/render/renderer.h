@@ -17,6 +17,7 @@ struct RenderSettings {
     std::string technique = "baked";
     gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
     PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
+    Skinning skinning = Skinning::Linear;               // techniques palette and baked
     Precision bone_precision = Precision::Float32;      // technique `bonetex`
     const BakedAsset* baked = nullptr; // CPU-side data for cpu, palette and bonetex (its source animation, its mesh)
     uint32_t width = 1280;

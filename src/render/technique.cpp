@@ -100,9 +100,26 @@ void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const g
     addDrawPass(passes, *this, slot, constants);
 }
 
+const char* toString(Skinning skinning) { return skinning == Skinning::DualQuaternion ? "dual-quaternion" : "linear"; }
+
+bool parseSkinning(std::string_view name, Skinning& skinning) {
+    for (Skinning s : {Skinning::Linear, Skinning::DualQuaternion})
+        if (name == toString(s)) {
+            skinning = s;
+            return true;
+        }
+    return false;
+}
+
+std::string skinningProblem(std::string_view name, Skinning skinning) {
+    if (skinning == Skinning::Linear || name == "palette" || name == "palette-ubo" || name == "baked") return "";
+    return "dual-quaternion skinning is drawn by techniques palette, palette-ubo and baked, not " + std::string(name);
+}
+
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {
     for (const Entry& e : kTechniques) {
         if (e.name != name) continue;
+        if (std::string problem = skinningProblem(name, setup.skinning); !problem.empty()) return Error{problem};
         const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
         if (Status s = checkStorageBuffer(setup, records,
                                           std::to_string(setup.instances->size()) + " instance records x " +

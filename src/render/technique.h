@@ -38,6 +38,15 @@ BakedAssetMesh cpuMesh(const BakedAsset& asset);
 // cross-faded or sheared matrices).
 enum class PaletteEncoding { Matrix, Quaternion };
 
+// How techniques palette, palette-ubo and baked blend a vertex's joints: their matrices weighted
+// (linear blend skinning), or as dual quaternions (dual_quaternion.glsl: no collapse where a
+// joint twists; throng/anim.h's dualQuaternionBlend is the CPU reference). The others: Linear only.
+enum class Skinning { Linear, DualQuaternion };
+const char* toString(Skinning skinning); // "linear", "dual-quaternion"
+bool parseSkinning(std::string_view name, Skinning& skinning);
+// Whether technique `name` draws `skinning` ("" when it does, else why not).
+std::string skinningProblem(std::string_view name, Skinning skinning);
+
 // What the renderer gives a technique once.
 struct TechniqueSetup {
     gpu::Allocator* allocator = nullptr;
@@ -54,6 +63,7 @@ struct TechniqueSetup {
     const AnimationSource* source = nullptr;      // for techniques that sample poses on the CPU
     const BakedAssetMesh* mesh = nullptr;         // technique `cpu`
     PaletteEncoding encoding = PaletteEncoding::Matrix;
+    Skinning skinning = Skinning::Linear;          // techniques palette, palette-ubo and baked
     Precision bone_precision = Precision::Float32; // technique `bonetex`: float or half texels
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.

@@ -52,7 +52,7 @@ namespace {
 class BakedTechnique final : public MeshTechnique {
   public:
     explicit BakedTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
-        const AnimationSpecialization specialization(*setup.asset);
+        const AnimationSpecialization specialization(*setup.asset, setup.skinning == Skinning::DualQuaternion);
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::baked_vert_spv;
         desc.capture_spirv = gpu::shaders::baked_capture_vert_spv;
@@ -67,9 +67,10 @@ class BakedTechnique final : public MeshTechnique {
     std::string_view name() const override { return name_; }
 
   private:
-    std::string name_ = setup_.asset->animation_storage == AnimationStorage::Image
-                            ? std::string("baked")
-                            : std::string("baked (") + toString(setup_.asset->animation_storage) + ")";
+    std::string name_ = (setup_.asset->animation_storage == AnimationStorage::Image
+                             ? std::string("baked")
+                             : std::string("baked (") + toString(setup_.asset->animation_storage) + ")") +
+                        (setup_.skinning == Skinning::DualQuaternion ? " (dual-quaternion)" : "");
 };
 
 } // namespace

@@ -61,10 +61,12 @@ class PaletteTechnique final : public MeshTechnique {
                                                             VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
                              : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                             1, vs, nullptr}};
-        desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)}};
-        const VkBool32 flag = quat ? VK_TRUE : VK_FALSE;
-        desc.specialization_data.resize(sizeof(flag));
-        std::memcpy(desc.specialization_data.data(), &flag, sizeof(flag));
+        desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
+                                       {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
+        const VkBool32 flags[2] = {quat ? VK_TRUE : VK_FALSE,
+                                   setup.skinning == Skinning::DualQuaternion ? VK_TRUE : VK_FALSE};
+        desc.specialization_data.resize(sizeof(flags));
+        std::memcpy(desc.specialization_data.data(), flags, sizeof(flags));
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, buffers_[slot].buffer);
             if (uniform)
@@ -77,7 +79,8 @@ class PaletteTechnique final : public MeshTechnique {
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
-        name_ = std::string(uniform ? "palette-ubo" : "palette") + (quat ? " (quat)" : "");
+        name_ = std::string(uniform ? "palette-ubo" : "palette") + (quat ? " (quat)" : "") +
+                (setup.skinning == Skinning::DualQuaternion ? " (dual-quaternion)" : "");
         if (uniform) name_ += ", " + std::to_string(per_batch_) + " instances per 16 KiB block";
     }
     std::string_view name() const override { return name_; }

@@ -28,6 +28,7 @@ mat3x4 bakedJoint(uint clip, uint frame, uint joint) {
 }
 
 #include "clip_frames.glsl"
+#include "dual_quaternion.glsl"
 
 // Frame tweening: blend the two bracketing frames' matrices.
 mat3x4 tweenedJoint(uint clip, FramePair f, uint joint) {
@@ -37,21 +38,22 @@ mat3x4 tweenedJoint(uint clip, FramePair f, uint joint) {
 }
 
 // The blended skinning matrix of one vertex of one instance: up to 4 joints, each tweened
-// between frames, and cross-faded between clip A and clip B by the instance's blend weight.
+// between frames and cross-faded between clip A and clip B by the instance's blend weight (as
+// matrices), then blended linearly or as dual quaternions (dual_quaternion.glsl).
 mat3x4 instanceSkinning(InstanceRecord inst, uvec4 joints, vec4 weights, float time) {
     float local = time * inst.speed + inst.time_offset;
     uint clip_a = inst.clips & 0xffffu;
     uint clip_b = inst.clips >> 16;
     FramePair fa = framesAt(clip_a, local);
     FramePair fb = framesAt(clip_b, local);
-    mat3x4 m = mat3x4(0.0);
+    JointBlend blend = beginJointBlend();
     for (int i = 0; i < 4; ++i) {
         if (weights[i] == 0.0) continue;
         mat3x4 j = tweenedJoint(clip_a, fa, joints[i]);
         if (inst.blend > 0.0) j = j * (1.0 - inst.blend) + tweenedJoint(clip_b, fb, joints[i]) * inst.blend;
-        m += j * weights[i];
+        addJoint(blend, j, weights[i]);
     }
-    return m;
+    return endJointBlend(blend);
 }
 
 // Coarse skinning (src/render/coarse_skinning.h): the heaviest joint alone, at the nearest frame

@@ -7,6 +7,7 @@ layout(push_constant) uniform Push { DrawConstants draw; };
 layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
 
 #include "member.glsl"
+#include "dual_quaternion.glsl"
 
 // A joint's 3x4 matrix, built so that vec4(p, 1) * m transforms p (columns are the matrix rows).
 mat3x4 paletteJoint(uint instance, uint joint) {
@@ -26,9 +27,10 @@ void main() {
     MeshVertex vtx = fetchVertex(uint(gl_VertexIndex));
     uint member = memberIndex();
     InstanceRecord inst = instances[member];
-    mat3x4 skin = mat3x4(0.0);
+    JointBlend blend = beginJointBlend();
     for (int i = 0; i < 4; ++i)
-        if (vtx.weights[i] != 0.0) skin += paletteJoint(PALETTE_INSTANCE, vtx.joints[i]) * vtx.weights[i];
+        if (vtx.weights[i] != 0.0) addJoint(blend, paletteJoint(PALETTE_INSTANCE, vtx.joints[i]), vtx.weights[i]);
+    mat3x4 skin = endJointBlend(blend);
     vec3 p = vec4(vtx.position, 1.0) * skin;
     vec3 n = vec4(vtx.normal, 0.0) * skin;
     emitVertex(member, inst, vtx, p, n);

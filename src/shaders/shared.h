@@ -150,6 +150,9 @@ using uint = uint32_t;
 // Specialization constant 1 of palette.vert: 1 reads quaternion + translation palettes (2 vec4 per
 // joint), 0 reads 3x4 matrices (3 vec4 per joint, the rows).
 #define THRONG_SPEC_PALETTE_QUATERNION 1
+// Specialization constant 3 of the shaders that blend joints (palette, baked): 1 blends them as
+// dual quaternions (dual_quaternion.glsl, --skinning dual-quaternion), 0 as matrices.
+#define THRONG_SPEC_DUAL_QUATERNION 3
 
 #define THRONG_VERTEX_WORDS 15 // sizeof(BakedVertex) / 4
 #define THRONG_CHECK_LOCAL_SIZE 64

@@ -117,6 +117,12 @@ bool Commands::apply(const Command& c) {
                                     : "shadows: on, a " + side + " x " + side + " shadow map");
         return true;
     }
+    case CommandKind::Skinning: {
+        render::parseSkinning(c.text, want.skinning); // the parser admits only the two names
+        if (!change(want, false)) return false;
+        host_.log("skinning: " + c.text + " (technique " + crowd_.techniqueName() + ")");
+        return true;
+    }
     case CommandKind::Light: {
         host_.setLight(c.azimuth, c.elevation);
         char line[96];

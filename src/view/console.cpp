@@ -64,6 +64,8 @@ constexpr Spec kSpecs[] = {
      "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
     {"shadows", CommandKind::Shadows, "on|off|SIZE",
      "shadows of the crowd on itself and a ground: on (2048 texels a side), off, or 16 to 16384"},
+    {"skinning", CommandKind::Skinning, "linear|dual-quaternion",
+     "how palette and baked blend a vertex's joints: matrices, or dual quaternions (no collapse where one twists)"},
     {"light", CommandKind::Light, "AZ,EL",
      "where the sun stands, degrees: azimuth about +y (0: from +z), elevation 5 to 90"},
     {"events", CommandKind::Events, "",
@@ -178,6 +180,11 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
             return Error{usage + ": '" + arg + "' is not AZIMUTH,ELEVATION in degrees (elevation 5 to 90)"};
         return c;
     }
+    case CommandKind::Skinning:
+        if (arg != "linear" && arg != "dual-quaternion")
+            return Error{usage + ": '" + arg + "' is neither linear nor dual-quaternion"};
+        c.text = arg;
+        return c;
     case CommandKind::Raster:
         if (arg != "hardware" && arg != "compute" && arg != "auto")
             return Error{usage + ": '" + arg + "' is not hardware, compute or auto"};

@@ -16,6 +16,7 @@
 //   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; baked, static)
 //   impostors PX             members fewer pixels tall drawn as animated impostors (0: none)
 //   shadows on|off|SIZE      shadows of the crowd on itself and a ground (on: a 2048-texel map; 16 .. 16384)
+//   skinning linear|dual-quaternion  how palette and baked blend joints (render::Skinning)
 //   light AZ,EL              where the sun stands, degrees: azimuth about +y from +z, elevation 5 .. 90
 //   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
 //   view overview|street     the camera: the whole crowd, or standing at its edge looking across it
@@ -56,6 +57,7 @@ enum class CommandKind {
     Raster,
     Impostors,
     Shadows,
+    Skinning,
     Light,
     Events,
     Overlay,
@@ -68,7 +70,8 @@ enum class CommandKind {
 
 struct Command {
     CommandKind kind = CommandKind::Help;
-    std::string text;    // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode
+    std::string
+        text; // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode, skinning
     double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels, shadow map texels (0: off)
     bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay
     uint32_t width = 0, height = 0;         // size

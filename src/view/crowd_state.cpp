@@ -133,6 +133,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         setup.source = &use.baked.source;
         setup.mesh = &use.mesh;
         setup.encoding = setup_.encoding;
+        setup.skinning = want.skinning;
         setup.bone_precision = want.precision;
         setup.shadows = shadows.get();
         Result<std::unique_ptr<render::Technique>> created = render::createTechnique(want.technique, setup);

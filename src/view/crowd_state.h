@@ -28,6 +28,8 @@ struct CrowdState {
     // Shadows of the crowd on itself and on a ground under it (render/shadows.h): the shadow map's
     // texels a side, 0: none.
     uint32_t shadows = 0;
+    // How palette and baked blend a vertex's joints; the other techniques refuse DualQuaternion.
+    render::Skinning skinning = render::Skinning::Linear;
     bool operator==(const CrowdState&) const = default;
 };
 

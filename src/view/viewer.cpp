@@ -36,6 +36,7 @@ CrowdState initialState(const ViewerOptions& o) {
     s.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     s.simulate = o.simulate;
     s.shadows = o.shadows;
+    render::parseSkinning(o.skinning, s.skinning); // runViewer checked the name
     return s;
 }
 
@@ -253,6 +254,8 @@ class Viewer final : public CommandHost {
             return true;
         const std::string& technique = crowd_.state().technique;
         why = render::computeRasterProblem(ctx_, technique, crowd_.asset().baked, crowd_.crowd().instances.size());
+        if (why.empty() && crowd_.state().skinning != render::Skinning::Linear)
+            why = "the compute rasterizer blends joints linearly (skinning linear, or raster hardware)";
         if (!why.empty()) return false;
         try {
             render::RasterOptions ro;
@@ -472,6 +475,10 @@ int runViewer(const ViewerOptions& o) {
     for (std::string_view t : render::techniqueNames()) known = known || t == o.technique;
     if (!known) {
         printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
+        return 1;
+    }
+    if (render::Skinning skinning{}; !render::parseSkinning(o.skinning, skinning)) {
+        printError(o.model, "skinning '" + o.skinning + "' is not linear or dual-quaternion");
         return 1;
     }
     BakeOptions bake;

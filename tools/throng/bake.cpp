@@ -2,6 +2,8 @@
 // one-line summary (stdout); progress lines and warnings go to stderr.
 #include "commands.h"
 
+#include <glm/trigonometric.hpp>
+
 #include <throng/bake.h>
 #include <throng/events.h>
 #include <throng/export.h>
@@ -85,7 +87,7 @@ int runBake(const BakeCliOptions& options) {
             std::fprintf(stderr,
                          "bake: clip '%s': root motion of joint '%s' taken out: %.4g units/s, %.4g degrees a cycle\n",
                          c.name.c_str(), asset.root_joint.c_str(), rootSpeed(c),
-                         c.root_motion.empty() ? 0.0 : double(c.root_motion.back().z) * 180.0 / 3.14159265358979);
+                         c.root_motion.empty() ? 0.0 : glm::degrees(double(c.root_motion.back().z)));
     if (!options.output.empty()) {
         if (Status s = writeThrong(asset, options.output); !s) {
             printError(options.output, s.message);

@@ -184,6 +184,11 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             return {};
         });
     command
+        ->add_option("--skinning", flags.skinning,
+                     "How palette and baked blend a vertex's joints: linear (default) or dual-quaternion (no collapse "
+                     "where a joint twists; hardware rasterizer only)")
+        ->check(CLI::IsMember({"linear", "dual-quaternion"}));
+    command
         ->add_option("--shadows", flags.shadows,
                      "Shadows of the crowd on itself and on a ground under it, from the light: off (default), on (a "
                      "2048 x 2048 shadow map) or the map's texels a side (16 to 16384)")
@@ -263,6 +268,7 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     job.simulate = flags.simulate;
     job.shadows = shadowMapSize(flags);
     job.light_direction = lightDirection(flags);
+    job.skinning = flags.skinning;
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
@@ -508,6 +514,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.root_motion = view_crowd.root_motion;
         view.events = view_crowd.events;
         view.light = view_crowd.light;
+        view.skinning = view_crowd.skinning;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

@@ -54,6 +54,7 @@ struct CrowdFlags {
         "auto";                      // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
     bool simulate = false;           // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
     std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
+    std::string skinning = "linear"; // palette and baked: linear | dual-quaternion (render::Skinning)
     std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
     std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)

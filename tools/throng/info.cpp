@@ -1,6 +1,8 @@
 // `throng info`: what a model holds, as text or as one JSON object.
 #include "commands.h"
 
+#include <glm/trigonometric.hpp>
+
 #include <throng/root_motion.h>
 
 #include <throng/bake.h>
@@ -175,8 +177,7 @@ nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
             clip["events"] = events;
         }
         if (!c.root_motion.empty()) // root motion: speed (units/s) and the turn of one cycle (degrees)
-            clip["root_motion"] = {{"speed", rootSpeed(c)},
-                                   {"turn", double(c.root_motion.back().z) * 180.0 / 3.14159265358979}};
+            clip["root_motion"] = {{"speed", rootSpeed(c)}, {"turn", glm::degrees(double(c.root_motion.back().z))}};
         clips.push_back(clip);
     }
     j["clips"] = clips;

@@ -148,11 +148,12 @@ int runRender(const RenderOptions& o) {
                 lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
         if (out.drawn.impostors > 0)
             lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
-        std::printf("throng render: %s | %s x %u (%s, %s view%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
+        const std::string skinning = o.crowd.skinning == "linear" ? "" : ", " + o.crowd.skinning + " skinning";
+        std::printf("throng render: %s | %s x %u (%s, %s view%s%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
                     "%.2f M triangles drawn | GPU %s | "
                     "%.0f MiB GPU memory | %s %ux%u\n",
                     device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(),
-                    o.crowd.simulate ? ", simulated" : "", out.drawn.in_frustum, out.drawn.occluded,
+                    o.crowd.simulate ? ", simulated" : "", skinning.c_str(), out.drawn.in_frustum, out.drawn.occluded,
                     lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
                     double(out.submitted_triangles) * 1e-6, passes.c_str(), double(out.gpu_memory_bytes) / (1 << 20),
                     o.output.c_str(), out.width, out.height);
