@@ -136,17 +136,18 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
 TEST(Cli, BenchComparesVariantsOfATechnique) {
     const auto dir = throng::test::scratchDir("bench_variants");
     const std::string json = (dir / "variants.json").string();
-    const CliRun r = run(
-        "bench --techniques baked,baked@buffer,baked@texel-buffer,palette@quat,bonetex@half --instances 4 --frames 1 "
-        "--warmup 0 --size 32x32 --validate --json " +
-        json);
+    const CliRun r =
+        run("bench --techniques baked,baked@buffer,baked@texel-buffer,palette@quat,bonetex@half,baked@dq --instances 4 "
+            "--frames 1 --warmup 0 --size 32x32 --validate --json " +
+            json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
-    ASSERT_EQ(report["results"].size(), 5u);
-    const char* labels[] = {"baked", "baked@buffer", "baked@texel-buffer", "palette@quat", "bonetex@half"};
-    const char* variants[] = {"baked", "baked (buffer)", "baked (texel-buffer)", "palette (quat)", "bonetex (half)"};
-    for (size_t i = 0; i < 5; ++i) {
+    ASSERT_EQ(report["results"].size(), 6u);
+    const char* labels[] = {"baked", "baked@buffer", "baked@texel-buffer", "palette@quat", "bonetex@half", "baked@dq"};
+    const char* variants[] = {"baked",          "baked (buffer)", "baked (texel-buffer)",
+                              "palette (quat)", "bonetex (half)", "baked (dual-quaternion)"};
+    for (size_t i = 0; i < 6; ++i) {
         EXPECT_EQ(report["results"][i]["technique"], labels[i]);
         EXPECT_EQ(report["results"][i]["variant"], variants[i]);
     }
@@ -160,6 +161,8 @@ TEST(Cli, BenchRejectsBadArguments) {
     const CliRun variant = run("bench --techniques bonetex@quat");
     EXPECT_EQ(variant.exit_code, 2);
     EXPECT_NE(variant.err.find("unknown variant 'bonetex@quat'"), std::string::npos) << variant.err;
+    EXPECT_EQ(run("bench --techniques vat@dq").exit_code, 2);
+    EXPECT_EQ(run("render --skinning quadratic").exit_code, 2);
     EXPECT_EQ(run("bench --instances 10,zero").exit_code, 2);
     const CliRun empty = run("bench --techniques ''");
     EXPECT_EQ(empty.exit_code, 2);

@@ -305,6 +305,14 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_FALSE(commands.execute("clip swim"));
     EXPECT_FALSE(commands.execute("technique gpu-magic"));
     EXPECT_TRUE(commands.execute("precision half"));
+    // Dual quaternions: cpu cannot (refused, nothing changes), palette can.
+    EXPECT_FALSE(commands.execute("skinning dual-quaternion"));
+    EXPECT_EQ(host.crowd->state().skinning, render::Skinning::Linear);
+    EXPECT_TRUE(commands.execute("technique palette"));
+    EXPECT_TRUE(commands.execute("skinning dual-quaternion"));
+    EXPECT_EQ(host.crowd->techniqueName(), "palette (dual-quaternion)");
+    EXPECT_TRUE(commands.execute("skinning linear"));
+    EXPECT_TRUE(commands.execute("technique cpu"));
     EXPECT_TRUE(commands.execute("overlay off"));
     EXPECT_FALSE(host.overlay);
     EXPECT_FALSE(commands.execute("overlay maybe"));
@@ -312,9 +320,13 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_EQ(host.crowd->state().technique, "cpu");
     EXPECT_EQ(host.crowd->crowd().instances.size(), 30u);
     EXPECT_EQ(host.crowd->state().clip, 1);
-    for (const char* line : {"> technique cpu\ntechnique: cpu\n", "instances: 30\n", "clip: idle\n",
-                             "error: no clip 'swim' (clips: walk, idle", "error: unknown technique 'gpu-magic'",
-                             "> precision half\nprecision: half\n"})
+    for (const char* line :
+         {"> technique cpu\ntechnique: cpu\n", "instances: 30\n", "clip: idle\n",
+          "error: no clip 'swim' (clips: walk, idle", "error: unknown technique 'gpu-magic'",
+          "> precision half\nprecision: half\n",
+          "error: dual-quaternion skinning is drawn by techniques palette, palette-ubo and baked, not "
+          "cpu (nothing changed)",
+          "skinning: dual-quaternion (technique palette (dual-quaternion))"})
         EXPECT_TRUE(contains(host.lines, line)) << line << "\n" << host.lines;
     EXPECT_EQ(log_, "baking half...\n"); // the crowd's own progress line (the viewer logs both the same way)
     EXPECT_GT(foreground(draw()), 0.05);

@@ -51,6 +51,9 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("screenshot out/view.png").value().text, "out/view.png");
     EXPECT_EQ(parse("stats").value().kind, CommandKind::Stats);
     EXPECT_EQ(parse("events").value().kind, CommandKind::Events);
+    EXPECT_EQ(parse("skinning dual-quaternion").value().text, "dual-quaternion");
+    EXPECT_EQ(parse("skinning linear").value().kind, CommandKind::Skinning);
+    EXPECT_NE(errorOf("skinning spherical").find("neither linear nor dual-quaternion"), std::string::npos);
     EXPECT_EQ(parse("wait 10").value().number, 10.0);
     EXPECT_EQ(parse("quit").value().kind, CommandKind::Quit);
     for (std::string_view t : render::techniqueNames())
@@ -82,7 +85,7 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(light.elevation, 35.0f);
     for (const char* bad : {"light 10", "light 10,4", "light 10,91", "light x,40", "light 10,40,2", "light nan,40"})
         EXPECT_FALSE(parse(bad).ok()) << bad;
-    EXPECT_EQ(commandHelp().size(), 24u);
+    EXPECT_EQ(commandHelp().size(), 25u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {

@@ -50,14 +50,17 @@ std::vector<std::string> splitList(const std::string& text) {
 nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95", s.p95}}; }
 
 // A technique as `--techniques` names it: NAME or NAME@VARIANT, where the variant is a palette's
-// encoding (palette@quat, palette-ubo@quat), bonetex's texel precision (bonetex@half) or where
-// baked reads its animation (baked@image, baked@texel-buffer, baked@buffer).
+// encoding (palette@quat, palette-ubo@quat), bonetex's texel precision (bonetex@half), where
+// baked reads its animation (baked@image, baked@texel-buffer, baked@buffer), or dual-quaternion
+// skinning (palette@dq, palette-ubo@dq, baked@dq: the same as --skinning dual-quaternion, for
+// that series only).
 struct Variant {
     std::string label; // as given: the report's "technique", one series in the charts
     std::string technique;
     std::string encoding = "mat";
     Precision bones = Precision::Float32;
     std::string storage = "auto";
+    bool dual_quaternion = false;
 };
 
 Result<Variant> parseVariant(const std::string& spec) {
@@ -71,7 +74,9 @@ Result<Variant> parseVariant(const std::string& spec) {
     if (at == std::string::npos) return v;
     const std::string option = spec.substr(at + 1);
     const bool palette = v.technique == "palette" || v.technique == "palette-ubo";
-    if (palette && (option == "mat" || option == "quat")) {
+    if ((palette || v.technique == "baked") && option == "dq") {
+        v.dual_quaternion = true;
+    } else if (palette && (option == "mat" || option == "quat")) {
         v.encoding = option;
     } else if (v.technique == "bonetex" && (option == "float" || option == "half")) {
         v.bones = option == "half" ? Precision::Float16 : Precision::Float32;
@@ -79,7 +84,8 @@ Result<Variant> parseVariant(const std::string& spec) {
         v.storage = option;
     } else {
         return Error{"unknown variant '" + spec +
-                     "' (palette@mat|quat, palette-ubo@mat|quat, bonetex@float|half, baked@image|texel-buffer|buffer)"};
+                     "' (palette@mat|quat|dq, palette-ubo@mat|quat|dq, bonetex@float|half, "
+                     "baked@image|texel-buffer|buffer|dq)"};
     }
     return v;
 }
@@ -118,6 +124,7 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.time = float(job.frames) / 60.0f;
     job.readback = false;
     applyCrowdFlags(o.crowd, job);
+    if (v.dual_quaternion) job.skinning = "dual-quaternion";
     const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
     if (!out) {
         r["error"] = out.error().message;

@@ -390,7 +390,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd->add_option(
         "--techniques", bench.techniques,
         "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
-        "baked@image|texel-buffer|buffer");
+        "baked@image|texel-buffer|buffer, and dual-quaternion skinning: palette@dq, palette-ubo@dq, baked@dq");
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
