@@ -53,12 +53,13 @@ void expectUnitNormals(const Mesh& mesh) {
 
 TEST(Builtin, NamesAndUnknown) {
     const auto names = builtinNames();
-    ASSERT_EQ(names.size(), 5u);
+    ASSERT_EQ(names.size(), 6u);
     EXPECT_EQ(names[0], "fish");
     EXPECT_EQ(names[1], "hat");
     EXPECT_EQ(names[2], "strider");
     EXPECT_EQ(names[3], "sword");
-    EXPECT_EQ(names[4], "walker");
+    EXPECT_EQ(names[4], "twist");
+    EXPECT_EQ(names[5], "walker");
     for (std::string_view name : names) {
         Result<Model> m = makeBuiltin(name);
         ASSERT_TRUE(m.ok()) << name;
@@ -67,7 +68,7 @@ TEST(Builtin, NamesAndUnknown) {
 
     const Result<Model> bad = makeBuiltin("dragon");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, hat, strider, sword, walker)");
+    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, hat, strider, sword, twist, walker)");
 }
 
 TEST(Builtin, FishShape) {

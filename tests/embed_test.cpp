@@ -348,6 +348,15 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     desc.raster = "sideways";
     EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok());
     desc.raster = "hardware";
+    desc.skinning = "spherical";
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("spherical"), std::string::npos);
+    desc.skinning = "dual-quaternion";
+    desc.technique = "static";
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("dual-quaternion skinning"),
+              std::string::npos);
+    desc.technique = "baked";
+    EXPECT_TRUE(CrowdRenderer::create(host.device->device(), desc).ok());
+    desc.skinning = "linear";
     desc.frames_in_flight = 0;
     EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok());
     desc.frames_in_flight = 2;

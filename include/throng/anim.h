@@ -133,7 +133,8 @@ DualQuaternion toDualQuaternion(const glm::dmat4& m);
 // p -> R (s p) + t. Weights that sum to zero, or real parts that cancel: the zero matrix.
 glm::dmat4 dualQuaternionBlend(std::span<const glm::dmat4> matrices, const glm::u16vec4& joints,
                                const glm::vec4& weights);
-// referenceSkin with dual-quaternion blending: positions R (s p) + t; normals R n, normalised.
+// referenceSkin with dual-quaternion blending: positions R (s p) + t; normals R n, normalised
+// (src/anim/reference.cpp).
 SkinnedVertices referenceSkinDualQuaternion(const Mesh& mesh, std::span<const glm::dmat4> matrices);
 
 } // namespace throng

@@ -71,20 +71,4 @@ glm::dmat4 dualQuaternionBlend(std::span<const glm::dmat4> matrices, const glm::
     return out;
 }
 
-SkinnedVertices referenceSkinDualQuaternion(const Mesh& mesh, std::span<const glm::dmat4> matrices) {
-    SkinnedVertices out;
-    const size_t n = mesh.positions.size();
-    out.positions.resize(n);
-    out.normals.resize(mesh.normals.size());
-    for (size_t v = 0; v < n; ++v) {
-        const glm::dmat4 blended = dualQuaternionBlend(matrices, mesh.joints[v], mesh.weights[v]);
-        out.positions[v] = glm::dvec3(blended * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0));
-        if (v < mesh.normals.size()) {
-            const glm::dvec3 n3 = glm::dmat3(blended) * glm::dvec3(mesh.normals[v]);
-            out.normals[v] = glm::length(n3) > 0.0 ? glm::normalize(n3) : glm::dvec3(mesh.normals[v]);
-        }
-    }
-    return out;
-}
-
 } // namespace throng

@@ -51,17 +51,16 @@ std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip
     return out;
 }
 
-SkinnedVertices referenceSkin(const Mesh& mesh, std::span<const glm::dmat4> matrices) {
+namespace {
+
+// Every vertex moved by the matrix blend(v) gives it; normals by its exact inverse transpose.
+template <class Blend> SkinnedVertices skinEachVertex(const Mesh& mesh, Blend blend) {
     SkinnedVertices out;
     const size_t n = mesh.positions.size();
     out.positions.resize(n);
     out.normals.resize(mesh.normals.size());
     for (size_t v = 0; v < n; ++v) {
-        glm::dmat4 blended(0.0);
-        for (int i = 0; i < 4; ++i) {
-            const double w = mesh.weights[v][i];
-            if (w != 0.0) blended += matrices[mesh.joints[v][i]] * w;
-        }
+        const glm::dmat4 blended = blend(v);
         out.positions[v] = glm::dvec3(blended * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0));
         if (v < mesh.normals.size()) {
             const glm::dmat3 normal_matrix = glm::inverseTranspose(glm::dmat3(blended));
@@ -69,6 +68,25 @@ SkinnedVertices referenceSkin(const Mesh& mesh, std::span<const glm::dmat4> matr
         }
     }
     return out;
+}
+
+} // namespace
+
+SkinnedVertices referenceSkin(const Mesh& mesh, std::span<const glm::dmat4> matrices) {
+    return skinEachVertex(mesh, [&](size_t v) {
+        glm::dmat4 blended(0.0);
+        for (int i = 0; i < 4; ++i) {
+            const double w = mesh.weights[v][i];
+            if (w != 0.0) blended += matrices[mesh.joints[v][i]] * w;
+        }
+        return blended;
+    });
+}
+
+// The blend is s R (and t): its inverse transpose turns normals by R, as the shaders do.
+SkinnedVertices referenceSkinDualQuaternion(const Mesh& mesh, std::span<const glm::dmat4> matrices) {
+    return skinEachVertex(mesh,
+                          [&](size_t v) { return dualQuaternionBlend(matrices, mesh.joints[v], mesh.weights[v]); });
 }
 
 } // namespace throng
