@@ -7,6 +7,7 @@
 //
 // Pipeline for one instance at time t:
 //   SamplingJob          clip, t          -> local transforms   (skeleton.size())
+//   LayerJob (optional)  base, layer, mask -> local transforms  (cross-fades, masked layers)
 //   LocalToModelJob      local            -> model matrices     (skeleton.size())
 //   SkinningMatricesJob  model, palette   -> skinning matrices  (palette.size())
 //   SkinningJob          skinning matrices, mesh -> skinned positions and normals
@@ -43,6 +44,26 @@ struct SamplingJob {
     bool validate() const;
     bool run() const;
 };
+
+// Layered blending of two local poses (issue #13, part 5: the CPU runtime's half; the GPU pose
+// pass is to do the same): output[j] = base[j] moved toward layer[j] by w = weight x mask[j]:
+// translation and scale lerped, rotation normalised-lerped the shorter way round,
+// normalize((1 - w) a + w (+-b)). w = 0 keeps base[j] and w = 1 takes layer[j], exactly. A
+// cross-fade is the same blend with no mask. `output` may be `base`.
+struct LayerJob {
+    std::span<const Transform> base, layer; // size >= joints
+    float weight = 1.0f;                    // in [0, 1]
+    std::span<const float> mask;            // empty: every joint 1; else size >= joints, each in [0, 1]
+    uint32_t joints = 0;
+    std::span<Transform> output; // size >= joints
+
+    bool validate() const;
+    bool run() const;
+};
+
+// A mask for LayerJob: 1 for joint `root` and its descendants, 0 for the rest (skeleton order;
+// root < skeleton.size()). E.g. the walker's `spine`: the upper body.
+std::vector<float> subtreeMask(const Skeleton& skeleton, uint32_t root);
 
 // model[j] = model[parent[j]] * toMatrix(local[j]); roots: toMatrix(local[j]).
 struct LocalToModelJob {
@@ -106,6 +127,12 @@ std::vector<glm::dmat4> referenceModelMatrices(const Model& model, const Clip* c
 // Skinning matrices (palette order) of `clip` at `time`, every step in double.
 // clip == nullptr gives the rest pose.
 std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop);
+
+// LayerJob's blend in double: `base` at base_time with `layer` at layer_time over it, joint j
+// moved by weights[j] (weight x mask), then to skinning matrices (palette order).
+std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, const Clip& base, double base_time,
+                                                         const Clip& layer, double layer_time,
+                                                         std::span<const double> weights, bool loop);
 
 struct SkinnedVertices {
     std::vector<glm::dvec3> positions;

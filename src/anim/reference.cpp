@@ -9,46 +9,89 @@
 
 namespace throng {
 
-std::vector<glm::dmat4> referenceModelMatrices(const Model& model, const Clip* clip, double time, bool loop) {
+namespace {
+
+struct LocalPose {
+    std::vector<glm::dvec3> translation, scale;
+    std::vector<glm::dquat> rotation;
+};
+
+// The rest pose with `clip`'s tracks at `time` over it (clip == nullptr: the rest pose).
+LocalPose referenceLocalPose(const Model& model, const Clip* clip, double time, bool loop) {
     const Skeleton& sk = model.skeleton;
     const uint32_t n = sk.size();
-    std::vector<glm::dvec3> translation(n), scale(n);
-    std::vector<glm::dquat> rotation(n);
+    LocalPose pose{std::vector<glm::dvec3>(n), std::vector<glm::dvec3>(n), std::vector<glm::dquat>(n)};
     for (uint32_t j = 0; j < n; ++j) {
-        translation[j] = glm::dvec3(sk.rest[j].translation);
-        rotation[j] = glm::dquat(sk.rest[j].rotation);
-        scale[j] = glm::dvec3(sk.rest[j].scale);
+        pose.translation[j] = glm::dvec3(sk.rest[j].translation);
+        pose.rotation[j] = glm::dquat(sk.rest[j].rotation);
+        pose.scale[j] = glm::dvec3(sk.rest[j].scale);
     }
     if (clip != nullptr) {
         const double t = clipTime(time, clip->duration, loop);
         for (const Track& track : clip->tracks) {
             const glm::dvec4 v = detail::sampleTrackT<double>(track, t);
             switch (track.target) {
-            case TrackTarget::Translation: translation[track.joint] = glm::dvec3(v); break;
-            case TrackTarget::Rotation: rotation[track.joint] = glm::dquat(v.w, v.x, v.y, v.z); break;
-            case TrackTarget::Scale: scale[track.joint] = glm::dvec3(v); break;
+            case TrackTarget::Translation: pose.translation[track.joint] = glm::dvec3(v); break;
+            case TrackTarget::Rotation: pose.rotation[track.joint] = glm::dquat(v.w, v.x, v.y, v.z); break;
+            case TrackTarget::Scale: pose.scale[track.joint] = glm::dvec3(v); break;
             }
         }
     }
+    return pose;
+}
+
+std::vector<glm::dmat4> modelMatrices(const Skeleton& sk, const LocalPose& pose) {
+    const uint32_t n = sk.size();
     std::vector<glm::dmat4> world(n);
     for (uint32_t j = 0; j < n; ++j) {
-        glm::dmat4 local = glm::mat4_cast(glm::normalize(rotation[j]));
-        local[0] *= scale[j].x;
-        local[1] *= scale[j].y;
-        local[2] *= scale[j].z;
-        local[3] = glm::dvec4(translation[j], 1.0);
+        glm::dmat4 local = glm::mat4_cast(glm::normalize(pose.rotation[j]));
+        local[0] *= pose.scale[j].x;
+        local[1] *= pose.scale[j].y;
+        local[2] *= pose.scale[j].z;
+        local[3] = glm::dvec4(pose.translation[j], 1.0);
         const int32_t p = sk.parents[j];
         world[j] = p == kNoParent ? local : world[size_t(p)] * local;
     }
     return world;
 }
 
-std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop) {
-    const std::vector<glm::dmat4> world = referenceModelMatrices(model, clip, time, loop);
+std::vector<glm::dmat4> skinningMatrices(const Model& model, const std::vector<glm::dmat4>& world) {
     std::vector<glm::dmat4> out(model.palette.size());
     for (size_t k = 0; k < out.size(); ++k)
         out[k] = world[model.palette[k].joint] * glm::dmat4(model.palette[k].inverse_bind);
     return out;
+}
+
+} // namespace
+
+std::vector<glm::dmat4> referenceModelMatrices(const Model& model, const Clip* clip, double time, bool loop) {
+    return modelMatrices(model.skeleton, referenceLocalPose(model, clip, time, loop));
+}
+
+std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop) {
+    return skinningMatrices(model, referenceModelMatrices(model, clip, time, loop));
+}
+
+std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, const Clip& base, double base_time,
+                                                         const Clip& layer, double layer_time,
+                                                         std::span<const double> weights, bool loop) {
+    LocalPose pose = referenceLocalPose(model, &base, base_time, loop);
+    const LocalPose over = referenceLocalPose(model, &layer, layer_time, loop);
+    for (size_t j = 0; j < pose.rotation.size() && j < weights.size(); ++j) {
+        const double w = weights[j];
+        if (w == 0.0) continue;
+        if (w == 1.0) {
+            pose.translation[j] = over.translation[j];
+            pose.rotation[j] = over.rotation[j];
+            pose.scale[j] = over.scale[j];
+            continue;
+        }
+        const glm::dquat b = glm::dot(pose.rotation[j], over.rotation[j]) < 0.0 ? -over.rotation[j] : over.rotation[j];
+        pose.translation[j] += (over.translation[j] - pose.translation[j]) * w;
+        pose.scale[j] += (over.scale[j] - pose.scale[j]) * w;
+        pose.rotation[j] = glm::normalize(pose.rotation[j] * (1.0 - w) + b * w);
+    }
+    return skinningMatrices(model, modelMatrices(model.skeleton, pose));
 }
 
 namespace {
