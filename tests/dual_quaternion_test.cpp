@@ -81,6 +81,23 @@ TEST(DualQuaternion, RigidAndUniformlyScaledMatricesComeBackExactly) {
     }
 }
 
+// A joint scaled to nothing (a hidden accessory) collapses its vertices onto its translation, as
+// linear blending does, instead of making them NaN.
+TEST(DualQuaternion, AJointScaledToNothingCollapsesLikeLinearBlending) {
+    glm::dmat4 hidden(0.0);
+    hidden[3] = glm::dvec4(1.0, 2.0, 3.0, 1.0);
+    const glm::dmat4 matrices[2] = {hidden, glm::dmat4(1.0)};
+    const glm::dmat4 alone = dualQuaternionBlend(matrices, glm::u16vec4(0), glm::vec4(1, 0, 0, 0));
+    EXPECT_EQ(glm::dvec3(alone * glm::dvec4(0.3, -0.7, 0.2, 1.0)), glm::dvec3(1.0, 2.0, 3.0));
+    const glm::dmat4 half = dualQuaternionBlend(matrices, glm::u16vec4(0, 1, 0, 0), glm::vec4(0.5f, 0.5f, 0, 0));
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) EXPECT_TRUE(std::isfinite(half[c][r])) << c << " " << r;
+    const glm::dvec3 p = glm::dvec3(half * glm::dvec4(1.0, 0.0, 0.0, 1.0));
+    EXPECT_NEAR(p.x, 0.5 + 0.5, 1e-12); // half the scale, half the translation: as linear blending here
+    EXPECT_NEAR(p.y, 1.0, 1e-12);
+    EXPECT_NEAR(p.z, 1.5, 1e-12);
+}
+
 // The test: builtin:twist turned 180 degrees keeps its middle cross-section with dual
 // quaternions and loses it with linear blending.
 TEST(DualQuaternion, TwistKeepsItsCrossSectionWhereLinearBlendingCollapses) {

@@ -129,7 +129,8 @@ std::vector<glm::dmat4> referenceModelMatrices(const Model& model, const Clip* c
 std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip* clip, double time, bool loop);
 
 // LayerJob's blend in double: `base` at base_time with `layer` at layer_time over it, joint j
-// moved by weights[j] (weight x mask), then to skinning matrices (palette order).
+// moved by weights[j] (weight x mask; joints past weights.size(): 0, the base), then to skinning
+// matrices (palette order).
 std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, const Clip& base, double base_time,
                                                          const Clip& layer, double layer_time,
                                                          std::span<const double> weights, bool loop);
@@ -147,7 +148,8 @@ SkinnedVertices referenceSkin(const Mesh& mesh, std::span<const glm::dmat4> matr
 // A skinning matrix taken apart as p -> R (s p) + t: s the mean length of its 3x3 part's columns,
 // R the rotation nearest the 3x3 part / s (exact for rigid joints with uniform scale; shear and
 // mirroring are lost), t the translation; R and t as a unit dual quaternion (real r, dual
-// d = t r / 2; glm quaternions).
+// d = t r / 2; glm quaternions). s <= 1e-8 (a joint scaled to nothing): the identity rotation
+// and scale 0, so its vertices collapse onto t as with linear blending.
 struct DualQuaternion {
     glm::dquat real{1.0, 0.0, 0.0, 0.0};
     glm::dquat dual{0.0, 0.0, 0.0, 0.0};

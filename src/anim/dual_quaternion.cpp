@@ -39,7 +39,10 @@ glm::dquat quaternionOf(const glm::dmat3& r) {
 DualQuaternion toDualQuaternion(const glm::dmat4& m) {
     DualQuaternion q;
     q.scale = (glm::length(glm::dvec3(m[0])) + glm::length(glm::dvec3(m[1])) + glm::length(glm::dvec3(m[2]))) / 3.0;
-    q.real = quaternionOf(glm::dmat3(m) / q.scale);
+    if (q.scale > 1e-8)
+        q.real = quaternionOf(glm::dmat3(m) / q.scale);
+    else
+        q.scale = 0.0; // scaled to nothing: the identity rotation, as dual_quaternion.glsl does
     q.dual = 0.5 * (glm::dquat(0.0, glm::dvec3(m[3])) * q.real);
     return q;
 }

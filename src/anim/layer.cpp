@@ -43,7 +43,8 @@ bool LayerJob::run() const {
 std::vector<float> subtreeMask(const Skeleton& skeleton, uint32_t root) {
     std::vector<float> mask(skeleton.size(), 0.0f);
     if (root >= skeleton.size()) return mask;
-    // Parents may come after their children in a skeleton: follow each joint up to a root.
+    // Each joint followed up to its root: any parent order, and at most size() steps, so even a
+    // skeleton that fails validate() (a cycle) cannot hang it.
     for (uint32_t j = 0; j < skeleton.size(); ++j) {
         int32_t k = int32_t(j);
         for (uint32_t steps = 0; k != kNoParent && steps <= skeleton.size(); ++steps) {

@@ -5,7 +5,9 @@
 // A joint arrives as its 3x4 skinning matrix, built so that vec4(p, 1) * m transforms p (the
 // columns are the matrix rows). As a dual quaternion it is taken apart as p -> R (s p) + t:
 // s the mean length of the 3x3 part's columns, R the rotation of the 3x3 part / s (exact for
-// rigid joints with uniform scale; shear is lost), t the translation. The blend sums the joints'
+// rigid joints with uniform scale; shear and mirroring are lost), t the translation. A joint
+// scaled to nothing (s <= 1e-8, a hidden accessory) counts as the identity rotation with scale
+// 0, so its vertices collapse onto t as with linear blending instead of becoming NaN. The blend sums the joints'
 // (real, dual) with each real part's sign matched to the first joint's (the shorter way round),
 // normalises by the real part's length and sums the scales; the result goes back to a 3x4 matrix,
 // so the caller transforms positions and normals as it does a linear blend.
@@ -52,7 +54,11 @@ void addJoint(inout JointBlend b, mat3x4 m, float w) {
     // m[i] is row i: (R s)[i] and t[i].
     vec3 c0 = vec3(m[0].x, m[1].x, m[2].x), c1 = vec3(m[0].y, m[1].y, m[2].y), c2 = vec3(m[0].z, m[1].z, m[2].z);
     float s = (length(c0) + length(c1) + length(c2)) / 3.0;
-    vec4 r = quaternionOfRows(m[0].xyz / s, m[1].xyz / s, m[2].xyz / s);
+    vec4 r = vec4(0.0, 0.0, 0.0, 1.0);
+    if (s > 1e-8)
+        r = quaternionOfRows(m[0].xyz / s, m[1].xyz / s, m[2].xyz / s);
+    else
+        s = 0.0;
     vec4 d = 0.5 * quaternionProduct(vec4(m[0].w, m[1].w, m[2].w, 0.0), r);
     if (b.first == vec4(0.0)) b.first = r;
     float signed_w = dot(b.first, r) < 0.0 ? -w : w;

@@ -186,7 +186,8 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
     command
         ->add_option("--skinning", flags.skinning,
                      "How palette and baked blend a vertex's joints: linear (default) or dual-quaternion (no collapse "
-                     "where a joint twists; hardware rasterizer only)")
+                     "where a joint twists; hardware rasterizer only; other techniques refuse it, in bench as an "
+                     "error for their series)")
         ->check(CLI::IsMember({"linear", "dual-quaternion"}));
     command
         ->add_option("--shadows", flags.shadows,
