@@ -17,10 +17,13 @@
 #pragma once
 
 #include <throng/model.h>
+#include <throng/result.h>
 
 #include <glm/gtc/quaternion.hpp>
 
 #include <span>
+#include <string>
+#include <string_view>
 
 namespace throng {
 
@@ -64,6 +67,19 @@ struct LayerJob {
 // A mask for LayerJob: 1 for joint `root` and its descendants, 0 for the rest (skeleton order;
 // root < skeleton.size()). E.g. the walker's `spine`: the upper body.
 std::vector<float> subtreeMask(const Skeleton& skeleton, uint32_t root);
+
+// `--layer CLIP@JOINT[,WEIGHT][@SHARE%]` (technique `pose`, src/render/pose_gpu.h): clip CLIP
+// played over the member's own animation from joint JOINT down (subtreeMask), moved there by
+// WEIGHT (default 1), on SHARE of the members (default 100%, chosen by their keys as props are).
+// The clip's name may hold '@' (the joint's part is after the last one before the share).
+struct LayerSpec {
+    std::string clip, joint;
+    float weight = 1.0f; // in [0, 1]
+    float share = 1.0f;  // in [0, 1]
+};
+// Errors (one line naming the text): no '@', an empty clip or joint, a weight or share that is
+// not a number in range.
+Result<LayerSpec> parseLayer(std::string_view text);
 
 // model[j] = model[parent[j]] * toMatrix(local[j]); roots: toMatrix(local[j]).
 struct LocalToModelJob {
@@ -134,6 +150,18 @@ std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip
 std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, const Clip& base, double base_time,
                                                          const Clip& layer, double layer_time,
                                                          std::span<const double> weights, bool loop);
+
+// The general case in double, as technique `pose` blends on the GPU: `base` at base_time (null:
+// the rest pose), then each layer in order moved over it by its per-joint weights (a cross-fade
+// to clip B is a layer of B with every weight `blend`; a masked layer weight x mask), then to
+// skinning matrices (palette order).
+struct ReferenceLayer {
+    const Clip* clip = nullptr; // null: the rest pose
+    double time = 0.0;
+    std::vector<double> weights; // per skeleton joint; joints past its size: 0
+};
+std::vector<glm::dmat4> referenceBlendedSkinningMatrices(const Model& model, const Clip* base, double base_time,
+                                                         std::span<const ReferenceLayer> layers, bool loop);
 
 struct SkinnedVertices {
     std::vector<glm::dvec3> positions;

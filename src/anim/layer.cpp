@@ -2,6 +2,7 @@
 #include <throng/anim.h>
 
 #include <cmath>
+#include <cstdlib>
 
 namespace throng {
 
@@ -56,6 +57,50 @@ std::vector<float> subtreeMask(const Skeleton& skeleton, uint32_t root) {
         }
     }
     return mask;
+}
+
+namespace {
+
+// `text` as a number in [lo, hi], or false.
+bool parseNumber(const std::string& text, double lo, double hi, double& out) {
+    char* end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && out >= lo && out <= hi;
+}
+
+} // namespace
+
+Result<LayerSpec> parseLayer(std::string_view text) {
+    const std::string whole(text);
+    auto bad = [&](const std::string& why) {
+        return Error{"--layer '" + whole + "': " + why + " (CLIP@JOINT[,WEIGHT][@SHARE%])"};
+    };
+    LayerSpec spec;
+    std::string_view rest = text;
+    if (!rest.empty() && rest.back() == '%') {
+        const size_t at = rest.rfind('@');
+        if (at == std::string_view::npos) return bad("no @JOINT");
+        double percent = 0.0;
+        if (!parseNumber(std::string(rest.substr(at + 1, rest.size() - at - 2)), 0.0, 100.0, percent))
+            return bad("the share is not a percentage from 0 to 100");
+        spec.share = float(percent / 100.0);
+        rest = rest.substr(0, at);
+    }
+    const size_t at = rest.rfind('@');
+    if (at == std::string_view::npos) return bad("no @JOINT");
+    spec.clip = std::string(rest.substr(0, at));
+    std::string_view joint = rest.substr(at + 1);
+    if (const size_t comma = joint.find(','); comma != std::string_view::npos) {
+        double weight = 0.0;
+        if (!parseNumber(std::string(joint.substr(comma + 1)), 0.0, 1.0, weight))
+            return bad("the weight is not a number from 0 to 1");
+        spec.weight = float(weight);
+        joint = joint.substr(0, comma);
+    }
+    spec.joint = std::string(joint);
+    if (spec.clip.empty()) return bad("no CLIP");
+    if (spec.joint.empty()) return bad("no JOINT");
+    return spec;
 }
 
 } // namespace throng

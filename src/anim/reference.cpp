@@ -72,11 +72,10 @@ std::vector<glm::dmat4> referenceSkinningMatrices(const Model& model, const Clip
     return skinningMatrices(model, referenceModelMatrices(model, clip, time, loop));
 }
 
-std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, const Clip& base, double base_time,
-                                                         const Clip& layer, double layer_time,
-                                                         std::span<const double> weights, bool loop) {
-    LocalPose pose = referenceLocalPose(model, &base, base_time, loop);
-    const LocalPose over = referenceLocalPose(model, &layer, layer_time, loop);
+namespace {
+
+// LayerJob's per-joint blend in double: `pose` moved toward `over` by weights[j].
+void blendInto(LocalPose& pose, const LocalPose& over, std::span<const double> weights) {
     for (size_t j = 0; j < pose.rotation.size() && j < weights.size(); ++j) {
         const double w = weights[j];
         if (w == 0.0) continue;
@@ -91,6 +90,21 @@ std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, con
         pose.scale[j] += (over.scale[j] - pose.scale[j]) * w;
         pose.rotation[j] = glm::normalize(pose.rotation[j] * (1.0 - w) + b * w);
     }
+}
+
+} // namespace
+
+std::vector<glm::dmat4> referenceLayeredSkinningMatrices(const Model& model, const Clip& base, double base_time,
+                                                         const Clip& layer, double layer_time,
+                                                         std::span<const double> weights, bool loop) {
+    const ReferenceLayer over{&layer, layer_time, std::vector<double>(weights.begin(), weights.end())};
+    return referenceBlendedSkinningMatrices(model, &base, base_time, {&over, 1}, loop);
+}
+
+std::vector<glm::dmat4> referenceBlendedSkinningMatrices(const Model& model, const Clip* base, double base_time,
+                                                         std::span<const ReferenceLayer> layers, bool loop) {
+    LocalPose pose = referenceLocalPose(model, base, base_time, loop);
+    for (const ReferenceLayer& l : layers) blendInto(pose, referenceLocalPose(model, l.clip, l.time, loop), l.weights);
     return skinningMatrices(model, modelMatrices(model.skeleton, pose));
 }
 

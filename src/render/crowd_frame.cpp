@@ -24,7 +24,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
         if (shadows != nullptr) {
-            addUploadPass(passes, *frame.technique, slot);
+            frame.technique->addPreparePasses(passes, slot, constants);
             frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull);
             passes.push_back(shadows->shadowPass(slot, *frame.technique, constants));
             if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));

@@ -2,11 +2,11 @@
 // the benchmark and the viewer all use:
 //
 //   simulate      the motion moves the members (when there is one)
-//   with shadows (shadows.h): `upload` (the technique's, moved here), `shadow-cull` (the light's
+//   with shadows (shadows.h): `upload` or `pose` (the technique's, moved here), `shadow-cull` (the light's
 //                 view), `shadow` (the map), `ground`
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
-//   upload, draw  the technique's passes (upload only when it has transfers); with the compute
+//   upload, draw  the technique's passes (upload when it has transfers, `pose` for technique pose); with the compute
 //                 rasterizer `raster` and `resolve` instead (and no occlusion culling)
 //   pyramid       with occlusion culling: the depth pyramid of what `draw` drew,
 //   cull-late     every member against it,

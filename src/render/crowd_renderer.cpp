@@ -103,6 +103,7 @@ void CrowdRenderer::build() {
     }
     ts.encoding = s.encoding;
     ts.skinning = s.skinning;
+    ts.layers = s.layers;
     ts.bone_precision = s.bone_precision;
     ts.storage_buffer_limit = s.storage_buffer_limit;
     ts.capture = s.capture;

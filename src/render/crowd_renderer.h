@@ -29,7 +29,8 @@ struct CrowdRendererSetup {
     std::string technique = "baked";
     gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
     PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
-    Skinning skinning = Skinning::Linear;               // techniques palette and baked
+    Skinning skinning = Skinning::Linear;               // techniques palette, baked and pose
+    std::vector<std::string> layers; // technique `pose`: `--layer` texts (TechniqueSetup::layers)
     Precision bone_precision = Precision::Float32;      // technique `bonetex`
     const BakedAsset* baked = nullptr; // CPU-side data: cpu, palette and bonetex, the compute rasterizer, impostors
     std::vector<gpu::shader::InstanceRecord> members; // the members as they start

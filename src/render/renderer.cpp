@@ -101,6 +101,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         setup.swim = s.swim;
         setup.encoding = s.encoding;
         setup.skinning = s.skinning;
+        setup.layers = s.layers;
         setup.bone_precision = s.bone_precision;
         setup.baked = s.baked;
         setup.members = crowd.instances;

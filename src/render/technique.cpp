@@ -16,6 +16,7 @@ Created createPaletteTechnique(const TechniqueSetup& setup);
 Created createPaletteUboTechnique(const TechniqueSetup& setup);
 Created createBonetexTechnique(const TechniqueSetup& setup);
 Created createCpuTechnique(const TechniqueSetup& setup);
+Created createPoseTechnique(const TechniqueSetup& setup);
 
 namespace {
 
@@ -30,6 +31,7 @@ constexpr Entry kTechniques[] = {
     {"palette-ubo", createPaletteUboTechnique},
     {"bonetex", createBonetexTechnique},
     {"baked", createBakedTechnique},
+    {"pose", createPoseTechnique},
     {"vat", createVatTechnique},
     {"procedural", createProceduralTechnique},
     {"static", createStaticTechnique},
@@ -78,14 +80,15 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
 }
 
 bool techniqueReadsMembersOnGpu(std::string_view name) {
-    return name == "baked" || name == "vat" || name == "procedural" || name == "static";
+    return name == "baked" || name == "vat" || name == "procedural" || name == "static" || name == "pose";
 }
 
-void addUploadPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot) {
-    if (!technique.hasTransfers()) return;
-    Technique* t = &technique;
+void Technique::addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
+                                 const gpu::shader::DrawConstants& constants) {
+    (void)constants;
+    if (!hasTransfers()) return;
     passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
-                      [t, slot](VkCommandBuffer cmd) { t->recordTransfers(cmd, slot); }});
+                      [this, slot](VkCommandBuffer cmd) { recordTransfers(cmd, slot); }});
 }
 
 void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
@@ -96,7 +99,7 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
 }
 
 void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
-    addUploadPass(passes, *this, slot);
+    addPreparePasses(passes, slot, constants);
     addDrawPass(passes, *this, slot, constants);
 }
 
@@ -112,14 +115,18 @@ bool parseSkinning(std::string_view name, Skinning& skinning) {
 }
 
 std::string skinningProblem(std::string_view name, Skinning skinning) {
-    if (skinning == Skinning::Linear || name == "palette" || name == "palette-ubo" || name == "baked") return "";
-    return "dual-quaternion skinning is drawn by techniques palette, palette-ubo and baked, not " + std::string(name);
+    if (skinning == Skinning::Linear || name == "palette" || name == "palette-ubo" || name == "baked" || name == "pose")
+        return "";
+    return "dual-quaternion skinning is drawn by techniques palette, palette-ubo, baked and pose, not " +
+           std::string(name);
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {
     for (const Entry& e : kTechniques) {
         if (e.name != name) continue;
         if (std::string problem = skinningProblem(name, setup.skinning); !problem.empty()) return Error{problem};
+        if (!setup.layers.empty() && name != "pose")
+            return Error{"layers (--layer) are blended by technique pose (the GPU pose pass), not " + std::string(name)};
         const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
         if (Status s = checkStorageBuffer(setup, records,
                                           std::to_string(setup.instances->size()) + " instance records x " +

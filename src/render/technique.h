@@ -38,7 +38,7 @@ BakedAssetMesh cpuMesh(const BakedAsset& asset);
 // cross-faded or sheared matrices).
 enum class PaletteEncoding { Matrix, Quaternion };
 
-// How techniques palette, palette-ubo and baked blend a vertex's joints: their matrices weighted
+// How techniques palette, palette-ubo, baked and pose blend a vertex's joints: their matrices weighted
 // (linear blend skinning), or as dual quaternions (dual_quaternion.glsl: no collapse where a
 // joint twists; throng/anim.h's dualQuaternionBlend is the CPU reference). The others: Linear only.
 enum class Skinning { Linear, DualQuaternion };
@@ -63,7 +63,9 @@ struct TechniqueSetup {
     const AnimationSource* source = nullptr;      // for techniques that sample poses on the CPU
     const BakedAssetMesh* mesh = nullptr;         // technique `cpu`
     PaletteEncoding encoding = PaletteEncoding::Matrix;
-    Skinning skinning = Skinning::Linear;          // techniques palette, palette-ubo and baked
+    Skinning skinning = Skinning::Linear;          // techniques palette, palette-ubo, baked and pose
+    // Technique `pose`: `--layer` texts (throng::parseLayer), resolved against `source`. Others refuse any.
+    std::vector<std::string> layers;
     Precision bone_precision = Precision::Float32; // technique `bonetex`: float or half texels
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
@@ -112,6 +114,10 @@ class Technique {
     virtual bool drawsCulled() const { return true; }
 
     // The parts of the default addPasses().
+    // The technique's passes before its draw (and before the shadow pass, which draws with
+    // them): default the `upload` pass when hasTransfers(); technique `pose` its compute pass.
+    virtual void addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
+                                  const gpu::shader::DrawConstants& constants);
     // Per-frame transfers (uploads into images), recorded in the `upload` pass. Default: none.
     virtual bool hasTransfers() const { return false; }
     virtual void recordTransfers(VkCommandBuffer cmd, uint32_t slot) {
@@ -126,9 +132,8 @@ class Technique {
     virtual void recordDepth(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
 };
 
-// The parts of Technique::addPasses: the `upload` pass (when the technique has transfers) and
-// the `draw` pass. A frame with shadows puts the uploads before the shadow pass.
-void addUploadPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot);
+// The `draw` pass of Technique::addPasses (after addPreparePasses; a frame with shadows puts the
+// shadow pass between the two).
 void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
                  const gpu::shader::DrawConstants& constants);
 
@@ -138,7 +143,7 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
                                         const gpu::shader::SwimParams& swim);
 
-// Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static),
+// Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static, pose),
 // so that they may move there (a simulated crowd); the others sample poses from the CPU's copy.
 bool techniqueReadsMembersOnGpu(std::string_view name);
 
@@ -146,7 +151,8 @@ bool techniqueReadsMembersOnGpu(std::string_view name);
 std::vector<std::string_view> techniqueNames();
 
 // Errors: an unknown name (listing the known ones); a technique that samples poses on the CPU
-// given an asset without its source animation; `vat` given an asset without vertex animation.
+// (or `pose`) given an asset without its source animation; `vat` given an asset without vertex
+// animation; layers for a technique other than `pose`, or layers it cannot resolve.
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup);
 
 } // namespace throng::render

@@ -328,6 +328,73 @@ struct PyramidConstants {
     ivec2 target_size; // texels of the level written
 };
 
+// Technique `pose` (pose.comp; src/render/pose_gpu.h): a compute pass samples every member's
+// clips from the model's source tracks, blends them per joint in local space (the cross-fade,
+// then each layer the member carries, under its joint mask) and writes its skinning palette
+// (3 vec4 rows per entry at THRONG_BINDING_PALETTE, as technique `palette` reads it).
+#define THRONG_BINDING_POSE_NODES 40  // storage buffer: PoseNode per skeleton node (parents first)
+#define THRONG_BINDING_POSE_TABLE 41  // storage buffer: uint per (clip, node, target): its track + 1, 0: none
+#define THRONG_BINDING_POSE_TRACKS 42 // storage buffer: PoseTrack per track
+#define THRONG_BINDING_POSE_TIMES 43  // storage buffer: float key times of every track
+#define THRONG_BINDING_POSE_VALUES 44 // storage buffer: vec4 key values (cubic splines: in, value, out per key)
+#define THRONG_BINDING_POSE_JOINTS 45 // storage buffer: PoseJoint per palette entry
+#define THRONG_BINDING_POSE_LAYERS 46 // storage buffer: PoseLayer per layer
+#define THRONG_BINDING_POSE_MASKS 47  // storage buffer: float weight per (layer, node): the layer's joint mask
+#define THRONG_BINDING_POSE_MODEL 48  // storage buffer: 3 vec4 rows per (member, node), the pass's scratch
+#define THRONG_BINDING_POSE_CLIPS 49  // storage buffer: float duration per clip (seconds; clips loop)
+#define THRONG_POSE_LOCAL_SIZE 64     // members per workgroup (a thread per member)
+#define THRONG_MAX_LAYERS 8           // layers a crowd may have (each member carries any of them)
+// Member key k carries layer l when throngCarries(k, THRONG_LAYER_SALT + l, share): the props'
+// hash with numbers no prop has, so which members wave is independent of who carries a sword.
+#define THRONG_LAYER_SALT 4096u
+#define THRONG_POSE_STEP 0u
+#define THRONG_POSE_LINEAR 1u
+#define THRONG_POSE_CUBIC 2u
+
+struct PoseNode {
+    int parent; // -1: a root
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
+    vec4 translation; // the rest pose (joints no track moves keep it)
+    vec4 rotation;    // quaternion (x, y, z, w)
+    vec4 scale;
+};
+
+struct PoseTrack {
+    uint first_time;    // index of its first key time
+    uint count;         // keys
+    uint first_value;   // index of its first value (cubic splines: 3 per key)
+    uint interpolation; // THRONG_POSE_STEP, _LINEAR, _CUBIC
+};
+
+struct PoseJoint {
+    uint node; // the skeleton node whose model matrix it multiplies
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
+    vec4 inverse_bind[3]; // rows of the 3x4 inverse bind matrix
+};
+
+struct PoseLayer {
+    uint clip;   // the layer's clip, played on the member's own clock
+    uint share;  // 0 .. 256: members carrying it (throngCarries)
+    float weight; // in [0, 1], times the mask's weight per node
+    uint reserved;
+};
+
+// Push constants of the pose pass: 32 bytes.
+struct PoseConstants {
+    float time; // seconds since the crowd started
+    uint members;
+    uint nodes;
+    uint joints;
+    uint layers;
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
+};
+
 // One indexed indirect draw, laid out as VkDrawIndexedIndirectCommand: 20 bytes.
 struct DrawCommand {
     uint index_count;
@@ -346,6 +413,13 @@ struct CheckConstants {
 };
 
 #ifdef __cplusplus
+static_assert(sizeof(PoseNode) == 64);
+static_assert(offsetof(PoseNode, translation) == 16);
+static_assert(sizeof(PoseTrack) == 16);
+static_assert(sizeof(PoseJoint) == 64);
+static_assert(offsetof(PoseJoint, inverse_bind) == 16);
+static_assert(sizeof(PoseLayer) == 16);
+static_assert(sizeof(PoseConstants) == 32);
 static_assert(sizeof(InstanceRecord) == 48);
 static_assert(offsetof(InstanceRecord, position_scale) == 0);
 static_assert(offsetof(InstanceRecord, orientation) == 16);

@@ -1,0 +1,162 @@
+// Technique `pose`: every member's pose is computed on the GPU each frame. A compute pass
+// (pose.comp, the `pose` pass before the draw) samples each member's clips from the model's own
+// keys, blends the cross-fade and the crowd's layers per joint in local space (exact, where the
+// other techniques blend skinning matrices), composes the hierarchy and writes the member's
+// palette of 3x4 matrices into one device buffer; palette.vert then skins from it as technique
+// `palette` does (linear or dual-quaternion blending). The members are read on the GPU only, so
+// a simulated crowd works, and nothing is uploaded per frame.
+//
+// The pass poses every live member, not only the visible ones: the shadow map, drawn before the
+// camera's culling, needs members the camera does not see. Memory: per member 48 bytes a palette
+// entry plus 48 a skeleton node (the pass's scratch for model matrices).
+#include "mesh_pass.h"
+#include "pose_gpu.h"
+
+#include "../gpu/owned.h"
+#include "../gpu/shader_blobs.h"
+
+#include <cstring>
+
+namespace throng::render {
+
+namespace {
+
+class PoseTechnique final : public MeshTechnique {
+  public:
+    PoseTechnique(const TechniqueSetup& setup, std::vector<PoseLayerSetup> layers)
+        : MeshTechnique(setup), layers_(std::move(layers)) {
+        gpu::Allocator& a = *setup.allocator;
+        const gpu::Context& ctx = *a.context;
+        const AnimationSource& source = *setup.source;
+        nodes_ = source.skeleton.size();
+        joints_ = uint32_t(source.palette.size());
+        const PoseData data = packPose(source, layers_);
+        auto upload = [&](const void* bytes, size_t size) {
+            gpu::OwnedBuffer b = gpu::ownBuffer(a, std::max<size_t>(size, 16),
+                                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                gpu::MemoryUse::Device);
+            gpu::uploadBuffer(a, *b, bytes, size);
+            return b;
+        };
+        auto uploadVector = [&](const auto& v) { return upload(v.data(), v.size() * sizeof(v[0])); };
+        nodes_buffer_ = uploadVector(data.nodes);
+        table_ = uploadVector(data.table);
+        tracks_ = uploadVector(data.tracks);
+        times_ = uploadVector(data.times);
+        values_ = uploadVector(data.values);
+        joint_buffer_ = uploadVector(data.joints);
+        layer_buffer_ = uploadVector(data.layers);
+        masks_ = uploadVector(data.masks);
+        durations_ = uploadVector(data.durations);
+        const VkDeviceSize members = std::max(instance_count_, 1u);
+        model_ = gpu::ownBuffer(a, members * std::max(nodes_, 1u) * 48, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                gpu::MemoryUse::Device);
+        palette_ = gpu::ownBuffer(a, members * std::max(joints_, 1u) * 48, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                  gpu::MemoryUse::Device);
+
+        // The compute pass.
+        const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
+        std::vector<VkDescriptorSetLayoutBinding> bindings;
+        for (uint32_t b : {uint32_t(THRONG_BINDING_INSTANCES), uint32_t(THRONG_BINDING_PALETTE)})
+            bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
+        for (uint32_t b = THRONG_BINDING_POSE_NODES; b <= THRONG_BINDING_POSE_CLIPS; ++b)
+            bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr});
+        set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
+        layout_ = gpu::Unique<VkPipelineLayout>(
+            ctx.device, gpu::createPipelineLayout(ctx, set_layout_, sizeof(gpu::shader::PoseConstants), cs));
+        pipeline_ = gpu::Unique<VkPipeline>(ctx.device,
+                                            gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_));
+        const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(bindings.size())}};
+        pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
+        set_ = gpu::allocateSets(ctx, pool_, set_layout_, 1)[0];
+        using W = gpu::DescriptorWrite;
+        const W writes[] = {W::storage(THRONG_BINDING_INSTANCES, crowd().instances()),
+                            W::storage(THRONG_BINDING_PALETTE, palette_->buffer),
+                            W::storage(THRONG_BINDING_POSE_NODES, nodes_buffer_->buffer),
+                            W::storage(THRONG_BINDING_POSE_TABLE, table_->buffer),
+                            W::storage(THRONG_BINDING_POSE_TRACKS, tracks_->buffer),
+                            W::storage(THRONG_BINDING_POSE_TIMES, times_->buffer),
+                            W::storage(THRONG_BINDING_POSE_VALUES, values_->buffer),
+                            W::storage(THRONG_BINDING_POSE_JOINTS, joint_buffer_->buffer),
+                            W::storage(THRONG_BINDING_POSE_LAYERS, layer_buffer_->buffer),
+                            W::storage(THRONG_BINDING_POSE_MASKS, masks_->buffer),
+                            W::storage(THRONG_BINDING_POSE_MODEL, model_->buffer),
+                            W::storage(THRONG_BINDING_POSE_CLIPS, durations_->buffer)};
+        gpu::writeDescriptors(ctx.device, set_, writes);
+
+        // The draw: palette.vert over the pass's palettes (3x4 matrices).
+        MeshPassDesc desc;
+        desc.vertex_spirv = gpu::shaders::palette_vert_spv;
+        desc.capture_spirv = gpu::shaders::palette_capture_vert_spv;
+        const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
+        desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
+                         {THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
+        desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
+                                       {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
+        const VkBool32 flags[2] = {VK_FALSE, setup.skinning == Skinning::DualQuaternion ? VK_TRUE : VK_FALSE};
+        desc.specialization_data.resize(sizeof(flags));
+        std::memcpy(desc.specialization_data.data(), flags, sizeof(flags));
+        desc.write = [&](VkDescriptorSet set, uint32_t) {
+            const W draw_writes[] = {instancesWrite(), W::storage(THRONG_BINDING_PALETTE, palette_->buffer)};
+            gpu::writeDescriptors(device(), set, draw_writes);
+        };
+        buildPass(desc);
+        name_ = "pose";
+        if (!layers_.empty()) name_ += " (" + std::to_string(layers_.size()) + " layers)";
+        if (setup.skinning == Skinning::DualQuaternion) name_ += " (dual-quaternion)";
+    }
+    std::string_view name() const override { return name_; }
+
+    void addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
+                          const gpu::shader::DrawConstants& constants) override {
+        (void)slot;
+        const float time = constants.time;
+        passes.push_back({"pose", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                          [this, time](VkCommandBuffer cmd) { recordPose(cmd, time); }});
+    }
+
+  private:
+    void recordPose(VkCommandBuffer cmd, float time) const {
+        const uint32_t members = crowd().liveMembers();
+        if (members == 0) return;
+        const gpu::shader::PoseConstants c{time, members, nodes_, joints_, uint32_t(layers_.size()), 0, 0, 0};
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+        vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
+        vkCmdDispatch(cmd, (members + THRONG_POSE_LOCAL_SIZE - 1) / THRONG_POSE_LOCAL_SIZE, 1, 1);
+    }
+
+    std::vector<PoseLayerSetup> layers_;
+    uint32_t nodes_ = 0, joints_ = 0;
+    gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_,
+        durations_, model_, palette_;
+    gpu::Unique<VkDescriptorSetLayout> set_layout_;
+    gpu::Unique<VkPipelineLayout> layout_;
+    gpu::Unique<VkPipeline> pipeline_;
+    gpu::Unique<VkDescriptorPool> pool_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    std::string name_;
+};
+
+} // namespace
+
+Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& setup) {
+    if (setup.source == nullptr || setup.source->empty())
+        return Error{"technique pose samples the model's keys on the GPU and needs the source animation, which this "
+                     "asset lacks"};
+    Result<std::vector<PoseLayerSetup>> layers = resolveLayers(*setup.source, setup.layers);
+    if (!layers) return layers.error();
+    const uint64_t members = setup.instances->size();
+    const std::string what = "technique pose: " + std::to_string(members) + " members x ";
+    if (Status s = checkStorageBuffer(setup, members * setup.source->palette.size() * 48,
+                                      what + std::to_string(setup.source->palette.size()) + " joints x 48 B");
+        !s)
+        return Error{s.message};
+    if (Status s = checkStorageBuffer(setup, members * setup.source->skeleton.size() * 48,
+                                      what + std::to_string(setup.source->skeleton.size()) + " nodes x 48 B");
+        !s)
+        return Error{s.message};
+    return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup, std::move(layers.value())));
+}
+
+} // namespace throng::render

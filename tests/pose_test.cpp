@@ -1,0 +1,230 @@
+// Technique `pose` (issue #13, part 5): every member's pose blended on the GPU in local space,
+// the cross-fade exact and layers (`--layer CLIP@JOINT[,WEIGHT][@SHARE%]`) under joint masks.
+// The capture shaders' world positions against the double reference of the same blend
+// (referenceBlendedSkinningMatrices), validation on; the layer texts; the refusals.
+#include "../src/render/pose_gpu.h"
+#include "../src/render/renderer.h"
+#include <throng/anim.h>
+#include <throng/bake.h>
+#include <throng/builtin.h>
+#include <throng/import.h>
+
+#include "gpu_suite.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <glm/gtc/packing.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace throng {
+namespace {
+
+TEST(PoseLayerText, ParsesClipJointWeightAndShare) {
+    Result<LayerSpec> a = parseLayer("idle@spine");
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_EQ(a.value().clip, "idle");
+    EXPECT_EQ(a.value().joint, "spine");
+    EXPECT_EQ(a.value().weight, 1.0f);
+    EXPECT_EQ(a.value().share, 1.0f);
+    Result<LayerSpec> b = parseLayer("wave@me@upper_arm_l,0.25@40%");
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_EQ(b.value().clip, "wave@me");
+    EXPECT_EQ(b.value().joint, "upper_arm_l");
+    EXPECT_FLOAT_EQ(b.value().weight, 0.25f);
+    EXPECT_FLOAT_EQ(b.value().share, 0.4f);
+    for (const char* bad : {"idle", "@spine", "idle@", "idle@spine,", "idle@spine,1.5", "idle@spine,nan",
+                            "idle@spine@101%", "idle@spine@x%", "idle@spine,0.5@%", "spine%"}) {
+        Result<LayerSpec> r = parseLayer(bad);
+        ASSERT_FALSE(r) << bad;
+        EXPECT_EQ(r.error().message.rfind("--layer '", 0), 0u) << r.error().message;
+        EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+    }
+}
+
+TEST(PoseLayerText, ResolvesAgainstTheModelOrSaysWhatItHas) {
+    const BakedAsset asset = bake(makeWalker(), {}).value();
+    const std::vector<std::string> good = {"idle@spine,0.5@50%"};
+    Result<std::vector<render::PoseLayerSetup>> r = render::resolveLayers(asset.source, good);
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r.value().size(), 1u);
+    EXPECT_EQ(r.value()[0].clip, 1u);
+    EXPECT_EQ(r.value()[0].share, 128u);
+    EXPECT_EQ(r.value()[0].mask, subtreeMask(asset.source.skeleton, 1));
+    const std::vector<std::string> clip = {"wave@spine"};
+    Result<std::vector<render::PoseLayerSetup>> c = render::resolveLayers(asset.source, clip);
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error().message.find("no clip 'wave' (clips: walk, idle)"), std::string::npos) << c.error().message;
+    const std::vector<std::string> joint = {"idle@tail"};
+    Result<std::vector<render::PoseLayerSetup>> j = render::resolveLayers(asset.source, joint);
+    ASSERT_FALSE(j);
+    EXPECT_NE(j.error().message.find("no joint 'tail' (joints: hips, spine"), std::string::npos) << j.error().message;
+    const std::vector<std::string> many(THRONG_MAX_LAYERS + 1, "idle@spine");
+    EXPECT_FALSE(render::resolveLayers(asset.source, many));
+}
+
+class PoseGpu : public test::GpuSuite {};
+
+// World positions of member `inst` at crowd time `time` by the double reference: clip A, the
+// cross-fade to clip B as a layer of weight `blend`, then each layer the member carries.
+std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::InstanceRecord& inst, uint32_t index,
+                                       float time, std::span<const render::PoseLayerSetup> layers) {
+    const double t = double(float(time * inst.speed + inst.time_offset));
+    std::vector<ReferenceLayer> over;
+    const size_t nodes = model.skeleton.size();
+    if (inst.blend > 0.0f)
+        over.push_back({&model.clips[inst.clips >> 16], t, std::vector<double>(nodes, double(inst.blend))});
+    for (uint32_t l = 0; l < layers.size(); ++l) {
+        const uint32_t key = inst.key != 0 ? inst.key : index;
+        if (!gpu::shader::throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share)) continue;
+        ReferenceLayer layer{&model.clips[layers[l].clip], t, {}};
+        for (float m : layers[l].mask) layer.weights.push_back(double(m) * double(layers[l].weight));
+        over.push_back(std::move(layer));
+    }
+    const std::vector<glm::dmat4> m =
+        referenceBlendedSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, over, true);
+    std::vector<glm::dvec3> out;
+    const glm::vec2 xy = glm::unpackHalf2x16(inst.orientation.x), zw = glm::unpackHalf2x16(inst.orientation.y);
+    const glm::dvec3 qv(xy.x, xy.y, zw.x);
+    const double qw = zw.y;
+    for (const Mesh& mesh : model.meshes)
+        for (glm::dvec3 p : referenceSkin(mesh, m).positions) {
+            const glm::dvec3 r = 2.0 * glm::cross(qv, p);
+            out.push_back((p + qw * r + glm::cross(qv, r)) * double(inst.position_scale.w) +
+                          glm::dvec3(inst.position_scale));
+        }
+    return out;
+}
+
+struct Measured {
+    double worst = 0.0;       // captured against the reference, / the bind pose's diagonal
+    double layer_moves = 0.0; // how far the layers move a vertex (the reference without them), / diagonal
+    uint32_t carriers = 0;    // members carrying a layer
+};
+
+// `model` baked, drawn by technique pose with `layers` (texts) at three times, captured.
+Measured drawAndCompare(gpu::Allocator& a, const Model& model, const std::vector<std::string>& layer_texts,
+                        uint32_t members) {
+    Measured out;
+    BakeOptions options;
+    options.lods = 1;
+    Result<BakedAsset> baked = bake(model, options);
+    EXPECT_TRUE(baked) << baked.error().message;
+    if (!baked) return out;
+    const BakedAsset& asset = baked.value();
+    Result<std::vector<render::PoseLayerSetup>> layers = render::resolveLayers(asset.source, layer_texts);
+    EXPECT_TRUE(layers) << layers.error().message;
+    Result<render::GpuAsset> g = render::uploadAsset(a, asset);
+    EXPECT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = members;
+    co.cross_fade_share = 0.5f;
+    const render::Crowd crowd = render::makeCrowd(asset, co);
+    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.0f);
+    const double diagonal = bindPoseBounds(model).diagonal();
+    std::vector<bool> referenced(asset.vertices.size(), false);
+    for (uint32_t i : asset.indices) referenced[i] = true;
+    for (uint32_t i = 0; i < crowd.instances.size(); ++i)
+        for (uint32_t l = 0; l < layers.value().size(); ++l)
+            if (gpu::shader::throngCarries(i, THRONG_LAYER_SALT + l, layers.value()[l].share)) {
+                ++out.carriers;
+                break;
+            }
+    for (float time : {0.0f, 0.37f, 2.9f}) {
+        render::RenderSettings s;
+        s.technique = "pose";
+        s.layers = layer_texts;
+        s.baked = &asset;
+        s.width = s.height = 48;
+        s.frames = 1;
+        s.time = time;
+        s.capture = true;
+        Result<render::RenderOutput> r = render::renderCrowd(a, g.value(), crowd, vp, s);
+        EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+        if (!r.ok()) break;
+        const std::vector<glm::vec4>& p = r.value().positions;
+        for (uint32_t i = 0; i < crowd.instances.size(); ++i) {
+            const std::vector<glm::dvec3> want = referenceWorld(model, crowd.instances[i], i, time, layers.value());
+            const std::vector<glm::dvec3> plain = referenceWorld(model, crowd.instances[i], i, time, {});
+            for (size_t v = 0; v < want.size(); ++v) {
+                if (!referenced[v]) continue;
+                const glm::dvec3 got(p[i * asset.vertices.size() + v]);
+                out.worst = std::max(out.worst, glm::length(got - want[v]) / diagonal);
+                out.layer_moves = std::max(out.layer_moves, glm::length(plain[v] - want[v]) / diagonal);
+            }
+        }
+    }
+    render::destroyAsset(a, g.value());
+    return out;
+}
+
+// The walker walking and idling, half its members cross-fading, with the idle's upper body over
+// 60% of them and the walk's left arm over half: every vertex where the double reference of the
+// same blend puts it, within 1e-5 of the size.
+TEST_F(PoseGpu, CrossFadesAndLayersMatchTheDoubleReference) {
+    if (!context_->vertex_stores) GTEST_SKIP() << "the device lacks vertexPipelineStoresAndAtomics (capture shaders)";
+    const Model walker = makeWalker();
+    const Measured plain = drawAndCompare(*allocator_, walker, {}, 16);
+    std::printf("pose, walker, cross-fades only: worst %.2e of the size\n", plain.worst);
+    EXPECT_LT(plain.worst, 1e-5);
+    const Measured layered =
+        drawAndCompare(*allocator_, walker, {"idle@spine,0.7@60%", "walk@upper_arm_l,1@50%"}, 16);
+    std::printf("pose, walker, two layers on %u of 16 members: worst %.2e of the size (the layers move vertices "
+                "by up to %.3f of it)\n",
+                layered.carriers, layered.worst, layered.layer_moves);
+    EXPECT_LT(layered.worst, 1e-5);
+    EXPECT_GT(layered.layer_moves, 0.02); // the layers did something
+    EXPECT_GT(layered.carriers, 4u);
+    EXPECT_LT(layered.carriers, 16u);
+}
+
+// A real model: the Fox's three clips cross-fade exactly (the quaternion palettes approximate
+// them to 2.4e-2 of its size), with its Survey clip over the head and neck.
+TEST_F(PoseGpu, TheFoxCrossFadesExactly) {
+    if (!context_->vertex_stores) GTEST_SKIP() << "the device lacks vertexPipelineStoresAndAtomics (capture shaders)";
+    THRONG_ASSET(path, "Fox/Fox.glb");
+    Result<Model> fox = importModel(path);
+    ASSERT_TRUE(fox) << fox.error().message;
+    const Measured m = drawAndCompare(*allocator_, fox.value(), {"Survey@b_Neck_04,0.8@50%"}, 8);
+    std::printf("pose, Fox, cross-fades and a layer on %u of 8: worst %.2e of the size (layer moves %.3f)\n",
+                m.carriers, m.worst, m.layer_moves);
+    EXPECT_LT(m.worst, 1e-5);
+    EXPECT_GT(m.layer_moves, 1e-3);
+}
+
+TEST_F(PoseGpu, LayersAreRefusedWhereTheyCannotBeDrawn) {
+    const BakedAsset asset = bake(makeWalker(), {}).value();
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, asset);
+    ASSERT_TRUE(g.ok());
+    render::CrowdOptions co;
+    co.count = 2;
+    const render::Crowd crowd = render::makeCrowd(asset, co);
+    const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.0f);
+    auto render = [&](const char* technique, const std::string& layer) {
+        render::RenderSettings s;
+        s.technique = technique;
+        s.layers = {layer};
+        s.baked = &asset;
+        s.width = s.height = 32;
+        s.frames = 1;
+        return render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
+    };
+    for (const char* technique : {"baked", "palette", "cpu", "vat", "static"}) {
+        Result<render::RenderOutput> r = render(technique, "idle@spine");
+        ASSERT_FALSE(r.ok()) << technique;
+        EXPECT_NE(r.error().message.find("layers (--layer) are blended by technique pose"), std::string::npos)
+            << r.error().message;
+    }
+    Result<render::RenderOutput> bad = render("pose", "idle@nowhere");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("no joint 'nowhere'"), std::string::npos) << bad.error().message;
+    Result<render::RenderOutput> good = render("pose", "idle@spine");
+    EXPECT_TRUE(good.ok()) << (good.ok() ? "" : good.error().message);
+    render::destroyAsset(*allocator_, g.value());
+}
+
+} // namespace
+} // namespace throng
