@@ -53,13 +53,14 @@ void expectUnitNormals(const Mesh& mesh) {
 
 TEST(Builtin, NamesAndUnknown) {
     const auto names = builtinNames();
-    ASSERT_EQ(names.size(), 6u);
+    ASSERT_EQ(names.size(), 7u);
     EXPECT_EQ(names[0], "fish");
     EXPECT_EQ(names[1], "hat");
     EXPECT_EQ(names[2], "strider");
     EXPECT_EQ(names[3], "sword");
     EXPECT_EQ(names[4], "twist");
     EXPECT_EQ(names[5], "walker");
+    EXPECT_EQ(names[6], "waver");
     for (std::string_view name : names) {
         Result<Model> m = makeBuiltin(name);
         ASSERT_TRUE(m.ok()) << name;
@@ -68,7 +69,32 @@ TEST(Builtin, NamesAndUnknown) {
 
     const Result<Model> bad = makeBuiltin("dragon");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().message, "unknown built-in model 'dragon' (known: fish, hat, strider, sword, twist, walker)");
+    EXPECT_EQ(bad.error().message,
+              "unknown built-in model 'dragon' (known: fish, hat, strider, sword, twist, walker, waver)");
+}
+
+// builtin:waver is the walker plus `wave`, whose keys sit on the 30 fps frames and loop.
+TEST(Builtin, WaverIsTheWalkerWithAWave) {
+    const Model walker = build("walker");
+    const Model waver = build("waver");
+    ASSERT_EQ(waver.clips.size(), 3u);
+    EXPECT_EQ(waver.clips[0].name, "walk");
+    EXPECT_EQ(waver.clips[1].name, "idle");
+    EXPECT_EQ(waver.clips[2].name, "wave");
+    EXPECT_EQ(waver.clips[2].duration, 1.5f);
+    EXPECT_EQ(waver.skeleton.names, walker.skeleton.names);
+    EXPECT_EQ(waver.meshes[0].positions, walker.meshes[0].positions);
+    // The right hand is raised above the head in the wave, and hangs below the hips in the walk.
+    const uint32_t hand = uint32_t(std::find(waver.skeleton.names.begin(), waver.skeleton.names.end(), "hand_r") -
+                                   waver.skeleton.names.begin());
+    const uint32_t head = uint32_t(std::find(waver.skeleton.names.begin(), waver.skeleton.names.end(), "head") -
+                                   waver.skeleton.names.begin());
+    for (double t : {0.0, 0.4, 1.1}) {
+        const std::vector<glm::dmat4> wave = referenceModelMatrices(waver, &waver.clips[2], t, true);
+        EXPECT_GT(wave[hand][3].y, wave[head][3].y) << t;
+        const std::vector<glm::dmat4> walk = referenceModelMatrices(waver, &waver.clips[0], t, true);
+        EXPECT_LT(walk[hand][3].y, 1.0) << t;
+    }
 }
 
 TEST(Builtin, FishShape) {

@@ -357,6 +357,16 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     desc.technique = "baked";
     EXPECT_TRUE(CrowdRenderer::create(host.device->device(), desc).ok());
     desc.skinning = "linear";
+    desc.layers = {"idle@spine@50%"}; // technique pose only
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("technique pose"),
+              std::string::npos);
+    desc.technique = "pose";
+    EXPECT_TRUE(CrowdRenderer::create(host.device->device(), desc).ok());
+    desc.layers = {"idle@elbow"};
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("no joint 'elbow'"),
+              std::string::npos);
+    desc.layers.clear();
+    desc.technique = "baked";
     desc.frames_in_flight = 0;
     EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok());
     desc.frames_in_flight = 2;

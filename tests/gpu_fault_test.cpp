@@ -37,7 +37,7 @@ namespace {
 #endif
 constexpr uint64_t kStep = THRONG_FAULT_STEP;
 
-const std::vector<std::string> kTechniques = {"cpu", "palette", "bonetex", "baked", "vat", "static"};
+const std::vector<std::string> kTechniques = {"cpu", "palette", "bonetex", "baked", "pose", "vat", "static"};
 
 BakedAsset walker(bool vat) {
     BakeOptions o;

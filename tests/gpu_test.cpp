@@ -481,7 +481,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("unknown technique 'teleport' (available: cpu, palette, palette-ubo, bonetex, "
-                                     "baked, vat, procedural, static)"),
+                                     "baked, pose, vat, procedural, static)"),
               std::string::npos)
         << r.error().message;
     render::destroyAsset(*allocator_, g.value());

@@ -54,10 +54,10 @@ TEST(PoseLayerText, ResolvesAgainstTheModelOrSaysWhatItHas) {
     EXPECT_EQ(r.value()[0].clip, 1u);
     EXPECT_EQ(r.value()[0].share, 128u);
     EXPECT_EQ(r.value()[0].mask, subtreeMask(asset.source.skeleton, 1));
-    const std::vector<std::string> clip = {"wave@spine"};
+    const std::vector<std::string> clip = {"swim@spine"};
     Result<std::vector<render::PoseLayerSetup>> c = render::resolveLayers(asset.source, clip);
     ASSERT_FALSE(c);
-    EXPECT_NE(c.error().message.find("no clip 'wave' (clips: walk, idle)"), std::string::npos) << c.error().message;
+    EXPECT_NE(c.error().message.find("no clip 'swim' (clips: walk, idle)"), std::string::npos) << c.error().message;
     const std::vector<std::string> joint = {"idle@tail"};
     Result<std::vector<render::PoseLayerSetup>> j = render::resolveLayers(asset.source, joint);
     ASSERT_FALSE(j);
@@ -170,8 +170,7 @@ TEST_F(PoseGpu, CrossFadesAndLayersMatchTheDoubleReference) {
     const Measured plain = drawAndCompare(*allocator_, walker, {}, 16);
     std::printf("pose, walker, cross-fades only: worst %.2e of the size\n", plain.worst);
     EXPECT_LT(plain.worst, 1e-5);
-    const Measured layered =
-        drawAndCompare(*allocator_, walker, {"idle@spine,0.7@60%", "walk@upper_arm_l,1@50%"}, 16);
+    const Measured layered = drawAndCompare(*allocator_, walker, {"idle@spine,0.7@60%", "walk@upper_arm_l,1@50%"}, 16);
     std::printf("pose, walker, two layers on %u of 16 members: worst %.2e of the size (the layers move vertices "
                 "by up to %.3f of it)\n",
                 layered.carriers, layered.worst, layered.layer_moves);
@@ -179,6 +178,39 @@ TEST_F(PoseGpu, CrossFadesAndLayersMatchTheDoubleReference) {
     EXPECT_GT(layered.layer_moves, 0.02); // the layers did something
     EXPECT_GT(layered.carriers, 4u);
     EXPECT_LT(layered.carriers, 16u);
+}
+
+// The pass's own key search and interpolation: the walker with the idle's keys unevenly spaced
+// (the even-spacing guess misses, the binary search finds them) and the walk's tracks turned
+// into STEP and CUBICSPLINE (zero tangents) by turns; cross-fading, with a layer.
+TEST_F(PoseGpu, EveryInterpolationAndUnevenKeys) {
+    if (!context_->vertex_stores) GTEST_SKIP() << "the device lacks vertexPipelineStoresAndAtomics (capture shaders)";
+    Model walker = makeWalker();
+    for (Track& track : walker.clips[1].tracks) {
+        const size_t n = track.times.size();
+        for (size_t k = 0; k < n; ++k)
+            track.times[k] = walker.clips[1].duration * float(std::pow(double(k) / double(n - 1), 1.7));
+    }
+    uint32_t steps = 0, cubics = 0;
+    for (size_t i = 0; i < walker.clips[0].tracks.size(); ++i) {
+        Track& track = walker.clips[0].tracks[i];
+        if (i % 3 == 1) {
+            track.interpolation = Interpolation::Step;
+            ++steps;
+        } else if (i % 3 == 2) {
+            std::vector<glm::vec4> cubic;
+            for (const glm::vec4& v : track.values) cubic.insert(cubic.end(), {glm::vec4(0.0f), v, glm::vec4(0.0f)});
+            track.values = std::move(cubic);
+            track.interpolation = Interpolation::CubicSpline;
+            ++cubics;
+        }
+    }
+    ASSERT_TRUE(validate(walker).ok()) << validate(walker).message;
+    ASSERT_GT(steps, 3u);
+    ASSERT_GT(cubics, 3u);
+    const Measured m = drawAndCompare(*allocator_, walker, {"idle@spine,0.6@70%"}, 16);
+    std::printf("pose, walker with step, cubic and uneven keys: worst %.2e of the size\n", m.worst);
+    EXPECT_LT(m.worst, 1e-5);
 }
 
 // A real model: the Fox's three clips cross-fade exactly (the quaternion palettes approximate

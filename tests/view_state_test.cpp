@@ -324,7 +324,7 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
          {"> technique cpu\ntechnique: cpu\n", "instances: 30\n", "clip: idle\n",
           "error: no clip 'swim' (clips: walk, idle", "error: unknown technique 'gpu-magic'",
           "> precision half\nprecision: half\n",
-          "error: dual-quaternion skinning is drawn by techniques palette, palette-ubo and baked, not "
+          "error: dual-quaternion skinning is drawn by techniques palette, palette-ubo, baked and pose, not "
           "cpu (nothing changed)",
           "skinning: dual-quaternion (technique palette (dual-quaternion))"})
         EXPECT_TRUE(contains(host.lines, line)) << line << "\n" << host.lines;

@@ -6,6 +6,8 @@
 //   builtin:strider the walker whose `walk` travels forward the way captured motion does: the
 //                   hips advance by what the foot on the ground moves back, so that foot stays
 //                   planted in the clip itself (root motion; bake --root-motion takes it out).
+//   builtin:waver   the walker with a third clip, `wave`: standing, the right arm raised and
+//                   waving (for layers: `--technique pose --layer wave@shoulder_r`).
 //   builtin:sword   a prop for attachments (throng/attach.h): grip at the origin, blade along +z.
 //   builtin:hat     a prop: brim underside at y = 0, crown up to 0.13.
 //   builtin:twist   an open cylinder along +y (radius 0.25, height 2) on joints `base` (origin)
@@ -23,7 +25,7 @@
 
 namespace throng {
 
-std::span<const std::string_view> builtinNames(); // {"fish", "hat", "strider", "sword", "twist", "walker"}
+std::span<const std::string_view> builtinNames(); // {"fish", "hat", "strider", "sword", "twist", "walker", "waver"}
 
 // name without the "builtin:" prefix; an unknown name is an Error listing the known ones.
 Result<Model> makeBuiltin(std::string_view name);
@@ -31,6 +33,7 @@ Result<Model> makeBuiltin(std::string_view name);
 Model makeFish();
 Model makeWalker();
 Model makeStrider();
+Model makeWaver();
 Model makeSword();
 Model makeHat();
 Model makeTwist();

@@ -39,7 +39,8 @@ struct CrowdJob {
     std::string technique = "baked";
     SwimParams swim = defaultSwim();
     std::string encoding = "mat";                  // palette: mat | quat
-    std::string skinning = "linear";               // palette, baked: linear | dual-quaternion
+    std::string skinning = "linear";               // palette, baked, pose: linear | dual-quaternion
+    std::vector<std::string> layers;               // technique pose: CLIP@JOINT[,WEIGHT][@SHARE%] (throng::parseLayer)
     Precision bone_precision = Precision::Float32; // bonetex texels
     std::string animation = "auto"; // baked reads its animation from: auto | image | texel-buffer | buffer
     uint32_t members = 1000;        // laid out on a grid (a volume for procedural), seeded

@@ -79,8 +79,10 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         return Error{"raster '" + job.raster + "' is not hardware, compute or auto"};
     if (job.encoding != "mat" && job.encoding != "quat")
         return Error{"palette encoding '" + job.encoding + "' is not mat or quat"};
-    if (!render::parseSkinning(job.skinning, s.skinning))
-        return Error{"skinning '" + job.skinning + "' is not linear or dual-quaternion"};
+    Result<render::Skinning> skinning = render::skinningNamed(job.skinning);
+    if (!skinning) return skinning.error();
+    s.skinning = skinning.value();
+    s.layers = job.layers;
     s.technique = job.technique;
     s.swim = toShader(job.swim);
     s.encoding = job.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;

@@ -114,9 +114,8 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
     render::RasterMode raster = render::RasterMode::Hardware;
     if (!render::parseRasterMode(desc.raster, raster))
         return Error{"raster '" + desc.raster + "' is not hardware, compute or auto"};
-    render::Skinning skinning = render::Skinning::Linear;
-    if (!render::parseSkinning(desc.skinning, skinning))
-        return Error{"skinning '" + desc.skinning + "' is not linear or dual-quaternion"};
+    Result<render::Skinning> skinning = render::skinningNamed(desc.skinning);
+    if (!skinning) return skinning.error();
 
     gpu::HostDevice host;
     host.instance = device.instance;
@@ -145,7 +144,8 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
 
         render::CrowdRendererSetup setup;
         setup.technique = desc.technique;
-        setup.skinning = skinning;
+        setup.skinning = skinning.value();
+        setup.layers = desc.layers;
         setup.baked = desc.asset;
         setup.color_format = desc.color_format;
         setup.depth_format = desc.depth_format;

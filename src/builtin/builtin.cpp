@@ -7,7 +7,7 @@
 namespace throng {
 namespace {
 
-constexpr std::array<std::string_view, 6> kNames = {"fish", "hat", "strider", "sword", "twist", "walker"};
+constexpr std::array<std::string_view, 7> kNames = {"fish", "hat", "strider", "sword", "twist", "walker", "waver"};
 
 } // namespace
 
@@ -17,6 +17,7 @@ Result<Model> makeBuiltin(std::string_view name) {
     if (name == "fish") return makeFish();
     if (name == "walker") return makeWalker();
     if (name == "strider") return makeStrider();
+    if (name == "waver") return makeWaver();
     if (name == "sword") return makeSword();
     if (name == "hat") return makeHat();
     if (name == "twist") return makeTwist();

@@ -495,6 +495,20 @@ Pose idlePose(double phase) {
     return pose;
 }
 
+// builtin:waver's third clip: standing as in the idle, the right arm raised out to the side and
+// the forearm waving three times a cycle; laid over the walk from the right shoulder down
+// (`--technique pose --layer wave@shoulder_r`) the upper body waves while walking.
+Pose wavePose(double phase) {
+    Pose pose = idlePose(phase);
+    const double wave = std::sin(3 * phase);
+    pose.rotation[kShoulderR] = rot(0, 0, -12);
+    pose.rotation[kUpperArmR] = rot(-10, 0, -128 - 4 * wave);
+    pose.rotation[kForearmR] = rot(-8, 0, -(28 + 24 * wave));
+    pose.rotation[kHandR] = rot(0, 0, -8 * wave);
+    pose.rotation[kHead] = rot(-4, -10 + 3 * std::sin(phase), 0);
+    return pose;
+}
+
 // Points along the sole of the left foot (bind pose; the right foot mirrors them): heel to toe.
 constexpr glm::dvec3 kSolePoints[] = {{0.09, 0.0, -0.03}, {0.09, 0.0, 0.02}, {0.09, 0.0, 0.06}, {0.09, 0.0, 0.10}};
 
@@ -595,6 +609,13 @@ Model makeWalker() {
 
     model.clips.push_back(makeClip("walk", 1.1f, 33, walkPose)); // keys at 30 per second: on the 30 fps bake frames
     model.clips.push_back(makeClip("idle", 3.0f, 32, idlePose));
+    return model;
+}
+
+Model makeWaver() {
+    Model model = makeWalker();
+    model.source = "builtin:waver";
+    model.clips.push_back(makeClip("wave", 1.5f, 45, wavePose)); // keys at 30 per second
     return model;
 }
 

@@ -105,9 +105,12 @@ bool parseRasterMode(std::string_view name, RasterMode& mode) {
 bool techniqueRastersInCompute(std::string_view technique) { return technique == "baked" || technique == "static"; }
 
 std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset,
-                                 uint64_t members) {
+                                 uint64_t members, Skinning skinning) {
     if (!techniqueRastersInCompute(technique))
         return "technique " + std::string(technique) + " has no compute rasterizer (baked and static have)";
+    if (skinning != Skinning::Linear)
+        return "the compute rasterizer blends joints linearly (dual-quaternion skinning is drawn with --raster "
+               "hardware)";
     if (!ctx.int64_atomics)
         return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
     uint64_t triangles = 0;

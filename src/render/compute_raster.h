@@ -15,6 +15,7 @@
 
 #include "clusters.h"
 #include "crowd_gpu.h"
+#include "technique.h"
 
 #include "../gpu/owned.h"
 #include "../gpu/passes.h"
@@ -38,9 +39,10 @@ bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
 // buffer atomics, the technique has no compute path, the chain has more than 65,535 triangles or
-// the crowd more than 16,777,216 members (the visibility buffer's id fields).
+// the crowd more than 16,777,216 members (the visibility buffer's id fields), or the skinning is
+// not linear (it blends joints linearly).
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
-                                 uint64_t members);
+                                 uint64_t members, Skinning skinning = Skinning::Linear);
 
 // The vertex cache's size (12 bytes a vertex: position 8, normal 4): kVertexCacheAuto = what the
 // crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,

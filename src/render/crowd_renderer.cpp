@@ -113,11 +113,9 @@ void CrowdRenderer::build() {
     technique_ = std::move(created).value();
 
     if (s.raster != RasterMode::Hardware) {
-        std::string problem = s.baked == nullptr ? std::string("no CPU-side asset to build clusters from")
-                                                 : computeRasterProblem(ctx, s.technique, *s.baked, records_.size());
-        if (problem.empty() && s.skinning != Skinning::Linear)
-            problem = "the compute rasterizer blends joints linearly (draw dual-quaternion skinning with --raster "
-                      "hardware)";
+        std::string problem = s.baked == nullptr
+                                  ? std::string("no CPU-side asset to build clusters from")
+                                  : computeRasterProblem(ctx, s.technique, *s.baked, records_.size(), s.skinning);
         if (!problem.empty()) throw Refused{std::string("--raster ") + toString(s.raster) + ": " + problem};
         raster_ = std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
                                                   s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);

@@ -9,6 +9,7 @@
 #include <array>
 #include <cassert>
 #include <cstdio>
+#include <cstring>
 
 namespace throng::render {
 
@@ -21,6 +22,15 @@ uint64_t storageBufferLimit(const TechniqueSetup& setup) {
 
 Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std::string& what) {
     return checkStorageRange(storageBufferLimit(setup), bytes, what);
+}
+
+void setPaletteSpecialization(MeshPassDesc& desc, bool quaternion_palette, Skinning skinning) {
+    desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
+                                   {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
+    const VkBool32 flags[2] = {quaternion_palette ? VK_TRUE : VK_FALSE,
+                               skinning == Skinning::DualQuaternion ? VK_TRUE : VK_FALSE};
+    desc.specialization_data.resize(sizeof(flags));
+    std::memcpy(desc.specialization_data.data(), flags, sizeof(flags));
 }
 
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass) {

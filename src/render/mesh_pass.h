@@ -37,6 +37,10 @@ struct MeshPassDesc {
 };
 
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass);
+
+// palette.vert's and palette_ubo.vert's specialisation (techniques palette, palette-ubo, pose):
+// quaternion palette entries, dual-quaternion blending.
+void setPaletteSpecialization(MeshPassDesc& desc, bool quaternion_palette, Skinning skinning);
 void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 
 // The draws of every submesh through `crowd` (CrowdGpu::drawSubmesh: the culled LODs, or

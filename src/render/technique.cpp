@@ -114,6 +114,12 @@ bool parseSkinning(std::string_view name, Skinning& skinning) {
     return false;
 }
 
+Result<Skinning> skinningNamed(const std::string& name) {
+    Skinning skinning = Skinning::Linear;
+    if (!parseSkinning(name, skinning)) return Error{"skinning '" + name + "' is not linear or dual-quaternion"};
+    return skinning;
+}
+
 std::string skinningProblem(std::string_view name, Skinning skinning) {
     if (skinning == Skinning::Linear || name == "palette" || name == "palette-ubo" || name == "baked" || name == "pose")
         return "";
@@ -126,7 +132,8 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
         if (e.name != name) continue;
         if (std::string problem = skinningProblem(name, setup.skinning); !problem.empty()) return Error{problem};
         if (!setup.layers.empty() && name != "pose")
-            return Error{"layers (--layer) are blended by technique pose (the GPU pose pass), not " + std::string(name)};
+            return Error{"layers (--layer) are blended by technique pose (the GPU pose pass), not " +
+                         std::string(name)};
         const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
         if (Status s = checkStorageBuffer(setup, records,
                                           std::to_string(setup.instances->size()) + " instance records x " +

@@ -44,6 +44,8 @@ enum class PaletteEncoding { Matrix, Quaternion };
 enum class Skinning { Linear, DualQuaternion };
 const char* toString(Skinning skinning); // "linear", "dual-quaternion"
 bool parseSkinning(std::string_view name, Skinning& skinning);
+// parseSkinning with the one-line error every entry point gives for a bad name.
+Result<Skinning> skinningNamed(const std::string& name);
 // Whether technique `name` draws `skinning` ("" when it does, else why not).
 std::string skinningProblem(std::string_view name, Skinning skinning);
 
@@ -63,7 +65,7 @@ struct TechniqueSetup {
     const AnimationSource* source = nullptr;      // for techniques that sample poses on the CPU
     const BakedAssetMesh* mesh = nullptr;         // technique `cpu`
     PaletteEncoding encoding = PaletteEncoding::Matrix;
-    Skinning skinning = Skinning::Linear;          // techniques palette, palette-ubo, baked and pose
+    Skinning skinning = Skinning::Linear; // techniques palette, palette-ubo, baked and pose
     // Technique `pose`: `--layer` texts (throng::parseLayer), resolved against `source`. Others refuse any.
     std::vector<std::string> layers;
     Precision bone_precision = Precision::Float32; // technique `bonetex`: float or half texels

@@ -61,12 +61,7 @@ class PaletteTechnique final : public MeshTechnique {
                                                             VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
                              : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                             1, vs, nullptr}};
-        desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
-                                       {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
-        const VkBool32 flags[2] = {quat ? VK_TRUE : VK_FALSE,
-                                   setup.skinning == Skinning::DualQuaternion ? VK_TRUE : VK_FALSE};
-        desc.specialization_data.resize(sizeof(flags));
-        std::memcpy(desc.specialization_data.data(), flags, sizeof(flags));
+        setPaletteSpecialization(desc, quat, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, buffers_[slot].buffer);
             if (uniform)

@@ -15,8 +15,6 @@
 #include "../gpu/owned.h"
 #include "../gpu/shader_blobs.h"
 
-#include <cstring>
-
 namespace throng::render {
 
 namespace {
@@ -64,8 +62,8 @@ class PoseTechnique final : public MeshTechnique {
         set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
         layout_ = gpu::Unique<VkPipelineLayout>(
             ctx.device, gpu::createPipelineLayout(ctx, set_layout_, sizeof(gpu::shader::PoseConstants), cs));
-        pipeline_ = gpu::Unique<VkPipeline>(ctx.device,
-                                            gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_));
+        pipeline_ =
+            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_));
         const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(bindings.size())}};
         pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
         set_ = gpu::allocateSets(ctx, pool_, set_layout_, 1)[0];
@@ -91,11 +89,7 @@ class PoseTechnique final : public MeshTechnique {
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
-        desc.specialization_entries = {{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
-                                       {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
-        const VkBool32 flags[2] = {VK_FALSE, setup.skinning == Skinning::DualQuaternion ? VK_TRUE : VK_FALSE};
-        desc.specialization_data.resize(sizeof(flags));
-        std::memcpy(desc.specialization_data.data(), flags, sizeof(flags));
+        setPaletteSpecialization(desc, false, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t) {
             const W draw_writes[] = {instancesWrite(), W::storage(THRONG_BINDING_PALETTE, palette_->buffer)};
             gpu::writeDescriptors(device(), set, draw_writes);
@@ -128,8 +122,8 @@ class PoseTechnique final : public MeshTechnique {
 
     std::vector<PoseLayerSetup> layers_;
     uint32_t nodes_ = 0, joints_ = 0;
-    gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_,
-        durations_, model_, palette_;
+    gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_, durations_,
+        model_, palette_;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> pipeline_;

@@ -66,8 +66,18 @@ vec4 sampleTrack(PoseTrack track, bool rotation, float t) {
     uint first = track.first_time;
     if (n == 1u || t <= key_times[first]) return keyValue(track, 0u);
     if (t >= key_times[first + n - 1u]) return keyValue(track, n - 1u);
-    // k: the last key at or before t.
+    // k: the last key at or before t (times[lo] <= t < times[hi], narrowed to neighbours). First a
+    // guess from even spacing: most clips are keyed at a fixed rate, so one or two loads find it;
+    // else a binary search in the side of the guess that holds t.
+    float t_first = key_times[first], t_last = key_times[first + n - 1u];
+    uint guess = min(uint((t - t_first) / (t_last - t_first) * float(n - 1u)), n - 2u);
     uint lo = 0u, hi = n - 1u;
+    if (key_times[first + guess] <= t) {
+        lo = guess;
+        if (t < key_times[first + guess + 1u]) hi = guess + 1u;
+    } else {
+        hi = guess;
+    }
     while (hi - lo > 1u) {
         uint mid = (lo + hi) / 2u;
         if (key_times[first + mid] <= t)

@@ -377,8 +377,8 @@ struct PoseJoint {
 };
 
 struct PoseLayer {
-    uint clip;   // the layer's clip, played on the member's own clock
-    uint share;  // 0 .. 256: members carrying it (throngCarries)
+    uint clip;    // the layer's clip, played on the member's own clock
+    uint share;   // 0 .. 256: members carrying it (throngCarries)
     float weight; // in [0, 1], times the mask's weight per node
     uint reserved;
 };

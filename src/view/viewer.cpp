@@ -29,6 +29,7 @@ void printError(const std::string& where, const std::string& what) {
     std::fprintf(stderr, "throng: error: %s: %s\n", where.c_str(), what.c_str());
 }
 
+// Contract: runViewer checked o.skinning.
 CrowdState initialState(const ViewerOptions& o) {
     CrowdState s;
     s.technique = o.technique;
@@ -36,7 +37,7 @@ CrowdState initialState(const ViewerOptions& o) {
     s.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     s.simulate = o.simulate;
     s.shadows = o.shadows;
-    render::parseSkinning(o.skinning, s.skinning); // runViewer checked the name
+    s.skinning = render::skinningNamed(o.skinning).value();
     return s;
 }
 
@@ -217,6 +218,7 @@ class Viewer final : public CommandHost {
         s.frames_in_flight = kSlots;
         s.seed = o.seed;
         s.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
+        s.layers = o.layers;
         s.log = [this](const std::string& line) { log(line); };
         return s;
     }
@@ -253,9 +255,8 @@ class Viewer final : public CommandHost {
             swapchain_.swapchain == VK_NULL_HANDLE)
             return true;
         const std::string& technique = crowd_.state().technique;
-        why = render::computeRasterProblem(ctx_, technique, crowd_.asset().baked, crowd_.crowd().instances.size());
-        if (why.empty() && crowd_.state().skinning != render::Skinning::Linear)
-            why = "the compute rasterizer blends joints linearly (skinning linear, or raster hardware)";
+        why = render::computeRasterProblem(ctx_, technique, crowd_.asset().baked, crowd_.crowd().instances.size(),
+                                           crowd_.state().skinning);
         if (!why.empty()) return false;
         try {
             render::RasterOptions ro;
@@ -477,8 +478,8 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
         return 1;
     }
-    if (render::Skinning skinning{}; !render::parseSkinning(o.skinning, skinning)) {
-        printError(o.model, "skinning '" + o.skinning + "' is not linear or dual-quaternion");
+    if (Result<render::Skinning> skinning = render::skinningNamed(o.skinning); !skinning) {
+        printError(o.model, skinning.error().message);
         return 1;
     }
     BakeOptions bake;

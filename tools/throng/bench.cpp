@@ -52,8 +52,8 @@ nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95
 // A technique as `--techniques` names it: NAME or NAME@VARIANT, where the variant is a palette's
 // encoding (palette@quat, palette-ubo@quat), bonetex's texel precision (bonetex@half), where
 // baked reads its animation (baked@image, baked@texel-buffer, baked@buffer), or dual-quaternion
-// skinning (palette@dq, palette-ubo@dq, baked@dq: the same as --skinning dual-quaternion, for
-// that series only).
+// skinning (palette@dq, palette-ubo@dq, baked@dq, pose@dq: the same as --skinning
+// dual-quaternion, for that series only).
 struct Variant {
     std::string label; // as given: the report's "technique", one series in the charts
     std::string technique;
@@ -74,7 +74,7 @@ Result<Variant> parseVariant(const std::string& spec) {
     if (at == std::string::npos) return v;
     const std::string option = spec.substr(at + 1);
     const bool palette = v.technique == "palette" || v.technique == "palette-ubo";
-    if ((palette || v.technique == "baked") && option == "dq") {
+    if ((palette || v.technique == "baked" || v.technique == "pose") && option == "dq") {
         v.dual_quaternion = true;
     } else if (palette && (option == "mat" || option == "quat")) {
         v.encoding = option;
@@ -85,7 +85,7 @@ Result<Variant> parseVariant(const std::string& spec) {
     } else {
         return Error{"unknown variant '" + spec +
                      "' (palette@mat|quat|dq, palette-ubo@mat|quat|dq, bonetex@float|half, "
-                     "baked@image|texel-buffer|buffer|dq)"};
+                     "baked@image|texel-buffer|buffer|dq, pose@dq)"};
     }
     return v;
 }
@@ -125,6 +125,7 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.readback = false;
     applyCrowdFlags(o.crowd, job);
     if (v.dual_quaternion) job.skinning = "dual-quaternion";
+    if (v.technique != "pose") job.layers.clear(); // --layer: the pose series with layers, the others as they are
     const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
     if (!out) {
         r["error"] = out.error().message;
@@ -233,7 +234,7 @@ std::string csv(const nlohmann::json& report) {
 // draws `model` (procedural where the model swims).
 Result<std::vector<Variant>> parseVariants(const std::string& list, const std::string& model) {
     std::vector<std::string> techniques = splitList(list);
-    if (list == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "static"};
+    if (list == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "pose", "vat", "static"};
     if (list == "all" && naturalTechnique(model) == "procedural") techniques.push_back("procedural");
     if (techniques.empty()) return Error{"--techniques: empty list (give NAME[,NAME...] or all)"};
     std::vector<Variant> variants;

@@ -2,6 +2,7 @@
 // chosen technique or input ignores. Usage mistakes become one line and exit code 2.
 #include "cli.h"
 
+#include <throng/anim.h>
 #include <throng/attach.h>
 
 #include <throng/headless.h>
@@ -214,6 +215,17 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             return message.rfind("--attach ", 0) == 0 ? message.substr(9) : message;
         });
     command
+        ->add_option("--layer", flags.layers,
+                     "Technique pose: a clip played over the members' own animation from a joint down, repeatable "
+                     "(at most 8): CLIP@JOINT[,WEIGHT][@SHARE%] (weight 0 to 1, default 1; the share of members that "
+                     "carry it, default 100%), e.g. idle@spine,0.7@50%")
+        ->check([](const std::string& text) -> std::string {
+            Result<LayerSpec> spec = parseLayer(text);
+            if (spec) return {};
+            const std::string& message = spec.error().message; // CLI11 names the option itself
+            return message.rfind("--layer ", 0) == 0 ? message.substr(8) : message;
+        });
+    command
         ->add_option(
             "--light", flags.light,
             "Where the sun stands, AZIMUTH,ELEVATION in degrees: azimuth about +y (0: in front, from +z; 90: from "
@@ -270,6 +282,7 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     job.shadows = shadowMapSize(flags);
     job.light_direction = lightDirection(flags);
     job.skinning = flags.skinning;
+    job.layers = flags.layers;
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
@@ -391,7 +404,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd->add_option(
         "--techniques", bench.techniques,
         "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
-        "baked@image|texel-buffer|buffer, and dual-quaternion skinning: palette@dq, palette-ubo@dq, baked@dq");
+        "baked@image|texel-buffer|buffer, and dual-quaternion skinning: palette@dq, palette-ubo@dq, baked@dq, pose@dq "
+        "(--layer applies to the pose series)");
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
@@ -516,6 +530,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.events = view_crowd.events;
         view.light = view_crowd.light;
         view.skinning = view_crowd.skinning;
+        view.layers = view_crowd.layers;
         if (!knownTechnique(view.technique))
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

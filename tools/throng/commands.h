@@ -56,6 +56,7 @@ struct CrowdFlags {
     std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
     std::string skinning = "linear"; // palette and baked: linear | dual-quaternion (render::Skinning)
     std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
+    std::vector<std::string> layers; // technique pose: CLIP@JOINT[,WEIGHT][@SHARE%] (throng::parseLayer)
     std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
     std::vector<std::string> events; // models baked at start: auto | FILE.json animation events (throng/events.h)
@@ -97,7 +98,7 @@ int runRender(const RenderOptions& options);
 struct BenchOptions {
     std::string model = "builtin:walker";
     std::string techniques = "all";     // comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (cpu,
-                                        // palette, palette-ubo, bonetex, baked, vat, static)
+                                        // palette, palette-ubo, bonetex, baked, pose, vat, static)
     std::string instances = "100,1000"; // comma-separated crowd sizes
     uint32_t frames = 20;               // timed frames per configuration
     uint32_t warmup = 5;                // frames before timing (pipeline compilation, caches)

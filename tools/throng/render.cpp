@@ -148,7 +148,8 @@ int runRender(const RenderOptions& o) {
                 lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
         if (out.drawn.impostors > 0)
             lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
-        const std::string skinning = o.crowd.skinning == "linear" ? "" : ", " + o.crowd.skinning + " skinning";
+        std::string skinning = o.crowd.skinning == "linear" ? "" : ", " + o.crowd.skinning + " skinning";
+        for (const std::string& layer : o.crowd.layers) skinning += ", layer " + layer;
         std::printf("throng render: %s | %s x %u (%s, %s view%s%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
                     "%.2f M triangles drawn | GPU %s | "
                     "%.0f MiB GPU memory | %s %ux%u\n",
