@@ -90,7 +90,7 @@ test-install:
 # sweeps of palette and static (they share every failure path with bonetex and baked, which stay)
 # and the million-walker simulation (the 10,000-walker tests run the same code): that keeps CI
 # under 30 minutes on 2 cores.
-ASAN_SKIP = ThroughTheCli|^Viewer\.|^Interrupt\.|^View\.Soak|^Hostile\.NumericFlagsAndLists$$|SharedModelsSkinningMatchesCpuReference|^Rate\.|^RootMotion\.SimulatedFeetStayPlanted$$|OutOfMemoryAtEveryFaultPointInProcess/(cpu|palette|pose|static)$$|^Sim\.MillionWalkers$$
+ASAN_SKIP = ThroughTheCli|^Viewer\.|^Interrupt\.|^View\.Soak|^Hostile\.NumericFlagsAndLists$$|SharedModelsSkinningMatchesCpuReference|^Rate\.|^RootMotion\.SimulatedFeetStayPlanted$$|OutOfMemoryAtEveryFaultPointInProcess/(cpu|palette|pose|static)$$|^Sim\.MillionWalkers$$|^View\.PoseDrawsLayers$$
 
 test-sanitize:
 	@cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$(ASAN_FLAGS)" -DTHRONG_WERROR=ON -DTHRONG_SANITIZE=ON \

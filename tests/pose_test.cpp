@@ -16,9 +16,13 @@
 
 #include <glm/gtc/packing.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 namespace throng {
 namespace {
@@ -256,6 +260,50 @@ TEST_F(PoseGpu, LayersAreRefusedWhereTheyCannotBeDrawn) {
     Result<render::RenderOutput> good = render("pose", "idle@spine");
     EXPECT_TRUE(good.ok()) << (good.ok() ? "" : good.error().message);
     render::destroyAsset(*allocator_, g.value());
+}
+
+// The command line end to end: a picture with a layer, the bench's pose series and its pass,
+// and one line for what cannot be done (no file written).
+TEST(PoseCli, RenderBenchAndRefusals) {
+    const std::filesystem::path dir = test::scratchDir("pose_cli");
+    const std::string png = (dir / "wave.png").string();
+    const test::CliRun r = test::runThrong("render builtin:waver --technique pose --layer wave@shoulder_r@60% "
+                                           "--instances 9 --size 96x64 --frames 1 --validate --out " +
+                                           png);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("(pose, overview view, layer wave@shoulder_r@60%)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" pose "), std::string::npos) << r.out; // the pass's GPU time
+    EXPECT_TRUE(std::filesystem::exists(png));
+
+    const std::string json = (dir / "bench.json").string();
+    const test::CliRun b =
+        test::runThrong("bench builtin:waver --techniques baked,pose,pose@dq --layer wave@shoulder_r --instances 4 "
+                        "--frames 1 --warmup 0 --size 32x32 --validate --json " +
+                        json);
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    ASSERT_EQ(report["results"].size(), 3u);
+    EXPECT_FALSE(report["results"][0].contains("error")) << report["results"][0].dump(); // baked: without the layer
+    EXPECT_FALSE(report["results"][0]["gpu_ms"].contains("pose"));
+    EXPECT_EQ(report["results"][1]["variant"], "pose (1 layer)");
+    EXPECT_TRUE(report["results"][1]["gpu_ms"].contains("pose")) << report["results"][1].dump();
+    EXPECT_EQ(report["results"][2]["variant"], "pose (1 layer) (dual-quaternion)");
+
+    const std::string none = (dir / "none.png").string();
+    const test::CliRun baked =
+        test::runThrong("render builtin:waver --technique baked --layer wave@shoulder_r --size 32x32 --out " + none);
+    EXPECT_EQ(baked.exit_code, 1) << baked.err;
+    EXPECT_EQ(baked.err.find('\n'), baked.err.size() - 1) << baked.err;
+    EXPECT_NE(baked.err.find("layers (--layer) are blended by technique pose"), std::string::npos) << baked.err;
+    const test::CliRun joint =
+        test::runThrong("render builtin:waver --technique pose --layer wave@elbow --size 32x32 --out " + none);
+    EXPECT_EQ(joint.exit_code, 1) << joint.err;
+    EXPECT_NE(joint.err.find("no joint 'elbow' (joints: hips, spine"), std::string::npos) << joint.err;
+    const test::CliRun text = test::runThrong("render builtin:waver --technique pose --layer wave --out " + none);
+    EXPECT_EQ(text.exit_code, 2) << text.err;
+    EXPECT_NE(text.err.find("no @JOINT"), std::string::npos) << text.err;
+    EXPECT_FALSE(std::filesystem::exists(none));
 }
 
 } // namespace

@@ -395,6 +395,32 @@ TEST(View, ShadowsTurnOnAndOff) {
     EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the picture (beside the overlay)";
 }
 
+// Technique pose with a layer (--layer): drawn with its pose pass, kept across a switch away and
+// back and with the simulation on; a layer naming no joint is one line at start.
+TEST(View, PoseDrawsLayers) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:waver --technique pose --layer wave@shoulder_r@50% --instances 40 --size 320x200 --validate "
+        "--frames 40 --exec \"wait 2; stats; technique baked; wait 1; technique pose; simulate on; wait 2; stats\"",
+        display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    EXPECT_TRUE(contains(r.out, "technique: baked")) << r.out;
+    EXPECT_TRUE(contains(r.out, "simulate: on")) << r.out;
+    size_t stats = 0, with_pose = 0;
+    for (size_t at = r.out.find("stats: pose"); at != std::string::npos; at = r.out.find("stats: pose", at + 1)) {
+        ++stats;
+        const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+        if (contains(line, " pose ") || contains(line, ", pose")) ++with_pose;
+    }
+    EXPECT_EQ(stats, 2u) << r.out;
+    EXPECT_EQ(with_pose, 2u) << "no pose pass in the stats lines\n" << r.out;
+    const test::CliRun bad = test::runThrongInDisplay(
+        "view builtin:waver --technique pose --layer wave@elbow --instances 4 --size 320x200 --frames 2", display);
+    EXPECT_EQ(bad.exit_code, 1) << bad.err << bad.out;
+    EXPECT_TRUE(contains(bad.err, "no joint 'elbow'")) << bad.err;
+}
+
 // Animation events (throng/events.h): the console counts the footsteps members reached in the last
 // second, standing and simulated (from the CPU copy of the GPU's steps).
 TEST(View, EventsCountWhatMembersReach) {

@@ -96,7 +96,8 @@ class PoseTechnique final : public MeshTechnique {
         };
         buildPass(desc);
         name_ = "pose";
-        if (!layers_.empty()) name_ += " (" + std::to_string(layers_.size()) + " layers)";
+        if (!layers_.empty())
+            name_ += " (" + std::to_string(layers_.size()) + (layers_.size() == 1 ? " layer)" : " layers)");
         if (setup.skinning == Skinning::DualQuaternion) name_ += " (dual-quaternion)";
     }
     std::string_view name() const override { return name_; }
