@@ -144,6 +144,15 @@ mat3x4 compose(mat3x4 a, mat3x4 b) {
     return r;
 }
 
+// The scratch's row r of node n's model matrix for `member`: node-major, so the threads of a
+// workgroup (consecutive members) store and load consecutive vec4s.
+uint modelRow(uint node, uint row, uint member) { return (node * 3u + row) * pose.members + member; }
+
+mat3x4 modelMatrix(uint node, uint member) {
+    return mat3x4(model_rows[modelRow(node, 0u, member)], model_rows[modelRow(node, 1u, member)],
+                  model_rows[modelRow(node, 2u, member)]);
+}
+
 void main() {
     uint member = gl_GlobalInvocationID.x;
     if (member >= pose.members) return;
@@ -157,7 +166,6 @@ void main() {
     for (uint l = 0u; l < pose.layers; ++l)
         if (throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share)) carried |= 1u << l;
 
-    uint rows = member * pose.nodes * 3u;
     for (uint n = 0u; n < pose.nodes; ++n) {
         Local p = sampleNode(clip_a, n, t_a);
         if (inst.blend > 0.0) p = blendLocal(p, sampleNode(clip_b, n, t_b), inst.blend);
@@ -169,18 +177,14 @@ void main() {
         mat3x4 m = localMatrix(p);
         int parent = nodes[n].parent;
         if (parent >= 0) {
-            uint pr = rows + uint(parent) * 3u;
-            m = compose(mat3x4(model_rows[pr], model_rows[pr + 1u], model_rows[pr + 2u]), m);
+            m = compose(modelMatrix(uint(parent), member), m);
         }
-        model_rows[rows + n * 3u] = m[0];
-        model_rows[rows + n * 3u + 1u] = m[1];
-        model_rows[rows + n * 3u + 2u] = m[2];
+        for (uint r = 0u; r < 3u; ++r) model_rows[modelRow(n, r, member)] = m[r];
     }
     uint out_rows = member * pose.joints * 3u;
     for (uint j = 0u; j < pose.joints; ++j) {
         PoseJoint joint = joints[j];
-        uint r = rows + joint.node * 3u;
-        mat3x4 m = compose(mat3x4(model_rows[r], model_rows[r + 1u], model_rows[r + 2u]),
+        mat3x4 m = compose(modelMatrix(joint.node, member),
                            mat3x4(joint.inverse_bind[0], joint.inverse_bind[1], joint.inverse_bind[2]));
         palette[out_rows + j * 3u] = m[0];
         palette[out_rows + j * 3u + 1u] = m[1];

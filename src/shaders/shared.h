@@ -340,7 +340,7 @@ struct PyramidConstants {
 #define THRONG_BINDING_POSE_JOINTS 45 // storage buffer: PoseJoint per palette entry
 #define THRONG_BINDING_POSE_LAYERS 46 // storage buffer: PoseLayer per layer
 #define THRONG_BINDING_POSE_MASKS 47  // storage buffer: float weight per (layer, node): the layer's joint mask
-#define THRONG_BINDING_POSE_MODEL 48  // storage buffer: 3 vec4 rows per (member, node), the pass's scratch
+#define THRONG_BINDING_POSE_MODEL 48  // storage buffer: 3 vec4 rows per (node, member), node-major: the pass's scratch
 #define THRONG_BINDING_POSE_CLIPS 49  // storage buffer: float duration per clip (seconds; clips loop)
 #define THRONG_POSE_LOCAL_SIZE 64     // members per workgroup (a thread per member)
 #define THRONG_MAX_LAYERS 8           // layers a crowd may have (each member carries any of them)
