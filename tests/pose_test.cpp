@@ -41,7 +41,8 @@ TEST(PoseLayerText, ParsesClipJointWeightAndShare) {
     EXPECT_FLOAT_EQ(b.value().weight, 0.25f);
     EXPECT_FLOAT_EQ(b.value().share, 0.4f);
     for (const char* bad : {"idle", "@spine", "idle@", "idle@spine,", "idle@spine,1.5", "idle@spine,nan",
-                            "idle@spine@101%", "idle@spine@x%", "idle@spine,0.5@%", "spine%"}) {
+                            "idle@spine@101%", "idle@spine@x%", "idle@spine,0.5@%", "spine%", "idle@spine@ 50%",
+                            "idle@spine,-0", "idle@spine,1e-1", "idle@spine@0x10%", "idle@spine,0.5.1"}) {
         Result<LayerSpec> r = parseLayer(bad);
         ASSERT_FALSE(r) << bad;
         EXPECT_EQ(r.error().message.rfind("--layer '", 0), 0u) << r.error().message;
@@ -68,6 +69,32 @@ TEST(PoseLayerText, ResolvesAgainstTheModelOrSaysWhatItHas) {
     EXPECT_NE(j.error().message.find("no joint 'tail' (joints: hips, spine"), std::string::npos) << j.error().message;
     const std::vector<std::string> many(THRONG_MAX_LAYERS + 1, "idle@spine");
     EXPECT_FALSE(render::resolveLayers(asset.source, many));
+}
+
+// Culling's boxes for pose: each clip's grown (local-space cross-fades swing limbs on arcs), and
+// with layers every clip's box holds every other's (the wave's raised arm on a walking member).
+TEST(PoseCull, BoxesHoldTheLayersClips) {
+    const BakedAsset asset = bake(makeWaver(), {}).value();
+    render::CrowdOptions co;
+    co.count = 8;
+    const render::Crowd crowd = render::makeCrowd(asset, co);
+    ASSERT_EQ(crowd.clip_bounds.size(), 3u);
+    auto holds = [](const Bounds& outer, const Bounds& inner) {
+        return glm::all(glm::lessThanEqual(outer.min, inner.min)) &&
+               glm::all(glm::greaterThanEqual(outer.max, inner.max));
+    };
+    const std::vector<Bounds> plain =
+        render::techniqueCullBounds("pose", crowd.clip_bounds, render::defaultSwim(), false);
+    const std::vector<Bounds> layered =
+        render::techniqueCullBounds("pose", crowd.clip_bounds, render::defaultSwim(), true);
+    EXPECT_FALSE(holds(crowd.clip_bounds[0], crowd.clip_bounds[2])); // the walk's box lacks the raised arm
+    for (size_t c = 0; c < 3; ++c) {
+        EXPECT_TRUE(holds(plain[c], crowd.clip_bounds[c])) << c;
+        EXPECT_FALSE(holds(crowd.clip_bounds[c], plain[c])) << c; // grown
+        for (size_t other = 0; other < 3; ++other) EXPECT_TRUE(holds(layered[c], crowd.clip_bounds[other])) << c;
+    }
+    EXPECT_EQ(render::techniqueCullBounds("baked", crowd.clip_bounds, render::defaultSwim(), true).front().max,
+              crowd.clip_bounds.front().max);
 }
 
 class PoseGpu : public test::GpuSuite {};

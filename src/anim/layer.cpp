@@ -63,6 +63,9 @@ namespace {
 
 // `text` as a number in [lo, hi], or false.
 bool parseNumber(const std::string& text, double lo, double hi, double& out) {
+    // Digits and one point only: no sign, space, exponent, hex or inf.
+    if (text.find_first_not_of("0123456789.") != std::string::npos || text.find('.') != text.rfind('.') || text == ".")
+        return false;
     char* end = nullptr;
     out = std::strtod(text.c_str(), &end);
     return !text.empty() && *end == '\0' && out >= lo && out <= hi;

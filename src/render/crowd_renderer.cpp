@@ -77,8 +77,8 @@ void CrowdRenderer::build() {
             std::make_unique<ShadowMap>(*allocator_, s.shadows, s.color_format, s.depth_format, s.frames_in_flight);
     }
     crowd_ = std::make_unique<CrowdGpu>(*allocator_, *asset_, records_,
-                                        techniqueCullBounds(s.technique, s.clip_bounds, s.swim), s.frames_in_flight,
-                                        nullptr, shadows_ != nullptr);
+                                        techniqueCullBounds(s.technique, s.clip_bounds, s.swim, !s.layers.empty()),
+                                        s.frames_in_flight, nullptr, shadows_ != nullptr);
     if (s.motion) {
         if (!techniqueReadsMembersOnGpu(s.technique))
             throw Refused{"technique " + s.technique +

@@ -52,10 +52,8 @@ Result<std::vector<PoseLayerSetup>> resolveLayers(const AnimationSource& source,
         uint32_t joint = 0;
         while (joint < source.skeleton.size() && source.skeleton.names[joint] != spec.value().joint) ++joint;
         if (joint == source.skeleton.size()) {
-            std::vector<std::string> joints;
-            for (const PaletteEntry& e : source.palette) joints.push_back(source.skeleton.names[e.joint]);
-            return Error{"--layer '" + text + "': no joint '" + spec.value().joint + "' (joints: " + listed(joints) +
-                         ")"};
+            return Error{"--layer '" + text + "': no joint '" + spec.value().joint +
+                         "' (joints: " + listed(source.skeleton.names) + ")"};
         }
         layer.mask = subtreeMask(source.skeleton, joint);
         layer.weight = spec.value().weight;

@@ -3,6 +3,7 @@
 
 #include "mesh_pass.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace throng::render {
@@ -57,7 +58,24 @@ std::vector<std::string_view> techniqueNames() {
 }
 
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
-                                        const gpu::shader::SwimParams& swim) {
+                                        const gpu::shader::SwimParams& swim, bool layers) {
+    if (name == "pose") {
+        std::vector<Bounds> out = clip_bounds;
+        if (layers && !out.empty()) {
+            Bounds all = out[0];
+            for (const Bounds& b : out) {
+                all.min = glm::min(all.min, b.min);
+                all.max = glm::max(all.max, b.max);
+            }
+            std::fill(out.begin(), out.end(), all);
+        }
+        for (Bounds& b : out) {
+            const glm::vec3 pad(0.1f * b.diagonal());
+            b.min -= pad;
+            b.max += pad;
+        }
+        return out;
+    }
     if (name != "procedural") return clip_bounds;
     std::vector<Bounds> out;
     for (const Bounds& b : clip_bounds) {

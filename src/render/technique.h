@@ -141,9 +141,12 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
 
 // The boxes culling tests per clip for technique `name`: `clip_bounds` (Crowd::clip_bounds), or
 // for `procedural` the reach of the swim around them (its rotations about axes through the
-// origin, then its sideways translations).
+// origin, then its sideways translations), or for `pose` each grown by a tenth of its diagonal
+// (a cross-fade blended in local space swings limbs on arcs, outside both clips' boxes) and,
+// with `layers`, the union of every clip's box (a layer's clip, e.g. a raised arm, may reach past
+// the member's own clips), grown the same way.
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
-                                        const gpu::shader::SwimParams& swim);
+                                        const gpu::shader::SwimParams& swim, bool layers = false);
 
 // Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static, pose),
 // so that they may move there (a simulated crowd); the others sample poses from the CPU's copy.

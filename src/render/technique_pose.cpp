@@ -15,6 +15,8 @@
 #include "../gpu/owned.h"
 #include "../gpu/shader_blobs.h"
 
+#include <algorithm>
+
 namespace throng::render {
 
 namespace {
@@ -49,8 +51,16 @@ class PoseTechnique final : public MeshTechnique {
         const VkDeviceSize members = std::max(instance_count_, 1u);
         model_ = gpu::ownBuffer(a, members * std::max(nodes_, 1u) * 48, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                 gpu::MemoryUse::Device);
-        palette_ = gpu::ownBuffer(a, members * std::max(joints_, 1u) * 48, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+        palette_ = gpu::ownBuffer(a, members * std::max(joints_, 1u) * 48,
+                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                   gpu::MemoryUse::Device);
+        // Records past the live ones (the render API's room for more members) are drawn when
+        // nothing culls: zero palettes collapse them, where stale memory could be NaN.
+        gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+            vkCmdFillBuffer(cmd, palette_->buffer, 0, VK_WHOLE_SIZE, 0);
+            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                               VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+        });
 
         // The compute pass.
         const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -118,7 +128,11 @@ class PoseTechnique final : public MeshTechnique {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
-        vkCmdDispatch(cmd, (members + THRONG_POSE_LOCAL_SIZE - 1) / THRONG_POSE_LOCAL_SIZE, 1, 1);
+        // Rows of at most 32,768 workgroups: past 4 M members one row would pass the 65,535 every
+        // device allows.
+        const uint32_t groups = (members + THRONG_POSE_LOCAL_SIZE - 1) / THRONG_POSE_LOCAL_SIZE;
+        const uint32_t x = std::min(groups, 32768u);
+        vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
     }
 
     std::vector<PoseLayerSetup> layers_;

@@ -121,10 +121,11 @@ Local blendLocal(Local a, Local b, float w) {
     return Local(a.t + (b.t - a.t) * w, normalize(a.r * (1.0 - w) + b.r * (side * w)), a.s + (b.s - a.s) * w);
 }
 
-// T * R * S as a 3x4 matrix that vec4(p, 1) * m applies (columns are the rows).
+// T * R(normalised) * S as a 3x4 matrix that vec4(p, 1) * m applies (columns are the rows).
 mat3x4 localMatrix(Local l) {
     vec4 q = l.r;
-    float x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
+    float n = 2.0 / dot(q, q); // as if normalised (the reference normalises; keys may be slightly off unit length)
+    float x2 = q.x * n, y2 = q.y * n, z2 = q.z * n;
     float xx = q.x * x2, yy = q.y * y2, zz = q.z * z2;
     float xy = q.x * y2, xz = q.x * z2, yz = q.y * z2;
     float wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
@@ -154,7 +155,8 @@ mat3x4 modelMatrix(uint node, uint member) {
 }
 
 void main() {
-    uint member = gl_GlobalInvocationID.x;
+    uint member = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * THRONG_POSE_LOCAL_SIZE +
+                  gl_LocalInvocationID.x;
     if (member >= pose.members) return;
     InstanceRecord inst = instances[member];
     float local = pose.time * inst.speed + inst.time_offset;

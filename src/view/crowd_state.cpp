@@ -82,8 +82,8 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (want.clip >= int(use.baked.clips.size()))
             return fail("clip " + std::to_string(want.clip) + " does not exist");
         std::unique_ptr<render::Crowd> crowd = crowdFor(use.baked, want, setup_.seed);
-        const std::vector<Bounds> cull_bounds =
-            render::techniqueCullBounds(want.technique, crowd->clip_bounds, render::defaultSwim());
+        const std::vector<Bounds> cull_bounds = render::techniqueCullBounds(
+            want.technique, crowd->clip_bounds, render::defaultSwim(), !setup_.layers.empty());
         // The shadow map before the crowd on the GPU and the technique made for it (both read it;
         // on failure they go first, it last).
         std::unique_ptr<render::ShadowMap> shadows;
