@@ -357,8 +357,8 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     desc.technique = "baked";
     EXPECT_TRUE(CrowdRenderer::create(host.device->device(), desc).ok());
     desc.skinning = "linear";
-    desc.layers = {"idle@spine@50%"}; // technique pose only
-    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("technique pose"),
+    desc.layers = {"idle@spine@50%"}; // the techniques that pose members: not baked
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("pose members"),
               std::string::npos);
     desc.technique = "pose";
     EXPECT_TRUE(CrowdRenderer::create(host.device->device(), desc).ok());

@@ -136,9 +136,9 @@ struct Measured {
     uint32_t carriers = 0;    // members carrying a layer
 };
 
-// `model` baked, drawn by technique pose with `layers` (texts) at three times, captured.
+// `model` baked, drawn by `technique` with `layers` (texts) at three times, captured.
 Measured drawAndCompare(gpu::Allocator& a, const Model& model, const std::vector<std::string>& layer_texts,
-                        uint32_t members) {
+                        uint32_t members, const char* technique = "pose") {
     Measured out;
     BakeOptions options;
     options.lods = 1;
@@ -166,7 +166,7 @@ Measured drawAndCompare(gpu::Allocator& a, const Model& model, const std::vector
             }
     for (float time : {0.0f, 0.37f, 2.9f}) {
         render::RenderSettings s;
-        s.technique = "pose";
+        s.technique = technique;
         s.layers = layer_texts;
         s.baked = &asset;
         s.width = s.height = 48;
@@ -209,6 +209,13 @@ TEST_F(PoseGpu, CrossFadesAndLayersMatchTheDoubleReference) {
     EXPECT_GT(layered.layer_moves, 0.02); // the layers did something
     EXPECT_GT(layered.carriers, 4u);
     EXPECT_LT(layered.carriers, 16u);
+    // The techniques that pose members on the CPU blend the same way (crowd_pose.h).
+    for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex"}) {
+        const Measured cpu =
+            drawAndCompare(*allocator_, walker, {"idle@spine,0.7@60%", "walk@upper_arm_l,1@50%"}, 16, technique);
+        std::printf("%s, walker, two layers: worst %.2e of the size\n", technique, cpu.worst);
+        EXPECT_LT(cpu.worst, 1e-5) << technique;
+    }
 }
 
 // The pass's own key search and interpolation: the walker with the idle's keys unevenly spaced
@@ -275,10 +282,11 @@ TEST_F(PoseGpu, LayersAreRefusedWhereTheyCannotBeDrawn) {
         s.frames = 1;
         return render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
     };
-    for (const char* technique : {"baked", "palette", "cpu", "vat", "static"}) {
+    for (const char* technique : {"baked", "vat", "static", "procedural"}) {
         Result<render::RenderOutput> r = render(technique, "idle@spine");
         ASSERT_FALSE(r.ok()) << technique;
-        EXPECT_NE(r.error().message.find("layers (--layer) are blended by technique pose"), std::string::npos)
+        EXPECT_NE(r.error().message.find("layers (--layer) are blended by the techniques that pose members"),
+                  std::string::npos)
             << r.error().message;
     }
     Result<render::RenderOutput> bad = render("pose", "idle@nowhere");
@@ -322,7 +330,8 @@ TEST(PoseCli, RenderBenchAndRefusals) {
         test::runThrong("render builtin:waver --technique baked --layer wave@shoulder_r --size 32x32 --out " + none);
     EXPECT_EQ(baked.exit_code, 1) << baked.err;
     EXPECT_EQ(baked.err.find('\n'), baked.err.size() - 1) << baked.err;
-    EXPECT_NE(baked.err.find("layers (--layer) are blended by technique pose"), std::string::npos) << baked.err;
+    EXPECT_NE(baked.err.find("layers (--layer) are blended by the techniques that pose members"), std::string::npos)
+        << baked.err;
     const test::CliRun joint =
         test::runThrong("render builtin:waver --technique pose --layer wave@elbow --size 32x32 --out " + none);
     EXPECT_EQ(joint.exit_code, 1) << joint.err;

@@ -12,10 +12,13 @@
 namespace throng::test {
 
 // Model-space positions of member `inst` at crowd time `time`; `skinned`: false for the bind pose.
-// The two clips' matrices cross-fade linearly, then each vertex blends its joints linearly, or
-// as dual quaternions with `dual_quaternion` (as the shaders do).
+// The two clips' matrices cross-fade linearly (as baked and vat draw), or with `local_fade` their
+// joints blend in local space (as pose, cpu, palette, palette-ubo and bonetex pose members), then
+// each vertex blends its joints linearly, or as dual quaternions with `dual_quaternion` (as the
+// shaders do).
 inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu::shader::InstanceRecord& inst,
-                                                   float time, bool skinned, bool dual_quaternion = false) {
+                                                   float time, bool skinned, bool dual_quaternion = false,
+                                                   bool local_fade = false) {
     std::vector<glm::dvec3> local;
     if (!skinned) {
         for (const Mesh& mesh : model.meshes)
@@ -27,6 +30,11 @@ inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu
     const auto b = referenceSkinningMatrices(model, &model.clips[inst.clips >> 16], t, true);
     std::vector<glm::dmat4> m(a.size());
     for (size_t j = 0; j < a.size(); ++j) m[j] = a[j] * (1.0 - inst.blend) + b[j] * double(inst.blend);
+    if (local_fade && inst.blend > 0.0f) {
+        const ReferenceLayer fade{&model.clips[inst.clips >> 16], t,
+                                  std::vector<double>(model.skeleton.size(), double(inst.blend))};
+        m = referenceBlendedSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, {&fade, 1}, true);
+    }
     for (const Mesh& mesh : model.meshes) {
         const SkinnedVertices v = dual_quaternion ? referenceSkinDualQuaternion(mesh, m) : referenceSkin(mesh, m);
         local.insert(local.end(), v.positions.begin(), v.positions.end());

@@ -68,7 +68,8 @@ struct LayerJob {
 // root < skeleton.size()). E.g. the walker's `spine`: the upper body.
 std::vector<float> subtreeMask(const Skeleton& skeleton, uint32_t root);
 
-// `--layer CLIP@JOINT[,WEIGHT][@SHARE%]` (technique `pose`, src/render/pose_gpu.h): clip CLIP
+// `--layer CLIP@JOINT[,WEIGHT][@SHARE%]` (techniques pose, cpu, palette, palette-ubo, bonetex;
+// src/render/pose_gpu.h): clip CLIP
 // played over the member's own animation from joint JOINT down (subtreeMask), moved there by
 // WEIGHT (default 1), on SHARE of the members (default 100%, chosen by their keys as props are).
 // The clip's name may hold '@' (the joint's part is after the last one before the share).

@@ -31,6 +31,8 @@ SwimParams defaultSwim();
 std::vector<std::string> techniqueNames();
 // Whether the technique reads the members on the GPU only (so they may be simulated there).
 bool techniqueReadsMembersOnGpu(const std::string& technique);
+// Whether `technique` blends layers (CrowdJob::layers): pose, cpu, palette, palette-ubo, bonetex.
+bool techniqueTakesLayers(const std::string& technique);
 
 // CrowdJob::vertex_cache_bytes: the default size (room for every member at its finest level).
 constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
@@ -40,7 +42,7 @@ struct CrowdJob {
     SwimParams swim = defaultSwim();
     std::string encoding = "mat";                  // palette: mat | quat
     std::string skinning = "linear";               // palette, baked, pose: linear | dual-quaternion
-    std::vector<std::string> layers;               // technique pose: CLIP@JOINT[,WEIGHT][@SHARE%] (throng::parseLayer)
+    std::vector<std::string> layers;               // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
     Precision bone_precision = Precision::Float32; // bonetex texels
     std::string animation = "auto"; // baked reads its animation from: auto | image | texel-buffer | buffer
     uint32_t members = 1000;        // laid out on a grid (a volume for procedural), seeded

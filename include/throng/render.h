@@ -133,9 +133,10 @@ struct CrowdRendererDesc {
     // How "palette" and "baked" blend a vertex's joints: "linear" (matrices weighted) or
     // "dual-quaternion" (no collapse where a joint twists; hardware rasterizer only).
     std::string skinning = "linear";
-    // Technique "pose" (every member posed on the GPU from the model's keys: exact cross-fades)
-    // only: layers, "CLIP@JOINT[,WEIGHT][@SHARE%]" each (throng::parseLayer): CLIP over the
-    // member's animation from JOINT down, on the share of members their MemberId chooses.
+    // Techniques "pose" (every member posed on the GPU from the model's keys), "cpu", "palette",
+    // "palette-ubo" and "bonetex" (posed on the CPU), which blend cross-fades exactly: layers,
+    // "CLIP@JOINT[,WEIGHT][@SHARE%]" each (throng::parseLayer): CLIP over the member's animation from JOINT down, on
+    // the share of members their MemberId chooses.
     std::vector<std::string> layers;
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1

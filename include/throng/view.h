@@ -17,7 +17,7 @@ struct ViewerOptions {
     std::string precision = "float"; // bonetex texels and the baked animation (imported models)
     std::string encoding = "mat";    // palette: mat | quat
     std::string skinning = "linear"; // palette and baked: linear | dual-quaternion (console: skinning)
-    std::vector<std::string> layers; // technique pose: CLIP@JOINT[,WEIGHT][@SHARE%] (throng::parseLayer)
+    std::vector<std::string> layers; // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
     float fps = 30.0f;               // baking rate for imported models
     std::string present = "fifo";    // fifo | mailbox | immediate (mailbox falls back to immediate, then fifo)
     std::string exec;                // console commands separated by ';', one per frame from the first

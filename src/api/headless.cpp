@@ -60,6 +60,7 @@ std::vector<std::string> techniqueNames() {
 }
 
 bool techniqueReadsMembersOnGpu(const std::string& technique) { return render::techniqueReadsMembersOnGpu(technique); }
+bool techniqueTakesLayers(const std::string& technique) { return render::techniqueTakesLayers(technique); }
 
 double JobFrame::passMs(const std::string& name) const {
     for (size_t i = 0; i < pass_names.size() && i < gpu_pass_ms.size(); ++i)

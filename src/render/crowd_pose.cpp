@@ -15,20 +15,22 @@ namespace throng::render {
 namespace {
 
 struct Scratch {
-    std::vector<Transform> local;
-    std::vector<glm::mat4> model;
-    std::vector<glm::mat4> skin_a, skin_b;
+    std::vector<Transform> local, over;
+    std::vector<glm::mat4> model, skin;
 };
 
-// Skinning matrices of `clip` at instance-local time `t` into `out`.
-void sampleClip(const AnimationSource& s, uint32_t clip, float t, Scratch& w, std::vector<glm::mat4>& out) {
+// The local pose of `clip` at instance-local time `t` into `out`.
+void sampleClip(const AnimationSource& s, uint32_t clip, float t, std::vector<Transform>& out) {
     const Clip& c = s.clips[clip];
     if (c.tracks.empty())
-        w.local = s.skeleton.rest;
+        out = s.skeleton.rest;
     else
-        SamplingJob{&s.skeleton, &c, t, true, w.local}.run();
-    LocalToModelJob{&s.skeleton, w.local, w.model}.run();
-    SkinningMatricesJob{s.palette, w.model, out}.run();
+        SamplingJob{&s.skeleton, &c, t, true, out}.run();
+}
+
+// `over` laid on `local` by `weight` under `mask` (empty: every joint).
+void blendOver(Scratch& w, float weight, std::span<const float> mask) {
+    LayerJob{w.local, w.over, weight, mask, uint32_t(w.local.size()), w.local}.run();
 }
 
 MatrixRows toRows(const glm::mat4& m) {
@@ -41,14 +43,14 @@ MatrixRows toRows(const glm::mat4& m) {
 } // namespace
 
 void sampleCrowdPoses(const AnimationSource& s, std::span<const gpu::shader::InstanceRecord> instances, float time,
-                      std::span<MatrixRows> out) {
+                      std::span<MatrixRows> out, std::span<const PoseLayerSetup> layers) {
     const size_t joints = s.palette.size();
     tbb::enumerable_thread_specific<Scratch> scratch([&] {
         Scratch w;
         w.local.resize(s.skeleton.size());
+        w.over.resize(s.skeleton.size());
         w.model.resize(s.skeleton.size());
-        w.skin_a.resize(joints);
-        w.skin_b.resize(joints);
+        w.skin.resize(joints);
         return w;
     });
     tbb::parallel_for(tbb::blocked_range<size_t>(0, instances.size(), 64),
@@ -58,15 +60,22 @@ void sampleCrowdPoses(const AnimationSource& s, std::span<const gpu::shader::Ins
                               const gpu::shader::InstanceRecord& inst = instances[i];
                               const float local = time * inst.speed + inst.time_offset;
                               const uint32_t clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
-                              sampleClip(s, clip_a, local, w, w.skin_a);
-                              MatrixRows* dst = &out[i * joints];
+                              sampleClip(s, clip_a, local, w.local);
                               if (inst.blend > 0.0f) {
-                                  sampleClip(s, clip_b, local, w, w.skin_b);
-                                  for (size_t j = 0; j < joints; ++j)
-                                      dst[j] = toRows(w.skin_a[j] * (1.0f - inst.blend) + w.skin_b[j] * inst.blend);
-                              } else {
-                                  for (size_t j = 0; j < joints; ++j) dst[j] = toRows(w.skin_a[j]);
+                                  sampleClip(s, clip_b, local, w.over);
+                                  blendOver(w, std::min(inst.blend, 1.0f), {});
                               }
+                              const uint32_t key = inst.key != 0 ? inst.key : uint32_t(i);
+                              for (uint32_t l = 0; l < layers.size(); ++l) {
+                                  if (!gpu::shader::throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share))
+                                      continue;
+                                  sampleClip(s, layers[l].clip, local, w.over);
+                                  blendOver(w, layers[l].weight, layers[l].mask);
+                              }
+                              LocalToModelJob{&s.skeleton, w.local, w.model}.run();
+                              SkinningMatricesJob{s.palette, w.model, w.skin}.run();
+                              MatrixRows* dst = &out[i * joints];
+                              for (size_t j = 0; j < joints; ++j) dst[j] = toRows(w.skin[j]);
                           }
                       });
 }

@@ -30,7 +30,7 @@ struct CrowdRendererSetup {
     gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
     PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
     Skinning skinning = Skinning::Linear;               // techniques palette, baked and pose
-    std::vector<std::string> layers;                    // technique `pose`: `--layer` texts (TechniqueSetup::layers)
+    std::vector<std::string> layers;                    // pose, cpu, palette(-ubo), bonetex: `--layer` texts
     Precision bone_precision = Precision::Float32;      // technique `bonetex`
     const BakedAsset* baked = nullptr; // CPU-side data: cpu, palette and bonetex, the compute rasterizer, impostors
     std::vector<gpu::shader::InstanceRecord> members; // the members as they start

@@ -18,7 +18,7 @@ struct RenderSettings {
     gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
     PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
     Skinning skinning = Skinning::Linear;               // techniques palette, baked and pose
-    std::vector<std::string> layers;                    // technique `pose`: `--layer` texts (TechniqueSetup::layers)
+    std::vector<std::string> layers;                    // pose, cpu, palette(-ubo), bonetex: `--layer` texts
     Precision bone_precision = Precision::Float32;      // technique `bonetex`
     const BakedAsset* baked = nullptr; // CPU-side data for cpu, palette and bonetex (its source animation, its mesh)
     uint32_t width = 1280;

@@ -97,6 +97,10 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
     return out;
 }
 
+bool techniqueTakesLayers(std::string_view name) {
+    return name == "pose" || name == "cpu" || name == "palette" || name == "palette-ubo" || name == "bonetex";
+}
+
 bool techniqueReadsMembersOnGpu(std::string_view name) {
     return name == "baked" || name == "vat" || name == "procedural" || name == "static" || name == "pose";
 }
@@ -149,16 +153,25 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
     for (const Entry& e : kTechniques) {
         if (e.name != name) continue;
         if (std::string problem = skinningProblem(name, setup.skinning); !problem.empty()) return Error{problem};
-        if (!setup.layers.empty() && name != "pose")
-            return Error{"layers (--layer) are blended by technique pose (the GPU pose pass), not " +
-                         std::string(name)};
+        TechniqueSetup resolved = setup;
+        if (!setup.layers.empty()) {
+            if (!techniqueTakesLayers(name))
+                return Error{"layers (--layer) are blended by the techniques that pose members from the source "
+                             "animation (pose, cpu, palette, palette-ubo, bonetex), not " +
+                             std::string(name)};
+            if (setup.source == nullptr)
+                return Error{"layers (--layer) need the model's source animation, which this asset lacks"};
+            Result<std::vector<PoseLayerSetup>> layers = resolveLayers(*setup.source, setup.layers);
+            if (!layers) return layers.error();
+            resolved.pose_layers = std::move(layers).value();
+        }
         const uint64_t records = uint64_t(setup.instances->size()) * sizeof(gpu::shader::InstanceRecord);
         if (Status s = checkStorageBuffer(setup, records,
                                           std::to_string(setup.instances->size()) + " instance records x " +
                                               std::to_string(sizeof(gpu::shader::InstanceRecord)) + " B");
             !s)
             return Error{s.message};
-        return e.create(setup);
+        return e.create(resolved);
     }
     std::string known;
     for (const Entry& e : kTechniques) known += std::string(known.empty() ? "" : ", ") + std::string(e.name);

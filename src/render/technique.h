@@ -11,6 +11,7 @@
 #include "crowd.h"
 #include "crowd_gpu.h"
 #include "gpu_asset.h"
+#include "pose_gpu.h"
 
 #include "../gpu/passes.h"
 
@@ -66,8 +67,11 @@ struct TechniqueSetup {
     const BakedAssetMesh* mesh = nullptr;         // technique `cpu`
     PaletteEncoding encoding = PaletteEncoding::Matrix;
     Skinning skinning = Skinning::Linear; // techniques palette, palette-ubo, baked and pose
-    // Technique `pose`: `--layer` texts (throng::parseLayer), resolved against `source`. Others refuse any.
+    // `--layer` texts (throng::parseLayer), for the techniques that pose members from the source
+    // animation (cpu, palette, palette-ubo, bonetex, pose; the others refuse any).
+    // createTechnique() resolves them against `source` into `pose_layers`, which the techniques read.
     std::vector<std::string> layers;
+    std::vector<PoseLayerSetup> pose_layers;
     Precision bone_precision = Precision::Float32; // technique `bonetex`: float or half texels
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
@@ -151,6 +155,10 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
 // Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static, pose),
 // so that they may move there (a simulated crowd); the others sample poses from the CPU's copy.
 bool techniqueReadsMembersOnGpu(std::string_view name);
+
+// Whether technique `name` blends layers (TechniqueSetup::layers): the ones that pose members from
+// the source animation (pose on the GPU; cpu, palette, palette-ubo, bonetex on the CPU).
+bool techniqueTakesLayers(std::string_view name);
 
 // The names createTechnique() knows, in the order tools list them.
 std::vector<std::string_view> techniqueNames();

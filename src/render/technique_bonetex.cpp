@@ -58,7 +58,7 @@ class BonetexTechnique final : public MeshTechnique {
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_);
+        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
         stats_.sample_ms = millisecondsSince(start);
         const auto upload = Clock::now();
         // Encoding (and converting to half) on all cores, like the sampling: serial, it cost 3 to

@@ -62,7 +62,7 @@ class CpuTechnique final : public MeshTechnique {
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_);
+        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
         stats_.sample_ms = millisecondsSince(start);
         const auto skin = Clock::now();
         const size_t joints = setup_.source->palette.size();

@@ -86,11 +86,12 @@ class PaletteTechnique final : public MeshTechnique {
         if (poses_.empty()) {
             // Matrices in a storage buffer: sample straight into the mapped buffer (MatrixRows is the GPU layout).
             sampleCrowdPoses(*setup_.source, *setup_.instances, time,
-                             {reinterpret_cast<MatrixRows*>(mapped), size_t(instance_count_) * joints_});
+                             {reinterpret_cast<MatrixRows*>(mapped), size_t(instance_count_) * joints_},
+                             setup_.pose_layers);
             stats_.sample_ms = millisecondsSince(start);
             stats_.upload_ms = 0.0;
         } else {
-            sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_);
+            sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
             const bool quat = setup_.encoding == PaletteEncoding::Quaternion;

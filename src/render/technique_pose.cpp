@@ -153,8 +153,6 @@ Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& set
     if (setup.source == nullptr || setup.source->empty())
         return Error{"technique pose samples the model's keys on the GPU and needs the source animation, which this "
                      "asset lacks"};
-    Result<std::vector<PoseLayerSetup>> layers = resolveLayers(*setup.source, setup.layers);
-    if (!layers) return layers.error();
     const uint64_t members = setup.instances->size();
     const std::string what = "technique pose: " + std::to_string(members) + " members x ";
     if (Status s = checkStorageBuffer(setup, members * setup.source->palette.size() * 48,
@@ -165,7 +163,7 @@ Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& set
                                       what + std::to_string(setup.source->skeleton.size()) + " nodes x 48 B");
         !s)
         return Error{s.message};
-    return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup, std::move(layers.value())));
+    return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup, setup.pose_layers));
 }
 
 } // namespace throng::render

@@ -170,7 +170,7 @@ void main() {
 
     for (uint n = 0u; n < pose.nodes; ++n) {
         Local p = sampleNode(clip_a, n, t_a);
-        if (inst.blend > 0.0) p = blendLocal(p, sampleNode(clip_b, n, t_b), inst.blend);
+        if (inst.blend > 0.0) p = blendLocal(p, sampleNode(clip_b, n, t_b), min(inst.blend, 1.0));
         for (uint l = 0u; l < pose.layers; ++l) {
             float w = layers[l].weight * masks[l * pose.nodes + n];
             if ((carried & (1u << l)) == 0u || w == 0.0) continue;

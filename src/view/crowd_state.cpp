@@ -134,7 +134,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         setup.mesh = &use.mesh;
         setup.encoding = setup_.encoding;
         setup.skinning = want.skinning;
-        if (want.technique == "pose") setup.layers = setup_.layers;
+        if (render::techniqueTakesLayers(want.technique)) setup.layers = setup_.layers;
         setup.bone_precision = want.precision;
         setup.shadows = shadows.get();
         Result<std::unique_ptr<render::Technique>> created = render::createTechnique(want.technique, setup);

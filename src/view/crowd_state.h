@@ -41,7 +41,8 @@ struct CrowdSetup {
     uint32_t frames_in_flight = render::kFramesInFlight;
     uint64_t seed = 1; // the crowd's layout, clips, phases and tints
     render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
-    // `--layer` texts: applied while the technique is pose (the others draw without them).
+    // `--layer` texts: applied while the technique blends layers (render::techniqueTakesLayers;
+    // the others draw without them).
     std::vector<std::string> layers;
     // Progress ("baking half...") and the upload's warnings ("warning: ..."), as they happen. May be empty.
     std::function<void(const std::string&)> log;

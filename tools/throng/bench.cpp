@@ -125,7 +125,8 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.readback = false;
     applyCrowdFlags(o.crowd, job);
     if (v.dual_quaternion) job.skinning = "dual-quaternion";
-    if (v.technique != "pose") job.layers.clear(); // --layer: the pose series with layers, the others as they are
+    if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
+
     const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
     if (!out) {
         r["error"] = out.error().message;

@@ -216,7 +216,8 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         });
     command
         ->add_option("--layer", flags.layers,
-                     "Technique pose: a clip played over the members' own animation from a joint down, repeatable "
+                     "Techniques pose, cpu, palette, palette-ubo, bonetex: a clip played over the members' own "
+                     "animation from a joint down, repeatable "
                      "(at most 8): CLIP@JOINT[,WEIGHT][@SHARE%] (weight 0 to 1, default 1; the share of members that "
                      "carry it, default 100%), e.g. idle@spine,0.7@50%")
         ->check([](const std::string& text) -> std::string {
@@ -405,7 +406,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "--techniques", bench.techniques,
         "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
         "baked@image|texel-buffer|buffer, and dual-quaternion skinning: palette@dq, palette-ubo@dq, baked@dq, pose@dq "
-        "(--layer applies to the pose series)");
+        "(--layer applies to the series of pose, cpu, palette, palette-ubo and bonetex)");
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));

@@ -56,7 +56,7 @@ struct CrowdFlags {
     std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
     std::string skinning = "linear"; // palette and baked: linear | dual-quaternion (render::Skinning)
     std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
-    std::vector<std::string> layers; // technique pose: CLIP@JOINT[,WEIGHT][@SHARE%] (throng::parseLayer)
+    std::vector<std::string> layers; // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
     std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
     std::vector<std::string> events; // models baked at start: auto | FILE.json animation events (throng/events.h)
