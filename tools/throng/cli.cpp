@@ -53,6 +53,18 @@ CLI::Validator lengthOrShare() {
         },
         "E|P%");
 }
+// A text that `parse` (parseAttachment, parseLayer: Result<...>(std::string_view)) accepts; its
+// error without the leading "OPTION " (CLI11 names the option itself).
+template <class Parse> CLI::Validator parsedBy(Parse parse, std::string option) {
+    return CLI::Validator(
+        [parse, option](std::string& text) -> std::string {
+            const auto spec = parse(text);
+            if (spec) return {};
+            const std::string& message = spec.error().message;
+            return message.rfind(option + " ", 0) == 0 ? message.substr(option.size() + 1) : message;
+        },
+        "");
+}
 // --root-motion: auto or a joint name (the skeleton checks the name when the model is loaded).
 CLI::Validator rootMotionSpec() {
     return CLI::Validator(
@@ -208,24 +220,14 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             "A prop that follows a joint, repeatable: JOINT=MODEL[,X,Y,Z[,RX,RY,RZ[,SCALE]]][@SHARE%] (a model file "
             "or builtin:sword, builtin:hat; offset in the joint's frame: translation, rotations in degrees "
             "about x, y, z, scale; the share of members that carry it, default 100%)")
-        ->check([](const std::string& text) -> std::string {
-            Result<AttachmentSpec> spec = parseAttachment(text);
-            if (spec) return {};
-            const std::string& message = spec.error().message; // CLI11 names the option itself
-            return message.rfind("--attach ", 0) == 0 ? message.substr(9) : message;
-        });
+        ->check(parsedBy(parseAttachment, "--attach"));
     command
         ->add_option("--layer", flags.layers,
                      "Techniques pose, cpu, palette, palette-ubo, bonetex: a clip played over the members' own "
                      "animation from a joint down, repeatable "
                      "(at most 8): CLIP@JOINT[,WEIGHT][@SHARE%] (weight 0 to 1, default 1; the share of members that "
                      "carry it, default 100%), e.g. idle@spine,0.7@50%")
-        ->check([](const std::string& text) -> std::string {
-            Result<LayerSpec> spec = parseLayer(text);
-            if (spec) return {};
-            const std::string& message = spec.error().message; // CLI11 names the option itself
-            return message.rfind("--layer ", 0) == 0 ? message.substr(8) : message;
-        });
+        ->check(parsedBy(parseLayer, "--layer"));
     command
         ->add_option(
             "--light", flags.light,
