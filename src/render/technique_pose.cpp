@@ -1,7 +1,7 @@
 // Technique `pose`: every member's pose is computed on the GPU each frame. A compute pass
 // (pose.comp, the `pose` pass before the draw) samples each member's clips from the model's own
-// keys, blends the cross-fade and the crowd's layers per joint in local space (exact, where the
-// other techniques blend skinning matrices), composes the hierarchy and writes the member's
+// keys, blends the cross-fade and the crowd's layers per joint in local space (exact, where baked and vat
+// blend skinning matrices), composes the hierarchy and writes the member's
 // palette of 3x4 matrices into one device buffer; palette.vert then skins from it as technique
 // `palette` does (linear or dual-quaternion blending). The members are read on the GPU only, so
 // a simulated crowd works, and nothing is uploaded per frame.
@@ -23,14 +23,13 @@ namespace {
 
 class PoseTechnique final : public MeshTechnique {
   public:
-    PoseTechnique(const TechniqueSetup& setup, std::vector<PoseLayerSetup> layers)
-        : MeshTechnique(setup), layers_(std::move(layers)) {
+    explicit PoseTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         gpu::Allocator& a = *setup.allocator;
         const gpu::Context& ctx = *a.context;
         const AnimationSource& source = *setup.source;
         nodes_ = source.skeleton.size();
         joints_ = uint32_t(source.palette.size());
-        const PoseData data = packPose(source, layers_);
+        const PoseData data = packPose(source, setup.pose_layers);
         auto upload = [&](const void* bytes, size_t size) {
             gpu::OwnedBuffer b = gpu::ownBuffer(a, std::max<size_t>(size, 16),
                                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -106,8 +105,8 @@ class PoseTechnique final : public MeshTechnique {
         };
         buildPass(desc);
         name_ = "pose";
-        if (!layers_.empty())
-            name_ += " (" + std::to_string(layers_.size()) + (layers_.size() == 1 ? " layer)" : " layers)");
+        if (const size_t layers = setup.pose_layers.size(); layers > 0)
+            name_ += " (" + std::to_string(layers) + (layers == 1 ? " layer)" : " layers)");
         if (setup.skinning == Skinning::DualQuaternion) name_ += " (dual-quaternion)";
     }
     std::string_view name() const override { return name_; }
@@ -124,7 +123,8 @@ class PoseTechnique final : public MeshTechnique {
     void recordPose(VkCommandBuffer cmd, float time) const {
         const uint32_t members = crowd().liveMembers();
         if (members == 0) return;
-        const gpu::shader::PoseConstants c{time, members, nodes_, joints_, uint32_t(layers_.size()), 0, 0, 0};
+        const gpu::shader::PoseConstants c{time, members, nodes_, joints_, uint32_t(setup_.pose_layers.size()),
+                                           0,    0,       0};
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
@@ -135,7 +135,6 @@ class PoseTechnique final : public MeshTechnique {
         vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
     }
 
-    std::vector<PoseLayerSetup> layers_;
     uint32_t nodes_ = 0, joints_ = 0;
     gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_, durations_,
         model_, palette_;
@@ -163,7 +162,7 @@ Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& set
                                       what + std::to_string(setup.source->skeleton.size()) + " nodes x 48 B");
         !s)
         return Error{s.message};
-    return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup, setup.pose_layers));
+    return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup));
 }
 
 } // namespace throng::render
