@@ -3,8 +3,8 @@
 // and changes that fail (an unknown technique, vat on an asset without vertex animation, a clip
 // the asset lacks, out of GPU memory at every fault point of a change, a lost device) each leaving
 // the previous state intact: the same technique, the same GPU memory in use, the same picture.
-// Every crowd is drawn through the viewer's own recordCrowd() and read back. Also the console
-// commands carried out on the same LiveCrowd (commands.h) and the GPU pass times of the ruler.
+// Every crowd is drawn as the viewer draws it (LiveCrowd::record: its render::CrowdRenderer) and read back. Also the
+// console commands carried out on the same LiveCrowd (commands.h) and the GPU pass times of the ruler.
 #include "../src/view/commands.h"
 #include "../src/view/frame_loop.h"
 #include "../src/view/screenshot.h"
@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace throng;
@@ -83,6 +84,7 @@ class ViewState : public ::testing::Test {
         setup.allocator = &allocator_;
         setup.color_format = kColor;
         setup.depth_format = kDepthFormat;
+        setup.extent = {kWidth, kHeight};
         setup.log = [this](const std::string& line) { log_ += line + "\n"; };
         crowd_ = std::make_unique<LiveCrowd>(std::move(scene), setup);
         EXPECT_TRUE(crowd_->start(first)) << crowd_->lastError();
@@ -95,22 +97,18 @@ class ViewState : public ::testing::Test {
         const uint32_t index = uint32_t(frames_++ % kSlots);
         FrameSlot& f = slots_[index];
         waitForSlot(*ctx_, f);
-        crowd_->update(index, 0.5f);
-        beginFrame(*ctx_, f);
         const glm::mat4 vp = render::frameBounds(crowd_->crowd().bounds, float(kWidth) / float(kHeight));
+        crowd_->update(index, vp, 0.5f, render::kDefaultLight);
+        beginFrame(*ctx_, f);
         const gpu::FrameTargets target{color_.image, color_.view,       depth_.image,
                                        depth_.view,  {kWidth, kHeight}, render::kBackground};
-        render::CrowdFrame frame;
-        frame.crowd = crowd_->crowdGpu();
-        frame.technique = crowd_->technique();
-        frame.constants = render::crowdConstants(vp, 0.5f, crowd_->asset().gpu);
-        frame.viewport = {kWidth, kHeight};
-        recordCrowd(f.cmd, f, index, frame, target);
+        crowd_->record(f.cmd, index, target, false);
+        endPass(f.cmd, f, "crowd");
         recordCopy(allocator_, shot_, f.cmd, color_.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, {kWidth, kHeight},
                    kColor);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         submitFrame(*ctx_, f, VK_NULL_HANDLE, VK_NULL_HANDLE);
-        passes_ = waitForSlot(*ctx_, f);
+        passes_ = withCrowdPasses(waitForSlot(*ctx_, f), crowd_->collect(index));
         return readPixels(shot_);
     }
 
@@ -124,11 +122,11 @@ class ViewState : public ::testing::Test {
     }
 
     // The crowd as it was: same state, same technique object, same GPU memory, the same picture.
-    void expectUnchanged(const CrowdState& s, const render::Technique* technique, uint64_t in_use,
+    void expectUnchanged(const CrowdState& s, const render::CrowdRenderer* renderer, uint64_t in_use,
                          const std::vector<uint8_t>& picture, const std::string& where) {
         EXPECT_TRUE(crowd_->state() == s)
             << where << ": now " << crowd_->state().technique << " x " << crowd_->state().instances;
-        EXPECT_EQ(crowd_->technique(), technique) << where;
+        EXPECT_EQ(crowd_->renderer(), renderer) << where;
         EXPECT_EQ(crowd_->crowd().instances.size(), s.instances) << where;
         EXPECT_EQ(allocator_.in_use, in_use) << where;
         EXPECT_TRUE(draw() == picture) << where << ": the picture changed";
@@ -189,22 +187,22 @@ TEST_F(ViewState, FailedChangesLeaveThePreviousStateIntact) {
     const std::vector<uint8_t> picture = draw();
     ASSERT_GT(foreground(picture), 0.05);
     const CrowdState before = crowd.state();
-    const render::Technique* technique = crowd.technique();
+    const render::CrowdRenderer* renderer = crowd.renderer();
     const uint64_t in_use = allocator_.in_use;
 
     EXPECT_FALSE(crowd.apply(CrowdState{"gpu-magic", 25}));
     EXPECT_TRUE(contains(crowd.lastError(), "unknown technique 'gpu-magic'")) << crowd.lastError();
-    expectUnchanged(before, technique, in_use, picture, "unknown technique");
+    expectUnchanged(before, renderer, in_use, picture, "unknown technique");
 
     EXPECT_FALSE(crowd.apply(CrowdState{"vat", 40})); // a .throng file baked without --vat: nothing to bake from
     EXPECT_EQ(crowd.lastError(), "walker.throng has no vertex animation (bake it with throng bake --vat)");
-    expectUnchanged(before, technique, in_use, picture, "vat");
+    expectUnchanged(before, renderer, in_use, picture, "vat");
 
     CrowdState clip = CrowdState{"static", 40};
     clip.clip = 2; // the walker has two
     EXPECT_FALSE(crowd.apply(clip));
     EXPECT_EQ(crowd.lastError(), "clip 2 does not exist");
-    expectUnchanged(before, technique, in_use, picture, "clip");
+    expectUnchanged(before, renderer, in_use, picture, "clip");
     EXPECT_TRUE(log_.empty()) << log_; // nothing was baked or uploaded
 }
 
@@ -224,7 +222,7 @@ TEST_F(ViewState, OutOfMemoryAtEveryPointOfAChangeChangesNothing) {
     const CrowdState before = crowd.state();
     uint64_t refused = 0, runs = 0;
     for (uint64_t n = 1; n <= points; n += kFaultStep, ++runs) {
-        const render::Technique* technique = crowd.technique();
+        const render::CrowdRenderer* renderer = crowd.renderer();
         const uint64_t in_use = allocator_.in_use;
         gpu::setFailAllocation(n);
         const bool applied = crowd.apply(want);
@@ -237,7 +235,7 @@ TEST_F(ViewState, OutOfMemoryAtEveryPointOfAChangeChangesNothing) {
         }
         ++refused;
         EXPECT_TRUE(contains(crowd.lastError(), "out of GPU memory")) << where << ": " << crowd.lastError();
-        expectUnchanged(before, technique, in_use, picture, where);
+        expectUnchanged(before, renderer, in_use, picture, where);
     }
     std::printf("%llu fault points in the change; of %llu failed in turn, %llu refused it\n",
                 static_cast<unsigned long long>(points), static_cast<unsigned long long>(runs),
@@ -255,12 +253,57 @@ TEST_F(ViewState, ALostDeviceThrowsAndKeepsTheOldState) {
     ASSERT_TRUE(crowd.apply(CrowdState{"static", 16})) << crowd.lastError();
     const uint64_t last = gpu::lossPoints();
     ASSERT_TRUE(crowd.apply(before)) << crowd.lastError();
-    const render::Technique* technique = crowd.technique();
+    const render::CrowdRenderer* renderer = crowd.renderer();
     const uint64_t in_use = allocator_.in_use;
     gpu::setLoseDeviceAt(last);
     EXPECT_THROW(crowd.apply(CrowdState{"static", 16}), gpu::DeviceLost);
     gpu::setLoseDeviceAt(0);
-    expectUnchanged(before, technique, in_use, picture, "device lost");
+    expectUnchanged(before, renderer, in_use, picture, "device lost");
+}
+
+// The compute rasterizer changes in place (the same renderer: a simulated crowd keeps its
+// members where they walked), a technique it cannot draw falls back to the hardware with a line
+// while the state keeps what was asked, and culling changes rebuild nothing.
+TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
+    if (!ctx_->int64_atomics) GTEST_SKIP() << "no 64-bit buffer atomics: no compute rasterizer here";
+    CrowdState first{"baked", 30};
+    first.simulate = true;
+    LiveCrowd& crowd = start(walker(), first);
+    ASSERT_GT(foreground(draw()), 0.05);
+    const render::CrowdRenderer* renderer = crowd.renderer();
+    CrowdState compute = first;
+    compute.raster = render::RasterMode::Compute;
+    ASSERT_TRUE(crowd.apply(compute)) << crowd.lastError();
+    EXPECT_EQ(crowd.renderer(), renderer) << "a raster change rebuilt the crowd";
+    EXPECT_EQ(crowd.renderer()->rasterMode(), render::RasterMode::Compute);
+    EXPECT_GT(foreground(draw()), 0.05);
+    if (ctx_->timestamps) {
+        std::vector<std::string> names;
+        for (const GpuPassTime& p : passes_) names.push_back(p.name);
+        for (const char* pass : {"simulate", "raster", "resolve"})
+            EXPECT_NE(std::find(names.begin(), names.end(), pass), names.end()) << pass;
+    }
+    render::CullSettings cull = crowd.cull();
+    cull.lod = false;
+    crowd.setCull(cull);
+    EXPECT_FALSE(crowd.renderer()->cull().lod);
+    EXPECT_EQ(crowd.renderer(), renderer);
+    EXPECT_GT(foreground(draw()), 0.05);
+
+    CrowdState palette = compute;
+    palette.technique = "palette";
+    palette.simulate = false;
+    ASSERT_TRUE(crowd.apply(palette)) << crowd.lastError();
+    EXPECT_EQ(crowd.renderer()->rasterMode(), render::RasterMode::Hardware);
+    EXPECT_EQ(crowd.state().raster, render::RasterMode::Compute);
+    EXPECT_FALSE(crowd.renderer()->cull().lod) << "culling settings were not kept across the rebuild";
+    EXPECT_TRUE(contains(log_, "raster compute: technique palette has no compute rasterizer")) << log_;
+    EXPECT_TRUE(contains(log_, "; the hardware draws this crowd")) << log_;
+    EXPECT_FALSE(crowd.rasterProblem(render::RasterMode::Compute).empty());
+    EXPECT_GT(foreground(draw()), 0.05);
+    ASSERT_TRUE(crowd.apply(compute)) << crowd.lastError(); // a technique it draws: compute again
+    EXPECT_EQ(crowd.renderer()->rasterMode(), render::RasterMode::Compute);
+    EXPECT_GT(foreground(draw()), 0.05);
 }
 
 namespace {
@@ -274,18 +317,10 @@ struct Host final : CommandHost {
     bool applyState(const CrowdState& want, bool) override { return crowd->apply(want); }
     void setSpeed(float) override {}
     const char* setVsync(bool) override { return "fifo"; }
-    render::CullSettings& culling() override { return cull; }
     void setView(render::ViewKind v) override { view = v; }
-    bool setRaster(render::RasterMode m, std::string&) override {
-        raster = m;
-        return true;
-    }
-    render::RasterMode raster = render::RasterMode::Hardware;
-    bool setImpostors(float, std::string&) override { return true; }
     void setOverlay(bool shown) override { overlay = shown; }
     void setLight(float, float) override {}
     bool overlay = true;
-    render::CullSettings cull;
     render::ViewKind view = render::ViewKind::Overview;
     void resizeWindow(uint32_t, uint32_t) override {}
     bool screenshot(const std::string&) override { return false; }
@@ -336,6 +371,22 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_TRUE(host.quit_asked);
     EXPECT_TRUE(contains(host.lines, "technique: static\n")) << host.lines;
     EXPECT_TRUE(contains(host.lines, "stats: static\n")) << host.lines;
+}
+
+// The crowd's own passes (CrowdRenderer::collect) take the place of the viewer's `crowd` bar.
+TEST(ViewTimeRuler, CrowdPassesReplaceTheCrowdBar) {
+    const std::vector<GpuPassTime> frame = {{"crowd", 0.0, 3.0}, {"overlay", 3.0, 0.5}};
+    render::FrameSample sample;
+    sample.pass_names = {"cull", "draw"};
+    sample.gpu_pass_ms = {1.0, 1.75};
+    const std::vector<GpuPassTime> passes = withCrowdPasses(frame, sample);
+    ASSERT_EQ(passes.size(), 3u);
+    EXPECT_EQ(passes[0].name, "cull");
+    EXPECT_EQ(passes[1].name, "draw");
+    EXPECT_DOUBLE_EQ(passes[1].start_ms, 1.0);
+    EXPECT_DOUBLE_EQ(passes[1].length_ms, 1.75);
+    EXPECT_EQ(passes[2].name, "overlay");
+    EXPECT_EQ(withCrowdPasses(frame, render::FrameSample{}).size(), 2u); // no times: the bar stays
 }
 
 TEST(ViewTimeRuler, GpuPassesFromTimestamps) {

@@ -357,7 +357,7 @@ TEST(View, ImpostorsDrawTheFarCrowd) {
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     for (const char* line :
          {"impostors: under 0.000000 px", "impostors: under 25.000000 px",
-          "impostors: technique palette-ubo does not cull on the GPU here; members are drawn as meshes"})
+          "impostors: technique palette-ubo draws every member, not through culling; members are drawn as meshes"})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     const size_t stats = r.out.find("stats: baked");
     ASSERT_NE(stats, std::string::npos) << r.out;

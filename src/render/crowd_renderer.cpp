@@ -113,24 +113,23 @@ void CrowdRenderer::build() {
     technique_ = std::move(created).value();
 
     if (s.raster != RasterMode::Hardware) {
-        std::string problem = s.baked == nullptr
-                                  ? std::string("no CPU-side asset to build clusters from")
-                                  : computeRasterProblem(ctx, s.technique, *s.baked, records_.size(), s.skinning);
-        if (!problem.empty()) throw Refused{std::string("--raster ") + toString(s.raster) + ": " + problem};
-        raster_ = std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
-                                                  s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);
+        if (std::string problem = rasterProblem(s.raster); !problem.empty()) {
+            const std::string why =
+                std::string(s.fallback ? "raster " : "--raster ") + toString(s.raster) + ": " + problem;
+            if (!s.fallback) throw Refused{why};
+            notes_.push_back(why + "; the hardware draws this crowd");
+        } else {
+            raster_ = makeRaster();
+            raster_mode_ = s.raster;
+        }
     }
     if (s.cull.impostor_px > 0.0f) {
-        std::string problem =
-            s.baked == nullptr ? std::string("no CPU-side asset to read the pictures from") : impostorProblem(*s.baked);
-        if (problem.empty() && !(crowd_->canCull() && s.cull.active() && technique_->drawsCulled()))
-            problem = "members are drawn as impostors by the culling pass: technique " + s.technique +
-                      (technique_->drawsCulled() ? "" : " draws every member") +
-                      (s.cull.active() ? "" : ", --cull and --lod are off") +
-                      (crowd_->canCull() ? "" : ", this device lacks drawIndirectCount");
-        if (!problem.empty()) throw Refused{"--impostors: " + problem};
-        impostors_ = std::make_unique<ImpostorPass>(*allocator_, *s.baked, asset_->clips.buffer, *crowd_,
-                                                    s.color_format, s.depth_format, s.frames_in_flight);
+        if (std::string problem = impostorProblem(); !problem.empty()) {
+            if (!s.fallback) throw Refused{"--impostors: " + problem};
+            notes_.push_back("impostors: " + problem + "; members are drawn as meshes");
+        } else {
+            impostors_ = makeImpostors();
+        }
     }
     slots_.resize(s.frames_in_flight);
     for (Slot& slot : slots_) {
@@ -142,6 +141,96 @@ void CrowdRenderer::build() {
         VK_CHECK(vkCreateQueryPool(ctx.device, &qci, gpu::hostCallbacks(ctx.device), &pool));
         slot.queries = gpu::Unique<VkQueryPool>(ctx.device, pool);
     }
+}
+
+std::string CrowdRenderer::rasterProblem(RasterMode mode) const {
+    if (mode == RasterMode::Hardware) return {};
+    if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
+    return computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size(),
+                                setup_.skinning);
+}
+
+std::string CrowdRenderer::impostorProblem() const {
+    if (setup_.baked == nullptr) return "no CPU-side asset to read the pictures from";
+    if (std::string problem = render::impostorProblem(*setup_.baked); !problem.empty()) return problem;
+    // Impostors are the members the culling pass sends to their region: without that pass, none.
+    if (!technique_->drawsCulled()) return "technique " + setup_.technique + " draws every member, not through culling";
+    if (!setup_.cull.active()) return "culling and LOD are off (impostors are chosen by culling)";
+    if (!crowd_->canCull()) return "this device lacks drawIndirectCount (impostors are chosen by culling on the GPU)";
+    return {};
+}
+
+std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
+    const CrowdRendererSetup& s = setup_;
+    return std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
+                                           s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);
+}
+
+std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {
+    const CrowdRendererSetup& s = setup_;
+    return std::make_unique<ImpostorPass>(*allocator_, *s.baked, asset_->clips.buffer, *crowd_, s.color_format,
+                                          s.depth_format, s.frames_in_flight);
+}
+
+Status CrowdRenderer::setRaster(RasterMode mode) {
+    if (mode == RasterMode::Hardware) {
+        raster_.reset();
+        return {};
+    }
+    if (std::string problem = rasterProblem(mode); !problem.empty()) return Status::failure(problem);
+    if (raster_ != nullptr) { // the same buffers serve Compute and Auto
+        raster_mode_ = mode;
+        return {};
+    }
+    try {
+        raster_ = makeRaster();
+    } catch (const gpu::GpuError& e) {
+        return Status::failure(e.what());
+    }
+    raster_mode_ = mode;
+    return {};
+}
+
+Status CrowdRenderer::setImpostors(float pixels) {
+    if (!(pixels > 0.0f)) {
+        impostors_.reset();
+        setup_.cull.impostor_px = 0.0f;
+        return {};
+    }
+    const float before = setup_.cull.impostor_px;
+    setup_.cull.impostor_px = pixels; // impostorProblem() asks whether culling is active
+    if (impostors_ != nullptr) return {};
+    std::string problem = impostorProblem();
+    if (problem.empty()) try {
+            impostors_ = makeImpostors();
+        } catch (const gpu::GpuError& e) {
+            problem = e.what();
+        }
+    if (!problem.empty()) setup_.cull.impostor_px = before;
+    return problem.empty() ? Status{} : Status::failure(problem);
+}
+
+void CrowdRenderer::setCull(const CullSettings& cull) {
+    const float impostor_px = setup_.cull.impostor_px;
+    setup_.cull = cull;
+    setup_.cull.impostor_px = impostor_px;
+}
+
+Status CrowdRenderer::setTargets(VkExtent2D extent) {
+    for (Slot& slot : slots_) { // over the depth image replaced (a new image may reuse its handle)
+        slot.pyramid.reset();
+        slot.pyramid_depth = VK_NULL_HANDLE;
+    }
+    if (extent.width == setup_.extent.width && extent.height == setup_.extent.height) return {};
+    setup_.extent = extent;
+    if (raster_ == nullptr) return {};
+    raster_.reset();
+    try {
+        raster_ = makeRaster();
+    } catch (const gpu::GpuError& e) {
+        return Status::failure(e.what());
+    }
+    return {};
 }
 
 void CrowdRenderer::markChanged(uint32_t first, uint32_t count) {
@@ -161,8 +250,8 @@ void CrowdRenderer::setLiveMembers(uint32_t live) {
     member_area_stale_ = true;
 }
 
-void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, float time,
-                           const glm::vec3& light_direction) {
+TechniqueStats CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, float time,
+                                     const glm::vec3& light_direction) {
     Slot& f = slots_[slot];
     f.view_projection = view_projection;
     f.time = time;
@@ -190,6 +279,7 @@ void CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projection, floa
     }
     technique_->update(slot, time);
     f.cpu = technique_->stats();
+    return f.cpu;
 }
 
 void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {
@@ -229,7 +319,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.technique = technique_.get();
     frame.pyramid = f.pyramid.get();
     frame.raster = raster_.get();
-    frame.raster_mode = setup_.raster;
+    frame.raster_mode = rasterMode();
     frame.impostors = impostors_.get();
     frame.shadows = shadows_.get();
     frame.constants = crowdConstants(f.view_projection, f.time, *asset_, f.light);

@@ -45,6 +45,11 @@ struct CrowdRendererSetup {
     CullSettings cull;
     ShadowSettings shadows; // off unless shadows.size > 0
     MotionFactory motion;   // empty: the members stand (or move by the owner's edits)
+    // Where the compute rasterizer (`raster`) or impostors (`cull.impostor_px`) cannot draw this
+    // crowd (its technique, the asset, the device): false, create() refuses with the reason (the
+    // command line's choice: what was asked or nothing); true, the crowd is drawn without them
+    // and notes() says why (the viewer's: a technique switch keeps working under `raster compute`).
+    bool fallback = false;
     // Tests (TechniqueSetup): the capture buffer and a smaller storage-buffer limit.
     VkBuffer capture = VK_NULL_HANDLE;
     uint64_t storage_buffer_limit = 0;
@@ -104,9 +109,10 @@ class CrowdRenderer {
     bool simulated() const { return motion_ != nullptr; }
 
     // CPU part of frame slot `slot` at `time` seconds seen through `view_projection` (reversed Z),
-    // lit by `light_direction` (the way the light travels; not zero).
-    void update(uint32_t slot, const glm::mat4& view_projection, float time,
-                const glm::vec3& light_direction = kDefaultLight);
+    // lit by `light_direction` (the way the light travels; not zero). Returns the technique's CPU
+    // costs of it.
+    TechniqueStats update(uint32_t slot, const glm::mat4& view_projection, float time,
+                          const glm::vec3& light_direction = kDefaultLight);
     // Records the slot's passes into `cmd` (outside any rendering): the members' upload when they
     // changed, then the passes of crowd_frame.h, their barriers (a full memory barrier before
     // each, and before the first against the earlier frames on the queue) and timestamps.
@@ -117,6 +123,31 @@ class CrowdRenderer {
     // timestamps), what culling drew, CPU costs.
     FrameSample collect(uint32_t slot) const;
 
+    // Changes between frames, each built beside what it replaces: on an error nothing changed.
+    // Contract for all four: the GPU finished every frame recorded before (vkDeviceWaitIdle).
+    // Who rasterizes from the next record(). Errors: rasterProblem(mode), a GPU failure.
+    Status setRaster(RasterMode mode);
+    // Members fewer than `pixels` tall drawn as impostors (0: none), the pass built when first
+    // needed. Errors: impostorProblem(), a GPU failure.
+    Status setImpostors(float pixels);
+    // Culling, LOD and occlusion of the next frames (`impostor_px` is setImpostors()'s).
+    void setCull(const CullSettings& cull);
+    // The images record() draws into were replaced, by ones of `extent` (a new swapchain): what
+    // was built over the old ones goes (the occlusion pyramids), the compute rasterizer is rebuilt
+    // for another size. Errors: a GPU failure; the hardware then draws (rasterMode() says so).
+    Status setTargets(VkExtent2D extent);
+
+    // Why the compute rasterizer cannot draw this crowd in `mode` ("" when it can, and for Hardware).
+    std::string rasterProblem(RasterMode mode) const;
+    // Why members cannot be drawn as impostors ("" when they can).
+    std::string impostorProblem() const;
+    RasterMode rasterMode() const { return raster_ ? raster_mode_ : RasterMode::Hardware; } // in effect
+    float impostorPixels() const { return impostors_ ? setup_.cull.impostor_px : 0.0f; }    // in effect
+    const CullSettings& cull() const { return setup_.cull; }
+    // With CrowdRendererSetup::fallback: what create() left out and why, one line each
+    // ("raster compute: ...; the hardware draws this crowd", "impostors: ...; members are drawn as meshes").
+    const std::vector<std::string>& notes() const { return notes_; }
+
     std::string_view techniqueName() const { return technique_->name(); }
     const CrowdGpu& crowd() const { return *crowd_; }
     VertexCacheStats vertexCacheStats() const;                  // the compute rasterizer's (zero without one)
@@ -124,7 +155,9 @@ class CrowdRenderer {
 
   private:
     CrowdRenderer(gpu::Allocator& allocator, const GpuAsset& asset, const CrowdRendererSetup& setup);
-    void build(); // throws gpu::GpuError, or Error (as BuildError) for a refused setup
+    void build();                                        // throws gpu::GpuError, or Refused for a refused setup
+    std::unique_ptr<ComputeRaster> makeRaster() const;   // throws gpu::GpuError
+    std::unique_ptr<ImpostorPass> makeImpostors() const; // throws gpu::GpuError
 
     struct Slot {
         gpu::Unique<VkQueryPool> queries; // kPassTimestamps, or none without timestamps
@@ -154,6 +187,8 @@ class CrowdRenderer {
     std::unique_ptr<Technique> technique_;
     std::unique_ptr<ComputeRaster> raster_;
     std::unique_ptr<ImpostorPass> impostors_;
+    RasterMode raster_mode_ = RasterMode::Hardware; // raster_'s mode (Compute or Auto)
+    std::vector<std::string> notes_;
     std::shared_ptr<const PyramidPipelines> pyramid_pipelines_;
     std::vector<Slot> slots_;
 };

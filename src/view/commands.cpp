@@ -69,43 +69,53 @@ bool Commands::apply(const Command& c) {
         return true;
     }
     case CommandKind::Cull:
-        host_.culling().cull = c.on;
-        host_.log(std::string("cull: ") + (c.on ? "on" : "off"));
-        return true;
     case CommandKind::Lod:
-        host_.culling().lod = c.on;
-        host_.log(std::string("lod: ") + (c.on ? "on" : "off"));
-        return true;
     case CommandKind::Occlusion:
-        host_.culling().occlusion = c.on;
-        host_.log(std::string("occlusion: ") + (c.on ? "on" : "off"));
+    case CommandKind::LodError: { // the next frames' culling: nothing is rebuilt
+        render::CullSettings cull = crowd_.cull();
+        const std::string on = c.on ? "on" : "off";
+        std::string done;
+        if (c.kind == CommandKind::Cull) {
+            cull.cull = c.on;
+            done = "cull: " + on;
+        } else if (c.kind == CommandKind::Lod) {
+            cull.lod = c.on;
+            done = "lod: " + on;
+        } else if (c.kind == CommandKind::Occlusion) {
+            cull.occlusion = c.on;
+            done = "occlusion: " + on;
+        } else {
+            cull.lod_error_px = float(c.number);
+            done = "lod-error: " + std::to_string(float(c.number)) + " px";
+        }
+        crowd_.setCull(cull);
+        host_.log(done);
         return true;
-    case CommandKind::LodError:
-        host_.culling().lod_error_px = float(c.number);
-        host_.log("lod-error: " + std::to_string(float(c.number)) + " px");
-        return true;
+    }
     case CommandKind::Simulate:
         want.simulate = c.on;
         if (!change(want, false)) return false;
         host_.log(std::string("simulate: ") + (c.on ? "on" : "off"));
         return true;
     case CommandKind::Raster: {
-        render::RasterMode mode = render::RasterMode::Hardware;
-        render::parseRasterMode(c.text, mode); // the parser admits only the three names
-        std::string why;
-        if (!host_.setRaster(mode, why)) {
+        render::parseRasterMode(c.text, want.raster); // the parser admits only the three names
+        if (std::string why = crowd_.rasterProblem(want.raster); !why.empty()) {
             host_.log("error: raster " + c.text + ": " + why);
             return false;
         }
+        if (!change(want, false)) return false;
         host_.log("raster: " + c.text);
         return true;
     }
     case CommandKind::Impostors: {
-        std::string why;
-        if (!host_.setImpostors(float(c.number), why)) {
+        want.impostor_px = float(c.number);
+        if (std::string why = want.impostor_px > 0.0f ? crowd_.impostorProblem() : ""; !why.empty()) {
+            if (!render::impostorProblem(crowd_.asset().baked).empty())
+                why += ": start the viewer with --impostors PX to bake them";
             host_.log("error: impostors: " + why);
             return false;
         }
+        if (!change(want, false)) return false;
         host_.log("impostors: under " + std::to_string(float(c.number)) + " px");
         return true;
     }

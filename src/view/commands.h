@@ -1,8 +1,8 @@
 // The console commands carried out. Commands holds the lines waiting to run (typed in the console,
 // picked in the panels, and the --exec script, one scripted line a frame) and turns each parsed
-// command (console.h) into what it changes: the crowd through a LiveCrowd transaction, the rest
-// through the CommandHost (the viewer; tests give their own). Every line is logged ("> line"),
-// then what happened, or "error: ..." when it changed nothing.
+// command (console.h) into what it changes: the crowd (technique, members, raster, impostors,
+// culling) through its LiveCrowd, the rest through the CommandHost (the viewer; tests give their own). Every line is
+// logged ("> line"), then what happened, or "error: ..." when it changed nothing.
 #pragma once
 
 #include "console.h"
@@ -27,15 +27,8 @@ class CommandHost {
     virtual bool applyState(const CrowdState& want, bool reframe) = 0;
     virtual void setSpeed(float speed) = 0;
     virtual const char* setVsync(bool on) = 0;       // returns the present mode now in use
-    virtual render::CullSettings& culling() = 0;     // what the next frames cull with (the viewer's)
     virtual void setView(render::ViewKind view) = 0; // places the camera
-    // Who rasterizes the next frames; false (and crowd-independent reason in `why`) when the
-    // compute rasterizer cannot draw this crowd: the mode is then left as it was.
-    virtual bool setRaster(render::RasterMode mode, std::string& why) = 0;
-    // Members fewer than `pixels` tall are drawn as impostors (0: none); false, with the reason,
-    // when the crowd cannot be (nothing changes then).
-    virtual bool setImpostors(float pixels, std::string& why) = 0;
-    virtual void setOverlay(bool shown) = 0; // the panel (FPS, time ruler, switches); not the console
+    virtual void setOverlay(bool shown) = 0;         // the panel (FPS, time ruler, switches); not the console
     virtual void setLight(float azimuth_degrees, float elevation_degrees) = 0; // the sun of the next frames
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
     virtual bool screenshot(const std::string& path) = 0; // false: this swapchain's images cannot be copied

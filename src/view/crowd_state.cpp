@@ -1,6 +1,8 @@
 // Crowd-state transactions; see crowd_state.h.
 #include "crowd_state.h"
 
+#include "../gpu/passes.h"
+
 #include <throng/events.h>
 
 #include <algorithm>
@@ -62,13 +64,53 @@ std::unique_ptr<AssetOnGpu> LiveCrowd::rebake(Precision precision, bool vat) {
     return upload(std::move(b).value());
 }
 
+void LiveCrowd::log(const std::string& line) const {
+    if (setup_.log) setup_.log(line);
+}
+
 bool LiveCrowd::start(const CrowdState& first) {
     asset_ = upload(std::move(scene_.baked));
     return asset_ != nullptr && apply(first);
 }
 
+std::string LiveCrowd::rasterProblem(render::RasterMode mode) const {
+    return renderer_ ? renderer_->rasterProblem(mode) : std::string("no crowd is drawn");
+}
+
+std::string LiveCrowd::impostorProblem() const {
+    return renderer_ ? renderer_->impostorProblem() : std::string("no crowd is drawn");
+}
+
+bool LiveCrowd::applyPasses(const CrowdState& want) {
+    VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device)); // frames in flight read the passes replaced
+    const render::RasterMode raster_before = renderer_->rasterMode();
+    if (want.raster != state_.raster) {
+        const std::string problem = renderer_->rasterProblem(want.raster);
+        if (Status st = renderer_->setRaster(problem.empty() ? want.raster : render::RasterMode::Hardware); !st)
+            return fail(st.message);
+        if (!problem.empty())
+            log(std::string("raster ") + render::toString(want.raster) + ": " + problem +
+                "; the hardware draws this crowd");
+    }
+    if (want.impostor_px != state_.impostor_px) {
+        const std::string problem = want.impostor_px > 0.0f ? renderer_->impostorProblem() : std::string();
+        if (Status st = renderer_->setImpostors(problem.empty() ? want.impostor_px : 0.0f); !st) {
+            if (renderer_->setRaster(raster_before)) return fail(st.message); // as it was
+            return fail(st.message + "; the hardware draws this crowd");
+        }
+        if (!problem.empty()) log("impostors: " + problem + "; members are drawn as meshes");
+    }
+    state_ = want;
+    return true;
+}
+
 bool LiveCrowd::apply(const CrowdState& want) {
     try {
+        CrowdState passes_aside = want; // the state but for the passes changed in place
+        passes_aside.raster = state_.raster;
+        passes_aside.impostor_px = state_.impostor_px;
+        if (renderer_ && passes_aside == state_ && built_format_ == setup_.color_format) return applyPasses(want);
+
         std::unique_ptr<AssetOnGpu> asset; // a new asset, or none to keep asset_
         const BakedAsset& current = asset_->baked;
         const bool vat = want.technique == "vat" || hasVat(current);
@@ -82,34 +124,33 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (want.clip >= int(use.baked.clips.size()))
             return fail("clip " + std::to_string(want.clip) + " does not exist");
         std::unique_ptr<render::Crowd> crowd = crowdFor(use.baked, want, setup_.seed);
-        const std::vector<Bounds> cull_bounds = render::techniqueCullBounds(
-            want.technique, crowd->clip_bounds, render::defaultSwim(), !setup_.layers.empty());
-        // The shadow map before the crowd on the GPU and the technique made for it (both read it;
-        // on failure they go first, it last).
-        std::unique_ptr<render::ShadowMap> shadows;
+        const gpu::Context& ctx = *setup_.allocator->context;
+
+        render::CrowdRendererSetup rs;
+        rs.technique = want.technique;
+        rs.encoding = setup_.encoding;
+        rs.skinning = want.skinning;
+        if (render::techniqueTakesLayers(want.technique)) rs.layers = setup_.layers;
+        rs.bone_precision = want.precision;
+        rs.baked = &use.baked;
+        rs.members = crowd->instances;
+        rs.clip_bounds = crowd->clip_bounds;
+        rs.color_format = setup_.color_format;
+        rs.depth_format = setup_.depth_format;
+        rs.extent = setup_.extent;
+        rs.frames_in_flight = setup_.frames_in_flight;
+        rs.raster = want.raster;
+        rs.raster_options.vertex_cache_bytes = setup_.vertex_cache_bytes;
+        rs.cull = setup_.cull;
+        rs.cull.impostor_px = want.impostor_px;
+        rs.fallback = true; // the viewer draws what it can, and says what it left out
         if (want.shadows > 0) {
-            render::ShadowSettings ss;
-            ss.size = want.shadows;
-            ss.ground = true;
-            ss.area = crowd->bounds;
-            if (Status st = render::checkShadowSettings(*setup_.allocator->context, ss); !st)
+            rs.shadows = {want.shadows, true, crowd->bounds};
+            if (Status st = render::checkShadowSettings(ctx, rs.shadows); !st)
                 return fail(st.message.rfind("shadows", 0) == 0 ? st.message : "shadows: " + st.message);
-            shadows = std::make_unique<render::ShadowMap>(*setup_.allocator, ss, setup_.color_format,
-                                                          setup_.depth_format, setup_.frames_in_flight);
         }
-        if (!cull_pipelines_ && setup_.allocator->context->indirect_count)
-            cull_pipelines_ = render::createCullPipelines(*setup_.allocator->context);
-        auto crowd_gpu =
-            std::make_unique<render::CrowdGpu>(*setup_.allocator, use.gpu, crowd->instances, cull_bounds,
-                                               setup_.frames_in_flight, cull_pipelines_, shadows != nullptr);
-        std::unique_ptr<render::CrowdMotion> motion;
         std::shared_ptr<sim::EventMirror> events;
         if (want.simulate) {
-            if (!render::techniqueReadsMembersOnGpu(want.technique))
-                return fail("technique " + want.technique +
-                            " samples poses from the members on the CPU and cannot draw a simulated crowd (simulate "
-                            "off first)");
-            const gpu::Context& ctx = *setup_.allocator->context;
             if (!sim_pipelines_) sim_pipelines_ = sim::createSimPipelines(ctx);
             // The members' animation events come from a CPU copy of the steps: only where there are
             // events, and for crowds whose CPU steps the frame can afford.
@@ -120,38 +161,22 @@ bool LiveCrowd::apply(const CrowdState& want) {
                 sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique), setup_.seed, sim_pipelines_,
                                clock_, mirror ? &events : nullptr);
             if (!factory) return fail(factory.error().message);
-            motion = factory.value()(*setup_.allocator, crowd_gpu->instances());
+            rs.motion = std::move(factory).value();
         }
-        render::TechniqueSetup setup;
-        setup.crowd = crowd_gpu.get();
-        setup.allocator = setup_.allocator;
-        setup.asset = &use.gpu;
-        setup.instances = &crowd->instances;
-        setup.color_format = setup_.color_format;
-        setup.depth_format = setup_.depth_format;
-        setup.frames_in_flight = setup_.frames_in_flight;
-        setup.source = &use.baked.source;
-        setup.mesh = &use.mesh;
-        setup.encoding = setup_.encoding;
-        setup.skinning = want.skinning;
-        if (render::techniqueTakesLayers(want.technique)) setup.layers = setup_.layers;
-        setup.bone_precision = want.precision;
-        setup.shadows = shadows.get();
-        Result<std::unique_ptr<render::Technique>> created = render::createTechnique(want.technique, setup);
+        Result<std::unique_ptr<render::CrowdRenderer>> created =
+            render::CrowdRenderer::create(*setup_.allocator, use.gpu, rs);
         if (!created) return fail(created.error().message);
-        // Everything exists: retire the old state once the GPU is done with it. The technique goes
-        // first: it points into the old crowd, shadow map and asset; the shadow map after the
-        // crowd on the GPU made for it.
-        VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device));
-        technique_ = std::move(created).value();
-        motion_ = std::move(motion);
+        // Everything exists: retire the old state once the GPU is done with it, the renderer
+        // first (it points into the old asset).
+        VK_CHECK(vkDeviceWaitIdle(ctx.device));
+        renderer_ = std::move(created).value();
+        built_format_ = setup_.color_format;
         events_ = std::move(events);
-        crowd_gpu_ = std::move(crowd_gpu);
-        shadows_ = std::move(shadows);
         crowd_ = std::move(crowd);
         if (asset) asset_ = std::move(asset);
         state_ = want;
-        technique_name_ = std::string(technique_->name());
+        technique_name_ = std::string(renderer_->techniqueName());
+        for (const std::string& note : renderer_->notes()) log(note);
         return true;
     } catch (const gpu::DeviceLost&) { // nothing more can be drawn: the caller ends with it
         throw;
@@ -160,11 +185,37 @@ bool LiveCrowd::apply(const CrowdState& want) {
     }
 }
 
-render::TechniqueStats LiveCrowd::update(uint32_t slot, float time) {
+void LiveCrowd::setTargets(VkExtent2D extent) {
+    setup_.extent = extent;
+    if (!renderer_) return;
+    const render::RasterMode before = renderer_->rasterMode();
+    if (Status st = renderer_->setTargets(extent); !st)
+        log(std::string("raster ") + render::toString(before) + ": " + st.message + "; the hardware draws this crowd");
+}
+
+void LiveCrowd::setCull(const render::CullSettings& cull) {
+    setup_.cull = cull;
+    if (renderer_) renderer_->setCull(cull);
+}
+
+render::TechniqueStats LiveCrowd::update(uint32_t slot, const glm::mat4& view_projection, float time,
+                                         const glm::vec3& light) {
     clock_ = time;
-    if (!technique_) return {};
-    technique_->update(slot, time);
-    return technique_->stats();
+    if (!renderer_) return {};
+    return renderer_->update(slot, view_projection, time, light);
+}
+
+void LiveCrowd::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {
+    if (renderer_) {
+        renderer_->record(cmd, slot, targets, depth_sampled);
+        return;
+    }
+    const gpu::Pass clear{"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}};
+    gpu::recordPasses(cmd, gpu::FrameSlot{}, std::span(&clear, 1), targets);
+}
+
+render::FrameSample LiveCrowd::collect(uint32_t slot) const {
+    return renderer_ ? renderer_->collect(slot) : render::FrameSample{};
 }
 
 double LiveCrowd::clock() const { return events_ ? events_->time() : double(clock_); }
@@ -190,12 +241,8 @@ std::vector<std::pair<std::string, size_t>> LiveCrowd::eventCounts(double t0, do
 }
 
 void LiveCrowd::release() {
-    technique_.reset();
+    renderer_.reset();
     events_.reset();
-    motion_.reset();
-    crowd_gpu_.reset();
-    shadows_.reset();
-    cull_pipelines_.reset();
     sim_pipelines_.reset();
     crowd_.reset();
     asset_.reset();

@@ -1,15 +1,16 @@
 // The crowd on screen as one value, CrowdState, and LiveCrowd, which holds what a state is built
-// into (the asset on the GPU, the instances, the technique) and changes it as a transaction:
-// everything a new state implies is built beside the current one, and only once all of it exists
-// does it replace the current one; on any failure nothing changes and the current state stays
-// usable. Needs no window: a gpu::Allocator and the colour and depth formats the technique draws
-// into (the viewer's swapchain, or a test's images).
+// into (the asset on the GPU, the members' layout, and one render::CrowdRenderer: the same object
+// that draws the crowds of `throng render`, `bench` and the render API) and changes it as a
+// transaction: everything a new state implies is built beside the current one, and only once all
+// of it exists does it replace the current one; on any failure nothing changes and the current
+// state stays usable. Needs no window: a gpu::Allocator, the colour and depth formats and the
+// size of the targets the crowd is drawn into (the viewer's swapchain, or a test's images).
 #pragma once
 
 #include "scene.h"
 
+#include "../render/crowd_renderer.h"
 #include "../render/renderer.h"
-#include "../render/shadows.h"
 #include "../sim/motion.h"
 
 #include <functional>
@@ -28,8 +29,15 @@ struct CrowdState {
     // Shadows of the crowd on itself and on a ground under it (render/shadows.h): the shadow map's
     // texels a side, 0: none.
     uint32_t shadows = 0;
-    // How palette and baked blend a vertex's joints; the other techniques refuse DualQuaternion.
+    // How palette, palette-ubo, baked and pose blend a vertex's joints; the others refuse DualQuaternion.
     render::Skinning skinning = render::Skinning::Linear;
+    // Who rasterizes. Where the compute rasterizer cannot draw the crowd (its technique, the
+    // device) the hardware does, with a line saying why; the state keeps what was asked, so the
+    // next crowd it can draw is rasterized in compute again.
+    render::RasterMode raster = render::RasterMode::Hardware;
+    // Members fewer pixels tall drawn as impostors (0: none); likewise drawn as meshes, with a
+    // line saying why, where they cannot be.
+    float impostor_px = 0.0f;
     bool operator==(const CrowdState&) const = default;
 };
 
@@ -38,12 +46,15 @@ struct CrowdSetup {
     gpu::Allocator* allocator = nullptr;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
+    VkExtent2D extent{}; // of the targets record() draws into (resize() changes it)
     uint32_t frames_in_flight = render::kFramesInFlight;
     uint64_t seed = 1; // the crowd's layout, clips, phases and tints
     render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
     // `--layer` texts: applied while the technique blends layers (render::techniqueTakesLayers;
     // the others draw without them).
     std::vector<std::string> layers;
+    render::CullSettings cull;                              // the first frames' (setCull() changes it); not impostor_px
+    uint64_t vertex_cache_bytes = render::kVertexCacheAuto; // the compute rasterizer's
     // Progress ("baking half...") and the upload's warnings ("warning: ..."), as they happen. May be empty.
     std::function<void(const std::string&)> log;
 };
@@ -61,38 +72,56 @@ class LiveCrowd {
 
     // The transaction. Builds everything `want` implies beside the current state: the asset baked
     // again when the scene's model was imported and `want` needs another precision or vertex
-    // animation (vat), the instances, the shadow map (want.shadows, over the crowd's bounds), the
-    // technique; then waits for the device to be done with the current state (vkDeviceWaitIdle)
-    // and replaces it. False when anything fails (an unknown technique, vat on a .throng file
-    // without vertex animation, a clip the asset lacks, a shadow map size the device refuses
-    // (render::checkShadowSettings), a bake, out of GPU or host memory): lastError() says why,
-    // everything built for `want` is freed and the current state is as it was. Throws
-    // gpu::DeviceLost: nothing more can be drawn. Contract: start() succeeded.
+    // animation (vat), the members' layout, the simulation, and the crowd's renderer
+    // (render::CrowdRenderer::create: the technique, culling, the shadow map over the crowd's
+    // bounds, the compute rasterizer, impostors); then waits for the device to be done with the
+    // current state (vkDeviceWaitIdle) and replaces it. A change of `raster` or `impostor_px` alone
+    // rebuilds only that pass (a simulated crowd keeps walking). What the renderer left out (the
+    // compute rasterizer or impostors where they cannot draw this crowd) is logged, one line each.
+    // False when anything fails (an unknown technique, vat on a .throng file without vertex
+    // animation, a clip the asset lacks, a shadow map size the device refuses, a bake, out of GPU
+    // or host memory): lastError() says why, everything built for `want` is freed and the current
+    // state is as it was. Throws gpu::DeviceLost: nothing more can be drawn. Contract: start()
+    // succeeded.
     bool apply(const CrowdState& want);
 
-    // The colour format later builds draw into (a new swapchain's); builds nothing.
+    // Why the compute rasterizer cannot draw the current crowd in `mode` ("" when it can).
+    std::string rasterProblem(render::RasterMode mode) const;
+    // Why the current crowd's members cannot be drawn as impostors ("" when they can).
+    std::string impostorProblem() const;
+
+    // The colour format later builds draw into (a new swapchain's); builds nothing, but the next
+    // apply() rebuilds the renderer when it differs from the one it was built for.
     void setColorFormat(VkFormat format) { setup_.color_format = format; }
-    // Drops the technique: technique() is null and no crowd is drawn until the next apply(). For a
+    // New targets, of `extent` (a new swapchain's). Contract: the device is idle. A compute
+    // rasterizer that cannot be rebuilt leaves the hardware drawing, with a logged line.
+    void setTargets(VkExtent2D extent);
+    // Culling, LOD and occlusion of the next frames (kept across changes; impostor_px is the state's).
+    void setCull(const render::CullSettings& cull);
+    const render::CullSettings& cull() const { return setup_.cull; }
+    // Drops the renderer: nothing is drawn (record() clears) until the next apply(). For a
     // technique that could not be rebuilt for a new colour format.
-    void dropTechnique() { technique_.reset(); }
+    void dropRenderer() { renderer_.reset(); }
 
-    // The frame's CPU work for frame slot `slot` at `time` seconds, and what it cost; nothing (zero
-    // costs) without a technique.
-    render::TechniqueStats update(uint32_t slot, float time);
+    // The frame's CPU work for frame slot `slot` at `time` seconds, seen through
+    // `view_projection`, lit by `light` (the way it travels); what it cost. Nothing without a renderer.
+    render::TechniqueStats update(uint32_t slot, const glm::mat4& view_projection, float time, const glm::vec3& light);
+    // Records the slot's frame of the crowd into `cmd` (render::CrowdRenderer::record: the colour
+    // and depth cleared first, left in their attachment layouts); without a renderer only the
+    // clear. `depth_sampled`: the depth image can be sampled (occlusion culling).
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled);
+    // The slot's last frame once the GPU finished it: GPU times per pass, what culling drew, CPU costs.
+    render::FrameSample collect(uint32_t slot) const;
 
-    // Frees everything, the technique first (it points into the members and the asset). The GPU
-    // must be done with them. Idempotent.
+    // Frees everything, the renderer first (it points into the asset). The GPU must be done with
+    // them. Idempotent.
     void release();
 
-    const CrowdState& state() const { return state_; } // what technique(), crowd() and asset() were built from
-    render::Technique* technique() const { return technique_.get(); } // null before start() and after dropTechnique()
-    const render::Crowd& crowd() const { return *crowd_; }            // contract: started
-    render::CrowdGpu* crowdGpu() const { return crowd_gpu_.get(); }   // the members on the GPU; null before start()
-    render::CrowdMotion* motion() const { return motion_.get(); }     // the simulation; null when not simulated
-    // The shadow map the technique and crowdGpu() were made with; null without shadows. The owner
-    // updates it (ShadowMap::update, over crowd().bounds) each frame slot before recording.
-    render::ShadowMap* shadows() const { return shadows_.get(); }
-    const AssetOnGpu& asset() const { return *asset_; } // contract: started (or start() got past the upload)
+    const CrowdState& state() const { return state_; } // what renderer(), crowd() and asset() were built from
+    // Null before start() and after dropRenderer().
+    const render::CrowdRenderer* renderer() const { return renderer_.get(); }
+    const render::Crowd& crowd() const { return *crowd_; } // the layout; contract: started
+    const AssetOnGpu& asset() const { return *asset_; }    // contract: started (or start() got past the upload)
     const std::string& techniqueName() const { return technique_name_; } // as it names itself: `palette (quat)`
     const std::string& lastError() const { return last_error_; }         // why the last start()/apply() failed
     const Scene& scene() const { return scene_; }
@@ -105,28 +134,27 @@ class LiveCrowd {
     static constexpr uint32_t kMaxMirroredMembers = 200'000;
 
     // Drawn in the frame slot `slot` last held (after culling and LOD); contract: started.
-    uint64_t triangles(uint32_t slot) const { return crowd_gpu_ ? crowd_gpu_->counts(slot).triangles : 0; }
+    uint64_t triangles(uint32_t slot) const { return renderer_ ? renderer_->crowd().counts(slot).triangles : 0; }
 
   private:
     bool fail(std::string why); // false, with last_error_ = why
+    void log(const std::string& line) const;
     // Null when it fails: last_error_ says why.
     std::unique_ptr<AssetOnGpu> upload(BakedAsset baked);
     std::unique_ptr<AssetOnGpu> rebake(Precision precision, bool vat);
+    // apply() when only `raster` or `impostor_px` change.
+    bool applyPasses(const CrowdState& want);
 
     Scene scene_;
     CrowdSetup setup_;
-    // Destroyed in reverse by release(): the technique points into the crowd, the shadow map and
-    // the asset; crowd_gpu_ was made for the shadow map (a light's view).
+    // Destroyed in reverse by release(): the renderer points into the asset.
     std::unique_ptr<AssetOnGpu> asset_;
     std::unique_ptr<render::Crowd> crowd_;
-    std::unique_ptr<render::ShadowMap> shadows_;                  // state_.shadows > 0 only
-    std::shared_ptr<const render::CullPipelines> cull_pipelines_; // built once, shared by every crowd_gpu_
-    std::unique_ptr<render::CrowdGpu> crowd_gpu_;                 // the technique draws its members
-    std::shared_ptr<const sim::SimPipelines> sim_pipelines_;      // built once, shared by every motion_
-    std::unique_ptr<render::CrowdMotion> motion_;                 // moves crowd_gpu_'s members (state_.simulate)
-    std::shared_ptr<sim::EventMirror> events_;                    // its events (eventCounts), or null
+    std::shared_ptr<const sim::SimPipelines> sim_pipelines_; // built once, shared by every simulation
+    std::shared_ptr<sim::EventMirror> events_;               // a simulated crowd's events (eventCounts), or null
     float clock_ = 0.0f; // the time of the last update(): a new simulation starts there
-    std::unique_ptr<render::Technique> technique_;
+    std::unique_ptr<render::CrowdRenderer> renderer_;
+    VkFormat built_format_ = VK_FORMAT_UNDEFINED; // the colour format renderer_ draws into
     CrowdState state_;
     std::string technique_name_;
     std::string last_error_;

@@ -62,16 +62,21 @@ void endPass(VkCommandBuffer cmd, FrameSlot& f, const char* name) {
     gpu::writeTimestamp(cmd, f, uint32_t(f.timed.size()));
 }
 
-void recordCrowd(VkCommandBuffer cmd, FrameSlot& f, uint32_t index, const render::CrowdFrame& frame,
-                 const gpu::FrameTargets& targets) {
-    std::vector<gpu::Pass> passes;
-    if (frame.technique != nullptr) {
-        render::addCrowdPasses(passes, index, frame);
-    } else {
-        passes.push_back({"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}});
+std::vector<GpuPassTime> withCrowdPasses(std::vector<GpuPassTime> frame, const render::FrameSample& sample) {
+    if (sample.gpu_pass_ms.empty()) return frame;
+    std::vector<GpuPassTime> out;
+    for (GpuPassTime& pass : frame) {
+        if (pass.name != "crowd") {
+            out.push_back(std::move(pass));
+            continue;
+        }
+        double start = pass.start_ms;
+        for (size_t i = 0; i < sample.pass_names.size() && i < sample.gpu_pass_ms.size(); ++i) {
+            out.push_back({sample.pass_names[i], start, sample.gpu_pass_ms[i]});
+            start += sample.gpu_pass_ms[i];
+        }
     }
-    gpu::recordPasses(cmd, f, passes, targets);
-    f.timed = gpu::passNames(passes);
+    return out;
 }
 
 void submitFrame(const gpu::Context& ctx, FrameSlot& f, VkSemaphore wait, VkSemaphore signal) {

@@ -1,6 +1,6 @@
 // One frame, in the steps the viewer takes in order: wait for the frame slot (reading the GPU
 // times of the frame it last held), acquire a swapchain image, begin recording, record the crowd
-// (recordCrowd) and the overlay (overlay.h), each pass ending with endPass(), submit, present.
+// (LiveCrowd::record) and the overlay (overlay.h), each ending with endPass(), submit, present.
 // kSlots frames are in flight; what a frame writes on the CPU belongs to its slot. Everything but
 // acquire and present works without a window (tests record and submit crowd frames headless).
 #pragma once
@@ -54,15 +54,12 @@ void beginFrame(const gpu::Context& context, FrameSlot& slot);
 // Contract: at most kTimestamps - 1 passes a frame.
 void endPass(VkCommandBuffer cmd, FrameSlot& slot, const char* name);
 
-// Records the crowd's part of frame slot `index` into `targets` (a swapchain image and its depth
-// image, or a test's) as a list of passes (gpu/passes.h): render::addCrowdPasses() (simulate,
-// cull, upload, draw, and with occlusion culling pyramid, cull-late, draw-late); without a
-// technique one `clear` pass. The colour is cleared to targets.clear and the depth to 0 (reversed Z) first;
-// after, the colour image is in COLOR_ATTACHMENT_OPTIMAL and the depth image in
-// DEPTH_ATTACHMENT_OPTIMAL. The slot's timed passes are these, in order. Contract: the technique
-// was built for the targets' formats, beginFrame() began the slot's frame.
-void recordCrowd(VkCommandBuffer cmd, FrameSlot& slot, uint32_t index, const render::CrowdFrame& frame,
-                 const gpu::FrameTargets& targets);
+// The frame's GPU passes for the time ruler: `frame` as the viewer's own timestamps measured it
+// (the `crowd`, recorded by render::CrowdRenderer, then the `overlay`), with `crowd` replaced by
+// the crowd's own passes (`sample`: CrowdRenderer::collect's; simulate, cull, draw, ...) laid end
+// to end from where it started. Unchanged when `sample` has no times (the crowd was rebuilt, a
+// device without timestamps).
+std::vector<GpuPassTime> withCrowdPasses(std::vector<GpuPassTime> frame, const render::FrameSample& sample);
 
 // Ends the slot's command buffer's submission: submits it, waiting for `wait` (all commands) and
 // signalling `signal` (each skipped when VK_NULL_HANDLE) and the slot's fence.

@@ -30,7 +30,6 @@ Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, Baked
     if (!g) return g.error();
     a->gpu = std::move(g).value();
     a->allocator = &allocator;
-    a->mesh = render::cpuMesh(a->baked);
     return a;
 }
 

@@ -32,13 +32,11 @@ Result<Scene> loadScene(const std::string& source, const BakeOptions& bake,
 // The asset carries vertex animation (float or half), which technique vat draws from.
 bool hasVat(const BakedAsset& asset);
 
-// A baked asset with its GPU copy and the mesh technique cpu skins. Held by pointer: techniques
-// keep pointers into it, which must stay valid while a replacement is built beside it. Frees the
-// GPU copy on destruction (the GPU must be done with it).
+// A baked asset with its GPU copy. Held by pointer: the crowd's renderer keeps pointers into it, which must stay valid
+// while a replacement is built beside it. Frees the GPU copy on destruction (the GPU must be done with it).
 struct AssetOnGpu {
     BakedAsset baked;
     render::GpuAsset gpu;
-    render::BakedAssetMesh mesh;
     gpu::Allocator* allocator = nullptr; // set once `gpu` holds something to free
     AssetOnGpu() = default;
     AssetOnGpu(const AssetOnGpu&) = delete;
@@ -46,7 +44,7 @@ struct AssetOnGpu {
     ~AssetOnGpu();
 };
 
-// Uploads `baked` (render::uploadAsset) and derives the CPU mesh. What the upload warns about
+// Uploads `baked` (render::uploadAsset). What the upload warns about
 // stays in gpu.warnings for the caller to show. Errors: the device refuses the asset (uploadAsset's
 // message); nothing is left allocated.
 Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, BakedAsset baked);

@@ -1,7 +1,8 @@
-// The interactive viewer; see viewer.h. It owns the window's swapchain, the frame slots, the
-// overlay, the crowd (crowd_state.h) and the console commands (commands.h), and runs the loop. One
-// frame: wait for the frame slot, acquire a swapchain image, let the technique do its CPU work,
-// build the overlay, record (the crowd, then the overlay in its render pass), submit, present.
+// The interactive viewer; see throng/view.h. It owns the window's swapchain, the frame slots, the
+// overlay, the crowd (crowd_state.h: a render::CrowdRenderer, as every other caller draws a
+// crowd) and the console commands (commands.h), and runs the loop. One frame: wait for the frame
+// slot, acquire a swapchain image, let the crowd do its CPU work, build the overlay, record (the
+// crowd, then the overlay in its render pass), submit, present.
 // Console commands (typed, from panels, or scripted) are applied between frames.
 #include <throng/view.h>
 
@@ -38,6 +39,8 @@ CrowdState initialState(const ViewerOptions& o) {
     s.simulate = o.simulate;
     s.shadows = o.shadows;
     s.skinning = render::skinningNamed(o.skinning).value();
+    render::parseRasterMode(o.raster, s.raster); // the command line admits only the names it knows
+    s.impostor_px = o.impostor_px;
     return s;
 }
 
@@ -73,11 +76,10 @@ class Viewer final : public CommandHost {
             glfwGetFramebufferSize(window_, &width, &height);
         }
         requested_ = {uint32_t(width), uint32_t(height)};
-        rebuildPyramid();
-        render::parseRasterMode(options_.raster, raster_mode_); // the command line admits only the names it knows
         createFrameSlots(ctx_, slots_);
         overlay_.init(window_, ctx_, swapchain_);
         crowd_.setColorFormat(swapchain_.format);
+        crowd_.setTargets(swapchain_.extent);
         CrowdState first = initialState(options_);
         if (first.shadows > 0) // a size this device refuses: the crowd without shadows, and a line saying so
             if (Status st = render::checkShadowSettings(ctx_, render::ShadowSettings{first.shadows}); !st) {
@@ -91,15 +93,15 @@ class Viewer final : public CommandHost {
         float azimuth = 0.0f, elevation = 0.0f;
         if (!options_.light.empty() && render::parseSunAngles(options_.light, azimuth, elevation))
             light_ = render::lightFromAngles(azimuth, elevation);
-        cull_ = {options_.cull,       options_.lod, options_.lod_error, options_.occlusion, options_.coarse_skinning,
-                 options_.impostor_px};
-        if (std::string why; !rebuildRaster(why)) {
-            printError(crowd_.scene().source, std::string("--raster ") + render::toString(raster_mode_) + ": " + why);
+        // What the command line asked for and the crowd cannot do at start is an error, as in render.
+        if (first.raster != render::RasterMode::Hardware && crowd_.renderer()->rasterMode() != first.raster) {
+            printError(crowd_.scene().source, std::string("--raster ") + render::toString(first.raster) + ": " +
+                                                  crowd_.rasterProblem(first.raster));
             shutdown();
             return 1;
         }
-        if (std::string why; !rebuildImpostors(why)) {
-            printError(crowd_.scene().source, "--impostors: " + why);
+        if (first.impostor_px > 0.0f && crowd_.renderer()->impostorPixels() == 0.0f) {
+            printError(crowd_.scene().source, "--impostors: " + crowd_.impostorProblem());
             shutdown();
             return 1;
         }
@@ -150,14 +152,9 @@ class Viewer final : public CommandHost {
     }
 
     bool applyState(const CrowdState& want, bool reframe) override {
-        dropCrowdPasses(); // it reads the members apply() replaces
         const bool applied = crowd_.apply(want);
         if (applied) forgetTimestamps(slots_); // apply() waited for the device: the old frames are done
         if (applied && reframe) camera_ = frameCrowd(crowd_.crowd().bounds, aspect());
-        if (std::string why; !rebuildRaster(why))
-            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why +
-                "; the hardware draws this crowd");
-        if (std::string why; !rebuildImpostors(why)) log("impostors: " + why + "; members are drawn as meshes");
         return applied;
     }
 
@@ -166,30 +163,8 @@ class Viewer final : public CommandHost {
     void setLight(float azimuth_degrees, float elevation_degrees) override {
         light_ = render::lightFromAngles(azimuth_degrees, elevation_degrees);
     }
-    bool setImpostors(float pixels, std::string& why) override {
-        if (pixels > 0.0f) why = render::impostorProblem(crowd_.asset().baked);
-        if (!why.empty()) {
-            why += ": start the viewer with --impostors PX to bake them";
-            return false;
-        }
-        cull_.impostor_px = pixels;
-        return rebuildImpostors(why);
-    }
-
-    bool setRaster(render::RasterMode mode, std::string& why) override {
-        const render::RasterMode before = raster_mode_;
-        dropCrowdPasses();
-        raster_mode_ = mode;
-        std::string ignored;
-        rebuildImpostors(ignored); // dropped with the raster; failures were said when they were built
-        if (rebuildRaster(why)) return true;
-        raster_mode_ = before;
-        rebuildRaster(ignored);
-        return false;
-    }
 
     void setSpeed(float speed) override { speed_ = speed; }
-    render::CullSettings& culling() override { return cull_; }
     void setView(render::ViewKind view) override { camera_ = viewCamera(view, crowd_.crowd(), aspect()); }
 
     const char* setVsync(bool on) override {
@@ -215,6 +190,8 @@ class Viewer final : public CommandHost {
         CrowdSetup s;
         s.allocator = &allocator_;
         s.depth_format = kDepthFormat;
+        s.cull = {o.cull, o.lod, o.lod_error, o.occlusion, o.coarse_skinning};
+        s.vertex_cache_bytes = o.vertex_cache_bytes;
         s.frames_in_flight = kSlots;
         s.seed = o.seed;
         s.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
@@ -232,10 +209,6 @@ class Viewer final : public CommandHost {
         crowd_.release();
         destroyFrameSlots(ctx_, slots_);
         destroyScreenshot(allocator_, shot_);
-        raster_.reset();
-        impostors_.reset();
-        pyramid_.reset();
-        pyramid_pipelines_.reset();
         destroySwapchain(allocator_, swapchain_);
         gpu::destroyAllocator(allocator_);
     }
@@ -247,70 +220,6 @@ class Viewer final : public CommandHost {
     FrameReport report() const { return {fps_, frame_ms_, costs_, crowd_, cpu_.upload_bytes, triangles_}; }
     bool canScreenshot() const { return swapchain_.can_copy && copyableFormat(swapchain_.format); }
 
-    // The compute rasterizer of raster_mode_ for this crowd and swapchain (none for Hardware).
-    // False, with the reason, when it cannot draw them: frames are then drawn by the hardware.
-    bool rebuildRaster(std::string& why) {
-        dropCrowdPasses();
-        if (raster_mode_ == render::RasterMode::Hardware || !crowd_.technique() || crowd_.crowdGpu() == nullptr ||
-            swapchain_.swapchain == VK_NULL_HANDLE)
-            return true;
-        const std::string& technique = crowd_.state().technique;
-        why = render::computeRasterProblem(ctx_, technique, crowd_.asset().baked, crowd_.crowd().instances.size(),
-                                           crowd_.state().skinning);
-        if (!why.empty()) return false;
-        try {
-            render::RasterOptions ro;
-            ro.vertex_cache_bytes = options_.vertex_cache_bytes;
-            raster_ = std::make_unique<render::ComputeRaster>(allocator_, technique, crowd_.asset().baked,
-                                                              crowd_.asset().gpu, *crowd_.crowdGpu(), swapchain_.extent,
-                                                              swapchain_.format, kDepthFormat, kSlots, ro);
-        } catch (const gpu::GpuError& e) {
-            why = e.what();
-            return false;
-        }
-        return true;
-    }
-    // The impostor pass for this crowd and swapchain when cull_.impostor_px asks for one. False,
-    // with the reason, when it cannot draw them: members are then drawn as meshes.
-    bool rebuildImpostors(std::string& why) {
-        impostors_.reset(); // the caller made the device idle (dropCrowdPasses, a new swapchain)
-        if (cull_.impostor_px <= 0.0f || !crowd_.technique() || crowd_.crowdGpu() == nullptr ||
-            swapchain_.swapchain == VK_NULL_HANDLE)
-            return true;
-        why = render::impostorProblem(crowd_.asset().baked);
-        if (why.empty() && !(crowd_.crowdGpu()->canCull() && crowd_.technique()->drawsCulled()))
-            why = "technique " + crowd_.state().technique + " does not cull on the GPU here";
-        if (!why.empty()) return false;
-        try {
-            impostors_ = std::make_unique<render::ImpostorPass>(allocator_, crowd_.asset().baked,
-                                                                crowd_.asset().gpu.clips.buffer, *crowd_.crowdGpu(),
-                                                                swapchain_.format, kDepthFormat, kSlots);
-        } catch (const gpu::GpuError& e) {
-            why = e.what();
-            return false;
-        }
-        return true;
-    }
-    // Frees the compute rasterizer and the impostor pass (they read the crowd and draw into the
-    // swapchain's format) once the frames in flight are done.
-    void dropCrowdPasses() {
-        if (!raster_ && !impostors_) return;
-        VK_CHECK(vkDeviceWaitIdle(ctx_.device)); // frames in flight read their buffers
-        forgetTimestamps(slots_);
-        raster_.reset();
-        impostors_.reset();
-    }
-
-    // The depth pyramid of occlusion culling, over the swapchain's depth image (none where the
-    // device cannot build one: culling is then frustum only).
-    void rebuildPyramid() {
-        pyramid_.reset();
-        if (!ctx_.depth_pyramid) return;
-        if (!pyramid_pipelines_) pyramid_pipelines_ = render::createPyramidPipelines(ctx_);
-        pyramid_ = std::make_unique<render::DepthPyramid>(allocator_, swapchain_.depth.image, swapchain_.depth.view,
-                                                          swapchain_.extent, pyramid_pipelines_);
-    }
-
     void recreateSwapchain() {
         VK_CHECK(vkDeviceWaitIdle(ctx_.device));
         forgetTimestamps(slots_);
@@ -320,23 +229,15 @@ class Viewer final : public CommandHost {
         glfwGetFramebufferSize(window_, &w, &h);
         requested_ = {uint32_t(w), uint32_t(h)};
         resize_ = false;
-        pyramid_.reset(); // built on the depth image the new swapchain replaces
-        raster_.reset();  // drawn at the old extent (the device is idle)
-        impostors_.reset();
         if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_))
-            return; // minimised
-        rebuildPyramid();
+            return;                                                                   // minimised
         if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_); // a new image format
+        crowd_.setTargets(swapchain_.extent);                                         // the device is idle
         crowd_.setColorFormat(swapchain_.format);
-        if (before != swapchain_.format && crowd_.technique() && !applyState(crowd_.state(), false)) {
-            crowd_.dropTechnique(); // its pipeline was built for the old format: draw no crowd rather than a wrong one
+        if (before != swapchain_.format && crowd_.renderer() && !applyState(crowd_.state(), false)) {
+            crowd_.dropRenderer(); // its pipelines were built for the old format: draw no crowd rather than a wrong one
             log("error: technique " + crowd_.state().technique + " for the new image format: " + crowd_.lastError());
         }
-        if (std::string why; !raster_ && !rebuildRaster(why))
-            log("raster " + std::string(render::toString(raster_mode_)) + ": " + why +
-                "; the hardware draws this crowd");
-        if (std::string why; !impostors_ && !rebuildImpostors(why))
-            log("impostors: " + why + "; members are drawn as meshes");
     }
 
     // False when no frame was drawn (the swapchain had to be recreated).
@@ -349,19 +250,14 @@ class Viewer final : public CommandHost {
         last_frame_ = start;
         frame_ms_ = frame_ms_ == 0.0 ? seconds * 1e3 : 0.9 * frame_ms_ + 0.1 * seconds * 1e3;
         fps_ = frame_ms_ > 0.0 ? 1000.0 / frame_ms_ : 0.0;
-        if (std::vector<GpuPassTime> passes = waitForSlot(ctx_, f); !passes.empty())
-            costs_.gpu_passes = std::move(passes);
+        if (std::vector<GpuPassTime> passes = waitForSlot(ctx_, f); !passes.empty()) // `crowd` and `overlay`
+            costs_.gpu_passes = withCrowdPasses(std::move(passes), crowd_.collect(slot));
         triangles_ = crowd_.triangles(slot);
         uint32_t image = 0;
         if (!acquireImage(ctx_, swapchain_, f, image, resize_)) return false;
         costs_.cpu_wait_ms = render::millisecondsSince(start);
 
-        time_ += float(std::min(seconds, 0.25) * speed_);
-        cpu_ = crowd_.update(slot, time_); // without a technique (a failed rebuild left none): the overlay alone
-        costs_.cpu_sample_ms = cpu_.sample_ms;
-        costs_.cpu_skin_ms = cpu_.skin_ms;
-        costs_.cpu_upload_ms = cpu_.upload_ms;
-
+        // The camera first: the crowd's frame is seen through where the input moved it.
         const Clock::time_point ui_start = Clock::now();
         overlay_.newFrame();
         const InputActions keys =
@@ -372,6 +268,14 @@ class Viewer final : public CommandHost {
         for (std::string& line : overlay_.build(report(), vsync, aspect(), speed_, camera_))
             commands_.type(std::move(line));
         costs_.cpu_ui_ms = render::millisecondsSince(ui_start);
+
+        time_ += float(std::min(seconds, 0.25) * speed_);
+        // This slot's last frame has finished (waitForSlot): its per-frame buffers are free to write.
+        // Without a renderer (a failed rebuild left none): the overlay alone.
+        cpu_ = crowd_.update(slot, viewProjection(camera_, aspect()), time_, light_);
+        costs_.cpu_sample_ms = cpu_.sample_ms;
+        costs_.cpu_skin_ms = cpu_.skin_ms;
+        costs_.cpu_upload_ms = cpu_.upload_ms;
 
         const Clock::time_point record_start = Clock::now();
         bool screenshot = !shot_.path.empty();
@@ -384,24 +288,8 @@ class Viewer final : public CommandHost {
         beginFrame(ctx_, f);
         const gpu::FrameTargets target{swapchain_.images[image], swapchain_.views[image], swapchain_.depth.image,
                                        swapchain_.depth.view,    swapchain_.extent,       render::kBackground};
-        render::CrowdFrame crowd_frame;
-        crowd_frame.crowd = crowd_.crowdGpu();
-        crowd_frame.motion = crowd_.motion();
-        crowd_frame.technique = crowd_.technique();
-        crowd_frame.pyramid = pyramid_.get();
-        crowd_frame.raster = raster_.get();
-        crowd_frame.raster_mode = raster_ ? raster_mode_ : render::RasterMode::Hardware;
-        crowd_frame.impostors = impostors_.get();
-        crowd_frame.constants =
-            render::crowdConstants(viewProjection(camera_, aspect()), time_, crowd_.asset().gpu, light_);
-        if (render::ShadowMap* shadows = crowd_.shadows(); shadows != nullptr && crowd_.technique() != nullptr) {
-            // This slot's last frame has finished (waitForSlot): its light matrix is free to write.
-            shadows->update(slot, glm::vec3(crowd_frame.constants.light_direction), crowd_.crowd().bounds);
-            crowd_frame.shadows = shadows;
-        }
-        crowd_frame.cull = cull_;
-        crowd_frame.viewport = swapchain_.extent;
-        recordCrowd(f.cmd, f, slot, crowd_frame, target);
+        crowd_.record(f.cmd, slot, target, ctx_.depth_pyramid);
+        endPass(f.cmd, f, "crowd");
         overlay_.record(f.cmd, swapchain_, image);
         endPass(f.cmd, f, "overlay");
         if (screenshot)
@@ -449,13 +337,7 @@ class Viewer final : public CommandHost {
     double frame_ms_ = 0.0, fps_ = 0.0;
     FrameCosts costs_;
     render::TechniqueStats cpu_;
-    uint64_t triangles_ = 0; // drawn in the last measured frame
-    std::shared_ptr<const render::PyramidPipelines> pyramid_pipelines_;
-    std::unique_ptr<render::DepthPyramid> pyramid_;                 // over swapchain_.depth; rebuilt with it
-    render::RasterMode raster_mode_ = render::RasterMode::Hardware; // asked for (--raster, console)
-    std::unique_ptr<render::ComputeRaster> raster_;   // for this crowd and swapchain; null: the hardware draws
-    std::unique_ptr<render::ImpostorPass> impostors_; // for this crowd and swapchain; null: no impostors
-    render::CullSettings cull_; // culling and LOD of the next frames (--cull, --lod, --lod-error; console)
+    uint64_t triangles_ = 0;                  // drawn in the last measured frame
     glm::vec3 light_ = render::kDefaultLight; // the way the sunlight travels (--light; console: light)
 };
 
