@@ -634,7 +634,7 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
         s.encoding = c.encoding;
         s.bone_precision = c.bones;
         s.skinning = c.skinning;
-        s.storage_buffer_limit = uint64_t(c.batch) * g.value().vertex_count * 24;
+        s.hooks.storage_buffer_limit = uint64_t(c.batch) * g.value().vertex_count * 24;
         Result<render::RenderOutput> r = render::renderCrowd(a, g.value(), crowd, vp, s);
         ASSERT_TRUE(r.ok()) << c.technique << ": " << (r.ok() ? "" : r.error().message);
         const std::vector<glm::vec4>& gpu = r.value().positions;

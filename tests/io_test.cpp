@@ -1,4 +1,4 @@
-// Files in and out (src/io/files.h): what an output path may name, what an input path may name,
+// Files in and out (throng/files.h): what an output path may name, what an input path may name,
 // and interruption mid-write — by the library and by `throng bake`/`throng render` themselves.
 #include <throng/files.h>
 

@@ -48,7 +48,7 @@ constexpr uint32_t kMaxProps = 127;
 // past the asset's limits (vertices, texels).
 Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments);
 
-// Whether submesh `submesh` of `asset` belongs to a prop, and the DrawConstants::has_texture
+// Whether submesh `submesh` of `asset` belongs to a prop, and the DrawConstants::draw_bits
 // bits its draws carry (the prop's number and share: src/shaders/shared.h; 0 for the model's own).
 bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh);
 uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh);

@@ -14,7 +14,7 @@ namespace throng {
 // 2: adds the optional section LODS (levels of detail). Version 1 files still read (one LOD).
 constexpr uint32_t kThrongFormatVersion = 2;
 
-// Writes atomically through io::writeFileAtomic (src/io/files.h): a temporary file in the same
+// Writes atomically through io::writeFileAtomic (throng/files.h): a temporary file in the same
 // folder, fsync, then rename over PATH, so an existing file is either replaced whole or left
 // untouched; a FIFO, device, socket or directory at PATH is refused, a link to a regular file is
 // followed; the temporary is removed on failure. Sections are zstd-compressed (level 6) where that saves bytes. Errors:

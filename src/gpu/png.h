@@ -1,4 +1,4 @@
-// PNG output through stb_image_write, written by io::writeFileAtomic (src/io/files.h: temporary
+// PNG output through stb_image_write, written by io::writeFileAtomic (throng/files.h: temporary
 // file, then rename; only over nothing or a regular file).
 #pragma once
 

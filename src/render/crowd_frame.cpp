@@ -9,7 +9,7 @@ namespace throng::render {
 
 float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame) {
     gpu::shader::DrawConstants constants = frame.constants;
-    constants.has_texture = slot << 8;
+    constants.draw_bits = slot << THRONG_DRAW_SLOT_SHIFT;
     if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
     const ShadowMap* shadows = frame.crowd != nullptr ? frame.shadows : nullptr;
     // With shadows the technique's uploads come first: the shadow pass draws with them.

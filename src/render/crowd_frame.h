@@ -55,7 +55,7 @@ struct CrowdFrame {
 };
 
 // Appends the passes of frame slot `slot`; the passes keep pointers to everything in `frame`.
-// The draw constants carry the slot in bits 8-15 of has_texture (the lit pass's ShadowParams).
+// The draw constants carry the slot in draw_bits (THRONG_DRAW_SLOT_SHIFT: the lit pass's ShadowParams).
 // With LOD on, the draws' constants also say which LODs `baked` skins coarsely.
 // Returns the time the frame is drawn at (the motion's clock, else constants.time).
 float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdFrame& frame);

@@ -105,8 +105,8 @@ void CrowdRenderer::build() {
     ts.skinning = s.skinning;
     ts.layers = s.layers;
     ts.bone_precision = s.bone_precision;
-    ts.storage_buffer_limit = s.storage_buffer_limit;
-    ts.capture = s.capture;
+    ts.storage_buffer_limit = s.hooks.storage_buffer_limit;
+    ts.capture = s.hooks.capture;
     ts.shadows = shadows_.get();
     Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, ts);
     if (!created) throw Refused{created.error().message};

@@ -25,6 +25,15 @@ namespace throng::render {
 // Throws gpu::GpuError.
 using MotionFactory = std::function<std::unique_ptr<CrowdMotion>(gpu::Allocator& allocator, VkBuffer instances)>;
 
+// Tests only: hooks into what a CrowdRenderer builds (TechniqueSetup's fields of the same names).
+struct TestHooks {
+    VkBuffer capture = VK_NULL_HANDLE; // world positions per (member, vertex) from the capture shader variants
+    uint64_t storage_buffer_limit = 0; // a smaller maxStorageBufferRange than the device's (0: the device's)
+};
+
+// A crowd's options: the one set that render, bench, view and the render API fill (the headless
+// renderer's RenderSettings adds its frames to it; throng/render.h's CrowdRendererDesc and
+// throng/headless.h's CrowdJob are turned into it at the public boundary).
 struct CrowdRendererSetup {
     std::string technique = "baked";
     gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
@@ -50,9 +59,7 @@ struct CrowdRendererSetup {
     // command line's choice: what was asked or nothing); true, the crowd is drawn without them
     // and notes() says why (the viewer's: a technique switch keeps working under `raster compute`).
     bool fallback = false;
-    // Tests (TechniqueSetup): the capture buffer and a smaller storage-buffer limit.
-    VkBuffer capture = VK_NULL_HANDLE;
-    uint64_t storage_buffer_limit = 0;
+    TestHooks hooks;
 };
 
 struct PassTiming {

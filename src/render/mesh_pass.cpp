@@ -140,8 +140,9 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
                                 dynamic_offset);
         constants.base_color = sub.base_color;
         // The frame slot stays; the prop bits are the submesh's.
-        constants.has_texture = (constants.has_texture & 0xff00u) | (set != 0 ? 1u : 0u) |
-                                (s < asset.submesh_props.size() ? asset.submesh_props[s] : 0u);
+        constants.draw_bits = (constants.draw_bits & (0xffu << THRONG_DRAW_SLOT_SHIFT)) |
+                              (set != 0 ? THRONG_DRAW_TEXTURED : 0u) |
+                              (s < asset.submesh_props.size() ? asset.submesh_props[s] : 0u);
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                            sizeof(constants), &constants);
         crowd.drawSubmesh(cmd, s, first_instance, instance_count);

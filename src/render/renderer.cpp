@@ -96,35 +96,24 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         gpu::destroyImage(a, color);
     };
     try {
-        CrowdRendererSetup setup;
-        setup.technique = s.technique;
-        setup.swim = s.swim;
-        setup.encoding = s.encoding;
-        setup.skinning = s.skinning;
-        setup.layers = s.layers;
-        setup.bone_precision = s.bone_precision;
-        setup.baked = s.baked;
+        CrowdRendererSetup setup = s; // the crowd's options as given, then what this render decides
         setup.members = crowd.instances;
+        setup.capacity = 0;
         setup.clip_bounds = crowd.clip_bounds;
         setup.color_format = kColorFormat;
         setup.depth_format = kDepthFormat;
         setup.extent = {s.width, s.height};
         setup.frames_in_flight = kFramesInFlight;
-        setup.raster = s.raster;
-        setup.raster_options = s.raster_options;
         // Capture records every vertex of every member: nothing culled.
-        setup.cull = s.capture ? CullSettings{false, false, 0.0f, false} : s.cull;
-        setup.motion = s.motion;
-        setup.shadows = s.shadows;
+        if (s.capture) setup.cull = CullSettings{false, false, 0.0f, false};
         if (setup.shadows.area.min == setup.shadows.area.max) setup.shadows.area = crowd.bounds;
-        setup.storage_buffer_limit = s.storage_buffer_limit;
         if (s.capture) {
             const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
             capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                         gpu::MemoryUse::Readback);
             std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count,
                         glm::vec4(std::numeric_limits<float>::quiet_NaN()));
-            setup.capture = capture.buffer;
+            setup.hooks.capture = capture.buffer;
         }
         Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(a, asset, setup);
         if (!created) {

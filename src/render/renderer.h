@@ -13,14 +13,10 @@ namespace throng::render {
 
 constexpr uint32_t kFramesInFlight = 2;
 
-struct RenderSettings {
-    std::string technique = "baked";
-    gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
-    PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
-    Skinning skinning = Skinning::Linear;               // techniques palette, baked and pose
-    std::vector<std::string> layers;                    // pose, cpu, palette(-ubo), bonetex: `--layer` texts
-    Precision bone_precision = Precision::Float32;      // technique `bonetex`
-    const BakedAsset* baked = nullptr; // CPU-side data for cpu, palette and bonetex (its source animation, its mesh)
+// A headless render: the crowd's options (CrowdRendererSetup: technique, skinning, layers,
+// raster, culling, shadows, motion, ...; renderCrowd() fills in the members, clip bounds,
+// formats, extent and frames in flight from its arguments) and what the headless frames add.
+struct RenderSettings : CrowdRendererSetup {
     uint32_t width = 1280;
     uint32_t height = 720;
     float time = 0.0f; // seconds; the last frame is rendered at this time
@@ -29,23 +25,10 @@ struct RenderSettings {
     bool readback = true;            // copy the last frame back (off for benchmarks)
     float frame_step = 1.0f / 60.0f; // time between frames; frame i is at time - (frames - 1 - i) * frame_step
     // Tests: render with the capture shader variants and return every vertex's world position
-    // (RenderOutput::positions). Needs exactly one frame and Context::vertex_stores.
+    // (RenderOutput::positions), nothing culled. Needs exactly one frame and Context::vertex_stores.
     bool capture = false;
-    uint64_t storage_buffer_limit = 0; // tests: see TechniqueSetup::storage_buffer_limit
-    RasterMode raster =
-        RasterMode::Hardware;     // who rasterizes (compute_raster.h; compute and auto need `baked` or `static`)
-    RasterOptions raster_options; // the compute rasterizer's vertex cache
-    // Culling and LOD on the GPU (crowd_gpu.h); off for capture and for techniques that draw
-    // every member (Technique::drawsCulled), and without Context::indirect_count.
-    CullSettings cull;
-    // Shadows of the crowd on itself and on a ground (shadows.h); the area defaults to the crowd's bounds.
-    ShadowSettings shadows;
     glm::vec3 light_direction = kDefaultLight; // the way the sunlight travels (normalized when used)
     bool read_shadow_map = false;              // tests: RenderOutput::shadow_map and shadow_light
-    // Moves the members on the GPU every frame (`--simulate`); empty: they stand still. Only for
-    // techniques that read the members on the GPU alone (not cpu, palette, palette-ubo, bonetex,
-    // which sample poses from the CPU's copy).
-    MotionFactory motion;
     // Called before each frame is recorded with (frame, frames): progress for long runs. May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
 };

@@ -23,10 +23,10 @@ void main() {
     if (!gl_FrontFacing) n = -n;
     float diffuse = max(dot(n, -draw.light_direction.xyz), 0.0);
 #ifdef THRONG_SHADOWS
-    if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, draw.light_direction.xyz, (draw.has_texture >> 8) & 0xffu);
+    if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, draw.light_direction.xyz, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & 0xffu);
 #endif
     vec4 albedo = in_color;
-    if ((draw.has_texture & 1u) != 0u) albedo *= texture(base_texture, in_uv);
+    if ((draw.draw_bits & THRONG_DRAW_TEXTURED) != 0u) albedo *= texture(base_texture, in_uv);
     float light = draw.light_direction.w + (1.0 - draw.light_direction.w) * diffuse;
     out_color = vec4(albedo.rgb * light, 1.0);
 }

@@ -20,12 +20,12 @@ layout(location = 2) out vec4 out_color;
 layout(location = 3) out vec3 out_world; // read by lit_shadowed.frag only
 
 // Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
-// output of the vertex. A prop's vertex (the submesh's has_texture says) on a member that does
+// output of the vertex. A prop's vertex (the submesh's draw_bits says) on a member that does
 // not carry it lands outside the clip volume (its triangles vanish; capture: NaN).
 void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) {
-    uint prop = draw.has_texture >> THRONG_PROP_SHIFT;
+    uint prop = draw.draw_bits >> THRONG_PROP_SHIFT;
     if (prop != 0u) {
-        uint share = (draw.has_texture >> THRONG_PROP_SHARE_SHIFT) & 0x1ffu;
+        uint share = (draw.draw_bits >> THRONG_PROP_SHARE_SHIFT) & 0x1ffu;
         if (!throngCarries(inst.key != 0u ? inst.key : member, prop, share)) {
             gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
             captureWorld(member, vec3(uintBitsToFloat(0x7fc00000u)));

@@ -169,7 +169,10 @@ struct InstanceRecord {
     uint key;            // stable per member, for its seeded choices (props: THRONG_CARRIES); 0: its index
 };
 
-// Props (throng/attach.h): a prop's submeshes carry, in DrawConstants::has_texture, the prop's
+// DrawConstants::draw_bits: bit 0 the submesh's texture is bound; bits 8-15 the frame slot.
+#define THRONG_DRAW_TEXTURED 1u
+#define THRONG_DRAW_SLOT_SHIFT 8u
+// Props (throng/attach.h): a prop's submeshes carry, in DrawConstants::draw_bits, the prop's
 // number (1-based) in bits 25-31 and the share of members that carry it in bits 16-24 (0 to
 // 256 = all). Member key k carries prop p when the top 8 bits of throngPropHash(k, p) are below
 // the share: the same integer hash on the CPU and the GPU.
@@ -198,13 +201,14 @@ struct ClipRecord {
 // Push constants of the draw: 128 bytes (the guaranteed maximum).
 struct DrawConstants {
     mat4 view_projection;
-    vec4 light_direction;    // xyz: direction the light travels (world), w: ambient level
-    vec4 base_color;         // submesh colour (multiplies vertex and instance colour)
-    float time;              // seconds since the crowd started
-    uint joint_count;        // palette entries per instance (palette, bonetex)
-    uint has_texture;        // bit 0: the submesh's texture is bound; bits 8-15: the frame slot (ShadowParams);
-                             // bits 16-24 and 25-31: a prop's share and number (THRONG_PROP_*), 0 for the model
-    uint vertex_count;       // vertices per instance (cpu: pre-skinned vertices are instance-major)
+    vec4 light_direction; // xyz: direction the light travels (world), w: ambient level
+    vec4 base_color;      // submesh colour (multiplies vertex and instance colour)
+    float time;           // seconds since the crowd started
+    uint joint_count;     // palette entries per instance (palette, bonetex)
+    uint draw_bits;       // four things a draw's shaders need, packed: THRONG_DRAW_TEXTURED (the submesh's texture is
+                          // bound), the frame slot at THRONG_DRAW_SLOT_SHIFT (8 bits: ShadowParams), and a prop's share
+                          // and number at THRONG_PROP_SHARE_SHIFT and THRONG_PROP_SHIFT (0 for the model's submeshes)
+    uint vertex_count;    // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
     uint first_instance;     // palette-ubo: first instance of the batch being drawn
     uint lod_stride;  // slots per LOD region of the visible list: gl_InstanceIndex / lod_stride is the LOD (0: unknown)
@@ -442,7 +446,7 @@ static_assert(offsetof(DrawConstants, light_direction) == 64);
 static_assert(offsetof(DrawConstants, base_color) == 80);
 static_assert(offsetof(DrawConstants, time) == 96);
 static_assert(offsetof(DrawConstants, joint_count) == 100);
-static_assert(offsetof(DrawConstants, has_texture) == 104);
+static_assert(offsetof(DrawConstants, draw_bits) == 104);
 static_assert(sizeof(CheckConstants) == 16);
 static_assert(sizeof(ShadowParams) == 80);
 static_assert(offsetof(ShadowParams, settings) == 64);

@@ -121,12 +121,12 @@ struct ViewerOptions;
 
 namespace throng::cli {
 
-int runView(const view::ViewerOptions& options); // `throng view` (src/view/viewer.h)
+int runView(const view::ViewerOptions& options); // `throng view` (throng/view.h, src/view/viewer.cpp)
 
 void printError(const std::string& source, const std::string& message);
 
 // An output path refused before any work starts (a FIFO, device, directory, missing or unwritable
-// folder: src/io/files.h); prints the error and returns false.
+// folder: throng/files.h); prints the error and returns false.
 bool checkOutput(const std::string& path);
 
 // The technique a model is drawn with when none is named: `procedural` for the creatures that
