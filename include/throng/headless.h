@@ -14,7 +14,8 @@
 
 namespace throng {
 
-// The swim of technique "procedural" for a body of length 2 along z, head at +z (builtin:fish).
+// The swim of the techniques that swim (TechniqueInfo::swims: "procedural") for a body of length
+// 2 along z, head at +z (builtin:fish).
 struct SwimParams {
     float side = 0.0f;             // side-to-side translation amplitude
     float pivot = 0.0f;            // yaw amplitude about the body's centre
@@ -27,11 +28,12 @@ struct SwimParams {
 };
 SwimParams defaultSwim();
 
-// The technique names, in the order tools list them.
+// The technique names, in the order tools list them (techniques(), throng/technique.h).
 std::vector<std::string> techniqueNames();
-// Whether the technique reads the members on the GPU only (so they may be simulated there).
+// Whether the technique reads the members on the GPU only (so they may be simulated there):
+// TechniqueInfo::members_on_gpu.
 bool techniqueReadsMembersOnGpu(const std::string& technique);
-// Whether `technique` blends layers (CrowdJob::layers): pose, cpu, palette, palette-ubo, bonetex.
+// Whether `technique` blends layers (CrowdJob::layers): TechniqueInfo::takes_layers.
 bool techniqueTakesLayers(const std::string& technique);
 
 // CrowdJob::vertex_cache_bytes: the default size (room for every member at its finest level).
@@ -40,12 +42,16 @@ constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
 struct CrowdJob {
     std::string technique = "baked";
     SwimParams swim = defaultSwim();
-    std::string encoding = "mat";                  // palette: mat | quat
-    std::string skinning = "linear";               // palette, baked, pose: linear | dual-quaternion
-    std::vector<std::string> layers;               // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
-    Precision bone_precision = Precision::Float32; // bonetex texels
-    std::string animation = "auto"; // baked reads its animation from: auto | image | texel-buffer | buffer
-    uint32_t members = 1000;        // laid out on a grid (a volume for procedural), seeded
+    // Which techniques read these: their TechniqueInfo (throng/technique.h).
+    std::string encoding = "mat"; // mat | quat (encodes_joints: palette, palette-ubo)
+    // linear | dual-quaternion (dual_quaternion: palette, palette-ubo, baked, pose)
+    std::string skinning = "linear";
+    // CLIP@JOINT[,WEIGHT][@SHARE%] each (takes_layers: cpu, palette, palette-ubo, bonetex, pose)
+    std::vector<std::string> layers;
+    Precision bone_precision = Precision::Float32; // joint texels (texel_precision: bonetex)
+    // Where the baked animation lives: auto | image | texel-buffer | buffer (animation_storage: baked)
+    std::string animation = "auto";
+    uint32_t members = 1000; // laid out on a grid (a volume for those that swim), seeded
     uint64_t seed = 1;
     std::string view = "overview"; // overview (the whole crowd) | street (among the members)
     uint32_t width = 1280, height = 720;

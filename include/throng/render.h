@@ -32,6 +32,7 @@
 
 #include <throng/baked.h>
 #include <throng/result.h>
+#include <throng/technique.h>
 
 #include <vulkan/vulkan.h>
 
@@ -122,21 +123,25 @@ class HeadlessDevice {
     std::unique_ptr<State> state_;
 };
 
-// How the crowd is drawn. Technique names: "baked" (baked animation textures), "vat" (vertex
-// animation; the asset needs it: `throng bake --vat`), "static" (bind pose), "procedural"
-// (swimming fish), and the CPU-sampling ones "cpu", "palette", "bonetex".
+// How the crowd is drawn. Technique names: techniques() (throng/technique.h), e.g. "baked" (the
+// baked animation skinned on the GPU), "pose" (posed on the GPU from the model's keys), "vat"
+// (vertex animation; the asset needs it: `throng bake --vat`), "static" (bind pose),
+// "procedural" (swimming fish), and "cpu", "palette", "palette-ubo", "bonetex" (posed on the CPU);
+// each one's TechniqueInfo says what it draws and needs.
 struct CrowdRendererDesc {
     // Required; must outlive the renderer. Props (swords, hats: throng/attach.h) are attached to
     // it before: attachProps(asset, ...); which members carry them follows their MemberId.
     const BakedAsset* asset = nullptr;
     std::string technique = "baked";
-    // How "palette" and "baked" blend a vertex's joints: "linear" (matrices weighted) or
-    // "dual-quaternion" (no collapse where a joint twists; hardware rasterizer only).
+    // How a vertex's joints are blended: "linear" (matrices weighted) or "dual-quaternion" (no
+    // collapse where a joint twists; hardware rasterizer only; the techniques with
+    // TechniqueInfo::dual_quaternion: palette, palette-ubo, baked and pose).
     std::string skinning = "linear";
-    // Techniques "pose" (every member posed on the GPU from the model's keys), "cpu", "palette",
-    // "palette-ubo" and "bonetex" (posed on the CPU), which blend cross-fades exactly: layers,
-    // "CLIP@JOINT[,WEIGHT][@SHARE%]" each (throng::parseLayer): CLIP over the member's animation from JOINT down, on
-    // the share of members their MemberId chooses.
+    // The techniques with TechniqueInfo::takes_layers ("pose", every member posed on the GPU from
+    // the model's keys; "cpu", "palette", "palette-ubo" and "bonetex", posed on the CPU), which
+    // blend cross-fades exactly: layers, "CLIP@JOINT[,WEIGHT][@SHARE%]" each (throng::parseLayer):
+    // CLIP over the member's animation from JOINT down, on the share of members their MemberId
+    // chooses.
     std::vector<std::string> layers;
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1
@@ -150,11 +155,14 @@ struct CrowdRendererDesc {
     // Members drawn smaller than this many pixels become impostors (0: none; the asset needs them:
     // `throng bake --impostors`).
     float impostor_px = 0.0f;
-    // Who rasterizes: "hardware", "compute" (small triangles in compute: techniques baked and
-    // static, devices with 64-bit atomics) or "auto" (LOD 0 by hardware, the rest by compute).
+    // Who rasterizes: "hardware", "compute" (small triangles in compute: the techniques with
+    // TechniqueInfo::compute_raster, baked and static, on devices with 64-bit atomics) or "auto"
+    // (LOD 0 by hardware, the rest by compute).
     std::string raster = "hardware";
-    // The crowd simulation on the GPU moves the members (walkers, or a school for "procedural"):
-    // the renderer lays out max_members members itself (seeded) and the host cannot edit them.
+    // The crowd simulation on the GPU moves the members (walkers, or a school for a technique that
+    // swims, "procedural"): the renderer lays out max_members members itself (seeded) and the host
+    // cannot edit them. The techniques with TechniqueInfo::members_on_gpu draw it (baked, pose,
+    // vat, procedural, static); the others sample poses from the CPU's copy and refuse it.
     bool simulate = false;
     uint64_t seed = 1;
     // Animation events of a simulated crowd (eventsBetween): a CPU copy of the simulation takes

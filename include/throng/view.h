@@ -14,15 +14,19 @@ struct ViewerOptions {
     uint32_t instances = 1000;
     uint64_t seed = 1;
     std::string technique = "baked";
-    std::string precision = "float"; // bonetex texels and the baked animation (imported models)
-    std::string encoding = "mat";    // palette: mat | quat
-    std::string skinning = "linear"; // palette and baked: linear | dual-quaternion (console: skinning)
-    std::vector<std::string> layers; // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
-    float fps = 30.0f;               // baking rate for imported models
-    std::string present = "fifo";    // fifo | mailbox | immediate (mailbox falls back to immediate, then fifo)
-    std::string exec;                // console commands separated by ';', one per frame from the first
-    uint32_t frames = 0;             // quit after this many frames (0: when the window closes)
-    bool console = false;            // start with the console open
+    // Which techniques read these: their TechniqueInfo (throng/technique.h).
+    // Joint texels (texel_precision: bonetex) and the baked animation (imported models).
+    std::string precision = "float";
+    std::string encoding = "mat"; // mat | quat (encodes_joints: palette, palette-ubo)
+    // linear | dual-quaternion (dual_quaternion: palette, palette-ubo, baked, pose; console: skinning)
+    std::string skinning = "linear";
+    // CLIP@JOINT[,WEIGHT][@SHARE%] each (takes_layers: cpu, palette, palette-ubo, bonetex, pose)
+    std::vector<std::string> layers;
+    float fps = 30.0f;            // baking rate for imported models
+    std::string present = "fifo"; // fifo | mailbox | immediate (mailbox falls back to immediate, then fifo)
+    std::string exec;             // console commands separated by ';', one per frame from the first
+    uint32_t frames = 0;          // quit after this many frames (0: when the window closes)
+    bool console = false;         // start with the console open
     uint32_t width = 1280, height = 720;
     bool validate = false;         // validation layers; any error makes the exit code 1
     std::string device;            // device name substring

@@ -1,6 +1,7 @@
 // throng/headless.h over the headless renderer (src/render/renderer.h), the crowd layouts and
 // views, and the simulation.
 #include <throng/headless.h>
+#include <throng/technique.h>
 
 #include "../gpu/bandwidth.h"
 #include "../gpu/context.h"
@@ -116,7 +117,8 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         render::CrowdOptions layout;
         layout.count = job.members;
         layout.seed = job.seed;
-        layout.volume = job.technique == "procedural"; // a school of fish swims in a volume
+        const TechniqueInfo* info = findTechnique(job.technique);
+        layout.volume = info != nullptr && info->swims; // a school of fish swims in a volume
         const render::Crowd crowd = render::makeCrowd(asset, layout);
         if (job.simulate) {
             Result<render::MotionFactory> motion =

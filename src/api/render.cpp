@@ -4,6 +4,7 @@
 #include <throng/render.h>
 
 #include <throng/events.h>
+#include <throng/technique.h>
 
 #include "../gpu/context.h"
 #include "../gpu/passes.h"
@@ -158,7 +159,8 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             render::CrowdOptions layout;
             layout.count = desc.max_members;
             layout.seed = desc.seed;
-            layout.volume = desc.technique == "procedural";
+            const TechniqueInfo* info = findTechnique(desc.technique);
+            layout.volume = info != nullptr && info->swims; // a school of fish swims in a volume
             const render::Crowd crowd = render::makeCrowd(*desc.asset, layout);
             Result<render::MotionFactory> motion =
                 sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed, nullptr, 0.0,

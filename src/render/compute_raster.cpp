@@ -102,12 +102,19 @@ bool parseRasterMode(std::string_view name, RasterMode& mode) {
     return false;
 }
 
-bool techniqueRastersInCompute(std::string_view technique) { return technique == "baked" || technique == "static"; }
+bool techniqueRastersInCompute(std::string_view technique) {
+    const TechniqueInfo* info = findTechnique(technique);
+    return info != nullptr && info->compute_raster;
+}
 
 std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset,
                                  uint64_t members, Skinning skinning) {
-    if (!techniqueRastersInCompute(technique))
-        return "technique " + std::string(technique) + " has no compute rasterizer (baked and static have)";
+    if (!techniqueRastersInCompute(technique)) {
+        size_t have = 0;
+        for (const TechniqueInfo& t : techniques()) have += t.compute_raster ? 1 : 0;
+        return "technique " + std::string(technique) + " has no compute rasterizer (" +
+               techniquesWith(&TechniqueInfo::compute_raster) + (have == 1 ? " has)" : " have)");
+    }
     if (skinning != Skinning::Linear)
         return "the compute rasterizer blends joints linearly (dual-quaternion skinning is drawn with --raster "
                "hardware)";
@@ -130,7 +137,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                              VkFormat depth_format, uint32_t slots, const RasterOptions& options)
     : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
     const gpu::Context& ctx = *a.context;
-    const bool skinned = technique == "baked";
+    const TechniqueInfo* info = findTechnique(technique);
+    const bool skinned = info != nullptr && info->skinned_in_compute;
     skinned_ = skinned;
 
     std::vector<glm::uvec4> clusters, resolve, triangle_slots;

@@ -1,6 +1,7 @@
-// The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of technique
-// `baked` or `static` without the hardware rasterizer. Passes replace the technique's draw:
-//   cache    (compute, `baked` with a vertex cache) clears the visibility buffer, plans the frame
+// The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
+// with TechniqueInfo::compute_raster (`baked`, which it skins, and `static`, its bind pose)
+// without the hardware rasterizer. Passes replace the technique's draw:
+//   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
 //            cache's layout), then per cached member (a workgroup) blends its joint matrices once
 //            into shared memory and skins its LOD's vertices once (position and normal) into
@@ -34,7 +35,8 @@ const char* toString(RasterMode mode);
 bool parseRasterMode(std::string_view name,
                      RasterMode& mode); // "hardware", "compute", "auto"; false: unknown (mode kept)
 
-// Techniques the compute rasterizer draws.
+// Techniques the compute rasterizer draws (TechniqueInfo::compute_raster; it skins those with
+// skinned_in_compute, and draws the others' bind pose).
 bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit

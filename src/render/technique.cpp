@@ -1,9 +1,10 @@
-// The technique registry: the one place that lists them.
+// The technique registry: the one place that lists them and says what each can do (technique.h).
 #include "technique.h"
 
 #include "mesh_pass.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace throng::render {
@@ -21,24 +22,138 @@ Created createPoseTechnique(const TechniqueSetup& setup);
 
 namespace {
 
+// One technique: what it is and how to make it, in the order the tools list them.
 struct Entry {
-    std::string_view name;
+    TechniqueInfo info;
     Created (*create)(const TechniqueSetup&);
 };
 
 constexpr Entry kTechniques[] = {
-    {"cpu", createCpuTechnique},
-    {"palette", createPaletteTechnique},
-    {"palette-ubo", createPaletteUboTechnique},
-    {"bonetex", createBonetexTechnique},
-    {"baked", createBakedTechnique},
-    {"pose", createPoseTechnique},
-    {"vat", createVatTechnique},
-    {"procedural", createProceduralTechnique},
-    {"static", createStaticTechnique},
+    {{.name = "cpu",
+      .summary = "poses sampled and vertices skinned on the CPU, uploaded every frame",
+      .takes_layers = true,
+      .needs_source = true,
+      .needs_cpu_mesh = true,
+      .in_bench_all = true},
+     createCpuTechnique},
+    {{.name = "palette",
+      .summary = "poses sampled on the CPU into a storage buffer of joints, skinned on the GPU",
+      .takes_layers = true,
+      .dual_quaternion = true,
+      .needs_source = true,
+      .encodes_joints = true,
+      .in_bench_all = true},
+     createPaletteTechnique},
+    {{.name = "palette-ubo",
+      .summary = "as palette, from 16 KiB uniform blocks drawn in batches",
+      .takes_layers = true,
+      .dual_quaternion = true,
+      .needs_source = true,
+      .encodes_joints = true,
+      .in_bench_all = true},
+     createPaletteUboTechnique},
+    {{.name = "bonetex",
+      .summary = "poses sampled on the CPU into a texture of joints, skinned on the GPU",
+      .takes_layers = true,
+      .needs_source = true,
+      .texel_precision = true,
+      .in_bench_all = true},
+     createBonetexTechnique},
+    {{.name = "baked",
+      .summary = "the baked animation sampled, cross-faded and skinned on the GPU",
+      .members_on_gpu = true,
+      .dual_quaternion = true,
+      .compute_raster = true,
+      .skinned_in_compute = true,
+      .bake_precision = true,
+      .animation_storage = true,
+      .coarse_skinning = true,
+      .in_bench_all = true},
+     createBakedTechnique},
+    {{.name = "pose",
+      .summary = "every member posed on the GPU from the model's keys (exact cross-fades, layers)",
+      .members_on_gpu = true,
+      .takes_layers = true,
+      .dual_quaternion = true,
+      .pads_cull_bounds = true,
+      .needs_source = true,
+      .in_bench_all = true},
+     createPoseTechnique},
+    {{.name = "vat",
+      .summary = "vertex animation textures, every vertex's position and normal per frame",
+      .members_on_gpu = true,
+      .needs_vat = true,
+      .in_bench_all = true},
+     createVatTechnique},
+    {{.name = "procedural",
+      .summary = "fish swimming in the vertex shader (builtin:fish)",
+      .members_on_gpu = true,
+      .swims = true},
+     createProceduralTechnique},
+    {{.name = "static",
+      .summary = "the bind pose, plain instancing (the ceiling)",
+      .members_on_gpu = true,
+      .compute_raster = true,
+      .in_bench_all = true},
+     createStaticTechnique},
 };
 
+// The descriptors alone, contiguous, for throng::techniques() (and the one copy findTechnique
+// points into): kInfos[i] is kTechniques[i].info.
+constexpr auto kInfos = [] {
+    std::array<TechniqueInfo, std::size(kTechniques)> infos{};
+    for (size_t i = 0; i < infos.size(); ++i) infos[i] = kTechniques[i].info;
+    return infos;
+}();
+
+// The index of technique `name`, or kInfos.size().
+size_t indexOf(std::string_view name) {
+    size_t i = 0;
+    while (i < kInfos.size() && kInfos[i].name != name) ++i;
+    return i;
+}
+
+const Entry* findEntry(std::string_view name) {
+    const size_t i = indexOf(name);
+    return i < kInfos.size() ? &kTechniques[i] : nullptr;
+}
+
+template <class Pick> std::string joinNames(Pick pick, std::string_view last) {
+    std::vector<std::string_view> names;
+    for (const TechniqueInfo& t : kInfos)
+        if (pick(t)) names.push_back(t.name);
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) out += i + 1 == names.size() ? last : std::string_view(", ");
+        out += names[i];
+    }
+    return out;
+}
+
 } // namespace
+
+} // namespace throng::render
+
+namespace throng {
+
+std::span<const TechniqueInfo> techniques() { return render::kInfos; }
+
+const TechniqueInfo* findTechnique(std::string_view name) {
+    const size_t i = render::indexOf(name);
+    return i < render::kInfos.size() ? &render::kInfos[i] : nullptr;
+}
+
+std::string techniqueList(bool (*pick)(const TechniqueInfo&), std::string_view last) {
+    return render::joinNames([pick](const TechniqueInfo& t) { return pick == nullptr || pick(t); }, last);
+}
+
+std::string techniquesWith(bool TechniqueInfo::*ability, std::string_view last) {
+    return render::joinNames([ability](const TechniqueInfo& t) { return t.*ability; }, last);
+}
+
+} // namespace throng
+
+namespace throng::render {
 
 BakedAssetMesh cpuMesh(const BakedAsset& asset) {
     BakedAssetMesh m;
@@ -53,13 +168,15 @@ BakedAssetMesh cpuMesh(const BakedAsset& asset) {
 
 std::vector<std::string_view> techniqueNames() {
     std::vector<std::string_view> names;
-    for (const Entry& e : kTechniques) names.push_back(e.name);
+    for (const TechniqueInfo& t : kInfos) names.push_back(t.name);
     return names;
 }
 
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
                                         const gpu::shader::SwimParams& swim, bool layers) {
-    if (name == "pose") {
+    const TechniqueInfo* info = findTechnique(name);
+    if (info == nullptr) return clip_bounds;
+    if (info->pads_cull_bounds) {
         std::vector<Bounds> out = clip_bounds;
         if (layers && !out.empty()) {
             Bounds all = out[0];
@@ -76,7 +193,7 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
         }
         return out;
     }
-    if (name != "procedural") return clip_bounds;
+    if (!info->swims) return clip_bounds;
     std::vector<Bounds> out;
     for (const Bounds& b : clip_bounds) {
         // The shader rolls about z, adds the wave along x, yaws about y, adds the side-to-side
@@ -98,11 +215,13 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
 }
 
 bool techniqueTakesLayers(std::string_view name) {
-    return name == "pose" || name == "cpu" || name == "palette" || name == "palette-ubo" || name == "bonetex";
+    const TechniqueInfo* info = findTechnique(name);
+    return info != nullptr && info->takes_layers;
 }
 
 bool techniqueReadsMembersOnGpu(std::string_view name) {
-    return name == "baked" || name == "vat" || name == "procedural" || name == "static" || name == "pose";
+    const TechniqueInfo* info = findTechnique(name);
+    return info != nullptr && info->members_on_gpu;
 }
 
 void Technique::addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
@@ -143,22 +262,21 @@ Result<Skinning> skinningNamed(const std::string& name) {
 }
 
 std::string skinningProblem(std::string_view name, Skinning skinning) {
-    if (skinning == Skinning::Linear || name == "palette" || name == "palette-ubo" || name == "baked" || name == "pose")
-        return "";
-    return "dual-quaternion skinning is drawn by techniques palette, palette-ubo, baked and pose, not " +
-           std::string(name);
+    const TechniqueInfo* info = findTechnique(name);
+    if (skinning == Skinning::Linear || (info != nullptr && info->dual_quaternion)) return "";
+    return "dual-quaternion skinning is drawn by techniques " + techniquesWith(&TechniqueInfo::dual_quaternion) +
+           ", not " + std::string(name);
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {
-    for (const Entry& e : kTechniques) {
-        if (e.name != name) continue;
+    if (const Entry* e = findEntry(name)) {
         if (std::string problem = skinningProblem(name, setup.skinning); !problem.empty()) return Error{problem};
         TechniqueSetup resolved = setup;
         if (!setup.layers.empty()) {
-            if (!techniqueTakesLayers(name))
+            if (!e->info.takes_layers)
                 return Error{"layers (--layer) are blended by the techniques that pose members from the source "
-                             "animation (pose, cpu, palette, palette-ubo, bonetex), not " +
-                             std::string(name)};
+                             "animation (" +
+                             techniquesWith(&TechniqueInfo::takes_layers) + "), not " + std::string(name)};
             if (setup.source == nullptr)
                 return Error{"layers (--layer) need the model's source animation, which this asset lacks"};
             Result<std::vector<PoseLayerSetup>> layers = resolveLayers(*setup.source, setup.layers);
@@ -171,11 +289,9 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
                                               std::to_string(sizeof(gpu::shader::InstanceRecord)) + " B");
             !s)
             return Error{s.message};
-        return e.create(resolved);
+        return e->create(resolved);
     }
-    std::string known;
-    for (const Entry& e : kTechniques) known += std::string(known.empty() ? "" : ", ") + std::string(e.name);
-    return Error{"unknown technique '" + std::string(name) + "' (available: " + known + ")"};
+    return Error{"unknown technique '" + std::string(name) + "' (available: " + techniqueList() + ")"};
 }
 
 } // namespace throng::render

@@ -1,6 +1,27 @@
 // The technique interface: one way of animating the crowd, behind the same small contract, so
-// the renderer, the benchmark and the viewer can switch between them at run time. A technique
-// is one file; adding one touches that file and the registry in technique.cpp.
+// the renderer, the benchmark and the viewer can switch between them at run time.
+//
+// The registry (kTechniques in technique.cpp) holds one entry per technique: its descriptor
+// (throng::TechniqueInfo, include/throng/technique.h: what it draws, needs and reads) and its
+// create function. Every list of techniques, help text and refusal that names techniques is
+// derived from the descriptors: techniqueNames, techniqueTakesLayers, techniqueReadsMembersOnGpu,
+// skinningProblem, techniqueCullBounds and createTechnique here, computeRasterProblem and the
+// compute rasterizer's skinning (compute_raster.cpp), sim::kindFor, the crowd layouts of
+// src/api, the CLI's help, warnings, checks and bench variants (tools/throng), the console's help.
+// A new technique touches:
+//   - src/render/technique_NAME.cpp: the technique and its create function (in CMakeLists.txt's
+//     throng_render sources);
+//   - its shader in src/shaders (in CMakeLists.txt's shader list; a vertex shader also builds
+//     its capture variant, CONTRIBUTING.md);
+//   - one entry in kTechniques (technique.cpp), with the create function's declaration above it;
+//   - the docs that describe each technique (README.md's table, CHANGELOG.md).
+// The descriptor's flags cover what the existing options and paths ask of a technique; one that
+// needs a new option or path adds a flag there and reads it where the option is handled. Name
+// checks left outside the registry, in files being rewritten elsewhere: crowd_renderer.cpp (the
+// `cpu` mesh; the simulation refusal's own list of techniques), src/view/crowd_state.cpp (the
+// `procedural` volume, the `vat` bake) and src/view/viewer.cpp (the `vat` bake); they have the
+// flags needs_cpu_mesh, members_on_gpu, swims and needs_vat to read instead. tools/throng/info.cpp
+// names the technique builtin:fish is drawn with by default.
 //
 // Lifetime: createTechnique() builds pipelines and uploads what never changes; per frame the
 // owner of the frame calls update() (CPU work, writing only the frame slot's own buffers, which
@@ -15,6 +36,8 @@
 
 #include "../gpu/passes.h"
 
+#include <throng/technique.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -23,7 +46,8 @@
 
 namespace throng::render {
 
-// The swim of technique `procedural` for a body of length 2 along z, head at +z (builtin:fish).
+// The swim of the techniques that swim (TechniqueInfo::swims) for a body of length 2 along z,
+// head at +z (builtin:fish).
 gpu::shader::SwimParams defaultSwim();
 
 // The mesh as the CPU skinning jobs read it (structure of arrays), from BakedAsset::vertices.
@@ -34,20 +58,22 @@ struct BakedAssetMesh {
 };
 BakedAssetMesh cpuMesh(const BakedAsset& asset);
 
-// How technique `palette` stores a joint: a 3x4 matrix (48 bytes) or a quaternion + translation
-// and uniform scale (32 bytes; exact for rigid joints with uniform scale, an approximation of
-// cross-faded or sheared matrices).
+// How the techniques that encode joints (TechniqueInfo::encodes_joints) store one: a 3x4 matrix
+// (48 bytes) or a quaternion + translation and uniform scale (32 bytes; exact for rigid joints
+// with uniform scale, an approximation of cross-faded or sheared matrices).
 enum class PaletteEncoding { Matrix, Quaternion };
 
-// How techniques palette, palette-ubo, baked and pose blend a vertex's joints: their matrices weighted
-// (linear blend skinning), or as dual quaternions (dual_quaternion.glsl: no collapse where a
-// joint twists; throng/anim.h's dualQuaternionBlend is the CPU reference). The others: Linear only.
+// How a technique blends a vertex's joints: their matrices weighted (linear blend skinning), or
+// as dual quaternions (dual_quaternion.glsl: no collapse where a joint twists; throng/anim.h's
+// dualQuaternionBlend is the CPU reference), drawn by the techniques with
+// TechniqueInfo::dual_quaternion. The others: Linear only.
 enum class Skinning { Linear, DualQuaternion };
 const char* toString(Skinning skinning); // "linear", "dual-quaternion"
 bool parseSkinning(std::string_view name, Skinning& skinning);
 // parseSkinning with the one-line error every entry point gives for a bad name.
 Result<Skinning> skinningNamed(const std::string& name);
-// Whether technique `name` draws `skinning` ("" when it does, else why not).
+// Whether technique `name` draws `skinning` ("" when it does, else why not, naming the techniques
+// that do).
 std::string skinningProblem(std::string_view name, Skinning skinning);
 
 // What the renderer gives a technique once.
@@ -62,17 +88,17 @@ struct TechniqueSetup {
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = 2;
-    gpu::shader::SwimParams swim = defaultSwim(); // technique `procedural` only
-    const AnimationSource* source = nullptr;      // for techniques that sample poses on the CPU
-    const BakedAssetMesh* mesh = nullptr;         // technique `cpu`
-    PaletteEncoding encoding = PaletteEncoding::Matrix;
-    Skinning skinning = Skinning::Linear; // techniques palette, palette-ubo, baked and pose
-    // `--layer` texts (throng::parseLayer), for the techniques that pose members from the source
-    // animation (cpu, palette, palette-ubo, bonetex, pose; the others refuse any).
-    // createTechnique() resolves them against `source` into `pose_layers`, which the techniques read.
+    gpu::shader::SwimParams swim = defaultSwim();       // TechniqueInfo::swims only
+    const AnimationSource* source = nullptr;            // TechniqueInfo::needs_source
+    const BakedAssetMesh* mesh = nullptr;               // TechniqueInfo::needs_cpu_mesh
+    PaletteEncoding encoding = PaletteEncoding::Matrix; // TechniqueInfo::encodes_joints
+    Skinning skinning = Skinning::Linear;               // DualQuaternion: TechniqueInfo::dual_quaternion
+    // `--layer` texts (throng::parseLayer), for the techniques that blend layers
+    // (TechniqueInfo::takes_layers; the others refuse any). createTechnique() resolves them
+    // against `source` into `pose_layers`, which the techniques read.
     std::vector<std::string> layers;
     std::vector<PoseLayerSetup> pose_layers;
-    Precision bone_precision = Precision::Float32; // technique `bonetex`: float or half texels
+    Precision bone_precision = Precision::Float32; // TechniqueInfo::texel_precision: float or half texels
     // Tests: a storage buffer of vec4 per (instance, vertex) that the capture shader variants
     // fill with world positions (needs Context::vertex_stores). VK_NULL_HANDLE: normal shaders.
     VkBuffer capture = VK_NULL_HANDLE;
@@ -144,28 +170,28 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
                  const gpu::shader::DrawConstants& constants);
 
 // The boxes culling tests per clip for technique `name`: `clip_bounds` (Crowd::clip_bounds), or
-// for `procedural` the reach of the swim around them (its rotations about axes through the
-// origin, then its sideways translations), or for `pose` each grown by a tenth of its diagonal
-// (a cross-fade blended in local space swings limbs on arcs, outside both clips' boxes) and,
-// with `layers`, the union of every clip's box (a layer's clip, e.g. a raised arm, may reach past
-// the member's own clips), grown the same way.
+// for one that swims the reach of the swim around them (its rotations about axes through the
+// origin, then its sideways translations), or for one with TechniqueInfo::pads_cull_bounds each
+// grown by a tenth of its diagonal (a cross-fade blended in local space swings limbs on arcs,
+// outside both clips' boxes) and, with `layers`, the union of every clip's box (a layer's clip,
+// e.g. a raised arm, may reach past the member's own clips), grown the same way.
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
                                         const gpu::shader::SwimParams& swim, bool layers = false);
 
-// Whether technique `name` reads the members only on the GPU (baked, vat, procedural, static, pose),
-// so that they may move there (a simulated crowd); the others sample poses from the CPU's copy.
+// Whether technique `name` reads the members only on the GPU (TechniqueInfo::members_on_gpu), so
+// that they may move there (a simulated crowd); the others sample poses from the CPU's copy.
 bool techniqueReadsMembersOnGpu(std::string_view name);
 
-// Whether technique `name` blends layers (TechniqueSetup::layers): the ones that pose members from
-// the source animation (pose on the GPU; cpu, palette, palette-ubo, bonetex on the CPU).
+// Whether technique `name` blends layers (TechniqueSetup::layers; TechniqueInfo::takes_layers).
 bool techniqueTakesLayers(std::string_view name);
 
-// The names createTechnique() knows, in the order tools list them.
+// The names createTechnique() knows, in the order tools list them (throng::techniques()).
 std::vector<std::string_view> techniqueNames();
 
-// Errors: an unknown name (listing the known ones); a technique that samples poses on the CPU
-// (or `pose`) given an asset without its source animation; `vat` given an asset without vertex
-// animation; layers for a technique other than `pose`, or layers it cannot resolve.
+// Errors: an unknown name (listing the known ones); skinning the technique does not draw
+// (skinningProblem); a technique that needs the source animation given an asset without it; one
+// that needs vertex animation given an asset without it; layers for a technique that does not
+// blend them (naming those that do), or layers it cannot resolve; records past the storage limit.
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup);
 
 } // namespace throng::render

@@ -15,7 +15,8 @@ namespace throng::sim {
 // clock then lags the frame's.
 constexpr uint32_t kMaxStepsPerFrame = 240;
 
-// The kind of simulation for technique `technique`: a school for `procedural`, walkers else.
+// The kind of simulation for technique `technique`: a school for one that swims
+// (TechniqueInfo::swims), walkers else.
 Kind kindFor(std::string_view technique);
 
 // A motion factory for `crowd` of `asset` (settingsFor: the field, clip slots by name or index,

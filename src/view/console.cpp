@@ -3,6 +3,8 @@
 
 #include "../render/crowd_renderer.h"
 
+#include <throng/technique.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -41,7 +43,9 @@ struct Spec {
     const char* name;
     CommandKind kind;
     const char* usage; // argument, or "" for none
-    const char* help;
+    const char* help;  // "{}" stands for the techniques that have `ability`, the last two joined by `last`
+    bool TechniqueInfo::*ability = nullptr;
+    const char* last = " and ";
 };
 
 constexpr Spec kSpecs[] = {
@@ -50,22 +54,24 @@ constexpr Spec kSpecs[] = {
     {"instances", CommandKind::Instances, "N", "crowd size (1 to 10,000,000)"},
     {"clip", CommandKind::Clip, "NAME|INDEX|mixed", "every member plays one clip, or the mixed crowd again"},
     {"speed", CommandKind::Speed, "X", "playback rate, 0 (paused) to 100"},
-    {"precision", CommandKind::Precision, "float|half", "texel precision of bonetex and of the baked animation"},
+    {"precision", CommandKind::Precision, "float|half", "texel precision of {} and of the baked animation",
+     &TechniqueInfo::texel_precision},
     {"vsync", CommandKind::Vsync, "on|off", "FIFO presentation, or mailbox/immediate"},
     {"cull", CommandKind::Cull, "on|off", "frustum culling on the GPU"},
     {"lod", CommandKind::Lod, "on|off", "level of detail chosen on the GPU by size on screen"},
     {"occlusion", CommandKind::Occlusion, "on|off", "with cull: members hidden behind others are not drawn"},
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
-    {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU (baked, vat, procedural, static)"},
+    {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU ({})", &TechniqueInfo::members_on_gpu, ", "},
     {"impostors", CommandKind::Impostors, "PX",
      "members fewer pixels tall drawn as animated impostors, 0 (none) to 10000"},
     {"raster", CommandKind::Raster, "hardware|compute|auto",
-     "who rasterizes the crowd: compute needs baked or static and 64-bit atomics"},
+     "who rasterizes the crowd: compute needs {} and 64-bit atomics", &TechniqueInfo::compute_raster, " or "},
     {"shadows", CommandKind::Shadows, "on|off|SIZE",
      "shadows of the crowd on itself and a ground: on (2048 texels a side), off, or 16 to 16384"},
     {"skinning", CommandKind::Skinning, "linear|dual-quaternion",
-     "how palette and baked blend a vertex's joints: matrices, or dual quaternions (no collapse where one twists)"},
+     "how {} blend a vertex's joints: matrices, or dual quaternions (no collapse where one twists)",
+     &TechniqueInfo::dual_quaternion},
     {"light", CommandKind::Light, "AZ,EL",
      "where the sun stands, degrees: azimuth about +y (0: from +z), elevation 5 to 90"},
     {"events", CommandKind::Events, "",
@@ -90,8 +96,11 @@ std::vector<std::string> commandHelp() {
     std::vector<std::string> lines;
     for (const Spec& s : kSpecs) {
         std::string head = std::string(s.name) + (*s.usage ? " " : "") + s.usage;
-        head.resize(std::max<size_t>(head.size(), 28), ' ');
-        lines.push_back(head + s.help);
+        head.resize(std::max<size_t>(head.size() + 1, 28), ' '); // a space at least before a long usage's help
+        std::string help = s.help;
+        if (const size_t at = help.find("{}"); s.ability != nullptr && at != std::string::npos)
+            help.replace(at, 2, techniquesWith(s.ability, s.last));
+        lines.push_back(head + help);
     }
     return lines;
 }

@@ -2,25 +2,26 @@
 // alone. The viewer applies a parsed Command; typing it (backtick opens the console) and
 // `throng view --exec "cmd; cmd"` go through the same parser.
 //
-// Commands (one per line, or ';'-separated in --exec):
+// Commands (one per line, or ';'-separated in --exec; the help names the techniques each one
+// concerns from their descriptors, throng/technique.h):
 //   help                     list the commands
 //   technique NAME           switch technique (names from render::techniqueNames())
 //   instances N              crowd size, 1 .. kMaxInstances
 //   clip NAME|INDEX|mixed    every member plays one clip, or back to the seeded mixed crowd
 //   speed X                  playback rate, 0 (paused) .. 100
-//   precision float|half     texel precision of bonetex and of the baked animation
+//   precision float|half     texel precision of bonetex (TechniqueInfo::texel_precision) and of the baked animation
 //   vsync on|off             FIFO, or mailbox (immediate where mailbox is missing)
 //   cull on|off              frustum culling on the GPU
 //   lod on|off               level of detail chosen on the GPU by size on screen
 //   occlusion on|off         with cull: members hidden behind others are not drawn
-//   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; baked, static)
+//   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; TechniqueInfo::compute_raster)
 //   impostors PX             members fewer pixels tall drawn as animated impostors (0: none)
 //   shadows on|off|SIZE      shadows of the crowd on itself and a ground (on: a 2048-texel map; 16 .. 16384)
-//   skinning linear|dual-quaternion  how palette and baked blend joints (render::Skinning)
+//   skinning linear|dual-quaternion  how joints are blended (render::Skinning; TechniqueInfo::dual_quaternion)
 //   light AZ,EL              where the sun stands, degrees: azimuth about +y from +z, elevation 5 .. 90
 //   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
 //   view overview|street     the camera: the whole crowd, or standing at its edge looking across it
-//   simulate on|off          members move on the GPU (techniques baked, vat, procedural, static)
+//   simulate on|off          members move on the GPU (TechniqueInfo::members_on_gpu)
 //   size WxH                 resize the window (16 .. 16384 each; scripts and tests of resizing)
 //   screenshot FILE.png      the next frame, overlay included, written atomically
 //   stats                    one line: technique, crowd, frame times, GPU passes, CPU stages

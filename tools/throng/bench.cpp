@@ -4,6 +4,7 @@
 
 #include <throng/files.h>
 #include <throng/headless.h>
+#include <throng/technique.h>
 
 #include <throng/bake.h>
 
@@ -49,11 +50,8 @@ std::vector<std::string> splitList(const std::string& text) {
 
 nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95", s.p95}}; }
 
-// A technique as `--techniques` names it: NAME or NAME@VARIANT, where the variant is a palette's
-// encoding (palette@quat, palette-ubo@quat), bonetex's texel precision (bonetex@half), where
-// baked reads its animation (baked@image, baked@texel-buffer, baked@buffer), or dual-quaternion
-// skinning (palette@dq, palette-ubo@dq, baked@dq, pose@dq: the same as --skinning
-// dual-quaternion, for that series only).
+// A technique as `--techniques` names it: NAME or NAME@VARIANT, where the variant sets, for that
+// series only, one option the technique reads (kVariantOptions).
 struct Variant {
     std::string label; // as given: the report's "technique", one series in the charts
     std::string technique;
@@ -63,31 +61,51 @@ struct Variant {
     bool dual_quaternion = false;
 };
 
+// The variants: the values of an option, for the techniques whose descriptor says they read it.
+struct VariantOption {
+    bool TechniqueInfo::*reads;
+    const char* option; // what the variant stands for on the command line
+    std::vector<std::string> values;
+    void (*apply)(Variant& variant, const std::string& value);
+};
+const VariantOption kVariantOptions[] = {
+    // a palette's encoding (palette@quat)
+    {&TechniqueInfo::encodes_joints,
+     "--encoding",
+     {"mat", "quat"},
+     [](Variant& v, const std::string& value) { v.encoding = value; }},
+    // the joint texels' precision (bonetex@half)
+    {&TechniqueInfo::texel_precision,
+     "--precision",
+     {"float", "half"},
+     [](Variant& v, const std::string& value) { v.bones = value == "half" ? Precision::Float16 : Precision::Float32; }},
+    // where the baked animation lives (baked@texel-buffer)
+    {&TechniqueInfo::animation_storage,
+     "--animation",
+     {"image", "texel-buffer", "buffer"},
+     [](Variant& v, const std::string& value) { v.storage = value; }},
+    // dual-quaternion skinning, as --skinning dual-quaternion (baked@dq)
+    {&TechniqueInfo::dual_quaternion,
+     "--skinning dual-quaternion",
+     {"dq"},
+     [](Variant& v, const std::string&) { v.dual_quaternion = true; }},
+};
+
 Result<Variant> parseVariant(const std::string& spec) {
     Variant v;
     v.label = spec;
     const size_t at = spec.find('@');
     v.technique = spec.substr(0, at);
-    const std::vector<std::string> names = techniqueNames();
-    if (std::find(names.begin(), names.end(), v.technique) == names.end())
-        return Error{"unknown technique '" + v.technique + "'"};
+    const TechniqueInfo* technique = findTechnique(v.technique);
+    if (technique == nullptr) return Error{"unknown technique '" + v.technique + "'"};
     if (at == std::string::npos) return v;
     const std::string option = spec.substr(at + 1);
-    const bool palette = v.technique == "palette" || v.technique == "palette-ubo";
-    if ((palette || v.technique == "baked" || v.technique == "pose") && option == "dq") {
-        v.dual_quaternion = true;
-    } else if (palette && (option == "mat" || option == "quat")) {
-        v.encoding = option;
-    } else if (v.technique == "bonetex" && (option == "float" || option == "half")) {
-        v.bones = option == "half" ? Precision::Float16 : Precision::Float32;
-    } else if (v.technique == "baked" && (option == "image" || option == "texel-buffer" || option == "buffer")) {
-        v.storage = option;
-    } else {
-        return Error{"unknown variant '" + spec +
-                     "' (palette@mat|quat|dq, palette-ubo@mat|quat|dq, bonetex@float|half, "
-                     "baked@image|texel-buffer|buffer|dq, pose@dq)"};
-    }
-    return v;
+    for (const VariantOption& o : kVariantOptions)
+        if (technique->*o.reads && std::find(o.values.begin(), o.values.end(), option) != o.values.end()) {
+            o.apply(v, option);
+            return v;
+        }
+    return Error{"unknown variant '" + spec + "' (" + benchVariants() + ")"};
 }
 
 // One configuration: renders warm-up + timed frames and summarises the timed ones.
@@ -231,15 +249,21 @@ std::string csv(const nlohmann::json& report) {
     return out;
 }
 
-// The technique list as variants, or the first item that is not one. `all`: every technique that
-// draws `model` (procedural where the model swims).
+// The technique list as variants, or the first item that is not one. `all`: the techniques with
+// TechniqueInfo::in_bench_all, and the model's own where it is not one of them (procedural where
+// the model swims).
 Result<std::vector<Variant>> parseVariants(const std::string& list, const std::string& model) {
-    std::vector<std::string> techniques = splitList(list);
-    if (list == "all") techniques = {"cpu", "palette", "palette-ubo", "bonetex", "baked", "pose", "vat", "static"};
-    if (list == "all" && naturalTechnique(model) == "procedural") techniques.push_back("procedural");
-    if (techniques.empty()) return Error{"--techniques: empty list (give NAME[,NAME...] or all)"};
+    std::vector<std::string> names = splitList(list);
+    if (list == "all") {
+        names.clear();
+        for (const TechniqueInfo& t : techniques())
+            if (t.in_bench_all) names.emplace_back(t.name);
+        const std::string own = naturalTechnique(model);
+        if (std::find(names.begin(), names.end(), own) == names.end()) names.push_back(own);
+    }
+    if (names.empty()) return Error{"--techniques: empty list (give NAME[,NAME...] or all)"};
     std::vector<Variant> variants;
-    for (const std::string& t : techniques) {
+    for (const std::string& t : names) {
         Result<Variant> v = parseVariant(t);
         if (!v) return Error{"--techniques: " + v.error().message};
         variants.push_back(v.value());
@@ -262,6 +286,28 @@ Result<std::vector<uint32_t>> parseCounts(const std::string& list) {
 
 } // namespace
 
+std::string benchVariants() {
+    std::string list;
+    for (const TechniqueInfo& t : techniques()) {
+        std::string values;
+        for (const VariantOption& o : kVariantOptions)
+            if (t.*o.reads)
+                for (const std::string& value : o.values) values += (values.empty() ? "" : "|") + value;
+        if (!values.empty()) list += (list.empty() ? "" : ", ") + std::string(t.name) + "@" + values;
+    }
+    return list;
+}
+
+std::string benchVariantOptions() {
+    std::string list;
+    for (const VariantOption& o : kVariantOptions) {
+        std::string values;
+        for (const std::string& value : o.values) values += (values.empty() ? "" : "|") + value;
+        list += (list.empty() ? "" : ", ") + values + " as " + o.option;
+    }
+    return list;
+}
+
 Status checkBenchOptions(const BenchOptions& o) {
     Result<std::vector<Variant>> v = parseVariants(o.techniques, o.model);
     if (!v) return Status::failure(v.error().message);
@@ -281,8 +327,8 @@ int runBench(const BenchOptions& o) {
     for (const std::string& out : {o.json, o.csv})
         if (!out.empty() && !checkOutput(out)) return 1;
     BakeOptions bake_options;
-    bake_options.vat =
-        std::any_of(variants.begin(), variants.end(), [](const Variant& v) { return v.technique == "vat"; });
+    bake_options.vat = std::any_of(variants.begin(), variants.end(),
+                                   [](const Variant& v) { return findTechnique(v.technique)->needs_vat; });
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     bake_options.root_motion = o.crowd.root_motion;
     if (Status s = eventsFromText(o.crowd.events, bake_options); !s) {

@@ -6,6 +6,7 @@
 #include <throng/attach.h>
 
 #include <throng/headless.h>
+#include <throng/technique.h>
 
 #include <CLI/CLI.hpp>
 
@@ -111,37 +112,51 @@ std::string oneLine(std::string text) {
     return text;
 }
 
-bool knownTechnique(const std::string& name) {
-    for (std::string_view t : techniqueNames())
-        if (t == name) return true;
-    return false;
+// --technique's help: every technique with its summary, and the default.
+std::string techniqueHelp(const char* lead) {
+    std::string text =
+        std::string(lead) + " (default: the model's own, " + naturalTechnique("builtin:fish") + " for builtin:fish): ";
+    for (const TechniqueInfo& t : techniques())
+        text += std::string(t.name) + ": " + std::string(t.summary) + (&t == &techniques().back() ? "" : "; ");
+    return text;
 }
 
-std::string techniqueList() {
-    std::string names;
-    for (std::string_view t : techniqueNames()) names += (names.empty() ? "" : ", ") + std::string(t);
-    return names;
+// "technique procedural swims", "techniques palette and palette-ubo encode joints": the
+// techniques `pick` accepts and what they do (`one` for a single one, `many` for several).
+std::string whichDo(bool (*pick)(const TechniqueInfo&), const char* one, const char* many) {
+    size_t count = 0;
+    for (const TechniqueInfo& t : techniques()) count += pick(t) ? 1 : 0;
+    return (count == 1 ? "technique " : "techniques ") + techniqueList(pick, " and ") + " " + (count == 1 ? one : many);
 }
 
-// What a technique reads: the options a user gives that it does not read earn a warning.
+// What a technique reads (its TechniqueInfo): the options a user gives that it does not read
+// earn a warning.
 struct Given {
     bool swim = false, encoding = false, animation = false, precision = false, fps = false;
 };
 void warnIgnored(const std::string& technique, const std::string& model, const Given& given,
                  std::vector<std::string>& warnings) {
-    const bool palette = technique == "palette" || technique == "palette-ubo";
-    if (given.swim && technique != "procedural")
-        warnings.push_back("--swim is ignored: only technique procedural swims");
-    if (given.encoding && !palette)
-        warnings.push_back("--encoding is ignored: only techniques palette and palette-ubo encode joints");
-    if (given.animation && technique != "baked")
-        warnings.push_back("--animation is ignored: only technique baked reads a baked animation");
+    const TechniqueInfo* t = findTechnique(technique);
+    if (t == nullptr) return; // refused before
+    if (given.swim && !t->swims)
+        warnings.push_back("--swim is ignored: only " +
+                           whichDo([](const TechniqueInfo& i) { return i.swims; }, "swims", "swim"));
+    if (given.encoding && !t->encodes_joints)
+        warnings.push_back(
+            "--encoding is ignored: only " +
+            whichDo([](const TechniqueInfo& i) { return i.encodes_joints; }, "encodes joints", "encode joints"));
+    if (given.animation && !t->animation_storage)
+        warnings.push_back("--animation is ignored: only " +
+                           whichDo([](const TechniqueInfo& i) { return i.animation_storage; },
+                                   "reads a baked animation", "read a baked animation"));
     if (isThrongFile(model)) {
         if (given.fps) warnings.push_back("--fps is ignored: a .throng file keeps the rate it was baked at");
-        if (given.precision && technique != "bonetex")
+        if (given.precision && !t->texel_precision)
             warnings.push_back("--precision is ignored: a .throng file keeps the precision it was baked in");
-    } else if (given.precision && technique != "bonetex" && technique != "baked") {
-        warnings.push_back("--precision is ignored: only techniques baked and bonetex read it");
+    } else if (given.precision && !t->texel_precision && !t->bake_precision) {
+        warnings.push_back("--precision is ignored: only " +
+                           whichDo([](const TechniqueInfo& i) { return i.texel_precision || i.bake_precision; },
+                                   "reads it", "read it"));
     }
 }
 
@@ -165,15 +180,16 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         ->check(CLI::IsMember({"on", "off"}));
     command
         ->add_option("--coarse-skinning", flags.coarse_skinning,
-                     "baked, with --lod on: levels whose error is at least what it moves a vertex skinned by the "
-                     "heaviest joint at the "
-                     "nearest frame: on (default) or off")
+                     techniquesWith(&TechniqueInfo::coarse_skinning) +
+                         ", with --lod on: levels whose error is at least what it moves a vertex skinned by the "
+                         "heaviest joint at the nearest frame: on (default) or off")
         ->check(CLI::IsMember({"on", "off"}));
     command
         ->add_option("--raster", flags.raster,
                      "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility "
-                     "buffer; baked, static) "
-                     "or auto (members at LOD 0 by the hardware, the rest in compute)")
+                     "buffer; " +
+                         techniquesWith(&TechniqueInfo::compute_raster, ", ") +
+                         ") or auto (members at LOD 0 by the hardware, the rest in compute)")
         ->check(CLI::IsMember({"hardware", "compute", "auto"}));
     command
         ->add_option("--impostors", flags.impostor_px,
@@ -182,12 +198,13 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                      "a model is baked with them, a .throng file must have been: bake --impostors); 0 (default): none")
         ->check(finiteIn(0.0, 10000.0));
     command
-        ->add_option("--vertex-cache", flags.vertex_cache,
-                     "MiB of the compute rasterizer's vertex cache (baked: each member's vertices skinned once a "
-                     "frame, 8 bytes each); "
-                     "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and "
-                     "its largest storage "
-                     "buffer; 0: none")
+        ->add_option(
+            "--vertex-cache", flags.vertex_cache,
+            "MiB of the compute rasterizer's vertex cache (" + techniquesWith(&TechniqueInfo::skinned_in_compute) +
+                ": each member's vertices skinned once a frame, 8 bytes each); "
+                "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and "
+                "its largest storage "
+                "buffer; 0: none")
         ->check([](const std::string& text) -> std::string {
             if (text == "auto") return {};
             char* end = nullptr;
@@ -198,9 +215,10 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         });
     command
         ->add_option("--skinning", flags.skinning,
-                     "How palette and baked blend a vertex's joints: linear (default) or dual-quaternion (no collapse "
-                     "where a joint twists; hardware rasterizer only; other techniques refuse it, in bench as an "
-                     "error for their series)")
+                     "How " + techniquesWith(&TechniqueInfo::dual_quaternion) +
+                         " blend a vertex's joints: linear (default) or dual-quaternion (no collapse where a joint "
+                         "twists; hardware rasterizer only; other techniques refuse it, in bench as an error for "
+                         "their series)")
         ->check(CLI::IsMember({"linear", "dual-quaternion"}));
     command
         ->add_option("--shadows", flags.shadows,
@@ -222,11 +240,12 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             "about x, y, z, scale; the share of members that carry it, default 100%)")
         ->check(parsedBy(parseAttachment, "--attach"));
     command
-        ->add_option("--layer", flags.layers,
-                     "Techniques pose, cpu, palette, palette-ubo, bonetex: a clip played over the members' own "
-                     "animation from a joint down, repeatable "
-                     "(at most 8): CLIP@JOINT[,WEIGHT][@SHARE%] (weight 0 to 1, default 1; the share of members that "
-                     "carry it, default 100%), e.g. idle@spine,0.7@50%")
+        ->add_option(
+            "--layer", flags.layers,
+            "Techniques " + techniquesWith(&TechniqueInfo::takes_layers, ", ") +
+                ": a clip played over the members' own animation from a joint down, repeatable "
+                "(at most 8): CLIP@JOINT[,WEIGHT][@SHARE%] (weight 0 to 1, default 1; the share of members that "
+                "carry it, default 100%), e.g. idle@spine,0.7@50%")
         ->check(parsedBy(parseLayer, "--layer"));
     command
         ->add_option(
@@ -249,7 +268,8 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                         "(footsteps) or a JSON file, as bake --events does");
     command->add_flag("--simulate", flags.simulate,
                       "Move the members on the GPU: walkers walk to goals apart from each other, fish swim as a school "
-                      "(baked, vat, procedural, static)");
+                      "(" +
+                          techniquesWith(&TechniqueInfo::members_on_gpu, ", ") + ")");
 }
 
 } // namespace
@@ -291,8 +311,8 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
     if (!flags.simulate || techniqueReadsMembersOnGpu(technique)) return {};
     return Status::failure("--simulate: technique " + technique +
-                           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by "
-                           "baked, vat, procedural or static");
+                           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by " +
+                           techniquesWith(&TechniqueInfo::members_on_gpu, " or "));
 }
 
 ParseResult parseCommandLine(int argc, const char* const* argv) {
@@ -331,7 +351,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         ->check(CLI::IsMember({"float", "half"}));
     bake_cmd->add_flag(
         "--vat", bake.vat,
-        "Also bake vertex animation textures (every vertex's position and normal per frame) for technique vat");
+        "Also bake vertex animation textures (every vertex's position and normal per frame) for technique " +
+            techniquesWith(&TechniqueInfo::needs_vat, " or "));
     bake_cmd->add_flag(
         "--impostors", bake.impostors,
         "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
@@ -364,17 +385,18 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         render_cmd->add_option("model", render.model, "A .throng file, a model file or builtin:NAME");
     render_cmd->add_option("--model", render.model, "The same as the positional MODEL")->excludes(r_model);
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(countIn(1, 16 << 20));
-    CLI::Option* r_technique = render_cmd->add_option("--technique", render.technique,
-                                                      "Animation technique: " + techniqueList() +
-                                                          " (default: the model's own, procedural for builtin:fish)");
+    CLI::Option* r_technique =
+        render_cmd->add_option("--technique", render.technique, techniqueHelp("Animation technique"));
     CLI::Option* r_swim = render_cmd->add_option(
         "--swim", render.swim,
-        "procedural: amounts, e.g. "
-        "side=0.04,pivot=0.12,wave=0.12,twist=0.25,frequency=3.14,beats=1.5,mask_head=0.6,mask_tail=-0.6");
-    CLI::Option* r_encoding =
-        render_cmd
-            ->add_option("--encoding", render.encoding, "palette: joints as 3x4 matrices or quaternion + translation")
-            ->check(CLI::IsMember({"mat", "quat"}));
+        techniquesWith(&TechniqueInfo::swims) +
+            ": amounts, e.g. "
+            "side=0.04,pivot=0.12,wave=0.12,twist=0.25,frequency=3.14,beats=1.5,mask_head=0.6,mask_tail=-0.6");
+    CLI::Option* r_encoding = render_cmd
+                                  ->add_option("--encoding", render.encoding,
+                                               techniquesWith(&TechniqueInfo::encodes_joints) +
+                                                   ": joints as 3x4 matrices or quaternion + translation")
+                                  ->check(CLI::IsMember({"mat", "quat"}));
     render_cmd->add_option("--time", render.time, "Time of the image, seconds (within +-1e6)")
         ->check(finiteIn(-1e6, 1e6));
     render_cmd->add_option("--size", size, "Image size WxH");
@@ -386,12 +408,15 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     CLI::Option* r_precision =
         render_cmd
             ->add_option("--precision", render.precision,
-                         "baked: bake precision when the model is not a .throng file; bonetex: texel precision")
+                         techniquesWith(&TechniqueInfo::bake_precision) +
+                             ": bake precision when the model is not a .throng file; " +
+                             techniquesWith(&TechniqueInfo::texel_precision) + ": texel precision")
             ->check(CLI::IsMember({"float", "half"}));
     CLI::Option* r_animation =
         render_cmd
             ->add_option("--animation", render.animation,
-                         "baked: where the animation lives on the GPU: auto, image, texel-buffer or buffer")
+                         techniquesWith(&TechniqueInfo::animation_storage) +
+                             ": where the animation lives on the GPU: auto, image, texel-buffer or buffer")
             ->check(CLI::IsMember({"auto", "image", "texel-buffer", "buffer"}));
     render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
@@ -404,11 +429,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "bench", "Measure every technique at several crowd sizes (JSON/CSV; plot with tools/plot_bench.py)");
     CLI::Option* b_model = bench_cmd->add_option("model", bench.model, "A .throng file, a model file or builtin:NAME");
     bench_cmd->add_option("--model", bench.model, "The same as the positional MODEL")->excludes(b_model);
-    bench_cmd->add_option(
-        "--techniques", bench.techniques,
-        "Comma-separated techniques, or all; NAME@VARIANT picks palette@quat, palette-ubo@quat, bonetex@half, "
-        "baked@image|texel-buffer|buffer, and dual-quaternion skinning: palette@dq, palette-ubo@dq, baked@dq, pose@dq "
-        "(--layer applies to the series of pose, cpu, palette, palette-ubo and bonetex)");
+    bench_cmd->add_option("--techniques", bench.techniques,
+                          "Comma-separated techniques, or all (" + techniquesWith(&TechniqueInfo::in_bench_all, ", ") +
+                              " and the model's own); NAME@VARIANT sets an option for that series: " + benchVariants() +
+                              " (" + benchVariantOptions() + "); --layer applies to the series of " +
+                              techniquesWith(&TechniqueInfo::takes_layers));
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
@@ -426,15 +451,17 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "view", "Open the crowd in a window: technique switcher, FPS counter, time ruler, debug console (backtick)");
     view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME");
     view_cmd->add_option("--instances", view.instances, "Crowd size")->check(countIn(1, 10'000'000));
-    CLI::Option* v_technique = view_cmd->add_option("--technique", view.technique,
-                                                    "Technique at start: " + techniqueList() +
-                                                        " (default: the model's own, procedural for builtin:fish)");
-    CLI::Option* v_encoding =
-        view_cmd->add_option("--encoding", view.encoding, "palette: joints as 3x4 matrices or quaternion + translation")
-            ->check(CLI::IsMember({"mat", "quat"}));
-    CLI::Option* v_precision =
-        view_cmd->add_option("--precision", view.precision, "bonetex texels and the baked animation: float or half")
-            ->check(CLI::IsMember({"float", "half"}));
+    CLI::Option* v_technique = view_cmd->add_option("--technique", view.technique, techniqueHelp("Technique at start"));
+    CLI::Option* v_encoding = view_cmd
+                                  ->add_option("--encoding", view.encoding,
+                                               techniquesWith(&TechniqueInfo::encodes_joints) +
+                                                   ": joints as 3x4 matrices or quaternion + translation")
+                                  ->check(CLI::IsMember({"mat", "quat"}));
+    CLI::Option* v_precision = view_cmd
+                                   ->add_option("--precision", view.precision,
+                                                techniquesWith(&TechniqueInfo::texel_precision) +
+                                                    " texels and the baked animation: float or half")
+                                   ->check(CLI::IsMember({"float", "half"}));
     CLI::Option* v_fps = view_cmd->add_option("--fps", view.fps, "Bake rate when the model is not a .throng file")
                              ->check(finiteIn(1.0, 1000.0));
     view_cmd->add_option("--seed", view.seed, "Crowd layout and variation seed")->check(countIn(0, UINT64_MAX));
@@ -500,7 +527,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         c.subcommand = Subcommand::Render;
         if (r_technique->count() == 0) render.technique = naturalTechnique(render.model);
         if (!parseSize(size, render.width, render.height, error)) return usage(error);
-        if (!knownTechnique(render.technique))
+        if (findTechnique(render.technique) == nullptr)
             return usage("--technique: unknown technique '" + render.technique + "' (available: " + techniqueList() +
                          ")");
         if (Status s = checkRenderOptions(render); !s) return usage(s.message);
@@ -534,7 +561,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.light = view_crowd.light;
         view.skinning = view_crowd.skinning;
         view.layers = view_crowd.layers;
-        if (!knownTechnique(view.technique))
+        if (findTechnique(view.technique) == nullptr)
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");
         // The viewer switches techniques at run time, so only options no technique can use warn.

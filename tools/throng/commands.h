@@ -70,22 +70,23 @@ uint32_t shadowMapSize(const CrowdFlags& flags);
 uint64_t vertexCacheBytes(const CrowdFlags& flags);
 // The crowd flags into a job: view, culling, LOD, occlusion, impostors, raster, vertex cache, simulation.
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job);
-// --simulate with a technique that samples poses on the CPU: the message, else success.
+// --simulate with a technique that samples poses on the CPU (not TechniqueInfo::members_on_gpu):
+// the message, naming the techniques that draw a simulated crowd; else success.
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
 
 struct RenderOptions {
     std::string model = "builtin:walker"; // .throng, a model file, or builtin:NAME
     uint32_t instances = 1000;
     std::string technique = "baked";
-    std::string encoding = "mat"; // palette: mat | quat
-    std::string swim;             // procedural: "side=0.04,pivot=0.12,..." overrides of defaultSwim()
+    std::string encoding = "mat"; // TechniqueInfo::encodes_joints: mat | quat
+    std::string swim;             // TechniqueInfo::swims: "side=0.04,pivot=0.12,..." overrides of defaultSwim()
     float time = 1.0f;            // seconds
     uint32_t width = 1280, height = 720;
     uint64_t seed = 1;
     uint32_t frames = 3; // rendered frames; timings are the median after the first
     float fps = 30.0f;   // bake rate when the model is not a .throng file
     std::string precision = "float";
-    std::string animation = "auto"; // baked: auto | image | texel-buffer | buffer (render::AnimationStorage)
+    std::string animation = "auto"; // animation_storage: auto | image | texel-buffer | buffer
     std::string device;             // substring of the device name
     bool validate = false;
     std::string output = "crowd.png";
@@ -97,8 +98,9 @@ int runRender(const RenderOptions& options);
 
 struct BenchOptions {
     std::string model = "builtin:walker";
-    std::string techniques = "all";     // comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (cpu,
-                                        // palette, palette-ubo, bonetex, baked, pose, vat, static)
+    // Comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (the techniques with
+    // TechniqueInfo::in_bench_all, and the model's own).
+    std::string techniques = "all";
     std::string instances = "100,1000"; // comma-separated crowd sizes
     uint32_t frames = 20;               // timed frames per configuration
     uint32_t warmup = 5;                // frames before timing (pipeline compilation, caches)
@@ -111,6 +113,11 @@ struct BenchOptions {
 };
 // Usage checks: the technique and crowd-size lists (non-empty, every item known); exit code 2.
 Status checkBenchOptions(const BenchOptions& options);
+// The NAME@VARIANT series `--techniques` accepts, from what each technique reads:
+// "palette@mat|quat|dq, ..., pose@dq".
+std::string benchVariants();
+// What the variants stand for: "mat|quat as --encoding, ..., dq as --skinning dual-quaternion".
+std::string benchVariantOptions();
 int runBench(const BenchOptions& options);
 
 } // namespace throng::cli

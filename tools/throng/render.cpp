@@ -4,6 +4,7 @@
 #include <throng/bake.h>
 #include <throng/headless.h>
 #include <throng/image.h>
+#include <throng/technique.h>
 
 #include <chrono>
 #include <cmath>
@@ -51,12 +52,13 @@ bool parseSwim(const std::string& text, SwimParams& swim, std::string& error) {
 }
 
 // A .throng file loads as it is; anything else is imported and baked in memory (with vertex
-// animation only for technique vat: it costs 2 texels per vertex per frame).
+// animation only for a technique that needs it, vat: it costs 2 texels per vertex per frame).
 Result<BakedAsset> loadAsset(const RenderOptions& o) {
     BakeOptions bake_options;
     bake_options.fps = o.fps;
     bake_options.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
-    bake_options.vat = o.technique == "vat";
+    const TechniqueInfo* technique = findTechnique(o.technique);
+    bake_options.vat = technique != nullptr && technique->needs_vat;
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
     bake_options.root_motion = o.crowd.root_motion;
     if (Status s = eventsFromText(o.crowd.events, bake_options); !s) return Error{s.message};

@@ -1,0 +1,65 @@
+// throng/technique.h — what each animation technique draws, needs and reads: one descriptor per
+// technique, from the registry that creates them (src/render/technique.cpp). The tools' help
+// texts, `bench --techniques all` and its NAME@VARIANT series, the warnings for options a
+// technique ignores and every refusal that names techniques are derived from these, so that a
+// new technique is described in one place.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace throng {
+
+struct TechniqueInfo {
+    std::string_view name;    // as --technique and CrowdRendererDesc::technique name it
+    std::string_view summary; // what it does, one line for help texts
+
+    // What it draws.
+    bool members_on_gpu = false;  // reads the members only on the GPU, so they may move there (--simulate)
+    bool takes_layers = false;    // blends layers (--layer; CrowdRendererDesc::layers)
+    bool dual_quaternion = false; // draws dual-quaternion skinning (--skinning dual-quaternion)
+    bool compute_raster = false;  // the compute rasterizer can draw it (--raster compute|auto)...
+    // ...skinning its vertices from the baked animation, as technique baked draws them (without:
+    // the bind pose, as static).
+    bool skinned_in_compute = false;
+    // A school of fish: laid out in a volume, simulated as a school, culled by the reach of its
+    // swim and shaped by --swim (CrowdJob::swim).
+    bool swims = false;
+    // Culled with each clip's box grown for cross-fades blended in local space (limbs swing on
+    // arcs, outside both clips' boxes) and, with layers, with the union of every clip's box.
+    bool pads_cull_bounds = false;
+
+    // What it needs of the asset.
+    bool needs_source = false;   // the source animation: it poses members from the model's keys
+    bool needs_cpu_mesh = false; // the mesh on the CPU: it skins there
+    bool needs_vat = false;      // vertex animation (`throng bake --vat`; the tools bake it in for it)
+
+    // Which options it reads.
+    bool encodes_joints = false;    // --encoding mat|quat (CrowdJob::encoding)
+    bool texel_precision = false;   // --precision: its joint texels float|half (CrowdJob::bone_precision)
+    bool bake_precision = false;    // --precision: the animation a model (not a .throng file) is baked with
+    bool animation_storage = false; // --animation image|texel-buffer|buffer (CrowdJob::animation)
+    // --coarse-skinning: its coarsest levels of detail skinned by each vertex's heaviest joint at
+    // the nearest frame.
+    bool coarse_skinning = false;
+
+    // In `throng bench --techniques all` (the model's own technique joins it where it is not).
+    bool in_bench_all = false;
+};
+
+// Every technique, in the order the tools list them.
+std::span<const TechniqueInfo> techniques();
+
+// The technique called `name`; null when there is none.
+const TechniqueInfo* findTechnique(std::string_view name);
+
+// The names of the techniques `pick` accepts (every technique when null), in registry order;
+// `last` joins the last two: ", " (a plain list: "cpu, palette, bonetex"), " and ", " or ".
+std::string techniqueList(bool (*pick)(const TechniqueInfo&) = nullptr, std::string_view last = ", ");
+
+// The names of the techniques that have `ability`, as a sentence: "palette, palette-ubo, baked
+// and pose" (`last` " or ": "baked or static").
+std::string techniquesWith(bool TechniqueInfo::*ability, std::string_view last = " and ");
+
+} // namespace throng
