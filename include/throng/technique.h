@@ -58,6 +58,11 @@ const TechniqueInfo* findTechnique(std::string_view name);
 // `last` joins the last two: ", " (a plain list: "cpu, palette, bonetex"), " and ", " or ".
 std::string techniqueList(bool (*pick)(const TechniqueInfo&) = nullptr, std::string_view last = ", ");
 
+// Why a crowd of technique `name` cannot be simulated on the GPU ("" when it can, or when the
+// technique is unknown): it samples poses from the CPU's copy of the members. The one wording of
+// that refusal (--simulate, the viewer's simulate, CrowdRendererDesc::simulate).
+std::string simulationProblem(std::string_view name);
+
 // The names of the techniques that have `ability`, as a sentence: "palette, palette-ubo, baked
 // and pose" (`last` " or ": "baked or static").
 std::string techniquesWith(bool TechniqueInfo::*ability, std::string_view last = " and ");

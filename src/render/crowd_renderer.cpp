@@ -80,10 +80,7 @@ void CrowdRenderer::build() {
                                         techniqueCullBounds(s.technique, s.clip_bounds, s.swim, !s.layers.empty()),
                                         s.frames_in_flight, nullptr, shadows_ != nullptr);
     if (s.motion) {
-        if (!techniqueReadsMembersOnGpu(s.technique))
-            throw Refused{"technique " + s.technique +
-                          " samples poses from the members on the CPU and cannot draw a crowd simulated on the GPU "
-                          "(use baked, vat, procedural or static)"};
+        if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{problem};
         motion_ = s.motion(*allocator_, crowd_->instances());
     }
 
@@ -98,7 +95,8 @@ void CrowdRenderer::build() {
     ts.swim = s.swim;
     if (s.baked != nullptr) {
         ts.source = &s.baked->source;
-        if (s.technique == "cpu") mesh_ = cpuMesh(*s.baked);
+        if (const TechniqueInfo* info = findTechnique(s.technique); info != nullptr && info->needs_cpu_mesh)
+            mesh_ = cpuMesh(*s.baked);
         ts.mesh = &mesh_;
     }
     ts.encoding = s.encoding;

@@ -151,6 +151,14 @@ std::string techniquesWith(bool TechniqueInfo::*ability, std::string_view last) 
     return render::joinNames([ability](const TechniqueInfo& t) { return t.*ability; }, last);
 }
 
+std::string simulationProblem(std::string_view name) {
+    const TechniqueInfo* info = findTechnique(name);
+    if (info == nullptr || info->members_on_gpu) return {};
+    return "technique " + std::string(name) +
+           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by " +
+           techniquesWith(&TechniqueInfo::members_on_gpu, " or ");
+}
+
 } // namespace throng
 
 namespace throng::render {

@@ -16,12 +16,9 @@
 //   - one entry in kTechniques (technique.cpp), with the create function's declaration above it;
 //   - the docs that describe each technique (README.md's table, CHANGELOG.md).
 // The descriptor's flags cover what the existing options and paths ask of a technique; one that
-// needs a new option or path adds a flag there and reads it where the option is handled. Name
-// checks left outside the registry, in files being rewritten elsewhere: crowd_renderer.cpp (the
-// `cpu` mesh; the simulation refusal's own list of techniques), src/view/crowd_state.cpp (the
-// `procedural` volume, the `vat` bake) and src/view/viewer.cpp (the `vat` bake); they have the
-// flags needs_cpu_mesh, members_on_gpu, swims and needs_vat to read instead. tools/throng/info.cpp
-// names the technique builtin:fish is drawn with by default.
+// needs a new option or path adds a flag there and reads it where the option is handled. The
+// only name outside the registry: tools/throng/info.cpp names the technique builtin:fish is drawn
+// with by default.
 //
 // Lifetime: createTechnique() builds pipelines and uploads what never changes; per frame the
 // owner of the frame calls update() (CPU work, writing only the frame slot's own buffers, which

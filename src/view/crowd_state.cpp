@@ -16,7 +16,8 @@ std::unique_ptr<render::Crowd> crowdFor(const BakedAsset& asset, const CrowdStat
     render::CrowdOptions co;
     co.count = want.instances;
     co.seed = seed;
-    co.volume = want.technique == "procedural"; // a school of fish swims in a volume
+    const TechniqueInfo* technique = findTechnique(want.technique);
+    co.volume = technique != nullptr && technique->swims; // a school of fish swims in a volume
     auto crowd = std::make_unique<render::Crowd>(render::makeCrowd(asset, co));
     if (want.clip >= 0)
         for (auto& inst : crowd->instances) {
@@ -113,8 +114,10 @@ bool LiveCrowd::apply(const CrowdState& want) {
 
         std::unique_ptr<AssetOnGpu> asset; // a new asset, or none to keep asset_
         const BakedAsset& current = asset_->baked;
-        const bool vat = want.technique == "vat" || hasVat(current);
-        if (want.technique == "vat" && !hasVat(current) && !scene_.model)
+        const TechniqueInfo* technique = findTechnique(want.technique);
+        const bool needs_vat = technique != nullptr && technique->needs_vat;
+        const bool vat = needs_vat || hasVat(current);
+        if (needs_vat && !hasVat(current) && !scene_.model)
             return fail(scene_.source + " has no vertex animation (bake it with throng bake --vat)");
         if (scene_.model && (current.precision != want.precision || vat != hasVat(current))) {
             asset = rebake(want.precision, vat);

@@ -367,7 +367,7 @@ int runViewer(const ViewerOptions& o) {
     BakeOptions bake;
     bake.fps = o.fps;
     bake.precision = initialState(o).precision;
-    bake.vat = o.technique == "vat";
+    bake.vat = findTechnique(o.technique)->needs_vat; // runViewer checked the name
     bake.impostors.enabled = o.impostor_px > 0.0f;
     bake.root_motion = o.root_motion;
     if (Status s = eventsFromText(o.events, bake); !s) {

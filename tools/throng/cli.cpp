@@ -309,10 +309,10 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
-    if (!flags.simulate || techniqueReadsMembersOnGpu(technique)) return {};
-    return Status::failure("--simulate: technique " + technique +
-                           " samples poses from the members on the CPU; a crowd simulated on the GPU is drawn by " +
-                           techniquesWith(&TechniqueInfo::members_on_gpu, " or "));
+    if (!flags.simulate) return {};
+    if (std::string problem = simulationProblem(technique); !problem.empty())
+        return Status::failure("--simulate: " + problem);
+    return {};
 }
 
 ParseResult parseCommandLine(int argc, const char* const* argv) {
