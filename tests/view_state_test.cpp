@@ -87,6 +87,8 @@ class ViewState : public ::testing::Test {
         setup.extent = {kWidth, kHeight};
         setup.log = [this](const std::string& line) { log_ += line + "\n"; };
         crowd_ = std::make_unique<LiveCrowd>(std::move(scene), setup);
+        crowd_->setTargets(gpu::FrameTargets{VK_NULL_HANDLE, VK_NULL_HANDLE, depth_.image, depth_.view, {kWidth, kHeight}},
+                           false);
         EXPECT_TRUE(crowd_->start(first)) << crowd_->lastError();
         return *crowd_;
     }

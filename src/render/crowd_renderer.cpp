@@ -280,27 +280,33 @@ TechniqueStats CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projec
     return f.cpu;
 }
 
+void CrowdRenderer::ensurePyramid(Slot& f, const gpu::FrameTargets& targets) {
+    if (f.pyramid != nullptr && f.pyramid_depth == targets.depth && f.pyramid->extent().width == targets.extent.width &&
+        f.pyramid->extent().height == targets.extent.height)
+        return;
+    if (!pyramid_pipelines_) pyramid_pipelines_ = createPyramidPipelines(*allocator_->context);
+    f.pyramid.reset();
+    f.pyramid_depth = VK_NULL_HANDLE;
+    f.pyramid = std::make_unique<DepthPyramid>(*allocator_, targets.depth, targets.depth_view, targets.extent,
+                                               pyramid_pipelines_);
+    f.pyramid_depth = targets.depth;
+}
+
+void CrowdRenderer::prepareTargets(const gpu::FrameTargets& targets, bool depth_sampled) {
+    if (!allocator_->context->depth_pyramid || !depth_sampled || targets.depth == VK_NULL_HANDLE) return;
+    for (Slot& slot : slots_) ensurePyramid(slot, targets);
+}
+
 void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {
     const auto start = std::chrono::steady_clock::now();
     const gpu::Context& ctx = *allocator_->context;
     Slot& f = slots_[slot];
     const CullSettings& cull = setup_.cull;
     // Occlusion culling: a pyramid over this slot's depth image (its last frame has finished, so
-    // one over another image may replace it).
+    // one over another image may replace it), kept while occlusion is off.
     const bool occlusion = raster_ == nullptr && ctx.depth_pyramid && depth_sampled && cull.cull && cull.occlusion &&
                            technique_->drawsCulled() && crowd_->canCull();
-    if (!occlusion) {
-        f.pyramid.reset();
-        f.pyramid_depth = VK_NULL_HANDLE;
-    } else if (f.pyramid == nullptr || f.pyramid_depth != targets.depth ||
-               f.pyramid->extent().width != targets.extent.width ||
-               f.pyramid->extent().height != targets.extent.height) {
-        if (!pyramid_pipelines_) pyramid_pipelines_ = createPyramidPipelines(ctx);
-        f.pyramid.reset();
-        f.pyramid = std::make_unique<DepthPyramid>(*allocator_, targets.depth, targets.depth_view, targets.extent,
-                                                   pyramid_pipelines_);
-        f.pyramid_depth = targets.depth;
-    }
+    if (occlusion) ensurePyramid(f, targets);
 
     std::vector<gpu::Pass> passes;
     if (f.upload_count > 0) {
@@ -315,7 +321,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.crowd = crowd_.get();
     frame.motion = motion_.get();
     frame.technique = technique_.get();
-    frame.pyramid = f.pyramid.get();
+    frame.pyramid = occlusion ? f.pyramid.get() : nullptr;
     frame.raster = raster_.get();
     frame.raster_mode = rasterMode();
     frame.impostors = impostors_.get();

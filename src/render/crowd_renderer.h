@@ -144,6 +144,11 @@ class CrowdRenderer {
     // for another size. Errors: a GPU failure; the hardware then draws (rasterMode() says so).
     Status setTargets(VkExtent2D extent);
 
+    // Builds now what record() builds the first time it sees `targets` (the occlusion pyramids
+    // over its depth image, when `depth_sampled`), so that frames allocate nothing. Throws
+    // gpu::GpuError (the caller keeps or drops the renderer).
+    void prepareTargets(const gpu::FrameTargets& targets, bool depth_sampled);
+
     // Why the compute rasterizer cannot draw this crowd in `mode` ("" when it can, and for Hardware).
     std::string rasterProblem(RasterMode mode) const;
     // Why members cannot be drawn as impostors ("" when they can).
@@ -165,6 +170,8 @@ class CrowdRenderer {
     void build();                                        // throws gpu::GpuError, or Refused for a refused setup
     std::unique_ptr<ComputeRaster> makeRaster() const;   // throws gpu::GpuError
     std::unique_ptr<ImpostorPass> makeImpostors() const; // throws gpu::GpuError
+    struct Slot;
+    void ensurePyramid(Slot& slot, const gpu::FrameTargets& targets); // throws gpu::GpuError
 
     struct Slot {
         gpu::Unique<VkQueryPool> queries; // kPassTimestamps, or none without timestamps

@@ -169,6 +169,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         Result<std::unique_ptr<render::CrowdRenderer>> created =
             render::CrowdRenderer::create(*setup_.allocator, use.gpu, rs);
         if (!created) return fail(created.error().message);
+        created.value()->prepareTargets(targets_, depth_sampled_); // frames allocate nothing
         // Everything exists: retire the old state once the GPU is done with it, the renderer
         // first (it points into the old asset).
         VK_CHECK(vkDeviceWaitIdle(ctx.device));
@@ -188,12 +189,15 @@ bool LiveCrowd::apply(const CrowdState& want) {
     }
 }
 
-void LiveCrowd::setTargets(VkExtent2D extent) {
-    setup_.extent = extent;
+void LiveCrowd::setTargets(const gpu::FrameTargets& targets, bool depth_sampled) {
+    targets_ = targets;
+    depth_sampled_ = depth_sampled;
+    setup_.extent = targets.extent;
     if (!renderer_) return;
     const render::RasterMode before = renderer_->rasterMode();
-    if (Status st = renderer_->setTargets(extent); !st)
+    if (Status st = renderer_->setTargets(targets.extent); !st)
         log(std::string("raster ") + render::toString(before) + ": " + st.message + "; the hardware draws this crowd");
+    renderer_->prepareTargets(targets_, depth_sampled_);
 }
 
 void LiveCrowd::setCull(const render::CullSettings& cull) {

@@ -46,7 +46,7 @@ struct CrowdSetup {
     gpu::Allocator* allocator = nullptr;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
-    VkExtent2D extent{}; // of the targets record() draws into (resize() changes it)
+    VkExtent2D extent{}; // of the targets record() draws into (setTargets() changes it)
     uint32_t frames_in_flight = render::kFramesInFlight;
     uint64_t seed = 1; // the crowd's layout, clips, phases and tints
     render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
@@ -93,9 +93,12 @@ class LiveCrowd {
     // The colour format later builds draw into (a new swapchain's); builds nothing, but the next
     // apply() rebuilds the renderer when it differs from the one it was built for.
     void setColorFormat(VkFormat format) { setup_.color_format = format; }
-    // New targets, of `extent` (a new swapchain's). Contract: the device is idle. A compute
-    // rasterizer that cannot be rebuilt leaves the hardware drawing, with a logged line.
-    void setTargets(VkExtent2D extent);
+    // The targets record() draws into from now on (a new swapchain's: its depth image and
+    // extent; the colour image may change every frame): every build prepares for them
+    // (render::CrowdRenderer::prepareTargets), so that frames allocate nothing. Contract: the
+    // device is idle. A compute rasterizer that cannot be rebuilt leaves the hardware drawing,
+    // with a logged line. Throws gpu::GpuError when what the targets need cannot be made.
+    void setTargets(const gpu::FrameTargets& targets, bool depth_sampled);
     // Culling, LOD and occlusion of the next frames (kept across changes; impostor_px is the state's).
     void setCull(const render::CullSettings& cull);
     const render::CullSettings& cull() const { return setup_.cull; }
@@ -155,6 +158,8 @@ class LiveCrowd {
     float clock_ = 0.0f; // the time of the last update(): a new simulation starts there
     std::unique_ptr<render::CrowdRenderer> renderer_;
     VkFormat built_format_ = VK_FORMAT_UNDEFINED; // the colour format renderer_ draws into
+    gpu::FrameTargets targets_;                   // setTargets()'s (its depth image)
+    bool depth_sampled_ = false;
     CrowdState state_;
     std::string technique_name_;
     std::string last_error_;

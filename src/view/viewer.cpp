@@ -79,7 +79,7 @@ class Viewer final : public CommandHost {
         createFrameSlots(ctx_, slots_);
         overlay_.init(window_, ctx_, swapchain_);
         crowd_.setColorFormat(swapchain_.format);
-        crowd_.setTargets(swapchain_.extent);
+        crowd_.setTargets(depthTargets(), ctx_.depth_pyramid);
         CrowdState first = initialState(options_);
         if (first.shadows > 0) // a size this device refuses: the crowd without shadows, and a line saying so
             if (Status st = render::checkShadowSettings(ctx_, render::ShadowSettings{first.shadows}); !st) {
@@ -213,6 +213,15 @@ class Viewer final : public CommandHost {
         gpu::destroyAllocator(allocator_);
     }
 
+    // The swapchain's depth image and extent (the colour image is the frame's).
+    gpu::FrameTargets depthTargets() const {
+        gpu::FrameTargets t;
+        t.depth = swapchain_.depth.image;
+        t.depth_view = swapchain_.depth.view;
+        t.extent = swapchain_.extent;
+        return t;
+    }
+
     float aspect() const {
         return swapchain_.extent.height > 0 ? float(swapchain_.extent.width) / float(swapchain_.extent.height)
                                             : 16.0f / 9.0f;
@@ -232,7 +241,7 @@ class Viewer final : public CommandHost {
         if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_))
             return;                                                                   // minimised
         if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_); // a new image format
-        crowd_.setTargets(swapchain_.extent);                                         // the device is idle
+        crowd_.setTargets(depthTargets(), ctx_.depth_pyramid);                                         // the device is idle
         crowd_.setColorFormat(swapchain_.format);
         if (before != swapchain_.format && crowd_.renderer() && !applyState(crowd_.state(), false)) {
             crowd_.dropRenderer(); // its pipelines were built for the old format: draw no crowd rather than a wrong one
