@@ -76,7 +76,7 @@ std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd
 
 // The culling pass once, on its own, and what it left.
 render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, const glm::mat4& vp, uint32_t height,
-                                    const render::CullSettings& settings) {
+                                    const CullSettings& settings) {
     std::vector<gpu::Pass> passes;
     crowd.addPasses(passes, 0, vp, VkExtent2D{height * 16 / 9, height}, settings);
     gpu::submitAndWait(*a.context, [&](VkCommandBuffer cmd) {
@@ -88,8 +88,8 @@ render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, 
 // The CPU's version of cull.comp's decision for one member: -1 culled, else the LOD; `margin`
 // is how far the deciding quantities were from flipping (relative).
 int cpuDecision(const gpu::shader::InstanceRecord& r, const std::vector<Bounds>& boxes,
-                const std::vector<render::LodRanges>& lods, const glm::mat4& vp, uint32_t height,
-                const render::CullSettings& s, double& margin) {
+                const std::vector<render::LodRanges>& lods, const glm::mat4& vp, uint32_t height, const CullSettings& s,
+                double& margin) {
     const uint32_t a = r.clips & 0xffffu, b = r.clips >> 16;
     const glm::vec3 lo = glm::min(boxes[a].min, boxes[b].min), hi = glm::max(boxes[a].max, boxes[b].max);
     const float scale = r.position_scale.w;
@@ -163,7 +163,7 @@ TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
     for (int camera = 0; camera < 6; ++camera) {
         const glm::mat4 vp = camera == 0 ? render::crowdViewProjection(render::ViewKind::Street, crowd, 16.0f / 9.0f)
                                          : randomCamera(rng, crowd.bounds, 16.0f / 9.0f);
-        const render::CullSettings settings{true, true, camera % 2 ? 1.0f : 4.0f};
+        const CullSettings settings{true, true, camera % 2 ? 1.0f : 4.0f};
         const render::CrowdGpu::Snapshot snap = cullOnce(*allocator_, gpu_crowd, vp, 720, settings);
         std::vector<int> gpu_lod(crowd.instances.size(), -1);
         for (size_t l = 0; l < snap.members.size(); ++l)

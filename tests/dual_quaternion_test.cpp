@@ -170,7 +170,7 @@ TEST_F(DualQuaternionGpu, PaletteAndBakedKeepTheTwistsCrossSection) {
     const std::vector<uint32_t> ring = ringAt(bind, 1.0);
     ASSERT_EQ(ring.size(), size_t(kSegments));
 
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = 4;
     co.cross_fade_share = 0.0f;
     render::Crowd crowd = render::makeCrowd(asset, co);
@@ -181,7 +181,7 @@ TEST_F(DualQuaternionGpu, PaletteAndBakedKeepTheTwistsCrossSection) {
     }
     const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.0f);
     for (const char* technique : {"palette", "baked"})
-        for (render::Skinning skinning : {render::Skinning::Linear, render::Skinning::DualQuaternion})
+        for (Skinning skinning : {Skinning::Linear, Skinning::DualQuaternion})
             for (float time : {1.0f, 2.0f}) {
                 render::RenderSettings s;
                 s.technique = technique;
@@ -207,7 +207,7 @@ TEST_F(DualQuaternionGpu, PaletteAndBakedKeepTheTwistsCrossSection) {
                                     r.value().technique.c_str(), toString(skinning), 90.0 * time, share);
                     // Within 0.5%: a member's orientation is stored as four halves, not quite
                     // a unit quaternion, which scales it by up to about 0.1% a side.
-                    if (skinning == render::Skinning::DualQuaternion)
+                    if (skinning == Skinning::DualQuaternion)
                         EXPECT_NEAR(share, 1.0, 5e-3) << technique << " " << time;
                     else
                         EXPECT_NEAR(share, time == 1.0f ? 0.5 : 0.0, 5e-3) << technique << " " << time;
@@ -220,14 +220,14 @@ TEST_F(DualQuaternionGpu, TechniquesThatCannotAreRefused) {
     const BakedAsset asset = bake(makeTwist(), {}).value();
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, asset);
     ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = 2;
     const render::Crowd crowd = render::makeCrowd(asset, co);
     const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.0f);
     for (const char* technique : {"cpu", "bonetex", "static", "vat"}) {
         render::RenderSettings s;
         s.technique = technique;
-        s.skinning = render::Skinning::DualQuaternion;
+        s.skinning = Skinning::DualQuaternion;
         s.baked = &asset;
         s.width = s.height = 32;
         s.frames = 1;

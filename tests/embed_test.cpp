@@ -244,7 +244,7 @@ TEST(Embed, ShadowsMatchTheHeadlessRenderer) {
     desc.asset = &asset;
     desc.max_members = 4;
     desc.extent = {kWidth, kHeight};
-    desc.shadow_map_size = 512;
+    desc.shadows.size = 512;
     Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
     ASSERT_TRUE(created.ok()) << created.error().message;
     CrowdRenderer& r = *created.value();
@@ -345,18 +345,25 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     desc.technique = "nonsense";
     EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("nonsense"), std::string::npos);
     desc.technique = "baked";
-    desc.raster = "sideways";
-    EXPECT_FALSE(CrowdRenderer::create(host.device->device(), desc).ok());
-    desc.raster = "hardware";
-    desc.skinning = "spherical";
-    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("spherical"), std::string::npos);
-    desc.skinning = "dual-quaternion";
+    desc.raster = static_cast<Raster>(7); // what a program can set that no command line can
+    EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message,
+              "raster 7 is not hardware, compute or auto");
+    desc.raster = Raster::Hardware;
+    desc.skinning = static_cast<Skinning>(9);
+    EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message,
+              "skinning 9 is not linear or dual-quaternion");
+    desc.skinning = Skinning::Linear;
+    desc.cull.impostor_px = -1.0f;
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("impostor_px"),
+              std::string::npos);
+    desc.cull.impostor_px = 0.0f;
+    desc.skinning = Skinning::DualQuaternion;
     desc.technique = "static";
     EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("dual-quaternion skinning"),
               std::string::npos);
     desc.technique = "baked";
     EXPECT_TRUE(CrowdRenderer::create(host.device->device(), desc).ok());
-    desc.skinning = "linear";
+    desc.skinning = Skinning::Linear;
     desc.layers = {"idle@spine@50%"}; // the techniques that pose members: not baked
     EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("pose members"),
               std::string::npos);

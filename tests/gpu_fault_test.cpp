@@ -78,7 +78,7 @@ Outcome renderOnce(const BakedAsset& asset, const std::string& technique, const 
             run.error = g.error().message;
         } else {
             gpu_asset = std::move(g).value();
-            render::CrowdOptions co;
+            render::CrowdLayout co;
             co.count = 4;
             const render::Crowd crowd = render::makeCrowd(asset, co);
             render::RenderSettings s;

@@ -339,7 +339,7 @@ struct CrowdShot {
 CrowdShot crowdShot(const BakedAsset& baked, uint32_t count, uint32_t width, uint32_t height, float time,
                     uint32_t frames = 1, float cross_fade_share = 0.25f) {
     CrowdShot shot;
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = count;
     co.cross_fade_share = cross_fade_share;
     shot.crowd = render::makeCrowd(baked, co);
@@ -502,39 +502,38 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
     // which level a member gets is the culling tests' concern (cull_test.cpp).
     s.cull.lod = false;
     const glm::mat4& vp = shot.view_projection;
-    auto draw = [&](const char* technique, render::PaletteEncoding encoding) {
+    auto draw = [&](const char* technique, JointEncoding encoding) {
         s.technique = technique;
         s.encoding = encoding;
         Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, vp, s);
         EXPECT_TRUE(r.ok()) << technique << ": " << (r.ok() ? "" : r.error().message);
         return r.ok() ? std::move(r).value() : render::RenderOutput{};
     };
-    const render::RenderOutput reference = draw("baked", render::PaletteEncoding::Matrix);
+    const render::RenderOutput reference = draw("baked", JointEncoding::Matrix);
     savePng(reference, "same_baked.png");
     const double covered = double(foreground(reference).count) / (320.0 * 200.0);
     EXPECT_GT(covered, 0.05);
     struct Variant {
         const char* name;
-        render::PaletteEncoding encoding;
+        JointEncoding encoding;
         Precision bones;
     };
-    for (const Variant v :
-         {Variant{"palette", render::PaletteEncoding::Matrix, Precision::Float32},
-          Variant{"palette", render::PaletteEncoding::Quaternion, Precision::Float32},
-          Variant{"palette-ubo", render::PaletteEncoding::Matrix, Precision::Float32},     // 3 batches of 16
-          Variant{"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32}, // 2 of 24
-          Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float32},
-          Variant{"bonetex", render::PaletteEncoding::Matrix, Precision::Float16},
-          Variant{"cpu", render::PaletteEncoding::Matrix, Precision::Float32},
-          Variant{"vat", render::PaletteEncoding::Matrix, Precision::Float32}}) {
+    for (const Variant v : {Variant{"palette", JointEncoding::Matrix, Precision::Float32},
+                            Variant{"palette", JointEncoding::Quaternion, Precision::Float32},
+                            Variant{"palette-ubo", JointEncoding::Matrix, Precision::Float32},     // 3 batches of 16
+                            Variant{"palette-ubo", JointEncoding::Quaternion, Precision::Float32}, // 2 of 24
+                            Variant{"bonetex", JointEncoding::Matrix, Precision::Float32},
+                            Variant{"bonetex", JointEncoding::Matrix, Precision::Float16},
+                            Variant{"cpu", JointEncoding::Matrix, Precision::Float32},
+                            Variant{"vat", JointEncoding::Matrix, Precision::Float32}}) {
         const char* name = v.name;
-        const render::PaletteEncoding encoding = v.encoding;
+        const JointEncoding encoding = v.encoding;
         s.bone_precision = v.bones;
         const render::RenderOutput img = draw(name, encoding);
         ASSERT_EQ(img.rgba.size(), reference.rgba.size());
         const double differ = differingShare(reference, img, 24);
         std::printf("%s (%s, %s) vs baked: %.3f%% of pixels differ by more than 24/255\n", name,
-                    encoding == render::PaletteEncoding::Matrix ? "mat" : "quat", toString(v.bones), 100.0 * differ);
+                    encoding == JointEncoding::Matrix ? "mat" : "quat", toString(v.bones), 100.0 * differ);
         EXPECT_LE(differ, 0.005) << name;
     }
     render::destroyAsset(*allocator_, g.value());
@@ -545,13 +544,13 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
 // clip or cross-fade at its own time, skinned, then placed by its decoded transform).
 struct CaptureCase {
     const char* technique;
-    render::PaletteEncoding encoding;
+    JointEncoding encoding;
     Precision bones;
     double limit;      // largest world-space difference / bind-pose diagonal, one clip playing
     double fade_limit; // the same while cross-fading two clips
     const char* why;
     uint32_t batch = 0; // cpu: pretend storage buffers hold this many instances (forces batches)
-    render::Skinning skinning = render::Skinning::Linear;
+    Skinning skinning = Skinning::Linear;
     bool local_fade = true; // cross-fades blended in local space (poses from the source); false: baked, vat
 };
 
@@ -603,31 +602,29 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
     // before, their one rotation per joint missed the blend by 9.5e-3 of the walker's size and
     // 2.4e-2 of the Fox's.)
     const CaptureCase cases[] = {
-        {"cpu", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float skinning of the same matrices"},
-        {"cpu", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5,
-         "in batches of 5 instances, a buffer each", 5},
-        {"palette", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float matrices"},
-        {"palette", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, 1e-5,
-         "rigid joints stored as rotations"},
-        {"palette-ubo", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float matrices"},
-        {"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, 1e-5, "as palette quat"},
-        {"bonetex", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "as palette quat"},
-        {"bonetex", render::PaletteEncoding::Matrix, Precision::Float16, 1e-3, 1e-3, "as palette quat, in halves"},
-        {"pose", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "posed on the GPU from the keys"},
-        {"baked", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
-         "matrices tweened between 30 fps frames", 0, render::Skinning::Linear, false},
-        {"vat", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
-         "positions lerped between 30 fps frames", 0, render::Skinning::Linear, false},
-        {"static", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "bind pose"},
+        {"cpu", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float skinning of the same matrices"},
+        {"cpu", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "in batches of 5 instances, a buffer each", 5},
+        {"palette", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float matrices"},
+        {"palette", JointEncoding::Quaternion, Precision::Float32, 1e-5, 1e-5, "rigid joints stored as rotations"},
+        {"palette-ubo", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "float matrices"},
+        {"palette-ubo", JointEncoding::Quaternion, Precision::Float32, 1e-5, 1e-5, "as palette quat"},
+        {"bonetex", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "as palette quat"},
+        {"bonetex", JointEncoding::Matrix, Precision::Float16, 1e-3, 1e-3, "as palette quat, in halves"},
+        {"pose", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "posed on the GPU from the keys"},
+        {"baked", JointEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
+         "matrices tweened between 30 fps frames", 0, Skinning::Linear, false},
+        {"vat", JointEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
+         "positions lerped between 30 fps frames", 0, Skinning::Linear, false},
+        {"static", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "bind pose"},
         // Dual quaternions against the double reference of the same blend (throng/anim.h).
-        {"palette", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5,
-         "dual quaternions from float matrices", 0, render::Skinning::DualQuaternion},
-        {"palette-ubo", render::PaletteEncoding::Quaternion, Precision::Float32, 1e-5, 1e-5,
-         "dual quaternions from quat palettes", 0, render::Skinning::DualQuaternion},
-        {"pose", render::PaletteEncoding::Matrix, Precision::Float32, 1e-5, 1e-5,
-         "dual quaternions from the pass's matrices", 0, render::Skinning::DualQuaternion},
-        {"baked", render::PaletteEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
-         "dual quaternions of matrices tweened between 30 fps frames", 0, render::Skinning::DualQuaternion, false},
+        {"palette", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "dual quaternions from float matrices", 0,
+         Skinning::DualQuaternion},
+        {"palette-ubo", JointEncoding::Quaternion, Precision::Float32, 1e-5, 1e-5,
+         "dual quaternions from quat palettes", 0, Skinning::DualQuaternion},
+        {"pose", JointEncoding::Matrix, Precision::Float32, 1e-5, 1e-5, "dual quaternions from the pass's matrices", 0,
+         Skinning::DualQuaternion},
+        {"baked", JointEncoding::Matrix, Precision::Float32, tween_limit, tween_limit,
+         "dual quaternions of matrices tweened between 30 fps frames", 0, Skinning::DualQuaternion, false},
     };
     for (const CaptureCase& c : cases) {
         s.technique = c.technique;
@@ -646,7 +643,7 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
         double worst = 0.0, worst_fading = 0.0;
         size_t written = 0, missing = 0, not_finite = 0;
         for (size_t i = 0; i < crowd.instances.size(); ++i) {
-            const bool dq = c.skinning == render::Skinning::DualQuaternion;
+            const bool dq = c.skinning == Skinning::DualQuaternion;
             const std::vector<glm::dvec3>& ref = is_static      ? still[i]
                                                  : c.local_fade ? (dq ? exact_dual[i] : exact[i])
                                                                 : (dq ? dual[i] : skinned[i]);
@@ -762,7 +759,7 @@ TEST_F(Gpu, PaletteUboEnforcesItsBoneLimit) {
     s.frames = 1;
     s.width = s.height = 32;
     for (auto [encoding, limit] :
-         {std::pair{render::PaletteEncoding::Matrix, "341"}, std::pair{render::PaletteEncoding::Quaternion, "512"}}) {
+         {std::pair{JointEncoding::Matrix, "341"}, std::pair{JointEncoding::Quaternion, "512"}}) {
         s.encoding = encoding;
         const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
         ASSERT_FALSE(r.ok());

@@ -47,11 +47,11 @@ Silhouettes compareSilhouettes(const render::RenderOutput& mesh, const render::R
 TEST_F(Impostors, SilhouettesAgreeWithTheMeshAtTheSwitchingSize) {
     const render::Crowd crowd = crowdOf(150);
     render::RenderSettings s;
-    render::CullSettings cull{true, true, 1.0f, false, true};
+    CullSettings cull{true, true, 1.0f, false, true};
     const render::RenderOutput mesh = renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, cull, s);
     // For scale: what drawing every member at full detail instead changes.
     const render::RenderOutput full =
-        renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, render::CullSettings{true, false, 1.0f, false, true}, s);
+        renderAt(crowd, render::ViewKind::Overview, 1, 0.8f, CullSettings{true, false, 1.0f, false, true}, s);
     const Silhouettes lod = compareSilhouettes(full, mesh);
     std::printf("silhouettes: LOD on against LOD off: %zu of %zu px differ (%.1f%%)\n", lod.differ, lod.either,
                 100.0 * double(lod.differ) / double(lod.either));
@@ -77,7 +77,7 @@ TEST_F(Impostors, SilhouettesAgreeWithTheMeshAtTheSwitchingSize) {
 TEST_F(Impostors, ThresholdSplitsNearMeshesFromFarImpostors) {
     const render::Crowd crowd = crowdOf(400);
     render::RenderSettings s;
-    render::CullSettings cull{true, true, 1.0f, true, true};
+    CullSettings cull{true, true, 1.0f, true, true};
     const render::RenderOutput mesh = renderAt(crowd, render::ViewKind::Street, 2, 0.8f, cull, s);
     cull.impostor_px = 12.0f;
     const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 2, 0.8f, cull, s);
@@ -95,7 +95,7 @@ TEST_F(Impostors, RefusesWhatItCannotDraw) {
     const render::Crowd crowd = crowdOf(10);
     render::RenderSettings s;
     s.technique = "palette-ubo"; // draws every member: no culling pass to choose impostors
-    render::CullSettings cull{true, true, 1.0f, false, true, 8.0f};
+    CullSettings cull{true, true, 1.0f, false, true, 8.0f};
     s.cull = cull;
     s.baked = &baked_;
     s.width = 64;

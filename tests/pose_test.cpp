@@ -75,7 +75,7 @@ TEST(PoseLayerText, ResolvesAgainstTheModelOrSaysWhatItHas) {
 // with layers every clip's box holds every other's (the wave's raised arm on a walking member).
 TEST(PoseCull, BoxesHoldTheLayersClips) {
     const BakedAsset asset = bake(makeWaver(), {}).value();
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = 8;
     const render::Crowd crowd = render::makeCrowd(asset, co);
     ASSERT_EQ(crowd.clip_bounds.size(), 3u);
@@ -84,16 +84,16 @@ TEST(PoseCull, BoxesHoldTheLayersClips) {
                glm::all(glm::greaterThanEqual(outer.max, inner.max));
     };
     const std::vector<Bounds> plain =
-        render::techniqueCullBounds("pose", crowd.clip_bounds, render::defaultSwim(), false);
+        render::techniqueCullBounds("pose", crowd.clip_bounds, throng::defaultSwim(), false);
     const std::vector<Bounds> layered =
-        render::techniqueCullBounds("pose", crowd.clip_bounds, render::defaultSwim(), true);
+        render::techniqueCullBounds("pose", crowd.clip_bounds, throng::defaultSwim(), true);
     EXPECT_FALSE(holds(crowd.clip_bounds[0], crowd.clip_bounds[2])); // the walk's box lacks the raised arm
     for (size_t c = 0; c < 3; ++c) {
         EXPECT_TRUE(holds(plain[c], crowd.clip_bounds[c])) << c;
         EXPECT_FALSE(holds(crowd.clip_bounds[c], plain[c])) << c; // grown
         for (size_t other = 0; other < 3; ++other) EXPECT_TRUE(holds(layered[c], crowd.clip_bounds[other])) << c;
     }
-    EXPECT_EQ(render::techniqueCullBounds("baked", crowd.clip_bounds, render::defaultSwim(), true).front().max,
+    EXPECT_EQ(render::techniqueCullBounds("baked", crowd.clip_bounds, throng::defaultSwim(), true).front().max,
               crowd.clip_bounds.front().max);
 }
 
@@ -150,7 +150,7 @@ Measured drawAndCompare(gpu::Allocator& a, const Model& model, const std::vector
     EXPECT_TRUE(layers) << layers.error().message;
     Result<render::GpuAsset> g = render::uploadAsset(a, asset);
     EXPECT_TRUE(g.ok());
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = members;
     co.cross_fade_share = 0.5f;
     const render::Crowd crowd = render::makeCrowd(asset, co);
@@ -269,7 +269,7 @@ TEST_F(PoseGpu, LayersAreRefusedWhereTheyCannotBeDrawn) {
     const BakedAsset asset = bake(makeWalker(), {}).value();
     Result<render::GpuAsset> g = render::uploadAsset(*allocator_, asset);
     ASSERT_TRUE(g.ok());
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = 2;
     const render::Crowd crowd = render::makeCrowd(asset, co);
     const glm::mat4 vp = render::frameBounds(crowd.bounds, 1.0f);

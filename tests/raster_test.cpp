@@ -48,9 +48,9 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
                 render::RenderSettings s;
                 s.technique = technique;
-                const render::CullSettings cull{true, lod, 1.0f, false, true};
+                const CullSettings cull{true, lod, 1.0f, false, true};
                 const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, s);
-                s.raster = render::RasterMode::Compute;
+                s.raster = Raster::Compute;
                 const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
                 ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
                 const Agreement agree = compare(hardware, compute, 24);
@@ -81,7 +81,7 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
                                  VK_FORMAT_D32_SFLOAT, 1);
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
     std::vector<gpu::Pass> passes;
-    gpu_crowd.addPasses(passes, 0, vp, {w, h}, render::CullSettings{false, false, 0.0f, false, false});
+    gpu_crowd.addPasses(passes, 0, vp, {w, h}, CullSettings{false, false, 0.0f, false, false});
     raster.addPasses(passes, 0, render::crowdConstants(vp, 0.0f, asset_));
     ASSERT_EQ(passes.front().name, "raster");
     gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { passes.front().record(cmd); });
@@ -160,9 +160,9 @@ TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
     render::RenderSettings s;
-    const render::CullSettings cull{true, true, 1.0f, false, true};
+    const CullSettings cull{true, true, 1.0f, false, true};
     const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
-    s.raster = render::RasterMode::Auto;
+    s.raster = Raster::Auto;
     const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
     ASSERT_GT(split.drawn.per_lod[0], 0u) << "no member at LOD 0: the hardware part shows nothing";
     ASSERT_LT(split.drawn.per_lod[0], split.drawn.in_frustum)
@@ -232,7 +232,7 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
                                  VK_FORMAT_D32_SFLOAT, 1);
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
     std::vector<gpu::Pass> passes;
-    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, render::CullSettings{false, false, 0.0f, false, false});
+    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
     raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
     auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
     ASSERT_NE(cache_pass, passes.end()) << "baked has no cache pass";
@@ -292,17 +292,17 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
 TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
-    const render::CullSettings cull{true, true, 1.0f, false, true};
+    const CullSettings cull{true, true, 1.0f, false, true};
     render::RenderSettings s;
-    s.raster = render::RasterMode::Compute;
+    s.raster = Raster::Compute;
     const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
     EXPECT_GT(cached.vertex_cache.cached_members, 0u);
     EXPECT_EQ(cached.vertex_cache.uncached_members, 0u);
     EXPECT_GT(cached.vertex_cache.cache_pass_bytes, cached.vertex_cache.cached_vertices * 8 - 1);
-    s.raster_options.vertex_cache_bytes = 0;
+    s.vertex_cache_bytes = 0;
     const render::RenderOutput uncached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
     EXPECT_EQ(uncached.vertex_cache.cached_members, 0u);
-    s.raster_options.vertex_cache_bytes = cached.vertex_cache.cached_vertices * 8 / 3;
+    s.vertex_cache_bytes = cached.vertex_cache.cached_vertices * 8 / 3;
     const render::RenderOutput part = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
     EXPECT_GT(part.vertex_cache.cached_members, 0u);
     EXPECT_GT(part.vertex_cache.uncached_members, 0u);
@@ -330,7 +330,7 @@ TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
     const render::Crowd crowd = crowdOf(10);
     render::RenderSettings s;
     s.technique = "palette";
-    s.raster = render::RasterMode::Compute;
+    s.raster = Raster::Compute;
     s.baked = &baked_;
     s.width = 64;
     s.height = 36;

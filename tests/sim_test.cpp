@@ -70,7 +70,7 @@ struct Scenario {
 Scenario walkers(uint32_t count, uint64_t seed, bool root_motion = false) {
     Scenario s;
     s.asset = root_motion ? &striderOnce() : &bakedOnce(false);
-    render::CrowdOptions o;
+    render::CrowdLayout o;
     o.count = count;
     o.seed = seed;
     const render::Crowd crowd = render::makeCrowd(*s.asset, o);
@@ -82,7 +82,7 @@ Scenario walkers(uint32_t count, uint64_t seed, bool root_motion = false) {
 Scenario school(uint32_t count, uint64_t seed) {
     Scenario s;
     s.asset = &bakedOnce(true);
-    render::CrowdOptions o;
+    render::CrowdLayout o;
     o.count = count;
     o.seed = seed;
     o.volume = true;
@@ -485,7 +485,7 @@ TEST(SimCpu, SettingsForTheBuiltinCreatures) {
     EXPECT_GT(walk, 0.8f); // a 1.8 m walker with 22-degree hip swings: a stride of about 1.2 m
     EXPECT_LT(walk, 1.6f);
     EXPECT_EQ(idle, 0.0f);
-    render::CrowdOptions o;
+    render::CrowdLayout o;
     o.count = 100;
     const SimSettings s = sim::settingsFor(walker, render::makeCrowd(walker, o), sim::Kind::Walkers);
     EXPECT_TRUE(sim::validate(s).ok()) << sim::validate(s).message;

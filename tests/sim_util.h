@@ -13,7 +13,7 @@ struct WalkerRun {
 // `count` members of `asset` laid out by render::makeCrowd with `seed`, simulated as walkers with
 // the settings settingsFor() derives.
 inline WalkerRun walkerRun(const BakedAsset& asset, uint32_t count, uint64_t seed) {
-    render::CrowdOptions o;
+    render::CrowdLayout o;
     o.count = count;
     o.seed = seed;
     const render::Crowd crowd = render::makeCrowd(asset, o);

@@ -117,8 +117,8 @@ TEST(TechniqueRegistry, WrappersFollowTheDescriptors) {
         // The layers refusal calls them "the techniques that pose members from the source animation".
         EXPECT_TRUE(!t.takes_layers || t.needs_source);
 
-        EXPECT_EQ(render::skinningProblem(t.name, render::Skinning::Linear), "");
-        const std::string dq = render::skinningProblem(t.name, render::Skinning::DualQuaternion);
+        EXPECT_EQ(render::skinningProblem(t.name, Skinning::Linear), "");
+        const std::string dq = render::skinningProblem(t.name, Skinning::DualQuaternion);
         EXPECT_EQ(dq.empty(), t.dual_quaternion) << dq;
         if (!dq.empty()) {
             EXPECT_EQ(parseList(between(dq, "is drawn by techniques ", ", not " + std::string(t.name))),
@@ -129,7 +129,7 @@ TEST(TechniqueRegistry, WrappersFollowTheDescriptors) {
         // Culling boxes: grown for a swim or a local-space cross-fade, else the clips' own.
         const std::vector<Bounds> clips = {Bounds{glm::vec3(-1.0f, 0.0f, -0.5f), glm::vec3(1.0f, 2.0f, 0.5f)},
                                            Bounds{glm::vec3(-0.5f, 0.0f, -1.0f), glm::vec3(0.5f, 1.5f, 1.0f)}};
-        const std::vector<Bounds> culled = render::techniqueCullBounds(t.name, clips, render::defaultSwim(), false);
+        const std::vector<Bounds> culled = render::techniqueCullBounds(t.name, clips, throng::defaultSwim(), false);
         ASSERT_EQ(culled.size(), clips.size());
         const bool same = culled[0].min == clips[0].min && culled[0].max == clips[0].max &&
                           culled[1].min == clips[1].min && culled[1].max == clips[1].max;
@@ -138,7 +138,7 @@ TEST(TechniqueRegistry, WrappersFollowTheDescriptors) {
     EXPECT_FALSE(render::techniqueTakesLayers("teleport"));
     EXPECT_FALSE(render::techniqueReadsMembersOnGpu("teleport"));
     EXPECT_FALSE(render::techniqueRastersInCompute("teleport"));
-    EXPECT_NE(render::skinningProblem("teleport", render::Skinning::DualQuaternion), "");
+    EXPECT_NE(render::skinningProblem("teleport", Skinning::DualQuaternion), "");
 }
 
 // createTechnique's refusals come before anything is made on a device: skinning, then layers
@@ -150,12 +150,12 @@ TEST(TechniqueRegistry, CreateTechniqueRefusesAsTheDescriptorsSay) {
         render::TechniqueSetup setup;
         setup.instances = &none;
         setup.layers = {"wave@shoulder"};
-        setup.skinning = render::Skinning::DualQuaternion;
+        setup.skinning = Skinning::DualQuaternion;
         Result<std::unique_ptr<render::Technique>> r = render::createTechnique(t.name, setup);
         ASSERT_FALSE(r);
         const std::string& message = r.error().message;
         if (!t.dual_quaternion) {
-            EXPECT_EQ(message, render::skinningProblem(t.name, render::Skinning::DualQuaternion));
+            EXPECT_EQ(message, render::skinningProblem(t.name, Skinning::DualQuaternion));
         } else if (!t.takes_layers) {
             EXPECT_EQ(message.rfind("layers (--layer) are blended by the techniques that pose members from the "
                                     "source animation (",
@@ -168,7 +168,7 @@ TEST(TechniqueRegistry, CreateTechniqueRefusesAsTheDescriptorsSay) {
         } else {
             EXPECT_EQ(message, "layers (--layer) need the model's source animation, which this asset lacks");
         }
-        setup.skinning = render::Skinning::Linear;
+        setup.skinning = Skinning::Linear;
         r = render::createTechnique(t.name, setup);
         ASSERT_FALSE(r);
         if (t.takes_layers) {

@@ -87,8 +87,8 @@ class ViewState : public ::testing::Test {
         setup.extent = {kWidth, kHeight};
         setup.log = [this](const std::string& line) { log_ += line + "\n"; };
         crowd_ = std::make_unique<LiveCrowd>(std::move(scene), setup);
-        crowd_->setTargets(gpu::FrameTargets{VK_NULL_HANDLE, VK_NULL_HANDLE, depth_.image, depth_.view, {kWidth, kHeight}},
-                           false);
+        crowd_->setTargets(
+            gpu::FrameTargets{VK_NULL_HANDLE, VK_NULL_HANDLE, depth_.image, depth_.view, {kWidth, kHeight}}, false);
         EXPECT_TRUE(crowd_->start(first)) << crowd_->lastError();
         return *crowd_;
     }
@@ -274,10 +274,10 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
     ASSERT_GT(foreground(draw()), 0.05);
     const render::CrowdRenderer* renderer = crowd.renderer();
     CrowdState compute = first;
-    compute.raster = render::RasterMode::Compute;
+    compute.raster = Raster::Compute;
     ASSERT_TRUE(crowd.apply(compute)) << crowd.lastError();
     EXPECT_EQ(crowd.renderer(), renderer) << "a raster change rebuilt the crowd";
-    EXPECT_EQ(crowd.renderer()->rasterMode(), render::RasterMode::Compute);
+    EXPECT_EQ(crowd.renderer()->rasterMode(), Raster::Compute);
     EXPECT_GT(foreground(draw()), 0.05);
     if (ctx_->timestamps) {
         std::vector<std::string> names;
@@ -285,7 +285,7 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
         for (const char* pass : {"simulate", "raster", "resolve"})
             EXPECT_NE(std::find(names.begin(), names.end(), pass), names.end()) << pass;
     }
-    render::CullSettings cull = crowd.cull();
+    CullSettings cull = crowd.cull();
     cull.lod = false;
     crowd.setCull(cull);
     EXPECT_FALSE(crowd.renderer()->cull().lod);
@@ -296,15 +296,15 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
     palette.technique = "palette";
     palette.simulate = false;
     ASSERT_TRUE(crowd.apply(palette)) << crowd.lastError();
-    EXPECT_EQ(crowd.renderer()->rasterMode(), render::RasterMode::Hardware);
-    EXPECT_EQ(crowd.state().raster, render::RasterMode::Compute);
+    EXPECT_EQ(crowd.renderer()->rasterMode(), Raster::Hardware);
+    EXPECT_EQ(crowd.state().raster, Raster::Compute);
     EXPECT_FALSE(crowd.renderer()->cull().lod) << "culling settings were not kept across the rebuild";
     EXPECT_TRUE(contains(log_, "raster compute: technique palette has no compute rasterizer")) << log_;
     EXPECT_TRUE(contains(log_, "; the hardware draws this crowd")) << log_;
-    EXPECT_FALSE(crowd.rasterProblem(render::RasterMode::Compute).empty());
+    EXPECT_FALSE(crowd.rasterProblem(Raster::Compute).empty());
     EXPECT_GT(foreground(draw()), 0.05);
     ASSERT_TRUE(crowd.apply(compute)) << crowd.lastError(); // a technique it draws: compute again
-    EXPECT_EQ(crowd.renderer()->rasterMode(), render::RasterMode::Compute);
+    EXPECT_EQ(crowd.renderer()->rasterMode(), Raster::Compute);
     EXPECT_GT(foreground(draw()), 0.05);
 }
 
@@ -344,7 +344,7 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_TRUE(commands.execute("precision half"));
     // Dual quaternions: cpu cannot (refused, nothing changes), palette can.
     EXPECT_FALSE(commands.execute("skinning dual-quaternion"));
-    EXPECT_EQ(host.crowd->state().skinning, render::Skinning::Linear);
+    EXPECT_EQ(host.crowd->state().skinning, Skinning::Linear);
     EXPECT_TRUE(commands.execute("technique palette"));
     EXPECT_TRUE(commands.execute("skinning dual-quaternion"));
     EXPECT_EQ(host.crowd->techniqueName(), "palette (dual-quaternion)");

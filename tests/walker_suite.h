@@ -31,14 +31,14 @@ class WalkerSuite : public GpuSuite {
         GpuSuite::TearDown();
     }
     render::Crowd crowdOf(uint32_t count) const {
-        render::CrowdOptions co;
+        render::CrowdLayout co;
         co.count = count;
         return render::makeCrowd(baked_, co);
     }
     // `crowd` seen from `view` at 320x180, `frames` frames up to `time`, culled by `cull`;
     // `settings` gives the rest (technique, raster).
     render::RenderOutput renderAt(const render::Crowd& crowd, render::ViewKind view, uint32_t frames, float time,
-                                  const render::CullSettings& cull, render::RenderSettings settings = {}) const {
+                                  const CullSettings& cull, render::RenderSettings settings = {}) const {
         settings.width = 320;
         settings.height = 180;
         settings.frames = frames;

@@ -4,6 +4,7 @@
 // the same passes.
 #pragma once
 
+#include <throng/options.h>
 #include <throng/render.h>
 
 #include <array>
@@ -14,20 +15,6 @@
 
 namespace throng {
 
-// The swim of the techniques that swim (TechniqueInfo::swims: "procedural") for a body of length
-// 2 along z, head at +z (builtin:fish).
-struct SwimParams {
-    float side = 0.0f;             // side-to-side translation amplitude
-    float pivot = 0.0f;            // yaw amplitude about the body's centre
-    float wave = 0.0f;             // travelling-wave amplitude
-    float twist = 0.0f;            // roll amplitude
-    float frequency = 0.0f;        // wave number along z (radians per unit length)
-    float beats_per_second = 0.0f; // tail beats per second at speed 1
-    float mask_head = 0.0f;        // z in front of which the wave and twist vanish (head at +z)...
-    float mask_tail = 0.0f;        // ...and z behind which they act fully; mask_tail < mask_head
-};
-SwimParams defaultSwim();
-
 // The technique names, in the order tools list them (techniques(), throng/technique.h).
 std::vector<std::string> techniqueNames();
 // Whether the technique reads the members on the GPU only (so they may be simulated there):
@@ -36,20 +23,10 @@ bool techniqueReadsMembersOnGpu(const std::string& technique);
 // Whether `technique` blends layers (CrowdJob::layers): TechniqueInfo::takes_layers.
 bool techniqueTakesLayers(const std::string& technique);
 
-// CrowdJob::vertex_cache_bytes: the default size (room for every member at its finest level).
-constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
-
-struct CrowdJob {
-    std::string technique = "baked";
-    SwimParams swim = defaultSwim();
-    // Which techniques read these: their TechniqueInfo (throng/technique.h).
-    std::string encoding = "mat"; // mat | quat (encodes_joints: palette, palette-ubo)
-    // linear | dual-quaternion (dual_quaternion: palette, palette-ubo, baked, pose)
-    std::string skinning = "linear";
-    // CLIP@JOINT[,WEIGHT][@SHARE%] each (takes_layers: cpu, palette, palette-ubo, bonetex, pose)
-    std::vector<std::string> layers;
-    Precision bone_precision = Precision::Float32; // joint texels (texel_precision: bonetex)
-    // Where the baked animation lives: auto | image | texel-buffer | buffer (animation_storage: baked)
+// A headless render of a crowd throng lays out itself: the crowd's options (throng/options.h:
+// technique, skinning, layers, raster, culling, shadows, ...) and the job's own.
+struct CrowdJob : CrowdOptions {
+    // Where the baked animation lives: auto | image | texel-buffer | buffer (TechniqueInfo::animation_storage)
     std::string animation = "auto";
     uint32_t members = 1000; // laid out on a grid (a volume for those that swim), seeded
     uint64_t seed = 1;
@@ -58,16 +35,8 @@ struct CrowdJob {
     float time = 0.0f;   // seconds; the last frame is drawn at this time
     uint32_t frames = 3; // frame i at time - (frames - 1 - i) * frame_step
     float frame_step = 1.0f / 60.0f;
-    bool readback = true; // the last frame's pixels in CrowdJobResult::rgba
-    bool cull = true, lod = true, occlusion = true, coarse_skinning = true;
-    float lod_error_px = 1.0f;
-    float impostor_px = 0.0f;
-    std::string raster = "hardware"; // hardware | compute | auto
-    uint64_t vertex_cache_bytes = kVertexCacheAuto;
-    bool simulate = false; // the crowd simulation moves the members
-    // Shadows: a shadow map of this many texels a side from the light, read by the crowd and a
-    // ground under it (0: none, no ground). The map covers the crowd's area.
-    uint32_t shadows = 0;
+    bool readback = true;  // the last frame's pixels in CrowdJobResult::rgba
+    bool simulate = false; // the crowd simulation moves the members (TechniqueInfo::members_on_gpu)
     glm::vec3 light_direction = kDefaultLightDirection; // the way the sunlight travels (lightFromAngles)
     // Called before each frame is recorded with (frame, frames). May be empty.
     std::function<void(uint32_t, uint32_t)> progress;

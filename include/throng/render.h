@@ -31,6 +31,7 @@
 #pragma once
 
 #include <throng/baked.h>
+#include <throng/options.h>
 #include <throng/result.h>
 #include <throng/technique.h>
 
@@ -123,61 +124,30 @@ class HeadlessDevice {
     std::unique_ptr<State> state_;
 };
 
-// How the crowd is drawn. Technique names: techniques() (throng/technique.h), e.g. "baked" (the
-// baked animation skinned on the GPU), "pose" (posed on the GPU from the model's keys), "vat"
-// (vertex animation; the asset needs it: `throng bake --vat`), "static" (bind pose),
-// "procedural" (swimming fish), and "cpu", "palette", "palette-ubo", "bonetex" (posed on the CPU);
-// each one's TechniqueInfo says what it draws and needs.
-struct CrowdRendererDesc {
+// A crowd drawn in the host's frames: the crowd's options (throng/options.h: technique,
+// skinning, layers, raster, culling, shadows, ...; every technique of throng/technique.h, each
+// with what its TechniqueInfo says it can do) and what the renderer needs of the host.
+// Layers follow the members' MemberId; shadows' area, when empty, is the members' box, refitted
+// when they change (simulated: the layout's); members drawn as impostors cast shadows but are not
+// darkened by them.
+struct CrowdRendererDesc : CrowdOptions {
     // Required; must outlive the renderer. Props (swords, hats: throng/attach.h) are attached to
     // it before: attachProps(asset, ...); which members carry them follows their MemberId.
     const BakedAsset* asset = nullptr;
-    std::string technique = "baked";
-    // How a vertex's joints are blended: "linear" (matrices weighted) or "dual-quaternion" (no
-    // collapse where a joint twists; hardware rasterizer only; the techniques with
-    // TechniqueInfo::dual_quaternion: palette, palette-ubo, baked and pose).
-    std::string skinning = "linear";
-    // The techniques with TechniqueInfo::takes_layers ("pose", every member posed on the GPU from
-    // the model's keys; "cpu", "palette", "palette-ubo" and "bonetex", posed on the CPU), which
-    // blend cross-fades exactly: layers, "CLIP@JOINT[,WEIGHT][@SHARE%]" each (throng::parseLayer):
-    // CLIP over the member's animation from JOINT down, on the share of members their MemberId
-    // chooses.
-    std::vector<std::string> layers;
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
-    VkExtent2D extent{};       // of every RenderTarget (required)
-    bool cull = true;          // frustum culling on the GPU (where the device has drawIndirectCount)
-    bool lod = true;           // levels of detail chosen on the GPU by their error on screen
-    float lod_error_px = 1.0f; // the largest error on screen a coarser level may make
-    bool occlusion = true;     // with cull: hidden members skipped (RenderTarget::depth_sampled needed)
-    // Members drawn smaller than this many pixels become impostors (0: none; the asset needs them:
-    // `throng bake --impostors`).
-    float impostor_px = 0.0f;
-    // Who rasterizes: "hardware", "compute" (small triangles in compute: the techniques with
-    // TechniqueInfo::compute_raster, baked and static, on devices with 64-bit atomics) or "auto"
-    // (LOD 0 by hardware, the rest by compute).
-    std::string raster = "hardware";
-    // The crowd simulation on the GPU moves the members (walkers, or a school for a technique that
-    // swims, "procedural"): the renderer lays out max_members members itself (seeded) and the host
-    // cannot edit them. The techniques with TechniqueInfo::members_on_gpu draw it (baked, pose,
-    // vat, procedural, static); the others sample poses from the CPU's copy and refuse it.
+    VkExtent2D extent{}; // of every RenderTarget (required)
+    // The crowd simulation on the GPU moves the members (walkers, or a school for the techniques
+    // that swim; TechniqueInfo::members_on_gpu): the renderer lays out max_members members itself
+    // (seeded) and the host cannot edit them.
     bool simulate = false;
     uint64_t seed = 1;
     // Animation events of a simulated crowd (eventsBetween): a CPU copy of the simulation takes
     // the GPU's steps (bit for bit the same) and logs the events its members reach, at the cost
     // of a CPU step per step (tens of ms a step for 100,000 members). Host-driven crowds need it not.
     bool simulation_events = false;
-    // Shadows of the crowd on itself and on a ground under it, from the light: a shadow map of
-    // this many texels a side (16..16384; 0: none), drawn in the `shadow` pass by each technique's
-    // own skinning after culling against the light. The map covers `shadow_area` (the world box
-    // the crowd lives in; empty: the members' box, refitted when they change; simulated: the
-    // layout's); the ground (shadow_ground) lies at its floor. Members drawn by the compute
-    // rasterizer or as impostors cast shadows but are not darkened by them.
-    uint32_t shadow_map_size = 0;
-    bool shadow_ground = true;
-    Bounds shadow_area;
 };
 
 // A stable name for a member; stays valid until removeMember().

@@ -14,14 +14,7 @@
 
 namespace throng {
 
-static_assert(kVertexCacheAuto == render::kVertexCacheAuto);
-static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
-
 namespace {
-
-gpu::shader::SwimParams toShader(const SwimParams& s) {
-    return {s.side, s.pivot, s.wave, s.twist, s.frequency, s.beats_per_second, s.mask_head, s.mask_tail};
-}
 
 CrowdCounts toCounts(const render::CullCounts& c) {
     CrowdCounts out;
@@ -49,11 +42,6 @@ JobFrame toFrame(const render::FrameSample& f) {
 
 } // namespace
 
-SwimParams defaultSwim() {
-    const gpu::shader::SwimParams s = render::defaultSwim();
-    return {s.side, s.pivot, s.wave, s.twist, s.frequency, s.beats_per_second, s.mask_head, s.mask_tail};
-}
-
 std::vector<std::string> techniqueNames() {
     std::vector<std::string> names;
     for (std::string_view n : render::techniqueNames()) names.emplace_back(n);
@@ -76,19 +64,9 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         return Error{"animation storage '" + job.animation + "' is not auto, image, texel-buffer or buffer"};
     render::ViewKind view = render::ViewKind::Overview;
     if (!render::parseViewKind(job.view, view)) return Error{"view '" + job.view + "' is not overview or street"};
+    if (std::string problem = optionsProblem(job); !problem.empty()) return Error{problem};
     render::RenderSettings s;
-    if (!render::parseRasterMode(job.raster, s.raster))
-        return Error{"raster '" + job.raster + "' is not hardware, compute or auto"};
-    if (job.encoding != "mat" && job.encoding != "quat")
-        return Error{"palette encoding '" + job.encoding + "' is not mat or quat"};
-    Result<render::Skinning> skinning = render::skinningNamed(job.skinning);
-    if (!skinning) return skinning.error();
-    s.skinning = skinning.value();
-    s.layers = job.layers;
-    s.technique = job.technique;
-    s.swim = toShader(job.swim);
-    s.encoding = job.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
-    s.bone_precision = job.bone_precision;
+    static_cast<CrowdOptions&>(s) = job; // the crowd's options as given
     s.baked = &asset;
     s.width = job.width;
     s.height = job.height;
@@ -96,9 +74,6 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
     s.frames = job.frames;
     s.frame_step = job.frame_step;
     s.readback = job.readback;
-    s.cull = {job.cull, job.lod, job.lod_error_px, job.occlusion, job.coarse_skinning, job.impostor_px};
-    s.raster_options.vertex_cache_bytes = job.vertex_cache_bytes;
-    s.shadows.size = job.shadows;
     if (!(glm::length(job.light_direction) > 0.0f) || !std::isfinite(glm::length(job.light_direction)))
         return Error{"light direction is zero or not finite"};
     s.light_direction = job.light_direction;
@@ -114,7 +89,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
             return uploaded.error();
         }
         render::GpuAsset& gpu_asset = uploaded.value();
-        render::CrowdOptions layout;
+        render::CrowdLayout layout;
         layout.count = job.members;
         layout.seed = job.seed;
         const TechniqueInfo* info = findTechnique(job.technique);

@@ -112,12 +112,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         return Error{"frames_in_flight must be 1 to 8, not " + std::to_string(desc.frames_in_flight)};
     if (desc.max_members == 0 || desc.max_members > kMaxMembers)
         return Error{"max_members must be 1 to " + std::to_string(kMaxMembers)};
-    render::RasterMode raster = render::RasterMode::Hardware;
-    if (!render::parseRasterMode(desc.raster, raster))
-        return Error{"raster '" + desc.raster + "' is not hardware, compute or auto"};
-    Result<render::Skinning> skinning = render::skinningNamed(desc.skinning);
-    if (!skinning) return skinning.error();
-
+    if (std::string problem = optionsProblem(desc); !problem.empty()) return Error{problem};
     gpu::HostDevice host;
     host.instance = device.instance;
     host.physical = device.physical_device;
@@ -144,19 +139,14 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         s.asset_uploaded = true;
 
         render::CrowdRendererSetup setup;
-        setup.technique = desc.technique;
-        setup.skinning = skinning.value();
-        setup.layers = desc.layers;
+        static_cast<CrowdOptions&>(setup) = desc; // the crowd's options as the host gave them
         setup.baked = desc.asset;
         setup.color_format = desc.color_format;
         setup.depth_format = desc.depth_format;
         setup.extent = desc.extent;
         setup.frames_in_flight = desc.frames_in_flight;
-        setup.raster = raster;
-        setup.cull = {desc.cull, desc.lod, desc.lod_error_px, desc.occlusion, true, desc.impostor_px};
-        setup.shadows = {desc.shadow_map_size, desc.shadow_ground, desc.shadow_area};
         if (desc.simulate) { // throng lays the crowd out: it brings its clip bounds
-            render::CrowdOptions layout;
+            render::CrowdLayout layout;
             layout.count = desc.max_members;
             layout.seed = desc.seed;
             const TechniqueInfo* info = findTechnique(desc.technique);

@@ -85,23 +85,6 @@ std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vecto
 
 } // namespace
 
-const char* toString(RasterMode mode) {
-    switch (mode) {
-    case RasterMode::Compute: return "compute";
-    case RasterMode::Auto: return "auto";
-    default: return "hardware";
-    }
-}
-
-bool parseRasterMode(std::string_view name, RasterMode& mode) {
-    for (RasterMode m : {RasterMode::Hardware, RasterMode::Compute, RasterMode::Auto})
-        if (name == toString(m)) {
-            mode = m;
-            return true;
-        }
-    return false;
-}
-
 bool techniqueRastersInCompute(std::string_view technique) {
     const TechniqueInfo* info = findTechnique(technique);
     return info != nullptr && info->compute_raster;

@@ -26,15 +26,6 @@
 
 namespace throng::render {
 
-// Who rasterizes the crowd. Compute: every member through the compute rasterizer. Auto: members
-// at LOD 0 (the largest on screen, whose triangles are many pixels across) through the hardware,
-// members at coarser levels (triangles of a few pixels at the LOD error they are chosen at)
-// through the compute rasterizer; the resolve pass depth-tests against the hardware's picture.
-enum class RasterMode : uint8_t { Hardware, Compute, Auto };
-const char* toString(RasterMode mode);
-bool parseRasterMode(std::string_view name,
-                     RasterMode& mode); // "hardware", "compute", "auto"; false: unknown (mode kept)
-
 // Techniques the compute rasterizer draws (TechniqueInfo::compute_raster; it skins those with
 // skinned_in_compute, and draws the others' bind pose).
 bool techniqueRastersInCompute(std::string_view technique);
@@ -46,12 +37,11 @@ bool techniqueRastersInCompute(std::string_view technique);
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
                                  uint64_t members, Skinning skinning = Skinning::Linear);
 
-// The vertex cache's size (12 bytes a vertex: position 8, normal 4): kVertexCacheAuto = what the
+// The vertex cache's size (12 bytes a vertex: position 8, normal 4; throng/options.h): kVertexCacheAuto = what the
 // crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,
 // the positions within the device's maxStorageBufferRange; 0 = no cache (every vertex skinned per
 // cluster, and again per pixel by the resolve). Skeletons of more than THRONG_CACHE_MAX_JOINTS
 // (128) joints have no cache.
-constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
 
 struct RasterOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto;

@@ -62,7 +62,7 @@ std::vector<Bounds> clipCullBounds(const BakedAsset& asset) {
     return out;
 }
 
-Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& o) {
+Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
     Crowd crowd;
     crowd.clip_bounds = clipCullBounds(asset);
     Random rng{o.seed * 0x2545f4914f6cdd1dull + 1};

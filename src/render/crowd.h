@@ -11,7 +11,7 @@
 
 namespace throng::render {
 
-struct CrowdOptions {
+struct CrowdLayout {
     uint32_t count = 1000;
     uint64_t seed = 1;
     float cross_fade_share = 0.25f; // share of members cross-fading between two clips
@@ -33,11 +33,11 @@ struct Crowd {
 // The boxes of Crowd::clip_bounds for `asset`.
 std::vector<Bounds> clipCullBounds(const BakedAsset& asset);
 
-// Members on a jittered square grid (or cube grid: CrowdOptions::volume; spacing from the
+// Members on a jittered square grid (or cube grid: CrowdLayout::volume; spacing from the
 // model's footprint), random heading,
 // clip, phase, speed (0.8-1.2), scale (0.9-1.1) and tint; the same seed gives the same crowd on
 // every platform (own integer hash, no std:: distributions).
-Crowd makeCrowd(const BakedAsset& asset, const CrowdOptions& options);
+Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& options);
 
 // InstanceRecord's packed fields: the orientation as four halves, the tint as RGBA8 (clamped).
 glm::uvec2 packQuaternion(const glm::quat& q);

@@ -30,9 +30,9 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
             if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));
         }
         // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.
-        const uint32_t hardware_lods = frame.raster == nullptr                 ? THRONG_MAX_LODS
-                                       : frame.raster_mode == RasterMode::Auto ? 1u
-                                                                               : 0u;
+        const uint32_t hardware_lods = frame.raster == nullptr             ? THRONG_MAX_LODS
+                                       : frame.raster_mode == Raster::Auto ? 1u
+                                                                           : 0u;
         frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull,
                                frame.raster ? nullptr : frame.pyramid, hardware_lods);
         if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
@@ -45,7 +45,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     }
     if (frame.raster != nullptr) {
         // Auto without culling: every member at LOD 0, all of it the hardware's.
-        const bool split = frame.raster_mode == RasterMode::Auto;
+        const bool split = frame.raster_mode == Raster::Auto;
         if (split) techniquePasses();
         if (!split || (frame.crowd != nullptr && frame.crowd->culled()))
             frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);

@@ -42,8 +42,8 @@ struct CrowdFrame {
     Technique* technique = nullptr;        // draws them (required)
     const DepthPyramid* pyramid = nullptr; // the frame's depth pyramid; null: no occlusion culling
     ComputeRaster* raster = nullptr; // draws instead of the technique (`raster`, `resolve`); null: the technique draws
-    RasterMode raster_mode =
-        RasterMode::Compute;           // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
+    Raster raster_mode =
+        Raster::Compute;               // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
     ImpostorPass* impostors = nullptr; // draws the members culling sent to impostors (cull.impostor_px); null: none are
     // Shadows (shadows.h): the map, its light matrix for this slot already updated (update()), the
     // technique made with it and `crowd` with a light's view. Null: none.

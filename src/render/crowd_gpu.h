@@ -24,6 +24,8 @@
 #include "../gpu/owned.h"
 #include "../gpu/passes.h"
 
+#include <throng/options.h>
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -31,17 +33,7 @@
 
 namespace throng::render {
 
-struct CullSettings {
-    bool cull = true;            // drop members outside the frustum
-    bool lod = true;             // choose a coarser LOD where its error is small on screen
-    float lod_error_px = 1.0f;   // the largest error on screen a coarser LOD may make, in pixels
-    bool occlusion = true;       // with `cull`: also drop members hidden behind what the frame drew
-    bool coarse_skinning = true; // with `lod`: `baked` skins its coarsest levels coarsely (coarse_skinning.h)
-    // Members less than this many pixels tall go to the impostor region instead of a LOD (0:
-    // none). Contract: the frame draws them (an ImpostorPass: impostors.h), else they vanish.
-    float impostor_px = 0.0f;
-    bool active() const { return cull || lod; }
-};
+// CullSettings: throng/options.h.
 
 // What one culled frame drew: members in the frustum, and members drawn per LOD.
 struct CullCounts {

@@ -110,7 +110,7 @@ void CrowdRenderer::build() {
     if (!created) throw Refused{created.error().message};
     technique_ = std::move(created).value();
 
-    if (s.raster != RasterMode::Hardware) {
+    if (s.raster != Raster::Hardware) {
         if (std::string problem = rasterProblem(s.raster); !problem.empty()) {
             const std::string why =
                 std::string(s.fallback ? "raster " : "--raster ") + toString(s.raster) + ": " + problem;
@@ -141,8 +141,8 @@ void CrowdRenderer::build() {
     }
 }
 
-std::string CrowdRenderer::rasterProblem(RasterMode mode) const {
-    if (mode == RasterMode::Hardware) return {};
+std::string CrowdRenderer::rasterProblem(Raster mode) const {
+    if (mode == Raster::Hardware) return {};
     if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
     return computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size(),
                                 setup_.skinning);
@@ -161,7 +161,8 @@ std::string CrowdRenderer::impostorProblem() const {
 std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
     const CrowdRendererSetup& s = setup_;
     return std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
-                                           s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);
+                                           s.color_format, s.depth_format, s.frames_in_flight,
+                                           RasterOptions{s.vertex_cache_bytes});
 }
 
 std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {
@@ -170,8 +171,8 @@ std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {
                                           s.depth_format, s.frames_in_flight);
 }
 
-Status CrowdRenderer::setRaster(RasterMode mode) {
-    if (mode == RasterMode::Hardware) {
+Status CrowdRenderer::setRaster(Raster mode) {
+    if (mode == Raster::Hardware) {
         raster_.reset();
         return {};
     }

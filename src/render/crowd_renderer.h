@@ -31,16 +31,10 @@ struct TestHooks {
     uint64_t storage_buffer_limit = 0; // a smaller maxStorageBufferRange than the device's (0: the device's)
 };
 
-// A crowd's options: the one set that render, bench, view and the render API fill (the headless
-// renderer's RenderSettings adds its frames to it; throng/render.h's CrowdRendererDesc and
-// throng/headless.h's CrowdJob are turned into it at the public boundary).
-struct CrowdRendererSetup {
-    std::string technique = "baked";
-    gpu::shader::SwimParams swim = defaultSwim();       // technique `procedural`
-    PaletteEncoding encoding = PaletteEncoding::Matrix; // technique `palette`
-    Skinning skinning = Skinning::Linear;               // techniques palette, baked and pose
-    std::vector<std::string> layers;                    // pose, cpu, palette(-ubo), bonetex: `--layer` texts
-    Precision bone_precision = Precision::Float32;      // technique `bonetex`
+// A crowd renderer's setup: the crowd's options (throng/options.h: technique, skinning, layers,
+// raster, culling, shadows, ...), as render, bench, view and the render API all give them, and
+// what the owner of the frames adds: the asset, the members, the targets, the motion.
+struct CrowdRendererSetup : throng::CrowdOptions {
     const BakedAsset* baked = nullptr; // CPU-side data: cpu, palette and bonetex, the compute rasterizer, impostors
     std::vector<gpu::shader::InstanceRecord> members; // the members as they start
     uint32_t capacity = 0;           // records on the GPU (at least members.size()); room for members added later
@@ -49,11 +43,7 @@ struct CrowdRendererSetup {
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
     VkExtent2D extent{}; // of every target record() is given (the compute rasterizer's buffers)
     uint32_t frames_in_flight = 2;
-    RasterMode raster = RasterMode::Hardware;
-    RasterOptions raster_options;
-    CullSettings cull;
-    ShadowSettings shadows; // off unless shadows.size > 0
-    MotionFactory motion;   // empty: the members stand (or move by the owner's edits)
+    MotionFactory motion; // empty: the members stand (or move by the owner's edits)
     // Where the compute rasterizer (`raster`) or impostors (`cull.impostor_px`) cannot draw this
     // crowd (its technique, the asset, the device): false, create() refuses with the reason (the
     // command line's choice: what was asked or nothing); true, the crowd is drawn without them
@@ -133,7 +123,7 @@ class CrowdRenderer {
     // Changes between frames, each built beside what it replaces: on an error nothing changed.
     // Contract for all four: the GPU finished every frame recorded before (vkDeviceWaitIdle).
     // Who rasterizes from the next record(). Errors: rasterProblem(mode), a GPU failure.
-    Status setRaster(RasterMode mode);
+    Status setRaster(Raster mode);
     // Members fewer than `pixels` tall drawn as impostors (0: none), the pass built when first
     // needed. Errors: impostorProblem(), a GPU failure.
     Status setImpostors(float pixels);
@@ -150,11 +140,11 @@ class CrowdRenderer {
     void prepareTargets(const gpu::FrameTargets& targets, bool depth_sampled);
 
     // Why the compute rasterizer cannot draw this crowd in `mode` ("" when it can, and for Hardware).
-    std::string rasterProblem(RasterMode mode) const;
+    std::string rasterProblem(Raster mode) const;
     // Why members cannot be drawn as impostors ("" when they can).
     std::string impostorProblem() const;
-    RasterMode rasterMode() const { return raster_ ? raster_mode_ : RasterMode::Hardware; } // in effect
-    float impostorPixels() const { return impostors_ ? setup_.cull.impostor_px : 0.0f; }    // in effect
+    Raster rasterMode() const { return raster_ ? raster_mode_ : Raster::Hardware; }      // in effect
+    float impostorPixels() const { return impostors_ ? setup_.cull.impostor_px : 0.0f; } // in effect
     const CullSettings& cull() const { return setup_.cull; }
     // With CrowdRendererSetup::fallback: what create() left out and why, one line each
     // ("raster compute: ...; the hardware draws this crowd", "impostors: ...; members are drawn as meshes").
@@ -201,7 +191,7 @@ class CrowdRenderer {
     std::unique_ptr<Technique> technique_;
     std::unique_ptr<ComputeRaster> raster_;
     std::unique_ptr<ImpostorPass> impostors_;
-    RasterMode raster_mode_ = RasterMode::Hardware; // raster_'s mode (Compute or Auto)
+    Raster raster_mode_ = Raster::Hardware; // raster_'s mode (Compute or Auto)
     std::vector<std::string> notes_;
     std::shared_ptr<const PyramidPipelines> pyramid_pipelines_;
     std::vector<Slot> slots_;

@@ -27,14 +27,7 @@
 
 namespace throng::render {
 
-struct ShadowSettings {
-    uint32_t size = 0;  // texels a side of the shadow map; 0: no shadows
-    bool ground = true; // draw a ground (at the area's floor) that receives them
-    // The world box the crowd lives in (Crowd::bounds, a simulation's field). Empty (min == max):
-    // the owner computes it from the members (memberArea).
-    Bounds area;
-    bool enabled() const { return size > 0; }
-};
+// ShadowSettings: throng/options.h.
 
 // The largest shadow map side accepted (the device's maxImageDimension2D may be smaller).
 constexpr uint32_t kMaxShadowMapSize = 16384;

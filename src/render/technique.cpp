@@ -181,7 +181,7 @@ std::vector<std::string_view> techniqueNames() {
 }
 
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
-                                        const gpu::shader::SwimParams& swim, bool layers) {
+                                        const SwimParams& swim, bool layers) {
     const TechniqueInfo* info = findTechnique(name);
     if (info == nullptr) return clip_bounds;
     if (info->pads_cull_bounds) {
@@ -250,17 +250,6 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
 void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
     addPreparePasses(passes, slot, constants);
     addDrawPass(passes, *this, slot, constants);
-}
-
-const char* toString(Skinning skinning) { return skinning == Skinning::DualQuaternion ? "dual-quaternion" : "linear"; }
-
-bool parseSkinning(std::string_view name, Skinning& skinning) {
-    for (Skinning s : {Skinning::Linear, Skinning::DualQuaternion})
-        if (name == toString(s)) {
-            skinning = s;
-            return true;
-        }
-    return false;
 }
 
 Result<Skinning> skinningNamed(const std::string& name) {

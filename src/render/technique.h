@@ -43,10 +43,6 @@
 
 namespace throng::render {
 
-// The swim of the techniques that swim (TechniqueInfo::swims) for a body of length 2 along z,
-// head at +z (builtin:fish).
-gpu::shader::SwimParams defaultSwim();
-
 // The mesh as the CPU skinning jobs read it (structure of arrays), from BakedAsset::vertices.
 struct BakedAssetMesh {
     std::vector<glm::vec3> positions, normals;
@@ -55,18 +51,7 @@ struct BakedAssetMesh {
 };
 BakedAssetMesh cpuMesh(const BakedAsset& asset);
 
-// How the techniques that encode joints (TechniqueInfo::encodes_joints) store one: a 3x4 matrix
-// (48 bytes) or a quaternion + translation and uniform scale (32 bytes; exact for rigid joints
-// with uniform scale, an approximation of cross-faded or sheared matrices).
-enum class PaletteEncoding { Matrix, Quaternion };
-
-// How a technique blends a vertex's joints: their matrices weighted (linear blend skinning), or
-// as dual quaternions (dual_quaternion.glsl: no collapse where a joint twists; throng/anim.h's
-// dualQuaternionBlend is the CPU reference), drawn by the techniques with
-// TechniqueInfo::dual_quaternion. The others: Linear only.
-enum class Skinning { Linear, DualQuaternion };
-const char* toString(Skinning skinning); // "linear", "dual-quaternion"
-bool parseSkinning(std::string_view name, Skinning& skinning);
+// JointEncoding and Skinning: throng/options.h.
 // parseSkinning with the one-line error every entry point gives for a bad name.
 Result<Skinning> skinningNamed(const std::string& name);
 // Whether technique `name` draws `skinning` ("" when it does, else why not, naming the techniques
@@ -85,11 +70,11 @@ struct TechniqueSetup {
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = 2;
-    gpu::shader::SwimParams swim = defaultSwim();       // TechniqueInfo::swims only
-    const AnimationSource* source = nullptr;            // TechniqueInfo::needs_source
-    const BakedAssetMesh* mesh = nullptr;               // TechniqueInfo::needs_cpu_mesh
-    PaletteEncoding encoding = PaletteEncoding::Matrix; // TechniqueInfo::encodes_joints
-    Skinning skinning = Skinning::Linear;               // DualQuaternion: TechniqueInfo::dual_quaternion
+    SwimParams swim = defaultSwim();                // TechniqueInfo::swims only
+    const AnimationSource* source = nullptr;        // TechniqueInfo::needs_source
+    const BakedAssetMesh* mesh = nullptr;           // TechniqueInfo::needs_cpu_mesh
+    JointEncoding encoding = JointEncoding::Matrix; // TechniqueInfo::encodes_joints
+    Skinning skinning = Skinning::Linear;           // DualQuaternion: TechniqueInfo::dual_quaternion
     // `--layer` texts (throng::parseLayer), for the techniques that blend layers
     // (TechniqueInfo::takes_layers; the others refuse any). createTechnique() resolves them
     // against `source` into `pose_layers`, which the techniques read.
@@ -173,7 +158,7 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
 // outside both clips' boxes) and, with `layers`, the union of every clip's box (a layer's clip,
 // e.g. a raised arm, may reach past the member's own clips), grown the same way.
 std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector<Bounds>& clip_bounds,
-                                        const gpu::shader::SwimParams& swim, bool layers = false);
+                                        const SwimParams& swim, bool layers = false);
 
 // Whether technique `name` reads the members only on the GPU (TechniqueInfo::members_on_gpu), so
 // that they may move there (a simulated crowd); the others sample poses from the CPU's copy.

@@ -29,7 +29,7 @@ class PaletteTechnique final : public MeshTechnique {
   public:
     PaletteTechnique(const TechniqueSetup& setup, PaletteStore store) : MeshTechnique(setup), store_(store) {
         gpu::Allocator& a = *setup.allocator;
-        const bool quat = setup.encoding == PaletteEncoding::Quaternion;
+        const bool quat = setup.encoding == JointEncoding::Quaternion;
         joints_ = setup.source->palette.size();
         const size_t entries = size_t(instance_count_) * joints_;
         entry_bytes_ = quat ? 32 : 48;
@@ -94,7 +94,7 @@ class PaletteTechnique final : public MeshTechnique {
             sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
-            const bool quat = setup_.encoding == PaletteEncoding::Quaternion;
+            const bool quat = setup_.encoding == JointEncoding::Quaternion;
             tbb::parallel_for(
                 tbb::blocked_range<size_t>(0, poses_.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
                     for (size_t e = range.begin(); e != range.end(); ++e) {
@@ -146,7 +146,7 @@ Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& 
     if (setup.source == nullptr || setup.source->empty())
         return Error{
             "technique palette samples poses on the CPU and needs the source animation, which this asset lacks"};
-    const uint64_t entry = setup.encoding == PaletteEncoding::Quaternion ? 32 : 48;
+    const uint64_t entry = setup.encoding == JointEncoding::Quaternion ? 32 : 48;
     if (Status s = checkStorageBuffer(setup, uint64_t(setup.instances->size()) * setup.source->palette.size() * entry,
                                       "technique palette: " + std::to_string(setup.instances->size()) +
                                           " instances x " + std::to_string(setup.source->palette.size()) +
@@ -161,7 +161,7 @@ Result<std::unique_ptr<Technique>> createPaletteUboTechnique(const TechniqueSetu
         return Error{
             "technique palette-ubo samples poses on the CPU and needs the source animation, which this asset lacks"};
     // The bone limit: one instance's palette must fit in the 16 KiB block.
-    const bool quat = setup.encoding == PaletteEncoding::Quaternion;
+    const bool quat = setup.encoding == JointEncoding::Quaternion;
     const size_t limit = THRONG_UBO_VEC4S / (quat ? 2 : 3);
     const size_t joints = setup.source->palette.size();
     if (joints > limit)

@@ -10,7 +10,11 @@ namespace {
 
 class ProceduralTechnique final : public MeshTechnique {
   public:
-    ProceduralTechnique(const TechniqueSetup& setup, const gpu::shader::SwimParams& swim) : MeshTechnique(setup) {
+    ProceduralTechnique(const TechniqueSetup& setup, const SwimParams& given) : MeshTechnique(setup) {
+        static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
+        const gpu::shader::SwimParams swim{given.side,      given.pivot,     given.wave,
+                                           given.twist,     given.frequency, given.beats_per_second,
+                                           given.mask_head, given.mask_tail};
         gpu::Allocator& a = *setup.allocator;
         buffers_.push_back(gpu::createBuffer(a, sizeof(swim),
                                              VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -33,11 +37,6 @@ class ProceduralTechnique final : public MeshTechnique {
 };
 
 } // namespace
-
-gpu::shader::SwimParams defaultSwim() {
-    // For a body of length 2: a gentle sway, a visible yaw, one wavelength along the body.
-    return {0.04f, 0.12f, 0.12f, 0.25f, 3.1415927f, 1.5f, 0.6f, -0.6f};
-}
 
 Result<std::unique_ptr<Technique>> createProceduralTechnique(const TechniqueSetup& setup) {
     return std::unique_ptr<Technique>(std::make_unique<ProceduralTechnique>(setup, setup.swim));

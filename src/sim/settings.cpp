@@ -136,7 +136,7 @@ SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kin
         s.alignment = 2.0f;
         s.wall_margin = s.radius;
         s.wall_accel = 6.0f * length;
-        s.beats_per_second = render::defaultSwim().beats_per_second;
+        s.beats_per_second = throng::defaultSwim().beats_per_second;
         return s;
     }
     const float height = extent.y > 0.0f ? extent.y : largest;

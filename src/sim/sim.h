@@ -122,7 +122,7 @@ double stepSeconds(const SimSettings& settings);
 //    one radius, slow down from three.
 //  School: body length L = the bind pose's largest extent; separation L, radius 2 L, cruise 1.5 L/s
 //    (0.5 to 3 L/s), push 40 L/s^2, the crowd's bounds as the volume, beats_per_second from
-//    render::defaultSwim().
+//    throng::defaultSwim().
 SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kind kind, uint64_t seed = 1);
 
 // The ground speed at which clip `clip` of `asset` keeps its feet still, model units per second:

@@ -72,7 +72,7 @@ bool Commands::apply(const Command& c) {
     case CommandKind::Lod:
     case CommandKind::Occlusion:
     case CommandKind::LodError: { // the next frames' culling: nothing is rebuilt
-        render::CullSettings cull = crowd_.cull();
+        CullSettings cull = crowd_.cull();
         const std::string on = c.on ? "on" : "off";
         std::string done;
         if (c.kind == CommandKind::Cull) {
@@ -98,7 +98,7 @@ bool Commands::apply(const Command& c) {
         host_.log(std::string("simulate: ") + (c.on ? "on" : "off"));
         return true;
     case CommandKind::Raster: {
-        render::parseRasterMode(c.text, want.raster); // the parser admits only the three names
+        parseRaster(c.text, want.raster); // the parser admits only the three names
         if (std::string why = crowd_.rasterProblem(want.raster); !why.empty()) {
             host_.log("error: raster " + c.text + ": " + why);
             return false;
@@ -128,7 +128,7 @@ bool Commands::apply(const Command& c) {
         return true;
     }
     case CommandKind::Skinning: {
-        render::parseSkinning(c.text, want.skinning); // the parser admits only the two names
+        parseSkinning(c.text, want.skinning); // the parser admits only the two names
         if (!change(want, false)) return false;
         host_.log("skinning: " + c.text + " (technique " + crowd_.techniqueName() + ")");
         return true;

@@ -17,7 +17,7 @@
 //   raster hardware|compute|auto  who rasterizes the crowd (compute_raster.h; TechniqueInfo::compute_raster)
 //   impostors PX             members fewer pixels tall drawn as animated impostors (0: none)
 //   shadows on|off|SIZE      shadows of the crowd on itself and a ground (on: a 2048-texel map; 16 .. 16384)
-//   skinning linear|dual-quaternion  how joints are blended (render::Skinning; TechniqueInfo::dual_quaternion)
+//   skinning linear|dual-quaternion  how joints are blended (Skinning; TechniqueInfo::dual_quaternion)
 //   light AZ,EL              where the sun stands, degrees: azimuth about +y from +z, elevation 5 .. 90
 //   lod-error PX             the largest error a coarser LOD may make on screen, 0 .. 10000 pixels
 //   view overview|street     the camera: the whole crowd, or standing at its edge looking across it

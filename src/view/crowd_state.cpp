@@ -13,7 +13,7 @@ namespace throng::view {
 namespace {
 
 std::unique_ptr<render::Crowd> crowdFor(const BakedAsset& asset, const CrowdState& want, uint64_t seed) {
-    render::CrowdOptions co;
+    render::CrowdLayout co;
     co.count = want.instances;
     co.seed = seed;
     const TechniqueInfo* technique = findTechnique(want.technique);
@@ -74,7 +74,7 @@ bool LiveCrowd::start(const CrowdState& first) {
     return asset_ != nullptr && apply(first);
 }
 
-std::string LiveCrowd::rasterProblem(render::RasterMode mode) const {
+std::string LiveCrowd::rasterProblem(Raster mode) const {
     return renderer_ ? renderer_->rasterProblem(mode) : std::string("no crowd is drawn");
 }
 
@@ -84,14 +84,13 @@ std::string LiveCrowd::impostorProblem() const {
 
 bool LiveCrowd::applyPasses(const CrowdState& want) {
     VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device)); // frames in flight read the passes replaced
-    const render::RasterMode raster_before = renderer_->rasterMode();
+    const Raster raster_before = renderer_->rasterMode();
     if (want.raster != state_.raster) {
         const std::string problem = renderer_->rasterProblem(want.raster);
-        if (Status st = renderer_->setRaster(problem.empty() ? want.raster : render::RasterMode::Hardware); !st)
+        if (Status st = renderer_->setRaster(problem.empty() ? want.raster : Raster::Hardware); !st)
             return fail(st.message);
         if (!problem.empty())
-            log(std::string("raster ") + render::toString(want.raster) + ": " + problem +
-                "; the hardware draws this crowd");
+            log(std::string("raster ") + toString(want.raster) + ": " + problem + "; the hardware draws this crowd");
     }
     if (want.impostor_px != state_.impostor_px) {
         const std::string problem = want.impostor_px > 0.0f ? renderer_->impostorProblem() : std::string();
@@ -130,10 +129,10 @@ bool LiveCrowd::apply(const CrowdState& want) {
         const gpu::Context& ctx = *setup_.allocator->context;
 
         render::CrowdRendererSetup rs;
+        static_cast<CrowdOptions&>(rs) = setup_.options;
         rs.technique = want.technique;
-        rs.encoding = setup_.encoding;
         rs.skinning = want.skinning;
-        if (render::techniqueTakesLayers(want.technique)) rs.layers = setup_.layers;
+        if (!render::techniqueTakesLayers(want.technique)) rs.layers.clear();
         rs.bone_precision = want.precision;
         rs.baked = &use.baked;
         rs.members = crowd->instances;
@@ -143,9 +142,8 @@ bool LiveCrowd::apply(const CrowdState& want) {
         rs.extent = setup_.extent;
         rs.frames_in_flight = setup_.frames_in_flight;
         rs.raster = want.raster;
-        rs.raster_options.vertex_cache_bytes = setup_.vertex_cache_bytes;
-        rs.cull = setup_.cull;
         rs.cull.impostor_px = want.impostor_px;
+        rs.shadows = {};
         rs.fallback = true; // the viewer draws what it can, and says what it left out
         if (want.shadows > 0) {
             rs.shadows = {want.shadows, true, crowd->bounds};
@@ -194,14 +192,14 @@ void LiveCrowd::setTargets(const gpu::FrameTargets& targets, bool depth_sampled)
     depth_sampled_ = depth_sampled;
     setup_.extent = targets.extent;
     if (!renderer_) return;
-    const render::RasterMode before = renderer_->rasterMode();
+    const Raster before = renderer_->rasterMode();
     if (Status st = renderer_->setTargets(targets.extent); !st)
-        log(std::string("raster ") + render::toString(before) + ": " + st.message + "; the hardware draws this crowd");
+        log(std::string("raster ") + toString(before) + ": " + st.message + "; the hardware draws this crowd");
     renderer_->prepareTargets(targets_, depth_sampled_);
 }
 
-void LiveCrowd::setCull(const render::CullSettings& cull) {
-    setup_.cull = cull;
+void LiveCrowd::setCull(const CullSettings& cull) {
+    setup_.options.cull = cull;
     if (renderer_) renderer_->setCull(cull);
 }
 

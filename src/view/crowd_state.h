@@ -30,11 +30,11 @@ struct CrowdState {
     // texels a side, 0: none.
     uint32_t shadows = 0;
     // How palette, palette-ubo, baked and pose blend a vertex's joints; the others refuse DualQuaternion.
-    render::Skinning skinning = render::Skinning::Linear;
+    Skinning skinning = Skinning::Linear;
     // Who rasterizes. Where the compute rasterizer cannot draw the crowd (its technique, the
     // device) the hardware does, with a line saying why; the state keeps what was asked, so the
     // next crowd it can draw is rasterized in compute again.
-    render::RasterMode raster = render::RasterMode::Hardware;
+    Raster raster = Raster::Hardware;
     // Members fewer pixels tall drawn as impostors (0: none); likewise drawn as meshes, with a
     // line saying why, where they cannot be.
     float impostor_px = 0.0f;
@@ -49,12 +49,10 @@ struct CrowdSetup {
     VkExtent2D extent{}; // of the targets record() draws into (setTargets() changes it)
     uint32_t frames_in_flight = render::kFramesInFlight;
     uint64_t seed = 1; // the crowd's layout, clips, phases and tints
-    render::PaletteEncoding encoding = render::PaletteEncoding::Matrix;
-    // `--layer` texts: applied while the technique blends layers (render::techniqueTakesLayers;
-    // the others draw without them).
-    std::vector<std::string> layers;
-    render::CullSettings cull;                              // the first frames' (setCull() changes it); not impostor_px
-    uint64_t vertex_cache_bytes = render::kVertexCacheAuto; // the compute rasterizer's
+    // The crowd's options every state is drawn with (the viewer's command line), but for what the
+    // state says (technique, skinning, precision, raster, impostors, shadows). Layers apply while
+    // the technique takes them (TechniqueInfo::takes_layers); culling changes with setCull().
+    CrowdOptions options;
     // Progress ("baking half...") and the upload's warnings ("warning: ..."), as they happen. May be empty.
     std::function<void(const std::string&)> log;
 };
@@ -86,7 +84,7 @@ class LiveCrowd {
     bool apply(const CrowdState& want);
 
     // Why the compute rasterizer cannot draw the current crowd in `mode` ("" when it can).
-    std::string rasterProblem(render::RasterMode mode) const;
+    std::string rasterProblem(Raster mode) const;
     // Why the current crowd's members cannot be drawn as impostors ("" when they can).
     std::string impostorProblem() const;
 
@@ -100,8 +98,8 @@ class LiveCrowd {
     // with a logged line. Throws gpu::GpuError when what the targets need cannot be made.
     void setTargets(const gpu::FrameTargets& targets, bool depth_sampled);
     // Culling, LOD and occlusion of the next frames (kept across changes; impostor_px is the state's).
-    void setCull(const render::CullSettings& cull);
-    const render::CullSettings& cull() const { return setup_.cull; }
+    void setCull(const CullSettings& cull);
+    const CullSettings& cull() const { return setup_.options.cull; }
     // Drops the renderer: nothing is drawn (record() clears) until the next apply(). For a
     // technique that could not be rebuilt for a new colour format.
     void dropRenderer() { renderer_.reset(); }

@@ -30,17 +30,16 @@ void printError(const std::string& where, const std::string& what) {
     std::fprintf(stderr, "throng: error: %s: %s\n", where.c_str(), what.c_str());
 }
 
-// Contract: runViewer checked o.skinning.
 CrowdState initialState(const ViewerOptions& o) {
     CrowdState s;
     s.technique = o.technique;
     s.instances = o.instances;
-    s.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
+    s.precision = o.bone_precision;
     s.simulate = o.simulate;
-    s.shadows = o.shadows;
-    s.skinning = render::skinningNamed(o.skinning).value();
-    render::parseRasterMode(o.raster, s.raster); // the command line admits only the names it knows
-    s.impostor_px = o.impostor_px;
+    s.shadows = o.shadows.size;
+    s.skinning = o.skinning;
+    s.raster = o.raster;
+    s.impostor_px = o.cull.impostor_px;
     return s;
 }
 
@@ -82,7 +81,7 @@ class Viewer final : public CommandHost {
         crowd_.setTargets(depthTargets(), ctx_.depth_pyramid);
         CrowdState first = initialState(options_);
         if (first.shadows > 0) // a size this device refuses: the crowd without shadows, and a line saying so
-            if (Status st = render::checkShadowSettings(ctx_, render::ShadowSettings{first.shadows}); !st) {
+            if (Status st = render::checkShadowSettings(ctx_, ShadowSettings{first.shadows}); !st) {
                 log("error: --shadows: " + st.message + "; shadows off");
                 first.shadows = 0;
             }
@@ -94,9 +93,9 @@ class Viewer final : public CommandHost {
         if (!options_.light.empty() && render::parseSunAngles(options_.light, azimuth, elevation))
             light_ = render::lightFromAngles(azimuth, elevation);
         // What the command line asked for and the crowd cannot do at start is an error, as in render.
-        if (first.raster != render::RasterMode::Hardware && crowd_.renderer()->rasterMode() != first.raster) {
-            printError(crowd_.scene().source, std::string("--raster ") + render::toString(first.raster) + ": " +
-                                                  crowd_.rasterProblem(first.raster));
+        if (first.raster != Raster::Hardware && crowd_.renderer()->rasterMode() != first.raster) {
+            printError(crowd_.scene().source,
+                       std::string("--raster ") + toString(first.raster) + ": " + crowd_.rasterProblem(first.raster));
             shutdown();
             return 1;
         }
@@ -190,12 +189,9 @@ class Viewer final : public CommandHost {
         CrowdSetup s;
         s.allocator = &allocator_;
         s.depth_format = kDepthFormat;
-        s.cull = {o.cull, o.lod, o.lod_error, o.occlusion, o.coarse_skinning};
-        s.vertex_cache_bytes = o.vertex_cache_bytes;
+        s.options = o;
         s.frames_in_flight = kSlots;
         s.seed = o.seed;
-        s.encoding = o.encoding == "quat" ? render::PaletteEncoding::Quaternion : render::PaletteEncoding::Matrix;
-        s.layers = o.layers;
         s.log = [this](const std::string& line) { log(line); };
         return s;
     }
@@ -241,7 +237,7 @@ class Viewer final : public CommandHost {
         if (!createSwapchain(allocator_, requested_.width, requested_.height, present_, swapchain_))
             return;                                                                   // minimised
         if (swapchain_.overlay_pass != pass_before) overlay_.passChanged(swapchain_); // a new image format
-        crowd_.setTargets(depthTargets(), ctx_.depth_pyramid);                                         // the device is idle
+        crowd_.setTargets(depthTargets(), ctx_.depth_pyramid);                        // the device is idle
         crowd_.setColorFormat(swapchain_.format);
         if (before != swapchain_.format && crowd_.renderer() && !applyState(crowd_.state(), false)) {
             crowd_.dropRenderer(); // its pipelines were built for the old format: draw no crowd rather than a wrong one
@@ -369,15 +365,11 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, "unknown technique '" + o.technique + "' (see throng render --help)");
         return 1;
     }
-    if (Result<render::Skinning> skinning = render::skinningNamed(o.skinning); !skinning) {
-        printError(o.model, skinning.error().message);
-        return 1;
-    }
     BakeOptions bake;
     bake.fps = o.fps;
     bake.precision = initialState(o).precision;
     bake.vat = findTechnique(o.technique)->needs_vat; // runViewer checked the name
-    bake.impostors.enabled = o.impostor_px > 0.0f;
+    bake.impostors.enabled = o.cull.impostor_px > 0.0f;
     bake.root_motion = o.root_motion;
     if (Status s = eventsFromText(o.events, bake); !s) {
         printError(o.model, s.message);

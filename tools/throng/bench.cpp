@@ -55,7 +55,7 @@ nlohmann::json spreadJson(const Spread& s) { return {{"median", s.median}, {"p95
 struct Variant {
     std::string label; // as given: the report's "technique", one series in the charts
     std::string technique;
-    std::string encoding = "mat";
+    JointEncoding encoding = JointEncoding::Matrix;
     Precision bones = Precision::Float32;
     std::string storage = "auto";
     bool dual_quaternion = false;
@@ -73,7 +73,7 @@ const VariantOption kVariantOptions[] = {
     {&TechniqueInfo::encodes_joints,
      "--encoding",
      {"mat", "quat"},
-     [](Variant& v, const std::string& value) { v.encoding = value; }},
+     [](Variant& v, const std::string& value) { parseJointEncoding(value, v.encoding); }},
     // the joint texels' precision (bonetex@half)
     {&TechniqueInfo::texel_precision,
      "--precision",
@@ -142,7 +142,7 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.time = float(job.frames) / 60.0f;
     job.readback = false;
     applyCrowdFlags(o.crowd, job);
-    if (v.dual_quaternion) job.skinning = "dual-quaternion";
+    if (v.dual_quaternion) job.skinning = Skinning::DualQuaternion;
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
     const Result<CrowdJobResult> out = renderCrowd(device, asset, job);

@@ -291,21 +291,20 @@ glm::vec3 lightDirection(const CrowdFlags& flags) {
     return lightFromAngles(azimuth, elevation);
 }
 
+void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options) {
+    options.cull = {flags.cull, flags.lod, flags.lod_error, flags.occlusion, flags.coarse_skinning, flags.impostor_px};
+    parseRaster(flags.raster, options.raster);       // the parser admits only the names it knows
+    parseSkinning(flags.skinning, options.skinning); // likewise
+    options.vertex_cache_bytes = vertexCacheBytes(flags);
+    options.shadows.size = shadowMapSize(flags);
+    options.layers = flags.layers;
+}
+
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
+    applyCrowdFlags(flags, static_cast<CrowdOptions&>(job));
     job.view = flags.view;
-    job.cull = flags.cull;
-    job.lod = flags.lod;
-    job.lod_error_px = flags.lod_error;
-    job.occlusion = flags.occlusion;
-    job.coarse_skinning = flags.coarse_skinning;
-    job.impostor_px = flags.impostor_px;
-    job.raster = flags.raster;
-    job.vertex_cache_bytes = vertexCacheBytes(flags);
     job.simulate = flags.simulate;
-    job.shadows = shadowMapSize(flags);
     job.light_direction = lightDirection(flags);
-    job.skinning = flags.skinning;
-    job.layers = flags.layers;
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
@@ -446,19 +445,19 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     addCrowdFlags(bench_cmd, bench.crowd);
 
     view::ViewerOptions& view = c.view;
-    std::string view_size = "1280x720";
+    std::string view_size = "1280x720", view_encoding = "mat", view_precision = "float";
     CLI::App* view_cmd = app.add_subcommand(
         "view", "Open the crowd in a window: technique switcher, FPS counter, time ruler, debug console (backtick)");
     view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME");
     view_cmd->add_option("--instances", view.instances, "Crowd size")->check(countIn(1, 10'000'000));
     CLI::Option* v_technique = view_cmd->add_option("--technique", view.technique, techniqueHelp("Technique at start"));
     CLI::Option* v_encoding = view_cmd
-                                  ->add_option("--encoding", view.encoding,
+                                  ->add_option("--encoding", view_encoding,
                                                techniquesWith(&TechniqueInfo::encodes_joints) +
                                                    ": joints as 3x4 matrices or quaternion + translation")
                                   ->check(CLI::IsMember({"mat", "quat"}));
     CLI::Option* v_precision = view_cmd
-                                   ->add_option("--precision", view.precision,
+                                   ->add_option("--precision", view_precision,
                                                 techniquesWith(&TechniqueInfo::texel_precision) +
                                                     " texels and the baked animation: float or half")
                                    ->check(CLI::IsMember({"float", "half"}));
@@ -544,23 +543,15 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         c.subcommand = Subcommand::View;
         if (v_technique->count() == 0) view.technique = naturalTechnique(view.model);
         if (!parseSize(view_size, view.width, view.height, error)) return usage(error);
+        applyCrowdFlags(view_crowd, static_cast<CrowdOptions&>(view));
+        parseJointEncoding(view_encoding, view.encoding); // the parser admits only mat and quat
+        view.bone_precision = view_precision == "half" ? Precision::Float16 : Precision::Float32;
         view.view = view_crowd.view;
-        view.cull = view_crowd.cull;
-        view.lod = view_crowd.lod;
-        view.lod_error = view_crowd.lod_error;
-        view.occlusion = view_crowd.occlusion;
-        view.coarse_skinning = view_crowd.coarse_skinning;
         view.simulate = view_crowd.simulate;
-        view.raster = view_crowd.raster;
-        view.impostor_px = view_crowd.impostor_px;
-        view.vertex_cache_bytes = vertexCacheBytes(view_crowd);
-        view.shadows = shadowMapSize(view_crowd);
         view.attach = view_crowd.attach;
         view.root_motion = view_crowd.root_motion;
         view.events = view_crowd.events;
         view.light = view_crowd.light;
-        view.skinning = view_crowd.skinning;
-        view.layers = view_crowd.layers;
         if (findTechnique(view.technique) == nullptr)
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

@@ -48,16 +48,15 @@ struct CrowdFlags {
     float lod_error = 1.0f;          // pixels
     bool occlusion = true;           // with cull: members hidden behind others are not drawn
     bool coarse_skinning = true;     // with lod: baked skins its coarsest levels by one joint at the nearest frame
-    std::string raster = "hardware"; // hardware | compute | auto (render and bench; render::RasterMode)
+    std::string raster = "hardware"; // hardware | compute | auto (render and bench; Raster)
     float impostor_px = 0.0f; // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
-    std::string vertex_cache =
-        "auto";                      // MiB of the compute rasterizer's vertex cache, or auto (render::kVertexCacheAuto)
-    bool simulate = false;           // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
-    std::string shadows = "off";     // off | on (2048) | texels a side of the shadow map
-    std::string skinning = "linear"; // palette and baked: linear | dual-quaternion (render::Skinning)
-    std::vector<std::string> attach; // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
-    std::vector<std::string> layers; // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
-    std::string light;               // AZIMUTH,ELEVATION in degrees; empty: the default light
+    std::string vertex_cache = "auto"; // MiB of the compute rasterizer's vertex cache, or auto (kVertexCacheAuto)
+    bool simulate = false;             // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
+    std::string shadows = "off";       // off | on (2048) | texels a side of the shadow map
+    std::string skinning = "linear";   // palette and baked: linear | dual-quaternion (Skinning)
+    std::vector<std::string> attach;   // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
+    std::vector<std::string> layers;   // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
+    std::string light;                 // AZIMUTH,ELEVATION in degrees; empty: the default light
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
     std::vector<std::string> events; // models baked at start: auto | FILE.json animation events (throng/events.h)
 };
@@ -68,7 +67,11 @@ glm::vec3 lightDirection(const CrowdFlags& flags);
 uint32_t shadowMapSize(const CrowdFlags& flags);
 // The bytes of --vertex-cache (CrowdJob::vertex_cache_bytes).
 uint64_t vertexCacheBytes(const CrowdFlags& flags);
-// The crowd flags into a job: view, culling, LOD, occlusion, impostors, raster, vertex cache, simulation.
+// The crowd flags into the crowd's options (throng/options.h): culling, LOD, occlusion,
+// impostors, raster, skinning, vertex cache, shadows, layers (technique, encoding, precision and
+// swim are the subcommand's). The one place the command line's text becomes options.
+void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options);
+// ...and into a job: those, and the view, the simulation and the light.
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job);
 // --simulate with a technique that samples poses on the CPU (not TechniqueInfo::members_on_gpu):
 // the message, naming the techniques that draw a simulated crowd; else success.

@@ -103,7 +103,7 @@ int runRender(const RenderOptions& o) {
     CrowdJob job;
     job.technique = o.technique;
     job.swim = swim;
-    job.encoding = o.encoding == "quat" ? "quat" : "mat";
+    parseJointEncoding(o.encoding, job.encoding); // the parser admits only mat and quat
     job.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     job.animation = o.animation;
     job.members = o.instances;
