@@ -15,6 +15,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <map>
@@ -335,6 +337,69 @@ TEST(Embed, MembersAreTheHostsToAddChangeAndRemove) {
 }
 
 // What the host gets wrong is an error value, not a crash; a simulated crowd is the GPU's.
+// Counts what throng allocates through the host's callbacks (render.h: every object throng
+// creates on the host's device uses them), and what it frees.
+struct CountingCallbacks {
+    size_t allocations = 0, frees = 0;
+    std::map<void*, size_t> live;
+    VkAllocationCallbacks callbacks{};
+    CountingCallbacks() {
+        callbacks.pUserData = this;
+        callbacks.pfnAllocation = [](void* user, size_t size, size_t alignment, VkSystemAllocationScope) -> void* {
+            auto* self = static_cast<CountingCallbacks*>(user);
+            void* p = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+            if (p != nullptr) ++self->allocations, self->live[p] = size;
+            return p;
+        };
+        callbacks.pfnReallocation = [](void* user, void* original, size_t size, size_t alignment,
+                                       VkSystemAllocationScope scope) -> void* {
+            auto* self = static_cast<CountingCallbacks*>(user);
+            if (original == nullptr) return self->callbacks.pfnAllocation(user, size, alignment, scope);
+            if (size == 0) {
+                self->callbacks.pfnFree(user, original);
+                return nullptr;
+            }
+            void* p = self->callbacks.pfnAllocation(user, size, alignment, scope);
+            if (p == nullptr) return nullptr;
+            std::memcpy(p, original, std::min(size, self->live[original]));
+            self->callbacks.pfnFree(user, original);
+            return p;
+        };
+        callbacks.pfnFree = [](void* user, void* memory) {
+            if (memory == nullptr) return;
+            auto* self = static_cast<CountingCallbacks*>(user);
+            ++self->frees;
+            self->live.erase(memory);
+            std::free(memory);
+        };
+    }
+};
+
+// The host's allocation callbacks carry every host allocation of throng's objects (the upload's
+// one-off fence included), and all of it is freed when the renderer goes.
+TEST(Embed, HostAllocationCallbacksCarryThrongsObjects) {
+    const BakedAsset asset = walker();
+    Host host;
+    CountingCallbacks counting;
+    RenderDevice device = host.device->device();
+    device.allocation_callbacks = &counting.callbacks;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.extent = {kWidth, kHeight};
+    desc.max_members = 16;
+    {
+        Result<std::unique_ptr<CrowdRenderer>> r = CrowdRenderer::create(device, desc);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        ASSERT_TRUE(r.value()->addMember(Member{}).ok());
+        const glm::mat4 vp = render::frameBounds(asset.bind_bounds, float(kWidth) / float(kHeight));
+        host.frame(*r.value(), 0, FrameInput{vp, 0.5f}, nullptr);
+        EXPECT_TRUE(r.value()->stats(0).error.empty()) << r.value()->stats(0).error;
+    }
+    EXPECT_GT(counting.allocations, 0u) << "throng created nothing through the host's callbacks";
+    EXPECT_EQ(counting.allocations, counting.frees) << counting.live.size() << " host allocations left alive";
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
 TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     const BakedAsset asset = walker();
     Host host;

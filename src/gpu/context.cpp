@@ -1,5 +1,9 @@
-// Instance, debug messenger, device selection, device and queue.
+// throng's own Vulkan instance, debug messenger, device choice, device and queue; a Context's
+// end. A host's device: host_device.cpp; one-off submits: one_time.cpp; errors and fault
+// injection: vk_check.cpp.
 #include "context.h"
+
+#include "context_detail.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,115 +14,79 @@
 
 namespace throng::gpu {
 
-const char* resultName(VkResult r) {
-    switch (r) {
-    case VK_SUCCESS: return "VK_SUCCESS";
-    case VK_NOT_READY: return "VK_NOT_READY";
-    case VK_TIMEOUT: return "VK_TIMEOUT";
-    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY (out of host memory)";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY (out of GPU memory)";
-    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-    case VK_ERROR_MEMORY_MAP_FAILED: return "VK_ERROR_MEMORY_MAP_FAILED";
-    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
-    case VK_ERROR_FORMAT_NOT_SUPPORTED: return "VK_ERROR_FORMAT_NOT_SUPPORTED";
-    case VK_ERROR_FRAGMENTED_POOL: return "VK_ERROR_FRAGMENTED_POOL";
-    case VK_ERROR_OUT_OF_POOL_MEMORY: return "VK_ERROR_OUT_OF_POOL_MEMORY";
-    case VK_ERROR_SURFACE_LOST_KHR: return "VK_ERROR_SURFACE_LOST_KHR";
-    case VK_ERROR_NATIVE_WINDOW_IN_USE_KHR: return "VK_ERROR_NATIVE_WINDOW_IN_USE_KHR";
-    case VK_ERROR_OUT_OF_DATE_KHR: return "VK_ERROR_OUT_OF_DATE_KHR";
-    default: return "VkResult error";
+namespace detail {
+
+Status maskedFeatures(const ContextOptions& options, Masked& masked) {
+    masked.names = options.mask_features;
+    if (const char* env = std::getenv("THRONG_MASK_FEATURES"); env != nullptr) {
+        std::string list = env;
+        for (size_t start = 0; start <= list.size();) {
+            const size_t end = std::min(list.find(',', start), list.size());
+            if (end > start) masked.names.push_back(list.substr(start, end - start));
+            start = end + 1;
+        }
     }
+    for (const std::string& n : masked.names)
+        if (std::none_of(std::begin(kMaskableFeatures), std::end(kMaskableFeatures),
+                         [&](const char* k) { return n == k; })) {
+            std::string known;
+            for (const char* k : kMaskableFeatures) known += std::string(known.empty() ? "" : ", ") + k;
+            return Status::failure("THRONG_MASK_FEATURES: unknown feature '" + n + "' (known: " + known + ")");
+        }
+    return {};
 }
 
-void throwVkError(VkResult result, const char* call, const char* file, int line) {
-    const char* base = std::strrchr(file, '/');
-    const std::string where = std::string(base != nullptr ? base + 1 : file) + ":" + std::to_string(line);
-    const std::string function(call, std::strcspn(call, "(")); // the function, without its arguments
-    char text[512];
-    if (result == VK_ERROR_DEVICE_LOST) {
-        std::snprintf(text, sizeof text, "the GPU was lost (VK_ERROR_DEVICE_LOST): %s failed (%s)", function.c_str(),
-                      where.c_str());
-        throw DeviceLost(text);
+void readCapabilities(Context& ctx, VkPhysicalDeviceFeatures& features, VkPhysicalDeviceVulkan12Features& f12,
+                      const Masked& masked) {
+    vkGetPhysicalDeviceProperties(ctx.physical, &ctx.properties);
+    vkGetPhysicalDeviceMemoryProperties(ctx.physical, &ctx.memory);
+    ctx.device_name = ctx.properties.deviceName;
+    VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
+    vkGetPhysicalDeviceProperties2(ctx.physical, &p2);
+    ctx.driver_name = std::string(p12.driverName) + " " + p12.driverInfo;
+    if (masked.has("shaderInt16")) features.shaderInt16 = VK_FALSE;
+    if (masked.has("vertexPipelineStoresAndAtomics")) features.vertexPipelineStoresAndAtomics = VK_FALSE;
+    if (masked.has("hostQueryReset")) f12.hostQueryReset = VK_FALSE;
+    if (masked.has("shaderFloat16")) f12.shaderFloat16 = VK_FALSE;
+    ctx.float16 = f12.shaderFloat16;
+    ctx.vertex_stores = features.vertexPipelineStoresAndAtomics;
+    ctx.indirect_count = f12.drawIndirectCount && features.multiDrawIndirect && features.drawIndirectFirstInstance &&
+                         !masked.has("drawIndirectCount");
+    {
+        // Occlusion culling samples the depth image (D32_SFLOAT) and writes its pyramid (R32_SFLOAT).
+        VkFormatProperties depth{}, pyramid{};
+        vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_D32_SFLOAT, &depth);
+        vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_R32_SFLOAT, &pyramid);
+        ctx.depth_pyramid = ctx.indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+                            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+                            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+                            !masked.has("depthPyramid");
     }
-    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        std::snprintf(text, sizeof text, "out of GPU memory: %s failed with VK_ERROR_OUT_OF_DEVICE_MEMORY (%s)",
-                      function.c_str(), where.c_str());
-    else if (result == VK_ERROR_OUT_OF_HOST_MEMORY)
-        std::snprintf(text, sizeof text, "out of host memory: %s failed with VK_ERROR_OUT_OF_HOST_MEMORY (%s)",
-                      function.c_str(), where.c_str());
-    else
-        std::snprintf(text, sizeof text, "Vulkan: %s failed with %s (%d) (%s)", function.c_str(), resultName(result),
-                      int(result), where.c_str());
-    throw GpuError(text);
+    // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
+    ctx.int64_atomics = features.shaderInt64 && f12.shaderBufferInt64Atomics && ctx.indirect_count &&
+                        !masked.has("shaderBufferInt64Atomics");
 }
 
-namespace {
-
-std::atomic<uint64_t> g_fault_points{0}, g_loss_points{0};       // passed since the last set*()
-std::atomic<uint64_t> g_fail_allocation{0}, g_lose_device_at{0}; // 0: inject nothing
-std::once_flag g_fault_environment;
-
-void printFaultCounts() {
-    std::fprintf(stderr, "throng: fault points: %llu allocation, %llu device loss\n",
-                 static_cast<unsigned long long>(g_fault_points.load()),
-                 static_cast<unsigned long long>(g_loss_points.load()));
-}
-
-// A number N, or "count" (0, and the counts printed at exit).
-uint64_t environmentNumber(const char* name) {
-    const char* text = std::getenv(name);
-    if (text == nullptr) return 0;
-    if (std::strcmp(text, "count") == 0) {
-        static const int registered = std::atexit(printFaultCounts); // once, for either variable
-        (void)registered;
-        return 0;
+Result<std::unique_ptr<Context>> finishContext(std::unique_ptr<Context> ctx,
+                                               const std::function<Status(Context&)>& init) {
+    try {
+        if (Status s = init(*ctx); !s) {
+            destroyContext(*ctx);
+            return Error{s.message};
+        }
+    } catch (const GpuError& e) {
+        destroyContext(*ctx);
+        return Error{e.what()};
     }
-    return std::strtoull(text, nullptr, 10);
+    return ctx;
 }
 
-void readFaultEnvironment() {
-    std::call_once(g_fault_environment, [] {
-        g_fail_allocation = environmentNumber("THRONG_FAIL_ALLOCATION");
-        g_lose_device_at = environmentNumber("THRONG_LOSE_DEVICE_AT");
-    });
-}
+} // namespace detail
 
-} // namespace
-
-VkResult faultPoint() {
-    readFaultEnvironment();
-    const uint64_t n = ++g_fault_points;
-    return n == g_fail_allocation.load() ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_SUCCESS;
-}
-
-VkResult lossPoint() {
-    readFaultEnvironment();
-    const uint64_t n = ++g_loss_points;
-    const uint64_t at = g_lose_device_at.load();
-    return at != 0 && n >= at ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
-}
-
-void setFailAllocation(uint64_t n) {
-    readFaultEnvironment(); // so that the environment does not override it later
-    g_fail_allocation = n;
-    g_fault_points = 0;
-    g_loss_points = 0;
-}
-
-void setLoseDeviceAt(uint64_t n) {
-    readFaultEnvironment();
-    g_lose_device_at = n;
-    g_fault_points = 0;
-    g_loss_points = 0;
-}
-
-uint64_t faultPoints() { return g_fault_points.load(); }
-uint64_t lossPoints() { return g_loss_points.load(); }
+using detail::Masked;
+using detail::maskedFeatures;
+using detail::readCapabilities;
 
 namespace {
 
@@ -161,33 +129,6 @@ int typeRank(VkPhysicalDeviceType t) {
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
-}
-
-// Features createContext() treats as missing (ContextOptions::mask_features, THRONG_MASK_FEATURES).
-struct Masked {
-    std::vector<std::string> names;
-    bool has(const char* name) const { return std::find(names.begin(), names.end(), name) != names.end(); }
-};
-
-// The masked names, or an error naming an unknown one.
-Status maskedFeatures(const ContextOptions& options, Masked& masked) {
-    masked.names = options.mask_features;
-    if (const char* env = std::getenv("THRONG_MASK_FEATURES"); env != nullptr) {
-        std::string list = env;
-        for (size_t start = 0; start <= list.size();) {
-            const size_t end = std::min(list.find(',', start), list.size());
-            if (end > start) masked.names.push_back(list.substr(start, end - start));
-            start = end + 1;
-        }
-    }
-    for (const std::string& n : masked.names)
-        if (std::none_of(std::begin(kMaskableFeatures), std::end(kMaskableFeatures),
-                         [&](const char* k) { return n == k; })) {
-            std::string known;
-            for (const char* k : kMaskableFeatures) known += std::string(known.empty() ? "" : ", ") + k;
-            return Status::failure("THRONG_MASK_FEATURES: unknown feature '" + n + "' (known: " + known + ")");
-        }
-    return {};
 }
 
 // What the device lacks ("lacks synchronization2"), or empty; `family` gets the queue family to
@@ -241,41 +182,6 @@ std::string unsuitable(VkPhysicalDevice pd, VkSurfaceKHR surface, const Masked& 
 } // namespace
 
 namespace {
-
-// Device properties and names, and the optional paths `features` (what the device supports,
-// or what a host enabled) allow, with the masked ones off. Masked features are also cleared in
-// `features` and `f12`, so that they are neither enabled nor reported.
-void readCapabilities(Context& ctx, VkPhysicalDeviceFeatures& features, VkPhysicalDeviceVulkan12Features& f12,
-                      const Masked& masked) {
-    vkGetPhysicalDeviceProperties(ctx.physical, &ctx.properties);
-    vkGetPhysicalDeviceMemoryProperties(ctx.physical, &ctx.memory);
-    ctx.device_name = ctx.properties.deviceName;
-    VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
-    vkGetPhysicalDeviceProperties2(ctx.physical, &p2);
-    ctx.driver_name = std::string(p12.driverName) + " " + p12.driverInfo;
-    if (masked.has("shaderInt16")) features.shaderInt16 = VK_FALSE;
-    if (masked.has("vertexPipelineStoresAndAtomics")) features.vertexPipelineStoresAndAtomics = VK_FALSE;
-    if (masked.has("hostQueryReset")) f12.hostQueryReset = VK_FALSE;
-    if (masked.has("shaderFloat16")) f12.shaderFloat16 = VK_FALSE;
-    ctx.float16 = f12.shaderFloat16;
-    ctx.vertex_stores = features.vertexPipelineStoresAndAtomics;
-    ctx.indirect_count = f12.drawIndirectCount && features.multiDrawIndirect && features.drawIndirectFirstInstance &&
-                         !masked.has("drawIndirectCount");
-    {
-        // Occlusion culling samples the depth image (D32_SFLOAT) and writes its pyramid (R32_SFLOAT).
-        VkFormatProperties depth{}, pyramid{};
-        vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_D32_SFLOAT, &depth);
-        vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_R32_SFLOAT, &pyramid);
-        ctx.depth_pyramid = ctx.indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
-                            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
-                            (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
-                            !masked.has("depthPyramid");
-    }
-    // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
-    ctx.int64_atomics = features.shaderInt64 && f12.shaderBufferInt64Atomics && ctx.indirect_count &&
-                        !masked.has("shaderBufferInt64Atomics");
-}
 
 // Fills `out` step by step; on an error the caller frees whatever exists (destroyContext).
 Status initContext(Context& out, const ContextOptions& options) {
@@ -417,132 +323,8 @@ Status initContext(Context& out, const ContextOptions& options) {
 
 } // namespace
 
-namespace {
-
-// Host devices and their allocation callbacks (hostCallbacks()). Few entries, read when objects
-// are created or destroyed.
-struct CallbackEntry {
-    VkDevice device;
-    const VkAllocationCallbacks* callbacks;
-    uint32_t users; // contexts adopting the device
-};
-std::mutex g_callbacks_mutex;
-std::vector<CallbackEntry> g_callbacks;
-
-void rememberCallbacks(VkDevice device, const VkAllocationCallbacks* callbacks) {
-    std::lock_guard lock(g_callbacks_mutex);
-    for (CallbackEntry& e : g_callbacks)
-        if (e.device == device) {
-            e.callbacks = callbacks;
-            ++e.users;
-            return;
-        }
-    g_callbacks.push_back({device, callbacks, 1});
-}
-
-void forgetCallbacks(VkDevice device) {
-    std::lock_guard lock(g_callbacks_mutex);
-    for (size_t i = 0; i < g_callbacks.size(); ++i)
-        if (g_callbacks[i].device == device && --g_callbacks[i].users == 0) {
-            g_callbacks.erase(g_callbacks.begin() + ptrdiff_t(i));
-            return;
-        }
-}
-
-// The features of `chain` (the host's vkCreateDevice chain) as Vulkan 1.0/1.2/1.3 structs.
-void enabledFeatures(const VkPhysicalDeviceFeatures2* chain, VkPhysicalDeviceFeatures& f10,
-                     VkPhysicalDeviceVulkan12Features& f12, VkPhysicalDeviceVulkan13Features& f13) {
-    if (chain == nullptr) return;
-    f10 = chain->features;
-    for (auto* s = static_cast<const VkBaseInStructure*>(chain->pNext); s != nullptr; s = s->pNext) {
-        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES) {
-            f12 = *reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
-            f12.pNext = nullptr;
-        }
-        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES) {
-            f13 = *reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
-            f13.pNext = nullptr;
-        }
-    }
-}
-
-Status initHostContext(Context& ctx, const HostDevice& host) {
-    if (host.instance == VK_NULL_HANDLE || host.physical == VK_NULL_HANDLE || host.device == VK_NULL_HANDLE)
-        return Status::failure("the host's instance, physical device and device must all be given");
-    Masked masked;
-    if (Status s = maskedFeatures(ContextOptions{}, masked); !s) return s;
-    ctx.instance = host.instance;
-    ctx.physical = host.physical;
-    ctx.queue_family = host.queue_family;
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(host.physical, &props);
-    if (props.apiVersion < VK_API_VERSION_1_3 || masked.has("vulkan13"))
-        return Status::failure(std::string("'") + props.deviceName + "' lacks Vulkan 1.3");
-    VkPhysicalDeviceFeatures f10{};
-    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    enabledFeatures(host.enabled, f10, f12, f13);
-    if (!f13.dynamicRendering || masked.has("dynamicRendering"))
-        return Status::failure("the host's device must enable dynamicRendering (VkPhysicalDeviceVulkan13Features in "
-                               "RenderDevice::enabled_features)");
-    if (!f13.synchronization2 || masked.has("synchronization2"))
-        return Status::failure("the host's device must enable synchronization2 (VkPhysicalDeviceVulkan13Features in "
-                               "RenderDevice::enabled_features)");
-    uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &n, nullptr);
-    std::vector<VkQueueFamilyProperties> families(n);
-    vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &n, families.data());
-    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-    if (host.queue_family >= n || (families[host.queue_family].queueFlags & need) != need)
-        return Status::failure("queue family " + std::to_string(host.queue_family) +
-                               " is not a graphics + compute family of this device");
-    if (host.queue_index >= families[host.queue_family].queueCount)
-        return Status::failure("queue " + std::to_string(host.queue_index) + " of family " +
-                               std::to_string(host.queue_family) + " does not exist");
-    ctx.timestamps = families[host.queue_family].timestampValidBits > 0 && !masked.has("timestamps");
-    readCapabilities(ctx, f10, f12, masked);
-    ctx.device = host.device;
-    rememberCallbacks(host.device, host.callbacks);
-    vkGetDeviceQueue(ctx.device, ctx.queue_family, host.queue_index, &ctx.queue);
-    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    pci.queueFamilyIndex = ctx.queue_family;
-    VK_CHECK(vkCreateCommandPool(ctx.device, &pci, host.callbacks, &ctx.command_pool));
-    return {};
-}
-
-// Runs `init` on `ctx`: it returns its own errors, and a VK_CHECK failing inside it throws;
-// either way nothing it created survives.
-template <class Init> Result<std::unique_ptr<Context>> finishContext(std::unique_ptr<Context> ctx, Init&& init) {
-    try {
-        if (Status s = init(*ctx); !s) {
-            destroyContext(*ctx);
-            return Error{s.message};
-        }
-    } catch (const GpuError& e) {
-        destroyContext(*ctx);
-        return Error{e.what()};
-    }
-    return ctx;
-}
-
-} // namespace
-
-const VkAllocationCallbacks* hostCallbacks(VkDevice device) {
-    std::lock_guard lock(g_callbacks_mutex);
-    for (const CallbackEntry& e : g_callbacks)
-        if (e.device == device) return e.callbacks;
-    return nullptr;
-}
-
-Result<std::unique_ptr<Context>> adoptDevice(const HostDevice& host) {
-    auto ctx = std::make_unique<Context>();
-    ctx->owns_device = false;
-    return finishContext(std::move(ctx), [&](Context& c) { return initHostContext(c, host); });
-}
-
 Result<std::unique_ptr<Context>> createContext(const ContextOptions& options) {
-    return finishContext(std::make_unique<Context>(), [&](Context& c) { return initContext(c, options); });
+    return detail::finishContext(std::make_unique<Context>(), [&](Context& c) { return initContext(c, options); });
 }
 
 bool reportValidationErrors(const Context& ctx) {
@@ -555,7 +337,7 @@ void destroyContext(Context& ctx) {
     if (!ctx.owns_device) { // the host's: throng's command pool only (the host keeps the device busy or not)
         if (ctx.device != VK_NULL_HANDLE && ctx.command_pool != VK_NULL_HANDLE)
             vkDestroyCommandPool(ctx.device, ctx.command_pool, hostCallbacks(ctx.device));
-        forgetCallbacks(ctx.device);
+        detail::forgetCallbacks(ctx.device);
         ctx.command_pool = VK_NULL_HANDLE;
         ctx.device = VK_NULL_HANDLE;
         ctx.instance = VK_NULL_HANDLE;
@@ -578,51 +360,6 @@ void destroyContext(Context& ctx) {
     ctx.device = VK_NULL_HANDLE;
     ctx.messenger = VK_NULL_HANDLE;
     ctx.instance = VK_NULL_HANDLE;
-}
-
-VkCommandBuffer beginOneTime(const Context& ctx) {
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = ctx.command_pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &ai, &cmd));
-    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    if (VkResult r = vkBeginCommandBuffer(cmd, &bi); r != VK_SUCCESS) {
-        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
-        throwVkError(r, "vkBeginCommandBuffer", __FILE__, __LINE__);
-    }
-    return cmd;
-}
-
-void abandonOneTime(const Context& ctx, VkCommandBuffer cmd) {
-    vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
-}
-
-void endOneTimeAndWait(const Context& ctx, VkCommandBuffer cmd) {
-    VkFence fence = VK_NULL_HANDLE;
-    try {
-        VK_CHECK(vkEndCommandBuffer(cmd));
-        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        VK_CHECK(vkCreateFence(ctx.device, &fci, nullptr, &fence));
-        VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-        cbi.commandBuffer = cmd;
-        VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-        si.commandBufferInfoCount = 1;
-        si.pCommandBufferInfos = &cbi;
-        VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, fence));
-        VK_CHECK(vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX));
-    } catch (const GpuError&) {
-        // The submission may still be running (or the device is lost): wait for it, ignoring the
-        // result, before the command buffer and whatever it copies (the caller's staging) go.
-        vkDeviceWaitIdle(ctx.device);
-        if (fence != VK_NULL_HANDLE) vkDestroyFence(ctx.device, fence, nullptr);
-        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
-        throw;
-    }
-    vkDestroyFence(ctx.device, fence, nullptr);
-    vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
 }
 
 } // namespace throng::gpu

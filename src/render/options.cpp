@@ -14,7 +14,8 @@ template <class E> struct Names {
     const char* name;
 };
 constexpr Names<Skinning> kSkinning[] = {{Skinning::Linear, "linear"}, {Skinning::DualQuaternion, "dual-quaternion"}};
-constexpr Names<Raster> kRaster[] = {{Raster::Hardware, "hardware"}, {Raster::Compute, "compute"}, {Raster::Auto, "auto"}};
+constexpr Names<Raster> kRaster[] = {
+    {Raster::Hardware, "hardware"}, {Raster::Compute, "compute"}, {Raster::Auto, "auto"}};
 constexpr Names<JointEncoding> kEncoding[] = {{JointEncoding::Matrix, "mat"}, {JointEncoding::Quaternion, "quat"}};
 
 template <class E, size_t M> const char* nameOf(const Names<E> (&table)[M], E value) {
