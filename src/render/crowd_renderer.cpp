@@ -161,7 +161,8 @@ std::string CrowdRenderer::impostorProblem() const {
 std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
     const CrowdRendererSetup& s = setup_;
     return std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
-                                           s.color_format, s.depth_format, s.frames_in_flight, s.raster_options);
+                                           s.color_format, s.depth_format, s.frames_in_flight, s.raster_options,
+                                           technique_.get());
 }
 
 std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {
