@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -245,14 +246,16 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
     }
 }
 
-// The compute rasterizer through the CLI: its passes and rate in the report; a technique without
-// it refused with one line.
+// The compute rasterizer through the CLI: its passes and rate in the report (pose's own pass
+// before them, and the vertex cache of the two it skins); a technique without it refused with
+// one line.
 TEST(Cli, BenchReportsTheComputeRasterizer) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string();
-    const CliRun r = run("bench --techniques baked,static --instances 30 --frames 2 --warmup 1 --size 160x90 --raster "
-                         "compute --validate --json " +
-                         json);
+    const CliRun r =
+        run("bench --techniques baked,static,pose --instances 30 --frames 2 --warmup 1 --size 160x90 --raster "
+            "compute --validate --json " +
+            json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
@@ -265,7 +268,13 @@ TEST(Cli, BenchReportsTheComputeRasterizer) {
         EXPECT_EQ(names[names.size() - 2], "raster");
         EXPECT_EQ(names.back(), "resolve");
         EXPECT_GT(result["raster_triangles_per_second"].get<double>(), 0.0);
+        const std::string technique = result["technique"];
+        EXPECT_EQ(result.contains("vertex_cache"), technique != "static") << result.dump();
+        if (technique == "pose") {
+            EXPECT_LT(std::find(names.begin(), names.end(), "pose"), std::find(names.begin(), names.end(), "cache"));
+        }
     }
+    EXPECT_EQ(report["results"].size(), 3u);
     const CliRun refused = run("render --technique palette --raster compute --out x.png");
     EXPECT_EQ(refused.exit_code, 1) << refused.err;
     EXPECT_NE(refused.err.find("--raster compute"), std::string::npos) << refused.err;

@@ -1,12 +1,13 @@
 // The compute rasterizer (src/render/compute_raster.h, docs/FAR_FIELD.md) against the hardware
 // rasterizer, on lavapipe with validation on: the same crowd, the same camera, the same frame, for
-// `baked` and `static`, in the overview and in the street view (members overlapping: depth order),
-// at full detail and with LOD. Pixels may differ where the two rasterizers' edge rules and rounding
-// differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the rest must
-// agree within a small colour tolerance.
+// `baked`, `pose` (cross-fading, with a layer) and `static`, in the overview and in the street view (members
+// overlapping: depth order), at full detail and with LOD. Pixels may differ where the two rasterizers' edge rules and
+// rounding differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the rest must agree
+// within a small colour tolerance.
 #include "../src/gpu/bandwidth.h"
 #include "../src/render/compute_raster.h"
 #include "../src/render/crowd_frame.h"
+#include "../src/render/pose_gpu.h"
 
 #include <glm/gtc/packing.hpp>
 
@@ -22,6 +23,24 @@ using namespace throng;
 namespace {
 
 using ComputeRaster = test::WalkerSuite;
+
+// Technique `pose`'s crowds here carry this layer: the idle's upper body at 0.7 over 60% of them.
+const std::vector<std::string> kPoseLayers = {"idle@spine,0.7@60%"};
+
+// Settings that draw `technique` (`pose` with kPoseLayers).
+render::RenderSettings drawnBy(const char* technique) {
+    render::RenderSettings s;
+    s.technique = technique;
+    if (std::string_view(technique) == "pose") s.layers = kPoseLayers;
+    return s;
+}
+
+// The position of pass `name` among `passes`, or passes.size().
+size_t passIndex(const std::vector<render::PassTiming>& passes, std::string_view name) {
+    size_t i = 0;
+    while (i < passes.size() && passes[i].name != name) ++i;
+    return i;
+}
 
 struct Agreement {
     size_t pixels = 0, differ = 0, covered = 0;
@@ -42,12 +61,11 @@ Agreement compare(const render::RenderOutput& a, const render::RenderOutput& b, 
 
 TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
-    for (const char* technique : {"baked", "static"}) {
+    for (const char* technique : {"baked", "pose", "static"}) {
         for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
             for (bool lod : {false, true}) {
                 const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
-                render::RenderSettings s;
-                s.technique = technique;
+                render::RenderSettings s = drawnBy(technique);
                 const CullSettings cull{true, lod, 1.0f, false, true};
                 const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, s);
                 s.raster = Raster::Compute;
@@ -60,9 +78,11 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 EXPECT_GT(agree.covered, agree.pixels / 50) << "nothing drawn";
                 EXPECT_LE(agree.differ, agree.pixels / 100)
                     << technique << ", " << render::toString(view) << ": more than 1% of pixels differ";
-                bool resolved = false;
-                for (const render::PassTiming& p : compute.passes) resolved = resolved || p.name == "resolve";
-                EXPECT_TRUE(resolved || !context_->timestamps) << "no resolve pass";
+                const size_t resolve = passIndex(compute.passes, "resolve");
+                EXPECT_TRUE(resolve < compute.passes.size() || !context_->timestamps) << "no resolve pass";
+                if (std::string_view(technique) == "pose" && context_->timestamps) { // its palettes first
+                    EXPECT_LT(passIndex(compute.passes, "pose"), passIndex(compute.passes, "raster"));
+                }
             }
         }
     }
@@ -159,23 +179,28 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
 TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
-    render::RenderSettings s;
-    const CullSettings cull{true, true, 1.0f, false, true};
-    const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
-    s.raster = Raster::Auto;
-    const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
-    ASSERT_GT(split.drawn.per_lod[0], 0u) << "no member at LOD 0: the hardware part shows nothing";
-    ASSERT_LT(split.drawn.per_lod[0], split.drawn.in_frustum)
-        << "every member at LOD 0: the compute part shows nothing";
-    const Agreement agree = compare(hardware, split, 24);
-    std::printf("auto, street: %u members at LOD 0 (hardware), %u coarser (compute); %zu of %zu pixels differ\n",
-                split.drawn.per_lod[0], split.drawn.in_frustum - split.drawn.per_lod[0], agree.differ, agree.pixels);
-    EXPECT_LE(agree.differ, agree.pixels / 100);
-    std::vector<std::string> names;
-    for (const render::PassTiming& p : split.passes) names.push_back(p.name);
-    if (context_->timestamps) {
-        EXPECT_NE(std::find(names.begin(), names.end(), "draw"), names.end());
-        EXPECT_NE(std::find(names.begin(), names.end(), "resolve"), names.end());
+    for (const char* technique : {"baked", "pose"}) {
+        render::RenderSettings s = drawnBy(technique);
+        const CullSettings cull{true, true, 1.0f, false, true};
+        const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+        s.raster = Raster::Auto;
+        const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+        ASSERT_GT(split.drawn.per_lod[0], 0u) << "no member at LOD 0: the hardware part shows nothing";
+        ASSERT_LT(split.drawn.per_lod[0], split.drawn.in_frustum)
+            << "every member at LOD 0: the compute part shows nothing";
+        const Agreement agree = compare(hardware, split, 24);
+        std::printf("auto, %s, street: %u members at LOD 0 (hardware), %u coarser (compute); %zu of %zu pixels "
+                    "differ\n",
+                    technique, split.drawn.per_lod[0], split.drawn.in_frustum - split.drawn.per_lod[0], agree.differ,
+                    agree.pixels);
+        EXPECT_LE(agree.differ, agree.pixels / 100) << technique;
+        if (context_->timestamps) {
+            EXPECT_LT(passIndex(split.passes, "draw"), split.passes.size()) << technique;
+            EXPECT_LT(passIndex(split.passes, "resolve"), split.passes.size()) << technique;
+            if (std::string_view(technique) == "pose") {
+                EXPECT_LT(passIndex(split.passes, "pose"), passIndex(split.passes, "raster"));
+            }
+        }
     }
 }
 
@@ -287,33 +312,176 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
     EXPECT_LE(worst_angle, 1e-3);
 }
 
+// Technique `pose` in the vertex cache: its `pose` pass writes every member's palette (the
+// cross-fade and the layer blended in local space), the cache pass copies each cached member's
+// rows into shared memory and skins from there. Half the members cross-fade, the layer (the idle's
+// upper body at 0.7) is on 60% of them; every decoded position equals the double-precision
+// skinning of the same blend (referenceBlendedSkinningMatrices) within 1e-5 of the walker's size
+// (the pass's float matrices and the 21-bit steps of the cache box, which is culling's grown box:
+// a limb swung past the clips' boxes would be clamped), each normal within 1e-3 radians of where
+// the blended matrix takes it.
+TEST_F(ComputeRaster, PoseVertexCacheHoldsTheReferenceBlend) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    const Model model = makeWalker();
+    render::Crowd crowd = crowdOf(12);
+    for (size_t i = 0; i < crowd.instances.size(); ++i) { // half of them cross-fading
+        gpu::shader::InstanceRecord& inst = crowd.instances[i];
+        const uint32_t a = inst.clips & 0xffffu;
+        inst.clips = a | (i % 2 == 0 ? ((a + 1u) % uint32_t(baked_.clips.size())) << 16 : a << 16);
+        inst.blend = i % 2 == 0 ? 0.35f : 0.0f;
+    }
+    const Result<std::vector<render::PoseLayerSetup>> layers = render::resolveLayers(baked_.source, kPoseLayers);
+    ASSERT_TRUE(layers) << layers.error().message;
+    const float time = 0.61f;
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances,
+                               render::techniqueCullBounds("pose", crowd.clip_bounds, render::defaultSwim(), true), 1);
+    render::TechniqueSetup ts;
+    ts.allocator = allocator_;
+    ts.asset = &asset_;
+    ts.instances = &crowd.instances;
+    ts.crowd = &gpu_crowd;
+    ts.color_format = VK_FORMAT_R8G8B8A8_SRGB;
+    ts.depth_format = VK_FORMAT_D32_SFLOAT;
+    ts.frames_in_flight = 1;
+    ts.source = &baked_.source;
+    ts.layers = kPoseLayers;
+    Result<std::unique_ptr<render::Technique>> technique = render::createTechnique("pose", ts);
+    ASSERT_TRUE(technique) << technique.error().message;
+    ASSERT_NE(technique.value()->computePalettes(0), VkBuffer(VK_NULL_HANDLE));
+    render::ComputeRaster raster(*allocator_, "pose", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
+                                 VK_FORMAT_D32_SFLOAT, 1, {}, technique.value().get());
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
+    const gpu::shader::DrawConstants constants = render::crowdConstants(vp, time, asset_);
+    std::vector<gpu::Pass> passes;
+    technique.value()->addPreparePasses(passes, 0, constants);
+    ASSERT_EQ(passes.size(), 1u);
+    ASSERT_EQ(passes.front().name, "pose");
+    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
+    raster.addPasses(passes, 0, constants);
+    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
+    ASSERT_NE(cache_pass, passes.end()) << "pose has no cache pass";
+    // Two submissions: the cache pass reads what the pose pass wrote.
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { passes.front().record(cmd); });
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
+
+    const gpu::shader::RasterPlan plan = raster.plan();
+    const render::ClusterChain& chain = raster.clusters();
+    const uint32_t n = chain.lod_vertex_ranges[0].y;
+    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
+    ASSERT_EQ(plan.cache[0].w, n);
+    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
+    EXPECT_EQ(raster.parameters().coarse_lods, 0u);
+    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
+    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
+    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
+    ASSERT_EQ(normals.size(), cache.size());
+    const gpu::shader::RasterParams& rp = raster.parameters();
+    const double diagonal = bindPoseBounds(model).diagonal();
+    double worst = 0.0, worst_angle = 0.0, layer_moves = 0.0, outside = -1.0, past_clips = -1.0;
+    uint32_t carriers = 0;
+    const glm::dvec3 box_min(glm::vec3(rp.cache_origin)),
+        box_max = box_min + glm::dvec3(glm::vec3(rp.cache_step)) * double(THRONG_CACHE_STEPS);
+    Bounds clips_box = crowd.clip_bounds.front(); // the clips' own boxes (baked's cache box)
+    for (const Bounds& b : crowd.clip_bounds) {
+        clips_box.min = glm::min(clips_box.min, b.min);
+        clips_box.max = glm::max(clips_box.max, b.max);
+    }
+    // How far past a box `p` lies, / the size (negative: inside, that far from its nearest face).
+    auto beyond = [&](glm::dvec3 lo, glm::dvec3 hi, glm::dvec3 p) {
+        const glm::dvec3 past = glm::max(lo - p, p - hi);
+        return std::max(past.x, std::max(past.y, past.z)) / diagonal;
+    };
+    for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
+        const gpu::shader::InstanceRecord& inst = crowd.instances[m];
+        const double t = double(float(time * inst.speed + inst.time_offset)); // as the pass computes it
+        std::vector<ReferenceLayer> over, fade_only;
+        if (inst.blend > 0.0f)
+            over.push_back(
+                {&model.clips[inst.clips >> 16], t, std::vector<double>(model.skeleton.size(), double(inst.blend))});
+        fade_only = over;
+        const uint32_t key = inst.key != 0 ? inst.key : m;
+        for (uint32_t l = 0; l < layers.value().size(); ++l) {
+            if (!gpu::shader::throngCarries(key, THRONG_LAYER_SALT + l, layers.value()[l].share)) continue;
+            ReferenceLayer layer{&model.clips[layers.value()[l].clip], t, {}};
+            for (float w : layers.value()[l].mask)
+                layer.weights.push_back(double(w) * double(layers.value()[l].weight));
+            over.push_back(std::move(layer));
+        }
+        carriers += over.size() > fade_only.size() ? 1 : 0;
+        const Clip* base = &model.clips[inst.clips & 0xffffu];
+        const std::vector<glm::dmat4> blended = referenceBlendedSkinningMatrices(model, base, t, over, true),
+                                      plain = referenceBlendedSkinningMatrices(model, base, t, fade_only, true);
+        std::vector<glm::dvec3> reference, without_layer, reference_normals;
+        for (const Mesh& mesh : model.meshes) {
+            const SkinnedVertices v = referenceSkin(mesh, blended), p = referenceSkin(mesh, plain);
+            reference.insert(reference.end(), v.positions.begin(), v.positions.end());
+            without_layer.insert(without_layer.end(), p.positions.begin(), p.positions.end());
+            for (size_t i = 0; i < mesh.normals.size(); ++i) { // the blended matrix's linear part, as the shaders
+                glm::dmat3 sum(0.0);
+                for (int j = 0; j < 4; ++j) sum += glm::dmat3(blended[mesh.joints[i][j]]) * double(mesh.weights[i][j]);
+                reference_normals.push_back(sum * glm::dvec3(mesh.normals[i]));
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
+            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
+            const glm::dvec3 p = box_min + q * glm::dvec3(glm::vec3(rp.cache_step));
+            const uint32_t vertex = chain.lod_vertices[chain.lod_vertex_ranges[0].x + i];
+            const glm::dvec3 want = reference[vertex];
+            worst = std::max(worst, glm::length(p - want) / diagonal);
+            worst_angle = std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]),
+                                                             reference_normals[vertex]));
+            layer_moves = std::max(layer_moves, glm::length(without_layer[vertex] - want) / diagonal);
+            outside = std::max(outside, beyond(box_min, box_max, want)); // past 0: the cache clamps it
+            past_clips = std::max(past_clips, beyond(clips_box.min, clips_box.max, want));
+        }
+    }
+    std::printf("pose vertex cache: %zu members x %u vertices, %u carrying the layer (it moves vertices up to %.3f "
+                "of the size); largest difference from the double reference %.2e of the size, normals %.2e rad; "
+                "nearest approach to the cache box's faces %.3f of the size (to the clips' own boxes' %.3f)\n",
+                crowd.instances.size(), n, carriers, layer_moves, worst, worst_angle, -outside, -past_clips);
+    EXPECT_LE(worst, 1e-5);
+    EXPECT_LE(worst_angle, 1e-3);
+    EXPECT_LT(outside, 0.0) << "a pose reaches the cache box's faces";
+    EXPECT_GT(layer_moves, 0.02) << "the layer did nothing";
+    EXPECT_GT(carriers, 2u);
+    EXPECT_LT(carriers, 12u);
+}
+
 // The cache changes where positions come from, not the picture: with the cache, without it, and
 // with room for only part of the crowd (the rest skinned per cluster), the street view agrees.
 TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
     const CullSettings cull{true, true, 1.0f, false, true};
-    render::RenderSettings s;
-    s.raster = Raster::Compute;
-    const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
-    EXPECT_GT(cached.vertex_cache.cached_members, 0u);
-    EXPECT_EQ(cached.vertex_cache.uncached_members, 0u);
-    EXPECT_GT(cached.vertex_cache.cache_pass_bytes, cached.vertex_cache.cached_vertices * 8 - 1);
-    s.vertex_cache_bytes = 0;
-    const render::RenderOutput uncached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
-    EXPECT_EQ(uncached.vertex_cache.cached_members, 0u);
-    s.vertex_cache_bytes = cached.vertex_cache.cached_vertices * 8 / 3;
-    const render::RenderOutput part = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
-    EXPECT_GT(part.vertex_cache.cached_members, 0u);
-    EXPECT_GT(part.vertex_cache.uncached_members, 0u);
-    std::printf(
-        "cache: %llu members, %llu vertices, %llu bytes in its pass; part: %llu cached, %llu skinned per cluster\n",
-        (unsigned long long)cached.vertex_cache.cached_members, (unsigned long long)cached.vertex_cache.cached_vertices,
-        (unsigned long long)cached.vertex_cache.cache_pass_bytes, (unsigned long long)part.vertex_cache.cached_members,
-        (unsigned long long)part.vertex_cache.uncached_members);
-    for (const render::RenderOutput* other : {&uncached, &part}) {
-        const Agreement agree = compare(cached, *other, 8);
-        EXPECT_LE(agree.differ, agree.pixels / 1000) << agree.differ << " of " << agree.pixels << " pixels differ";
+    for (const char* technique : {"baked", "pose"}) {
+        render::RenderSettings s = drawnBy(technique);
+        s.raster = Raster::Compute;
+        const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+        EXPECT_GT(cached.vertex_cache.cached_members, 0u) << technique;
+        EXPECT_EQ(cached.vertex_cache.uncached_members, 0u) << technique;
+        EXPECT_GT(cached.vertex_cache.cache_pass_bytes, cached.vertex_cache.cached_vertices * 8 - 1) << technique;
+        s.vertex_cache_bytes = 0;
+        const render::RenderOutput uncached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+        EXPECT_EQ(uncached.vertex_cache.cached_members, 0u) << technique;
+        s.vertex_cache_bytes = cached.vertex_cache.cached_vertices * 8 / 3;
+        const render::RenderOutput part = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+        EXPECT_GT(part.vertex_cache.cached_members, 0u) << technique;
+        EXPECT_GT(part.vertex_cache.uncached_members, 0u) << technique;
+        std::printf("%s cache: %llu members, %llu vertices, %llu bytes in its pass; part: %llu cached, %llu skinned "
+                    "per cluster\n",
+                    technique, (unsigned long long)cached.vertex_cache.cached_members,
+                    (unsigned long long)cached.vertex_cache.cached_vertices,
+                    (unsigned long long)cached.vertex_cache.cache_pass_bytes,
+                    (unsigned long long)part.vertex_cache.cached_members,
+                    (unsigned long long)part.vertex_cache.uncached_members);
+        for (const render::RenderOutput* other : {&uncached, &part}) {
+            const Agreement agree = compare(cached, *other, 8);
+            std::printf("%s: %s, %zu of %zu pixels differ from the cached picture\n", technique,
+                        other == &uncached ? "no cache" : "part cached", agree.differ, agree.pixels);
+            EXPECT_LE(agree.differ, agree.pixels / 1000)
+                << technique << ": " << agree.differ << " of " << agree.pixels << " pixels differ";
+        }
     }
 }
 
@@ -339,6 +507,13 @@ TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.error().message.find("--raster compute"), std::string::npos) << out.error().message;
     EXPECT_EQ(render::computeRasterProblem(*context_, "baked", baked_, (1u << 24) + 1).empty(), false);
+    // pose is drawn, with linear skinning only (its palettes are blended as matrices).
+    if (context_->int64_atomics) {
+        EXPECT_EQ(render::computeRasterProblem(*context_, "pose", baked_, 10), "");
+    }
+    const std::string dq = render::computeRasterProblem(*context_, "pose", baked_, 10, Skinning::DualQuaternion);
+    EXPECT_NE(dq.find("blends joints linearly"), std::string::npos) << dq;
+    EXPECT_EQ(dq.find('\n'), std::string::npos) << dq;
 }
 
 } // namespace

@@ -114,6 +114,10 @@ TEST(TechniqueRegistry, WrappersFollowTheDescriptors) {
         EXPECT_EQ(sim::kindFor(t.name) == sim::Kind::School, t.swims);
         // Skinned in compute is a kind of compute path.
         EXPECT_TRUE(!t.skinned_in_compute || t.compute_raster);
+        // Skinned from its own palettes is a kind of skinning in compute.
+        EXPECT_TRUE(!t.palettes_in_compute || t.skinned_in_compute);
+        // The coarse-skinned levels are the baked animation's.
+        EXPECT_FALSE(t.palettes_in_compute && t.coarse_skinning);
         // The layers refusal calls them "the techniques that pose members from the source animation".
         EXPECT_TRUE(!t.takes_layers || t.needs_source);
 

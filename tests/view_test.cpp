@@ -332,7 +332,8 @@ TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     for (const char* line :
          {"raster: auto",
-          "raster compute: technique palette has no compute rasterizer (baked and static have); the hardware draws "
+          "raster compute: technique palette has no compute rasterizer (baked, pose and static have); the hardware "
+          "draws "
           "this crowd",
           "error: raster compute: technique palette has no compute rasterizer", "stats: static | 60 x builtin:walker"})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;

@@ -20,9 +20,13 @@ struct TechniqueInfo {
     bool takes_layers = false;    // blends layers (--layer; CrowdRendererDesc::layers)
     bool dual_quaternion = false; // draws dual-quaternion skinning (--skinning dual-quaternion)
     bool compute_raster = false;  // the compute rasterizer can draw it (--raster compute|auto)...
-    // ...skinning its vertices from the baked animation, as technique baked draws them (without:
-    // the bind pose, as static).
+    // ...skinning its vertices (once a frame into its vertex cache: --vertex-cache) from the baked
+    // animation, as technique baked draws them (without: the bind pose, as static)...
     bool skinned_in_compute = false;
+    // ...or, with skinned_in_compute, from the skinning palettes its own pass writes each frame
+    // (render::Technique::computePalettes: 3 vec4 rows per joint, member-major), as technique
+    // pose draws them.
+    bool palettes_in_compute = false;
     // A school of fish: laid out in a volume, simulated as a school, culled by the reach of its
     // swim and shaped by --swim (CrowdJob::swim).
     bool swims = false;

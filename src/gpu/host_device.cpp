@@ -37,7 +37,6 @@ void rememberCallbacks(VkDevice device, const VkAllocationCallbacks* callbacks) 
     g_callbacks.push_back({device, callbacks, 1});
 }
 
-
 // The features of `chain` (the host's vkCreateDevice chain) as Vulkan 1.0/1.2/1.3 structs.
 void enabledFeatures(const VkPhysicalDeviceFeatures2* chain, VkPhysicalDeviceFeatures& f10,
                      VkPhysicalDeviceVulkan12Features& f12, VkPhysicalDeviceVulkan13Features& f13) {

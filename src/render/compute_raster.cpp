@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -117,12 +118,17 @@ std::string computeRasterProblem(const gpu::Context& ctx, std::string_view techn
 
 ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, const BakedAsset& baked,
                              const GpuAsset& asset, const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format,
-                             VkFormat depth_format, uint32_t slots, const RasterOptions& options)
+                             VkFormat depth_format, uint32_t slots, const RasterOptions& options,
+                             const Technique* drawn)
     : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
     const gpu::Context& ctx = *a.context;
     const TechniqueInfo* info = findTechnique(technique);
     const bool skinned = info != nullptr && info->skinned_in_compute;
+    // Skinned from the technique's palettes (pose) rather than from the baked animation.
+    const bool palettes = skinned && info->palettes_in_compute;
+    assert(!palettes || drawn != nullptr);
     skinned_ = skinned;
+    coarse_ = skinned && !palettes && info->coarse_skinning;
 
     std::vector<glm::uvec4> clusters, resolve, triangle_slots;
     for (const Cluster& c : chain_.clusters) {
@@ -173,9 +179,9 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         base_.lod_vertices[l] = glm::uvec4(chain_.lod_vertex_ranges[l].x, chain_.lod_vertex_ranges[l].y, 0, 0);
     }
 
-    // The vertex cache (`baked` only: `static` reads its bind pose as it is; not for skeletons
-    // larger than the cache pass's shared-memory palette) and where each member was cached; the
-    // box every pose lies in (the clips' culling boxes).
+    // The vertex cache (the skinned techniques: `static` reads its bind pose as it is; not for
+    // skeletons larger than the cache pass's shared-memory palette) and where each member was
+    // cached; the box every pose lies in.
     uint64_t largest_lod = 0;
     for (const glm::uvec2& r : chain_.lod_vertex_ranges) largest_lod = std::max<uint64_t>(largest_lod, r.y);
     const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
@@ -196,8 +202,11 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         uploadStorage(a, cacheable ? cacheVertexWords(baked, chain_.lod_vertices) : std::vector<uint32_t>{});
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
     if (skinned) {
+        // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose`, whose
+        // cross-fades are blended in local space and whose layers play other clips, every clip's
+        // box grown; `baked` the clips' own), so that no pose is clamped.
         Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
-        for (const Bounds& b : clipCullBounds(baked)) {
+        for (const Bounds& b : techniqueCullBounds(technique, clipCullBounds(baked), defaultSwim(), true)) {
             box.min = glm::min(box.min, b.min);
             box.max = glm::max(box.max, b.max);
         }
@@ -216,35 +225,46 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                        THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS,
                        THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+    if (palettes) bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
+    // One variant per kind of skinning (raster_skin.glsl): the baked animation's read through the
+    // specialization of its storage; the palettes' and the bind pose's need none.
     const AnimationSpecialization specialization(asset);
+    const bool baked_skin = skinned && !palettes;
+    const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info : nullptr;
     plan_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
     if (cacheable) {
-        cache_pipeline_ =
-            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cache_comp_spv,
-                                                                           layout_, &specialization.info));
+        cache_pipeline_ = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx,
+                                                   palettes ? gpu::shaders::raster_cache_palette_comp_spv
+                                                            : gpu::shaders::raster_cache_comp_spv,
+                                                   layout_, skin_specialization));
         raster_cached_pipeline_ = gpu::Unique<VkPipeline>(
             ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cached_comp_spv, layout_));
     }
-    if (skinned)
+    if (coarse_)
         raster_coarse_pipeline_ =
             gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_coarse_comp_spv,
                                                                            layout_, &specialization.info));
     raster_pipeline_ = gpu::Unique<VkPipeline>(
-        ctx.device, gpu::createComputePipeline(
-                        ctx, skinned ? gpu::shaders::raster_baked_comp_spv : gpu::shaders::raster_static_comp_spv,
-                        layout_, skinned ? &specialization.info : nullptr));
+        ctx.device, gpu::createComputePipeline(ctx,
+                                               palettes     ? gpu::shaders::raster_palette_comp_spv
+                                               : baked_skin ? gpu::shaders::raster_baked_comp_spv
+                                                            : gpu::shaders::raster_static_comp_spv,
+                                               layout_, skin_specialization));
     gpu::GraphicsPipelineDesc desc;
     desc.vertex_spirv = gpu::shaders::resolve_vert_spv;
-    desc.fragment_spirv = skinned ? gpu::shaders::resolve_baked_frag_spv : gpu::shaders::resolve_static_frag_spv;
-    desc.fragment_specialization = skinned ? &specialization.info : nullptr;
+    desc.fragment_spirv = palettes     ? gpu::shaders::resolve_palette_frag_spv
+                          : baked_skin ? gpu::shaders::resolve_baked_frag_spv
+                                       : gpu::shaders::resolve_static_frag_spv;
+    desc.fragment_specialization = skin_specialization;
     desc.layout = layout_;
     desc.color_format = color_format;
     desc.depth_format = depth_format;
     resolve_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
-    if (skinned) {
+    if (coarse_) {
         desc.fragment_spirv = gpu::shaders::resolve_coarse_frag_spv;
         resolve_coarse_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
     }
@@ -280,6 +300,11 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[s], writes);
+        if (palettes) { // the slot's own where the technique keeps one per slot
+            const gpu::DescriptorWrite palette[] = {
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, drawn->computePalettes(s))};
+            gpu::writeDescriptors(ctx.device, sets_[s], palette);
+        }
     }
 }
 
@@ -291,7 +316,7 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.time = constants.time;
-    p.coarse_lods = skinned_ ? constants.coarse_lods : 0u; // the bind pose has no coarse levels
+    p.coarse_lods = coarse_ ? constants.coarse_lods : 0u; // the bind pose and the palettes have no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
     // The coarse-skinned levels skin per cluster (6 texels a vertex: cheaper than the cache's
     // traffic); the levels before them go through the cache.
@@ -364,7 +389,7 @@ void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)
 
 // The resolve variants (resolve_body.glsl), each full-screen, each discarding the others' pixels:
 // the cached members (with a cache this frame), the rest skinned in full (or the bind pose), the
-// coarse-skinned levels (`baked`). Where the device draws indirect counts each is drawn only when
+// coarse-skinned levels (`baked` only). Where the device draws indirect counts each is drawn only when
 // the plan counts members for it (RasterPlan::resolve_counts; the draw's maxDrawCount of 1 clamps).
 void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
@@ -380,7 +405,7 @@ void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache
     };
     if (cache) draw(resolve_cached_pipeline_, 0);
     draw(resolve_pipeline_, 1);
-    if (skinned_) draw(resolve_coarse_pipeline_, 2);
+    if (coarse_) draw(resolve_coarse_pipeline_, 2);
 }
 
 std::vector<uint64_t> ComputeRaster::visibility() const {

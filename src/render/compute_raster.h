@@ -1,14 +1,17 @@
 // The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
-// with TechniqueInfo::compute_raster (`baked`, which it skins, and `static`, its bind pose)
-// without the hardware rasterizer. Passes replace the technique's draw:
+// with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`,
+// which it skins from the palettes the technique's `pose` pass writes, and `static`, its bind
+// pose) without the hardware rasterizer. Passes replace the technique's draw (its prepare
+// passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
-//            cache's layout), then per cached member (a workgroup) blends its joint matrices once
-//            into shared memory and skins its LOD's vertices once (position and normal) into
-//            the vertex cache;
+//            cache's layout), then per cached member (a workgroup) puts its joint matrices once
+//            into shared memory (blended from the baked frames, or copied from the technique's
+//            palette) and skins its LOD's vertices once (position and normal) into the vertex
+//            cache;
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
-//            has no room for, the coarse-skinned levels) into shared memory and rasterizes its
+//            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
 //            triangles with 64-bit atomic min;
 //   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names, reading
 //            the cache's positions and normals where it holds the member.
@@ -27,7 +30,8 @@
 namespace throng::render {
 
 // Techniques the compute rasterizer draws (TechniqueInfo::compute_raster; it skins those with
-// skinned_in_compute, and draws the others' bind pose).
+// skinned_in_compute, from their own palettes those with palettes_in_compute, and draws the
+// others' bind pose).
 bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
@@ -65,10 +69,13 @@ class ComputeRaster {
   public:
     // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
-    // flight. Throws gpu::GpuError. Contract: computeRasterProblem(...) is empty.
+    // flight. `drawn`: the technique `technique` names, whose computePalettes(slot) the palette
+    // variants read (keeps it; needed only with TechniqueInfo::palettes_in_compute). Throws
+    // gpu::GpuError. Contract: computeRasterProblem(...) is empty; with palettes_in_compute,
+    // `drawn` is given and its palettes hold crowd.members() members of baked.joint_count joints.
     ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset,
                   const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format, VkFormat depth_format,
-                  uint32_t slots, const RasterOptions& options = {});
+                  uint32_t slots, const RasterOptions& options = {}, const Technique* drawn = nullptr);
 
     // The `raster` and `resolve` passes of frame slot `slot`, drawing at `constants` (camera,
     // light, time, coarse LODs) the members at LOD `first_lod` and coarser. Keeps `this`. Call
@@ -103,7 +110,8 @@ class ComputeRaster {
     VkExtent2D extent_{};
     ClusterChain chain_;
     gpu::shader::RasterParams base_{}; // what does not change between frames
-    bool skinned_ = false;
+    bool skinned_ = false;             // TechniqueInfo::skinned_in_compute: a vertex cache
+    bool coarse_ = false;              // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_colors_, visibility_, plan_;
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;

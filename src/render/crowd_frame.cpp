@@ -46,7 +46,10 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.raster != nullptr) {
         // Auto without culling: every member at LOD 0, all of it the hardware's.
         const bool split = frame.raster_mode == Raster::Auto;
-        if (split) techniquePasses();
+        if (split)
+            techniquePasses();
+        else if (shadows == nullptr) // the technique's own passes feed the raster (pose: the palettes it skins from)
+            frame.technique->addPreparePasses(passes, slot, constants);
         if (!split || (frame.crowd != nullptr && frame.crowd->culled()))
             frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
     } else {

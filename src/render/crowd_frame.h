@@ -7,7 +7,9 @@
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
 //   upload, draw  the technique's passes (upload when it has transfers, `pose` for technique pose); with the compute
-//                 rasterizer `raster` and `resolve` instead (and no occlusion culling)
+//                 rasterizer its prepare passes (upload, `pose`: what the raster skins from) then `cache`,
+//                 `raster` and `resolve` instead of its draw (and no occlusion culling); with `auto` the
+//                 technique's passes, then those
 //   pyramid       with occlusion culling: the depth pyramid of what `draw` drew,
 //   cull-late     every member against it,
 //   draw-late     and the technique's draw of those `draw` did not draw.

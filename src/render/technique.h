@@ -138,6 +138,14 @@ class Technique {
         (void)cmd;
         (void)slot;
     }
+    // The skinning palettes of frame slot `slot` that the compute rasterizer reads for a technique
+    // with TechniqueInfo::palettes_in_compute (every member's joints, 3 vec4 rows each,
+    // member-major, written by addPreparePasses' passes before the raster's), the same buffer for
+    // every slot where the technique keeps one. Default: none.
+    virtual VkBuffer computePalettes(uint32_t slot) const {
+        (void)slot;
+        return VK_NULL_HANDLE;
+    }
     // Draws the crowd inside dynamic rendering on the frame's colour and depth targets.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
     // The same draw, with the same skinning, into a depth-only target (the shadow map), through

@@ -3,8 +3,10 @@
 // keys, blends the cross-fade and the crowd's layers per joint in local space (exact, where baked and vat
 // blend skinning matrices), composes the hierarchy and writes the member's
 // palette of 3x4 matrices into one device buffer; palette.vert then skins from it as technique
-// `palette` does (linear or dual-quaternion blending). The members are read on the GPU only, so
-// a simulated crowd works, and nothing is uploaded per frame.
+// `palette` does (linear or dual-quaternion blending), and the compute rasterizer (--raster
+// compute|auto: compute_raster.h) reads it too (computePalettes: its cache pass and palette
+// variants, linear only). The members are read on the GPU only, so a simulated crowd works, and
+// nothing is uploaded per frame.
 //
 // The pass poses every live member, not only the visible ones: the shadow map, drawn before the
 // camera's culling, needs members the camera does not see. Memory: per member 48 bytes a palette
@@ -117,6 +119,13 @@ class PoseTechnique final : public MeshTechnique {
         const float time = constants.time;
         passes.push_back({"pose", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                           [this, time](VkCommandBuffer cmd) { recordPose(cmd, time); }});
+    }
+
+    // The compute rasterizer skins from the same palettes (one buffer: the pass writes it each
+    // frame before the draw or the raster reads it).
+    VkBuffer computePalettes(uint32_t slot) const override {
+        (void)slot;
+        return palette_->buffer;
     }
 
   private:

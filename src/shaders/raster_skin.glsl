@@ -1,8 +1,11 @@
 // The compute rasterizer's skinning of one cluster vertex, per technique: raster_baked.* and
 // resolve_baked.frag define THRONG_RASTER_BAKED (the baked animation exactly as baked.vert at
 // the levels it skins in full), raster_coarse.comp and resolve_coarse.frag THRONG_SKIN_COARSE
-// too (as baked.vert at the coarse-skinned levels): one kind of skinning per shader, the
-// lightest code for each; the static variants draw the bind pose as static.vert.
+// too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.frag
+// (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
+// the technique's own pass wrote this frame, technique pose's, blended linearly as palette.vert
+// does): one kind of skinning per shader, the lightest code for each; the static variants draw
+// the bind pose as static.vert.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -13,9 +16,27 @@ layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffe
 #include "baked_skin.glsl"
 #endif
 
-// Model-space position (xyz) and normal of `vtx` for member `inst` drawn at LOD `lod`.
-void skinVertex(InstanceRecord inst, MeshVertex vtx, uint lod, out vec3 position, out vec3 normal) {
-#ifdef THRONG_RASTER_BAKED
+#ifdef THRONG_RASTER_PALETTE
+// Every member's palette: raster.joint_count entries of 3 rows (the columns of a mat3x4 that
+// vec4(p, 1) * m applies), member-major.
+layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 member_palettes[]; };
+
+mat3x4 paletteJoint(uint member, uint joint) {
+    uint at = (member * raster.joint_count + joint) * 3u;
+    return mat3x4(member_palettes[at], member_palettes[at + 1u], member_palettes[at + 2u]);
+}
+#endif
+
+// Model-space position (xyz) and normal of `vtx` for member `member` (its record `inst`) drawn
+// at LOD `lod`.
+void skinVertex(uint member, InstanceRecord inst, MeshVertex vtx, uint lod, out vec3 position, out vec3 normal) {
+#if defined(THRONG_RASTER_PALETTE)
+    mat3x4 skin = mat3x4(0.0);
+    for (int i = 0; i < 4; ++i)
+        if (vtx.weights[i] != 0.0) skin += paletteJoint(member, vtx.joints[i]) * vtx.weights[i];
+    position = vec4(vtx.position, 1.0) * skin;
+    normal = vec4(vtx.normal, 0.0) * skin;
+#elif defined(THRONG_RASTER_BAKED)
 #ifdef THRONG_SKIN_COARSE
     mat3x4 skin = coarseSkinning(inst, vtx.joints, vtx.weights, raster.time);
 #else

@@ -28,7 +28,10 @@ using uint = uint32_t;
 #define THRONG_BINDING_CHECK_OUTPUT 5     // compute check: vec4 per (query, vertex)
 #define THRONG_BINDING_ANIMATION_BUFFER 6 // uniform texel buffer: the same texels, when the image would exceed limits
 #define THRONG_BINDING_SWIM 7             // uniform buffer: SwimParams (technique procedural)
-#define THRONG_BINDING_PALETTE 8          // storage buffer: per-instance skinning palettes (technique palette)
+// Storage buffer: per-instance skinning palettes, member-major, 3 vec4 rows per entry (2 where
+// technique palette encodes quaternions): technique palette's; technique pose's pass writes them
+// (3 rows), which the compute rasterizer's palette variants read too.
+#define THRONG_BINDING_PALETTE 8
 #define THRONG_BINDING_BONES 9    // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10 // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
 #define THRONG_BINDING_PALETTE_UBO 13 // dynamic uniform buffer: one batch of palettes (technique palette-ubo)
@@ -47,7 +50,8 @@ using uint = uint32_t;
 #define THRONG_BINDING_SHADOW_PARAMS 33 // storage buffer: ShadowParams per frame slot
 
 // The compute rasterizer (raster_*.comp, resolve_*.frag; src/render/compute_raster.h, docs/FAR_FIELD.md),
-// set 0 of its own layouts, beside the bindings above that the skinning includes read.
+// set 0 of its own layouts, beside the bindings above that the skinning includes read (the baked
+// animation's; THRONG_BINDING_PALETTE in the palette variants).
 #define THRONG_BINDING_RASTER_PARAMS 17 // storage buffer: RasterParams
 #define THRONG_BINDING_CLUSTERS                                                                                        \
     18 // storage buffer: uvec4 per cluster (first vertex, vertex count, first triangle, triangle count)

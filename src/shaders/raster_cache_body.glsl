@@ -1,0 +1,63 @@
+// The vertex cache pass, one LOD (push constant), one workgroup per cached member: its threads
+// first put the member's joint matrices in shared memory, once: THRONG_RASTER_BAKED
+// (raster_cache.comp) blends them from the baked animation (the two frames around its time,
+// tweened, and clip B cross-faded in, exactly as baked_skin.glsl's instanceSkinning does per
+// vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the rows the technique's own
+// pass wrote this frame (technique pose's palettes, as palette.vert reads them). Then they sum
+// each of the LOD's vertices' (up to) 4 joints from there, as the vertex shaders do, and store
+// the skinned position and normal once for every cluster and pixel that uses them. The member's
+// index among the cached members goes to member_slots for the resolve.
+// Expects shared.h and one of the defines above.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+#define THRONG_CACHE_WRITER
+layout(local_size_x = THRONG_CACHE_LOCAL_SIZE) in;
+#include "raster_bindings.glsl"
+layout(push_constant) uniform Lod { uint lod; } pc;
+#include "vertex.glsl"
+#include "instance.glsl"
+#include "raster_skin.glsl"
+#include "vertex_cache.glsl"
+
+shared vec4 palette[3 * THRONG_CACHE_MAX_JOINTS];
+
+void main() {
+    uvec4 cache = plan.cache[pc.lod];
+    uint slot = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
+    if (slot >= cache.y) return;  // the whole workgroup
+    uint member = memberAt(pc.lod, slot);
+#ifdef THRONG_RASTER_PALETTE
+    uint rows = 3u * raster.joint_count, first_row = member * rows;
+    for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = member_palettes[first_row + r];
+#else
+    InstanceRecord inst = instances[member];
+    float local = raster.time * inst.speed + inst.time_offset;
+    uint clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
+    FramePair fa = framesAt(clip_a, local), fb = framesAt(clip_b, local);
+    for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+        mat3x4 m = tweenedJoint(clip_a, fa, joint);
+        if (inst.blend > 0.0) m = m * (1.0 - inst.blend) + tweenedJoint(clip_b, fb, joint) * inst.blend;
+        palette[3u * joint] = m[0];
+        palette[3u * joint + 1u] = m[1];
+        palette[3u * joint + 2u] = m[2];
+    }
+#endif
+    if (gl_LocalInvocationID.x == 0u) member_slots[member] = cache.z + slot;
+    barrier();
+    uint first = raster.lod_vertices[pc.lod].x, base = cache.x + slot * cache.w;
+    for (uint v = gl_LocalInvocationID.x; v < cache.w; v += THRONG_CACHE_LOCAL_SIZE) {
+        uint b = (first + v) * THRONG_CACHE_VERTEX_WORDS;
+        vec3 position = uintBitsToFloat(uvec3(lod_vertex_words[b], lod_vertex_words[b + 1u], lod_vertex_words[b + 2u]));
+        uint j01 = lod_vertex_words[b + 4u], j23 = lod_vertex_words[b + 5u];
+        uvec4 joints = uvec4(j01 & 0xffffu, j01 >> 16, j23 & 0xffffu, j23 >> 16);
+        vec4 weights = uintBitsToFloat(uvec4(lod_vertex_words[b + 6u], lod_vertex_words[b + 7u], lod_vertex_words[b + 8u], lod_vertex_words[b + 9u]));
+        mat3x4 skin = mat3x4(0.0);
+        for (int j = 0; j < 4; ++j) {
+            if (weights[j] == 0.0) continue;
+            uint at = 3u * min(joints[j], THRONG_CACHE_MAX_JOINTS - 1u);  // joint ids are checked at load: a guard, not a clamp
+            skin += mat3x4(palette[at], palette[at + 1u], palette[at + 2u]) * weights[j];
+        }
+        vertex_cache[base + v] = encodeCachedPosition(vec4(position, 1.0) * skin);
+        cache_normals[base + v] = encodeCachedNormal(vec4(decodeCachedNormal(lod_vertex_words[b + 3u]), 0.0) * skin);
+    }
+}
