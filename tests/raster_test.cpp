@@ -334,7 +334,7 @@ TEST_F(ComputeRaster, PoseVertexCacheHoldsTheReferenceBlend) {
     ASSERT_TRUE(layers) << layers.error().message;
     const float time = 0.61f;
     render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances,
-                               render::techniqueCullBounds("pose", crowd.clip_bounds, render::defaultSwim(), true), 1);
+                               render::techniqueCullBounds("pose", crowd.clip_bounds, throng::defaultSwim(), true), 1);
     render::TechniqueSetup ts;
     ts.allocator = allocator_;
     ts.asset = &asset_;

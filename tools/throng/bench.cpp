@@ -109,8 +109,8 @@ Result<Variant> parseVariant(const std::string& spec) {
 }
 
 // One configuration: renders warm-up + timed frames and summarises the timed ones.
-// The vertex cache's report (compute rasterizer, `baked`): what it held, the bytes its pass must
-// move at least, and that pass's rate against the device's measured copy bandwidth.
+// The vertex cache's report (compute rasterizer, the techniques it skins: TechniqueInfo::skinned_in_compute): what it
+// held, the bytes its pass must move at least, and that pass's rate against the device's measured copy bandwidth.
 nlohmann::json vertexCacheJson(const VertexCacheReport& c, double cache_pass_ms, double bandwidth_gbps) {
     nlohmann::json j = {{"capacity_bytes", c.capacity_bytes},     {"cached_members", c.cached_members},
                         {"cached_vertices", c.cached_vertices},   {"uncached_members", c.uncached_members},
