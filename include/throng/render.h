@@ -210,8 +210,10 @@ struct FrameInput {
 };
 
 struct PassStats {
-    std::string
-        name; // members, simulate, cull, upload, draw, pyramid, cull-late, draw-late, raster, resolve, impostors
+    // In the order a frame has them (each only when the frame needs it): members (edits
+    // uploaded), simulate, upload or pose (the technique's own), shadow-cull, shadow, ground,
+    // cull, draw, cache, raster, resolve, pyramid, cull-late, draw-late, impostors.
+    std::string name;
     double gpu_ms = 0.0;
 };
 

@@ -12,19 +12,15 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     constants.draw_bits = slot << THRONG_DRAW_SLOT_SHIFT;
     if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
     const ShadowMap* shadows = frame.crowd != nullptr ? frame.shadows : nullptr;
-    // With shadows the technique's uploads come first: the shadow pass draws with them.
-    auto techniquePasses = [&] {
-        if (shadows != nullptr)
-            addDrawPass(passes, *frame.technique, slot, constants);
-        else
-            frame.technique->addPasses(passes, slot, constants);
-    };
+    // The technique's own passes before anything draws with them: its uploads, pose's palettes
+    // (the shadow pass and the compute rasterizer read them too).
+    frame.technique->addPreparePasses(passes, slot, constants);
+    auto techniquePasses = [&] { addDrawPass(passes, *frame.technique, slot, constants); };
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
         CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
         if (shadows != nullptr) {
-            frame.technique->addPreparePasses(passes, slot, constants);
             frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull);
             passes.push_back(shadows->shadowPass(slot, *frame.technique, constants));
             if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));
@@ -46,10 +42,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     if (frame.raster != nullptr) {
         // Auto without culling: every member at LOD 0, all of it the hardware's.
         const bool split = frame.raster_mode == Raster::Auto;
-        if (split)
-            techniquePasses();
-        else if (shadows == nullptr) // the technique's own passes feed the raster (pose: the palettes it skins from)
-            frame.technique->addPreparePasses(passes, slot, constants);
+        if (split) techniquePasses();
         if (!split || (frame.crowd != nullptr && frame.crowd->culled()))
             frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
     } else {

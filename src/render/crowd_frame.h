@@ -1,18 +1,18 @@
-// The crowd's part of a frame as passes (gpu/passes.h), in the one order the headless renderer,
-// the benchmark and the viewer all use:
+// The crowd's part of a frame as passes (gpu/passes.h), in the one order every caller's
+// render::CrowdRenderer records:
 //
 //   simulate      the motion moves the members (when there is one)
-//   with shadows (shadows.h): `upload` or `pose` (the technique's, moved here), `shadow-cull` (the light's
-//                 view), `shadow` (the map), `ground`
+//   upload, pose  the technique's prepare passes (bonetex's texture upload, pose's palettes):
+//                 before anything draws with them
+//   with shadows (shadows.h): `shadow-cull` (the light's view), `shadow` (the map), `ground`
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
-//   upload, draw  the technique's passes (upload when it has transfers, `pose` for technique pose); with the compute
-//                 rasterizer its prepare passes (upload, `pose`: what the raster skins from) then `cache`,
-//                 `raster` and `resolve` instead of its draw (and no occlusion culling); with `auto` the
-//                 technique's passes, then those
+//   draw          the technique's draw; with the compute rasterizer `cache`, `raster` and
+//                 `resolve` instead (Auto: `draw` for LOD 0 first; no occlusion culling)
 //   pyramid       with occlusion culling: the depth pyramid of what `draw` drew,
 //   cull-late     every member against it,
 //   draw-late     and the technique's draw of those `draw` did not draw.
+//   impostors     the members culling sent to impostors
 #pragma once
 
 #include "compute_raster.h"

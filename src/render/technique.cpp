@@ -250,11 +250,6 @@ void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t 
                       [t, slot, constants](VkCommandBuffer cmd) { t->record(cmd, slot, constants); }});
 }
 
-void Technique::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants) {
-    addPreparePasses(passes, slot, constants);
-    addDrawPass(passes, *this, slot, constants);
-}
-
 Result<Skinning> skinningNamed(const std::string& name) {
     Skinning skinning = Skinning::Linear;
     if (!parseSkinning(name, skinning)) return Error{"skinning '" + name + "' is not linear or dual-quaternion"};

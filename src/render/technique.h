@@ -22,8 +22,8 @@
 //
 // Lifetime: createTechnique() builds pipelines and uploads what never changes; per frame the
 // owner of the frame calls update() (CPU work, writing only the frame slot's own buffers, which
-// the GPU finished reading when that slot's fence signalled) and then addPasses(), whose passes
-// it records with the rest of the frame (gpu/passes.h).
+// the GPU finished reading when that slot's fence signalled); the frame (crowd_frame.h) takes
+// its prepare passes first and its draw where the frame draws (gpu/passes.h).
 #pragma once
 
 #include "crowd.h"
@@ -117,19 +117,15 @@ class Technique {
         (void)slot;
         (void)time;
     }
-    // The technique's passes of frame slot `slot`, appended to `passes` in order. Default: an
-    // `upload` transfer pass when hasTransfers(), then the `draw` graphics pass (colour + depth)
-    // calling record(). The passes keep `this`: record them before the technique is destroyed.
-    // `constants` carries the camera, light and time; the technique fills the rest.
-    virtual void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants);
     virtual TechniqueStats stats() const { return {}; }
     // Whether the draw reads members through a culled visible list (CrowdGpu). Techniques that
     // draw in batches of consecutive members cannot, and draw every member.
     virtual bool drawsCulled() const { return true; }
 
-    // The parts of the default addPasses().
-    // The technique's passes before its draw (and before the shadow pass, which draws with
-    // them): default the `upload` pass when hasTransfers(); technique `pose` its compute pass.
+    // The technique's passes of frame slot `slot` before anything draws with them (its draw, the
+    // shadow pass, the compute rasterizer), appended to `passes`: default the `upload` pass when
+    // hasTransfers(); technique `pose` its compute pass. The passes keep `this`: record them
+    // before the technique is destroyed. `constants` carries the camera, light and time.
     virtual void addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
                                   const gpu::shader::DrawConstants& constants);
     // Per-frame transfers (uploads into images), recorded in the `upload` pass. Default: none.
@@ -154,8 +150,8 @@ class Technique {
     virtual void recordDepth(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
 };
 
-// The `draw` pass of Technique::addPasses (after addPreparePasses; a frame with shadows puts the
-// shadow pass between the two).
+// The technique's `draw` pass (graphics, colour + depth) calling record(): after its prepare
+// passes (a frame with shadows puts the shadow pass between them).
 void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
                  const gpu::shader::DrawConstants& constants);
 
