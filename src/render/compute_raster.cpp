@@ -202,7 +202,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         uploadStorage(a, cacheable ? cacheVertexWords(baked, chain_.lod_vertices) : std::vector<uint32_t>{});
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
     if (skinned) {
-        // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose`, whose
+        // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose` and `palette`, whose
         // cross-fades are blended in local space and whose layers play other clips, every clip's
         // box grown; `baked` the clips' own), so that no pose is clamped.
         Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
@@ -229,10 +229,18 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
     // One variant per kind of skinning (raster_skin.glsl): the baked animation's read through the
-    // specialization of its storage; the palettes' and the bind pose's need none.
+    // specialization of its storage; the palettes' through their encoding's (technique palette's
+    // quaternions: 2 rows a joint); the bind pose's needs none.
     const AnimationSpecialization specialization(asset);
     const bool baked_skin = skinned && !palettes;
-    const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info : nullptr;
+    const VkBool32 quaternion_palette =
+        palettes && drawn->computePaletteEncoding() == JointEncoding::Quaternion ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry palette_entry{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)};
+    const VkSpecializationInfo palette_specialization{1, &palette_entry, sizeof quaternion_palette,
+                                                      &quaternion_palette};
+    const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info
+                                                      : palettes ? &palette_specialization
+                                                                 : nullptr;
     plan_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
     if (cacheable) {

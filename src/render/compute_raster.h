@@ -1,7 +1,8 @@
 // The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
-// with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`,
-// which it skins from the palettes the technique's `pose` pass writes, and `static`, its bind
-// pose) without the hardware rasterizer. Passes replace the technique's draw (its prepare
+// with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`
+// and `palette`, which it skins from the palettes the technique writes each frame — pose's `pose`
+// pass, palette's CPU, in either of its joint encodings — and `static`, its bind pose) without
+// the hardware rasterizer. Passes replace the technique's draw (its prepare
 // passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
@@ -70,9 +71,10 @@ class ComputeRaster {
     // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
     // flight. `drawn`: the technique `technique` names, whose computePalettes(slot) the palette
-    // variants read (keeps it; needed only with TechniqueInfo::palettes_in_compute). Throws
-    // gpu::GpuError. Contract: computeRasterProblem(...) is empty; with palettes_in_compute,
-    // `drawn` is given and its palettes hold crowd.members() members of baked.joint_count joints.
+    // variants read, in its computePaletteEncoding() (keeps it; needed only with
+    // TechniqueInfo::palettes_in_compute). Throws gpu::GpuError. Contract:
+    // computeRasterProblem(...) is empty; with palettes_in_compute, `drawn` is given and its
+    // palettes hold crowd.members() members of baked.joint_count joints.
     ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset,
                   const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format, VkFormat depth_format,
                   uint32_t slots, const RasterOptions& options = {}, const Technique* drawn = nullptr);

@@ -65,8 +65,8 @@ void main() {
         vec3 p = decodeCachedPosition(vertex_cache[cache.x + slot * cache.w + vertex_slots[cluster.x + t]]);
 #else
         vec3 p, n;
-        MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
-        skinVertex(member, inst, vtx, pc.lod, p, n);
+        uint vertex = cluster_vertices[cluster.x + t];
+        skinVertex(member, inst, vertex, fetchVertex(vertex), pc.lod, p, n);
 #endif
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
         screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);

@@ -2,8 +2,9 @@
 // first put the member's joint matrices in shared memory, once: THRONG_RASTER_BAKED
 // (raster_cache.comp) blends them from the baked animation (the two frames around its time,
 // tweened, and clip B cross-faded in, exactly as baked_skin.glsl's instanceSkinning does per
-// vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the rows the technique's own
-// pass wrote this frame (technique pose's palettes, as palette.vert reads them). Then they sum
+// vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the rows the technique wrote
+// this frame (technique pose's pass, technique palette's CPU: as palette.vert reads them; the
+// quaternion encoding decoded into rows). Then they sum
 // each of the LOD's vertices' (up to) 4 joints from there, as the vertex shaders do, and store
 // the skinned position and normal once for every cluster and pixel that uses them. The member's
 // index among the cached members goes to member_slots for the resolve.
@@ -27,8 +28,17 @@ void main() {
     if (slot >= cache.y) return;  // the whole workgroup
     uint member = memberAt(pc.lod, slot);
 #ifdef THRONG_RASTER_PALETTE
-    uint rows = 3u * raster.joint_count, first_row = member * rows;
-    for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = member_palettes[first_row + r];
+    if (kQuaternionPalette) {  // decoded once a joint
+        for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+            mat3x4 m = paletteJoint(member, joint);
+            palette[3u * joint] = m[0];
+            palette[3u * joint + 1u] = m[1];
+            palette[3u * joint + 2u] = m[2];
+        }
+    } else {
+        uint rows = 3u * raster.joint_count, first_row = member * rows;
+        for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = member_palettes[first_row + r];
+    }
 #else
     InstanceRecord inst = instances[member];
     float local = raster.time * inst.speed + inst.time_offset;

@@ -3,9 +3,9 @@
 // the levels it skins in full), raster_coarse.comp and resolve_coarse.frag THRONG_SKIN_COARSE
 // too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.frag
 // (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
-// the technique's own pass wrote this frame, technique pose's, blended linearly as palette.vert
-// does): one kind of skinning per shader, the lightest code for each; the static variants draw
-// the bind pose as static.vert.
+// the technique wrote this frame, technique pose's pass or technique palette's CPU, blended
+// linearly as palette.vert does): one kind of skinning per shader, the lightest code for each;
+// the static variants draw the bind pose as static.vert.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -17,19 +17,26 @@ layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffe
 #endif
 
 #ifdef THRONG_RASTER_PALETTE
-// Every member's palette: raster.joint_count entries of 3 rows (the columns of a mat3x4 that
-// vec4(p, 1) * m applies), member-major.
+// Every member's palette: raster.joint_count entries, member-major, each 3 rows (the columns of a
+// mat3x4 that vec4(p, 1) * m applies) or, specialized for technique palette's quaternion
+// encoding, 2 (palette_joint.glsl).
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 member_palettes[]; };
+layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
+#include "palette_joint.glsl"
 
 mat3x4 paletteJoint(uint member, uint joint) {
-    uint at = (member * raster.joint_count + joint) * 3u;
+    uint entry = member * raster.joint_count + joint;
+    if (kQuaternionPalette) return quaternionPaletteJoint(member_palettes[2u * entry], member_palettes[2u * entry + 1u]);
+    uint at = entry * 3u;
     return mat3x4(member_palettes[at], member_palettes[at + 1u], member_palettes[at + 2u]);
 }
 #endif
 
-// Model-space position (xyz) and normal of `vtx` for member `member` (its record `inst`) drawn
-// at LOD `lod`.
-void skinVertex(uint member, InstanceRecord inst, MeshVertex vtx, uint lod, out vec3 position, out vec3 normal) {
+// Model-space position (xyz) and normal of vertex `vertex` (an index into the mesh's vertices,
+// which every LOD shares; `vtx` its data) for member `member` (its record `inst`) drawn at LOD
+// `lod`.
+void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, out vec3 position,
+                out vec3 normal) {
 #if defined(THRONG_RASTER_PALETTE)
     mat3x4 skin = mat3x4(0.0);
     for (int i = 0; i < 4; ++i)

@@ -61,7 +61,7 @@ void main() {
         color[k] = unpackUnorm4x8(vertex_words[tri[k] * THRONG_VERTEX_WORDS + 8u]);
 #else
         MeshVertex vtx = fetchVertex(tri[k]);
-        skinVertex(member, inst, vtx, lod, p, n[k]);
+        skinVertex(member, inst, tri[k], vtx, lod, p, n[k]);
         color[k] = vtx.color;
 #endif
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
