@@ -1,9 +1,10 @@
 // The compute rasterizer (src/render/compute_raster.h, docs/FAR_FIELD.md) against the hardware
 // rasterizer, on lavapipe with validation on: the same crowd, the same camera, the same frame, for
-// `baked`, `pose` and `palette` (cross-fading, with a layer; palette in both joint encodings) and `static`, in the
-// overview and in the street view (members overlapping: depth order), at full detail and with LOD. Pixels may differ
-// where the two rasterizers' edge rules and rounding differ (a pixel centre on a shared edge, a triangle a fraction of
-// a pixel across); the rest must agree within a small colour tolerance.
+// `baked`, `pose` and `palette` (cross-fading, with a layer; palette in both joint encodings),
+// `vat` and `static`, in the overview and in the street view (members overlapping: depth order),
+// at full detail and with LOD. Pixels may differ where the two rasterizers' edge rules and
+// rounding differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the
+// rest must agree within a small colour tolerance.
 #include "../src/gpu/bandwidth.h"
 #include "../src/render/compute_raster.h"
 #include "../src/render/crowd_frame.h"
@@ -22,7 +23,15 @@ using namespace throng;
 
 namespace {
 
-using ComputeRaster = test::WalkerSuite;
+// The walker baked with its vertex animation too (technique vat).
+class ComputeRaster : public test::WalkerSuite {
+  protected:
+    BakeOptions bakeOptions() const override {
+        BakeOptions o;
+        o.vat = true;
+        return o;
+    }
+};
 
 // Technique `pose`'s crowds here carry this layer: the idle's upper body at 0.7 over 60% of them.
 const std::vector<std::string> kPoseLayers = {"idle@spine,0.7@60%"};
@@ -63,7 +72,7 @@ Agreement compare(const render::RenderOutput& a, const render::RenderOutput& b, 
 
 TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
-    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "static"}) {
+    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat", "static"}) {
         for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
             for (bool lod : {false, true}) {
                 const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
@@ -184,7 +193,7 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
 TEST_F(ComputeRaster, AutoSplitAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
-    for (const char* technique : {"baked", "pose", "palette"}) {
+    for (const char* technique : {"baked", "pose", "palette", "vat"}) {
         render::RenderSettings s = drawnBy(technique);
         const CullSettings cull{true, true, 1.0f, false, true};
         const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
@@ -495,13 +504,107 @@ TEST_F(ComputeRaster, PaletteVertexCacheHoldsTheReferenceBlend) {
     }
 }
 
+// Technique `vat` in the vertex cache: no joints, each cached vertex sampled from the vertex
+// animation by its id (every LOD indexes the same vertices, which the VAT holds), the two frames
+// around the member's time tweened and clip B cross-faded in, as vat.vert does. Half the members
+// cross-fade. Each decoded position against the baked texels themselves, tweened and blended in
+// double, and against the double-precision skinning of the same frames (tweenedReference: the
+// texels are that skinning rounded to float, and tweening and cross-fading are linear in the
+// matrices), both within 1e-5 of the walker's size; each normal within 1e-3 radians of the
+// texels' blend.
+TEST_F(ComputeRaster, VatVertexCacheHoldsTheBakedVertices) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    ASSERT_TRUE(baked_.hasVat());
+    ASSERT_TRUE(asset_.has_vat) << asset_.vat_problem;
+    const Model model = makeWalker();
+    render::Crowd crowd = crowdOf(12);
+    for (size_t i = 0; i < crowd.instances.size(); i += 2) { // half of them cross-fading
+        gpu::shader::InstanceRecord& inst = crowd.instances[i];
+        inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked_.clips.size())) << 16);
+        inst.blend = 0.35f;
+    }
+    const float time = 0.61f;
+    EXPECT_EQ(render::computeRasterProblem(*context_, "vat", baked_, crowd.instances.size()), "");
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
+    render::ComputeRaster raster(*allocator_, "vat", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
+                                 VK_FORMAT_D32_SFLOAT, 1);
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
+    std::vector<gpu::Pass> passes;
+    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
+    raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
+    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
+    ASSERT_NE(cache_pass, passes.end()) << "vat has no cache pass";
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
+
+    const gpu::shader::RasterPlan plan = raster.plan();
+    const render::ClusterChain& chain = raster.clusters();
+    const uint32_t n = chain.lod_vertex_ranges[0].y;
+    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
+    ASSERT_EQ(plan.cache[0].w, n);
+    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
+    EXPECT_EQ(raster.parameters().coarse_lods, 0u);
+    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
+    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
+    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
+    ASSERT_EQ(normals.size(), cache.size());
+    const gpu::shader::RasterParams& rp = raster.parameters();
+    const double diagonal = bindPoseBounds(model).diagonal();
+    // Vertex `v`'s texel (position or normal) of `clip` at clip time `t`, the two frames around
+    // it tweened in double (framesAt's arithmetic).
+    auto texelAt = [&](uint32_t clip, double t, uint32_t v, bool normal) {
+        const BakedClip& c = baked_.clips[clip];
+        const double last = double(c.frame_count - 1);
+        const double local =
+            c.loop && c.duration > 0.0f ? std::fmod(t, double(c.duration)) : std::clamp(t, 0.0, double(c.duration));
+        const double u = c.duration > 0.0f ? std::clamp(local / c.duration * last, 0.0, last) : 0.0;
+        const uint32_t f0 = uint32_t(std::floor(u)), f1 = std::min(f0 + 1, c.frame_count - 1);
+        const glm::dvec3 a(glm::vec3(vatTexel(baked_, clip, f0, v, normal))),
+            b(glm::vec3(vatTexel(baked_, clip, f1, v, normal)));
+        return a * (1.0 - (u - f0)) + b * (u - f0);
+    };
+    double worst = 0.0, worst_skinned = 0.0, worst_angle = 0.0;
+    for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
+        const gpu::shader::InstanceRecord& inst = crowd.instances[m];
+        const double t = double(float(time * inst.speed + inst.time_offset)); // as the shader computes it
+        const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
+        const double blend = inst.blend > 0.0f ? double(inst.blend) : 0.0;
+        const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t),
+                   mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
+        std::vector<glm::dmat4> blended(ma.size());
+        for (size_t j = 0; j < ma.size(); ++j) blended[j] = ma[j] * (1.0 - blend) + mb[j] * blend;
+        std::vector<glm::dvec3> skinned;
+        for (const Mesh& mesh : model.meshes) {
+            const SkinnedVertices v = referenceSkin(mesh, blended);
+            skinned.insert(skinned.end(), v.positions.begin(), v.positions.end());
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
+            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
+            const glm::dvec3 p = glm::dvec3(glm::vec3(rp.cache_origin)) + q * glm::dvec3(glm::vec3(rp.cache_step));
+            const uint32_t vertex = chain.lod_vertices[chain.lod_vertex_ranges[0].x + i];
+            const glm::dvec3 want = texelAt(a, t, vertex, false) * (1.0 - blend) + texelAt(b, t, vertex, false) * blend;
+            const glm::dvec3 normal = texelAt(a, t, vertex, true) * (1.0 - blend) + texelAt(b, t, vertex, true) * blend;
+            worst = std::max(worst, glm::length(p - want) / diagonal);
+            worst_skinned = std::max(worst_skinned, glm::length(p - skinned[vertex]) / diagonal);
+            worst_angle =
+                std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]), normal));
+        }
+    }
+    std::printf("vat vertex cache: %zu members x %u vertices, largest difference from the baked texels %.2e of the "
+                "size (from the double skinning %.2e), normals %.2e rad\n",
+                crowd.instances.size(), n, worst, worst_skinned, worst_angle);
+    EXPECT_LE(worst, 1e-5);
+    EXPECT_LE(worst_skinned, 1e-5);
+    EXPECT_LE(worst_angle, 1e-3);
+}
+
 // The cache changes where positions come from, not the picture: with the cache, without it, and
 // with room for only part of the crowd (the rest skinned per cluster), the street view agrees.
 TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
     const CullSettings cull{true, true, 1.0f, false, true};
-    for (const char* technique : {"baked", "pose", "palette", "palette-quat"}) {
+    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat"}) {
         render::RenderSettings s = drawnBy(technique);
         s.raster = Raster::Compute;
         const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
@@ -563,6 +666,12 @@ TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
         EXPECT_NE(dq.find("blends joints linearly"), std::string::npos) << dq;
         EXPECT_EQ(dq.find('\n'), std::string::npos) << dq;
     }
+    // vat reads the vertex animation, which an asset baked without --vat lacks.
+    BakedAsset plain = baked_;
+    plain.vat_f32.clear();
+    plain.vat_f16.clear();
+    const std::string no_vat = render::computeRasterProblem(*context_, "vat", plain, 10);
+    EXPECT_NE(no_vat.find("bake with --vat"), std::string::npos) << no_vat;
     // palette-ubo's uniform blocks and bonetex's texture are not read.
     for (const char* technique : {"palette-ubo", "bonetex"})
         EXPECT_NE(render::computeRasterProblem(*context_, technique, baked_, 10).find("has no compute rasterizer"),

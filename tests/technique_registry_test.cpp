@@ -116,8 +116,11 @@ TEST(TechniqueRegistry, WrappersFollowTheDescriptors) {
         EXPECT_TRUE(!t.skinned_in_compute || t.compute_raster);
         // Skinned from its own palettes is a kind of skinning in compute.
         EXPECT_TRUE(!t.palettes_in_compute || t.skinned_in_compute);
+        // Sampled from the vertex animation is another kind, for a technique that needs it.
+        EXPECT_TRUE(!t.vat_in_compute || (t.skinned_in_compute && t.needs_vat));
+        EXPECT_FALSE(t.vat_in_compute && t.palettes_in_compute);
         // The coarse-skinned levels are the baked animation's.
-        EXPECT_FALSE(t.palettes_in_compute && t.coarse_skinning);
+        EXPECT_FALSE((t.palettes_in_compute || t.vat_in_compute) && t.coarse_skinning);
         // The layers refusal calls them "the techniques that pose members from the source animation".
         EXPECT_TRUE(!t.takes_layers || t.needs_source);
 

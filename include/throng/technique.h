@@ -27,6 +27,9 @@ struct TechniqueInfo {
     // pass, pose; the CPU, palette: render::Technique::computePalettes, member-major, 3 vec4 rows
     // per joint or 2 in the quaternion encoding), as palette.vert draws them.
     bool palettes_in_compute = false;
+    // ...or, with skinned_in_compute, each vertex's position and normal sampled from the vertex
+    // animation (tweened and cross-faded per vertex, as technique vat draws them; needs_vat).
+    bool vat_in_compute = false;
     // A school of fish: laid out in a volume, simulated as a school, culled by the reach of its
     // swim and shaped by --swim (CrowdJob::swim).
     bool swims = false;

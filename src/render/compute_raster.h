@@ -1,15 +1,15 @@
 // The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
 // with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`
 // and `palette`, which it skins from the palettes the technique writes each frame — pose's `pose`
-// pass, palette's CPU, in either of its joint encodings — and `static`, its bind pose) without
-// the hardware rasterizer. Passes replace the technique's draw (its prepare
-// passes, e.g. `pose`, still run first: crowd_frame.h):
+// pass, palette's CPU, in either of its joint encodings —, `vat`, whose vertices it samples from
+// the vertex animation, and `static`, its bind pose) without the hardware rasterizer. Passes replace the technique's
+// draw (its prepare passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
 //            cache's layout), then per cached member (a workgroup) puts its joint matrices once
 //            into shared memory (blended from the baked frames, or copied from the technique's
 //            palette) and skins its LOD's vertices once (position and normal) into the vertex
-//            cache;
+//            cache (`vat`: samples each vertex, no joints);
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
@@ -36,9 +36,9 @@ namespace throng::render {
 bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
-// buffer atomics, the technique has no compute path, the chain has more than 65,535 triangles or
-// the crowd more than 16,777,216 members (the visibility buffer's id fields), or the skinning is
-// not linear (it blends joints linearly).
+// buffer atomics, the technique has no compute path (or, for `vat`, the asset no vertex
+// animation), the chain has more than 65,535 triangles or the crowd more than 16,777,216 members
+// (the visibility buffer's id fields), or the skinning is not linear (it blends joints linearly).
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
                                  uint64_t members, Skinning skinning = Skinning::Linear);
 
@@ -60,7 +60,8 @@ struct VertexCacheStats {
     uint64_t cached_members = 0;
     uint64_t uncached_members = 0; // at cached levels, skinned per cluster for want of room
     // The cache pass's least traffic: the cache written (each LOD's vertex list, 40 bytes a
-    // vertex, and the animation are read from the L2 cache, not counted).
+    // vertex or a 4-byte id for the per-vertex sources, and the animation are read from the L2
+    // cache, not counted).
     uint64_t cache_pass_bytes = 0;
     // The rasterizer's reads of the cache (each cluster's vertices, 8 bytes each).
     uint64_t raster_read_bytes = 0;

@@ -4,8 +4,9 @@
 // too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.frag
 // (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
 // the technique wrote this frame, technique pose's pass or technique palette's CPU, blended
-// linearly as palette.vert does): one kind of skinning per shader, the lightest code for each;
-// the static variants draw the bind pose as static.vert.
+// linearly as palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,
+// tweened and cross-faded as vat.vert samples it): one kind of skinning per shader, the lightest
+// code for each; the static variants draw the bind pose as static.vert.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -14,6 +15,12 @@ layout(set = 0, binding = THRONG_BINDING_ANIMATION) uniform sampler2DArray anima
 layout(set = 0, binding = THRONG_BINDING_ANIMATION_BUFFER) uniform samplerBuffer animation_buffer;
 layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffer AnimationWords { uint animation_words[]; };
 #include "baked_skin.glsl"
+#endif
+
+#ifdef THRONG_RASTER_VAT
+layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
+layout(set = 0, binding = THRONG_BINDING_VAT) uniform sampler2DArray vat;
+#include "vat_sample.glsl"
 #endif
 
 #ifdef THRONG_RASTER_PALETTE
@@ -37,7 +44,11 @@ mat3x4 paletteJoint(uint member, uint joint) {
 // `lod`.
 void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, out vec3 position,
                 out vec3 normal) {
-#if defined(THRONG_RASTER_PALETTE)
+#if defined(THRONG_RASTER_VAT)
+    VatVertex v = instanceVat(inst, vertex, raster.time);
+    position = v.position;
+    normal = v.normal;
+#elif defined(THRONG_RASTER_PALETTE)
     mat3x4 skin = mat3x4(0.0);
     for (int i = 0; i < 4; ++i)
         if (vtx.weights[i] != 0.0) skin += paletteJoint(member, vtx.joints[i]) * vtx.weights[i];
