@@ -1,10 +1,10 @@
 // The compute rasterizer (src/render/compute_raster.h, docs/FAR_FIELD.md) against the hardware
 // rasterizer, on lavapipe with validation on: the same crowd, the same camera, the same frame, for
 // `baked`, `pose` and `palette` (cross-fading, with a layer; palette in both joint encodings),
-// `vat` and `static`, in the overview and in the street view (members overlapping: depth order),
-// at full detail and with LOD. Pixels may differ where the two rasterizers' edge rules and
-// rounding differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the
-// rest must agree within a small colour tolerance.
+// `vat`, `static` and (a school of builtin:fish) `procedural`, in the overview and in the street
+// view (members overlapping: depth order), at full detail and with LOD. Pixels may differ where the two rasterizers'
+// edge rules and rounding differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the rest
+// must agree within a small colour tolerance.
 #include "../src/gpu/bandwidth.h"
 #include "../src/render/compute_raster.h"
 #include "../src/render/crowd_frame.h"
@@ -632,6 +632,176 @@ TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
             EXPECT_LE(agree.differ, agree.pixels / 1000)
                 << technique << ": " << agree.differ << " of " << agree.pixels << " pixels differ";
         }
+    }
+}
+
+// builtin:fish baked, for technique procedural: schools of it in a volume, swum by kTestSwim.
+class ComputeRasterFish : public ComputeRaster {
+  protected:
+    Model suiteModel() const override { return makeFish(); }
+    BakeOptions bakeOptions() const override { return {}; }
+    render::Crowd schoolOf(uint32_t count) const {
+        render::CrowdLayout co;
+        co.count = count;
+        co.volume = true;
+        return render::makeCrowd(baked_, co);
+    }
+    // Not defaultSwim(): a swim that reaches the shaders only if the raster is given it.
+    static SwimParams testSwim() { return {0.1f, 0.3f, 0.25f, 0.5f, 3.1415927f, 2.0f, 0.6f, -0.6f}; }
+    render::RenderSettings swimming() const {
+        render::RenderSettings s;
+        s.technique = "procedural";
+        s.swim = testSwim();
+        return s;
+    }
+};
+
+// The swim of rest position `p` (normal `n`) of member `inst` at `time`, in double: procedural.vert's
+// motions (swim.glsl) evaluated independently.
+glm::dvec3 swumInDouble(const SwimParams& w, const gpu::shader::InstanceRecord& inst, double time, glm::dvec3 p,
+                        glm::dvec3& n) {
+    const double pi = 3.14159265358979323846;
+    const double phase = 2.0 * pi * (time * double(inst.speed) * double(w.beats_per_second) + double(inst.time_offset));
+    const double t = std::clamp((p.z - double(w.mask_tail)) / (double(w.mask_head) - double(w.mask_tail)), 0.0, 1.0);
+    const double mask = 1.0 - t * t * (3.0 - 2.0 * t);
+    const double travelling = std::sin(phase - double(w.frequency) * p.z);
+    auto rotateZ = [](glm::dvec3 v, double a) {
+        return glm::dvec3(std::cos(a) * v.x - std::sin(a) * v.y, std::sin(a) * v.x + std::cos(a) * v.y, v.z);
+    };
+    auto rotateY = [](glm::dvec3 v, double a) {
+        return glm::dvec3(std::cos(a) * v.x + std::sin(a) * v.z, v.y, -std::sin(a) * v.x + std::cos(a) * v.z);
+    };
+    const double roll = double(w.twist) * travelling * mask, yaw = double(w.pivot) * std::sin(phase);
+    p = rotateZ(p, roll);
+    n = rotateY(rotateZ(n, roll), yaw);
+    p.x += double(w.wave) * travelling * mask;
+    p = rotateY(p, yaw);
+    p.x += double(w.side) * std::sin(phase);
+    return p;
+}
+
+// Technique `procedural` in the vertex cache: no joints, each cached vertex of the rest mesh swum
+// (swim.glsl, the function procedural.vert calls) at the member's phase. Every decoded position
+// against the swim evaluated in double on the CPU within 1e-5 of the fish's size (the float
+// trigonometry and the 21-bit steps of the cache box, which is culling's box for the swim: no
+// vertex reaches its faces), each normal within 1e-3 radians. The swim is not the default one, so
+// the raster must have been given it.
+TEST_F(ComputeRasterFish, ProceduralVertexCacheHoldsTheSwim) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    const render::Crowd crowd = schoolOf(12);
+    const SwimParams swim = testSwim();
+    const float time = 0.61f;
+    EXPECT_EQ(render::computeRasterProblem(*context_, "procedural", baked_, crowd.instances.size()), "");
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances,
+                               render::techniqueCullBounds("procedural", crowd.clip_bounds, swim), 1);
+    render::RasterOptions options;
+    options.swim = swim;
+    render::ComputeRaster raster(*allocator_, "procedural", baked_, asset_, gpu_crowd, {64, 36},
+                                 VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, 1, options);
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
+    std::vector<gpu::Pass> passes;
+    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
+    raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
+    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
+    ASSERT_NE(cache_pass, passes.end()) << "procedural has no cache pass";
+    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
+
+    const gpu::shader::RasterPlan plan = raster.plan();
+    const render::ClusterChain& chain = raster.clusters();
+    const uint32_t n = chain.lod_vertex_ranges[0].y;
+    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
+    ASSERT_EQ(plan.cache[0].w, n);
+    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
+    EXPECT_EQ(raster.parameters().coarse_lods, 0u);
+    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
+    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
+    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
+    ASSERT_EQ(normals.size(), cache.size());
+    const gpu::shader::RasterParams& rp = raster.parameters();
+    const double diagonal = baked_.bind_bounds.diagonal();
+    const glm::dvec3 box_min(glm::vec3(rp.cache_origin)),
+        box_max = box_min + glm::dvec3(glm::vec3(rp.cache_step)) * double(THRONG_CACHE_STEPS);
+    double worst = 0.0, worst_angle = 0.0, moved = 0.0, outside = -1.0;
+    for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
+        for (uint32_t i = 0; i < n; ++i) {
+            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
+            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
+            const glm::dvec3 p = box_min + q * glm::dvec3(glm::vec3(rp.cache_step));
+            const BakedVertex& v = baked_.vertices[chain.lod_vertices[chain.lod_vertex_ranges[0].x + i]];
+            const glm::dvec3 rest(v.position[0], v.position[1], v.position[2]);
+            glm::dvec3 normal(v.normal[0], v.normal[1], v.normal[2]);
+            const glm::dvec3 want = swumInDouble(swim, crowd.instances[m], double(time), rest, normal);
+            worst = std::max(worst, glm::length(p - want) / diagonal);
+            worst_angle =
+                std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]), normal));
+            moved = std::max(moved, glm::length(want - rest) / diagonal);
+            const glm::dvec3 past = glm::max(box_min - want, want - box_max);
+            outside = std::max(outside, std::max(past.x, std::max(past.y, past.z)) / diagonal);
+        }
+    }
+    std::printf("procedural vertex cache: %zu members x %u vertices (the swim moves them up to %.3f of the size); "
+                "largest difference from the double swim %.2e of the size, normals %.2e rad; nearest approach to "
+                "the cache box's faces %.3f of the size\n",
+                crowd.instances.size(), n, moved, worst, worst_angle, -outside);
+    EXPECT_LE(worst, 1e-5);
+    EXPECT_LE(worst_angle, 1e-3);
+    EXPECT_GT(moved, 0.05) << "the swim did nothing";
+    EXPECT_LT(outside, 0.0) << "a vertex reaches the cache box's faces";
+}
+
+// The swimming school through the compute rasterizer against the hardware's, in the overview and
+// the street view, with and without LOD; with `auto`; and with no or a partial cache.
+TEST_F(ComputeRasterFish, ProceduralPictureAgreesWithTheHardwareRasterizer) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
+        for (bool lod : {false, true}) {
+            const render::Crowd crowd = schoolOf(view == render::ViewKind::Street ? 400 : 120);
+            render::RenderSettings s = swimming();
+            const CullSettings cull{true, lod, 1.0f, false, true};
+            const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, s);
+            s.raster = Raster::Compute;
+            const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
+            ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
+            const Agreement agree = compare(hardware, compute, 24);
+            std::printf("procedural, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n",
+                        render::toString(view), lod ? "on" : "off", agree.covered, agree.pixels, agree.differ,
+                        100.0 * double(agree.differ) / double(agree.pixels));
+            EXPECT_GT(agree.covered, agree.pixels / 50) << "nothing drawn";
+            EXPECT_LE(agree.differ, agree.pixels / 100) << render::toString(view) << ": more than 1% of pixels differ";
+            EXPECT_GT(compute.vertex_cache.cached_members, 0u);
+        }
+    }
+    const render::Crowd crowd = schoolOf(400);
+    const CullSettings cull{true, true, 1.0f, false, true};
+    render::RenderSettings s = swimming();
+    const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    s.raster = Raster::Auto;
+    const render::RenderOutput split = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_GT(split.drawn.per_lod[0], 0u) << "no member at LOD 0: the hardware part shows nothing";
+    EXPECT_LT(split.drawn.per_lod[0], split.drawn.in_frustum)
+        << "every member at LOD 0: the compute part shows nothing";
+    const Agreement agree = compare(hardware, split, 24);
+    std::printf("auto, procedural, street: %u members at LOD 0 (hardware), %u coarser (compute); %zu of %zu pixels "
+                "differ\n",
+                split.drawn.per_lod[0], split.drawn.in_frustum - split.drawn.per_lod[0], agree.differ, agree.pixels);
+    EXPECT_LE(agree.differ, agree.pixels / 100);
+
+    s.raster = Raster::Compute;
+    const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_GT(cached.vertex_cache.cached_members, 0u);
+    EXPECT_EQ(cached.vertex_cache.uncached_members, 0u);
+    s.vertex_cache_bytes = 0;
+    const render::RenderOutput uncached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_EQ(uncached.vertex_cache.cached_members, 0u);
+    s.vertex_cache_bytes = cached.vertex_cache.cached_vertices * 8 / 3;
+    const render::RenderOutput part = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
+    EXPECT_GT(part.vertex_cache.cached_members, 0u);
+    EXPECT_GT(part.vertex_cache.uncached_members, 0u);
+    for (const render::RenderOutput* other : {&uncached, &part}) {
+        const Agreement same = compare(cached, *other, 8);
+        std::printf("procedural: %s, %zu of %zu pixels differ from the cached picture\n",
+                    other == &uncached ? "no cache" : "part cached", same.differ, same.pixels);
+        EXPECT_LE(same.differ, same.pixels / 1000);
     }
 }
 

@@ -30,6 +30,9 @@ struct TechniqueInfo {
     // ...or, with skinned_in_compute, each vertex's position and normal sampled from the vertex
     // animation (tweened and cross-faded per vertex, as technique vat draws them; needs_vat).
     bool vat_in_compute = false;
+    // ...or, with skinned_in_compute and swims, each vertex of the rest mesh moved by the swim (as
+    // technique procedural draws it; render::RasterOptions::swim).
+    bool swim_in_compute = false;
     // A school of fish: laid out in a volume, simulated as a school, culled by the reach of its
     // swim and shaped by --swim (CrowdJob::swim).
     bool swims = false;

@@ -35,6 +35,8 @@ extern const std::span<const uint32_t> raster_palette_comp_spv;
 extern const std::span<const uint32_t> raster_cache_palette_comp_spv;
 extern const std::span<const uint32_t> raster_vat_comp_spv;
 extern const std::span<const uint32_t> raster_cache_vat_comp_spv;
+extern const std::span<const uint32_t> raster_procedural_comp_spv;
+extern const std::span<const uint32_t> raster_cache_procedural_comp_spv;
 extern const std::span<const uint32_t> impostor_vert_spv;
 extern const std::span<const uint32_t> impostor_frag_spv;
 extern const std::span<const uint32_t> bandwidth_comp_spv;
@@ -45,6 +47,7 @@ extern const std::span<const uint32_t> resolve_coarse_frag_spv;
 extern const std::span<const uint32_t> resolve_static_frag_spv;
 extern const std::span<const uint32_t> resolve_palette_frag_spv;
 extern const std::span<const uint32_t> resolve_vat_frag_spv;
+extern const std::span<const uint32_t> resolve_procedural_frag_spv;
 // The crowd simulation (src/sim/gpu_sim.h).
 extern const std::span<const uint32_t> sim_cells_comp_spv;
 extern const std::span<const uint32_t> sim_scan_comp_spv;

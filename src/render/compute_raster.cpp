@@ -92,12 +92,14 @@ enum class Source {
     Baked,    // the baked animation, skinned (`baked`)
     Palettes, // the technique's palettes, skinned (TechniqueInfo::palettes_in_compute)
     Vat,      // the vertex animation, sampled per vertex (TechniqueInfo::vat_in_compute)
+    Swim,     // the rest mesh, swum per vertex (TechniqueInfo::swim_in_compute)
 };
 
 Source sourceOf(const TechniqueInfo* info) {
     if (info == nullptr || !info->skinned_in_compute) return Source::BindPose;
     if (info->palettes_in_compute) return Source::Palettes;
     if (info->vat_in_compute) return Source::Vat;
+    if (info->swim_in_compute) return Source::Swim;
     return Source::Baked;
 }
 
@@ -114,6 +116,8 @@ SourceShaders shadersOf(Source source) {
     case Source::Palettes:
         return {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::resolve_palette_frag_spv};
     case Source::Vat: return {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::resolve_vat_frag_spv};
+    case Source::Swim:
+        return {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::resolve_procedural_frag_spv};
     case Source::BindPose: break;
     }
     return {{}, s::raster_static_comp_spv, s::resolve_static_frag_spv};
@@ -166,7 +170,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const bool palettes = source == Source::Palettes;
     assert(!palettes || drawn != nullptr);
     // No joints: the cache pass computes each vertex as the per-cluster variants do, from its id.
-    const bool per_vertex = source == Source::Vat;
+    const bool per_vertex = source == Source::Vat || source == Source::Swim;
     skinned_ = skinned;
     coarse_ = source == Source::Baked && info->coarse_skinning;
 
@@ -247,10 +251,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     if (skinned) {
         // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose` and `palette`, whose
         // cross-fades are blended in local space and whose layers play other clips, every clip's
-        // box grown; `baked` and `vat` the clips' own, which hold every frame of every vertex), so
-        // that no pose is clamped.
+        // box grown; `baked` and `vat` the clips' own, which hold every frame of every vertex;
+        // `procedural` the reach of its swim), so that no pose is clamped.
         Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
-        for (const Bounds& b : techniqueCullBounds(technique, clipCullBounds(baked), defaultSwim(), true)) {
+        for (const Bounds& b : techniqueCullBounds(technique, clipCullBounds(baked), options.swim, true)) {
             box.min = glm::min(box.min, b.min);
             box.max = glm::max(box.max, b.max);
         }
@@ -272,6 +276,16 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     if (palettes) bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     if (source == Source::Vat)
         bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+    if (source == Source::Swim) {
+        bindings.push_back({THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kStages, nullptr});
+        static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
+        const SwimParams& w = options.swim;
+        const gpu::shader::SwimParams params{w.side,      w.pivot,    w.wave, w.twist, w.frequency, w.beats_per_second,
+                                             w.mask_head, w.mask_tail};
+        swim_ = gpu::ownBuffer(a, sizeof params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, *swim_, &params, sizeof params);
+    }
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
     // One variant per source (raster_skin.glsl): the baked animation's read through the
@@ -322,7 +336,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
 
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 26 * slots},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}, // animation, vat
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots}};
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots},
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, slots}}; // the swim
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
     for (uint32_t s = 0; s < slots; ++s) {
@@ -355,6 +370,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             const gpu::DescriptorWrite vat[] = {
                 gpu::DescriptorWrite::sampled(THRONG_BINDING_VAT, asset.point, asset.vat.view)};
             gpu::writeDescriptors(ctx.device, sets_[s], vat);
+        }
+        if (source == Source::Swim) {
+            const gpu::DescriptorWrite swim[] = {gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, swim_->buffer)};
+            gpu::writeDescriptors(ctx.device, sets_[s], swim);
         }
     }
 }

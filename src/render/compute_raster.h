@@ -2,14 +2,15 @@
 // with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`
 // and `palette`, which it skins from the palettes the technique writes each frame — pose's `pose`
 // pass, palette's CPU, in either of its joint encodings —, `vat`, whose vertices it samples from
-// the vertex animation, and `static`, its bind pose) without the hardware rasterizer. Passes replace the technique's
+// the vertex animation, `procedural`, whose rest mesh it swims, and `static`, its bind pose)
+// without the hardware rasterizer. Passes replace the technique's
 // draw (its prepare passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
 //            cache's layout), then per cached member (a workgroup) puts its joint matrices once
 //            into shared memory (blended from the baked frames, or copied from the technique's
 //            palette) and skins its LOD's vertices once (position and normal) into the vertex
-//            cache (`vat`: samples each vertex, no joints);
+//            cache (`vat`, `procedural`: computes each vertex, no joints);
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
@@ -50,6 +51,7 @@ std::string computeRasterProblem(const gpu::Context& context, std::string_view t
 
 struct RasterOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto;
+    SwimParams swim = defaultSwim(); // TechniqueInfo::swim_in_compute: the swim its technique draws
 };
 
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
@@ -118,6 +120,7 @@ class ComputeRaster {
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_colors_, visibility_, plan_;
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
+    gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;

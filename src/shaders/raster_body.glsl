@@ -6,8 +6,8 @@
 // pipelines cull nothing); a pixel centre on an edge counts for both triangles of that edge.
 // Two variants: THRONG_RASTER_CACHED (raster_cached.comp) draws the members the vertex cache holds
 // (the first plan.cache[lod].y slots) from the cache and nothing else, so it carries no skinning
-// code; the others skin (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT:
-// raster_skin.glsl) or read the bind pose of the members after them.
+// code; the others skin (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
+// THRONG_RASTER_PROCEDURAL: raster_skin.glsl) or read the bind pose of the members after them.
 // Expects shared.h.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require

@@ -8,7 +8,8 @@
 // LOD's vertices' (up to) 4 joints from there, as the vertex shaders do. Per-vertex variants
 // (THRONG_CACHE_PER_VERTEX: no joints), whose LOD vertex list holds vertex ids: each thread
 // computes its vertices as the technique's vertex shader does, through raster_skin.glsl's
-// skinVertex: THRONG_RASTER_VAT (raster_cache_vat.comp) samples the vertex animation.
+// skinVertex: THRONG_RASTER_VAT (raster_cache_vat.comp) samples the vertex animation,
+// THRONG_RASTER_PROCEDURAL (raster_cache_procedural.comp) swims the rest mesh.
 // Every variant stores the position and normal once for every cluster and pixel that uses them.
 // The member's index among the cached members goes to member_slots for the resolve.
 // Expects shared.h and one of the defines above.
@@ -23,7 +24,7 @@ layout(push_constant) uniform Lod { uint lod; } pc;
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
 
-#if defined(THRONG_RASTER_VAT)
+#if defined(THRONG_RASTER_VAT) || defined(THRONG_RASTER_PROCEDURAL)
 #define THRONG_CACHE_PER_VERTEX
 #else
 shared vec4 palette[3 * THRONG_CACHE_MAX_JOINTS];

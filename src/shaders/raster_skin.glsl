@@ -5,8 +5,10 @@
 // (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
 // the technique wrote this frame, technique pose's pass or technique palette's CPU, blended
 // linearly as palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,
-// tweened and cross-faded as vat.vert samples it): one kind of skinning per shader, the lightest
-// code for each; the static variants draw the bind pose as static.vert.
+// tweened and cross-faded as vat.vert samples it); the *_procedural variants
+// THRONG_RASTER_PROCEDURAL (the fish swim, swim.glsl, as procedural.vert moves the rest mesh):
+// one kind of skinning per shader, the lightest code for each; the static variants draw the bind
+// pose as static.vert.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -21,6 +23,11 @@ layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffe
 layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
 layout(set = 0, binding = THRONG_BINDING_VAT) uniform sampler2DArray vat;
 #include "vat_sample.glsl"
+#endif
+
+#ifdef THRONG_RASTER_PROCEDURAL
+layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams swim; };
+#include "swim.glsl"
 #endif
 
 #ifdef THRONG_RASTER_PALETTE
@@ -48,6 +55,10 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
     VatVertex v = instanceVat(inst, vertex, raster.time);
     position = v.position;
     normal = v.normal;
+#elif defined(THRONG_RASTER_PROCEDURAL)
+    position = vtx.position;
+    normal = vtx.normal;
+    swimVertex(inst, raster.time, position, normal);
 #elif defined(THRONG_RASTER_PALETTE)
     mat3x4 skin = mat3x4(0.0);
     for (int i = 0; i < 4; ++i)

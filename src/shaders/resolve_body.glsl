@@ -7,8 +7,8 @@
 // depth-tested against what the hardware path drew. Variants, each shading its own pixels and
 // discarding the others': THRONG_RESOLVE_CACHED (resolve_cached.frag) the members the vertex
 // cache holds, with no skinning code; THRONG_SKIN_COARSE (resolve_coarse.frag) the coarse-skinned
-// levels; the others (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT, or the bind
-// pose) the rest.
+// levels; the others (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
+// THRONG_RASTER_PROCEDURAL, or the bind pose) the rest.
 // Each is drawn only when the plan counts members for it (where the device draws indirect counts).
 // Expects shared.h.
 
