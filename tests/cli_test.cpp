@@ -247,13 +247,13 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
 }
 
 // The compute rasterizer through the CLI: its passes and rate in the report (pose's own pass
-// before them, and the vertex cache of the two it skins); a technique without it refused with
-// one line.
+// before them, and the vertex cache of those it skins: baked, pose, palette); a technique without
+// it refused with one line.
 TEST(Cli, BenchReportsTheComputeRasterizer) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string();
     const CliRun r =
-        run("bench --techniques baked,static,pose --instances 30 --frames 2 --warmup 1 --size 160x90 --raster "
+        run("bench --techniques baked,static,pose,palette --instances 30 --frames 2 --warmup 1 --size 160x90 --raster "
             "compute --validate --json " +
             json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -274,8 +274,8 @@ TEST(Cli, BenchReportsTheComputeRasterizer) {
             EXPECT_LT(std::find(names.begin(), names.end(), "pose"), std::find(names.begin(), names.end(), "cache"));
         }
     }
-    EXPECT_EQ(report["results"].size(), 3u);
-    const CliRun refused = run("render --technique palette --raster compute --out x.png");
+    EXPECT_EQ(report["results"].size(), 4u);
+    const CliRun refused = run("render --technique bonetex --raster compute --out x.png");
     EXPECT_EQ(refused.exit_code, 1) << refused.err;
     EXPECT_NE(refused.err.find("--raster compute"), std::string::npos) << refused.err;
     EXPECT_EQ(run("render --raster sideways --out x.png").exit_code, 2);

@@ -116,8 +116,13 @@ TEST(TechniqueRegistry, WrappersFollowTheDescriptors) {
         EXPECT_TRUE(!t.skinned_in_compute || t.compute_raster);
         // Skinned from its own palettes is a kind of skinning in compute.
         EXPECT_TRUE(!t.palettes_in_compute || t.skinned_in_compute);
+        // Sampled from the vertex animation is another kind, for a technique that needs it.
+        EXPECT_TRUE(!t.vat_in_compute || (t.skinned_in_compute && t.needs_vat));
+        // Swum in compute is another, for a technique that swims.
+        EXPECT_TRUE(!t.swim_in_compute || (t.skinned_in_compute && t.swims));
+        EXPECT_LE(int(t.palettes_in_compute) + int(t.vat_in_compute) + int(t.swim_in_compute), 1);
         // The coarse-skinned levels are the baked animation's.
-        EXPECT_FALSE(t.palettes_in_compute && t.coarse_skinning);
+        EXPECT_FALSE((t.palettes_in_compute || t.vat_in_compute || t.swim_in_compute) && t.coarse_skinning);
         // The layers refusal calls them "the techniques that pose members from the source animation".
         EXPECT_TRUE(!t.takes_layers || t.needs_source);
 

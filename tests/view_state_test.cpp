@@ -292,14 +292,14 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
     EXPECT_EQ(crowd.renderer(), renderer);
     EXPECT_GT(foreground(draw()), 0.05);
 
-    CrowdState palette = compute;
-    palette.technique = "palette";
-    palette.simulate = false;
-    ASSERT_TRUE(crowd.apply(palette)) << crowd.lastError();
+    CrowdState bonetex = compute;
+    bonetex.technique = "bonetex";
+    bonetex.simulate = false;
+    ASSERT_TRUE(crowd.apply(bonetex)) << crowd.lastError();
     EXPECT_EQ(crowd.renderer()->rasterMode(), Raster::Hardware);
     EXPECT_EQ(crowd.state().raster, Raster::Compute);
     EXPECT_FALSE(crowd.renderer()->cull().lod) << "culling settings were not kept across the rebuild";
-    EXPECT_TRUE(contains(log_, "raster compute: technique palette has no compute rasterizer")) << log_;
+    EXPECT_TRUE(contains(log_, "raster compute: technique bonetex has no compute rasterizer")) << log_;
     EXPECT_TRUE(contains(log_, "; the hardware draws this crowd")) << log_;
     EXPECT_FALSE(crowd.rasterProblem(Raster::Compute).empty());
     EXPECT_GT(foreground(draw()), 0.05);

@@ -326,16 +326,14 @@ TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
                                                     "--frames 16 --raster compute --exec \"wait 1; screenshot " +
                                                         shot +
                                                         "; raster auto; size 400x240; wait 2; raster compute; "
-                                                        "technique palette; raster compute; technique static; stats\"",
+                                                        "technique bonetex; raster compute; technique static; stats\"",
                                                     display);
-    EXPECT_EQ(r.exit_code, 1) << r.err << r.out; // the scripted `raster compute` under palette fails
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out; // the scripted `raster compute` under bonetex fails
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
-    for (const char* line :
-         {"raster: auto",
-          "raster compute: technique palette has no compute rasterizer (baked, pose and static have); the hardware "
-          "draws "
-          "this crowd",
-          "error: raster compute: technique palette has no compute rasterizer", "stats: static | 60 x builtin:walker"})
+    const std::string refused = "raster compute: technique bonetex has no compute rasterizer (" +
+                                techniquesWith(&TechniqueInfo::compute_raster) + " have)";
+    for (const std::string& line : {std::string("raster: auto"), refused + "; the hardware draws this crowd",
+                                    "error: " + refused, std::string("stats: static | 60 x builtin:walker")})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     EXPECT_TRUE(contains(r.out, " raster ")) << "no raster pass in the stats line\n" << r.out;
     const Image img = loadPng(shot);

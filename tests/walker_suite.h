@@ -17,7 +17,7 @@ class WalkerSuite : public GpuSuite {
     void SetUp() override {
         GpuSuite::SetUp();
         if (HasFatalFailure()) return; // no device
-        Result<BakedAsset> r = bake(makeWalker(), bakeOptions());
+        Result<BakedAsset> r = bake(suiteModel(), bakeOptions());
         ASSERT_TRUE(r.ok());
         baked_ = std::move(r).value();
         Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked_);
@@ -25,6 +25,7 @@ class WalkerSuite : public GpuSuite {
         asset_ = std::move(g).value();
         uploaded_ = true;
     }
+    virtual Model suiteModel() const { return makeWalker(); } // a suite of another model overrides it
     virtual BakeOptions bakeOptions() const { return {}; }
     void TearDown() override {
         if (uploaded_) render::destroyAsset(*allocator_, asset_);

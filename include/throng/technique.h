@@ -23,10 +23,16 @@ struct TechniqueInfo {
     // ...skinning its vertices (once a frame into its vertex cache: --vertex-cache) from the baked
     // animation, as technique baked draws them (without: the bind pose, as static)...
     bool skinned_in_compute = false;
-    // ...or, with skinned_in_compute, from the skinning palettes its own pass writes each frame
-    // (render::Technique::computePalettes: 3 vec4 rows per joint, member-major), as technique
-    // pose draws them.
+    // ...or, with skinned_in_compute, from the skinning palettes it writes each frame (its own
+    // pass, pose; the CPU, palette: render::Technique::computePalettes, member-major, 3 vec4 rows
+    // per joint or 2 in the quaternion encoding), as palette.vert draws them.
     bool palettes_in_compute = false;
+    // ...or, with skinned_in_compute, each vertex's position and normal sampled from the vertex
+    // animation (tweened and cross-faded per vertex, as technique vat draws them; needs_vat).
+    bool vat_in_compute = false;
+    // ...or, with skinned_in_compute and swims, each vertex of the rest mesh moved by the swim (as
+    // technique procedural draws it; render::RasterOptions::swim).
+    bool swim_in_compute = false;
     // A school of fish: laid out in a volume, simulated as a school, culled by the reach of its
     // swim and shaped by --swim (CrowdJob::swim).
     bool swims = false;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <span>
 
 namespace throng::render {
 
@@ -84,6 +85,44 @@ std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vecto
     return words;
 }
 
+// Where the compute rasterizer takes a member's vertices from: one set of shader variants each
+// (raster_skin.glsl).
+enum class Source {
+    BindPose, // `static`
+    Baked,    // the baked animation, skinned (`baked`)
+    Palettes, // the technique's palettes, skinned (TechniqueInfo::palettes_in_compute)
+    Vat,      // the vertex animation, sampled per vertex (TechniqueInfo::vat_in_compute)
+    Swim,     // the rest mesh, swum per vertex (TechniqueInfo::swim_in_compute)
+};
+
+Source sourceOf(const TechniqueInfo* info) {
+    if (info == nullptr || !info->skinned_in_compute) return Source::BindPose;
+    if (info->palettes_in_compute) return Source::Palettes;
+    if (info->vat_in_compute) return Source::Vat;
+    if (info->swim_in_compute) return Source::Swim;
+    return Source::Baked;
+}
+
+// Each source's cache pass, per-cluster raster and resolve (the cached members' raster and
+// resolve are every source's own: raster_cached.comp, resolve_cached.frag).
+struct SourceShaders {
+    std::span<const uint32_t> cache, raster, resolve;
+};
+
+SourceShaders shadersOf(Source source) {
+    namespace s = gpu::shaders;
+    switch (source) {
+    case Source::Baked: return {s::raster_cache_comp_spv, s::raster_baked_comp_spv, s::resolve_baked_frag_spv};
+    case Source::Palettes:
+        return {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::resolve_palette_frag_spv};
+    case Source::Vat: return {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::resolve_vat_frag_spv};
+    case Source::Swim:
+        return {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::resolve_procedural_frag_spv};
+    case Source::BindPose: break;
+    }
+    return {{}, s::raster_static_comp_spv, s::resolve_static_frag_spv};
+}
+
 } // namespace
 
 bool techniqueRastersInCompute(std::string_view technique) {
@@ -99,6 +138,8 @@ std::string computeRasterProblem(const gpu::Context& ctx, std::string_view techn
         return "technique " + std::string(technique) + " has no compute rasterizer (" +
                techniquesWith(&TechniqueInfo::compute_raster) + (have == 1 ? " has)" : " have)");
     }
+    if (const TechniqueInfo* info = findTechnique(technique); info->vat_in_compute && !asset.hasVat())
+        return "technique " + std::string(technique) + " needs vertex animation data: bake with --vat";
     if (skinning != Skinning::Linear)
         return "the compute rasterizer blends joints linearly (dual-quaternion skinning is drawn with --raster "
                "hardware)";
@@ -123,12 +164,15 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
     const gpu::Context& ctx = *a.context;
     const TechniqueInfo* info = findTechnique(technique);
-    const bool skinned = info != nullptr && info->skinned_in_compute;
-    // Skinned from the technique's palettes (pose) rather than from the baked animation.
-    const bool palettes = skinned && info->palettes_in_compute;
+    const Source source = sourceOf(info);
+    const bool skinned = source != Source::BindPose;
+    // Skinned from the technique's palettes (pose, palette) rather than from the baked animation.
+    const bool palettes = source == Source::Palettes;
     assert(!palettes || drawn != nullptr);
+    // No joints: the cache pass computes each vertex as the per-cluster variants do, from its id.
+    const bool per_vertex = source == Source::Vat || source == Source::Swim;
     skinned_ = skinned;
-    coarse_ = skinned && !palettes && info->coarse_skinning;
+    coarse_ = source == Source::Baked && info->coarse_skinning;
 
     std::vector<glm::uvec4> clusters, resolve, triangle_slots;
     for (const Cluster& c : chain_.clusters) {
@@ -179,13 +223,13 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         base_.lod_vertices[l] = glm::uvec4(chain_.lod_vertex_ranges[l].x, chain_.lod_vertex_ranges[l].y, 0, 0);
     }
 
-    // The vertex cache (the skinned techniques: `static` reads its bind pose as it is; not for
-    // skeletons larger than the cache pass's shared-memory palette) and where each member was
-    // cached; the box every pose lies in.
+    // The vertex cache (the animated techniques: `static` reads its bind pose as it is; not for
+    // skeletons larger than the cache pass's shared-memory palette, which the per-vertex sources
+    // do not use) and where each member was cached; the box every pose lies in.
     uint64_t largest_lod = 0;
     for (const glm::uvec2& r : chain_.lod_vertex_ranges) largest_lod = std::max<uint64_t>(largest_lod, r.y);
     const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
-    const bool cacheable = skinned && joints <= THRONG_CACHE_MAX_JOINTS;
+    const bool cacheable = skinned && (per_vertex || joints <= THRONG_CACHE_MAX_JOINTS);
     const uint64_t cache_bytes =
         cacheable ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
     const uint64_t cache_vertices = std::min<uint64_t>(cache_bytes / kCachedVertexBytes, 0xffffffffu);
@@ -198,15 +242,19 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                     gpu::MemoryUse::Device);
     member_slots_ =
         uploadStorage(a, std::vector<uint32_t>(cacheable ? crowd.members() : 0, ~0u)); // no member cached yet
-    lod_vertices_ =
-        uploadStorage(a, cacheable ? cacheVertexWords(baked, chain_.lod_vertices) : std::vector<uint32_t>{});
+    // The cache pass's LOD vertex lists: what the skeletal sources skin (cacheVertexWords), the
+    // vertex ids for the per-vertex ones (every LOD indexes the same vertices: BakedAsset::lods).
+    lod_vertices_ = uploadStorage(a, !cacheable   ? std::vector<uint32_t>{}
+                                     : per_vertex ? chain_.lod_vertices
+                                                  : cacheVertexWords(baked, chain_.lod_vertices));
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
     if (skinned) {
-        // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose`, whose
+        // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose` and `palette`, whose
         // cross-fades are blended in local space and whose layers play other clips, every clip's
-        // box grown; `baked` the clips' own), so that no pose is clamped.
+        // box grown; `baked` and `vat` the clips' own, which hold every frame of every vertex;
+        // `procedural` the reach of its swim), so that no pose is clamped.
         Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
-        for (const Bounds& b : techniqueCullBounds(technique, clipCullBounds(baked), defaultSwim(), true)) {
+        for (const Bounds& b : techniqueCullBounds(technique, clipCullBounds(baked), options.swim, true)) {
             box.min = glm::min(box.min, b.min);
             box.max = glm::max(box.max, b.max);
         }
@@ -226,21 +274,39 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                        THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     if (palettes) bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+    if (source == Source::Vat)
+        bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+    if (source == Source::Swim) {
+        bindings.push_back({THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kStages, nullptr});
+        static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
+        const SwimParams& w = options.swim;
+        const gpu::shader::SwimParams params{w.side,      w.pivot,    w.wave, w.twist, w.frequency, w.beats_per_second,
+                                             w.mask_head, w.mask_tail};
+        swim_ = gpu::ownBuffer(a, sizeof params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, *swim_, &params, sizeof params);
+    }
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
-    // One variant per kind of skinning (raster_skin.glsl): the baked animation's read through the
-    // specialization of its storage; the palettes' and the bind pose's need none.
+    // One variant per source (raster_skin.glsl): the baked animation's read through the
+    // specialization of its storage; the palettes' through their encoding's (technique palette's
+    // quaternions: 2 rows a joint); the others need none.
+    const SourceShaders shaders = shadersOf(source);
     const AnimationSpecialization specialization(asset);
-    const bool baked_skin = skinned && !palettes;
-    const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info : nullptr;
+    const bool baked_skin = source == Source::Baked;
+    const VkBool32 quaternion_palette =
+        palettes && drawn->computePaletteEncoding() == JointEncoding::Quaternion ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry palette_entry{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)};
+    const VkSpecializationInfo palette_specialization{1, &palette_entry, sizeof quaternion_palette,
+                                                      &quaternion_palette};
+    const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info
+                                                      : palettes ? &palette_specialization
+                                                                 : nullptr;
     plan_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
     if (cacheable) {
         cache_pipeline_ = gpu::Unique<VkPipeline>(
-            ctx.device, gpu::createComputePipeline(ctx,
-                                                   palettes ? gpu::shaders::raster_cache_palette_comp_spv
-                                                            : gpu::shaders::raster_cache_comp_spv,
-                                                   layout_, skin_specialization));
+            ctx.device, gpu::createComputePipeline(ctx, shaders.cache, layout_, skin_specialization));
         raster_cached_pipeline_ = gpu::Unique<VkPipeline>(
             ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_cached_comp_spv, layout_));
     }
@@ -249,16 +315,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_coarse_comp_spv,
                                                                            layout_, &specialization.info));
     raster_pipeline_ = gpu::Unique<VkPipeline>(
-        ctx.device, gpu::createComputePipeline(ctx,
-                                               palettes     ? gpu::shaders::raster_palette_comp_spv
-                                               : baked_skin ? gpu::shaders::raster_baked_comp_spv
-                                                            : gpu::shaders::raster_static_comp_spv,
-                                               layout_, skin_specialization));
+        ctx.device, gpu::createComputePipeline(ctx, shaders.raster, layout_, skin_specialization));
     gpu::GraphicsPipelineDesc desc;
     desc.vertex_spirv = gpu::shaders::resolve_vert_spv;
-    desc.fragment_spirv = palettes     ? gpu::shaders::resolve_palette_frag_spv
-                          : baked_skin ? gpu::shaders::resolve_baked_frag_spv
-                                       : gpu::shaders::resolve_static_frag_spv;
+    desc.fragment_spirv = shaders.resolve;
     desc.fragment_specialization = skin_specialization;
     desc.layout = layout_;
     desc.color_format = color_format;
@@ -275,8 +335,9 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     }
 
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 26 * slots},
-                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots}};
+                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}, // animation, vat
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots},
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, slots}}; // the swim
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
     for (uint32_t s = 0; s < slots; ++s) {
@@ -304,6 +365,15 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             const gpu::DescriptorWrite palette[] = {
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, drawn->computePalettes(s))};
             gpu::writeDescriptors(ctx.device, sets_[s], palette);
+        }
+        if (source == Source::Vat) { // the asset's vertex animation (a placeholder where it has none)
+            const gpu::DescriptorWrite vat[] = {
+                gpu::DescriptorWrite::sampled(THRONG_BINDING_VAT, asset.point, asset.vat.view)};
+            gpu::writeDescriptors(ctx.device, sets_[s], vat);
+        }
+        if (source == Source::Swim) {
+            const gpu::DescriptorWrite swim[] = {gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, swim_->buffer)};
+            gpu::writeDescriptors(ctx.device, sets_[s], swim);
         }
     }
 }

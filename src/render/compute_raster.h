@@ -1,14 +1,16 @@
 // The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
-// with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`,
-// which it skins from the palettes the technique's `pose` pass writes, and `static`, its bind
-// pose) without the hardware rasterizer. Passes replace the technique's draw (its prepare
-// passes, e.g. `pose`, still run first: crowd_frame.h):
+// with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`
+// and `palette`, which it skins from the palettes the technique writes each frame — pose's `pose`
+// pass, palette's CPU, in either of its joint encodings —, `vat`, whose vertices it samples from
+// the vertex animation, `procedural`, whose rest mesh it swims, and `static`, its bind pose)
+// without the hardware rasterizer. Passes replace the technique's
+// draw (its prepare passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
 //            cache's layout), then per cached member (a workgroup) puts its joint matrices once
 //            into shared memory (blended from the baked frames, or copied from the technique's
 //            palette) and skins its LOD's vertices once (position and normal) into the vertex
-//            cache;
+//            cache (`vat`, `procedural`: computes each vertex, no joints);
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
@@ -35,9 +37,9 @@ namespace throng::render {
 bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
-// buffer atomics, the technique has no compute path, the chain has more than 65,535 triangles or
-// the crowd more than 16,777,216 members (the visibility buffer's id fields), or the skinning is
-// not linear (it blends joints linearly).
+// buffer atomics, the technique has no compute path (or, for `vat`, the asset no vertex
+// animation), the chain has more than 65,535 triangles or the crowd more than 16,777,216 members
+// (the visibility buffer's id fields), or the skinning is not linear (it blends joints linearly).
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
                                  uint64_t members, Skinning skinning = Skinning::Linear);
 
@@ -49,6 +51,7 @@ std::string computeRasterProblem(const gpu::Context& context, std::string_view t
 
 struct RasterOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto;
+    SwimParams swim = defaultSwim(); // TechniqueInfo::swim_in_compute: the swim its technique draws
 };
 
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
@@ -59,7 +62,8 @@ struct VertexCacheStats {
     uint64_t cached_members = 0;
     uint64_t uncached_members = 0; // at cached levels, skinned per cluster for want of room
     // The cache pass's least traffic: the cache written (each LOD's vertex list, 40 bytes a
-    // vertex, and the animation are read from the L2 cache, not counted).
+    // vertex or a 4-byte id for the per-vertex sources, and the animation are read from the L2
+    // cache, not counted).
     uint64_t cache_pass_bytes = 0;
     // The rasterizer's reads of the cache (each cluster's vertices, 8 bytes each).
     uint64_t raster_read_bytes = 0;
@@ -70,9 +74,10 @@ class ComputeRaster {
     // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
     // flight. `drawn`: the technique `technique` names, whose computePalettes(slot) the palette
-    // variants read (keeps it; needed only with TechniqueInfo::palettes_in_compute). Throws
-    // gpu::GpuError. Contract: computeRasterProblem(...) is empty; with palettes_in_compute,
-    // `drawn` is given and its palettes hold crowd.members() members of baked.joint_count joints.
+    // variants read, in its computePaletteEncoding() (keeps it; needed only with
+    // TechniqueInfo::palettes_in_compute). Throws gpu::GpuError. Contract:
+    // computeRasterProblem(...) is empty; with palettes_in_compute, `drawn` is given and its
+    // palettes hold crowd.members() members of baked.joint_count joints.
     ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset,
                   const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format, VkFormat depth_format,
                   uint32_t slots, const RasterOptions& options = {}, const Technique* drawn = nullptr);
@@ -115,6 +120,7 @@ class ComputeRaster {
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_colors_, visibility_, plan_;
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
+    gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;

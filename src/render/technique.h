@@ -135,13 +135,17 @@ class Technique {
         (void)slot;
     }
     // The skinning palettes of frame slot `slot` that the compute rasterizer reads for a technique
-    // with TechniqueInfo::palettes_in_compute (every member's joints, 3 vec4 rows each,
-    // member-major, written by addPreparePasses' passes before the raster's), the same buffer for
-    // every slot where the technique keeps one. Default: none.
+    // with TechniqueInfo::palettes_in_compute (every member's joints, member-major, in
+    // computePaletteEncoding(): 3 vec4 rows each, or 2 for quaternions; written by update() or
+    // by addPreparePasses' passes before the raster's), the same buffer for every slot where the
+    // technique keeps one. Default: none.
     virtual VkBuffer computePalettes(uint32_t slot) const {
         (void)slot;
         return VK_NULL_HANDLE;
     }
+    // How computePalettes() holds a joint: Matrix (3 rows of a 3x4 matrix) or Quaternion
+    // (rotation, then translation and uniform scale: technique palette's --encoding quat).
+    virtual JointEncoding computePaletteEncoding() const { return JointEncoding::Matrix; }
     // Draws the crowd inside dynamic rendering on the frame's colour and depth targets.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
     // The same draw, with the same skinning, into a depth-only target (the shadow map), through

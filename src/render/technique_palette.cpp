@@ -1,8 +1,9 @@
 // Technique `palette`: the CPU samples every instance's pose each frame (crowd_pose.h, all
 // cores) and writes the skinning palettes into the frame slot's own host-visible buffer — 3x4
 // matrices (48 bytes a joint) or quaternion + translation + uniform scale (32 bytes) — and the
-// vertex shader (palette.vert) skins from it. A slot's buffer is rewritten only after its fence
-// has signalled, so the CPU never writes what the GPU may be reading.
+// vertex shader (palette.vert) skins from it, as does the compute rasterizer (--raster
+// compute|auto: computePalettes; `palette` only, not palette-ubo's uniform blocks). A slot's buffer is rewritten only
+// after its fence has signalled, so the CPU never writes what the GPU may be reading.
 #include "crowd_pose.h"
 #include "mesh_pass.h"
 
@@ -125,6 +126,14 @@ class PaletteTechnique final : public MeshTechnique {
                            std::min(per_batch_, instance_count_ - c.first_instance), slot, c.first_instance, &offset);
         }
     }
+
+    // The compute rasterizer skins from the same palettes (TechniqueInfo::palettes_in_compute:
+    // `palette` only, whose storage buffer holds them in the layout it reads), the slot's own:
+    // update() writes it before the frame's passes are recorded.
+    VkBuffer computePalettes(uint32_t slot) const override {
+        return store_ == PaletteStore::Storage ? buffers_[slot].buffer : VK_NULL_HANDLE;
+    }
+    JointEncoding computePaletteEncoding() const override { return setup_.encoding; }
 
     TechniqueStats stats() const override { return stats_; }
     // The uniform blocks hold batches of consecutive members: palette-ubo draws every member.

@@ -1,5 +1,7 @@
-// Technique `procedural`: the fish swim in the vertex shader (procedural.vert), from the rest
-// mesh alone — no skeleton, no animation data, nothing written per frame.
+// Technique `procedural`: the fish swim in the vertex shader (procedural.vert, the function in
+// swim.glsl), from the rest mesh alone — no skeleton, no animation data, nothing written per
+// frame. The compute rasterizer (--raster compute|auto) swims the same function in its own
+// variants, with the crowd's swim (compute_raster.h: RasterOptions::swim).
 #include "mesh_pass.h"
 
 #include "../gpu/shader_blobs.h"

@@ -1,7 +1,9 @@
 // Technique `vat` (vertex animation textures): the baker skinned every vertex at every frame
 // (BakeOptions::vat); the vertex shader fetches the position and normal of the two frames
 // bracketing the instance's clip time, lerps them, cross-fades two clips and places the
-// instance. No joints and no matrices at run time; the CPU writes nothing per frame.
+// instance. No joints and no matrices at run time; the CPU writes nothing per frame. The compute
+// rasterizer (--raster compute|auto) samples the same image with the same code (vat_sample.glsl)
+// for every LOD's vertices, which are LOD 0's (compute_raster.h).
 #pragma once
 
 #include "technique.h"

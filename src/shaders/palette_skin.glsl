@@ -8,18 +8,12 @@ layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalet
 
 #include "member.glsl"
 #include "dual_quaternion.glsl"
+#include "palette_joint.glsl"
 
 // A joint's 3x4 matrix, built so that vec4(p, 1) * m transforms p (columns are the matrix rows).
 mat3x4 paletteJoint(uint instance, uint joint) {
     uint entry = instance * draw.joint_count + joint;
-    if (kQuaternionPalette) {
-        vec4 q = PALETTE_VEC4(2u * entry);
-        vec4 ts = PALETTE_VEC4(2u * entry + 1u);  // translation, uniform scale
-        vec3 x = rotateByQuaternion(q, vec3(ts.w, 0.0, 0.0));
-        vec3 y = rotateByQuaternion(q, vec3(0.0, ts.w, 0.0));
-        vec3 z = rotateByQuaternion(q, vec3(0.0, 0.0, ts.w));
-        return mat3x4(vec4(x.x, y.x, z.x, ts.x), vec4(x.y, y.y, z.y, ts.y), vec4(x.z, y.z, z.z, ts.z));
-    }
+    if (kQuaternionPalette) return quaternionPaletteJoint(PALETTE_VEC4(2u * entry), PALETTE_VEC4(2u * entry + 1u));
     return mat3x4(PALETTE_VEC4(3u * entry), PALETTE_VEC4(3u * entry + 1u), PALETTE_VEC4(3u * entry + 2u));
 }
 

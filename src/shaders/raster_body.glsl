@@ -6,8 +6,8 @@
 // pipelines cull nothing); a pixel centre on an edge counts for both triangles of that edge.
 // Two variants: THRONG_RASTER_CACHED (raster_cached.comp) draws the members the vertex cache holds
 // (the first plan.cache[lod].y slots) from the cache and nothing else, so it carries no skinning
-// code; the others skin (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE: raster_skin.glsl) or read the
-// bind pose of the members after them.
+// code; the others skin (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
+// THRONG_RASTER_PROCEDURAL: raster_skin.glsl) or read the bind pose of the members after them.
 // Expects shared.h.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
@@ -65,8 +65,8 @@ void main() {
         vec3 p = decodeCachedPosition(vertex_cache[cache.x + slot * cache.w + vertex_slots[cluster.x + t]]);
 #else
         vec3 p, n;
-        MeshVertex vtx = fetchVertex(cluster_vertices[cluster.x + t]);
-        skinVertex(member, inst, vtx, pc.lod, p, n);
+        uint vertex = cluster_vertices[cluster.x + t];
+        skinVertex(member, inst, vertex, fetchVertex(vertex), pc.lod, p, n);
 #endif
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
         screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);

@@ -1,12 +1,17 @@
-// The vertex cache pass, one LOD (push constant), one workgroup per cached member: its threads
-// first put the member's joint matrices in shared memory, once: THRONG_RASTER_BAKED
-// (raster_cache.comp) blends them from the baked animation (the two frames around its time,
-// tweened, and clip B cross-faded in, exactly as baked_skin.glsl's instanceSkinning does per
-// vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the rows the technique's own
-// pass wrote this frame (technique pose's palettes, as palette.vert reads them). Then they sum
-// each of the LOD's vertices' (up to) 4 joints from there, as the vertex shaders do, and store
-// the skinned position and normal once for every cluster and pixel that uses them. The member's
-// index among the cached members goes to member_slots for the resolve.
+// The vertex cache pass, one LOD (push constant), one workgroup per cached member. Skeletal
+// variants: its threads first put the member's joint matrices in shared memory, once:
+// THRONG_RASTER_BAKED (raster_cache.comp) blends them from the baked animation (the two frames
+// around its time, tweened, and clip B cross-faded in, exactly as baked_skin.glsl's
+// instanceSkinning does per vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the
+// rows the technique wrote this frame (technique pose's pass, technique palette's CPU: as
+// palette.vert reads them; the quaternion encoding decoded into rows). Then they sum each of the
+// LOD's vertices' (up to) 4 joints from there, as the vertex shaders do. Per-vertex variants
+// (THRONG_CACHE_PER_VERTEX: no joints), whose LOD vertex list holds vertex ids: each thread
+// computes its vertices as the technique's vertex shader does, through raster_skin.glsl's
+// skinVertex: THRONG_RASTER_VAT (raster_cache_vat.comp) samples the vertex animation,
+// THRONG_RASTER_PROCEDURAL (raster_cache_procedural.comp) swims the rest mesh.
+// Every variant stores the position and normal once for every cluster and pixel that uses them.
+// The member's index among the cached members goes to member_slots for the resolve.
 // Expects shared.h and one of the defines above.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
@@ -19,16 +24,31 @@ layout(push_constant) uniform Lod { uint lod; } pc;
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
 
+#if defined(THRONG_RASTER_VAT) || defined(THRONG_RASTER_PROCEDURAL)
+#define THRONG_CACHE_PER_VERTEX
+#else
 shared vec4 palette[3 * THRONG_CACHE_MAX_JOINTS];
+#endif
 
 void main() {
     uvec4 cache = plan.cache[pc.lod];
     uint slot = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
     if (slot >= cache.y) return;  // the whole workgroup
     uint member = memberAt(pc.lod, slot);
-#ifdef THRONG_RASTER_PALETTE
-    uint rows = 3u * raster.joint_count, first_row = member * rows;
-    for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = member_palettes[first_row + r];
+#if defined(THRONG_CACHE_PER_VERTEX)
+    InstanceRecord inst = instances[member];
+#elif defined(THRONG_RASTER_PALETTE)
+    if (kQuaternionPalette) {  // decoded once a joint
+        for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+            mat3x4 m = paletteJoint(member, joint);
+            palette[3u * joint] = m[0];
+            palette[3u * joint + 1u] = m[1];
+            palette[3u * joint + 2u] = m[2];
+        }
+    } else {
+        uint rows = 3u * raster.joint_count, first_row = member * rows;
+        for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = member_palettes[first_row + r];
+    }
 #else
     InstanceRecord inst = instances[member];
     float local = raster.time * inst.speed + inst.time_offset;
@@ -46,6 +66,13 @@ void main() {
     barrier();
     uint first = raster.lod_vertices[pc.lod].x, base = cache.x + slot * cache.w;
     for (uint v = gl_LocalInvocationID.x; v < cache.w; v += THRONG_CACHE_LOCAL_SIZE) {
+#ifdef THRONG_CACHE_PER_VERTEX
+        uint vertex = lod_vertex_words[first + v];
+        vec3 p, n;
+        skinVertex(member, inst, vertex, fetchVertex(vertex), pc.lod, p, n);
+        vertex_cache[base + v] = encodeCachedPosition(p);
+        cache_normals[base + v] = encodeCachedNormal(n);
+#else
         uint b = (first + v) * THRONG_CACHE_VERTEX_WORDS;
         vec3 position = uintBitsToFloat(uvec3(lod_vertex_words[b], lod_vertex_words[b + 1u], lod_vertex_words[b + 2u]));
         uint j01 = lod_vertex_words[b + 4u], j23 = lod_vertex_words[b + 5u];
@@ -59,5 +86,6 @@ void main() {
         }
         vertex_cache[base + v] = encodeCachedPosition(vec4(position, 1.0) * skin);
         cache_normals[base + v] = encodeCachedNormal(vec4(decodeCachedNormal(lod_vertex_words[b + 3u]), 0.0) * skin);
+#endif
     }
 }

@@ -3,9 +3,12 @@
 // the levels it skins in full), raster_coarse.comp and resolve_coarse.frag THRONG_SKIN_COARSE
 // too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.frag
 // (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
-// the technique's own pass wrote this frame, technique pose's, blended linearly as palette.vert
-// does): one kind of skinning per shader, the lightest code for each; the static variants draw
-// the bind pose as static.vert.
+// the technique wrote this frame, technique pose's pass or technique palette's CPU, blended
+// linearly as palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,
+// tweened and cross-faded as vat.vert samples it); the *_procedural variants
+// THRONG_RASTER_PROCEDURAL (the fish swim, swim.glsl, as procedural.vert moves the rest mesh):
+// one kind of skinning per shader, the lightest code for each; the static variants draw the bind
+// pose as static.vert.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -16,21 +19,47 @@ layout(std430, set = 0, binding = THRONG_BINDING_ANIMATION_WORDS) readonly buffe
 #include "baked_skin.glsl"
 #endif
 
+#ifdef THRONG_RASTER_VAT
+layout(std430, set = 0, binding = THRONG_BINDING_CLIPS) readonly buffer Clips { ClipRecord clips[]; };
+layout(set = 0, binding = THRONG_BINDING_VAT) uniform sampler2DArray vat;
+#include "vat_sample.glsl"
+#endif
+
+#ifdef THRONG_RASTER_PROCEDURAL
+layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams swim; };
+#include "swim.glsl"
+#endif
+
 #ifdef THRONG_RASTER_PALETTE
-// Every member's palette: raster.joint_count entries of 3 rows (the columns of a mat3x4 that
-// vec4(p, 1) * m applies), member-major.
+// Every member's palette: raster.joint_count entries, member-major, each 3 rows (the columns of a
+// mat3x4 that vec4(p, 1) * m applies) or, specialized for technique palette's quaternion
+// encoding, 2 (palette_joint.glsl).
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 member_palettes[]; };
+layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
+#include "palette_joint.glsl"
 
 mat3x4 paletteJoint(uint member, uint joint) {
-    uint at = (member * raster.joint_count + joint) * 3u;
+    uint entry = member * raster.joint_count + joint;
+    if (kQuaternionPalette) return quaternionPaletteJoint(member_palettes[2u * entry], member_palettes[2u * entry + 1u]);
+    uint at = entry * 3u;
     return mat3x4(member_palettes[at], member_palettes[at + 1u], member_palettes[at + 2u]);
 }
 #endif
 
-// Model-space position (xyz) and normal of `vtx` for member `member` (its record `inst`) drawn
-// at LOD `lod`.
-void skinVertex(uint member, InstanceRecord inst, MeshVertex vtx, uint lod, out vec3 position, out vec3 normal) {
-#if defined(THRONG_RASTER_PALETTE)
+// Model-space position (xyz) and normal of vertex `vertex` (an index into the mesh's vertices,
+// which every LOD shares; `vtx` its data) for member `member` (its record `inst`) drawn at LOD
+// `lod`.
+void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, out vec3 position,
+                out vec3 normal) {
+#if defined(THRONG_RASTER_VAT)
+    VatVertex v = instanceVat(inst, vertex, raster.time);
+    position = v.position;
+    normal = v.normal;
+#elif defined(THRONG_RASTER_PROCEDURAL)
+    position = vtx.position;
+    normal = vtx.normal;
+    swimVertex(inst, raster.time, position, normal);
+#elif defined(THRONG_RASTER_PALETTE)
     mat3x4 skin = mat3x4(0.0);
     for (int i = 0; i < 4; ++i)
         if (vtx.weights[i] != 0.0) skin += paletteJoint(member, vtx.joints[i]) * vtx.weights[i];

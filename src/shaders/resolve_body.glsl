@@ -7,7 +7,8 @@
 // depth-tested against what the hardware path drew. Variants, each shading its own pixels and
 // discarding the others': THRONG_RESOLVE_CACHED (resolve_cached.frag) the members the vertex
 // cache holds, with no skinning code; THRONG_SKIN_COARSE (resolve_coarse.frag) the coarse-skinned
-// levels; the others (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, or the bind pose) the rest.
+// levels; the others (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
+// THRONG_RASTER_PROCEDURAL, or the bind pose) the rest.
 // Each is drawn only when the plan counts members for it (where the device draws indirect counts).
 // Expects shared.h.
 
@@ -61,7 +62,7 @@ void main() {
         color[k] = unpackUnorm4x8(vertex_words[tri[k] * THRONG_VERTEX_WORDS + 8u]);
 #else
         MeshVertex vtx = fetchVertex(tri[k]);
-        skinVertex(member, inst, vtx, lod, p, n[k]);
+        skinVertex(member, inst, tri[k], vtx, lod, p, n[k]);
         color[k] = vtx.color;
 #endif
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);

@@ -30,7 +30,7 @@ using uint = uint32_t;
 #define THRONG_BINDING_SWIM 7             // uniform buffer: SwimParams (technique procedural)
 // Storage buffer: per-instance skinning palettes, member-major, 3 vec4 rows per entry (2 where
 // technique palette encodes quaternions): technique palette's; technique pose's pass writes them
-// (3 rows), which the compute rasterizer's palette variants read too.
+// (3 rows). The compute rasterizer's palette variants read both.
 #define THRONG_BINDING_PALETTE 8
 #define THRONG_BINDING_BONES 9    // sampled image: per-instance quaternion + translation texels (technique bonetex)
 #define THRONG_BINDING_SKINNED 10 // storage buffer: CPU-skinned positions then normals, 3 floats each (technique cpu)
