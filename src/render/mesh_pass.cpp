@@ -154,11 +154,7 @@ MeshTechnique::MeshTechnique(const TechniqueSetup& setup) : setup_(setup) {
     instance_count_ = uint32_t(setup.instances->size());
 }
 
-MeshTechnique::~MeshTechnique() {
-    destroyMeshPass(*setup_.allocator->context, pass_);
-    for (gpu::Image& i : images_) gpu::destroyImage(*setup_.allocator, i);
-    for (gpu::Buffer& b : buffers_) gpu::destroyBuffer(*setup_.allocator, b);
-}
+MeshTechnique::~MeshTechnique() { destroyMeshPass(*setup_.allocator->context, pass_); }
 
 void MeshTechnique::buildPass(const MeshPassDesc& desc) {
     slots_ = std::max(desc.slots, 1u);

@@ -6,6 +6,7 @@
 
 #include "technique.h"
 
+#include "../gpu/owned.h"
 #include "../gpu/pipeline.h"
 
 #include <functional>
@@ -60,7 +61,8 @@ Status checkStorageBuffer(const TechniqueSetup& setup, uint64_t bytes, const std
 // pass, and record() drawing it. A technique builds its pass in its constructor with buildPass(), frees its own
 // resources in its destructor (the base then frees the pass and the instances), and may adjust
 // the draw constants (adjustConstants) or add per-frame work (update, recordTransfers). Its
-// buffers and images go in buffers_ and images_, which the base frees.
+// buffers and images are its own members, owners (gpu/owned.h) that free them also when its
+// constructor throws halfway (out of memory).
 class MeshTechnique : public Technique {
   public:
     explicit MeshTechnique(const TechniqueSetup& setup);
@@ -79,10 +81,6 @@ class MeshTechnique : public Technique {
     const CrowdGpu& crowd() const { return *setup_.crowd; }
 
     TechniqueSetup setup_;
-    // Buffers and images a technique makes belong here, so that the base destructor frees them,
-    // also when the derived constructor throws halfway (out of memory).
-    std::vector<gpu::Buffer> buffers_;
-    std::vector<gpu::Image> images_;
     uint32_t instance_count_ = 0;
     MeshPass pass_;
     uint32_t slots_ = 1; // descriptor-set slots the pass was built with

@@ -32,11 +32,11 @@ class BonetexTechnique final : public MeshTechnique {
         poses_.resize(entries);
         const VkFormat format = half_ ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s) {
-            buffers_.push_back(
-                gpu::createBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
-            std::memset(buffers_.back().mapped(), 0, bytes_per_frame_);
-            images_.push_back(gpu::createImage(a, format, width_, height_, 1,
-                                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+            staging_.push_back(
+                gpu::ownBuffer(a, bytes_per_frame_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload));
+            std::memset(staging_.back()->mapped(), 0, bytes_per_frame_);
+            bones_.emplace_back(a, gpu::createImage(a, format, width_, height_, 1,
+                                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
         }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::bonetex_vert_spv;
@@ -48,12 +48,11 @@ class BonetexTechnique final : public MeshTechnique {
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             const gpu::DescriptorWrite writes[] = {
                 instancesWrite(),
-                gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, images_[slot].view)};
+                gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, setup_.asset->point, bones_[slot]->view)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
     }
-    // buffers_[slot]: host-visible staging texels; images_[slot]: the bone texture the shader reads.
     std::string_view name() const override { return half_ ? "bonetex (half)" : "bonetex"; }
 
     void update(uint32_t slot, float time) override {
@@ -65,7 +64,7 @@ class BonetexTechnique final : public MeshTechnique {
         // 10 times the sampling on the H200's 16 cores (docs/BENCHMARKS.md).
         const tbb::blocked_range<size_t> entries(0, poses_.size(), 1024);
         if (half_) {
-            auto* out = static_cast<uint16_t*>(buffers_[slot].mapped());
+            auto* out = static_cast<uint16_t*>(staging_[slot]->mapped());
             tbb::parallel_for(entries, [&](const tbb::blocked_range<size_t>& range) {
                 glm::vec4 texel[2];
                 for (size_t e = range.begin(); e != range.end(); ++e) {
@@ -75,7 +74,7 @@ class BonetexTechnique final : public MeshTechnique {
                 }
             });
         } else {
-            auto* out = static_cast<glm::vec4*>(buffers_[slot].mapped());
+            auto* out = static_cast<glm::vec4*>(staging_[slot]->mapped());
             tbb::parallel_for(entries, [&](const tbb::blocked_range<size_t>& range) {
                 for (size_t e = range.begin(); e != range.end(); ++e) encodeQuaternion(poses_[e], out + 2 * e);
             });
@@ -86,12 +85,13 @@ class BonetexTechnique final : public MeshTechnique {
 
     bool hasTransfers() const override { return true; }
     void recordTransfers(VkCommandBuffer cmd, uint32_t slot) override {
-        const gpu::Image& img = images_[slot];
+        const gpu::Image& img = *bones_[slot];
         gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {width_, height_, 1};
-        vkCmdCopyBufferToImage(cmd, buffers_[slot].buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        vkCmdCopyBufferToImage(cmd, staging_[slot]->buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                               &region);
         gpu::transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
@@ -102,6 +102,8 @@ class BonetexTechnique final : public MeshTechnique {
     TechniqueStats stats() const override { return stats_; }
 
   private:
+    std::vector<gpu::OwnedBuffer> staging_; // per frame slot: host-visible texels written by update()
+    std::vector<gpu::OwnedImage> bones_;    // per frame slot: the bone texture the shader reads
     std::vector<MatrixRows> poses_;
     uint32_t width_ = 1, height_ = 1;
     size_t bytes_per_frame_ = 0;

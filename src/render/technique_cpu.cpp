@@ -39,8 +39,8 @@ class CpuTechnique final : public MeshTechnique {
             for (uint32_t b = 0; b < batches_; ++b) {
                 const uint32_t members =
                     std::min(per_batch_, instance_count_ - std::min(instance_count_, b * per_batch_));
-                buffers_.push_back(gpu::createBuffer(a, std::max<VkDeviceSize>(members * block, 16),
-                                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+                skinned_.push_back(gpu::ownBuffer(a, std::max<VkDeviceSize>(members * block, 16),
+                                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
             }
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::cpu_vert_spv;
@@ -51,14 +51,13 @@ class CpuTechnique final : public MeshTechnique {
                          {THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             const gpu::DescriptorWrite writes[] = {
-                instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, buffers_[slot].buffer)};
+                instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, skinned_[slot]->buffer)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
         name_ = batches_ > 1 ? "cpu, " + std::to_string(batches_) + " batches of " + std::to_string(per_batch_) : "cpu";
     }
     std::string_view name() const override { return name_; }
-    // buffers_[frame slot * batches_ + batch]: host-visible skinned vertices.
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
@@ -71,7 +70,7 @@ class CpuTechnique final : public MeshTechnique {
                 std::vector<glm::mat4> matrices(joints);
                 for (size_t i = range.begin(); i != range.end(); ++i) {
                     for (size_t j = 0; j < joints; ++j) matrices[j] = toMatrix(poses_[i * joints + j]);
-                    auto* batch = static_cast<glm::vec3*>(buffers_[slot * batches_ + i / per_batch_].mapped());
+                    auto* batch = static_cast<glm::vec3*>(skinned_[slot * batches_ + i / per_batch_]->mapped());
                     glm::vec3* out = batch + (i % per_batch_) * 2 * size_t(vertex_count_);
                     const std::span<glm::vec3> positions(out, vertex_count_),
                         normals(out + vertex_count_, vertex_count_);
@@ -101,6 +100,8 @@ class CpuTechnique final : public MeshTechnique {
     bool drawsCulled() const override { return batches_ == 1; }
 
   private:
+    // Per (frame slot, batch), at slot * batches_ + batch: the host-visible skinned vertices.
+    std::vector<gpu::OwnedBuffer> skinned_;
     BakedAssetMesh mesh_;
     uint32_t per_batch_ = 1, batches_ = 1;
     std::string name_;

@@ -47,7 +47,7 @@ class PaletteTechnique final : public MeshTechnique {
         const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_
                                            : std::max<VkDeviceSize>(bytes_per_frame_, 16);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
-            buffers_.push_back(gpu::createBuffer(
+            palettes_.push_back(gpu::ownBuffer(
                 a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                 gpu::MemoryUse::Upload));
         MeshPassDesc desc;
@@ -64,11 +64,12 @@ class PaletteTechnique final : public MeshTechnique {
                                                             1, vs, nullptr}};
         setPaletteSpecialization(desc, quat, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            gpu::DescriptorWrite palette = gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, buffers_[slot].buffer);
+            gpu::DescriptorWrite palette =
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot]->buffer);
             if (uniform)
                 palette = {THRONG_BINDING_PALETTE_UBO,
                            VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-                           {buffers_[slot].buffer, 0, kUniformBlockBytes},
+                           {palettes_[slot]->buffer, 0, kUniformBlockBytes},
                            {},
                            VK_NULL_HANDLE};
             const gpu::DescriptorWrite writes[] = {instancesWrite(), palette};
@@ -83,7 +84,7 @@ class PaletteTechnique final : public MeshTechnique {
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        auto* mapped = static_cast<uint8_t*>(buffers_[slot].mapped());
+        auto* mapped = static_cast<uint8_t*>(palettes_[slot]->mapped());
         if (poses_.empty()) {
             // Matrices in a storage buffer: sample straight into the mapped buffer (MatrixRows is the GPU layout).
             sampleCrowdPoses(*setup_.source, *setup_.instances, time,
@@ -131,7 +132,7 @@ class PaletteTechnique final : public MeshTechnique {
     // `palette` only, whose storage buffer holds them in the layout it reads), the slot's own:
     // update() writes it before the frame's passes are recorded.
     VkBuffer computePalettes(uint32_t slot) const override {
-        return store_ == PaletteStore::Storage ? buffers_[slot].buffer : VK_NULL_HANDLE;
+        return store_ == PaletteStore::Storage ? palettes_[slot]->buffer : VK_NULL_HANDLE;
     }
     JointEncoding computePaletteEncoding() const override { return setup_.encoding; }
 
@@ -140,6 +141,7 @@ class PaletteTechnique final : public MeshTechnique {
     bool drawsCulled() const override { return store_ == PaletteStore::Storage; }
 
   private:
+    std::vector<gpu::OwnedBuffer> palettes_; // per frame slot, host-visible, written by update()
     PaletteStore store_;
     std::vector<MatrixRows> poses_; // when the GPU layout differs from the sampled matrices
     size_t joints_ = 0, entry_bytes_ = 48, bytes_per_frame_ = 0;

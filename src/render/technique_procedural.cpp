@@ -18,10 +18,9 @@ class ProceduralTechnique final : public MeshTechnique {
                                            given.twist,     given.frequency, given.beats_per_second,
                                            given.mask_head, given.mask_tail};
         gpu::Allocator& a = *setup.allocator;
-        buffers_.push_back(gpu::createBuffer(a, sizeof(swim),
-                                             VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                             gpu::MemoryUse::Device)); // [0]: the swim parameters
-        gpu::uploadBuffer(a, buffers_[0], &swim, sizeof(swim));
+        swim_ = gpu::ownBuffer(a, sizeof(swim), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, *swim_, &swim, sizeof(swim));
         MeshPassDesc desc;
         desc.vertex_spirv = gpu::shaders::procedural_vert_spv;
         desc.capture_spirv = gpu::shaders::procedural_capture_vert_spv;
@@ -29,13 +28,16 @@ class ProceduralTechnique final : public MeshTechnique {
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vs, nullptr}};
         desc.write = [&](VkDescriptorSet set, uint32_t) {
-            const gpu::DescriptorWrite writes[] = {
-                instancesWrite(), gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, buffers_[0].buffer)};
+            const gpu::DescriptorWrite writes[] = {instancesWrite(),
+                                                   gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, swim_->buffer)};
             gpu::writeDescriptors(device(), set, writes);
         };
         buildPass(desc);
     }
     std::string_view name() const override { return "procedural"; }
+
+  private:
+    gpu::OwnedBuffer swim_; // the swim's parameters (a uniform block)
 };
 
 } // namespace
