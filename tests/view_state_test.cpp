@@ -308,6 +308,36 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
     EXPECT_GT(foreground(draw()), 0.05);
 }
 
+// A pass the last build left out (impostors while culling was off) is built when asked for
+// again: the transaction compares with what the renderer draws, not with the state it was asked.
+TEST_F(ViewState, APassLeftOutIsBuiltWhenAskedForAgain) {
+    if (!ctx_->indirect_count) GTEST_SKIP() << "no drawIndirectCount: no culling to choose impostors";
+    BakeOptions bake;
+    bake.impostors.enabled = true;
+    Result<Scene> scene = loadScene("builtin:walker", bake);
+    ASSERT_TRUE(scene.ok()) << scene.error().message;
+    LiveCrowd& crowd = start(std::move(scene).value(), CrowdState{"baked", 20});
+    const CullSettings on = crowd.cull();
+    CullSettings off = on;
+    off.cull = false;
+    off.lod = false;
+    crowd.setCull(off);
+    CrowdState want = crowd.state();
+    want.impostor_px = 10.0f;
+    ASSERT_TRUE(crowd.apply(want)) << crowd.lastError();
+    EXPECT_EQ(crowd.renderer()->impostorPixels(), 0.0f);
+    EXPECT_TRUE(contains(log_, "impostors: culling and LOD are off")) << log_;
+    const render::CrowdRenderer* renderer = crowd.renderer();
+    crowd.setCull(on);
+    ASSERT_TRUE(crowd.apply(want)) << crowd.lastError(); // the same state, asked again
+    EXPECT_EQ(crowd.renderer(), renderer) << "asking for impostors again rebuilt the crowd";
+    EXPECT_EQ(crowd.renderer()->impostorPixels(), 10.0f);
+    EXPECT_GT(foreground(draw()), 0.05);
+    crowd.dropRenderer(); // as after a swapchain format the technique could not be rebuilt for
+    EXPECT_EQ(crowd.rasterProblem(Raster::Hardware), "");
+    EXPECT_FALSE(crowd.rasterProblem(Raster::Compute).empty());
+}
+
 namespace {
 
 // The viewer's side of the commands, for a LiveCrowd alone.

@@ -61,7 +61,9 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(gpu::Allocator& all
         r->build();
     } catch (const Refused& e) {
         return Error{e.message};
-    } catch (const gpu::GpuError& e) { // out of memory, a lost device: r frees what it made
+    } catch (const gpu::DeviceLost&) { // nothing more can be drawn: the caller ends with it (r frees)
+        throw;
+    } catch (const gpu::GpuError& e) { // out of memory: r frees what it made
         vkDeviceWaitIdle(allocator.context->device);
         return Error{e.what()};
     }
@@ -183,6 +185,8 @@ Status CrowdRenderer::setRaster(Raster mode) {
     }
     try {
         raster_ = makeRaster();
+    } catch (const gpu::DeviceLost&) {
+        throw;
     } catch (const gpu::GpuError& e) {
         return Status::failure(e.what());
     }
@@ -197,11 +201,13 @@ Status CrowdRenderer::setImpostors(float pixels) {
         return {};
     }
     const float before = setup_.cull.impostor_px;
-    setup_.cull.impostor_px = pixels; // impostorProblem() asks whether culling is active
+    setup_.cull.impostor_px = pixels;
     if (impostors_ != nullptr) return {};
     std::string problem = impostorProblem();
     if (problem.empty()) try {
             impostors_ = makeImpostors();
+        } catch (const gpu::DeviceLost&) {
+            throw;
         } catch (const gpu::GpuError& e) {
             problem = e.what();
         }
@@ -226,6 +232,8 @@ Status CrowdRenderer::setTargets(VkExtent2D extent) {
     raster_.reset();
     try {
         raster_ = makeRaster();
+    } catch (const gpu::DeviceLost&) {
+        throw;
     } catch (const gpu::GpuError& e) {
         return Status::failure(e.what());
     }

@@ -3,7 +3,7 @@
 // command buffers and images; the public render API (include/throng/render.h) lets a host
 // engine drive it with its own.
 //
-// Lifetime and threading: made once per (asset, technique, target size); per frame in flight
+// Lifetime and threading: made once per (asset, technique, targets' formats); per frame in flight
 // `slot` the owner calls, in order, update() (CPU work; the slot's previous frame must have
 // finished on the GPU: the owner waited for its fence), record() (into a command buffer the owner
 // submits) and, after that submission finished, collect(). Not thread-safe; one queue.
@@ -88,8 +88,9 @@ gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, floa
 class CrowdRenderer {
   public:
     // Errors: an unknown technique; simulation with a technique that samples poses on the CPU;
-    // --raster or --impostors where they cannot run (the reason); a GPU failure (one line), after
-    // freeing what it made.
+    // --raster or --impostors where they cannot run (the reason, unless setup.fallback); out of
+    // GPU memory (one line), after freeing what it made. Throws gpu::DeviceLost (here and in the
+    // changes below): nothing more can be drawn, and the caller ends with it.
     static Result<std::unique_ptr<CrowdRenderer>> create(gpu::Allocator& allocator, const GpuAsset& asset,
                                                          const CrowdRendererSetup& setup);
     ~CrowdRenderer();

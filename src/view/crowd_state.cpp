@@ -75,6 +75,7 @@ bool LiveCrowd::start(const CrowdState& first) {
 }
 
 std::string LiveCrowd::rasterProblem(Raster mode) const {
+    if (mode == Raster::Hardware) return {};
     return renderer_ ? renderer_->rasterProblem(mode) : std::string("no crowd is drawn");
 }
 
@@ -84,20 +85,22 @@ std::string LiveCrowd::impostorProblem() const {
 
 bool LiveCrowd::applyPasses(const CrowdState& want) {
     VK_CHECK(vkDeviceWaitIdle(setup_.allocator->context->device)); // frames in flight read the passes replaced
-    const Raster raster_before = renderer_->rasterMode();
-    if (want.raster != state_.raster) {
+    // Against what the renderer draws, not what the state asked for: a pass left out at the last
+    // build (a technique it could not draw, culling off for impostors, a failed resize) is built
+    // when asked for again. Each change is a transaction of its own (setRaster, setImpostors) and
+    // goes into the state as it succeeds, so a failure of the second leaves the first in both.
+    if (want.raster != renderer_->rasterMode()) {
         const std::string problem = renderer_->rasterProblem(want.raster);
         if (Status st = renderer_->setRaster(problem.empty() ? want.raster : Raster::Hardware); !st)
             return fail(st.message);
         if (!problem.empty())
             log(std::string("raster ") + toString(want.raster) + ": " + problem + "; the hardware draws this crowd");
     }
-    if (want.impostor_px != state_.impostor_px) {
+    state_.raster = want.raster;
+    if (want.impostor_px != renderer_->impostorPixels()) {
         const std::string problem = want.impostor_px > 0.0f ? renderer_->impostorProblem() : std::string();
-        if (Status st = renderer_->setImpostors(problem.empty() ? want.impostor_px : 0.0f); !st) {
-            if (renderer_->setRaster(raster_before)) return fail(st.message); // as it was
-            return fail(st.message + "; the hardware draws this crowd");
-        }
+        if (Status st = renderer_->setImpostors(problem.empty() ? want.impostor_px : 0.0f); !st)
+            return fail(st.message);
         if (!problem.empty()) log("impostors: " + problem + "; members are drawn as meshes");
     }
     state_ = want;

@@ -97,7 +97,8 @@ class LiveCrowd {
     // device is idle. A compute rasterizer that cannot be rebuilt leaves the hardware drawing,
     // with a logged line. Throws gpu::GpuError when what the targets need cannot be made.
     void setTargets(const gpu::FrameTargets& targets, bool depth_sampled);
-    // Culling, LOD and occlusion of the next frames (kept across changes; impostor_px is the state's).
+    // Culling, LOD and occlusion of the next frames (kept across changes). Their impostor_px is
+    // not read: the state's is (state().impostor_px).
     void setCull(const CullSettings& cull);
     const CullSettings& cull() const { return setup_.options.cull; }
     // Drops the renderer: nothing is drawn (record() clears) until the next apply(). For a

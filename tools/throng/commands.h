@@ -51,9 +51,9 @@ struct CrowdFlags {
     std::string raster = "hardware"; // hardware | compute | auto (render and bench; Raster)
     float impostor_px = 0.0f; // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
     std::string vertex_cache = "auto"; // MiB of the compute rasterizer's vertex cache, or auto (kVertexCacheAuto)
-    bool simulate = false;             // members move on the GPU (src/sim/): techniques baked, vat, procedural, static
+    bool simulate = false;             // members move on the GPU (src/sim/): TechniqueInfo::members_on_gpu
     std::string shadows = "off";       // off | on (2048) | texels a side of the shadow map
-    std::string skinning = "linear";   // palette and baked: linear | dual-quaternion (Skinning)
+    std::string skinning = "linear";   // linear | dual-quaternion (Skinning; TechniqueInfo::dual_quaternion)
     std::vector<std::string> attach;   // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
     std::vector<std::string> layers;   // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
     std::string light;                 // AZIMUTH,ELEVATION in degrees; empty: the default light
