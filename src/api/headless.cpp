@@ -1,7 +1,6 @@
 // throng/headless.h over the headless renderer (src/render/renderer.h), the crowd layouts and
 // views, and the simulation.
 #include <throng/headless.h>
-#include <throng/technique.h>
 
 #include "../gpu/bandwidth.h"
 #include "../gpu/context.h"
@@ -92,8 +91,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         render::CrowdLayout layout;
         layout.count = job.members;
         layout.seed = job.seed;
-        const TechniqueInfo* info = findTechnique(job.technique);
-        layout.volume = info != nullptr && info->swims; // a school of fish swims in a volume
+        layout.volume = render::techniqueSwims(job.technique); // a school of fish swims in a volume
         const render::Crowd crowd = render::makeCrowd(asset, layout);
         if (job.simulate) {
             Result<render::MotionFactory> motion =

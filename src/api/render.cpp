@@ -4,7 +4,6 @@
 #include <throng/render.h>
 
 #include <throng/events.h>
-#include <throng/technique.h>
 
 #include "../gpu/context.h"
 #include "../gpu/passes.h"
@@ -149,8 +148,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             render::CrowdLayout layout;
             layout.count = desc.max_members;
             layout.seed = desc.seed;
-            const TechniqueInfo* info = findTechnique(desc.technique);
-            layout.volume = info != nullptr && info->swims; // a school of fish swims in a volume
+            layout.volume = render::techniqueSwims(desc.technique); // a school of fish swims in a volume
             const render::Crowd crowd = render::makeCrowd(*desc.asset, layout);
             Result<render::MotionFactory> motion =
                 sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed, nullptr, 0.0,

@@ -278,10 +278,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     if (source == Source::Swim) {
         bindings.push_back({THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kStages, nullptr});
-        static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
-        const SwimParams& w = options.swim;
-        const gpu::shader::SwimParams params{w.side,      w.pivot,    w.wave, w.twist, w.frequency, w.beats_per_second,
-                                             w.mask_head, w.mask_tail};
+        const gpu::shader::SwimParams params = toShader(options.swim);
         swim_ = gpu::ownBuffer(a, sizeof params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, *swim_, &params, sizeof params);

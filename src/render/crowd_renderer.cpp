@@ -143,6 +143,23 @@ void CrowdRenderer::build() {
     }
 }
 
+namespace {
+
+// Runs `build`: out of GPU memory is a failure with its message (nothing was made), a lost device
+// goes on to the caller.
+template <class Build> Status built(Build&& build) {
+    try {
+        build();
+    } catch (const gpu::DeviceLost&) {
+        throw;
+    } catch (const gpu::GpuError& e) {
+        return Status::failure(e.what());
+    }
+    return {};
+}
+
+} // namespace
+
 std::string CrowdRenderer::rasterProblem(Raster mode) const {
     if (mode == Raster::Hardware) return {};
     if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
@@ -183,13 +200,7 @@ Status CrowdRenderer::setRaster(Raster mode) {
         raster_mode_ = mode;
         return {};
     }
-    try {
-        raster_ = makeRaster();
-    } catch (const gpu::DeviceLost&) {
-        throw;
-    } catch (const gpu::GpuError& e) {
-        return Status::failure(e.what());
-    }
+    if (Status st = built([&] { raster_ = makeRaster(); }); !st) return st;
     raster_mode_ = mode;
     return {};
 }
@@ -204,13 +215,7 @@ Status CrowdRenderer::setImpostors(float pixels) {
     setup_.cull.impostor_px = pixels;
     if (impostors_ != nullptr) return {};
     std::string problem = impostorProblem();
-    if (problem.empty()) try {
-            impostors_ = makeImpostors();
-        } catch (const gpu::DeviceLost&) {
-            throw;
-        } catch (const gpu::GpuError& e) {
-            problem = e.what();
-        }
+    if (problem.empty()) problem = built([&] { impostors_ = makeImpostors(); }).message;
     if (!problem.empty()) setup_.cull.impostor_px = before;
     return problem.empty() ? Status{} : Status::failure(problem);
 }
@@ -230,14 +235,7 @@ Status CrowdRenderer::setTargets(VkExtent2D extent) {
     setup_.extent = extent;
     if (raster_ == nullptr) return {};
     raster_.reset();
-    try {
-        raster_ = makeRaster();
-    } catch (const gpu::DeviceLost&) {
-        throw;
-    } catch (const gpu::GpuError& e) {
-        return Status::failure(e.what());
-    }
-    return {};
+    return built([&] { raster_ = makeRaster(); });
 }
 
 void CrowdRenderer::markChanged(uint32_t first, uint32_t count) {

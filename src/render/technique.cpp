@@ -238,6 +238,16 @@ std::vector<Bounds> techniqueCullBounds(std::string_view name, const std::vector
     return out;
 }
 
+bool techniqueSwims(std::string_view name) {
+    const TechniqueInfo* info = findTechnique(name);
+    return info != nullptr && info->swims;
+}
+
+gpu::shader::SwimParams toShader(const SwimParams& s) {
+    static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
+    return {s.side, s.pivot, s.wave, s.twist, s.frequency, s.beats_per_second, s.mask_head, s.mask_tail};
+}
+
 bool techniqueTakesLayers(std::string_view name) {
     const TechniqueInfo* info = findTechnique(name);
     return info != nullptr && info->takes_layers;

@@ -9,8 +9,8 @@
 // compute rasterizer's skinning (compute_raster.cpp), sim::kindFor, the crowd layouts of
 // src/api, the CLI's help, warnings, checks and bench variants (tools/throng), the console's help.
 // A new technique touches:
-//   - src/render/technique_NAME.cpp: the technique and its create function (in CMakeLists.txt's
-//     throng_render sources);
+//   - a file of its own in src/render, as technique_vat.cpp is: the technique and its create
+//     function (in CMakeLists.txt's throng_render sources);
 //   - its shader in src/shaders (in CMakeLists.txt's shader list; a vertex shader also builds
 //     its capture variant, CONTRIBUTING.md);
 //   - one entry in kTechniques (technique.cpp), with the create function's declaration above it;
@@ -174,6 +174,12 @@ bool techniqueReadsMembersOnGpu(std::string_view name);
 
 // Whether technique `name` blends layers (TechniqueSetup::layers; TechniqueInfo::takes_layers).
 bool techniqueTakesLayers(std::string_view name);
+
+// Whether technique `name` swims (TechniqueInfo::swims): its crowd is laid out in a volume.
+bool techniqueSwims(std::string_view name);
+
+// The swim as the shaders read it (shared.h's SwimParams, the same fields).
+gpu::shader::SwimParams toShader(const SwimParams& swim);
 
 // The names createTechnique() knows, in the order tools list them (throng::techniques()).
 std::vector<std::string_view> techniqueNames();

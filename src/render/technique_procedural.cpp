@@ -13,10 +13,7 @@ namespace {
 class ProceduralTechnique final : public MeshTechnique {
   public:
     ProceduralTechnique(const TechniqueSetup& setup, const SwimParams& given) : MeshTechnique(setup) {
-        static_assert(sizeof(SwimParams) == sizeof(gpu::shader::SwimParams));
-        const gpu::shader::SwimParams swim{given.side,      given.pivot,     given.wave,
-                                           given.twist,     given.frequency, given.beats_per_second,
-                                           given.mask_head, given.mask_tail};
+        const gpu::shader::SwimParams swim = toShader(given);
         gpu::Allocator& a = *setup.allocator;
         swim_ = gpu::ownBuffer(a, sizeof(swim), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                gpu::MemoryUse::Device);

@@ -1,8 +1,6 @@
 // The simulation behind the renderer's CrowdMotion; see motion.h.
 #include "motion.h"
 
-#include <throng/technique.h>
-
 #include <cmath>
 
 namespace throng::sim {
@@ -37,10 +35,7 @@ class SimMotion final : public render::CrowdMotion {
 
 } // namespace
 
-Kind kindFor(std::string_view technique) {
-    const TechniqueInfo* info = findTechnique(technique);
-    return info != nullptr && info->swims ? Kind::School : Kind::Walkers;
-}
+Kind kindFor(std::string_view technique) { return render::techniqueSwims(technique) ? Kind::School : Kind::Walkers; }
 
 Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
                                         const render::Crowd& crowd, Kind kind, uint64_t seed,

@@ -16,8 +16,7 @@ std::unique_ptr<render::Crowd> crowdFor(const BakedAsset& asset, const CrowdStat
     render::CrowdLayout co;
     co.count = want.instances;
     co.seed = seed;
-    const TechniqueInfo* technique = findTechnique(want.technique);
-    co.volume = technique != nullptr && technique->swims; // a school of fish swims in a volume
+    co.volume = render::techniqueSwims(want.technique); // a school of fish swims in a volume
     auto crowd = std::make_unique<render::Crowd>(render::makeCrowd(asset, co));
     if (want.clip >= 0)
         for (auto& inst : crowd->instances) {
