@@ -156,16 +156,6 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
     return e;
 }
 
-const char* const kSharedModels[] = {
-    "RiggedSimple/RiggedSimple.glb",
-    "CesiumMan/CesiumMan.glb",
-    "Fox/Fox.glb",
-    "RobotExpressive/RobotExpressive.glb",
-    "RecursiveSkeletons/RecursiveSkeletons.glb",
-    "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx",
-    "RiggedSimple_Collada/RiggedSimple.dae",
-};
-
 uint32_t background(const std::vector<uint8_t>& rgba) {
     // The corner pixel is sky in every test scene.
     return uint32_t(rgba[0]) | uint32_t(rgba[1]) << 8 | uint32_t(rgba[2]) << 16;
@@ -219,7 +209,7 @@ TEST_F(Gpu, WalkerSkinningMatchesCpuReference) {
 }
 
 TEST_F(Gpu, SharedModelsSkinningMatchesCpuReference) {
-    for (const char* relative : kSharedModels) {
+    for (const char* relative : test::kSharedModels) {
         THRONG_ASSET(path, relative);
         const Model model = loadModel(path);
         if (model.meshes.empty()) continue;

@@ -21,6 +21,17 @@ inline std::string assetPath(const std::string& relative) {
     return (std::filesystem::path(assetsDir()) / relative).string();
 }
 
+// Every shared model (../shared/assets/README.md), relative to assetsDir().
+inline constexpr const char* kSharedModels[] = {
+    "RiggedSimple/RiggedSimple.glb",
+    "CesiumMan/CesiumMan.glb",
+    "Fox/Fox.glb",
+    "RobotExpressive/RobotExpressive.glb",
+    "RecursiveSkeletons/RecursiveSkeletons.glb",
+    "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx",
+    "RiggedSimple_Collada/RiggedSimple.dae",
+};
+
 // A scratch folder, emptied at creation. It lives under a folder named after the running test,
 // because ctest runs the tests as parallel processes.
 inline std::filesystem::path scratchDir(const std::string& name) {

@@ -1,7 +1,10 @@
 // Buffers, images, staging uploads and readback.
 #include "resources.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstring>
+#include <vector>
 
 namespace throng::gpu {
 
@@ -171,10 +174,23 @@ void uploadImage(Allocator& a, const Image& img, const void* data, VkDeviceSize 
     withStaging(a, staging, [&](VkCommandBuffer cmd) {
         transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                         VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
-        VkBufferImageCopy region{};
-        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, img.layers};
-        region.imageExtent = img.extent;
-        vkCmdCopyBufferToImage(cmd, staging.buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        // Level l is max(1, extent >> l) texels a side, tightly after level l - 1.
+        uint64_t texels = 0;
+        for (uint32_t l = 0; l < img.mips; ++l)
+            texels += uint64_t(std::max(img.extent.width >> l, 1u)) * std::max(img.extent.height >> l, 1u) * img.layers;
+        const VkDeviceSize texel_bytes = bytes / texels;
+        assert(texel_bytes * texels == bytes);
+        std::vector<VkBufferImageCopy> regions(img.mips);
+        VkDeviceSize offset = 0;
+        for (uint32_t l = 0; l < img.mips; ++l) {
+            VkBufferImageCopy& region = regions[l];
+            region.bufferOffset = offset;
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, img.layers};
+            region.imageExtent = {std::max(img.extent.width >> l, 1u), std::max(img.extent.height >> l, 1u), 1};
+            offset += texel_bytes * region.imageExtent.width * region.imageExtent.height * img.layers;
+        }
+        vkCmdCopyBufferToImage(cmd, staging.buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                               uint32_t(regions.size()), regions.data());
         transitionImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                         VK_IMAGE_ASPECT_COLOR_BIT, img.layers);
     });

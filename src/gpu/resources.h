@@ -44,7 +44,8 @@ Image createImage(Allocator& allocator, VkFormat format, uint32_t width, uint32_
                   VkImageViewType view_type = VK_IMAGE_VIEW_TYPE_2D, uint32_t mips = 1);
 void destroyImage(Allocator& allocator, Image& image);
 
-// Uploads tightly packed texels for every layer and leaves the image in SHADER_READ_ONLY_OPTIMAL.
+// Uploads tightly packed texels for every layer of every mip level (level 0's layers first, then
+// level 1's: max(1, side >> l) texels a side) and leaves the image in SHADER_READ_ONLY_OPTIMAL.
 void uploadImage(Allocator& allocator, const Image& image, const void* data, VkDeviceSize bytes);
 
 // A global memory barrier (synchronization2): `src` writes made visible to `dst` reads.

@@ -48,6 +48,14 @@ extern const std::span<const uint32_t> resolve_static_frag_spv;
 extern const std::span<const uint32_t> resolve_palette_frag_spv;
 extern const std::span<const uint32_t> resolve_vat_frag_spv;
 extern const std::span<const uint32_t> resolve_procedural_frag_spv;
+// The resolve variants that receive shadows (THRONG_SHADOWS; CMakeLists.txt builds one per resolve_*.frag).
+extern const std::span<const uint32_t> resolve_baked_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_cached_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_coarse_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_static_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_palette_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_vat_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_procedural_shadowed_frag_spv;
 // The crowd simulation (src/sim/gpu_sim.h).
 extern const std::span<const uint32_t> sim_cells_comp_spv;
 extern const std::span<const uint32_t> sim_scan_comp_spv;

@@ -2,6 +2,7 @@
 #include "compute_raster.h"
 
 #include "crowd.h"
+#include "shadows.h"
 #include "technique_baked.h"
 
 #include "../gpu/pipeline.h"
@@ -103,24 +104,40 @@ Source sourceOf(const TechniqueInfo* info) {
     return Source::Baked;
 }
 
-// Each source's cache pass, per-cluster raster and resolve (the cached members' raster and
-// resolve are every source's own: raster_cached.comp, resolve_cached.frag).
+// Each source's cache pass, per-cluster raster and resolve, and the resolves every source shares
+// (the cached members', the coarse-skinned levels'), each receiving shadows or not.
 struct SourceShaders {
-    std::span<const uint32_t> cache, raster, resolve;
+    std::span<const uint32_t> cache, raster, resolve, resolve_cached, resolve_coarse;
 };
 
-SourceShaders shadersOf(Source source) {
+SourceShaders shadersOf(Source source, bool shadowed) {
     namespace s = gpu::shaders;
+    SourceShaders out;
     switch (source) {
-    case Source::Baked: return {s::raster_cache_comp_spv, s::raster_baked_comp_spv, s::resolve_baked_frag_spv};
+    case Source::Baked:
+        out = {s::raster_cache_comp_spv, s::raster_baked_comp_spv,
+               shadowed ? s::resolve_baked_shadowed_frag_spv : s::resolve_baked_frag_spv};
+        break;
     case Source::Palettes:
-        return {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::resolve_palette_frag_spv};
-    case Source::Vat: return {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::resolve_vat_frag_spv};
+        out = {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv,
+               shadowed ? s::resolve_palette_shadowed_frag_spv : s::resolve_palette_frag_spv};
+        break;
+    case Source::Vat:
+        out = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv,
+               shadowed ? s::resolve_vat_shadowed_frag_spv : s::resolve_vat_frag_spv};
+        break;
     case Source::Swim:
-        return {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::resolve_procedural_frag_spv};
-    case Source::BindPose: break;
+        out = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv,
+               shadowed ? s::resolve_procedural_shadowed_frag_spv : s::resolve_procedural_frag_spv};
+        break;
+    case Source::BindPose:
+        out = {
+            {}, s::raster_static_comp_spv, shadowed ? s::resolve_static_shadowed_frag_spv : s::resolve_static_frag_spv};
+        break;
     }
-    return {{}, s::raster_static_comp_spv, s::resolve_static_frag_spv};
+    out.resolve_cached = shadowed ? s::resolve_cached_shadowed_frag_spv : s::resolve_cached_frag_spv;
+    out.resolve_coarse = shadowed ? s::resolve_coarse_shadowed_frag_spv : s::resolve_coarse_frag_spv;
+    return out;
 }
 
 } // namespace
@@ -190,14 +207,23 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             triangle_slots.push_back(at);
         }
     }
-    std::vector<glm::vec4> colors;
-    for (const BakedSubmesh& s : asset.submeshes) colors.push_back(s.base_color);
+    // What the resolve shades each submesh with: its colour and texture (as recordMeshPass binds
+    // them: an index past the asset's textures is none).
+    std::vector<gpu::shader::SubmeshShading> shading;
+    for (const BakedSubmesh& s : asset.submeshes) {
+        gpu::shader::SubmeshShading sh{};
+        sh.base_color = s.base_color;
+        sh.texture =
+            s.texture >= 0 && size_t(s.texture) < asset.textures.size() ? uint32_t(s.texture) : THRONG_NO_TEXTURE;
+        shading.push_back(sh);
+    }
+    textures_ = std::max<uint32_t>(uint32_t(asset.textures.size()), 1u);
     clusters_ = uploadStorage(a, clusters);
     cluster_vertices_ = uploadStorage(a, chain_.vertices);
     cluster_triangles_ = uploadStorage(a, chain_.triangles);
     resolve_triangles_ = uploadStorage(a, resolve);
     triangle_slots_ = uploadStorage(a, triangle_slots);
-    submesh_colors_ = uploadStorage(a, colors);
+    submesh_shading_ = uploadStorage(a, shading);
     visibility_ = gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(uint64_t),
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -269,10 +295,13 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS,
                        THRONG_BINDING_CLUSTERS, THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
                        THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS, THRONG_BINDING_RESOLVE_TRIANGLES,
-                       THRONG_BINDING_SUBMESH_COLORS, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
+                       THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
                        THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS,
                        THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+    bindings.push_back(
+        {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    if (options.shadows != nullptr) options.shadows->addBindings(bindings);
     if (palettes) bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     if (source == Source::Vat)
         bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
@@ -288,7 +317,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // One variant per source (raster_skin.glsl): the baked animation's read through the
     // specialization of its storage; the palettes' through their encoding's (technique palette's
     // quaternions: 2 rows a joint); the others need none.
-    const SourceShaders shaders = shadersOf(source);
+    const SourceShaders shaders = shadersOf(source, options.shadows != nullptr);
     const AnimationSpecialization specialization(asset);
     const bool baked_skin = source == Source::Baked;
     const VkBool32 quaternion_palette =
@@ -322,23 +351,33 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     desc.depth_format = depth_format;
     resolve_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
     if (coarse_) {
-        desc.fragment_spirv = gpu::shaders::resolve_coarse_frag_spv;
+        desc.fragment_spirv = shaders.resolve_coarse;
         resolve_coarse_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
     }
     if (cacheable) {
-        desc.fragment_spirv = gpu::shaders::resolve_cached_frag_spv;
+        desc.fragment_spirv = shaders.resolve_cached;
         desc.fragment_specialization = nullptr;
         resolve_cached_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
     }
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 26 * slots},
-                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}, // animation, vat
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, slots},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, slots}}; // the swim
-    pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
-    sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
-    for (uint32_t s = 0; s < slots; ++s) {
-        writeAnimationBindings(ctx.device, sets_[s], crowd.instances(), asset);
+    // A set per (slot, texture): the resolve's draw for texture t binds set t of its slot; the
+    // compute passes bind set 0.
+    const uint32_t sets = slots * textures_;
+    const VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 27 * sets},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4 * sets}, // animation, vat, texture, shadow map
+        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
+    pool_ = gpu::createDescriptorPool(ctx, sets, sizes);
+    sets_ = gpu::allocateSets(ctx, pool_, set_layout_, sets);
+    for (uint32_t set = 0; set < sets; ++set) {
+        const uint32_t s = set / textures_, t = set % textures_;
+        writeAnimationBindings(ctx.device, sets_[set], crowd.instances(), asset);
+        const gpu::Image& texture = asset.textures.empty() ? asset.white : asset.textures[t];
+        const gpu::DescriptorWrite texture_write[] = {
+            gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, texture.view)};
+        gpu::writeDescriptors(ctx.device, sets_[set], texture_write);
+        if (options.shadows != nullptr) gpu::writeDescriptors(ctx.device, sets_[set], options.shadows->writes());
         const gpu::DescriptorWrite writes[] = {
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, crowd.visible()),
@@ -349,7 +388,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBILITY, visibility_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_CULL_COUNTS, crowd.countsBuffer()),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TRIANGLES, resolve_triangles_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_COLORS, submesh_colors_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_SHADING, submesh_shading_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_CACHE, vertex_cache_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_MEMBER_SLOTS, member_slots_->buffer),
@@ -357,20 +396,20 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_TRIANGLE_SLOTS, triangle_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
-        gpu::writeDescriptors(ctx.device, sets_[s], writes);
+        gpu::writeDescriptors(ctx.device, sets_[set], writes);
         if (palettes) { // the slot's own where the technique keeps one per slot
             const gpu::DescriptorWrite palette[] = {
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, drawn->computePalettes(s))};
-            gpu::writeDescriptors(ctx.device, sets_[s], palette);
+            gpu::writeDescriptors(ctx.device, sets_[set], palette);
         }
         if (source == Source::Vat) { // the asset's vertex animation (a placeholder where it has none)
             const gpu::DescriptorWrite vat[] = {
                 gpu::DescriptorWrite::sampled(THRONG_BINDING_VAT, asset.point, asset.vat.view)};
-            gpu::writeDescriptors(ctx.device, sets_[s], vat);
+            gpu::writeDescriptors(ctx.device, sets_[set], vat);
         }
         if (source == Source::Swim) {
             const gpu::DescriptorWrite swim[] = {gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, swim_->buffer)};
-            gpu::writeDescriptors(ctx.device, sets_[s], swim);
+            gpu::writeDescriptors(ctx.device, sets_[set], swim);
         }
     }
 }
@@ -385,6 +424,7 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     p.time = constants.time;
     p.coarse_lods = coarse_ ? constants.coarse_lods : 0u; // the bind pose and the palettes have no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
+    p.frame_slot = slot;
     // The coarse-skinned levels skin per cluster (6 texels a vertex: cheaper than the cache's
     // traffic); the levels before them go through the cache.
     const uint32_t coarse_first = p.coarse_lods & 0xffffu, coarse_end = p.coarse_lods >> 16;
@@ -418,14 +458,14 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd) const {
 }
 
 void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     recordPlan(cmd);
     dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches),
                    [&](uint32_t) { return VkPipeline(cache_pipeline_); });
 }
 
 void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot], 0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     if (plan)
         recordPlan(cmd);
     else // the cached members, from the cache, then the rest
@@ -456,10 +496,12 @@ void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)
 
 // The resolve variants (resolve_body.glsl), each full-screen, each discarding the others' pixels:
 // the cached members (with a cache this frame), the rest skinned in full (or the bind pose), the
-// coarse-skinned levels (`baked` only). Where the device draws indirect counts each is drawn only when
-// the plan counts members for it (RasterPlan::resolve_counts; the draw's maxDrawCount of 1 clamps).
+// coarse-skinned levels (`baked` only); each once per texture with that texture's set (the
+// submeshes of other textures discarded: one draw for the usual model of one texture, where a
+// descriptor array indexed per pixel would need descriptor indexing of the device). Where the
+// device draws indirect counts each is drawn only when the plan counts members for it
+// (RasterPlan::resolve_counts; the draw's maxDrawCount of 1 clamps).
 void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
     const bool counted = allocator_->context->indirect_count;
     auto draw = [&](VkPipeline pipeline, uint32_t count_word) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
@@ -470,9 +512,15 @@ void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache
         else
             vkCmdDraw(cmd, 3, 1, 0, 0);
     };
-    if (cache) draw(resolve_cached_pipeline_, 0);
-    draw(resolve_pipeline_, 1);
-    if (coarse_) draw(resolve_coarse_pipeline_, 2);
+    for (uint32_t t = 0; t < textures_; ++t) {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot * textures_ + t], 0,
+                                nullptr);
+        const uint32_t push[4] = {t, 0, 0, 0};
+        vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof push, push);
+        if (cache) draw(resolve_cached_pipeline_, 0);
+        draw(resolve_pipeline_, 1);
+        if (coarse_) draw(resolve_coarse_pipeline_, 2);
+    }
 }
 
 std::vector<uint64_t> ComputeRaster::visibility() const {

@@ -16,7 +16,10 @@
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
 //            triangles with 64-bit atomic min;
 //   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names, reading
-//            the cache's positions and normals where it holds the member.
+//            the cache's positions and normals where it holds the member, as the hardware path
+//            shades it: vertex, member and submesh colour, the submesh's texture (its mip level
+//            from the triangle's own UV derivatives), the light and, with a shadow map, its
+//            shadows (resolve_body.glsl). One draw per texture of the asset (none: one).
 #pragma once
 
 #include "clusters.h"
@@ -49,9 +52,14 @@ std::string computeRasterProblem(const gpu::Context& context, std::string_view t
 // cluster, and again per pixel by the resolve). Skeletons of more than THRONG_CACHE_MAX_JOINTS
 // (128) joints have no cache.
 
+class ShadowMap;
+
 struct RasterOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto;
     SwimParams swim = defaultSwim(); // TechniqueInfo::swim_in_compute: the swim its technique draws
+    // The crowd's shadow map, which the resolve then samples as lit_shadowed.frag does (members
+    // drawn here receive shadows); null: no shadows. Kept: it must outlive the rasterizer.
+    const ShadowMap* shadows = nullptr;
 };
 
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
@@ -118,7 +126,7 @@ class ComputeRaster {
     bool skinned_ = false;             // TechniqueInfo::skinned_in_compute: a vertex cache
     bool coarse_ = false;              // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
-        submesh_colors_, visibility_, plan_;
+        submesh_shading_, visibility_, plan_;
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
@@ -127,7 +135,8 @@ class ComputeRaster {
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,
         raster_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
-    std::vector<VkDescriptorSet> sets_; // per slot
+    uint32_t textures_ = 1;             // descriptor sets per slot: one per texture of the asset (white: 1)
+    std::vector<VkDescriptorSet> sets_; // [slot * textures_ + texture]
 };
 
 } // namespace throng::render

@@ -7,7 +7,7 @@
 
 #include "../shaders/shared.h"
 
-#include <stb/stb_image.h>
+#include "../texture/texture.h"
 
 #include <algorithm>
 #include <memory>
@@ -16,17 +16,16 @@ namespace throng::render {
 
 namespace {
 
-// A decoded colour texture: 64 Mi pixels (256 MiB of RGBA8) is far beyond what a crowd member wears.
-constexpr uint64_t kMaxTexturePixels = uint64_t(1) << 26;
-
 VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
     VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     ci.magFilter = ci.minFilter = filter;
-    ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    // Colour textures blend their mip levels (texture::buildMips; the resolve picks the level
+    // from analytic derivatives, the hardware path from its quads'); the animation is fetched.
+    ci.mipmapMode = filter == VK_FILTER_NEAREST ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR;
     const VkSamplerAddressMode mode =
         filter == VK_FILTER_NEAREST ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : VK_SAMPLER_ADDRESS_MODE_REPEAT;
     ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
-    ci.maxLod = 0.0f;
+    ci.maxLod = filter == VK_FILTER_NEAREST ? 0.0f : VK_LOD_CLAMP_NONE;
     VkSampler s = VK_NULL_HANDLE;
     VK_CHECK(vkCreateSampler(ctx.device, &ci, gpu::hostCallbacks(ctx.device), &s));
     return s;
@@ -37,6 +36,22 @@ gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixe
                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     try {
         gpu::uploadImage(a, img, pixels, VkDeviceSize(w) * h * 4);
+    } catch (...) {
+        gpu::destroyImage(a, img);
+        throw;
+    }
+    return img;
+}
+
+// A colour texture and its mip chain (texture::buildMips), sRGB.
+gpu::Image textureImage(gpu::Allocator& a, const std::vector<texture::Rgba8>& mips) {
+    std::vector<uint8_t> texels;
+    for (const texture::Rgba8& level : mips) texels.insert(texels.end(), level.texels.begin(), level.texels.end());
+    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, mips[0].width, mips[0].height, 1,
+                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                      VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D, uint32_t(mips.size()));
+    try {
+        gpu::uploadImage(a, img, texels.data(), texels.size());
     } catch (...) {
         gpu::destroyImage(a, img);
         throw;
@@ -169,23 +184,14 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.white = rgbaImage(a, 1, 1, white);
         for (size_t t = 0; t < asset.textures.size(); ++t) {
             const BakedTexture& tex = asset.textures[t];
-            int w = 0, h = 0, n = 0;
-            // The header first: a few hundred bytes may claim 65536 x 65536 pixels (16 GiB decoded).
-            const bool sane = !tex.encoded.empty() && tex.encoded.size() < size_t(INT32_MAX) &&
-                              stbi_info_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n) != 0 &&
-                              w > 0 && h > 0 && uint32_t(w) <= lim.maxImageDimension2D &&
-                              uint32_t(h) <= lim.maxImageDimension2D && uint64_t(w) * uint64_t(h) <= kMaxTexturePixels;
-            const std::unique_ptr<stbi_uc, void (*)(void*)> decoded(
-                sane ? stbi_load_from_memory(tex.encoded.data(), int(tex.encoded.size()), &w, &h, &n, 4) : nullptr,
-                stbi_image_free);
-            const stbi_uc* pixels = decoded.get();
-            if (pixels == nullptr || w <= 0 || h <= 0 || uint32_t(w) > lim.maxImageDimension2D ||
-                uint32_t(h) > lim.maxImageDimension2D) {
+            Result<texture::Rgba8> decoded = texture::decodeTexture(tex, lim.maxImageDimension2D);
+            if (!decoded) {
                 if (!tex.encoded.empty()) // no bytes: the importer or bake said so (textureNotFound)
-                    g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded; white used");
+                    g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded (" +
+                                         decoded.error().message + "); white used");
                 g.textures.push_back(rgbaImage(a, 1, 1, white));
             } else {
-                g.textures.push_back(rgbaImage(a, uint32_t(w), uint32_t(h), pixels));
+                g.textures.push_back(textureImage(a, texture::buildMips(std::move(decoded).value())));
             }
         }
         g.point = createSampler(ctx, VK_FILTER_NEAREST);

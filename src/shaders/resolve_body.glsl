@@ -2,21 +2,30 @@
 // the member and chain triangle from the visibility buffer, its three vertices' positions and
 // normals from the vertex cache where the cache holds the member, else skinned again (three a
 // pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
-// pixel centre, and the same shading as lit.frag (directional + ambient, two-sided, vertex colour
-// times member colour times submesh colour; textures are not read yet). Writes colour and depth,
-// depth-tested against what the hardware path drew. Variants, each shading its own pixels and
-// discarding the others': THRONG_RESOLVE_CACHED (resolve_cached.frag) the members the vertex
-// cache holds, with no skinning code; THRONG_SKIN_COARSE (resolve_coarse.frag) the coarse-skinned
-// levels; the others (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
-// THRONG_RASTER_PROCEDURAL, or the bind pose) the rest.
-// Each is drawn only when the plan counts members for it (where the device draws indirect counts).
+// pixel centre, and what lit.frag shades: directional + ambient light, two-sided, vertex colour
+// times member colour times submesh colour (SubmeshShading) times the submesh's base-colour
+// texture, and with THRONG_SHADOWS (the *_shadowed variants) the shadow map's light
+// (shadow.glsl). The texture is sampled with textureGrad: the UV's screen derivatives from the
+// triangle itself (its perspective-correct barycentrics one pixel right and one pixel down), where
+// the hardware takes them from its 2 x 2 quads, which in a visibility buffer hold other triangles.
+// Writes colour and depth, depth-tested against what the hardware path drew.
+//
+// Variants, each shading its own pixels and discarding the others': THRONG_RESOLVE_CACHED
+// (resolve_cached.frag) the members the vertex cache holds, with no skinning code;
+// THRONG_SKIN_COARSE (resolve_coarse.frag) the coarse-skinned levels; the others
+// (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT, THRONG_RASTER_PROCEDURAL, or the
+// bind pose) the rest. Each is drawn only when the plan counts members for it (where the device
+// draws indirect counts), once per texture: the draw for texture t (push constant) shades the
+// submeshes that sample t, the one for texture 0 also those that sample none.
 // Expects shared.h.
 
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) readonly buffer Visibility { uvec2 visibility[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_COLORS) readonly buffer Colors { vec4 submesh_colors[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_SHADING) readonly buffer Shading { SubmeshShading submesh_shading[]; };
+layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture;
+layout(push_constant) uniform Push { uint texture; } push;
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) readonly buffer VertexCache { uvec2 vertex_cache[]; };
@@ -28,6 +37,23 @@ layout(std430, set = 0, binding = THRONG_BINDING_TRIANGLE_SLOTS) readonly buffer
 #include "instance.glsl"
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
+#ifdef THRONG_SHADOWS
+#include "shadow.glsl"
+#endif
+
+// The screen-space barycentrics at pixel point `c` of the triangle at screen points `s` (twice
+// its signed area `area`), extended past its edges: the plane's, wherever `c` is.
+vec3 screenBarycentrics(vec2 c, vec2 s[3], float area) {
+    return vec3((s[2].x - s[1].x) * (c.y - s[1].y) - (s[2].y - s[1].y) * (c.x - s[1].x),
+                (s[0].x - s[2].x) * (c.y - s[2].y) - (s[0].y - s[2].y) * (c.x - s[2].x),
+                (s[1].x - s[0].x) * (c.y - s[0].y) - (s[1].y - s[0].y) * (c.x - s[0].x)) / area;
+}
+
+// The same, perspective-correct: the vertices' 1 / w `inv_w`.
+vec3 perspectiveBarycentrics(vec2 c, vec2 s[3], float area, vec3 inv_w) {
+    vec3 pb = screenBarycentrics(c, s, area) * inv_w;
+    return pb / (pb.x + pb.y + pb.z);
+}
 
 layout(location = 0) out vec4 out_color;
 
@@ -38,6 +64,9 @@ void main() {
     uint triangle = v.x & 0xffffu;
     uint member = (v.x >> 16) | ((v.y & 0xffu) << 16);
     uvec4 tri = resolve_triangles[triangle];
+    SubmeshShading shading = submesh_shading[tri.w];
+    bool textured = shading.texture != THRONG_NO_TEXTURE;
+    if ((textured ? shading.texture : 0u) != push.texture) discard; // another texture's draw
     uint lod = lodOfTriangle(triangle);
     InstanceRecord inst = instances[member];
     vec4 q = instanceOrientation(inst);
@@ -51,21 +80,27 @@ void main() {
     if (slot != ~0u || THRONG_COARSE_LOD(lod, raster.coarse_lods)) discard;
 #endif
     vec2 s[3];
-    float z[3], inv_w[3];
-    vec3 n[3];
+    float z[3];
+    vec3 inv_w;
+    vec3 n[3], world[3];
     vec4 color[3];
+    vec2 uv[3];
     for (int k = 0; k < 3; ++k) {
         vec3 p;
 #ifdef THRONG_RESOLVE_CACHED
         p = decodeCachedPosition(vertex_cache[at[k]]);
         n[k] = decodeCachedNormal(cache_normals[at[k]]);
-        color[k] = unpackUnorm4x8(vertex_words[tri[k] * THRONG_VERTEX_WORDS + 8u]);
+        uint b = tri[k] * THRONG_VERTEX_WORDS;
+        color[k] = unpackUnorm4x8(vertex_words[b + 8u]);
+        uv[k] = uintBitsToFloat(uvec2(vertex_words[b + 6u], vertex_words[b + 7u]));
 #else
         MeshVertex vtx = fetchVertex(tri[k]);
         skinVertex(member, inst, tri[k], vtx, lod, p, n[k]);
         color[k] = vtx.color;
+        uv[k] = vtx.uv;
 #endif
-        vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
+        world[k] = placeMember(inst, p);
+        vec4 clip = raster.view_projection * vec4(world[k], 1.0);
         s[k] = (clip.xy / clip.w * 0.5 + 0.5) * raster.viewport;
         z[k] = clip.z / clip.w;
         inv_w[k] = 1.0 / clip.w;
@@ -74,18 +109,29 @@ void main() {
     vec2 c = vec2(px) + 0.5;
     float area = (s[1].x - s[0].x) * (s[2].y - s[0].y) - (s[1].y - s[0].y) * (s[2].x - s[0].x);
     if (area == 0.0) discard;
-    vec3 b = vec3((s[2].x - s[1].x) * (c.y - s[1].y) - (s[2].y - s[1].y) * (c.x - s[1].x),
-                  (s[0].x - s[2].x) * (c.y - s[2].y) - (s[0].y - s[2].y) * (c.x - s[2].x),
-                  (s[1].x - s[0].x) * (c.y - s[0].y) - (s[1].y - s[0].y) * (c.x - s[0].x)) / area;
-    vec3 pb = b * vec3(inv_w[0], inv_w[1], inv_w[2]);
-    pb /= pb.x + pb.y + pb.z;
+    vec3 pb = perspectiveBarycentrics(c, s, area, inv_w);
     vec3 normal = normalize(pb.x * n[0] + pb.y * n[1] + pb.z * n[2]);
     // Vulkan's facing: counter-clockwise in framebuffer coordinates (y down) is front, which is
     // a negative `area` here.
     if (area > 0.0) normal = -normal;
-    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * unpackUnorm4x8(inst.color) * submesh_colors[tri.w];
+    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * unpackUnorm4x8(inst.color) * shading.base_color;
+    if (textured) {
+        vec2 at_uv = pb.x * uv[0] + pb.y * uv[1] + pb.z * uv[2];
+        vec3 right = perspectiveBarycentrics(c + vec2(1.0, 0.0), s, area, inv_w);
+        vec3 down = perspectiveBarycentrics(c + vec2(0.0, 1.0), s, area, inv_w);
+        vec2 dx = right.x * uv[0] + right.y * uv[1] + right.z * uv[2] - at_uv;
+        vec2 dy = down.x * uv[0] + down.y * uv[1] + down.z * uv[2] - at_uv;
+        albedo *= textureGrad(base_texture, at_uv, dx, dy);
+    }
     float diffuse = max(dot(normal, -raster.light_direction.xyz), 0.0);
+#ifdef THRONG_SHADOWS
+    if (diffuse > 0.0) {
+        vec3 at_world = pb.x * world[0] + pb.y * world[1] + pb.z * world[2];
+        diffuse *= shadowLight(at_world, normal, raster.light_direction.xyz, raster.frame_slot);
+    }
+#endif
     float light = raster.light_direction.w + (1.0 - raster.light_direction.w) * diffuse;
     out_color = vec4(albedo.rgb * light, 1.0);
+    vec3 b = screenBarycentrics(c, s, area); // depth is linear in screen space
     gl_FragDepth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
 }

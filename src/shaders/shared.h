@@ -61,9 +61,9 @@ using uint = uint32_t;
     21 // storage buffer: uint64 per pixel (depth key << 40 | member << 16 | chain triangle)
 #define THRONG_BINDING_CULL_COUNTS 22 // storage buffer: the culling pass's counts (THRONG_COUNT_*)
 #define THRONG_BINDING_RESOLVE_TRIANGLES                                                                               \
-    23                                   // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
-#define THRONG_BINDING_SUBMESH_COLORS 24 // storage buffer: vec4 base colour per submesh
-#define THRONG_BINDING_RASTER_PLAN 25    // storage buffer: RasterPlan (indirect dispatches per LOD)
+    23                                    // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
+#define THRONG_BINDING_SUBMESH_SHADING 24 // storage buffer: SubmeshShading per submesh
+#define THRONG_BINDING_RASTER_PLAN 25     // storage buffer: RasterPlan (indirect dispatches per LOD)
 #define THRONG_BINDING_VERTEX_CACHE                                                                                    \
     26 // storage buffer: uvec2 per cached vertex (model-space position, 21 bits per axis in the cache box)
 #define THRONG_BINDING_MEMBER_SLOTS                                                                                    \
@@ -299,7 +299,20 @@ struct RasterParams {
     uint joint_count;      // palette entries per member
     uint cache_lods;       // members at LODs below this are skinned once into the vertex cache (0: no cache)
     uint cache_capacity; // vertices the cache holds (8 + 4 bytes each); members that do not fit are skinned per cluster
-    uint reserved;
+    uint frame_slot;     // the frame slot these parameters are for (the resolve's ShadowParams)
+};
+
+// What the resolve shades a submesh with (std430): 32 bytes. The submesh's base colour
+// multiplies vertex and member colour as DrawConstants::base_color does; `texture` is the asset's
+// texture it samples (the resolve draws once per texture bound: ComputeRaster::recordResolve),
+// THRONG_NO_TEXTURE for none.
+#define THRONG_NO_TEXTURE 0xffffffffu
+struct SubmeshShading {
+    vec4 base_color;
+    uint texture;
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
 };
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
@@ -421,6 +434,7 @@ struct CheckConstants {
 };
 
 #ifdef __cplusplus
+static_assert(sizeof(SubmeshShading) == 32);
 static_assert(sizeof(PoseNode) == 64);
 static_assert(offsetof(PoseNode, translation) == 16);
 static_assert(sizeof(PoseTrack) == 16);
