@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "test_util.h"
+#include "textured_card.h"
 
 #include <chrono>
 
@@ -81,6 +82,49 @@ TEST(ImpostorBake, WalkerPicturesHoldTheModelFromEveryView) {
     EXPECT_EQ(back.value().impostors.normal, im.normal);
     EXPECT_EQ(back.value().impostors.frames, im.frames);
     EXPECT_EQ(back.value().impostors.radius, im.radius);
+}
+
+// The pictures carry the model's texture: a card whose texture is red in its left half and blue
+// in its right (u), seen from the front (view 0 looks along -z at it, +x to the right), shows
+// red and blue where the texture puts them, in the texture's own colours, not the white of its
+// vertices.
+TEST(ImpostorBake, PicturesCarryTheTexture) {
+    std::vector<uint8_t> rgba(8 * 8 * 4);
+    for (uint32_t y = 0; y < 8; ++y)
+        for (uint32_t x = 0; x < 8; ++x) {
+            uint8_t* t = &rgba[(y * 8 + x) * 4];
+            t[0] = x < 4 ? 200 : 20;
+            t[1] = 40;
+            t[2] = x < 4 ? 20 : 200;
+            t[3] = 255;
+        }
+    BakeOptions o;
+    o.impostors.enabled = true;
+    o.impostors.tile = 64;
+    Result<BakedAsset> r = bake(test::makeTexturedCard(8, 8, rgba), o);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const BakedImpostors& im = r.value().impostors;
+    ASSERT_GT(coverage(im, 0, 0, 0), 0u);
+    // Model x to tile x in view 0 (the card's centre row, y = 0).
+    auto at = [&](double model_x) {
+        const double tx = ((model_x - im.center.x) / im.radius + 1.0) * 0.5 * im.tile;
+        const double ty = (1.0 - (0.0 - im.center.y) / im.radius) * 0.5 * im.tile;
+        return &im.color[(size_t(ty) * im.width() + size_t(tx)) * 4];
+    };
+    // u = x + 1 across the card: x in (-1, -0.5) and (0, 0.5) red, (-0.5, 0) and (0.5, 1) blue
+    // (the texture twice across); away from the halves' borders, where the bilinear filter blends.
+    for (double x : {-0.8, 0.2}) {
+        const uint8_t* t = at(x);
+        EXPECT_NEAR(t[0], 200, 2) << x;
+        EXPECT_NEAR(t[1], 40, 2) << x;
+        EXPECT_NEAR(t[2], 20, 2) << x;
+        EXPECT_EQ(t[3], 255) << x;
+    }
+    for (double x : {-0.2, 0.8}) {
+        const uint8_t* t = at(x);
+        EXPECT_NEAR(t[0], 20, 2) << x;
+        EXPECT_NEAR(t[2], 200, 2) << x;
+    }
 }
 
 TEST(ImpostorBake, RefusesBadOptionsAndDamagedData) {

@@ -15,10 +15,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
 
-#include <stb/stb_image_write.h>
-
 #include "gpu_suite.h"
 #include "test_util.h"
+#include "textured_card.h"
 #include "walker_suite.h"
 
 #include <algorithm>
@@ -31,8 +30,8 @@ namespace {
 
 constexpr uint32_t kWidth = 320, kHeight = 180;
 
-// A 64 x 64 checker of 8 x 8 cells, each its own colour, as a PNG.
-std::vector<uint8_t> checkerPng() {
+// A 64 x 64 checker of 8 x 8 cells, each its own colour, on the test card.
+Model makeCheckerCard() {
     std::vector<uint8_t> rgba(64 * 64 * 4);
     for (uint32_t y = 0; y < 64; ++y)
         for (uint32_t x = 0; x < 64; ++x) {
@@ -43,51 +42,7 @@ std::vector<uint8_t> checkerPng() {
             t[2] = uint8_t((i + j) % 2 ? 230 : 30);
             t[3] = 255;
         }
-    std::vector<uint8_t> png;
-    stbi_write_png_to_func(
-        [](void* context, void* data, int size) {
-            auto* out = static_cast<std::vector<uint8_t>*>(context);
-            out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
-        },
-        &png, 64, 64, 4, rgba.data(), 64 * 4);
-    return png;
-}
-
-// A 2 x 2 card in the x-y plane facing +z, 4 x 4 quads, UV (x + 1, 1 - y) (the texture twice
-// across: REPEAT), white, on one joint, with the checker texture.
-Model makeCheckerCard() {
-    Model model;
-    model.source = "test:checker-card";
-    model.format = "generated";
-    model.skeleton.names = {"root"};
-    model.skeleton.parents = {-1};
-    model.skeleton.rest = {Transform{}};
-    model.skins.push_back(Skin{"card", {0}});
-    model.palette = {PaletteEntry{0, glm::mat4(1.0f)}};
-    model.materials = {Material{"checker", glm::vec4(1.0f), 0}};
-    model.textures = {Texture{"checker", "image/png", "", checkerPng()}};
-    Mesh mesh;
-    mesh.name = "card";
-    mesh.skin = 0;
-    constexpr int kQuads = 4;
-    for (int j = 0; j <= kQuads; ++j)
-        for (int i = 0; i <= kQuads; ++i) {
-            const float x = -1.0f + 2.0f * float(i) / kQuads, y = -1.0f + 2.0f * float(j) / kQuads;
-            mesh.positions.emplace_back(x, y, 0.0f);
-            mesh.normals.emplace_back(0.0f, 0.0f, 1.0f);
-            mesh.uvs.emplace_back(x + 1.0f, 1.0f - y);
-            mesh.colors.emplace_back(1.0f);
-            mesh.joints.emplace_back(0, 0, 0, 0);
-            mesh.weights.emplace_back(1.0f, 0.0f, 0.0f, 0.0f);
-        }
-    for (int j = 0; j < kQuads; ++j)
-        for (int i = 0; i < kQuads; ++i) {
-            const uint32_t a = uint32_t(j * (kQuads + 1) + i), b = a + 1, c = a + kQuads + 1, d = c + 1;
-            mesh.indices.insert(mesh.indices.end(), {a, b, d, a, d, c}); // counter-clockwise from +z
-        }
-    mesh.submeshes = {Submesh{0, uint32_t(mesh.indices.size()), 0}};
-    model.meshes.push_back(std::move(mesh));
-    return model;
+    return test::makeTexturedCard(64, 64, rgba);
 }
 
 // Reversed-Z perspective from `eye` at `target` (as the renderer's views build theirs).
@@ -137,7 +92,8 @@ std::vector<glm::ivec3> referenceCard(const BakedAsset& baked, const std::vector
         double area = 0.0;
     };
     auto barycentrics = [&](uint32_t t, glm::dvec2 p) {
-        const glm::dvec2 a = screen[baked.indices[t]], b = screen[baked.indices[t + 1]], c = screen[baked.indices[t + 2]];
+        const glm::dvec2 a = screen[baked.indices[t]], b = screen[baked.indices[t + 1]],
+                         c = screen[baked.indices[t + 2]];
         auto edge = [](glm::dvec2 u, glm::dvec2 v, glm::dvec2 q) {
             return (v.x - u.x) * (q.y - u.y) - (v.y - u.y) * (q.x - u.x);
         };
@@ -153,14 +109,15 @@ std::vector<glm::ivec3> referenceCard(const BakedAsset& baked, const std::vector
         return h;
     };
     auto perspective = [&](uint32_t t, glm::dvec3 b) {
-        const glm::dvec3 pb = b * glm::dvec3(inv_w[baked.indices[t]], inv_w[baked.indices[t + 1]],
-                                             inv_w[baked.indices[t + 2]]);
+        const glm::dvec3 pb =
+            b * glm::dvec3(inv_w[baked.indices[t]], inv_w[baked.indices[t + 1]], inv_w[baked.indices[t + 2]]);
         return pb / (pb.x + pb.y + pb.z);
     };
     auto uvAt = [&](uint32_t t, glm::dvec3 pb) {
         glm::dvec2 uv(0.0);
-        for (int k = 0; k < 3; ++k) uv += pb[k] * glm::dvec2(baked.vertices[baked.indices[t + k]].uv[0],
-                                                            baked.vertices[baked.indices[t + k]].uv[1]);
+        for (int k = 0; k < 3; ++k)
+            uv += pb[k] *
+                  glm::dvec2(baked.vertices[baked.indices[t + k]].uv[0], baked.vertices[baked.indices[t + k]].uv[1]);
         return uv;
     };
     const glm::dvec3 light = glm::normalize(glm::dvec3(render::kDefaultLight));
@@ -342,8 +299,8 @@ TEST_F(ShadowsReceived, ComputeMembersReceiveAsHardwareMembersDo) {
         }
         std::printf("%s: %.2f%% of pixels differ from the hardware's by more than 8; %zu of %zu member pixels "
                     "(%.1f%%) in shadow\n",
-                    technique, 100.0 * double(agree.differ) / double(std::max<size_t>(agree.pixels, 1)), darker, members,
-                    100.0 * double(darker) / double(std::max<size_t>(members, 1)));
+                    technique, 100.0 * double(agree.differ) / double(std::max<size_t>(agree.pixels, 1)), darker,
+                    members, 100.0 * double(darker) / double(std::max<size_t>(members, 1)));
         EXPECT_LE(agree.differ, agree.pixels / 100) << technique;
         EXPECT_GT(members, agree.pixels / 10) << technique << ": too few members in the picture";
         // Measured 3.9% (the hardware's picture the same): without shadows received, none.

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <stb/stb_image_write.h>
+#include "textured_card.h"
 
 #include <cmath>
 
@@ -15,12 +15,7 @@ namespace {
 BakedTexture pngOf(uint32_t w, uint32_t h, const std::vector<uint8_t>& rgba) {
     BakedTexture t;
     t.mime_type = "image/png";
-    stbi_write_png_to_func(
-        [](void* context, void* data, int size) {
-            auto* out = static_cast<std::vector<uint8_t>*>(context);
-            out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
-        },
-        &t.encoded, int(w), int(h), 4, rgba.data(), int(w * 4));
+    t.encoded = test::encodePng(w, h, rgba);
     return t;
 }
 
@@ -58,7 +53,7 @@ TEST(Texture, MipsAverageInLinearLight) {
     texture::Rgba8 l0;
     l0.width = 4;
     l0.height = 2;
-    l0.texels = {255, 0, 0, 255, 0, 0, 0, 255, 10, 10, 10, 0,   10, 10, 10, 0,   //
+    l0.texels = {255, 0, 0, 255, 0, 0, 0, 255, 10, 10, 10, 0,   10, 10, 10, 0, //
                  255, 0, 0, 255, 0, 0, 0, 255, 10, 10, 10, 255, 10, 10, 10, 255};
     const std::vector<texture::Rgba8> mips = texture::buildMips(l0);
     ASSERT_EQ(mips.size(), 3u);

@@ -3,9 +3,13 @@
 // A small CPU rasterizer: per (clip, picture) the mesh is skinned once with the baked matrices
 // (tweened in double as the GPU tweens them), then per view every LOD 0 triangle is projected
 // orthographically onto the view's tile at 2 x 2 samples a texel, the nearest surface keeping
-// its colour and normal; a texel's coverage is its share of covered samples, its colour and
-// normal the covered samples' mean.
+// its colour (vertex colour times submesh colour times the submesh's texture, sampled from its mip
+// chain at the level one sample covers, as the GPU samples it: texture/texture.h) and normal; a
+// texel's coverage is its share of covered samples, its colour and normal the covered samples'
+// mean. So a member keeps its colours when it becomes an impostor.
 #include <throng/bake.h>
+
+#include "../texture/texture.h"
 
 #include <glm/glm.hpp>
 
@@ -59,9 +63,19 @@ Skinned skin(const BakedAsset& a, const std::vector<glm::dmat4x3>& m) {
 
 uint8_t toByte(double v) { return uint8_t(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); }
 
-double linearToSrgb(double c) {
-    c = std::clamp(c, 0.0, 1.0);
-    return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055;
+using texture::linearToSrgb;
+
+// Each of the asset's textures as mip chains (empty where it does not decode: white, as the GPU
+// upload uses then).
+using Textures = std::vector<std::vector<texture::Rgba8>>;
+
+Textures decodeTextures(const BakedAsset& a) {
+    Textures out;
+    for (const BakedTexture& t : a.textures) {
+        Result<texture::Rgba8> decoded = texture::decodeTexture(t);
+        out.push_back(decoded ? texture::buildMips(std::move(decoded).value()) : std::vector<texture::Rgba8>{});
+    }
+    return out;
 }
 
 struct Sample {
@@ -70,9 +84,9 @@ struct Sample {
 };
 
 // One view's tile of the skinned mesh into `color` and `normal` at texel (x0, y0) of the images.
-void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im, glm::dvec3 dir, uint64_t row_texels,
-              size_t layer_offset, uint32_t x0, uint32_t y0, std::vector<uint8_t>& color,
-              std::vector<uint8_t>& normal) {
+void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh, const BakedImpostors& im,
+              glm::dvec3 dir, uint64_t row_texels, size_t layer_offset, uint32_t x0, uint32_t y0,
+              std::vector<uint8_t>& color, std::vector<uint8_t>& normal) {
     const glm::dvec3 right = glm::normalize(glm::cross(glm::dvec3(0.0, 1.0, 0.0), dir));
     const glm::dvec3 up = glm::cross(dir, right);
     const uint32_t side = im.tile * kSamples;
@@ -85,6 +99,10 @@ void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im
     };
     for (size_t s = 0; s < a.submeshes.size(); ++s) {
         const BakedSubmesh& sm = a.submeshes[s];
+        const std::vector<texture::Rgba8>* chain =
+            sm.texture >= 0 && size_t(sm.texture) < textures.size() && !textures[size_t(sm.texture)].empty()
+                ? &textures[size_t(sm.texture)]
+                : nullptr;
         for (uint32_t i = 0; i + 2 < sm.index_count; i += 3) {
             const uint32_t id[3] = {a.indices[sm.first_index + i], a.indices[sm.first_index + i + 1],
                                     a.indices[sm.first_index + i + 2]};
@@ -92,6 +110,18 @@ void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im
             for (int k = 0; k < 3; ++k) p[k] = project(mesh.positions[id[k]]);
             const double area = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x);
             if (area == 0.0) continue;
+            // The texture's UVs, and the level of detail one sample covers (the projection is
+            // orthographic: the UV is affine in the sample's position, its derivatives constant).
+            glm::dvec2 uv[3];
+            double lod = 0.0;
+            if (chain != nullptr) {
+                for (int k = 0; k < 3; ++k) uv[k] = glm::dvec2(a.vertices[id[k]].uv[0], a.vertices[id[k]].uv[1]);
+                const glm::dvec2 e1 = glm::dvec2(p[1]) - glm::dvec2(p[0]), e2 = glm::dvec2(p[2]) - glm::dvec2(p[0]);
+                const glm::dvec2 u1 = uv[1] - uv[0], u2 = uv[2] - uv[0];
+                const glm::dvec2 dx = (u1 * e2.y - u2 * e1.y) / area, dy = (u2 * e1.x - u1 * e2.x) / area;
+                const glm::dvec2 size((*chain)[0].width, (*chain)[0].height);
+                lod = std::log2(std::max({glm::length(dx * size), glm::length(dy * size), 1e-30}));
+            }
             // Facing the viewer (counter-clockwise on screen, y down: negative area) or not: the
             // back of a two-sided surface shows its normal turned around, as lit.frag does.
             const double facing = area < 0.0 ? 1.0 : -1.0;
@@ -118,6 +148,9 @@ void drawView(const BakedAsset& a, const Skinned& mesh, const BakedImpostors& im
                         n += w[k] * mesh.normals[id[k]];
                     }
                     out.color = c * glm::dvec3(sm.base_color);
+                    if (chain != nullptr)
+                        out.color *= glm::dvec3(
+                            texture::sampleTrilinear(*chain, w[0] * uv[0] + w[1] * uv[1] + w[2] * uv[2], lod));
                     out.normal = n * facing;
                 }
         }
@@ -214,6 +247,7 @@ Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
     im.normal.assign(im.bytesPerImage(), 0);
 
     const uint64_t row_texels = im.width();
+    const Textures textures = decodeTextures(asset);
     for (uint32_t c = 0; c < asset.clips.size(); ++c) {
         const size_t layer = size_t(c) * im.height() * row_texels * 4;
         for (uint32_t f = 0; f < im.frames[c]; ++f) {
@@ -224,8 +258,8 @@ Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
                     const double A = 2.0 * std::numbers::pi * az / im.azimuths,
                                  E = 0.5 * std::numbers::pi * e / im.elevations;
                     const glm::dvec3 dir(std::sin(A) * std::cos(E), std::sin(E), std::cos(A) * std::cos(E));
-                    drawView(asset, mesh, im, dir, row_texels, layer, (e * im.azimuths + az) * im.tile, f * im.tile,
-                             im.color, im.normal);
+                    drawView(asset, textures, mesh, im, dir, row_texels, layer, (e * im.azimuths + az) * im.tile,
+                             f * im.tile, im.color, im.normal);
                 }
         }
     }

@@ -63,8 +63,7 @@ Result<Rgba8> decodeTexture(const BakedTexture& texture, uint32_t max_side) {
     int w = 0, h = 0, n = 0;
     if (stbi_info_from_memory(texture.encoded.data(), int(texture.encoded.size()), &w, &h, &n) == 0)
         return Error{std::string("the image does not decode (") + stbi_failure_reason() + ")"};
-    if (w <= 0 || h <= 0 || uint32_t(w) > max_side || uint32_t(h) > max_side ||
-        uint64_t(w) * uint64_t(h) > kMaxTexels)
+    if (w <= 0 || h <= 0 || uint32_t(w) > max_side || uint32_t(h) > max_side || uint64_t(w) * uint64_t(h) > kMaxTexels)
         return Error{"the image claims " + std::to_string(w) + " x " + std::to_string(h) + " texels (at most " +
                      std::to_string(max_side) + " a side and " + std::to_string(kMaxTexels) + " in all)"};
     const std::unique_ptr<stbi_uc, void (*)(void*)> decoded(
