@@ -8,7 +8,8 @@
 // The light's view is orthographic over the crowd's area (ShadowSettings::area, or the members'
 // box) and the ground under it, one map for the whole crowd: a larger area spreads the same
 // texels thinner (no cascades). Members drawn by the compute rasterizer or as impostors cast
-// shadows (the technique draws them all into the map) but do not receive them.
+// shadows (the technique draws them all into the map); the compute rasterizer's resolve receives
+// them (its *_shadowed variants read this map: RasterOptions::shadows), impostors do not.
 //
 // Frame order (render/crowd_frame.cpp): the technique's uploads, `shadow-cull`, `shadow`,
 // `ground`, then the camera's `cull`, `draw` and the rest. One map serves every frame in flight: the
