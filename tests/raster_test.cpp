@@ -12,6 +12,7 @@
 
 #include <glm/gtc/packing.hpp>
 
+#include "pictures.h"
 #include "reference_pose.h"
 #include "walker_suite.h"
 
@@ -53,22 +54,8 @@ size_t passIndex(const std::vector<render::PassTiming>& passes, std::string_view
     return i;
 }
 
-struct Agreement {
-    size_t pixels = 0, differ = 0, covered = 0;
-};
-
-// Pixels whose colours differ by more than `tolerance` in any channel; pixels not background.
-Agreement compare(const render::RenderOutput& a, const render::RenderOutput& b, int tolerance) {
-    Agreement r;
-    r.pixels = a.rgba.size() / 4;
-    for (size_t i = 0; i + 3 < a.rgba.size() && i + 3 < b.rgba.size(); i += 4) {
-        int d = 0;
-        for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a.rgba[i + c]) - int(b.rgba[i + c])));
-        r.differ += d > tolerance;
-        r.covered += a.rgba[i] != a.rgba[0] || a.rgba[i + 1] != a.rgba[1] || a.rgba[i + 2] != a.rgba[2];
-    }
-    return r;
-}
+using test::Agreement;
+constexpr auto compare = test::comparePictures;
 
 TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";

@@ -12,10 +12,10 @@
 
 #include <throng/import.h>
 
-#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
 
 #include "gpu_suite.h"
+#include "pictures.h"
 #include "test_util.h"
 #include "textured_card.h"
 #include "walker_suite.h"
@@ -45,30 +45,12 @@ Model makeCheckerCard() {
     return test::makeTexturedCard(64, 64, rgba);
 }
 
-// Reversed-Z perspective from `eye` at `target` (as the renderer's views build theirs).
 glm::mat4 camera(const glm::vec3& eye, const glm::vec3& target, float fov_degrees) {
-    const glm::mat4 view = glm::lookAtRH(eye, target, glm::vec3(0.0f, 1.0f, 0.0f));
-    glm::mat4 proj = glm::perspectiveRH_ZO(glm::radians(fov_degrees), float(kWidth) / float(kHeight), 50.0f, 0.05f);
-    proj[1][1] *= -1.0f;
-    return proj * view;
+    return test::cameraAt(eye, target, fov_degrees, float(kWidth) / float(kHeight));
 }
 
-struct Agreement {
-    size_t pixels = 0, differ = 0, covered = 0;
-};
-
-// Pixels whose colours differ by more than `tolerance` in any channel; pixels not background.
-Agreement compare(const render::RenderOutput& a, const render::RenderOutput& b, int tolerance) {
-    Agreement r;
-    r.pixels = a.rgba.size() / 4;
-    for (size_t i = 0; i + 3 < a.rgba.size() && i + 3 < b.rgba.size(); i += 4) {
-        int d = 0;
-        for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a.rgba[i + c]) - int(b.rgba[i + c])));
-        r.differ += d > tolerance;
-        r.covered += a.rgba[i] != a.rgba[0] || a.rgba[i + 1] != a.rgba[1] || a.rgba[i + 2] != a.rgba[2];
-    }
-    return r;
-}
+using test::Agreement;
+constexpr auto compare = test::comparePictures;
 
 class CheckerCard : public test::WalkerSuite {
   protected:

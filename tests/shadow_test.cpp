@@ -4,6 +4,7 @@
 // light's view has its own culling); the passes are reported; bad settings are refused.
 #include "../src/render/shadows.h"
 
+#include "pictures.h"
 #include "reference_pose.h"
 #include "walker_suite.h"
 
@@ -48,12 +49,8 @@ class Shadows : public test::WalkerSuite {
     static constexpr float kTime = 0.4f; // on a baked frame (30 per second)
 };
 
-// Reversed-Z perspective looking from `eye` at `target` (as the renderer's views build theirs).
 glm::mat4 camera(const glm::vec3& eye, const glm::vec3& target, float fov_degrees) {
-    const glm::mat4 view = glm::lookAtRH(eye, target, glm::vec3(0.0f, 1.0f, 0.0f));
-    glm::mat4 proj = glm::perspectiveRH_ZO(glm::radians(fov_degrees), float(kWidth) / float(kHeight), 50.0f, 0.05f);
-    proj[1][1] *= -1.0f;
-    return proj * view;
+    return test::cameraAt(eye, target, fov_degrees, float(kWidth) / float(kHeight));
 }
 
 struct Grid {
