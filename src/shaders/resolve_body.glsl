@@ -3,7 +3,7 @@
 // normals from the vertex cache where the cache holds the member, else skinned again (three a
 // pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
 // pixel centre, and the same shading as lit.frag (directional + ambient, two-sided, vertex colour
-// times member colour times submesh colour; textures are not read yet). Writes colour and depth,
+// times member colour (not on props) times submesh colour; textures are not read yet). Writes colour and depth,
 // depth-tested against what the hardware path drew. Variants, each shading its own pixels and
 // discarding the others': THRONG_RESOLVE_CACHED (resolve_cached.frag) the members the vertex
 // cache holds, with no skinning code; THRONG_SKIN_COARSE (resolve_coarse.frag) the coarse-skinned
@@ -17,6 +17,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Inst
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) readonly buffer Visibility { uvec2 visibility[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_COLORS) readonly buffer Colors { vec4 submesh_colors[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) readonly buffer VertexCache { uvec2 vertex_cache[]; };
@@ -83,7 +84,9 @@ void main() {
     // Vulkan's facing: counter-clockwise in framebuffer coordinates (y down) is front, which is
     // a negative `area` here.
     if (area > 0.0) normal = -normal;
-    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * unpackUnorm4x8(inst.color) * submesh_colors[tri.w];
+    // A prop keeps its own colours (member.glsl): the member's tint is the member's.
+    vec4 tint = submesh_props[tri.w] != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color);
+    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * submesh_colors[tri.w];
     float diffuse = max(dot(normal, -raster.light_direction.xyz), 0.0);
     float light = raster.light_direction.w + (1.0 - raster.light_direction.w) * diffuse;
     out_color = vec4(albedo.rgb * light, 1.0);
