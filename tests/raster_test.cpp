@@ -1,7 +1,8 @@
 // The compute rasterizer (src/render/compute_raster.h, docs/FAR_FIELD.md) against the hardware
 // rasterizer, on lavapipe with validation on: the same crowd, the same camera, the same frame, for
-// `baked`, `pose` and `palette` (cross-fading, with a layer; palette in both joint encodings),
-// `vat`, `static` and (a school of builtin:fish) `procedural`, in the overview and in the street
+// `baked`, `pose` and `palette` (cross-fading, with a layer; palette in both joint encodings; all
+// three with linear and dual-quaternion skinning), `vat`, `static` and (a school of builtin:fish)
+// `procedural`, and the walker carrying props, in the overview and in the street
 // view (members overlapping: depth order), at full detail and with LOD. Pixels may differ where the two rasterizers'
 // edge rules and rounding differ (a pixel centre on a shared edge, a triangle a fraction of a pixel across); the rest
 // must agree within a small colour tolerance.
@@ -10,6 +11,9 @@
 #include "../src/render/crowd_frame.h"
 #include "../src/render/pose_gpu.h"
 
+#include <throng/attach.h>
+
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
 
 #include "pictures.h"
@@ -19,6 +23,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <optional>
+#include <span>
 
 using namespace throng;
 
@@ -38,9 +44,14 @@ class ComputeRaster : public test::WalkerSuite {
 const std::vector<std::string> kPoseLayers = {"idle@spine,0.7@60%"};
 
 // Settings that draw `label`: a technique (`pose` and `palette` with kPoseLayers), or
-// "palette-quat": palette with its joints encoded as quaternions.
+// "palette-quat": palette with its joints encoded as quaternions; "TECHNIQUE@dq": with
+// dual-quaternion skinning.
 render::RenderSettings drawnBy(std::string_view label) {
     render::RenderSettings s;
+    if (const size_t at = label.find("@dq"); at != std::string_view::npos) {
+        s.skinning = Skinning::DualQuaternion;
+        label = label.substr(0, at);
+    }
     s.technique = label == "palette-quat" ? "palette" : std::string(label);
     if (label == "palette-quat") s.encoding = JointEncoding::Quaternion;
     if (s.technique == "pose" || s.technique == "palette") s.layers = kPoseLayers;
@@ -59,7 +70,8 @@ constexpr auto compare = test::comparePictures;
 
 TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
-    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat", "static"}) {
+    for (const char* technique :
+         {"baked", "pose", "palette", "palette-quat", "vat", "static", "baked@dq", "pose@dq", "palette@dq"}) {
         for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
             for (bool lod : {false, true}) {
                 const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
@@ -71,6 +83,9 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
                 if (std::string_view(technique) == "palette-quat") {
                     EXPECT_NE(compute.technique.find("(quat)"), std::string::npos) << compute.technique;
+                }
+                if (s.skinning == Skinning::DualQuaternion) {
+                    EXPECT_NE(compute.technique.find("dual-quaternion"), std::string::npos) << compute.technique;
                 }
                 const Agreement agree = compare(hardware, compute, 24);
                 std::printf("%s, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n", technique,
@@ -235,14 +250,112 @@ double angleBetween(glm::dvec3 a, glm::dvec3 b) {
     return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0, 1.0));
 }
 
-// The vertex cache (section 1 of the issue): after the cache pass of an unculled frame (every
-// member at LOD 0, member i in slot i), every member's LOD 0 vertices are in the cache, and each
-// decoded position equals the double-precision skinning of the baked frames around the member's
-// time (tweened, cross-fades blended) within 1e-5 of the walker's size: the float matrices and
-// the 21-bit steps of the cache box. Each normal points where the double-precision skinning
-// matrix takes it within 1e-3 radians (the octahedral 2 x 16 bits: about 1e-4). Like every
-// technique's shaders, the cache applies the blended matrix itself to normals, not its inverse
-// transpose as referenceSkin does: for the cross-faded walker the two differ by up to 0.15 rad.
+// The vertex cache after the cache pass of an unculled frame (every member at LOD 0, member i in
+// slot i), decoded: what each cache test compares with its reference.
+struct DecodedCache {
+    uint32_t n = 0;                        // LOD 0's vertices per member
+    std::vector<uint32_t> vertices;        // their global ids (BakedAsset::vertices), in the cache's order
+    std::vector<glm::dvec3> positions;     // member-major: [m * n + i] is member m's vertices[i]
+    std::vector<glm::dvec3> normals;       // the same, unit
+    glm::dvec3 box_min{0.0}, box_max{0.0}; // the cache box
+    size_t prepare_passes = 0;             // the technique's, run before the cache pass
+};
+
+// Runs the prepare passes of `drawn` (given: the technique whose palettes `raster` reads; its CPU
+// palettes written first by update()) and `raster`'s cache pass for an unculled frame of `crowd`
+// (on the GPU: `gpu_crowd`) at `time`, each in its own submission, and reads the cache back.
+// Fails the test and returns nothing when there is no cache pass or a member is not cached.
+std::optional<DecodedCache> runCachePass(gpu::Allocator& allocator, const render::GpuAsset& asset,
+                                         const render::Crowd& crowd, render::CrowdGpu& gpu_crowd,
+                                         render::ComputeRaster& raster, float time,
+                                         render::Technique* drawn = nullptr) {
+    const gpu::Context& context = *allocator.context;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
+    const gpu::shader::DrawConstants constants = render::crowdConstants(vp, time, asset);
+    std::vector<gpu::Pass> passes;
+    if (drawn != nullptr) {
+        drawn->update(0, time);                        // palette: the CPU writes the slot's palettes
+        drawn->addPreparePasses(passes, 0, constants); // pose: its `pose` pass
+    }
+    DecodedCache r;
+    r.prepare_passes = passes.size();
+    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
+    raster.addPasses(passes, 0, constants);
+    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
+    EXPECT_NE(cache_pass, passes.end()) << "no cache pass";
+    if (cache_pass == passes.end()) return std::nullopt;
+    // Separate submissions: the cache pass reads what the prepare passes wrote.
+    for (size_t i = 0; i < r.prepare_passes; ++i)
+        gpu::submitAndWait(context, [&](VkCommandBuffer cmd) { passes[i].record(cmd); });
+    gpu::submitAndWait(context, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
+
+    const gpu::shader::RasterPlan plan = raster.plan();
+    const render::ClusterChain& chain = raster.clusters();
+    r.n = chain.lod_vertex_ranges[0].y;
+    EXPECT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
+    EXPECT_EQ(plan.cache[0].w, r.n);
+    EXPECT_EQ(plan.totals.z, 0u) << "no member left out";
+    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
+    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
+    const size_t expected = crowd.instances.size() * r.n;
+    EXPECT_EQ(cache.size(), expected);
+    EXPECT_EQ(normals.size(), cache.size());
+    if (plan.cache[0].y != crowd.instances.size() || cache.size() != expected || normals.size() != expected)
+        return std::nullopt;
+    const gpu::shader::RasterParams& rp = raster.parameters();
+    const glm::dvec3 step(glm::vec3(rp.cache_step));
+    r.box_min = glm::dvec3(glm::vec3(rp.cache_origin));
+    r.box_max = r.box_min + step * double(THRONG_CACHE_STEPS);
+    r.vertices.assign(chain.lod_vertices.begin() + chain.lod_vertex_ranges[0].x,
+                      chain.lod_vertices.begin() + chain.lod_vertex_ranges[0].x + r.n);
+    for (size_t k = 0; k < expected; ++k) {
+        const glm::uvec2 w = cache[plan.cache[0].x + k];
+        const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
+        r.positions.push_back(r.box_min + q * step);
+        r.normals.push_back(decodeOctahedral(normals[plan.cache[0].x + k]));
+    }
+    return r;
+}
+
+// The double-precision reference of a skinned member, every mesh of `model` in order, for the
+// joints' skinning matrices `matrices`: positions and normals as the shaders compute them.
+// Linear: the blended matrix applied to the normal itself, not its inverse transpose as
+// referenceSkin does (for the cross-faded walker the two differ by up to 0.15 rad). Dual
+// quaternions: referenceSkinDualQuaternion (the blend's rotation applied to the normal).
+void referenceMember(const Model& model, std::span<const glm::dmat4> matrices, Skinning skinning,
+                     std::vector<glm::dvec3>& positions, std::vector<glm::dvec3>& normals) {
+    positions.clear();
+    normals.clear();
+    for (const Mesh& mesh : model.meshes) {
+        if (skinning == Skinning::DualQuaternion) {
+            const SkinnedVertices v = referenceSkinDualQuaternion(mesh, matrices);
+            positions.insert(positions.end(), v.positions.begin(), v.positions.end());
+            normals.insert(normals.end(), v.normals.begin(), v.normals.end());
+            continue;
+        }
+        const SkinnedVertices v = referenceSkin(mesh, matrices);
+        positions.insert(positions.end(), v.positions.begin(), v.positions.end());
+        for (size_t i = 0; i < mesh.normals.size(); ++i) {
+            glm::dmat3 sum(0.0);
+            for (int j = 0; j < 4; ++j) sum += glm::dmat3(matrices[mesh.joints[i][j]]) * double(mesh.weights[i][j]);
+            normals.push_back(sum * glm::dvec3(mesh.normals[i]));
+        }
+    }
+}
+
+// How far the cache is from a reference, and how far the two skinnings' references are apart.
+struct CacheError {
+    double worst = 0.0, worst_angle = 0.0;
+    double other_skinning = 0.0; // the largest difference between the linear and the dual-quaternion reference
+};
+
+// The vertex cache (section 1 of the issue) of technique `baked`, with `skinning`: after the cache
+// pass of an unculled frame, every member's LOD 0 vertices are in the cache, and each decoded
+// position equals the double-precision skinning of the baked frames around the member's time
+// (tweened, cross-fades blended as matrices, then each vertex's joints blended linearly or as
+// dual quaternions) within 1e-5 of the walker's size: the float matrices and the 21-bit steps
+// of the cache box. Each normal points where the reference takes it within 1e-3 radians (the
+// octahedral 2 x 16 bits: about 1e-4).
 TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const Model model = makeWalker();
@@ -253,84 +366,68 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
         inst.blend = 0.35f;
     }
     const float time = 0.61f;
-    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
-    render::ComputeRaster raster(*allocator_, "baked", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
-                                 VK_FORMAT_D32_SFLOAT, 1);
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
-    std::vector<gpu::Pass> passes;
-    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
-    raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
-    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
-    ASSERT_NE(cache_pass, passes.end()) << "baked has no cache pass";
-    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
-
-    const gpu::shader::RasterPlan plan = raster.plan();
-    const render::ClusterChain& chain = raster.clusters();
-    const uint32_t n = chain.lod_vertex_ranges[0].y;
-    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
-    ASSERT_EQ(plan.cache[0].w, n);
-    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
-    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
-    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
-    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
-    ASSERT_EQ(normals.size(), cache.size());
-    const gpu::shader::RasterParams& rp = raster.parameters();
     const double diagonal = bindPoseBounds(model).diagonal();
-    double worst = 0.0, worst_angle = 0.0;
-    for (size_t m = 0; m < crowd.instances.size(); ++m) {
-        const gpu::shader::InstanceRecord& inst = crowd.instances[m];
-        const double t = double(time) * inst.speed + inst.time_offset;
-        const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
-        const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t),
-                   mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
-        std::vector<glm::dmat4> blended(ma.size());
-        for (size_t j = 0; j < ma.size(); ++j) blended[j] = ma[j] * (1.0 - inst.blend) + mb[j] * double(inst.blend);
-        std::vector<glm::dvec3> reference, reference_normals;
-        for (const Mesh& mesh : model.meshes) {
-            const SkinnedVertices v = referenceSkin(mesh, blended);
-            reference.insert(reference.end(), v.positions.begin(), v.positions.end());
-            for (size_t i = 0; i < mesh.normals.size();
-                 ++i) { // the blended matrix's linear part, as the shaders apply it
-                glm::dmat3 sum(0.0);
-                for (int j = 0; j < 4; ++j) sum += glm::dmat3(blended[mesh.joints[i][j]]) * double(mesh.weights[i][j]);
-                reference_normals.push_back(sum * glm::dvec3(mesh.normals[i]));
+    for (Skinning skinning : {Skinning::Linear, Skinning::DualQuaternion}) {
+        SCOPED_TRACE(toString(skinning));
+        render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
+        render::RasterOptions options;
+        options.skinning = skinning;
+        render::ComputeRaster raster(*allocator_, "baked", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
+                                     VK_FORMAT_D32_SFLOAT, 1, options);
+        const std::optional<DecodedCache> cache = runCachePass(*allocator_, asset_, crowd, gpu_crowd, raster, time);
+        ASSERT_TRUE(cache);
+        const Skinning other = skinning == Skinning::Linear ? Skinning::DualQuaternion : Skinning::Linear;
+        CacheError e;
+        std::vector<glm::dvec3> reference, reference_normals, other_positions, other_normals;
+        for (size_t m = 0; m < crowd.instances.size(); ++m) {
+            const gpu::shader::InstanceRecord& inst = crowd.instances[m];
+            const double t = double(time) * inst.speed + inst.time_offset;
+            const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
+            const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t),
+                       mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
+            std::vector<glm::dmat4> blended(ma.size());
+            for (size_t j = 0; j < ma.size(); ++j) blended[j] = ma[j] * (1.0 - inst.blend) + mb[j] * double(inst.blend);
+            referenceMember(model, blended, skinning, reference, reference_normals);
+            referenceMember(model, blended, other, other_positions, other_normals);
+            for (uint32_t i = 0; i < cache->n; ++i) {
+                const uint32_t vertex = cache->vertices[i];
+                e.worst =
+                    std::max(e.worst, glm::length(cache->positions[m * cache->n + i] - reference[vertex]) / diagonal);
+                e.worst_angle =
+                    std::max(e.worst_angle, angleBetween(cache->normals[m * cache->n + i], reference_normals[vertex]));
+                e.other_skinning =
+                    std::max(e.other_skinning, glm::length(other_positions[vertex] - reference[vertex]) / diagonal);
             }
         }
-        for (uint32_t i = 0; i < n; ++i) {
-            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
-            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
-            const glm::dvec3 p = glm::dvec3(glm::vec3(rp.cache_origin)) + q * glm::dvec3(glm::vec3(rp.cache_step));
-            const uint32_t vertex = chain.lod_vertices[chain.lod_vertex_ranges[0].x + i];
-            worst = std::max(worst, glm::length(p - reference[vertex]) / diagonal);
-            worst_angle = std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]),
-                                                             reference_normals[vertex]));
-        }
+        std::printf("baked vertex cache (%s): %zu members x %u vertices, largest difference from the double "
+                    "reference %.2e of the size, normals %.2e rad (the other skinning's reference is up to %.2e "
+                    "away)\n",
+                    toString(skinning), crowd.instances.size(), cache->n, e.worst, e.worst_angle, e.other_skinning);
+        EXPECT_LE(e.worst, 1e-5);
+        EXPECT_LE(e.worst_angle, 1e-3);
+        EXPECT_GT(e.other_skinning, 1e-4) << "the two skinnings' references are too close to tell them apart";
     }
-    std::printf("vertex cache: %zu members x %u vertices, largest difference from the double reference %.2e of the "
-                "size, normals %.2e rad\n",
-                crowd.instances.size(), n, worst, worst_angle);
-    EXPECT_LE(worst, 1e-5);
-    EXPECT_LE(worst_angle, 1e-3);
 }
 
 // What checkPaletteCache found.
-struct PaletteCacheCheck {
-    double worst = 0.0, worst_angle = 0.0, layer_moves = 0.0;
+struct PaletteCacheCheck : CacheError {
+    double layer_moves = 0.0;
     double outside = -1.0, past_clips = -1.0; // how far the reference reaches past the cache box, the clips' boxes
     uint32_t carriers = 0;                    // members carrying the layer
 };
 
 // The vertex cache of a technique with TechniqueInfo::palettes_in_compute (`technique`, joints in
-// `encoding`): half the members cross-fade, the layer (kPoseLayers: the idle's upper body at 0.7)
-// is on 60% of them; the technique writes every member's palette (pose: its `pose` pass; palette:
-// update() on the CPU), the cache pass copies (or decodes) each cached member's rows into shared
-// memory and skins from there. Every decoded position against the double-precision skinning of
-// the same blend (referenceBlendedSkinningMatrices), each normal against where the blended
-// matrix takes it.
+// `encoding`, blended with `skinning`): half the members cross-fade, the layer (kPoseLayers: the
+// idle's upper body at 0.7) is on 60% of them; the technique writes every member's palette (pose:
+// its `pose` pass; palette: update() on the CPU), the cache pass copies (or decodes) each cached
+// member's rows into shared memory (with dual quaternions: then takes each joint apart once) and
+// skins from there. Every decoded position against the double-precision skinning of the same
+// blend (referenceBlendedSkinningMatrices, then referenceMember), each normal against where the
+// reference takes it.
 PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset& baked, const render::GpuAsset& asset,
-                                    render::Crowd crowd, const char* technique_name, JointEncoding encoding) {
+                                    render::Crowd crowd, const char* technique_name, JointEncoding encoding,
+                                    Skinning skinning = Skinning::Linear) {
     PaletteCacheCheck r;
-    const gpu::Context& context = *allocator.context;
     const Model model = makeWalker();
     for (size_t i = 0; i < crowd.instances.size(); ++i) { // half of them cross-fading
         gpu::shader::InstanceRecord& inst = crowd.instances[i];
@@ -356,47 +453,23 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
     ts.source = &baked.source;
     ts.layers = kPoseLayers;
     ts.encoding = encoding;
+    ts.skinning = skinning;
     Result<std::unique_ptr<render::Technique>> created = render::createTechnique(technique_name, ts);
     EXPECT_TRUE(created) << created.error().message;
     if (!created) return r;
     render::Technique& technique = *created.value();
     EXPECT_NE(technique.computePalettes(0), VkBuffer(VK_NULL_HANDLE));
     EXPECT_EQ(technique.computePaletteEncoding(), encoding);
+    render::RasterOptions options;
+    options.skinning = skinning;
     render::ComputeRaster raster(allocator, technique_name, baked, asset, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
-                                 VK_FORMAT_D32_SFLOAT, 1, {}, &technique);
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
-    const gpu::shader::DrawConstants constants = render::crowdConstants(vp, time, asset);
-    technique.update(0, time); // palette: the CPU writes the slot's palettes
-    std::vector<gpu::Pass> passes;
-    technique.addPreparePasses(passes, 0, constants); // pose: its `pose` pass
-    const size_t prepare = passes.size();
-    EXPECT_EQ(prepare, std::string_view(technique_name) == "pose" ? 1u : 0u);
-    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
-    raster.addPasses(passes, 0, constants);
-    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
-    EXPECT_NE(cache_pass, passes.end()) << technique_name << " has no cache pass";
-    if (cache_pass == passes.end()) return r;
-    // Separate submissions: the cache pass reads what the prepare passes wrote.
-    for (size_t i = 0; i < prepare; ++i)
-        gpu::submitAndWait(context, [&](VkCommandBuffer cmd) { passes[i].record(cmd); });
-    gpu::submitAndWait(context, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
-
-    const gpu::shader::RasterPlan plan = raster.plan();
-    const render::ClusterChain& chain = raster.clusters();
-    const uint32_t n = chain.lod_vertex_ranges[0].y;
-    EXPECT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
-    EXPECT_EQ(plan.cache[0].w, n);
-    EXPECT_EQ(plan.totals.z, 0u) << "no member left out";
+                                 VK_FORMAT_D32_SFLOAT, 1, options, &technique);
     EXPECT_EQ(raster.parameters().coarse_lods, 0u);
-    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
-    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
-    EXPECT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
-    EXPECT_EQ(normals.size(), cache.size());
-    if (cache.size() != size_t(crowd.instances.size()) * n || normals.size() != cache.size()) return r;
-    const gpu::shader::RasterParams& rp = raster.parameters();
+    const std::optional<DecodedCache> cache =
+        runCachePass(allocator, asset, crowd, gpu_crowd, raster, time, &technique);
+    if (!cache) return r;
+    EXPECT_EQ(cache->prepare_passes, std::string_view(technique_name) == "pose" ? 1u : 0u);
     const double diagonal = bindPoseBounds(model).diagonal();
-    const glm::dvec3 box_min(glm::vec3(rp.cache_origin)),
-        box_max = box_min + glm::dvec3(glm::vec3(rp.cache_step)) * double(THRONG_CACHE_STEPS);
     Bounds clips_box = crowd.clip_bounds.front(); // the clips' own boxes (baked's cache box)
     for (const Bounds& b : crowd.clip_bounds) {
         clips_box.min = glm::min(clips_box.min, b.min);
@@ -407,6 +480,8 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
         const glm::dvec3 past = glm::max(lo - p, p - hi);
         return std::max(past.x, std::max(past.y, past.z)) / diagonal;
     };
+    const Skinning other = skinning == Skinning::Linear ? Skinning::DualQuaternion : Skinning::Linear;
+    std::vector<glm::dvec3> reference, reference_normals, without_layer, unused, other_positions;
     for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
         const gpu::shader::InstanceRecord& inst = crowd.instances[m];
         const double t = double(float(time * inst.speed + inst.time_offset)); // as the technique computes it
@@ -427,38 +502,31 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
         const Clip* base = &model.clips[inst.clips & 0xffffu];
         const std::vector<glm::dmat4> blended = referenceBlendedSkinningMatrices(model, base, t, over, true),
                                       plain = referenceBlendedSkinningMatrices(model, base, t, fade_only, true);
-        std::vector<glm::dvec3> reference, without_layer, reference_normals;
-        for (const Mesh& mesh : model.meshes) {
-            const SkinnedVertices v = referenceSkin(mesh, blended), p = referenceSkin(mesh, plain);
-            reference.insert(reference.end(), v.positions.begin(), v.positions.end());
-            without_layer.insert(without_layer.end(), p.positions.begin(), p.positions.end());
-            for (size_t i = 0; i < mesh.normals.size(); ++i) { // the blended matrix's linear part, as the shaders
-                glm::dmat3 sum(0.0);
-                for (int j = 0; j < 4; ++j) sum += glm::dmat3(blended[mesh.joints[i][j]]) * double(mesh.weights[i][j]);
-                reference_normals.push_back(sum * glm::dvec3(mesh.normals[i]));
-            }
-        }
-        for (uint32_t i = 0; i < n; ++i) {
-            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
-            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
-            const glm::dvec3 p = box_min + q * glm::dvec3(glm::vec3(rp.cache_step));
-            const uint32_t vertex = chain.lod_vertices[chain.lod_vertex_ranges[0].x + i];
-            const glm::dvec3 want = reference[vertex];
+        referenceMember(model, blended, skinning, reference, reference_normals);
+        referenceMember(model, plain, skinning, without_layer, unused);
+        referenceMember(model, blended, other, other_positions, unused);
+        for (uint32_t i = 0; i < cache->n; ++i) {
+            const uint32_t vertex = cache->vertices[i];
+            const glm::dvec3 p = cache->positions[m * cache->n + i], want = reference[vertex];
             r.worst = std::max(r.worst, glm::length(p - want) / diagonal);
-            r.worst_angle = std::max(r.worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]),
-                                                                 reference_normals[vertex]));
+            r.worst_angle =
+                std::max(r.worst_angle, angleBetween(cache->normals[m * cache->n + i], reference_normals[vertex]));
+            r.other_skinning = std::max(r.other_skinning, glm::length(other_positions[vertex] - want) / diagonal);
             r.layer_moves = std::max(r.layer_moves, glm::length(without_layer[vertex] - want) / diagonal);
-            r.outside = std::max(r.outside, beyond(box_min, box_max, want)); // past 0: the cache clamps it
+            r.outside = std::max(r.outside, beyond(cache->box_min, cache->box_max, want)); // past 0: clamped
             r.past_clips = std::max(r.past_clips, beyond(clips_box.min, clips_box.max, want));
         }
     }
-    std::printf("%s%s vertex cache: %zu members x %u vertices, %u carrying the layer (it moves vertices up to %.3f "
-                "of the size); largest difference from the double reference %.2e of the size, normals %.2e rad; "
-                "nearest approach to the cache box's faces %.3f of the size (to the clips' own boxes' %.3f)\n",
-                technique_name, encoding == JointEncoding::Quaternion ? " (quat)" : "", crowd.instances.size(), n,
-                r.carriers, r.layer_moves, r.worst, r.worst_angle, -r.outside, -r.past_clips);
+    std::printf("%s%s vertex cache (%s): %zu members x %u vertices, %u carrying the layer (it moves vertices up to "
+                "%.3f of the size); largest difference from the double reference %.2e of the size, normals %.2e rad "
+                "(the other skinning's reference is up to %.2e away); nearest approach to the cache box's faces "
+                "%.3f of the size (to the clips' own boxes' %.3f)\n",
+                technique_name, encoding == JointEncoding::Quaternion ? " (quat)" : "", toString(skinning),
+                crowd.instances.size(), cache->n, r.carriers, r.layer_moves, r.worst, r.worst_angle, r.other_skinning,
+                -r.outside, -r.past_clips);
     EXPECT_LT(r.outside, 0.0) << "a pose reaches the cache box's faces";
     EXPECT_GT(r.layer_moves, 0.02) << "the layer did nothing";
+    EXPECT_GT(r.other_skinning, 1e-4) << "the two skinnings' references are too close to tell them apart";
     EXPECT_GT(r.carriers, 2u);
     EXPECT_LT(r.carriers, uint32_t(crowd.instances.size()));
     return r;
@@ -468,27 +536,32 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
 // cross-fade and the layer blended in local space). Every decoded position equals the
 // double-precision skinning of the same blend within 1e-5 of the walker's size (the pass's float
 // matrices and the 21-bit steps of the cache box, which is culling's grown box: a limb swung past
-// the clips' boxes would be clamped), each normal within 1e-3 radians of where the blended matrix
-// takes it.
+// the clips' boxes would be clamped), each normal within 1e-3 radians of where the reference
+// takes it; with linear and with dual-quaternion skinning.
 TEST_F(ComputeRaster, PoseVertexCacheHoldsTheReferenceBlend) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
-    const PaletteCacheCheck r =
-        checkPaletteCache(*allocator_, baked_, asset_, crowdOf(12), "pose", JointEncoding::Matrix);
-    EXPECT_LE(r.worst, 1e-5);
-    EXPECT_LE(r.worst_angle, 1e-3);
+    for (Skinning skinning : {Skinning::Linear, Skinning::DualQuaternion}) {
+        const PaletteCacheCheck r =
+            checkPaletteCache(*allocator_, baked_, asset_, crowdOf(12), "pose", JointEncoding::Matrix, skinning);
+        EXPECT_LE(r.worst, 1e-5) << toString(skinning);
+        EXPECT_LE(r.worst_angle, 1e-3) << toString(skinning);
+    }
 }
 
 // Technique `palette` in the vertex cache: the CPU samples every member's palette into the frame
 // slot's buffer (the same blend as pose, in float on the CPU), in either encoding: 3x4 matrices,
 // copied as pose's are, or quaternion + translation + uniform scale (2 rows a joint), decoded by
-// the cache pass as palette.vert decodes them. The same bounds as pose's.
+// the cache pass as palette.vert decodes them; each with linear and dual-quaternion skinning. The
+// same bounds as pose's.
 TEST_F(ComputeRaster, PaletteVertexCacheHoldsTheReferenceBlend) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
-    for (JointEncoding encoding : {JointEncoding::Matrix, JointEncoding::Quaternion}) {
-        const PaletteCacheCheck r = checkPaletteCache(*allocator_, baked_, asset_, crowdOf(12), "palette", encoding);
-        EXPECT_LE(r.worst, 1e-5) << toString(encoding);
-        EXPECT_LE(r.worst_angle, 1e-3) << toString(encoding);
-    }
+    for (JointEncoding encoding : {JointEncoding::Matrix, JointEncoding::Quaternion})
+        for (Skinning skinning : {Skinning::Linear, Skinning::DualQuaternion}) {
+            const PaletteCacheCheck r =
+                checkPaletteCache(*allocator_, baked_, asset_, crowdOf(12), "palette", encoding, skinning);
+            EXPECT_LE(r.worst, 1e-5) << toString(encoding) << ", " << toString(skinning);
+            EXPECT_LE(r.worst_angle, 1e-3) << toString(encoding) << ", " << toString(skinning);
+        }
 }
 
 // Technique `vat` in the vertex cache: no joints, each cached vertex sampled from the vertex
@@ -515,26 +588,10 @@ TEST_F(ComputeRaster, VatVertexCacheHoldsTheBakedVertices) {
     render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
     render::ComputeRaster raster(*allocator_, "vat", baked_, asset_, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
                                  VK_FORMAT_D32_SFLOAT, 1);
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
-    std::vector<gpu::Pass> passes;
-    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
-    raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
-    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
-    ASSERT_NE(cache_pass, passes.end()) << "vat has no cache pass";
-    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
-
-    const gpu::shader::RasterPlan plan = raster.plan();
-    const render::ClusterChain& chain = raster.clusters();
-    const uint32_t n = chain.lod_vertex_ranges[0].y;
-    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
-    ASSERT_EQ(plan.cache[0].w, n);
-    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
     EXPECT_EQ(raster.parameters().coarse_lods, 0u);
-    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
-    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
-    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
-    ASSERT_EQ(normals.size(), cache.size());
-    const gpu::shader::RasterParams& rp = raster.parameters();
+    const std::optional<DecodedCache> cache = runCachePass(*allocator_, asset_, crowd, gpu_crowd, raster, time);
+    ASSERT_TRUE(cache);
+    const uint32_t n = cache->n;
     const double diagonal = bindPoseBounds(model).diagonal();
     // Vertex `v`'s texel (position or normal) of `clip` at clip time `t`, the two frames around
     // it tweened in double (framesAt's arithmetic).
@@ -565,16 +622,13 @@ TEST_F(ComputeRaster, VatVertexCacheHoldsTheBakedVertices) {
             skinned.insert(skinned.end(), v.positions.begin(), v.positions.end());
         }
         for (uint32_t i = 0; i < n; ++i) {
-            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
-            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
-            const glm::dvec3 p = glm::dvec3(glm::vec3(rp.cache_origin)) + q * glm::dvec3(glm::vec3(rp.cache_step));
-            const uint32_t vertex = chain.lod_vertices[chain.lod_vertex_ranges[0].x + i];
+            const glm::dvec3 p = cache->positions[m * n + i];
+            const uint32_t vertex = cache->vertices[i];
             const glm::dvec3 want = texelAt(a, t, vertex, false) * (1.0 - blend) + texelAt(b, t, vertex, false) * blend;
             const glm::dvec3 normal = texelAt(a, t, vertex, true) * (1.0 - blend) + texelAt(b, t, vertex, true) * blend;
             worst = std::max(worst, glm::length(p - want) / diagonal);
             worst_skinned = std::max(worst_skinned, glm::length(p - skinned[vertex]) / diagonal);
-            worst_angle =
-                std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]), normal));
+            worst_angle = std::max(worst_angle, angleBetween(cache->normals[m * n + i], normal));
         }
     }
     std::printf("vat vertex cache: %zu members x %u vertices, largest difference from the baked texels %.2e of the "
@@ -586,12 +640,14 @@ TEST_F(ComputeRaster, VatVertexCacheHoldsTheBakedVertices) {
 }
 
 // The cache changes where positions come from, not the picture: with the cache, without it, and
-// with room for only part of the crowd (the rest skinned per cluster), the street view agrees.
+// with room for only part of the crowd (the rest skinned per cluster), the street view agrees;
+// with dual quaternions too (the cache pass takes each joint apart once, the per-cluster and
+// resolve variants per vertex's joint).
 TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const render::Crowd crowd = crowdOf(400);
     const CullSettings cull{true, true, 1.0f, false, true};
-    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat"}) {
+    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat", "baked@dq", "palette@dq"}) {
         render::RenderSettings s = drawnBy(technique);
         s.raster = Raster::Compute;
         const render::RenderOutput cached = renderAt(crowd, render::ViewKind::Street, 1, 0.8f, cull, s);
@@ -620,6 +676,132 @@ TEST_F(ComputeRaster, PictureIsTheSameWithAndWithoutTheVertexCache) {
                 << technique << ": " << agree.differ << " of " << agree.pixels << " pixels differ";
         }
     }
+}
+
+// builtin:twist (a cylinder whose upper joint turns 180 degrees and back), where the two
+// skinnings differ most: at 180 degrees linear blending collapses the middle (the candy wrapper),
+// dual quaternions keep it round.
+class ComputeRasterTwist : public ComputeRaster {
+  protected:
+    Model suiteModel() const override { return makeTwist(); }
+    BakeOptions bakeOptions() const override {
+        BakeOptions o;
+        o.lods = 1;
+        return o;
+    }
+};
+
+// Each technique that blends joints, with dual quaternions through the compute rasterizer against
+// the hardware's; and the compute picture with linear skinning far from it, so the agreement is
+// the dual quaternions' and not a picture the two skinnings share.
+TEST_F(ComputeRasterTwist, DualQuaternionPictureAgreesWithTheHardwareRasterizer) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    render::Crowd crowd = crowdOf(9);
+    for (gpu::shader::InstanceRecord& r : crowd.instances) { // every member at 180 degrees
+        r.speed = 1.0f;
+        r.time_offset = 0.0f;
+        r.blend = 0.0f;
+    }
+    const CullSettings cull{true, false, 1.0f, false, true};
+    for (const char* technique : {"baked", "pose", "palette"}) {
+        render::RenderSettings s;
+        s.technique = technique;
+        s.skinning = Skinning::DualQuaternion;
+        const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Overview, 1, 2.0f, cull, s);
+        s.raster = Raster::Compute;
+        const render::RenderOutput compute = renderAt(crowd, render::ViewKind::Overview, 1, 2.0f, cull, s);
+        s.skinning = Skinning::Linear;
+        const render::RenderOutput linear = renderAt(crowd, render::ViewKind::Overview, 1, 2.0f, cull, s);
+        const Agreement agree = compare(hardware, compute, 24), apart = compare(hardware, linear, 24);
+        std::printf("twist, %s, dual quaternions: %zu of %zu pixels covered, %zu differ in compute (%.2f%%); "
+                    "compute with linear skinning differs in %zu\n",
+                    technique, agree.covered, agree.pixels, agree.differ,
+                    100.0 * double(agree.differ) / double(agree.pixels), apart.differ);
+        EXPECT_GT(agree.covered, agree.pixels / 50) << "nothing drawn";
+        EXPECT_LE(agree.differ, agree.pixels / 100) << technique;
+        EXPECT_GT(apart.differ, 10 * agree.differ + 50) << technique << ": the skinnings look alike";
+    }
+}
+
+// The walker (with its vertex animation) carrying builtin:sword in the right hand on half the
+// members and builtin:hat on three quarters, as attach_test's crowds.
+class ComputeRasterProps : public ComputeRaster {
+  protected:
+    void prepare(BakedAsset& asset) const override {
+        Attachment sword;
+        sword.joint = "hand_r";
+        sword.prop = makeSword();
+        sword.offset = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.05f, 0.02f));
+        sword.share = 0.5f;
+        Attachment hat;
+        hat.joint = "head";
+        hat.prop = makeHat();
+        hat.offset = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.2f, 0.0f));
+        hat.share = 0.75f;
+        const Attachment props[] = {sword, hat};
+        const Status s = attachProps(asset, props);
+        ASSERT_TRUE(s.ok()) << s.message;
+    }
+};
+
+// Props through the compute rasterizer: a prop's clusters only on the members that carry it, in
+// its own colours (no member tint), as the hardware path draws them (member.glsl). Each
+// technique's picture against the hardware's, in the overview and the street view, at full detail
+// and with LOD; the pixels that differ must be few beside the props' own footprint (what the
+// hardware picture gains from the props), which drawing them on every member or tinted would
+// reach.
+TEST_F(ComputeRasterProps, PropsAgreeWithTheHardwareRasterizer) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    ASSERT_EQ(baked_.props.size(), 2u);
+    // The same walker without props, for the props' footprint.
+    Result<BakedAsset> bare = bake(makeWalker(), bakeOptions());
+    ASSERT_TRUE(bare.ok());
+    Result<render::GpuAsset> bare_gpu = render::uploadAsset(*allocator_, bare.value());
+    ASSERT_TRUE(bare_gpu.ok()) << bare_gpu.error().message;
+    for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
+        const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
+        for (size_t p = 0; p < baked_.props.size(); ++p) { // some members carry each, some do not
+            const uint32_t share = uint32_t(std::lround(baked_.props[p].share * 256.0f));
+            size_t carriers = 0;
+            for (size_t m = 0; m < crowd.instances.size(); ++m) {
+                const uint32_t key = crowd.instances[m].key != 0 ? crowd.instances[m].key : uint32_t(m);
+                carriers += gpu::shader::throngCarries(key, uint32_t(p + 1), share) ? 1 : 0;
+            }
+            EXPECT_GT(carriers, 0u);
+            EXPECT_LT(carriers, crowd.instances.size());
+        }
+        for (bool lod : {false, true}) {
+            const CullSettings cull{true, lod, 1.0f, false, true};
+            render::RenderSettings plain = drawnBy("baked");
+            plain.width = 320;
+            plain.height = 180;
+            plain.frames = 1;
+            plain.time = 0.8f;
+            plain.cull = cull;
+            plain.baked = &bare.value();
+            Result<render::RenderOutput> without = render::renderCrowd(
+                *allocator_, bare_gpu.value(), crowd, render::crowdViewProjection(view, crowd, 320.0f / 180.0f), plain);
+            ASSERT_TRUE(without.ok()) << without.error().message;
+            size_t footprint = 0; // baked's (the bare walker is drawn by baked), the yardstick for all
+            for (const char* technique : {"baked", "pose", "palette", "vat", "static", "baked@dq"}) {
+                render::RenderSettings s = drawnBy(technique);
+                const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, s);
+                s.raster = Raster::Compute;
+                const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
+                ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
+                const Agreement agree = compare(hardware, compute, 24);
+                if (std::string_view(technique) == "baked") footprint = compare(hardware, without.value(), 24).differ;
+                std::printf("props, %s, %s, LOD %s: the props change %zu of %zu pixels of baked's hardware picture; "
+                            "%zu differ in compute (%.2f%%)\n",
+                            technique, render::toString(view), lod ? "on" : "off", footprint, agree.pixels,
+                            agree.differ, 100.0 * double(agree.differ) / double(agree.pixels));
+                EXPECT_GT(footprint, agree.pixels / 500) << "the props show too little to tell";
+                EXPECT_LE(agree.differ, agree.pixels / 100) << technique << ", " << render::toString(view);
+                EXPECT_LE(agree.differ * 10, footprint) << technique << ", " << render::toString(view);
+            }
+        }
+    }
+    render::destroyAsset(*allocator_, bare_gpu.value());
 }
 
 // builtin:fish baked, for technique procedural: schools of it in a volume, swum by kTestSwim.
@@ -685,42 +867,22 @@ TEST_F(ComputeRasterFish, ProceduralVertexCacheHoldsTheSwim) {
     options.swim = swim;
     render::ComputeRaster raster(*allocator_, "procedural", baked_, asset_, gpu_crowd, {64, 36},
                                  VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, 1, options);
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f);
-    std::vector<gpu::Pass> passes;
-    gpu_crowd.addPasses(passes, 0, vp, {64, 36}, CullSettings{false, false, 0.0f, false, false});
-    raster.addPasses(passes, 0, render::crowdConstants(vp, time, asset_));
-    auto cache_pass = std::find_if(passes.begin(), passes.end(), [](const gpu::Pass& p) { return p.name == "cache"; });
-    ASSERT_NE(cache_pass, passes.end()) << "procedural has no cache pass";
-    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
-
-    const gpu::shader::RasterPlan plan = raster.plan();
-    const render::ClusterChain& chain = raster.clusters();
-    const uint32_t n = chain.lod_vertex_ranges[0].y;
-    ASSERT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
-    ASSERT_EQ(plan.cache[0].w, n);
-    ASSERT_EQ(plan.totals.z, 0u) << "no member left out";
     EXPECT_EQ(raster.parameters().coarse_lods, 0u);
-    const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
-    const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
-    ASSERT_EQ(cache.size(), size_t(crowd.instances.size()) * n);
-    ASSERT_EQ(normals.size(), cache.size());
-    const gpu::shader::RasterParams& rp = raster.parameters();
+    const std::optional<DecodedCache> cache = runCachePass(*allocator_, asset_, crowd, gpu_crowd, raster, time);
+    ASSERT_TRUE(cache);
+    const uint32_t n = cache->n;
     const double diagonal = baked_.bind_bounds.diagonal();
-    const glm::dvec3 box_min(glm::vec3(rp.cache_origin)),
-        box_max = box_min + glm::dvec3(glm::vec3(rp.cache_step)) * double(THRONG_CACHE_STEPS);
+    const glm::dvec3 box_min = cache->box_min, box_max = cache->box_max;
     double worst = 0.0, worst_angle = 0.0, moved = 0.0, outside = -1.0;
     for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
         for (uint32_t i = 0; i < n; ++i) {
-            const glm::uvec2 w = cache[plan.cache[0].x + m * n + i];
-            const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
-            const glm::dvec3 p = box_min + q * glm::dvec3(glm::vec3(rp.cache_step));
-            const BakedVertex& v = baked_.vertices[chain.lod_vertices[chain.lod_vertex_ranges[0].x + i]];
+            const glm::dvec3 p = cache->positions[m * n + i];
+            const BakedVertex& v = baked_.vertices[cache->vertices[i]];
             const glm::dvec3 rest(v.position[0], v.position[1], v.position[2]);
             glm::dvec3 normal(v.normal[0], v.normal[1], v.normal[2]);
             const glm::dvec3 want = swumInDouble(swim, crowd.instances[m], double(time), rest, normal);
             worst = std::max(worst, glm::length(p - want) / diagonal);
-            worst_angle =
-                std::max(worst_angle, angleBetween(decodeOctahedral(normals[plan.cache[0].x + m * n + i]), normal));
+            worst_angle = std::max(worst_angle, angleBetween(cache->normals[m * n + i], normal));
             moved = std::max(moved, glm::length(want - rest) / diagonal);
             const glm::dvec3 past = glm::max(box_min - want, want - box_max);
             outside = std::max(outside, std::max(past.x, std::max(past.y, past.z)) / diagonal);
@@ -814,15 +976,11 @@ TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.error().message.find("--raster compute"), std::string::npos) << out.error().message;
     EXPECT_EQ(render::computeRasterProblem(*context_, "baked", baked_, (1u << 24) + 1).empty(), false);
-    // pose and palette are drawn, with linear skinning only (their palettes are blended as matrices).
-    for (const char* technique : {"pose", "palette"}) {
+    // pose and palette are drawn (with either skinning: PictureAgreesWithTheHardwareRasterizer).
+    for (const char* technique : {"pose", "palette"})
         if (context_->int64_atomics) {
             EXPECT_EQ(render::computeRasterProblem(*context_, technique, baked_, 10), "");
         }
-        const std::string dq = render::computeRasterProblem(*context_, technique, baked_, 10, Skinning::DualQuaternion);
-        EXPECT_NE(dq.find("blends joints linearly"), std::string::npos) << dq;
-        EXPECT_EQ(dq.find('\n'), std::string::npos) << dq;
-    }
     // vat reads the vertex animation, which an asset baked without --vat lacks.
     BakedAsset plain = baked_;
     plain.vat_f32.clear();

@@ -209,6 +209,17 @@ TEST(TechniqueRegistry, ComputeRasterRefusalNamesTheTechniquesWithIt) {
     }
 }
 
+// The compute rasterizer draws dual quaternions only where it blends joints (the baked animation's
+// or the technique's palettes): a technique that draws them and is drawn in compute must be one.
+TEST(TechniqueRegistry, DualQuaternionsInComputeAreSkinnedFromJoints) {
+    for (const TechniqueInfo& t : techniques()) {
+        if (!t.dual_quaternion || !t.compute_raster) continue;
+        EXPECT_TRUE(t.skinned_in_compute) << t.name;
+        EXPECT_FALSE(t.vat_in_compute) << t.name;
+        EXPECT_FALSE(t.swim_in_compute) << t.name;
+    }
+}
+
 // --simulate: refused exactly for the techniques that read members on the CPU, naming those that
 // do not.
 TEST(TechniqueRegistry, SimulateRefusalNamesTheTechniquesThatReadMembersOnTheGpu) {

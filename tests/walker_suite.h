@@ -20,6 +20,8 @@ class WalkerSuite : public GpuSuite {
         Result<BakedAsset> r = bake(suiteModel(), bakeOptions());
         ASSERT_TRUE(r.ok());
         baked_ = std::move(r).value();
+        prepare(baked_);
+        if (HasFatalFailure()) return;
         Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked_);
         ASSERT_TRUE(g.ok());
         asset_ = std::move(g).value();
@@ -27,6 +29,7 @@ class WalkerSuite : public GpuSuite {
     }
     virtual Model suiteModel() const { return makeWalker(); } // a suite of another model overrides it
     virtual BakeOptions bakeOptions() const { return {}; }
+    virtual void prepare(BakedAsset&) const {} // after baking, before the upload (e.g. attachProps)
     void TearDown() override {
         if (uploaded_) render::destroyAsset(*allocator_, asset_);
         GpuSuite::TearDown();

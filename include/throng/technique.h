@@ -16,10 +16,13 @@ struct TechniqueInfo {
     std::string_view summary; // what it does, one line for help texts
 
     // What it draws.
-    bool members_on_gpu = false;  // reads the members only on the GPU, so they may move there (--simulate)
-    bool takes_layers = false;    // blends layers (--layer; CrowdRendererDesc::layers)
-    bool dual_quaternion = false; // draws dual-quaternion skinning (--skinning dual-quaternion)
-    bool compute_raster = false;  // the compute rasterizer can draw it (--raster compute|auto)...
+    bool members_on_gpu = false; // reads the members only on the GPU, so they may move there (--simulate)
+    bool takes_layers = false;   // blends layers (--layer; CrowdRendererDesc::layers)
+    // Draws dual-quaternion skinning (--skinning dual-quaternion); with compute_raster the compute
+    // rasterizer draws it too, so such a technique skins from joints there (the baked animation or
+    // palettes_in_compute: render::RasterOptions::skinning).
+    bool dual_quaternion = false;
+    bool compute_raster = false; // the compute rasterizer can draw it (--raster compute|auto)...
     // ...skinning its vertices (once a frame into its vertex cache: --vertex-cache) from the baked
     // animation, as technique baked draws them (without: the bind pose, as static)...
     bool skinned_in_compute = false;

@@ -1,8 +1,6 @@
 // Clusters per level of detail; see clusters.h.
 #include "clusters.h"
 
-#include <throng/attach.h>
-
 #include <meshoptimizer.h>
 
 #include <algorithm>
@@ -38,7 +36,7 @@ ClusterChain buildClusters(const BakedAsset& asset) {
         std::set<uint32_t> referenced;
         for (size_t s = 0; s < ranges.size(); ++s) {
             const BakedLodRange& r = ranges[s];
-            if (r.index_count == 0 || isPropSubmesh(asset, uint32_t(s))) continue; // props: hardware draws only
+            if (r.index_count == 0) continue;
             const uint32_t* indices = asset.indices.data() + r.first_index;
             referenced.insert(indices, indices + r.index_count);
             const size_t bound = meshopt_buildMeshletsBound(r.index_count, kClusterVertices, kClusterTriangles);

@@ -148,7 +148,7 @@ bool techniqueRastersInCompute(std::string_view technique) {
 }
 
 std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset,
-                                 uint64_t members, Skinning skinning) {
+                                 uint64_t members) {
     if (!techniqueRastersInCompute(technique)) {
         size_t have = 0;
         for (const TechniqueInfo& t : techniques()) have += t.compute_raster ? 1 : 0;
@@ -157,9 +157,6 @@ std::string computeRasterProblem(const gpu::Context& ctx, std::string_view techn
     }
     if (const TechniqueInfo* info = findTechnique(technique); info->vat_in_compute && !asset.hasVat())
         return "technique " + std::string(technique) + " needs vertex animation data: bake with --vat";
-    if (skinning != Skinning::Linear)
-        return "the compute rasterizer blends joints linearly (dual-quaternion skinning is drawn with --raster "
-               "hardware)";
     if (!ctx.int64_atomics)
         return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
     uint64_t triangles = 0;
@@ -218,12 +215,15 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         shading.push_back(sh);
     }
     textures_ = std::max<uint32_t>(uint32_t(asset.textures.size()), 1u);
+    std::vector<uint32_t> props = asset.submesh_props; // per submesh (0: the model's)
+    props.resize(asset.submeshes.size(), 0u);
     clusters_ = uploadStorage(a, clusters);
     cluster_vertices_ = uploadStorage(a, chain_.vertices);
     cluster_triangles_ = uploadStorage(a, chain_.triangles);
     resolve_triangles_ = uploadStorage(a, resolve);
     triangle_slots_ = uploadStorage(a, triangle_slots);
     submesh_shading_ = uploadStorage(a, shading);
+    submesh_props_ = uploadStorage(a, props);
     visibility_ = gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(uint64_t),
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -297,7 +297,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                        THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS, THRONG_BINDING_RESOLVE_TRIANGLES,
                        THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
                        THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS,
-                       THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS})
+                       THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS, THRONG_BINDING_SUBMESH_PROPS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     bindings.push_back(
         {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
@@ -316,15 +316,20 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
     // One variant per source (raster_skin.glsl): the baked animation's read through the
     // specialization of its storage; the palettes' through their encoding's (technique palette's
-    // quaternions: 2 rows a joint); the others need none.
+    // quaternions: 2 rows a joint); both with the crowd's skinning (THRONG_SPEC_DUAL_QUATERNION, as
+    // the techniques' vertex shaders); the others need none.
     const SourceShaders shaders = shadersOf(source, options.shadows != nullptr);
-    const AnimationSpecialization specialization(asset);
+    const bool dual_quaternion = options.skinning == Skinning::DualQuaternion;
+    assert(!dual_quaternion || source == Source::Baked || palettes); // skinningProblem refused the others
+    const AnimationSpecialization specialization(asset, dual_quaternion);
     const bool baked_skin = source == Source::Baked;
-    const VkBool32 quaternion_palette =
-        palettes && drawn->computePaletteEncoding() == JointEncoding::Quaternion ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry palette_entry{THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)};
-    const VkSpecializationInfo palette_specialization{1, &palette_entry, sizeof quaternion_palette,
-                                                      &quaternion_palette};
+    const VkBool32 palette_values[2] = {
+        palettes && drawn->computePaletteEncoding() == JointEncoding::Quaternion ? VK_TRUE : VK_FALSE,
+        dual_quaternion ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry palette_entries[2] = {
+        {THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
+        {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
+    const VkSpecializationInfo palette_specialization{2, palette_entries, sizeof palette_values, palette_values};
     const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info
                                                       : palettes ? &palette_specialization
                                                                  : nullptr;
@@ -364,7 +369,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t sets = slots * textures_;
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 27 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 28 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4 * sets}, // animation, vat, texture, shadow map
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -389,6 +394,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_CULL_COUNTS, crowd.countsBuffer()),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TRIANGLES, resolve_triangles_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_SHADING, submesh_shading_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_PROPS, submesh_props_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_CACHE, vertex_cache_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_MEMBER_SLOTS, member_slots_->buffer),

@@ -1,15 +1,18 @@
 // The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
 // with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`
 // and `palette`, which it skins from the palettes the technique writes each frame — pose's `pose`
-// pass, palette's CPU, in either of its joint encodings —, `vat`, whose vertices it samples from
-// the vertex animation, `procedural`, whose rest mesh it swims, and `static`, its bind pose)
-// without the hardware rasterizer. Passes replace the technique's
+// pass, palette's CPU, in either of its joint encodings —, these three with linear or
+// dual-quaternion skinning, `vat`, whose vertices it samples from the vertex animation,
+// `procedural`, whose rest mesh it swims, and `static`, its bind pose), props included (a prop's
+// clusters only on the members that carry it, untinted), without the hardware rasterizer.
+// Passes replace the technique's
 // draw (its prepare passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
 //            from the culling counts (one workgroup per (member, cluster) of each LOD, and the
 //            cache's layout), then per cached member (a workgroup) puts its joint matrices once
 //            into shared memory (blended from the baked frames, or copied from the technique's
-//            palette) and skins its LOD's vertices once (position and normal) into the vertex
+//            palette; with dual-quaternion skinning each then taken apart once into its dual
+//            quaternion) and skins its LOD's vertices once (position and normal) into the vertex
 //            cache (`vat`, `procedural`: computes each vertex, no joints);
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
@@ -41,10 +44,11 @@ bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
 // buffer atomics, the technique has no compute path (or, for `vat`, the asset no vertex
-// animation), the chain has more than 65,535 triangles or the crowd more than 16,777,216 members
-// (the visibility buffer's id fields), or the skinning is not linear (it blends joints linearly).
+// animation), or the chain has more than 65,535 triangles or the crowd more than 16,777,216
+// members (the visibility buffer's id fields). Every skinning its technique draws
+// (skinningProblem) it draws too.
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
-                                 uint64_t members, Skinning skinning = Skinning::Linear);
+                                 uint64_t members);
 
 // The vertex cache's size (12 bytes a vertex: position 8, normal 4; throng/options.h): kVertexCacheAuto = what the
 // crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,
@@ -60,6 +64,9 @@ struct RasterOptions {
     // The crowd's shadow map, which the resolve then samples as lit_shadowed.frag does (members
     // drawn here receive shadows); null: no shadows. Kept: it must outlive the rasterizer.
     const ShadowMap* shadows = nullptr;
+    // How the skeletal sources blend a vertex's joints (the crowd's; skinningProblem is empty for
+    // the technique): specializes the cache pass, the per-cluster raster and the resolve.
+    Skinning skinning = Skinning::Linear;
 };
 
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
@@ -126,7 +133,7 @@ class ComputeRaster {
     bool skinned_ = false;             // TechniqueInfo::skinned_in_compute: a vertex cache
     bool coarse_ = false;              // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
-        submesh_shading_, visibility_, plan_;
+        submesh_shading_, submesh_props_, visibility_, plan_;
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)

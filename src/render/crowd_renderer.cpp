@@ -163,8 +163,7 @@ template <class Build> Status built(Build&& build) {
 std::string CrowdRenderer::rasterProblem(Raster mode) const {
     if (mode == Raster::Hardware) return {};
     if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
-    return computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size(),
-                                setup_.skinning);
+    return computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size());
 }
 
 std::string CrowdRenderer::impostorProblem() const {
@@ -181,7 +180,7 @@ std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
     const CrowdRendererSetup& s = setup_;
     return std::make_unique<ComputeRaster>(
         *allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent, s.color_format, s.depth_format,
-        s.frames_in_flight, RasterOptions{s.vertex_cache_bytes, s.swim, shadows_.get()}, technique_.get());
+        s.frames_in_flight, RasterOptions{s.vertex_cache_bytes, s.swim, shadows_.get(), s.skinning}, technique_.get());
 }
 
 std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {

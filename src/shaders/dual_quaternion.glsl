@@ -46,11 +46,16 @@ vec4 quaternionOfRows(vec3 r0, vec3 r1, vec3 r2) {
     return normalize(q);
 }
 
-void addJoint(inout JointBlend b, mat3x4 m, float w) {
-    if (!kDualQuaternion) {
-        b.linear += m * w;
-        return;
-    }
+// Joint m taken apart as above: its rotation (real), its dual part and its scale. The compute
+// rasterizer's cache pass converts each joint once a member and blends per vertex
+// (addJointDualQuaternion); the vertex shaders convert per vertex (addJoint): the same arithmetic.
+struct JointDualQuaternion {
+    vec4 real;
+    vec4 dual;
+    float scale;
+};
+
+JointDualQuaternion jointDualQuaternion(mat3x4 m) {
     // m[i] is row i: (R s)[i] and t[i].
     vec3 c0 = vec3(m[0].x, m[1].x, m[2].x), c1 = vec3(m[0].y, m[1].y, m[2].y), c2 = vec3(m[0].z, m[1].z, m[2].z);
     float s = (length(c0) + length(c1) + length(c2)) / 3.0;
@@ -59,12 +64,23 @@ void addJoint(inout JointBlend b, mat3x4 m, float w) {
         r = quaternionOfRows(m[0].xyz / s, m[1].xyz / s, m[2].xyz / s);
     else
         s = 0.0;
-    vec4 d = 0.5 * quaternionProduct(vec4(m[0].w, m[1].w, m[2].w, 0.0), r);
-    if (b.first == vec4(0.0)) b.first = r;
-    float signed_w = dot(b.first, r) < 0.0 ? -w : w;
-    b.real += signed_w * r;
-    b.dual += signed_w * d;
-    b.scale += w * s;
+    return JointDualQuaternion(r, 0.5 * quaternionProduct(vec4(m[0].w, m[1].w, m[2].w, 0.0), r), s);
+}
+
+void addJointDualQuaternion(inout JointBlend b, JointDualQuaternion q, float w) {
+    if (b.first == vec4(0.0)) b.first = q.real;
+    float signed_w = dot(b.first, q.real) < 0.0 ? -w : w;
+    b.real += signed_w * q.real;
+    b.dual += signed_w * q.dual;
+    b.scale += w * q.scale;
+}
+
+void addJoint(inout JointBlend b, mat3x4 m, float w) {
+    if (!kDualQuaternion) {
+        b.linear += m * w;
+        return;
+    }
+    addJointDualQuaternion(b, jointDualQuaternion(m), w);
 }
 
 mat3x4 endJointBlend(JointBlend b) {

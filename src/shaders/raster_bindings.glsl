@@ -21,3 +21,12 @@ layout(std430, set = 0, binding = THRONG_BINDING_CACHE_NORMALS) THRONG_CACHE_ACC
 layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) THRONG_CACHE_ACCESS buffer MemberSlots { uint member_slots[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_LOD_VERTICES) readonly buffer LodVertices { uint lod_vertex_words[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_SLOTS) readonly buffer VertexSlots { uint vertex_slots[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
+
+// Whether member `member` (its record `inst`) draws submesh `submesh`: a prop's submesh only on
+// the members that carry the prop, as member.glsl's emitVertex decides for the vertex shaders.
+bool memberDrawsSubmesh(uint member, InstanceRecord inst, uint submesh) {
+    uint bits = submesh_props[submesh], prop = bits >> THRONG_PROP_SHIFT;
+    return prop == 0u || throngCarries(inst.key != 0u ? inst.key : member, prop, (bits >> THRONG_PROP_SHARE_SHIFT) & 0x1ffu);
+}

@@ -8,6 +8,7 @@
 // (the first plan.cache[lod].y slots) from the cache and nothing else, so it carries no skinning
 // code; the others skin (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
 // THRONG_RASTER_PROCEDURAL: raster_skin.glsl) or read the bind pose of the members after them.
+// A prop's clusters are drawn only for the members that carry it (memberDrawsSubmesh).
 // Expects shared.h.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
@@ -59,6 +60,8 @@ void main() {
     uvec4 cluster = clusters[lod_clusters.x + group % lod_clusters.y];
     uint member = memberAt(pc.lod, slot);
     InstanceRecord inst = instances[member];
+    // A cluster holds one submesh's triangles: a prop's on a member without it, none (the whole workgroup).
+    if (!memberDrawsSubmesh(member, inst, resolve_triangles[cluster.z].w)) return;
     uint t = gl_LocalInvocationID.x;
     if (t < cluster.y) {
 #ifdef THRONG_RASTER_CACHED

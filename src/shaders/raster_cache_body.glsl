@@ -4,8 +4,11 @@
 // around its time, tweened, and clip B cross-faded in, exactly as baked_skin.glsl's
 // instanceSkinning does per vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the
 // rows the technique wrote this frame (technique pose's pass, technique palette's CPU: as
-// palette.vert reads them; the quaternion encoding decoded into rows). Then they sum each of the
-// LOD's vertices' (up to) 4 joints from there, as the vertex shaders do. Per-vertex variants
+// palette.vert reads them; the quaternion encoding decoded into rows). Specialized for
+// dual-quaternion skinning (THRONG_SPEC_DUAL_QUATERNION), each joint is then taken apart once into
+// its dual quaternion and scale (dual_quaternion.glsl's jointDualQuaternion) in place of its rows.
+// Then they blend each of the LOD's vertices' (up to) 4 joints from there, linearly or as dual
+// quaternions, as the vertex shaders do. Per-vertex variants
 // (THRONG_CACHE_PER_VERTEX: no joints), whose LOD vertex list holds vertex ids: each thread
 // computes its vertices as the technique's vertex shader does, through raster_skin.glsl's
 // skinVertex: THRONG_RASTER_VAT (raster_cache_vat.comp) samples the vertex animation,
@@ -62,6 +65,18 @@ void main() {
         palette[3u * joint + 2u] = m[2];
     }
 #endif
+#ifndef THRONG_CACHE_PER_VERTEX
+    if (kDualQuaternion) {  // once a joint rather than once a vertex's joint
+        barrier();
+        for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+            uint at = 3u * joint;
+            JointDualQuaternion q = jointDualQuaternion(mat3x4(palette[at], palette[at + 1u], palette[at + 2u]));
+            palette[at] = q.real;
+            palette[at + 1u] = q.dual;
+            palette[at + 2u] = vec4(q.scale, 0.0, 0.0, 0.0);
+        }
+    }
+#endif
     if (gl_LocalInvocationID.x == 0u) member_slots[member] = cache.z + slot;
     barrier();
     uint first = raster.lod_vertices[pc.lod].x, base = cache.x + slot * cache.w;
@@ -78,12 +93,16 @@ void main() {
         uint j01 = lod_vertex_words[b + 4u], j23 = lod_vertex_words[b + 5u];
         uvec4 joints = uvec4(j01 & 0xffffu, j01 >> 16, j23 & 0xffffu, j23 >> 16);
         vec4 weights = uintBitsToFloat(uvec4(lod_vertex_words[b + 6u], lod_vertex_words[b + 7u], lod_vertex_words[b + 8u], lod_vertex_words[b + 9u]));
-        mat3x4 skin = mat3x4(0.0);
+        JointBlend blend = beginJointBlend();
         for (int j = 0; j < 4; ++j) {
             if (weights[j] == 0.0) continue;
             uint at = 3u * min(joints[j], THRONG_CACHE_MAX_JOINTS - 1u);  // joint ids are checked at load: a guard, not a clamp
-            skin += mat3x4(palette[at], palette[at + 1u], palette[at + 2u]) * weights[j];
+            if (kDualQuaternion)
+                addJointDualQuaternion(blend, JointDualQuaternion(palette[at], palette[at + 1u], palette[at + 2u].x), weights[j]);
+            else
+                blend.linear += mat3x4(palette[at], palette[at + 1u], palette[at + 2u]) * weights[j];
         }
+        mat3x4 skin = endJointBlend(blend);
         vertex_cache[base + v] = encodeCachedPosition(vec4(position, 1.0) * skin);
         cache_normals[base + v] = encodeCachedNormal(vec4(decodeCachedNormal(lod_vertex_words[b + 3u]), 0.0) * skin);
 #endif

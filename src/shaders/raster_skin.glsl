@@ -3,12 +3,15 @@
 // the levels it skins in full), raster_coarse.comp and resolve_coarse.frag THRONG_SKIN_COARSE
 // too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.frag
 // (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
-// the technique wrote this frame, technique pose's pass or technique palette's CPU, blended
-// linearly as palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,
+// the technique wrote this frame, technique pose's pass or technique palette's CPU, blended as
+// palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,
 // tweened and cross-faded as vat.vert samples it); the *_procedural variants
 // THRONG_RASTER_PROCEDURAL (the fish swim, swim.glsl, as procedural.vert moves the rest mesh):
 // one kind of skinning per shader, the lightest code for each; the static variants draw the bind
-// pose as static.vert.
+// pose as static.vert. The skeletal variants blend a vertex's joints linearly or, specialized with
+// THRONG_SPEC_DUAL_QUATERNION (--skinning dual-quaternion), as dual quaternions
+// (dual_quaternion.glsl), as the vertex shaders do; the coarse-skinned levels take the heaviest
+// joint's matrix alone (nothing to blend) with either skinning, as baked.vert does there.
 // Expects shared.h, vertex.glsl and instance.glsl first, and the block `raster` (RasterParams).
 
 #ifdef THRONG_RASTER_BAKED
@@ -37,6 +40,7 @@ layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 member_palettes[]; };
 layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
 #include "palette_joint.glsl"
+#include "dual_quaternion.glsl"
 
 mat3x4 paletteJoint(uint member, uint joint) {
     uint entry = member * raster.joint_count + joint;
@@ -60,9 +64,10 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
     normal = vtx.normal;
     swimVertex(inst, raster.time, position, normal);
 #elif defined(THRONG_RASTER_PALETTE)
-    mat3x4 skin = mat3x4(0.0);
+    JointBlend blend = beginJointBlend();
     for (int i = 0; i < 4; ++i)
-        if (vtx.weights[i] != 0.0) skin += paletteJoint(member, vtx.joints[i]) * vtx.weights[i];
+        if (vtx.weights[i] != 0.0) addJoint(blend, paletteJoint(member, vtx.joints[i]), vtx.weights[i]);
+    mat3x4 skin = endJointBlend(blend);
     position = vec4(vtx.position, 1.0) * skin;
     normal = vec4(vtx.normal, 0.0) * skin;
 #elif defined(THRONG_RASTER_BAKED)

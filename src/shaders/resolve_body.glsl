@@ -3,7 +3,7 @@
 // normals from the vertex cache where the cache holds the member, else skinned again (three a
 // pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
 // pixel centre, and what lit.frag shades: directional + ambient light, two-sided, vertex colour
-// times member colour times submesh colour (SubmeshShading) times the submesh's base-colour
+// times member colour (not on props: a prop keeps its own colours, as member.glsl) times submesh colour (SubmeshShading) times the submesh's base-colour
 // texture, and with THRONG_SHADOWS (the *_shadowed variants) the shadow map's light
 // (shadow.glsl). The texture is sampled with textureGrad: the UV's screen derivatives from the
 // triangle itself (its perspective-correct barycentrics one pixel right and one pixel down), where
@@ -26,6 +26,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buf
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_SHADING) readonly buffer Shading { SubmeshShading submesh_shading[]; };
 layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture;
 layout(push_constant) uniform Push { uint texture; } push;
+layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) readonly buffer VertexCache { uvec2 vertex_cache[]; };
@@ -114,7 +115,9 @@ void main() {
     // Vulkan's facing: counter-clockwise in framebuffer coordinates (y down) is front, which is
     // a negative `area` here.
     if (area > 0.0) normal = -normal;
-    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * unpackUnorm4x8(inst.color) * shading.base_color;
+    // A prop keeps its own colours (member.glsl): the member's tint is the member's.
+    vec4 tint = submesh_props[tri.w] != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color);
+    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * shading.base_color;
     if (textured) {
         vec2 at_uv = pb.x * uv[0] + pb.y * uv[1] + pb.z * uv[2];
         vec3 right = perspectiveBarycentrics(c + vec2(1.0, 0.0), s, area, inv_w);

@@ -76,6 +76,8 @@ using uint = uint32_t;
     30 // storage buffer: uint per cached vertex (model-space normal, octahedral, 2 x snorm16)
 #define THRONG_BINDING_TRIANGLE_SLOTS                                                                                  \
     31 // storage buffer: uvec4 per chain triangle (its vertices' indices among its LOD's vertices, 0)
+#define THRONG_BINDING_SUBMESH_PROPS                                                                                   \
+    34 // storage buffer: uint per submesh, its prop bits (as DrawConstants::draw_bits carries them; 0: the model's)
 #define THRONG_CACHE_VERTEX_WORDS                                                                                      \
     10 // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
 #define THRONG_CACHE_MAX_JOINTS 128 // the cache pass keeps a member's palette in shared memory; more joints: no cache
