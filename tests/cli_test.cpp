@@ -247,14 +247,14 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
 }
 
 // The compute rasterizer through the CLI: its passes and rate in the report (pose's own pass
-// before them, and the vertex cache of those it skins: baked, pose, palette); a technique without
-// it refused with one line.
+// before them, and the vertex cache of those it skins: baked, pose, palette, bonetex); a device
+// without 64-bit buffer atomics refused with one line.
 TEST(Cli, BenchReportsTheComputeRasterizer) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string();
     const CliRun r =
-        run("bench --techniques baked,static,pose,palette --instances 30 --frames 2 --warmup 1 --size 160x90 --raster "
-            "compute --validate --json " +
+        run("bench --techniques baked,static,pose,palette,bonetex --instances 30 --frames 2 --warmup 1 --size 160x90 "
+            "--raster compute --validate --json " +
             json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(json);
@@ -274,10 +274,13 @@ TEST(Cli, BenchReportsTheComputeRasterizer) {
             EXPECT_LT(std::find(names.begin(), names.end(), "pose"), std::find(names.begin(), names.end(), "cache"));
         }
     }
-    EXPECT_EQ(report["results"].size(), 4u);
-    const CliRun refused = run("render --technique bonetex --raster compute --out x.png");
+    EXPECT_EQ(report["results"].size(), 5u);
+    // Without 64-bit buffer atomics: refused with one line.
+    const CliRun refused = throng::test::runThrong("render --technique bonetex --raster compute --out x.png",
+                                                   "THRONG_MASK_FEATURES=shaderBufferInt64Atomics");
     EXPECT_EQ(refused.exit_code, 1) << refused.err;
     EXPECT_NE(refused.err.find("--raster compute"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("64-bit buffer atomics"), std::string::npos) << refused.err;
     EXPECT_EQ(run("render --raster sideways --out x.png").exit_code, 2);
 }
 

@@ -43,7 +43,7 @@ class ComputeRaster : public test::WalkerSuite {
 // Technique `pose`'s crowds here carry this layer: the idle's upper body at 0.7 over 60% of them.
 const std::vector<std::string> kPoseLayers = {"idle@spine,0.7@60%"};
 
-// Settings that draw `label`: a technique (`pose` and `palette` with kPoseLayers), or
+// Settings that draw `label`: a technique (those that take layers with kPoseLayers), or
 // "palette-quat": palette with its joints encoded as quaternions; "TECHNIQUE@dq": with
 // dual-quaternion skinning.
 render::RenderSettings drawnBy(std::string_view label) {
@@ -54,7 +54,7 @@ render::RenderSettings drawnBy(std::string_view label) {
     }
     s.technique = label == "palette-quat" ? "palette" : std::string(label);
     if (label == "palette-quat") s.encoding = JointEncoding::Quaternion;
-    if (s.technique == "pose" || s.technique == "palette") s.layers = kPoseLayers;
+    if (findTechnique(s.technique)->takes_layers) s.layers = kPoseLayers;
     return s;
 }
 
@@ -70,8 +70,8 @@ constexpr auto compare = test::comparePictures;
 
 TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
-    for (const char* technique :
-         {"baked", "pose", "palette", "palette-quat", "vat", "static", "baked@dq", "pose@dq", "palette@dq"}) {
+    for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat", "static", "baked@dq", "pose@dq",
+                                  "palette@dq", "palette-ubo", "bonetex", "cpu"}) {
         for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
             for (bool lod : {false, true}) {
                 const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
@@ -322,8 +322,10 @@ std::optional<DecodedCache> runCachePass(gpu::Allocator& allocator, const render
 // Linear: the blended matrix applied to the normal itself, not its inverse transpose as
 // referenceSkin does (for the cross-faded walker the two differ by up to 0.15 rad). Dual
 // quaternions: referenceSkinDualQuaternion (the blend's rotation applied to the normal).
+// `inverse_transpose`: linear normals as referenceSkin turns them (technique cpu's CPU skinning).
 void referenceMember(const Model& model, std::span<const glm::dmat4> matrices, Skinning skinning,
-                     std::vector<glm::dvec3>& positions, std::vector<glm::dvec3>& normals) {
+                     std::vector<glm::dvec3>& positions, std::vector<glm::dvec3>& normals,
+                     bool inverse_transpose = false) {
     positions.clear();
     normals.clear();
     for (const Mesh& mesh : model.meshes) {
@@ -335,6 +337,10 @@ void referenceMember(const Model& model, std::span<const glm::dmat4> matrices, S
         }
         const SkinnedVertices v = referenceSkin(mesh, matrices);
         positions.insert(positions.end(), v.positions.begin(), v.positions.end());
+        if (inverse_transpose) { // as technique cpu turns them on the CPU
+            normals.insert(normals.end(), v.normals.begin(), v.normals.end());
+            continue;
+        }
         for (size_t i = 0; i < mesh.normals.size(); ++i) {
             glm::dmat3 sum(0.0);
             for (int j = 0; j < 4; ++j) sum += glm::dmat3(matrices[mesh.joints[i][j]]) * double(mesh.weights[i][j]);
@@ -417,11 +423,13 @@ struct PaletteCacheCheck : CacheError {
 };
 
 // The vertex cache of a technique with TechniqueInfo::palettes_in_compute (`technique`, joints in
-// `encoding`, blended with `skinning`): half the members cross-fade, the layer (kPoseLayers: the
-// idle's upper body at 0.7) is on 60% of them; the technique writes every member's palette (pose:
-// its `pose` pass; palette: update() on the CPU), the cache pass copies (or decodes) each cached
-// member's rows into shared memory (with dual quaternions: then takes each joint apart once) and
-// skins from there. Every decoded position against the double-precision skinning of the same
+// `encoding`, blended with `skinning`) or vertices_in_compute (cpu): half the members cross-fade,
+// the layer (kPoseLayers: the idle's upper body at 0.7) is on 60% of them; the technique writes
+// every member's palette (pose: its `pose` pass; palette, palette-ubo, bonetex: update() on the
+// CPU, into a storage buffer, padded uniform blocks or a texture uploaded by its `upload` pass),
+// the cache pass copies (or decodes) each cached member's rows into shared memory (with dual
+// quaternions: then takes each joint apart once) and skins from there; or (cpu) the CPU skins
+// every vertex and the cache pass copies them. Every decoded position against the double-precision skinning of the same
 // blend (referenceBlendedSkinningMatrices, then referenceMember), each normal against where the
 // reference takes it.
 PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset& baked, const render::GpuAsset& asset,
@@ -454,12 +462,20 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
     ts.layers = kPoseLayers;
     ts.encoding = encoding;
     ts.skinning = skinning;
+    const TechniqueInfo& info = *findTechnique(technique_name);
+    const render::BakedAssetMesh mesh = info.needs_cpu_mesh ? render::cpuMesh(baked) : render::BakedAssetMesh{};
+    ts.mesh = &mesh;
     Result<std::unique_ptr<render::Technique>> created = render::createTechnique(technique_name, ts);
     EXPECT_TRUE(created) << created.error().message;
     if (!created) return r;
     render::Technique& technique = *created.value();
-    EXPECT_NE(technique.computePalettes(0), VkBuffer(VK_NULL_HANDLE));
-    EXPECT_EQ(technique.computePaletteEncoding(), encoding);
+    if (info.palettes_in_compute) {
+        const render::ComputePalettes p = technique.computePalettes(0);
+        EXPECT_TRUE(p.buffer != VK_NULL_HANDLE || p.image != VK_NULL_HANDLE) << technique_name;
+        EXPECT_EQ(p.encoding, encoding) << technique_name;
+    } else {
+        EXPECT_NE(technique.computeVertices(0), VkBuffer(VK_NULL_HANDLE)) << technique_name;
+    }
     render::RasterOptions options;
     options.skinning = skinning;
     render::ComputeRaster raster(allocator, technique_name, baked, asset, gpu_crowd, {64, 36}, VK_FORMAT_R8G8B8A8_SRGB,
@@ -468,7 +484,9 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
     const std::optional<DecodedCache> cache =
         runCachePass(allocator, asset, crowd, gpu_crowd, raster, time, &technique);
     if (!cache) return r;
-    EXPECT_EQ(cache->prepare_passes, std::string_view(technique_name) == "pose" ? 1u : 0u);
+    // pose: its `pose` pass; bonetex: its `upload` pass.
+    const bool prepares = std::string_view(technique_name) == "pose" || std::string_view(technique_name) == "bonetex";
+    EXPECT_EQ(cache->prepare_passes, prepares ? 1u : 0u);
     const double diagonal = bindPoseBounds(model).diagonal();
     Bounds clips_box = crowd.clip_bounds.front(); // the clips' own boxes (baked's cache box)
     for (const Bounds& b : crowd.clip_bounds) {
@@ -502,7 +520,7 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
         const Clip* base = &model.clips[inst.clips & 0xffffu];
         const std::vector<glm::dmat4> blended = referenceBlendedSkinningMatrices(model, base, t, over, true),
                                       plain = referenceBlendedSkinningMatrices(model, base, t, fade_only, true);
-        referenceMember(model, blended, skinning, reference, reference_normals);
+        referenceMember(model, blended, skinning, reference, reference_normals, info.vertices_in_compute);
         referenceMember(model, plain, skinning, without_layer, unused);
         referenceMember(model, blended, other, other_positions, unused);
         for (uint32_t i = 0; i < cache->n; ++i) {
@@ -562,6 +580,31 @@ TEST_F(ComputeRaster, PaletteVertexCacheHoldsTheReferenceBlend) {
             EXPECT_LE(r.worst, 1e-5) << toString(encoding) << ", " << toString(skinning);
             EXPECT_LE(r.worst_angle, 1e-3) << toString(encoding) << ", " << toString(skinning);
         }
+}
+
+// The CPU-fed techniques in the vertex cache, the same bounds as pose's: palette-ubo (its padded
+// 16 KiB uniform blocks read as one storage buffer, batch by batch; both encodings, both
+// skinnings), bonetex (its texture of quaternion texels) and cpu (its CPU-skinned vertices, linear).
+TEST_F(ComputeRaster, CpuFedVertexCachesHoldTheReferenceBlend) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    struct Case {
+        const char* technique;
+        JointEncoding encoding;
+        Skinning skinning;
+    };
+    const Case cases[] = {{"palette-ubo", JointEncoding::Matrix, Skinning::Linear},
+                          {"palette-ubo", JointEncoding::Quaternion, Skinning::Linear},
+                          {"palette-ubo", JointEncoding::Matrix, Skinning::DualQuaternion},
+                          {"bonetex", JointEncoding::Quaternion, Skinning::Linear},
+                          {"cpu", JointEncoding::Matrix, Skinning::Linear}};
+    for (const Case& c : cases) {
+        // More members than one palette-ubo block holds (the walker's: 17 as matrices), so the
+        // batches' padding is crossed.
+        const PaletteCacheCheck r =
+            checkPaletteCache(*allocator_, baked_, asset_, crowdOf(40), c.technique, c.encoding, c.skinning);
+        EXPECT_LE(r.worst, 1e-5) << c.technique << ", " << toString(c.encoding) << ", " << toString(c.skinning);
+        EXPECT_LE(r.worst_angle, 1e-3) << c.technique << ", " << toString(c.encoding) << ", " << toString(c.skinning);
+    }
 }
 
 // Technique `vat` in the vertex cache: no joints, each cached vertex sampled from the vertex
@@ -964,33 +1007,36 @@ TEST_F(ComputeRaster, BandwidthProbeMeasuresACopy) {
 }
 
 TEST_F(ComputeRaster, RefusesWhatItCannotDraw) {
-    const render::Crowd crowd = crowdOf(10);
-    render::RenderSettings s;
-    s.technique = "bonetex";
-    s.raster = Raster::Compute;
-    s.baked = &baked_;
-    s.width = 64;
-    s.height = 36;
-    const Result<render::RenderOutput> out = render::renderCrowd(
-        *allocator_, asset_, crowd, render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f), s);
-    ASSERT_FALSE(out.ok());
-    EXPECT_NE(out.error().message.find("--raster compute"), std::string::npos) << out.error().message;
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    // Every technique has a compute path (PictureAgreesWithTheHardwareRasterizer draws each).
+    for (const TechniqueInfo& t : techniques()) {
+        EXPECT_TRUE(t.compute_raster) << t.name;
+        EXPECT_EQ(render::computeRasterProblem(*context_, t.name, baked_, 10), "") << t.name;
+    }
+    EXPECT_NE(render::computeRasterProblem(*context_, "nonesuch", baked_, 10).find("has no compute rasterizer"),
+              std::string::npos);
     EXPECT_EQ(render::computeRasterProblem(*context_, "baked", baked_, (1u << 24) + 1).empty(), false);
-    // pose and palette are drawn (with either skinning: PictureAgreesWithTheHardwareRasterizer).
-    for (const char* technique : {"pose", "palette"})
-        if (context_->int64_atomics) {
-            EXPECT_EQ(render::computeRasterProblem(*context_, technique, baked_, 10), "");
-        }
     // vat reads the vertex animation, which an asset baked without --vat lacks.
     BakedAsset plain = baked_;
     plain.vat_f32.clear();
     plain.vat_f16.clear();
     const std::string no_vat = render::computeRasterProblem(*context_, "vat", plain, 10);
     EXPECT_NE(no_vat.find("bake with --vat"), std::string::npos) << no_vat;
-    // palette-ubo's uniform blocks and bonetex's texture are not read.
-    for (const char* technique : {"palette-ubo", "bonetex"})
-        EXPECT_NE(render::computeRasterProblem(*context_, technique, baked_, 10).find("has no compute rasterizer"),
-                  std::string::npos);
+    // cpu's vertices in several buffers (storage buffers of three members' vertices here): the
+    // compute rasterizer reads one.
+    const render::Crowd crowd = crowdOf(10);
+    render::RenderSettings s;
+    s.technique = "cpu";
+    s.raster = Raster::Compute;
+    s.baked = &baked_;
+    s.width = 64;
+    s.height = 36;
+    s.hooks.storage_buffer_limit = 3 * uint64_t(baked_.vertices.size()) * 24;
+    const Result<render::RenderOutput> out = render::renderCrowd(
+        *allocator_, asset_, crowd, render::crowdViewProjection(render::ViewKind::Overview, crowd, 64.0f / 36.0f), s);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.error().message.find("--raster compute"), std::string::npos) << out.error().message;
+    EXPECT_NE(out.error().message.find("several buffers"), std::string::npos) << out.error().message;
 }
 
 } // namespace

@@ -194,9 +194,9 @@ TEST_F(CheckerCard, TexelsMatchTheCpuReferenceThroughBothRasterizers) {
     }
 }
 
-// Every shared model through every technique the compute rasterizer draws (the textured
-// CesiumMan and Fox among them), a street crowd at full detail: the compute rasterizer's picture
-// against the hardware's.
+// Every shared model through every technique but procedural (which swims fish: raster_test's
+// school), the textured CesiumMan and Fox among them, a street crowd at full detail: the compute
+// rasterizer's picture against the hardware's.
 class SharedModels : public test::GpuSuite {};
 
 TEST_F(SharedModels, ComputeShadesAsTheHardwareDoes) {
@@ -220,7 +220,9 @@ TEST_F(SharedModels, ComputeShadesAsTheHardwareDoes) {
         const render::Crowd crowd = render::makeCrowd(baked.value(), layout);
         const glm::mat4 vp =
             render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
-        for (const char* technique : {"baked", "pose", "palette", "vat", "static"}) {
+        for (const TechniqueInfo& info : techniques()) {
+            if (info.swims) continue; // procedural swims fish (a model of its own: raster_test's fish)
+            const std::string technique(info.name);
             render::RenderSettings s;
             s.technique = technique;
             s.width = kWidth;
@@ -230,15 +232,19 @@ TEST_F(SharedModels, ComputeShadesAsTheHardwareDoes) {
             s.cull = CullSettings{true, false, 1.0f, false, false};
             s.baked = &baked.value();
             Result<render::RenderOutput> hardware = render::renderCrowd(*allocator_, asset.value(), crowd, vp, s);
-            ASSERT_TRUE(hardware.ok()) << relative << ", " << technique << ": " << hardware.error().message;
             s.raster = Raster::Compute;
+            if (!hardware.ok()) { // what the technique cannot draw at all (palette-ubo: 840 joints)
+                std::printf("%s, %s: %s\n", relative, technique.c_str(), hardware.error().message.c_str());
+                EXPECT_FALSE(render::renderCrowd(*allocator_, asset.value(), crowd, vp, s).ok());
+                continue;
+            }
             Result<render::RenderOutput> compute = render::renderCrowd(*allocator_, asset.value(), crowd, vp, s);
             ASSERT_TRUE(compute.ok()) << relative << ", " << technique << ": " << compute.error().message;
             const Agreement close = compare(hardware.value(), compute.value(), 8);
             const Agreement loose = compare(hardware.value(), compute.value(), 24);
             std::printf("%s, %s (%zu textures): %zu pixels covered, %.2f%% differ by more than 8, %.2f%% by more "
                         "than 24\n",
-                        relative, technique, baked.value().textures.size(), close.covered,
+                        relative, technique.c_str(), baked.value().textures.size(), close.covered,
                         100.0 * double(close.differ) / double(close.pixels),
                         100.0 * double(loose.differ) / double(loose.pixels));
             EXPECT_GT(close.covered, close.pixels / 100) << relative << ", " << technique << ": nothing drawn";

@@ -27,8 +27,9 @@ struct TechniqueInfo {
     // animation, as technique baked draws them (without: the bind pose, as static)...
     bool skinned_in_compute = false;
     // ...or, with skinned_in_compute, from the skinning palettes it writes each frame (its own
-    // pass, pose; the CPU, palette: render::Technique::computePalettes, member-major, 3 vec4 rows
-    // per joint or 2 in the quaternion encoding), as palette.vert draws them.
+    // pass, pose; the CPU, palette, palette-ubo, bonetex: render::Technique::computePalettes,
+    // member-major, 3 vec4 rows per joint or 2 in the quaternion encoding, in a storage buffer,
+    // batches of one or a texture), as palette.vert draws them.
     bool palettes_in_compute = false;
     // ...or, with skinned_in_compute, each vertex's position and normal sampled from the vertex
     // animation (tweened and cross-faded per vertex, as technique vat draws them; needs_vat).
@@ -36,6 +37,9 @@ struct TechniqueInfo {
     // ...or, with skinned_in_compute and swims, each vertex of the rest mesh moved by the swim (as
     // technique procedural draws it; render::RasterOptions::swim).
     bool swim_in_compute = false;
+    // ...or, with skinned_in_compute, each vertex's position and normal read from the vertices the
+    // CPU skinned this frame (render::Technique::computeVertices), as technique cpu draws them.
+    bool vertices_in_compute = false;
     // A school of fish: laid out in a volume, simulated as a school, culled by the reach of its
     // swim and shaped by --swim (CrowdJob::swim).
     bool swims = false;

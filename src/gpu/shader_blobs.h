@@ -37,6 +37,8 @@ extern const std::span<const uint32_t> raster_vat_comp_spv;
 extern const std::span<const uint32_t> raster_cache_vat_comp_spv;
 extern const std::span<const uint32_t> raster_procedural_comp_spv;
 extern const std::span<const uint32_t> raster_cache_procedural_comp_spv;
+extern const std::span<const uint32_t> raster_vertices_comp_spv;
+extern const std::span<const uint32_t> raster_cache_vertices_comp_spv;
 extern const std::span<const uint32_t> impostor_vert_spv;
 extern const std::span<const uint32_t> impostor_frag_spv;
 extern const std::span<const uint32_t> bandwidth_comp_spv;
@@ -48,6 +50,7 @@ extern const std::span<const uint32_t> resolve_static_frag_spv;
 extern const std::span<const uint32_t> resolve_palette_frag_spv;
 extern const std::span<const uint32_t> resolve_vat_frag_spv;
 extern const std::span<const uint32_t> resolve_procedural_frag_spv;
+extern const std::span<const uint32_t> resolve_vertices_frag_spv;
 // The resolve variants that receive shadows (THRONG_SHADOWS; CMakeLists.txt builds one per resolve_*.frag).
 extern const std::span<const uint32_t> resolve_baked_shadowed_frag_spv;
 extern const std::span<const uint32_t> resolve_cached_shadowed_frag_spv;
@@ -56,6 +59,7 @@ extern const std::span<const uint32_t> resolve_static_shadowed_frag_spv;
 extern const std::span<const uint32_t> resolve_palette_shadowed_frag_spv;
 extern const std::span<const uint32_t> resolve_vat_shadowed_frag_spv;
 extern const std::span<const uint32_t> resolve_procedural_shadowed_frag_spv;
+extern const std::span<const uint32_t> resolve_vertices_shadowed_frag_spv;
 // The crowd simulation (src/sim/gpu_sim.h).
 extern const std::span<const uint32_t> sim_cells_comp_spv;
 extern const std::span<const uint32_t> sim_scan_comp_spv;

@@ -92,6 +92,7 @@ enum class Source {
     BindPose, // `static`
     Baked,    // the baked animation, skinned (`baked`)
     Palettes, // the technique's palettes, skinned (TechniqueInfo::palettes_in_compute)
+    Vertices, // the vertices the technique's CPU skinned, per vertex (TechniqueInfo::vertices_in_compute)
     Vat,      // the vertex animation, sampled per vertex (TechniqueInfo::vat_in_compute)
     Swim,     // the rest mesh, swum per vertex (TechniqueInfo::swim_in_compute)
 };
@@ -99,6 +100,7 @@ enum class Source {
 Source sourceOf(const TechniqueInfo* info) {
     if (info == nullptr || !info->skinned_in_compute) return Source::BindPose;
     if (info->palettes_in_compute) return Source::Palettes;
+    if (info->vertices_in_compute) return Source::Vertices;
     if (info->vat_in_compute) return Source::Vat;
     if (info->swim_in_compute) return Source::Swim;
     return Source::Baked;
@@ -125,6 +127,10 @@ SourceShaders shadersOf(Source source, bool shadowed) {
     case Source::Vat:
         out = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv,
                shadowed ? s::resolve_vat_shadowed_frag_spv : s::resolve_vat_frag_spv};
+        break;
+    case Source::Vertices:
+        out = {s::raster_cache_vertices_comp_spv, s::raster_vertices_comp_spv,
+               shadowed ? s::resolve_vertices_shadowed_frag_spv : s::resolve_vertices_frag_spv};
         break;
     case Source::Swim:
         out = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv,
@@ -171,6 +177,24 @@ std::string computeRasterProblem(const gpu::Context& ctx, std::string_view techn
     return {};
 }
 
+std::string computeSourceProblem(const gpu::Context& ctx, std::string_view technique, const Technique& drawn) {
+    const TechniqueInfo* info = findTechnique(technique);
+    if (info == nullptr) return {};
+    const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
+    if (info->vertices_in_compute && drawn.computeVertices(0) == VK_NULL_HANDLE)
+        return "technique " + std::string(technique) +
+               "'s skinned vertices span several buffers (more than one storage buffer of " + ctx.device_name +
+               " holds) and the compute rasterizer reads one: fewer members, or --raster hardware";
+    if (info->palettes_in_compute) {
+        const ComputePalettes p = drawn.computePalettes(0);
+        if (p.buffer != VK_NULL_HANDLE && p.bytes > range)
+            return "technique " + std::string(technique) + "'s palettes take " + std::to_string(p.bytes) +
+                   " bytes, more than one storage buffer of " + ctx.device_name + " holds (" + std::to_string(range) +
+                   "): fewer members, or --raster hardware";
+    }
+    return {};
+}
+
 ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, const BakedAsset& baked,
                              const GpuAsset& asset, const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format,
                              VkFormat depth_format, uint32_t slots, const RasterOptions& options,
@@ -180,11 +204,13 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const TechniqueInfo* info = findTechnique(technique);
     const Source source = sourceOf(info);
     const bool skinned = source != Source::BindPose;
-    // Skinned from the technique's palettes (pose, palette) rather than from the baked animation.
+    // Skinned from the technique's palettes (pose, palette, palette-ubo, bonetex) rather than from
+    // the baked animation.
     const bool palettes = source == Source::Palettes;
-    assert(!palettes || drawn != nullptr);
+    assert((!palettes && source != Source::Vertices) || drawn != nullptr);
+    const ComputePalettes palette_source = palettes ? drawn->computePalettes(0) : ComputePalettes{};
     // No joints: the cache pass computes each vertex as the per-cluster variants do, from its id.
-    const bool per_vertex = source == Source::Vat || source == Source::Swim;
+    const bool per_vertex = source == Source::Vat || source == Source::Swim || source == Source::Vertices;
     skinned_ = skinned;
     coarse_ = source == Source::Baked && info->coarse_skinning;
 
@@ -239,6 +265,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     base_.viewport = glm::vec2(float(extent.width), float(extent.height));
     base_.lod_stride = crowd.members();
     base_.members = crowd.members();
+    base_.vertex_count = asset.vertex_count;
+    base_.palette_batch = palette_source.batch_members;
+    base_.palette_batch_stride = palette_source.batch_stride;
+    base_.palette_image_width = std::max(palette_source.image_width, 1u);
     base_.identity_base = crowd.identityBase();
     for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
         const glm::uvec2 range = chain_.lods[l];
@@ -302,7 +332,12 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     bindings.push_back(
         {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     if (options.shadows != nullptr) options.shadows->addBindings(bindings);
-    if (palettes) bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+    if (palettes) { // a buffer or an image (the other a placeholder)
+        bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+    }
+    if (source == Source::Vertices)
+        bindings.push_back({THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     if (source == Source::Vat)
         bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     if (source == Source::Swim) {
@@ -323,13 +358,14 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     assert(!dual_quaternion || source == Source::Baked || palettes); // skinningProblem refused the others
     const AnimationSpecialization specialization(asset, dual_quaternion);
     const bool baked_skin = source == Source::Baked;
-    const VkBool32 palette_values[2] = {
-        palettes && drawn->computePaletteEncoding() == JointEncoding::Quaternion ? VK_TRUE : VK_FALSE,
-        dual_quaternion ? VK_TRUE : VK_FALSE};
-    const VkSpecializationMapEntry palette_entries[2] = {
+    const VkBool32 palette_values[3] = {palette_source.encoding == JointEncoding::Quaternion ? VK_TRUE : VK_FALSE,
+                                        dual_quaternion ? VK_TRUE : VK_FALSE,
+                                        palette_source.image != VK_NULL_HANDLE ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry palette_entries[3] = {
         {THRONG_SPEC_PALETTE_QUATERNION, 0, sizeof(VkBool32)},
-        {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)}};
-    const VkSpecializationInfo palette_specialization{2, palette_entries, sizeof palette_values, palette_values};
+        {THRONG_SPEC_DUAL_QUATERNION, sizeof(VkBool32), sizeof(VkBool32)},
+        {THRONG_SPEC_PALETTE_IMAGE, 2 * sizeof(VkBool32), sizeof(VkBool32)}};
+    const VkSpecializationInfo palette_specialization{3, palette_entries, sizeof palette_values, palette_values};
     const VkSpecializationInfo* skin_specialization = baked_skin ? &specialization.info
                                                       : palettes ? &palette_specialization
                                                                  : nullptr;
@@ -369,8 +405,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t sets = slots * textures_;
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 28 * sets},
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4 * sets}, // animation, vat, texture, shadow map
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 29 * sets},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
     pool_ = gpu::createDescriptorPool(ctx, sets, sizes);
@@ -403,10 +439,19 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
         gpu::writeDescriptors(ctx.device, sets_[set], writes);
-        if (palettes) { // the slot's own where the technique keeps one per slot
+        if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
+            const ComputePalettes p = drawn->computePalettes(s);
             const gpu::DescriptorWrite palette[] = {
-                gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, drawn->computePalettes(s))};
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE,
+                                              p.buffer != VK_NULL_HANDLE ? p.buffer : crowd.instances()),
+                gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, asset.point,
+                                              p.image != VK_NULL_HANDLE ? p.image : asset.white.view)};
             gpu::writeDescriptors(ctx.device, sets_[set], palette);
+        }
+        if (source == Source::Vertices) {
+            const gpu::DescriptorWrite vertices[] = {
+                gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, drawn->computeVertices(s))};
+            gpu::writeDescriptors(ctx.device, sets_[set], vertices);
         }
         if (source == Source::Vat) { // the asset's vertex animation (a placeholder where it has none)
             const gpu::DescriptorWrite vat[] = {

@@ -1,10 +1,11 @@
-// The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of a technique
-// with TechniqueInfo::compute_raster (`baked`, which it skins from the baked animation, `pose`
-// and `palette`, which it skins from the palettes the technique writes each frame — pose's `pose`
-// pass, palette's CPU, in either of its joint encodings —, these three with linear or
-// dual-quaternion skinning, `vat`, whose vertices it samples from the vertex animation,
-// `procedural`, whose rest mesh it swims, and `static`, its bind pose), props included (a prop's
-// clusters only on the members that carry it, untinted), without the hardware rasterizer.
+// The compute rasterizer (docs/FAR_FIELD.md): `--raster compute` draws the crowd of any technique
+// (TechniqueInfo::compute_raster: `baked`, which it skins from the baked animation; `pose`,
+// `palette`, `palette-ubo` and `bonetex`, which it skins from the palettes the technique writes
+// each frame — pose's `pose` pass, the others' CPU, in a storage buffer, padded uniform blocks
+// or a texture, in either joint encoding —, these with linear or dual-quaternion skinning;
+// `cpu`, whose CPU-skinned vertices it reads; `vat`, whose vertices it samples from the vertex
+// animation; `procedural`, whose rest mesh it swims; and `static`, its bind pose), props included
+// (a prop's clusters only on the members that carry it, untinted), without the hardware rasterizer.
 // Passes replace the technique's
 // draw (its prepare passes, e.g. `pose`, still run first: crowd_frame.h):
 //   cache    (compute, a skinned technique with a vertex cache) clears the visibility buffer, plans the frame
@@ -13,7 +14,7 @@
 //            into shared memory (blended from the baked frames, or copied from the technique's
 //            palette; with dual-quaternion skinning each then taken apart once into its dual
 //            quaternion) and skins its LOD's vertices once (position and normal) into the vertex
-//            cache (`vat`, `procedural`: computes each vertex, no joints);
+//            cache (`vat`, `procedural`, `cpu`: computes or copies each vertex, no joints);
 //   raster   (compute; plans first when there is no cache pass) per LOD loads each cluster's
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
@@ -49,6 +50,11 @@ bool techniqueRastersInCompute(std::string_view technique);
 // (skinningProblem) it draws too.
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
                                  uint64_t members);
+
+// Why the compute rasterizer cannot read what `drawn` (a technique with compute_raster) keeps
+// for it (empty: it can): technique cpu's vertices in more than one buffer, palettes in a buffer
+// past the device's maxStorageBufferRange.
+std::string computeSourceProblem(const gpu::Context& context, std::string_view technique, const Technique& drawn);
 
 // The vertex cache's size (12 bytes a vertex: position 8, normal 4; throng/options.h): kVertexCacheAuto = what the
 // crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,
@@ -89,10 +95,11 @@ class ComputeRaster {
     // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
     // flight. `drawn`: the technique `technique` names, whose computePalettes(slot) the palette
-    // variants read, in its computePaletteEncoding() (keeps it; needed only with
-    // TechniqueInfo::palettes_in_compute). Throws gpu::GpuError. Contract:
-    // computeRasterProblem(...) is empty; with palettes_in_compute, `drawn` is given and its
-    // palettes hold crowd.members() members of baked.joint_count joints.
+    // variants read and whose computeVertices(slot) the vertices variants read (keeps it; needed
+    // only with TechniqueInfo::palettes_in_compute or vertices_in_compute). Throws
+    // gpu::GpuError. Contract: computeRasterProblem(...) and computeSourceProblem(...) are empty;
+    // with palettes_in_compute, `drawn` is given and its palettes hold crowd.members() members of
+    // baked.joint_count joints; with vertices_in_compute, its vertices as many members'.
     ComputeRaster(gpu::Allocator& allocator, std::string_view technique, const BakedAsset& baked, const GpuAsset& asset,
                   const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format, VkFormat depth_format,
                   uint32_t slots, const RasterOptions& options = {}, const Technique* drawn = nullptr);

@@ -163,7 +163,11 @@ template <class Build> Status built(Build&& build) {
 std::string CrowdRenderer::rasterProblem(Raster mode) const {
     if (mode == Raster::Hardware) return {};
     if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
-    return computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size());
+    if (std::string problem =
+            computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size());
+        !problem.empty())
+        return problem;
+    return computeSourceProblem(*allocator_->context, setup_.technique, *technique_);
 }
 
 std::string CrowdRenderer::impostorProblem() const {

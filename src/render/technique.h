@@ -108,6 +108,22 @@ struct TechniqueStats {
     uint64_t upload_bytes = 0; // bytes written for the GPU this frame
 };
 
+// Where a technique keeps a frame's skinning palettes for the compute rasterizer
+// (Technique::computePalettes): every member's raster.joint_count entries, member-major, each 3
+// vec4 rows (the columns of a 3x4 matrix) or, in the quaternion encoding, 2 (rotation; translation
+// and uniform scale), either in a storage buffer or as the texels of a float image.
+struct ComputePalettes {
+    VkBuffer buffer = VK_NULL_HANDLE;   // storage buffer of vec4 rows, or
+    VkImageView image = VK_NULL_HANDLE; // an RGBA float image in SHADER_READ_ONLY_OPTIMAL, row k at
+    uint32_t image_width = 0;           // texel (k % image_width, k / image_width)
+    JointEncoding encoding = JointEncoding::Matrix;
+    // The buffer holds the members in batches of batch_members consecutive members whose first
+    // rows lie batch_stride vec4s apart (palette-ubo's padded uniform blocks); 0: one run.
+    uint32_t batch_members = 0;
+    uint32_t batch_stride = 0;
+    uint64_t bytes = 0; // the buffer's size (a storage buffer's range is limited)
+};
+
 class Technique {
   public:
     virtual ~Technique() = default;
@@ -135,17 +151,21 @@ class Technique {
         (void)slot;
     }
     // The skinning palettes of frame slot `slot` that the compute rasterizer reads for a technique
-    // with TechniqueInfo::palettes_in_compute (every member's joints, member-major, in
-    // computePaletteEncoding(): 3 vec4 rows each, or 2 for quaternions; written by update() or
-    // by addPreparePasses' passes before the raster's), the same buffer for every slot where the
-    // technique keeps one. Default: none.
-    virtual VkBuffer computePalettes(uint32_t slot) const {
+    // with TechniqueInfo::palettes_in_compute (ComputePalettes: where and how; written by
+    // update() or by addPreparePasses' passes before the raster's), the same for every slot where
+    // the technique keeps one. Default: none.
+    virtual ComputePalettes computePalettes(uint32_t slot) const {
+        (void)slot;
+        return {};
+    }
+    // The CPU-skinned vertices of frame slot `slot` that the compute rasterizer reads for a
+    // technique with TechniqueInfo::vertices_in_compute (per member, in member order, its
+    // vertices' positions then their normals, 3 floats each), when they are in one buffer:
+    // VK_NULL_HANDLE otherwise (a crowd whose vertices span several buffers). Default: none.
+    virtual VkBuffer computeVertices(uint32_t slot) const {
         (void)slot;
         return VK_NULL_HANDLE;
     }
-    // How computePalettes() holds a joint: Matrix (3 rows of a 3x4 matrix) or Quaternion
-    // (rotation, then translation and uniform scale: technique palette's --encoding quat).
-    virtual JointEncoding computePaletteEncoding() const { return JointEncoding::Matrix; }
     // Draws the crowd inside dynamic rendering on the frame's colour and depth targets.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
     // The same draw, with the same skinning, into a depth-only target (the shadow map), through

@@ -96,6 +96,16 @@ class BonetexTechnique final : public MeshTechnique {
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
 
+    // The compute rasterizer reads the slot's bone texture as the vertex shader does (the upload
+    // pass fills it before the raster's passes).
+    ComputePalettes computePalettes(uint32_t slot) const override {
+        ComputePalettes p;
+        p.image = bones_[slot]->view;
+        p.image_width = width_;
+        p.encoding = JointEncoding::Quaternion;
+        return p;
+    }
+
     void adjustConstants(gpu::shader::DrawConstants& constants) const override {
         constants.bone_texture_width = width_;
     }

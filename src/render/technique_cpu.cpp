@@ -98,6 +98,10 @@ class CpuTechnique final : public MeshTechnique {
     TechniqueStats stats() const override { return stats_; }
     // Batches index their skinned vertices by member from the batch's first: one batch only.
     bool drawsCulled() const override { return batches_ == 1; }
+    // The compute rasterizer reads the slot's vertices where one buffer holds them all.
+    VkBuffer computeVertices(uint32_t slot) const override {
+        return batches_ == 1 ? skinned_[slot]->buffer : VK_NULL_HANDLE;
+    }
 
   private:
     // Per (frame slot, batch), at slot * batches_ + batch: the host-visible skinned vertices.

@@ -2,7 +2,8 @@
 // cores) and writes the skinning palettes into the frame slot's own host-visible buffer — 3x4
 // matrices (48 bytes a joint) or quaternion + translation + uniform scale (32 bytes) — and the
 // vertex shader (palette.vert) skins from it, as does the compute rasterizer (--raster
-// compute|auto: computePalettes; `palette` only, not palette-ubo's uniform blocks). A slot's buffer is rewritten only
+// compute|auto: computePalettes; palette-ubo's uniform blocks read as a storage buffer, batch by
+// batch). A slot's buffer is rewritten only
 // after its fence has signalled, so the CPU never writes what the GPU may be reading.
 #include "crowd_pose.h"
 #include "mesh_pass.h"
@@ -47,9 +48,12 @@ class PaletteTechnique final : public MeshTechnique {
         const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_
                                            : std::max<VkDeviceSize>(bytes_per_frame_, 16);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
-            palettes_.push_back(gpu::ownBuffer(
-                a, bytes, uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                gpu::MemoryUse::Upload));
+            palettes_.push_back(
+                gpu::ownBuffer(a, bytes,
+                               // palette-ubo's blocks are also the compute rasterizer's storage buffer
+                               uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                                       : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
         desc.capture_spirv =
@@ -128,13 +132,19 @@ class PaletteTechnique final : public MeshTechnique {
         }
     }
 
-    // The compute rasterizer skins from the same palettes (TechniqueInfo::palettes_in_compute:
-    // `palette` only, whose storage buffer holds them in the layout it reads), the slot's own:
-    // update() writes it before the frame's passes are recorded.
-    VkBuffer computePalettes(uint32_t slot) const override {
-        return store_ == PaletteStore::Storage ? palettes_[slot]->buffer : VK_NULL_HANDLE;
+    // The compute rasterizer skins from the same palettes, the slot's own (update() writes it
+    // before the frame's passes are recorded): palette-ubo's padded blocks as batches.
+    ComputePalettes computePalettes(uint32_t slot) const override {
+        ComputePalettes p;
+        p.buffer = palettes_[slot]->buffer;
+        p.bytes = palettes_[slot]->size;
+        p.encoding = setup_.encoding;
+        if (store_ == PaletteStore::Uniform) {
+            p.batch_members = per_batch_;
+            p.batch_stride = uint32_t(batch_stride_ / 16);
+        }
+        return p;
     }
-    JointEncoding computePaletteEncoding() const override { return setup_.encoding; }
 
     TechniqueStats stats() const override { return stats_; }
     // The uniform blocks hold batches of consecutive members: palette-ubo draws every member.

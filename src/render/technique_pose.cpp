@@ -123,9 +123,12 @@ class PoseTechnique final : public MeshTechnique {
 
     // The compute rasterizer skins from the same palettes (one buffer: the pass writes it each
     // frame before the draw or the raster reads it).
-    VkBuffer computePalettes(uint32_t slot) const override {
+    ComputePalettes computePalettes(uint32_t slot) const override {
         (void)slot;
-        return palette_->buffer;
+        ComputePalettes p;
+        p.buffer = palette_->buffer;
+        p.bytes = palette_->size;
+        return p;
     }
 
   private:

@@ -3,8 +3,8 @@
 // THRONG_RASTER_BAKED (raster_cache.comp) blends them from the baked animation (the two frames
 // around its time, tweened, and clip B cross-faded in, exactly as baked_skin.glsl's
 // instanceSkinning does per vertex); THRONG_RASTER_PALETTE (raster_cache_palette.comp) copies the
-// rows the technique wrote this frame (technique pose's pass, technique palette's CPU: as
-// palette.vert reads them; the quaternion encoding decoded into rows). Specialized for
+// rows the technique wrote this frame (technique pose's pass; palette's, palette-ubo's or
+// bonetex's CPU: as their vertex shaders read them; the quaternion encoding decoded into rows). Specialized for
 // dual-quaternion skinning (THRONG_SPEC_DUAL_QUATERNION), each joint is then taken apart once into
 // its dual quaternion and scale (dual_quaternion.glsl's jointDualQuaternion) in place of its rows.
 // Then they blend each of the LOD's vertices' (up to) 4 joints from there, linearly or as dual
@@ -12,7 +12,8 @@
 // (THRONG_CACHE_PER_VERTEX: no joints), whose LOD vertex list holds vertex ids: each thread
 // computes its vertices as the technique's vertex shader does, through raster_skin.glsl's
 // skinVertex: THRONG_RASTER_VAT (raster_cache_vat.comp) samples the vertex animation,
-// THRONG_RASTER_PROCEDURAL (raster_cache_procedural.comp) swims the rest mesh.
+// THRONG_RASTER_PROCEDURAL (raster_cache_procedural.comp) swims the rest mesh,
+// THRONG_RASTER_VERTICES (raster_cache_vertices.comp) copies technique cpu's CPU-skinned vertices.
 // Every variant stores the position and normal once for every cluster and pixel that uses them.
 // The member's index among the cached members goes to member_slots for the resolve.
 // Expects shared.h and one of the defines above.
@@ -27,7 +28,7 @@ layout(push_constant) uniform Lod { uint lod; } pc;
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
 
-#if defined(THRONG_RASTER_VAT) || defined(THRONG_RASTER_PROCEDURAL)
+#if defined(THRONG_RASTER_VAT) || defined(THRONG_RASTER_PROCEDURAL) || defined(THRONG_RASTER_VERTICES)
 #define THRONG_CACHE_PER_VERTEX
 #else
 shared vec4 palette[3 * THRONG_CACHE_MAX_JOINTS];
@@ -49,8 +50,8 @@ void main() {
             palette[3u * joint + 2u] = m[2];
         }
     } else {
-        uint rows = 3u * raster.joint_count, first_row = member * rows;
-        for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = member_palettes[first_row + r];
+        uint rows = 3u * raster.joint_count, first_row = paletteRow(member, 0u, 3u, 0u); // a member's rows are contiguous
+        for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = paletteVec4(first_row + r);
     }
 #else
     InstanceRecord inst = instances[member];

@@ -6,7 +6,8 @@
 // the technique wrote this frame, technique pose's pass or technique palette's CPU, blended as
 // palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,
 // tweened and cross-faded as vat.vert samples it); the *_procedural variants
-// THRONG_RASTER_PROCEDURAL (the fish swim, swim.glsl, as procedural.vert moves the rest mesh):
+// THRONG_RASTER_PROCEDURAL (the fish swim, swim.glsl, as procedural.vert moves the rest mesh);
+// the *_vertices variants THRONG_RASTER_VERTICES (technique cpu's vertices, skinned on the CPU):
 // one kind of skinning per shader, the lightest code for each; the static variants draw the bind
 // pose as static.vert. The skeletal variants blend a vertex's joints linearly or, specialized with
 // THRONG_SPEC_DUAL_QUATERNION (--skinning dual-quaternion), as dual quaternions
@@ -34,20 +35,48 @@ layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams
 #endif
 
 #ifdef THRONG_RASTER_PALETTE
-// Every member's palette: raster.joint_count entries, member-major, each 3 rows (the columns of a
-// mat3x4 that vec4(p, 1) * m applies) or, specialized for technique palette's quaternion
-// encoding, 2 (palette_joint.glsl).
+// Every member's palette (render::ComputePalettes): raster.joint_count entries, member-major, each
+// 3 rows (the columns of a mat3x4 that vec4(p, 1) * m applies) or, specialized for the quaternion
+// encoding (palette's --encoding quat, bonetex), 2 (palette_joint.glsl); in a storage buffer, in
+// one run or in batches (palette-ubo's padded blocks: RasterParams::palette_batch), or,
+// specialized with THRONG_SPEC_PALETTE_IMAGE, as the texels of bonetex's texture. The binding
+// not read holds a placeholder.
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 member_palettes[]; };
+layout(set = 0, binding = THRONG_BINDING_BONES) uniform sampler2D palette_image;
 layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
+layout(constant_id = THRONG_SPEC_PALETTE_IMAGE) const bool kImagePalette = false;
 #include "palette_joint.glsl"
 #include "dual_quaternion.glsl"
 
-mat3x4 paletteJoint(uint member, uint joint) {
-    uint entry = member * raster.joint_count + joint;
-    if (kQuaternionPalette) return quaternionPaletteJoint(member_palettes[2u * entry], member_palettes[2u * entry + 1u]);
-    uint at = entry * 3u;
-    return mat3x4(member_palettes[at], member_palettes[at + 1u], member_palettes[at + 2u]);
+// Where row `row` of entry `joint` of member `member` lies (entries of `rows` rows): a vec4 index.
+uint paletteRow(uint member, uint joint, uint rows, uint row) {
+    uint batch = raster.palette_batch == 0u ? 0u : member / raster.palette_batch;
+    uint first = batch * raster.palette_batch_stride;
+    return first + ((member - batch * raster.palette_batch) * raster.joint_count + joint) * rows + row;
 }
+
+vec4 paletteVec4(uint at) {
+    if (kImagePalette) {
+        uint w = raster.palette_image_width;
+        return texelFetch(palette_image, ivec2(int(at % w), int(at / w)), 0);
+    }
+    return member_palettes[at];
+}
+
+mat3x4 paletteJoint(uint member, uint joint) {
+    if (kQuaternionPalette)
+        return quaternionPaletteJoint(paletteVec4(paletteRow(member, joint, 2u, 0u)), paletteVec4(paletteRow(member, joint, 2u, 1u)));
+    uint at = paletteRow(member, joint, 3u, 0u);
+    return mat3x4(paletteVec4(at), paletteVec4(at + 1u), paletteVec4(at + 2u));
+}
+#endif
+
+#ifdef THRONG_RASTER_VERTICES
+// Technique cpu's vertices, skinned on the CPU this frame: per member (in member order) its
+// raster.vertex_count positions, then as many normals, 3 floats each (as cpu.vert reads them).
+layout(std430, set = 0, binding = THRONG_BINDING_SKINNED) readonly buffer Skinned { float skinned[]; };
+
+vec3 skinnedVec3(uint index) { return vec3(skinned[3u * index], skinned[3u * index + 1u], skinned[3u * index + 2u]); }
 #endif
 
 // Model-space position (xyz) and normal of vertex `vertex` (an index into the mesh's vertices,
@@ -63,6 +92,10 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
     position = vtx.position;
     normal = vtx.normal;
     swimVertex(inst, raster.time, position, normal);
+#elif defined(THRONG_RASTER_VERTICES)
+    uint block = member * 2u * raster.vertex_count;
+    position = skinnedVec3(block + vertex);
+    normal = skinnedVec3(block + raster.vertex_count + vertex);
 #elif defined(THRONG_RASTER_PALETTE)
     JointBlend blend = beginJointBlend();
     for (int i = 0; i < 4; ++i)

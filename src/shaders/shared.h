@@ -159,6 +159,9 @@ using uint = uint32_t;
 // Specialization constant 3 of the shaders that blend joints (palette, baked): 1 blends them as
 // dual quaternions (dual_quaternion.glsl, --skinning dual-quaternion), 0 as matrices.
 #define THRONG_SPEC_DUAL_QUATERNION 3
+// The compute rasterizer's palette variants read the palettes from an image (technique bonetex's
+// texture) instead of a storage buffer.
+#define THRONG_SPEC_PALETTE_IMAGE 4
 
 #define THRONG_VERTEX_WORDS 15 // sizeof(BakedVertex) / 4
 #define THRONG_CHECK_LOCAL_SIZE 64
@@ -302,6 +305,13 @@ struct RasterParams {
     uint cache_lods;       // members at LODs below this are skinned once into the vertex cache (0: no cache)
     uint cache_capacity; // vertices the cache holds (8 + 4 bytes each); members that do not fit are skinned per cluster
     uint frame_slot;     // the frame slot these parameters are for (the resolve's ShadowParams)
+    uint vertex_count;   // the model's vertices (technique cpu's skinned vertices: that many per member)
+    // Where the palettes are (render::ComputePalettes): in batches of palette_batch members whose
+    // first rows lie palette_batch_stride vec4s apart (0: one run); in an image palette_image_width
+    // texels wide (THRONG_SPEC_PALETTE_IMAGE).
+    uint palette_batch;
+    uint palette_batch_stride;
+    uint palette_image_width;
 };
 
 // What the resolve shades a submesh with (std430): 32 bytes. The submesh's base colour
@@ -478,7 +488,7 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
-static_assert(sizeof(RasterParams) == 416);
+static_assert(sizeof(RasterParams) == 432);
 static_assert(sizeof(ImpostorParams) == 128);
 static_assert(offsetof(ImpostorParams, time) == 112);
 static_assert(offsetof(RasterParams, lod_vertices) == 240);

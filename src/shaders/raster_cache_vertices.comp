@@ -1,0 +1,5 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared.h"
+#define THRONG_RASTER_VERTICES
+#include "raster_cache_body.glsl"
