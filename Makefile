@@ -33,10 +33,11 @@ demo: deps build/release/throng
 	@mkdir -p out
 	./build/release/throng render --model builtin:walker --instances 2000 --frames 2 --time 1.5 --out out/crowd.png
 
-# A small sweep on any machine: every technique at 100 and 1,000 walkers; JSON, CSV and charts in out/.
+# A small sweep on any machine: every technique at 100 and 1,000 walkers (the default --raster auto),
+# and baked through the hardware rasterizer alone for comparison; JSON, CSV and charts in out/.
 bench: deps build/release/throng
 	@mkdir -p out
-	./build/release/throng bench --model builtin:walker --techniques all --instances 100,1000 --frames 10 --warmup 3 \
+	./build/release/throng bench --model builtin:walker --techniques all,baked@hardware --instances 100,1000 --frames 10 --warmup 3 \
 	  --size 960x540 --json out/bench.json --csv out/bench.csv
 	/usr/bin/python3 tools/plot_bench.py out/bench.json out/bench
 	@echo "wrote out/bench.json out/bench.csv out/bench-frame.png out/bench-speedup.png"

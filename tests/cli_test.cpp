@@ -97,11 +97,13 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
     ASSERT_EQ(report["results"].size(), 8u);
     for (const nlohmann::json& result : report["results"]) {
         EXPECT_FALSE(result.contains("error")) << result.dump();
-        // Every pass of the frame by name, in order; the crowd is drawn by the `draw` pass, and
-        // with occlusion culling (the default, where the technique draws culled) `draw-late`.
+        // Every pass of the frame by name, in order; the crowd is drawn (the default --raster
+        // auto) by the `draw` pass (members at LOD 0, and every member where the technique does not
+        // draw culled: palette-ubo) and the compute rasterizer's `raster` and `resolve` (the rest).
         ASSERT_FALSE(result["passes"].empty()) << result.dump();
         const std::string last = result["passes"].back()["name"];
-        EXPECT_TRUE(last == "draw" || last == "draw-late") << last;
+        EXPECT_TRUE(last == "draw" || last == "resolve") << last;
+        EXPECT_EQ(result["raster"], "auto") << result.dump();
         for (const nlohmann::json& pass : result["passes"]) {
             EXPECT_GE(pass["p95"].get<double>(), pass["median"].get<double>());
             EXPECT_EQ(result["gpu_ms"][pass["name"].get<std::string>()]["median"], pass["median"]);
@@ -212,6 +214,40 @@ TEST(Cli, RenderProceduralSwimAmountsAreParameters) {
     EXPECT_NE(bad.err.find("--swim: 'fins=2'"), std::string::npos) << bad.err;
 }
 
+// --raster auto is the default: the members at LOD 0 through the hardware, the rest through the
+// compute rasterizer (its passes in the report), said in the status line; a device without 64-bit
+// buffer atomics draws the same command through the hardware alone without a word; a crowd the
+// compute rasterizer cannot read (technique cpu past one storage buffer) through the hardware
+// with a warning, where --raster compute is refused.
+TEST(Cli, RasterAutoIsTheDefault) {
+    const auto dir = throng::test::scratchDir("auto");
+    const std::string png = (dir / "auto.png").string();
+    const CliRun r = run("render --instances 60 --size 160x90 --frames 1 --validate --out " + png);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("raster auto"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" resolve "), std::string::npos) << "no compute rasterizer passes\n" << r.out;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+    const CliRun masked =
+        throng::test::runThrong("render --instances 60 --size 160x90 --frames 1 --validate --out " + png,
+                                "THRONG_MASK_FEATURES=shaderBufferInt64Atomics");
+    ASSERT_EQ(masked.exit_code, 0) << masked.err;
+    EXPECT_NE(masked.out.find("raster hardware"), std::string::npos) << masked.out;
+    EXPECT_EQ(masked.out.find(" resolve "), std::string::npos) << masked.out;
+    EXPECT_EQ(masked.err.find("warning"), std::string::npos) << "the default's fallback is quiet\n" << masked.err;
+    // lavapipe's storage buffers hold 128 MiB: 1,051 walkers' CPU-skinned vertices are past one.
+    const std::string big = "render --technique cpu --instances 1100 --size 64x36 --frames 1 --lod off --out " + png;
+    const CliRun noted = run(big);
+    ASSERT_EQ(noted.exit_code, 0) << noted.err;
+    if (noted.out.find("raster hardware") != std::string::npos) { // where storage buffers are that small
+        EXPECT_NE(noted.err.find("throng: warning: --raster auto: technique cpu's skinned vertices span several"),
+                  std::string::npos)
+            << noted.err;
+        const CliRun refused = run(big + " --raster compute");
+        EXPECT_EQ(refused.exit_code, 1) << refused.err;
+        EXPECT_NE(refused.err.find("several buffers"), std::string::npos) << refused.err;
+    }
+}
+
 // The GPU-driven crowd through the CLI: a simulated, culled street view with its passes named in
 // the report, the members in view and per LOD, and a simulated crowd refused by the techniques
 // that sample poses on the CPU.
@@ -219,7 +255,7 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
     const auto dir = throng::test::scratchDir("bench");
     const std::string json = (dir / "bench.json").string();
     const CliRun r = run("bench --techniques baked,procedural --instances 40 --frames 3 --warmup 1 --size 160x90 "
-                         "--view street --simulate "
+                         "--view street --simulate --raster hardware "
                          "--validate --json " +
                          json);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -233,7 +269,8 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
         for (const nlohmann::json& p : result["passes"]) names.push_back(p["name"]);
         ASSERT_GE(names.size(), 2u) << result.dump();
         EXPECT_EQ(names.front(), "simulate");
-        // Occlusion culling: cull (early), draw, pyramid, cull-late, draw-late.
+        // Occlusion culling (through the hardware rasterizer): cull (early), draw, pyramid,
+        // cull-late, draw-late.
         const std::vector<std::string> tail = {"cull", "draw", "pyramid", "cull-late", "draw-late"};
         ASSERT_GE(names.size(), tail.size() + 1) << result.dump();
         EXPECT_TRUE(std::equal(tail.begin(), tail.end(), names.end() - long(tail.size()))) << result.dump();

@@ -275,9 +275,12 @@ TEST(TechniqueRegistry, BenchListsParse) {
     }
     for (const TechniqueInfo& t : techniques()) {
         SCOPED_TRACE(std::string(t.name));
-        const bool reads_any = t.encodes_joints || t.texel_precision || t.animation_storage || t.dual_quaternion;
+        const bool reads_any =
+            t.encodes_joints || t.texel_precision || t.animation_storage || t.dual_quaternion || t.compute_raster;
         EXPECT_EQ(variant_techniques.count(std::string(t.name)) == 1, reads_any);
         cli::BenchOptions o;
+        o.techniques = std::string(t.name) + "@hardware";
+        EXPECT_EQ(bool(cli::checkBenchOptions(o)), t.compute_raster);
         o.techniques = std::string(t.name) + "@dq";
         const Status dq = cli::checkBenchOptions(o);
         EXPECT_EQ(bool(dq), t.dual_quaternion) << dq.message;

@@ -76,9 +76,12 @@ struct CrowdJobResult {
     uint64_t submitted_triangles = 0; // every member at full detail
     CrowdCounts drawn;                // the last frame's
     VertexCacheReport vertex_cache;
-    std::string technique;             // with its variant
-    std::vector<std::string> warnings; // the asset on the GPU (e.g. a texture that would not decode)
-    uint64_t gpu_memory_bytes = 0;     // the most throng's allocator held
+    std::string technique; // with its variant
+    // The asset on the GPU (e.g. a texture that would not decode), and what the crowd draws
+    // otherwise than asked (e.g. "--raster auto: ...; the hardware draws this crowd").
+    std::vector<std::string> warnings;
+    Raster raster = Raster::Hardware; // who rasterized the crowd (CrowdJob::raster auto may fall back)
+    uint64_t gpu_memory_bytes = 0;    // the most throng's allocator held
 };
 
 // Errors: a bad name (technique, view, raster, animation, encoding), what the technique, the

@@ -20,8 +20,10 @@ namespace throng {
 // quaternions (no collapse where a joint twists; TechniqueInfo::dual_quaternion says who draws it).
 enum class Skinning : uint8_t { Linear, DualQuaternion };
 // Who rasterizes the crowd. Compute: every member through the compute rasterizer (64-bit buffer
-// atomics). Auto: members at LOD 0 through the hardware, the coarser levels through the compute
-// rasterizer.
+// atomics; refused where it cannot draw the crowd). Auto (the default): members at LOD 0 through
+// the hardware, the coarser levels through the compute rasterizer; the hardware alone where the
+// compute rasterizer cannot draw the crowd (a device without 64-bit buffer atomics, quietly; an
+// asset or crowd it cannot take, with a note), never an error. Hardware: the hardware alone.
 enum class Raster : uint8_t { Hardware, Compute, Auto };
 // How techniques that upload palettes store a joint (TechniqueInfo::encodes_joints): a 3x4
 // matrix, or a quaternion + translation and uniform scale (exact for rigid joints).
@@ -84,7 +86,7 @@ struct CrowdOptions {
     // Layers (TechniqueInfo::takes_layers), "CLIP@JOINT[,WEIGHT][@SHARE%]" each (throng::parseLayer):
     // CLIP over the member's animation from JOINT down, on the share of members their key chooses.
     std::vector<std::string> layers;
-    Raster raster = Raster::Hardware;
+    Raster raster = Raster::Auto;
     uint64_t vertex_cache_bytes = kVertexCacheAuto; // the compute rasterizer's; 0: none
     CullSettings cull;
     ShadowSettings shadows;

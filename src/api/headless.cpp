@@ -126,6 +126,8 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
             out.vertex_cache = {c.capacity_bytes,   c.cached_members,   c.cached_vertices,
                                 c.uncached_members, c.cache_pass_bytes, c.raster_read_bytes};
             out.technique = r.technique;
+            out.raster = r.raster;
+            out.warnings.insert(out.warnings.end(), r.notes.begin(), r.notes.end());
             result = std::move(out);
         }
     } catch (const gpu::GpuError& e) {

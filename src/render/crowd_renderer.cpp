@@ -116,8 +116,11 @@ void CrowdRenderer::build() {
         if (std::string problem = rasterProblem(s.raster); !problem.empty()) {
             const std::string why =
                 std::string(s.fallback ? "raster " : "--raster ") + toString(s.raster) + ": " + problem;
-            if (!s.fallback) throw Refused{why};
-            notes_.push_back(why + "; the hardware draws this crowd");
+            // Compute is refused unless the caller falls back (the viewer); Auto always falls back,
+            // quietly where the device has no compute rasterizer at all (auto is the default).
+            if (!s.fallback && s.raster == Raster::Compute) throw Refused{why};
+            if (s.raster == Raster::Compute || allocator_->context->int64_atomics)
+                notes_.push_back(why + "; the hardware draws this crowd");
         } else {
             raster_ = makeRaster();
             raster_mode_ = s.raster;

@@ -146,6 +146,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         const uint32_t frames = std::max(s.frames, 1u);
         out.frames.resize(frames);
         out.technique = std::string(renderer->techniqueName());
+        out.raster = renderer->rasterMode();
+        out.notes = renderer->notes();
         auto finish = [&](uint32_t slot) {
             Slot& f = slots[slot];
             VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));

@@ -48,7 +48,9 @@ struct RenderOutput {
     glm::mat4 shadow_light{1.0f};     // ...and the light's view-projection it was drawn with
     VertexCacheStats vertex_cache;    // the compute rasterizer's, the last frame's (zero without one)
 
-    std::string technique; // the technique's own name (with its variant)
+    std::string technique;            // the technique's own name (with its variant)
+    Raster raster = Raster::Hardware; // who rasterized it (CrowdRenderer::rasterMode: Auto may fall back)
+    std::vector<std::string> notes;   // what the crowd draws otherwise than asked (CrowdRenderer::notes)
     // With RenderSettings::capture: instance-major, asset.vertex_count per instance; w = 1 where
     // the vertex shader ran, NaN where no draw referenced the vertex.
     std::vector<glm::vec4> positions;

@@ -93,7 +93,7 @@ class Viewer final : public CommandHost {
         if (!options_.light.empty() && render::parseSunAngles(options_.light, azimuth, elevation))
             light_ = render::lightFromAngles(azimuth, elevation);
         // What the command line asked for and the crowd cannot do at start is an error, as in render.
-        if (first.raster != Raster::Hardware && crowd_.renderer()->rasterMode() != first.raster) {
+        if (first.raster == Raster::Compute && crowd_.renderer()->rasterMode() != first.raster) {
             printError(crowd_.scene().source,
                        std::string("--raster ") + toString(first.raster) + ": " + crowd_.rasterProblem(first.raster));
             shutdown();

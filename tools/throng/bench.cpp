@@ -59,6 +59,7 @@ struct Variant {
     Precision bones = Precision::Float32;
     std::string storage = "auto";
     bool dual_quaternion = false;
+    bool hardware = false; // --raster hardware for this series (baked@hardware: the gain of the default stays measured)
 };
 
 // The variants: the values of an option, for the techniques whose descriptor says they read it.
@@ -89,6 +90,11 @@ const VariantOption kVariantOptions[] = {
      "--skinning dual-quaternion",
      {"dq"},
      [](Variant& v, const std::string&) { v.dual_quaternion = true; }},
+    // the hardware rasterizer alone, as --raster hardware (baked@hardware), beside the default's series
+    {&TechniqueInfo::compute_raster,
+     "--raster hardware",
+     {"hardware"},
+     [](Variant& v, const std::string&) { v.hardware = true; }},
 };
 
 Result<Variant> parseVariant(const std::string& spec) {
@@ -143,6 +149,7 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.readback = false;
     applyCrowdFlags(o.crowd, job);
     if (v.dual_quaternion) job.skinning = Skinning::DualQuaternion;
+    if (v.hardware) job.raster = Raster::Hardware;
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
     const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
@@ -167,6 +174,8 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
             bytes = f.upload_bytes;
         }
         r["variant"] = result.technique;
+        r["raster"] = toString(result.raster); // who drew it (auto falls back to the hardware where it must)
+        for (const std::string& w : result.warnings) r["notes"].push_back(w);
         r["triangles"] = result.triangles;                     // drawn in the last frame, after culling and LOD
         r["submitted_triangles"] = result.submitted_triangles; // every member at full detail
         nlohmann::json per_lod = nlohmann::json::array();
@@ -249,13 +258,16 @@ std::string csv(const nlohmann::json& report) {
     return out;
 }
 
-// The technique list as variants, or the first item that is not one. `all`: the techniques with
+// The technique list as variants, or the first item that is not one. `all` (alone or among others): the techniques with
 // TechniqueInfo::in_bench_all, and the model's own where it is not one of them (procedural where
 // the model swims).
 Result<std::vector<Variant>> parseVariants(const std::string& list, const std::string& model) {
-    std::vector<std::string> names = splitList(list);
-    if (list == "all") {
-        names.clear();
+    std::vector<std::string> names;
+    for (const std::string& item : splitList(list)) {
+        if (item != "all") {
+            names.push_back(item);
+            continue;
+        }
         for (const TechniqueInfo& t : techniques())
             if (t.in_bench_all) names.emplace_back(t.name);
         const std::string own = naturalTechnique(model);

@@ -186,10 +186,10 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         ->check(CLI::IsMember({"on", "off"}));
     command
         ->add_option("--raster", flags.raster,
-                     "hardware (default), compute (the crowd rasterized in compute shaders into a 64-bit visibility "
-                     "buffer; " +
-                         techniquesWith(&TechniqueInfo::compute_raster, ", ") +
-                         ") or auto (members at LOD 0 by the hardware, the rest in compute)")
+                     "auto (default: members at LOD 0 by the hardware, the rest in compute; the hardware alone where "
+                     "the device lacks 64-bit buffer atomics), hardware, or compute (the crowd rasterized in compute "
+                     "shaders into a 64-bit visibility buffer; " +
+                         techniquesWith(&TechniqueInfo::compute_raster, ", ") + ")")
         ->check(CLI::IsMember({"hardware", "compute", "auto"}));
     command
         ->add_option("--impostors", flags.impostor_px,

@@ -152,6 +152,8 @@ int runRender(const RenderOptions& o) {
             lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
         std::string skinning = o.crowd.skinning == "linear" ? "" : ", " + o.crowd.skinning + " skinning";
         for (const std::string& layer : o.crowd.layers) skinning += ", layer " + layer;
+        // Who rasterized it: auto falls back to the hardware where it must.
+        skinning = std::string(", raster ") + toString(out.raster) + skinning;
         std::printf("throng render: %s | %s x %u (%s, %s view%s%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
                     "%.2f M triangles drawn | GPU %s | "
                     "%.0f MiB GPU memory | %s %ux%u\n",
