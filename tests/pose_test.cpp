@@ -306,7 +306,7 @@ TEST(PoseCli, RenderBenchAndRefusals) {
                                            "--instances 9 --size 96x64 --frames 1 --validate --out " +
                                            png);
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("(pose, overview view, layer wave@shoulder_r@60%)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(pose, overview view, raster auto, layer wave@shoulder_r@60%)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" pose "), std::string::npos) << r.out; // the pass's GPU time
     EXPECT_TRUE(std::filesystem::exists(png));
 
