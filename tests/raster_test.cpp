@@ -355,6 +355,16 @@ struct CacheError {
     double other_skinning = 0.0; // the largest difference between the linear and the dual-quaternion reference
 };
 
+// `crowd` with every second member cross-fading into the next clip at 0.35.
+render::Crowd halfCrossFading(render::Crowd crowd, const BakedAsset& baked) {
+    for (size_t i = 0; i < crowd.instances.size(); i += 2) {
+        gpu::shader::InstanceRecord& inst = crowd.instances[i];
+        inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked.clips.size())) << 16);
+        inst.blend = 0.35f;
+    }
+    return crowd;
+}
+
 // The vertex cache (section 1 of the issue) of technique `baked`, with `skinning`: after the cache
 // pass of an unculled frame, every member's LOD 0 vertices are in the cache, and each decoded
 // position equals the double-precision skinning of the baked frames around the member's time
@@ -365,12 +375,7 @@ struct CacheError {
 TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     const Model model = makeWalker();
-    render::Crowd crowd = crowdOf(12);
-    for (size_t i = 0; i < crowd.instances.size(); i += 2) { // half of them cross-fading
-        gpu::shader::InstanceRecord& inst = crowd.instances[i];
-        inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked_.clips.size())) << 16);
-        inst.blend = 0.35f;
-    }
+    const render::Crowd crowd = halfCrossFading(crowdOf(12), baked_);
     const float time = 0.61f;
     const double diagonal = bindPoseBounds(model).diagonal();
     for (Skinning skinning : {Skinning::Linear, Skinning::DualQuaternion}) {
@@ -620,12 +625,7 @@ TEST_F(ComputeRaster, VatVertexCacheHoldsTheBakedVertices) {
     ASSERT_TRUE(baked_.hasVat());
     ASSERT_TRUE(asset_.has_vat) << asset_.vat_problem;
     const Model model = makeWalker();
-    render::Crowd crowd = crowdOf(12);
-    for (size_t i = 0; i < crowd.instances.size(); i += 2) { // half of them cross-fading
-        gpu::shader::InstanceRecord& inst = crowd.instances[i];
-        inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked_.clips.size())) << 16);
-        inst.blend = 0.35f;
-    }
+    const render::Crowd crowd = halfCrossFading(crowdOf(12), baked_);
     const float time = 0.61f;
     EXPECT_EQ(render::computeRasterProblem(*context_, "vat", baked_, crowd.instances.size()), "");
     render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
