@@ -33,7 +33,8 @@ struct CrowdState {
     Skinning skinning = Skinning::Linear;
     // Who rasterizes. Where the compute rasterizer cannot draw the crowd (its technique, the
     // device) the hardware does, with a line saying why; the state keeps what was asked, so the
-    // next crowd it can draw is rasterized in compute again.
+    // next crowd it can draw is rasterized in compute again. The viewer starts from its options'
+    // (CrowdOptions::raster: auto by default); a state made here without them draws by hardware.
     Raster raster = Raster::Hardware;
     // Members fewer pixels tall drawn as impostors (0: none); likewise drawn as meshes, with a
     // line saying why, where they cannot be.
