@@ -114,36 +114,39 @@ struct SourceShaders {
 
 SourceShaders shadersOf(Source source, bool shadowed) {
     namespace s = gpu::shaders;
-    SourceShaders out;
+    // Per source: cache pass, per-cluster raster, resolve, resolve receiving shadows.
+    struct Row {
+        std::span<const uint32_t> cache, raster, resolve, resolve_shadowed;
+    };
+    Row r;
     switch (source) {
     case Source::Baked:
-        out = {s::raster_cache_comp_spv, s::raster_baked_comp_spv,
-               shadowed ? s::resolve_baked_shadowed_frag_spv : s::resolve_baked_frag_spv};
+        r = {s::raster_cache_comp_spv, s::raster_baked_comp_spv, s::resolve_baked_frag_spv,
+             s::resolve_baked_shadowed_frag_spv};
         break;
     case Source::Palettes:
-        out = {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv,
-               shadowed ? s::resolve_palette_shadowed_frag_spv : s::resolve_palette_frag_spv};
+        r = {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::resolve_palette_frag_spv,
+             s::resolve_palette_shadowed_frag_spv};
         break;
     case Source::Vat:
-        out = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv,
-               shadowed ? s::resolve_vat_shadowed_frag_spv : s::resolve_vat_frag_spv};
+        r = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::resolve_vat_frag_spv,
+             s::resolve_vat_shadowed_frag_spv};
         break;
     case Source::Vertices:
-        out = {s::raster_cache_vertices_comp_spv, s::raster_vertices_comp_spv,
-               shadowed ? s::resolve_vertices_shadowed_frag_spv : s::resolve_vertices_frag_spv};
+        r = {s::raster_cache_vertices_comp_spv, s::raster_vertices_comp_spv, s::resolve_vertices_frag_spv,
+             s::resolve_vertices_shadowed_frag_spv};
         break;
     case Source::Swim:
-        out = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv,
-               shadowed ? s::resolve_procedural_shadowed_frag_spv : s::resolve_procedural_frag_spv};
+        r = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::resolve_procedural_frag_spv,
+             s::resolve_procedural_shadowed_frag_spv};
         break;
     case Source::BindPose:
-        out = {
-            {}, s::raster_static_comp_spv, shadowed ? s::resolve_static_shadowed_frag_spv : s::resolve_static_frag_spv};
+        r = {{}, s::raster_static_comp_spv, s::resolve_static_frag_spv, s::resolve_static_shadowed_frag_spv};
         break;
     }
-    out.resolve_cached = shadowed ? s::resolve_cached_shadowed_frag_spv : s::resolve_cached_frag_spv;
-    out.resolve_coarse = shadowed ? s::resolve_coarse_shadowed_frag_spv : s::resolve_coarse_frag_spv;
-    return out;
+    return {r.cache, r.raster, shadowed ? r.resolve_shadowed : r.resolve,
+            shadowed ? s::resolve_cached_shadowed_frag_spv : s::resolve_cached_frag_spv,
+            shadowed ? s::resolve_coarse_shadowed_frag_spv : s::resolve_coarse_frag_spv};
 }
 
 } // namespace
@@ -230,14 +233,12 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             triangle_slots.push_back(at);
         }
     }
-    // What the resolve shades each submesh with: its colour and texture (as recordMeshPass binds
-    // them: an index past the asset's textures is none).
+    // What the resolve shades each submesh with: its colour and texture (as recordMeshPass binds them).
     std::vector<gpu::shader::SubmeshShading> shading;
     for (const BakedSubmesh& s : asset.submeshes) {
         gpu::shader::SubmeshShading sh{};
         sh.base_color = s.base_color;
-        sh.texture =
-            s.texture >= 0 && size_t(s.texture) < asset.textures.size() ? uint32_t(s.texture) : THRONG_NO_TEXTURE;
+        sh.texture = submeshTexture(asset, s);
         shading.push_back(sh);
     }
     textures_ = std::max<uint32_t>(uint32_t(asset.textures.size()), 1u);

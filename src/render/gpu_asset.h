@@ -59,6 +59,13 @@ struct GpuAsset {
     std::vector<std::string> warnings;
 };
 
+// The texture `submesh` samples: its index into asset.textures, or THRONG_NO_TEXTURE where it
+// names none or one past them (drawn untextured, with its colour), as every draw binds it.
+inline uint32_t submeshTexture(const GpuAsset& asset, const BakedSubmesh& submesh) {
+    return submesh.texture >= 0 && size_t(submesh.texture) < asset.textures.size() ? uint32_t(submesh.texture)
+                                                                                   : THRONG_NO_TEXTURE;
+}
+
 // Errors: the animation exceeds the image limits, maxTexelBufferElements and
 // maxStorageBufferRange (or the limit of the storage `storage` forces), with sizes and limits
 // named; a GPU failure (out of memory, a lost device: gpu::GpuError's one line), after freeing

@@ -133,8 +133,8 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
     for (uint32_t s = 0; s < asset.submeshes.size(); ++s) {
         const BakedSubmesh& sub = asset.submeshes[s];
         if (sub.index_count == 0) continue;
-        const uint32_t set =
-            sub.texture >= 0 && size_t(sub.texture) < asset.textures.size() ? uint32_t(sub.texture) + 1 : 0;
+        const uint32_t texture = submeshTexture(asset, sub);
+        const uint32_t set = texture == THRONG_NO_TEXTURE ? 0 : texture + 1;
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1,
                                 &pass.sets[slot * pass.textures + set], dynamic_offset != nullptr ? 1 : 0,
                                 dynamic_offset);
