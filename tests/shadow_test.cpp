@@ -22,6 +22,11 @@ constexpr uint32_t kWidth = 480, kHeight = 270;
 
 class Shadows : public test::WalkerSuite {
   protected:
+    BakeOptions bakeOptions() const override { // with the vertex animation, for technique vat
+        BakeOptions o;
+        o.vat = true;
+        return o;
+    }
     // One member at the origin playing the walk at crowd time `time`, in a crowd box a few
     // units wide (the shadow map's area), seen through `vp`.
     render::Crowd oneMember() const {
@@ -32,8 +37,10 @@ class Shadows : public test::WalkerSuite {
         return crowd;
     }
     render::RenderOutput render(const render::Crowd& crowd, const glm::mat4& vp, const std::string& technique,
-                                uint32_t shadows, const glm::vec3& light = render::kDefaultLight) const {
+                                uint32_t shadows, const glm::vec3& light = render::kDefaultLight,
+                                Raster raster = Raster::Hardware) const {
         render::RenderSettings s;
+        s.raster = raster;
         s.light_direction = light;
         s.technique = technique;
         s.baked = &baked_;
@@ -172,20 +179,25 @@ TEST_F(Shadows, FallWhereTheCpuProjectionSays) {
         const glm::dvec3 light = glm::normalize(glm::dvec3(sun.light));
         const glm::mat4 vp = camera(sun.target + glm::vec3(1.0f, 3.0f, 2.0f), sun.target, 40.0f);
         const std::vector<uint8_t> mask = projectedShadow(model, pose, light, ground, vp);
-        for (const char* technique : {"baked", "palette", "cpu"}) {
-            SCOPED_TRACE(std::string(technique) + ", " + sun.name);
-            const render::RenderOutput plain = render(crowd, vp, technique, 0, sun.light);
-            const render::RenderOutput lit = render(crowd, vp, technique, 1024, sun.light);
-            ASSERT_FALSE(lit.rgba.empty());
-            const ShadowMatch m = compare(lit, plain, mask);
-            std::printf("%s, %s: %zu shadow pixels, %zu more than 3 px outside the CPU's projection; %zu of %zu "
-                        "pixels 3 px inside it lit\n",
-                        technique, sun.name, m.dark, m.dark_outside, m.inner_lit, m.inner);
-            EXPECT_GT(m.dark, 500u);
-            EXPECT_GT(m.inner, 200u);
-            EXPECT_LE(m.dark_outside, m.dark / 200) << "shadow where the projection has none";
-            EXPECT_LE(m.inner_lit, m.inner / 100) << "light where the projection has shadow";
-        }
+        // Cast and received through the hardware, and through the compute rasterizer (its shadow
+        // pass and its resolve).
+        for (const char* technique : {"baked", "palette", "cpu"})
+            for (Raster raster : {Raster::Hardware, Raster::Compute}) {
+                const char* how = raster == Raster::Compute ? "compute" : "hardware";
+                SCOPED_TRACE(std::string(technique) + ", " + sun.name + ", " + how);
+                const render::RenderOutput plain = render(crowd, vp, technique, 0, sun.light, raster);
+                const render::RenderOutput lit = render(crowd, vp, technique, 1024, sun.light, raster);
+                ASSERT_FALSE(lit.rgba.empty());
+                const ShadowMatch m = compare(lit, plain, mask);
+                std::printf(
+                    "%s (%s), %s: %zu shadow pixels, %zu more than 3 px outside the CPU's projection; %zu of %zu "
+                    "pixels 3 px inside it lit\n",
+                    technique, how, sun.name, m.dark, m.dark_outside, m.inner_lit, m.inner);
+                EXPECT_GT(m.dark, 500u);
+                EXPECT_GT(m.inner, 200u);
+                EXPECT_LE(m.dark_outside, m.dark / 200) << "shadow where the projection has none";
+                EXPECT_LE(m.inner_lit, m.inner / 100) << "light where the projection has shadow";
+            }
     }
 }
 
@@ -196,37 +208,110 @@ TEST_F(Shadows, MembersOutsideTheCameraStillCast) {
     const Model model = makeWalker();
     const std::vector<glm::dvec3> pose = test::referenceModelSpace(model, crowd.instances[0], kTime, true);
     const glm::mat4 vp = camera(glm::vec3(0.0f, 1.0f, 6.0f), glm::vec3(0.0f, 8.0f, 12.0f), 45.0f);
-    render::RenderSettings s;
-    s.baked = &baked_;
-    s.width = kWidth;
-    s.height = kHeight;
-    s.frames = 1;
-    s.time = kTime;
-    s.shadows.size = 256;
-    s.read_shadow_map = true;
-    s.cull.lod = false; // the full mesh in the map (its coarser levels differ by up to 2 texels by design)
-    Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
-    ASSERT_TRUE(out.ok()) << out.error().message;
-    EXPECT_EQ(out.value().drawn.in_frustum, 0u) << "the member was meant to be outside the camera";
-    const std::vector<float>& map = out.value().shadow_map;
-    const Grid grid{256, 256};
-    ASSERT_EQ(map.size(), size_t(256) * 256);
-    const std::vector<uint8_t> mask = rasterize(model, project(pose, out.value().shadow_light, grid), grid);
-    const std::vector<uint8_t> grown = morph(mask, 1, grid), shrunk = morph(mask, -1, grid);
-    size_t covered = 0, stray = 0, inner = 0, missing = 0;
-    for (size_t i = 0; i < map.size(); ++i) {
-        const bool hit = map[i] > 0.0f; // cleared to 0 (reversed Z: nothing)
-        covered += hit;
-        stray += hit && !grown[i];
-        inner += shrunk[i];
-        missing += shrunk[i] && !hit;
+    for (Raster raster : {Raster::Hardware, Raster::Compute}) {
+        SCOPED_TRACE(raster == Raster::Compute ? "compute" : "hardware");
+        render::RenderSettings s;
+        s.raster = raster;
+        s.baked = &baked_;
+        s.width = kWidth;
+        s.height = kHeight;
+        s.frames = 1;
+        s.time = kTime;
+        s.shadows.size = 256;
+        s.read_shadow_map = true;
+        s.cull.lod = false; // the full mesh in the map (its coarser levels differ by up to 2 texels by design)
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
+        ASSERT_TRUE(out.ok()) << out.error().message;
+        EXPECT_EQ(out.value().drawn.in_frustum, 0u) << "the member was meant to be outside the camera";
+        const std::vector<float>& map = out.value().shadow_map;
+        const Grid grid{256, 256};
+        ASSERT_EQ(map.size(), size_t(256) * 256);
+        const std::vector<uint8_t> mask = rasterize(model, project(pose, out.value().shadow_light, grid), grid);
+        const std::vector<uint8_t> grown = morph(mask, 1, grid), shrunk = morph(mask, -1, grid);
+        size_t covered = 0, stray = 0, inner = 0, missing = 0;
+        for (size_t i = 0; i < map.size(); ++i) {
+            const bool hit = map[i] > 0.0f; // cleared to 0 (reversed Z: nothing)
+            covered += hit;
+            stray += hit && !grown[i];
+            inner += shrunk[i];
+            missing += shrunk[i] && !hit;
+        }
+        std::printf("member outside the camera: %zu texels in the shadow map, %zu outside the CPU's projection; %zu of "
+                    "%zu inside it empty\n",
+                    covered, stray, missing, inner);
+        EXPECT_GT(covered, 100u);
+        EXPECT_EQ(stray, 0u);
+        EXPECT_EQ(missing, 0u);
     }
-    std::printf("member outside the camera: %zu texels in the shadow map, %zu outside the CPU's projection; %zu of "
-                "%zu inside it empty\n",
-                covered, stray, missing, inner);
-    EXPECT_GT(covered, 100u);
-    EXPECT_EQ(stray, 0u);
-    EXPECT_EQ(missing, 0u);
+}
+
+// The map the compute rasterizer's shadow pass writes (every level; with auto the levels past
+// LOD 0, the hardware's LOD 0 on top) against the technique's own depth draw, texel by texel, for
+// every technique that draws this crowd, with levels of detail and a light's view that culls.
+TEST_F(Shadows, ComputeMapsAgreeWithTheHardwares) {
+    // One member a giant: large in the map, at LOD 0 there (with auto, the hardware's), the rest
+    // a few texels tall at coarser levels (the compute rasterizer's).
+    render::Crowd crowd = crowdOf(40);
+    crowd.instances[0].position_scale.w *= 6.0f;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / kHeight);
+    auto map = [&](const std::string& technique, Raster raster, std::vector<std::string>* passes = nullptr) {
+        render::RenderSettings s;
+        s.raster = raster;
+        s.technique = technique;
+        s.baked = &baked_;
+        s.width = kWidth;
+        s.height = kHeight;
+        s.frames = 1;
+        s.time = kTime;
+        s.shadows.size = 1024;
+        s.read_shadow_map = true;
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
+        EXPECT_TRUE(out.ok()) << out.error().message;
+        if (!out.ok()) return std::vector<float>{};
+        if (passes != nullptr)
+            for (const render::PassTiming& p : out.value().passes) passes->push_back(p.name);
+        return out.value().shadow_map;
+    };
+    for (const char* technique : {"baked", "pose", "palette", "vat", "procedural", "static", "cpu"}) {
+        const std::vector<float> hardware = map(technique, Raster::Hardware);
+        std::vector<float> compute;
+        for (Raster raster : {Raster::Compute, Raster::Auto}) {
+            const char* how = raster == Raster::Compute ? "compute" : "auto";
+            SCOPED_TRACE(std::string(technique) + ", " + how);
+            std::vector<std::string> passes;
+            const std::vector<float> other = map(technique, raster, &passes);
+            ASSERT_EQ(other.size(), hardware.size());
+            // Compute draws the map in its own `shadow` pass; auto adds the hardware's finer levels.
+            EXPECT_NE(std::find(passes.begin(), passes.end(), "shadow"), passes.end());
+            EXPECT_EQ(std::find(passes.begin(), passes.end(), "shadow-near") != passes.end(), raster == Raster::Auto);
+            size_t covered = 0, edge = 0, deeper = 0;
+            double worst = 0.0;
+            for (size_t i = 0; i < other.size(); ++i) {
+                const bool a = hardware[i] > 0.0f, b = other[i] > 0.0f;
+                covered += a;
+                if (a != b) {
+                    ++edge; // a silhouette texel one rule counts and the other does not
+                } else if (a) {
+                    const double d = std::abs(double(hardware[i]) - double(other[i]));
+                    worst = std::max(worst, d);
+                    deeper += d > 1e-3; // another triangle in front: an edge between two of them
+                }
+            }
+            size_t from_compute = 0;
+            if (raster == Raster::Compute)
+                compute = other;
+            else
+                for (size_t i = 0; i < other.size(); ++i) from_compute += other[i] != compute[i];
+            std::printf("%s, %s: %zu texels cast, %zu on one side only, %zu apart by more than 1e-3 in depth; "
+                        "worst elsewhere %.2g; %zu differ from compute\n",
+                        technique, how, covered, edge, deeper, worst, from_compute);
+            EXPECT_GT(covered, 500u);
+            EXPECT_LE(edge, covered / 50) << "more than 2% of the shadow's texels differ in coverage";
+            EXPECT_LE(deeper, covered / 100);
+            // The giant is the hardware's with auto: its texels are the depth draw's, not compute's.
+            if (raster == Raster::Auto) EXPECT_GT(from_compute, 1000u) << "the hardware drew no level on top";
+        }
+    }
 }
 
 TEST_F(Shadows, PassesAreReportedAndLimitsRefused) {

@@ -52,6 +52,13 @@ extern const std::span<const uint32_t> resolve_vat_frag_spv;
 extern const std::span<const uint32_t> resolve_procedural_frag_spv;
 extern const std::span<const uint32_t> resolve_vertices_frag_spv;
 // The resolve variants that receive shadows (THRONG_SHADOWS; CMakeLists.txt builds one per resolve_*.frag).
+// The shadow pass's depth-only rasterizers (raster_body.glsl: THRONG_RASTER_DEPTH).
+extern const std::span<const uint32_t> raster_baked_depth_comp_spv;
+extern const std::span<const uint32_t> raster_palette_depth_comp_spv;
+extern const std::span<const uint32_t> raster_vat_depth_comp_spv;
+extern const std::span<const uint32_t> raster_procedural_depth_comp_spv;
+extern const std::span<const uint32_t> raster_vertices_depth_comp_spv;
+extern const std::span<const uint32_t> raster_static_depth_comp_spv;
 extern const std::span<const uint32_t> resolve_baked_shadowed_frag_spv;
 extern const std::span<const uint32_t> resolve_cached_shadowed_frag_spv;
 extern const std::span<const uint32_t> resolve_coarse_shadowed_frag_spv;

@@ -109,42 +109,50 @@ Source sourceOf(const TechniqueInfo* info) {
 // Each source's cache pass, per-cluster raster and resolve, and the resolves every source shares
 // (the cached members', the coarse-skinned levels'), each receiving shadows or not.
 struct SourceShaders {
-    std::span<const uint32_t> cache, raster, resolve, resolve_cached, resolve_coarse;
+    std::span<const uint32_t> cache, raster, raster_depth, resolve, resolve_cached, resolve_coarse;
 };
 
 SourceShaders shadersOf(Source source, bool shadowed) {
     namespace s = gpu::shaders;
-    // Per source: cache pass, per-cluster raster, resolve, resolve receiving shadows.
+    // Per source: cache pass, per-cluster raster (and its depth-only form for the shadow pass),
+    // resolve, resolve receiving shadows.
     struct Row {
-        std::span<const uint32_t> cache, raster, resolve, resolve_shadowed;
+        std::span<const uint32_t> cache, raster, raster_depth, resolve, resolve_shadowed;
     };
     Row r;
     switch (source) {
     case Source::Baked:
-        r = {s::raster_cache_comp_spv, s::raster_baked_comp_spv, s::resolve_baked_frag_spv,
-             s::resolve_baked_shadowed_frag_spv};
+        r = {s::raster_cache_comp_spv, s::raster_baked_comp_spv, s::raster_baked_depth_comp_spv,
+             s::resolve_baked_frag_spv, s::resolve_baked_shadowed_frag_spv};
         break;
     case Source::Palettes:
-        r = {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::resolve_palette_frag_spv,
-             s::resolve_palette_shadowed_frag_spv};
+        r = {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::raster_palette_depth_comp_spv,
+             s::resolve_palette_frag_spv, s::resolve_palette_shadowed_frag_spv};
         break;
     case Source::Vat:
-        r = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::resolve_vat_frag_spv,
-             s::resolve_vat_shadowed_frag_spv};
+        r = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::raster_vat_depth_comp_spv,
+             s::resolve_vat_frag_spv, s::resolve_vat_shadowed_frag_spv};
         break;
     case Source::Vertices:
-        r = {s::raster_cache_vertices_comp_spv, s::raster_vertices_comp_spv, s::resolve_vertices_frag_spv,
-             s::resolve_vertices_shadowed_frag_spv};
+        r = {s::raster_cache_vertices_comp_spv, s::raster_vertices_comp_spv, s::raster_vertices_depth_comp_spv,
+             s::resolve_vertices_frag_spv, s::resolve_vertices_shadowed_frag_spv};
         break;
     case Source::Swim:
-        r = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::resolve_procedural_frag_spv,
-             s::resolve_procedural_shadowed_frag_spv};
+        r = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::raster_procedural_depth_comp_spv,
+             s::resolve_procedural_frag_spv, s::resolve_procedural_shadowed_frag_spv};
         break;
     case Source::BindPose:
-        r = {{}, s::raster_static_comp_spv, s::resolve_static_frag_spv, s::resolve_static_shadowed_frag_spv};
+        r = {{},
+             s::raster_static_comp_spv,
+             s::raster_static_depth_comp_spv,
+             s::resolve_static_frag_spv,
+             s::resolve_static_shadowed_frag_spv};
         break;
     }
-    return {r.cache, r.raster, shadowed ? r.resolve_shadowed : r.resolve,
+    return {r.cache,
+            r.raster,
+            r.raster_depth,
+            shadowed ? r.resolve_shadowed : r.resolve,
             shadowed ? s::resolve_cached_shadowed_frag_spv : s::resolve_cached_frag_spv,
             shadowed ? s::resolve_coarse_shadowed_frag_spv : s::resolve_coarse_frag_spv};
 }
@@ -262,6 +270,21 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     for (uint32_t s = 0; s < slots; ++s)
         params_.push_back(
             gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+
+    // The shadow pass's depth, where one storage buffer holds the map (castsShadows()).
+    if (options.shadows != nullptr) {
+        const uint64_t side = options.shadows->settings().size, bytes = side * side * sizeof(float);
+        if (bytes <= ctx.properties.limits.maxStorageBufferRange) {
+            shadows_ = options.shadows;
+            shadow_depth_ = gpu::ownBuffer(a, bytes,
+                                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                           gpu::MemoryUse::Device);
+            for (uint32_t s = 0; s < slots; ++s)
+                shadow_params_.push_back(gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                        gpu::MemoryUse::Upload));
+        }
+    }
 
     base_.viewport = glm::vec2(float(extent.width), float(extent.height));
     base_.lod_stride = crowd.members();
@@ -384,6 +407,9 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                                                            layout_, &specialization.info));
     raster_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, shaders.raster, layout_, skin_specialization));
+    if (castsShadows())
+        shadow_pipeline_ = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx, shaders.raster_depth, layout_, skin_specialization));
     gpu::GraphicsPipelineDesc desc;
     desc.vertex_spirv = gpu::shaders::resolve_vert_spv;
     desc.fragment_spirv = shaders.resolve;
@@ -404,30 +430,37 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
 
     // A set per (slot, texture): the resolve's draw for texture t binds set t of its slot; the
     // compute passes bind set 0.
-    const uint32_t sets = slots * textures_;
+    const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 29 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
     pool_ = gpu::createDescriptorPool(ctx, sets, sizes);
-    sets_ = gpu::allocateSets(ctx, pool_, set_layout_, sets);
+    sets_ = gpu::allocateSets(ctx, pool_, set_layout_, camera_sets);
+    if (castsShadows()) shadow_sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
+    // The shadow pass's set of slot s is the camera's with the light's parameters and the map's
+    // depth in place of the visibility buffer.
     for (uint32_t set = 0; set < sets; ++set) {
-        const uint32_t s = set / textures_, t = set % textures_;
-        writeAnimationBindings(ctx.device, sets_[set], crowd.instances(), asset);
+        const bool shadow = set >= camera_sets;
+        const uint32_t s = shadow ? set - camera_sets : set / textures_, t = shadow ? 0 : set % textures_;
+        const VkDescriptorSet target = shadow ? shadow_sets_[s] : sets_[set];
+        writeAnimationBindings(ctx.device, target, crowd.instances(), asset);
         const gpu::Image& texture = asset.textures.empty() ? asset.white : asset.textures[t];
         const gpu::DescriptorWrite texture_write[] = {
             gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, texture.view)};
-        gpu::writeDescriptors(ctx.device, sets_[set], texture_write);
-        if (options.shadows != nullptr) gpu::writeDescriptors(ctx.device, sets_[set], options.shadows->writes());
+        gpu::writeDescriptors(ctx.device, target, texture_write);
+        if (options.shadows != nullptr) gpu::writeDescriptors(ctx.device, target, options.shadows->writes());
         const gpu::DescriptorWrite writes[] = {
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, crowd.visible()),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PARAMS, params_[s]->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PARAMS,
+                                          shadow ? shadow_params_[s]->buffer : params_[s]->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_CLUSTERS, clusters_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_CLUSTER_VERTICES, cluster_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_CLUSTER_TRIANGLES, cluster_triangles_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBILITY, visibility_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBILITY,
+                                          shadow ? shadow_depth_->buffer : visibility_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_CULL_COUNTS, crowd.countsBuffer()),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TRIANGLES, resolve_triangles_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_SHADING, submesh_shading_->buffer),
@@ -439,7 +472,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_TRIANGLE_SLOTS, triangle_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
-        gpu::writeDescriptors(ctx.device, sets_[set], writes);
+        gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
             const gpu::DescriptorWrite palette[] = {
@@ -447,21 +480,21 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                               p.buffer != VK_NULL_HANDLE ? p.buffer : crowd.instances()),
                 gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, asset.point,
                                               p.image != VK_NULL_HANDLE ? p.image : asset.white.view)};
-            gpu::writeDescriptors(ctx.device, sets_[set], palette);
+            gpu::writeDescriptors(ctx.device, target, palette);
         }
         if (source == Source::Vertices) {
             const gpu::DescriptorWrite vertices[] = {
                 gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, drawn->computeVertices(s))};
-            gpu::writeDescriptors(ctx.device, sets_[set], vertices);
+            gpu::writeDescriptors(ctx.device, target, vertices);
         }
         if (source == Source::Vat) { // the asset's vertex animation (a placeholder where it has none)
             const gpu::DescriptorWrite vat[] = {
                 gpu::DescriptorWrite::sampled(THRONG_BINDING_VAT, asset.point, asset.vat.view)};
-            gpu::writeDescriptors(ctx.device, sets_[set], vat);
+            gpu::writeDescriptors(ctx.device, target, vat);
         }
         if (source == Source::Swim) {
             const gpu::DescriptorWrite swim[] = {gpu::DescriptorWrite::uniform(THRONG_BINDING_SWIM, swim_->buffer)};
-            gpu::writeDescriptors(ctx.device, sets_[set], swim);
+            gpu::writeDescriptors(ctx.device, target, swim);
         }
     }
 }
@@ -496,10 +529,44 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
                       [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); }});
 }
 
-// Clears the visibility buffer and plans the frame (one thread), then a barrier for the
-// dispatches that read the plan. Expects the descriptor set bound.
-void ComputeRaster::recordPlan(VkCommandBuffer cmd) const {
-    vkCmdFillBuffer(cmd, visibility_->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); // empty: the farthest key, no id
+void ComputeRaster::addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
+                                    const gpu::shader::DrawConstants& constants, bool light_culled, uint32_t first_lod,
+                                    bool hardware_follows) {
+    assert(castsShadows());
+    RasterParams p = base_;
+    for (uint32_t l = 0; l < std::min<uint32_t>(first_lod, THRONG_MAX_LODS); ++l)
+        p.lod_clusters[l].y = 0; // drawn by the hardware
+    const uint32_t side = shadows_->settings().size;
+    p.view_projection = shadows_->lightMatrix(slot);
+    p.viewport = glm::vec2(float(side));
+    p.light_direction = constants.light_direction;
+    p.time = constants.time;
+    p.coarse_lods = 0; // every level skinned in full, as the technique's depth draw does
+    p.cache_lods = 0;  // the cache holds the camera's members
+    p.culled = light_culled ? 1u : 0u;
+    p.visible_base = crowd_->lightBase();
+    p.frame_slot = slot;
+    std::memcpy(shadow_params_[slot]->mapped(), &p, sizeof p);
+    passes.push_back(
+        {"shadow", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+         [this, slot, hardware_follows](VkCommandBuffer cmd) { recordShadow(cmd, slot, hardware_follows); }});
+}
+
+void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &shadow_sets_[slot], 0, nullptr);
+    recordPlan(cmd, shadow_depth_->buffer, 0u); // empty: depth 0, the farthest (reversed Z)
+    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
+                   [&](uint32_t) { return VkPipeline(shadow_pipeline_); });
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    shadows_->recordCopy(cmd, shadow_depth_->buffer, hardware_follows);
+}
+
+// Clears `target` (the visibility buffer, or the shadow pass's depth) to `clear_word` and plans
+// the frame (one thread), then a barrier for the dispatches that read the plan. Expects the
+// descriptor set bound.
+void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word) const {
+    vkCmdFillBuffer(cmd, target, 0, VK_WHOLE_SIZE, clear_word);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
@@ -511,7 +578,7 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd) const {
 
 void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
-    recordPlan(cmd);
+    recordPlan(cmd, visibility_->buffer, 0xffffffffu); // empty: the farthest key, no id
     dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches),
                    [&](uint32_t) { return VkPipeline(cache_pipeline_); });
 }
@@ -519,7 +586,7 @@ void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
 void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     if (plan)
-        recordPlan(cmd);
+        recordPlan(cmd, visibility_->buffer, 0xffffffffu);
     else // the cached members, from the cache, then the rest
         dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches),
                        [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });

@@ -19,6 +19,10 @@
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
 //            triangles with 64-bit atomic min;
+//   shadow   (compute, with a shadow map: addShadowPasses) the light's members (CrowdGpu's
+//            shadow-cull) rasterized depth only, a 32-bit atomic maximum of each texel's depth,
+//            every level skinned per cluster (no cache: it holds the camera's members), then
+//            copied into the shadow map, which the resolve and the ground then read;
 //   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names, reading
 //            the cache's positions and normals where it holds the member, as the hardware path
 //            shades it: vertex, member and submesh colour, the submesh's texture (its mip level
@@ -68,7 +72,8 @@ struct RasterOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto;
     SwimParams swim = defaultSwim(); // TechniqueInfo::swim_in_compute: the swim its technique draws
     // The crowd's shadow map, which the resolve then samples as lit_shadowed.frag does (members
-    // drawn here receive shadows); null: no shadows. Kept: it must outlive the rasterizer.
+    // drawn here receive shadows) and addShadowPasses draws into (they cast them); null: no
+    // shadows. Kept: it must outlive the rasterizer.
     const ShadowMap* shadows = nullptr;
     // How the skeletal sources blend a vertex's joints (the crowd's; skinningProblem is empty for
     // the technique): specializes the cache pass, the per-cluster raster and the resolve.
@@ -110,6 +115,21 @@ class ComputeRaster {
     void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
                    uint32_t first_lod = 0);
 
+    // Whether addShadowPasses can draw the casters: a shadow map was given (RasterOptions::shadows)
+    // whose texels, 4 bytes each, one storage buffer holds (a 2048 map takes 16 MiB; lavapipe's
+    // 128 MiB hold a 5,792 map, the H200's 4 GiB any). Otherwise the technique draws them all.
+    bool castsShadows() const { return shadow_depth_->buffer != VK_NULL_HANDLE; }
+    // The `shadow` pass of frame slot `slot`: the members of the light's regions (CrowdGpu's
+    // `shadow-cull`, recorded just before; every member at LOD 0 where the light's view is not
+    // culled, `light_culled` false) at LOD `first_lod` and coarser, rasterized in compute from the
+    // light (the map's matrix for the slot; `constants`: the frame's time and slot), every level
+    // skinned in full as the technique's depth draw does, and copied into the map. The map is
+    // then readable, or with `hardware_follows` left as a depth attachment for the technique's
+    // depth draw of the finer levels on top (ShadowMap::shadowPass with `load`). Keeps `this`.
+    // Contract: castsShadows().
+    void addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
+                         bool light_culled, uint32_t first_lod, bool hardware_follows);
+
     const ClusterChain& clusters() const { return chain_; }
 
     // Tests: the visibility buffer of the last frame (the device must be idle).
@@ -124,7 +144,8 @@ class ComputeRaster {
     const gpu::shader::RasterParams& parameters() const { return base_; }
 
   private:
-    void recordPlan(VkCommandBuffer cmd) const;
+    void recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word) const;
+    void recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const;
     void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
     void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan,
                       uint32_t coarse_lods) const; // plan: no cache pass planned the frame
@@ -144,6 +165,13 @@ class ComputeRaster {
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
+    // The shadow pass (castsShadows()): the map's depth as float bits, its parameters per slot
+    // (the light's view), its pipeline (the source's per-cluster raster, depth only) and sets.
+    const ShadowMap* shadows_ = nullptr;
+    gpu::OwnedBuffer shadow_depth_;
+    std::vector<gpu::OwnedBuffer> shadow_params_;
+    gpu::Unique<VkPipeline> shadow_pipeline_;
+    std::vector<VkDescriptorSet> shadow_sets_; // per slot
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,

@@ -21,8 +21,21 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
         if (shadows != nullptr) {
-            frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull);
-            passes.push_back(shadows->shadowPass(slot, *frame.technique, constants));
+            // With the compute rasterizer the casters are rasterized in compute too, but for the
+            // finer levels with auto (the hardware's, drawn on top) and, with auto, a light's view
+            // that is not culled (every member at LOD 0: all of it the hardware's, as the camera's).
+            const bool compute = frame.raster != nullptr && frame.raster->castsShadows();
+            uint32_t light_hardware_lods = !compute ? THRONG_MAX_LODS : frame.raster_mode == Raster::Auto ? 1u : 0u;
+            frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull,
+                                        light_hardware_lods);
+            const bool light_culled = frame.crowd->lightCulled();
+            if (!light_culled && light_hardware_lods > 0) light_hardware_lods = THRONG_MAX_LODS;
+            const bool compute_casts = compute && light_hardware_lods < THRONG_MAX_LODS;
+            if (compute_casts)
+                frame.raster->addShadowPasses(passes, slot, constants, light_culled, light_hardware_lods,
+                                              light_hardware_lods > 0);
+            if (light_hardware_lods > 0)
+                passes.push_back(shadows->shadowPass(slot, *frame.technique, constants, compute_casts));
             if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));
         }
         // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.

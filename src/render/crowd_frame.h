@@ -4,7 +4,9 @@
 //   simulate      the motion moves the members (when there is one)
 //   upload, pose  the technique's prepare passes (bonetex's texture upload, pose's palettes):
 //                 before anything draws with them
-//   with shadows (shadows.h): `shadow-cull` (the light's view), `shadow` (the map), `ground`
+//   with shadows (shadows.h): `shadow-cull` (the light's view), `shadow` (the map: by the
+//                 compute rasterizer where it draws the frame, compute_raster.h, then with Auto
+//                 `shadow-near`, LOD 0 by the technique on top; else the technique), `ground`
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
 //   draw          the technique's draw; with the compute rasterizer `cache`, `raster` and

@@ -242,8 +242,9 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
 }
 
 void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
-                              uint32_t map_size, const CullSettings& settings) {
-    if (!(can_cull_ && settings.active() && live_ > 0) || light_base_ == 0) return;
+                              uint32_t map_size, const CullSettings& settings, uint32_t hardware_lods) {
+    light_culled_ = can_cull_ && settings.active() && live_ > 0 && light_base_ != 0;
+    if (!light_culled_) return;
     CullSettings light = settings;
     light.impostor_px = 0.0f; // an impostor casts as its mesh would
     light.occlusion = false;
@@ -251,8 +252,7 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     // (a few texels tall) drop to their coarsest level (on the H200 a million walkers' shadow
     // pass went from 71 ms at 1 texel, drawing LOD 6 (82 triangles), to the coarsest level's 18).
     light.lod_error_px = std::max(settings.lod_error_px, 2.0f);
-    // Every LOD by the hardware (the technique's depth draw), whatever draws the camera's.
-    CullParams p = viewParams(light_view_projection, {map_size, map_size}, light, THRONG_MAX_LODS);
+    CullParams p = viewParams(light_view_projection, {map_size, map_size}, light, hardware_lods);
     p.visible_base = light_base_;
     // Orthographic: every member at "depth" 1 (row 3 is (0, 0, 0, 1)), where chooseLod() would
     // subtract the member's radius. At a depth of 1e6 with the scale 1e6 times larger the

@@ -119,9 +119,13 @@ class CrowdGpu {
     // next culling pass is recorded. Adds nothing (the shadow draws every member) when `settings`
     // do not cull. Goes before the frame's addPasses() with the same settings (which then counts
     // afresh). Contract: made with `light_view`.
+    // `hardware_lods`: the light's indirect draws cover LODs below it only (the compute
+    // rasterizer's shadow pass draws the others).
     void addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
-                        uint32_t map_size, const CullSettings& settings);
+                        uint32_t map_size, const CullSettings& settings, uint32_t hardware_lods = THRONG_MAX_LODS);
     uint32_t lightBase() const { return light_base_; }
+    // Whether the last addLightPasses() added the culling pass (else the shadow draws every member).
+    bool lightCulled() const { return light_culled_; }
     bool occluding() const { return occluding_; }
     // The `cull-late` pass of an occlusion-culled frame (after the `pyramid` pass). Contract:
     // occluding().
@@ -167,6 +171,7 @@ class CrowdGpu {
     uint32_t light_base_ = 0; // 0: no light's view
     bool can_cull_ = false;
     bool culled_ = false;
+    bool light_culled_ = false;
     bool occluding_ = false;
     mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL; // of the culling pass recorded last
     std::vector<LodRanges> lods_;

@@ -72,7 +72,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         depth.depth_only = true;
         depth.color_format = VK_FORMAT_UNDEFINED;
         depth.depth_format = VK_FORMAT_D32_SFLOAT;
-        depth.depth_bias_slope = -1.5f; // reversed Z: away from the light
+        depth.depth_bias_slope = -float(THRONG_SHADOW_BIAS_SLOPE); // reversed Z: away from the light
         pass.depth_pipeline = gpu::createGraphicsPipeline(ctx, depth);
     }
 

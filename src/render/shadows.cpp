@@ -201,7 +201,21 @@ void ShadowMap::update(uint32_t slot, const glm::vec3& light_direction, const Bo
     std::memcpy(static_cast<uint8_t*>(params_->mapped()) + slot * sizeof(ShadowParams), &p, sizeof p);
 }
 
-gpu::Pass ShadowMap::shadowPass(uint32_t slot, Technique& technique, gpu::shader::DrawConstants constants) const {
+void ShadowMap::recordCopy(VkCommandBuffer cmd, VkBuffer depth, bool hardware_follows) const {
+    gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+    region.imageExtent = {settings_.size, settings_.size, 1};
+    vkCmdCopyBufferToImage(cmd, depth, map_->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         hardware_follows ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL
+                                          : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         VK_IMAGE_ASPECT_DEPTH_BIT);
+}
+
+gpu::Pass ShadowMap::shadowPass(uint32_t slot, Technique& technique, gpu::shader::DrawConstants constants,
+                                bool load) const {
     constants.view_projection = light_[slot];
     constants.lod_stride = 0; // every level skinned in full (the light's regions are not the camera's)
     constants.coarse_lods = 0;
@@ -209,14 +223,15 @@ gpu::Pass ShadowMap::shadowPass(uint32_t slot, Technique& technique, gpu::shader
     const VkImageView view = map_->view;
     const uint32_t size = settings_.size;
     Technique* t = &technique;
-    return {"shadow", gpu::PassKind::Graphics, gpu::PassTargets::Own,
-            [image, view, size, t, slot, constants](VkCommandBuffer cmd) {
-                gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                     VK_IMAGE_ASPECT_DEPTH_BIT);
+    return {load ? "shadow-near" : "shadow", gpu::PassKind::Graphics, gpu::PassTargets::Own,
+            [image, view, size, t, slot, constants, load](VkCommandBuffer cmd) {
+                if (!load) // else recordCopy left it a depth attachment
+                    gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED,
+                                         VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
                 VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
                 da.imageView = view;
                 da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-                da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+                da.loadOp = load ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
                 da.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
                 da.clearValue.depthStencil = {0.0f, 0}; // reversed Z: nothing in the way
                 VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};

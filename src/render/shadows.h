@@ -71,7 +71,15 @@ class ShadowMap {
 
     // `shadow`: the technique's depth-only draw of the crowd into the map (its own rendering),
     // with `constants` (the frame's) seen from the light; the map ends readable by the lit pass.
-    gpu::Pass shadowPass(uint32_t slot, Technique& technique, gpu::shader::DrawConstants constants) const;
+    // With `load` (named `shadow-near`) it draws over what recordCopy(..., true) left in the map:
+    // the compute rasterizer's casters (ComputeRaster::addShadowPasses), the finer levels by the
+    // hardware on top.
+    gpu::Pass shadowPass(uint32_t slot, Technique& technique, gpu::shader::DrawConstants constants,
+                         bool load = false) const;
+    // Inside a pass: the map from `depth` (a float per texel, row-major, size x size, within
+    // [0, 1]), ending readable by the lit pass or, with `hardware_follows`, as a depth attachment
+    // for shadowPass(..., load = true). Contract: `depth`'s writes are visible to copies.
+    void recordCopy(VkCommandBuffer cmd, VkBuffer depth, bool hardware_follows) const;
     // `ground`: the ground in the frame's colour and depth targets (ColorDepth).
     gpu::Pass groundPass(uint32_t slot, const gpu::shader::DrawConstants& constants) const;
 

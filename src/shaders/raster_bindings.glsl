@@ -15,7 +15,13 @@ layout(std430, set = 0, binding = THRONG_BINDING_CLUSTERS) readonly buffer Clust
 layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_VERTICES) readonly buffer ClusterVertices { uint cluster_vertices[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_TRIANGLES) readonly buffer ClusterTriangles { uint cluster_triangles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
+#ifdef THRONG_RASTER_DEPTH
+// The shadow pass's depth (ComputeRaster::addShadowPasses): a float's bits per texel, the
+// nearest to the light the largest (reversed Z), bound where the camera's visibility buffer is.
+layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) buffer ShadowDepth { uint shadow_depth[]; };
+#else
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) buffer Visibility { uint64_t visibility[]; };
+#endif
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) THRONG_CACHE_ACCESS buffer VertexCache { uvec2 vertex_cache[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CACHE_NORMALS) THRONG_CACHE_ACCESS buffer CacheNormals { uint cache_normals[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) THRONG_CACHE_ACCESS buffer MemberSlots { uint member_slots[]; };

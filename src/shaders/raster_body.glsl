@@ -10,8 +10,14 @@
 // THRONG_RASTER_PROCEDURAL: raster_skin.glsl) or read the bind pose of the members after them.
 // A prop's clusters are drawn only for the members that carry it (memberDrawsSubmesh).
 // Expects shared.h.
+// THRONG_RASTER_DEPTH (the *_depth variants, CMakeLists.txt): the shadow pass's form, from the
+// light's regions of the visible list, each texel centre a triangle covers taking the 32-bit
+// atomic maximum of its depth's bits (reversed Z: nearer is larger, and non-negative floats order
+// as their bits), no ids; no 64-bit atomics.
+#ifndef THRONG_RASTER_DEPTH
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#endif
 
 layout(local_size_x = THRONG_RASTER_LOCAL_SIZE) in;
 
@@ -27,21 +33,38 @@ shared vec4 screen[THRONG_RASTER_LOCAL_SIZE];  // pixels x, y; depth z/w; w (<= 
 
 float edge(vec2 u, vec2 v, vec2 p) { return (v.x - u.x) * (p.y - u.y) - (v.y - u.y) * (p.x - u.x); }
 
-void rasterize(vec3 a, vec3 b, vec3 c, uint64_t id) {
+#ifdef THRONG_RASTER_DEPTH
+#define THRONG_RASTER_ID uint
+#else
+#define THRONG_RASTER_ID uint64_t
+#endif
+
+void rasterize(vec3 a, vec3 b, vec3 c, THRONG_RASTER_ID id) {
     float area = edge(a.xy, b.xy, c.xy);
     if (area == 0.0) return;
     vec2 lo = min(a.xy, min(b.xy, c.xy)), hi = max(a.xy, max(b.xy, c.xy));
     ivec2 last = ivec2(raster.viewport) - 1;
     ivec2 p0 = max(ivec2(ceil(lo - 0.5)), ivec2(0)), p1 = min(ivec2(floor(hi - 0.5)), last);
     float sign_area = area > 0.0 ? 1.0 : -1.0;
+#ifdef THRONG_RASTER_DEPTH
+    // The depth draw's slope-scaled bias: the larger of the depth's slopes along x and y per texel
+    // (the approximation Vulkan allows for the gradient's length), away from the light.
+    float dzdx = ((b.y - c.y) * a.z + (c.y - a.y) * b.z + (a.y - b.y) * c.z) / area;
+    float dzdy = ((c.x - b.x) * a.z + (a.x - c.x) * b.z + (b.x - a.x) * c.z) / area;
+    float bias = float(THRONG_SHADOW_BIAS_SLOPE) * max(abs(dzdx), abs(dzdy));
+#endif
     for (int y = p0.y; y <= p1.y; ++y)
         for (int x = p0.x; x <= p1.x; ++x) {
             vec2 p = vec2(x, y) + 0.5;
             float w0 = edge(b.xy, c.xy, p) * sign_area, w1 = edge(c.xy, a.xy, p) * sign_area, w2 = edge(a.xy, b.xy, p) * sign_area;
             if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
             float z = (w0 * a.z + w1 * b.z + w2 * c.z) / abs(area);
+#ifdef THRONG_RASTER_DEPTH
+            atomicMax(shadow_depth[uint(y) * uint(raster.viewport.x) + uint(x)], floatBitsToUint(clamp(z - bias, 0.0, 1.0)));
+#else
             uint key = 0xffffffu - (floatBitsToUint(clamp(z, 0.0, 1.0)) >> 8);
             atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
+#endif
         }
 }
 
@@ -79,6 +102,10 @@ void main() {
         uint packed = cluster_triangles[cluster.z + tri];
         vec4 a = screen[packed & 0xffu], b = screen[(packed >> 8) & 0xffu], c = screen[(packed >> 16) & 0xffu];
         if (a.w <= 0.0 || b.w <= 0.0 || c.w <= 0.0 || a.z > 1.0 || b.z > 1.0 || c.z > 1.0) continue;
+#ifdef THRONG_RASTER_DEPTH
+        rasterize(a.xyz, b.xyz, c.xyz, 0u);
+#else
         rasterize(a.xyz, b.xyz, c.xyz, (uint64_t(member) << 16) | uint64_t(cluster.z + tri));
+#endif
     }
 }

@@ -83,6 +83,10 @@ using uint = uint32_t;
 #define THRONG_CACHE_MAX_JOINTS 128 // the cache pass keeps a member's palette in shared memory; more joints: no cache
 #define THRONG_RASTER_LOCAL_SIZE 64 // threads per (member, cluster) workgroup: one per cluster vertex
 #define THRONG_CACHE_LOCAL_SIZE 128 // threads per workgroup of the vertex cache pass: one workgroup per cached member
+// The shadow map's slope-scaled depth bias, away from the light: the depth draw's pipeline
+// (mesh_pass.cpp) and the compute rasterizer's shadow pass (raster_body.glsl) subtract this times
+// the triangle's largest depth slope per texel (reversed Z).
+#define THRONG_SHADOW_BIAS_SLOPE 1.5
 #define THRONG_CACHE_STEPS 2097151u // 2^21 - 1: steps per axis of a cached position across the cache box
 #define THRONG_RASTER_ROW 65535u    // workgroups per row of a raster dispatch (portable maxComputeWorkGroupCount[0])
 
@@ -285,7 +289,7 @@ struct CullPhase {
     uint reserved2;
 };
 
-// What the compute rasterizer needs to know (std430 storage buffer): 416 bytes.
+// What the compute rasterizer needs to know (std430 storage buffer): 436 bytes.
 struct RasterParams {
     mat4 view_projection;
     vec4 light_direction; // as DrawConstants
@@ -312,6 +316,9 @@ struct RasterParams {
     uint palette_batch;
     uint palette_batch_stride;
     uint palette_image_width;
+    // Added to every LOD region's first slot of the visible list when culled: 0 for the camera's
+    // view, CrowdGpu::lightBase() for the light's (ComputeRaster's shadow pass).
+    uint visible_base;
 };
 
 // What the resolve shades a submesh with (std430): 32 bytes. The submesh's base colour
@@ -488,7 +495,7 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
-static_assert(sizeof(RasterParams) == 432);
+static_assert(sizeof(RasterParams) == 436);
 static_assert(sizeof(ImpostorParams) == 128);
 static_assert(offsetof(ImpostorParams, time) == 112);
 static_assert(offsetof(RasterParams, lod_vertices) == 240);

@@ -15,9 +15,9 @@ vec3 decodeCachedPosition(uvec2 w) {
     return raster.cache_origin.xyz + vec3(q) * raster.cache_step.xyz;
 }
 
-// The member in slot `slot` of LOD `lod` (the culling pass's region, or the identity region).
+// The member in slot `slot` of LOD `lod` (the culling pass's region of the view, or the identity region).
 uint memberAt(uint lod, uint slot) {
-    return visible[(raster.culled != 0u ? lod * raster.lod_stride : raster.identity_base) + slot];
+    return visible[(raster.culled != 0u ? raster.visible_base + lod * raster.lod_stride : raster.identity_base) + slot];
 }
 
 // A unit vector folded onto the octahedron |x| + |y| + |z| = 1 and its lower half onto the
