@@ -206,9 +206,11 @@ TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
 
 TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
     const render::Crowd crowd = crowdOf(64);
+    render::RenderSettings hardware; // the culling's doing alone (auto draws some members in compute)
+    hardware.raster = Raster::Hardware;
     for (render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
-        const render::RenderOutput all = renderAt(crowd, view, 1, 0.6f, {false, false, 0.0f});
-        const render::RenderOutput culled = renderAt(crowd, view, 1, 0.6f, {true, true, 0.0f});
+        const render::RenderOutput all = renderAt(crowd, view, 1, 0.6f, {false, false, 0.0f}, hardware);
+        const render::RenderOutput culled = renderAt(crowd, view, 1, 0.6f, {true, true, 0.0f}, hardware);
         ASSERT_EQ(all.rgba.size(), culled.rgba.size());
         size_t differ = 0;
         for (size_t i = 0; i < all.rgba.size(); ++i) differ += all.rgba[i] != culled.rgba[i];
@@ -292,28 +294,46 @@ TEST_F(Cull, PyramidLevelsAreTheFarthestDepthOfTheLevelBelow) {
 TEST_F(Cull, OcclusionHidesMembersAndChangesNoPixel) {
     if (!context_->depth_pyramid) GTEST_SKIP() << "the device cannot build a depth pyramid: no occlusion culling";
     const render::Crowd crowd = crowdOf(300);
-    render::RenderSettings hardware;
-    hardware.raster = Raster::Hardware;
-    const render::RenderOutput frustum =
-        renderAt(crowd, render::ViewKind::Street, 3, 0.9f, {true, false, 0.0f, false}, hardware);
-    const render::RenderOutput occluded =
-        renderAt(crowd, render::ViewKind::Street, 3, 0.9f, {true, false, 0.0f, true}, hardware);
-    ASSERT_EQ(frustum.rgba.size(), occluded.rgba.size());
-    size_t differ = 0, background = 0;
-    for (size_t i = 0; i < frustum.rgba.size(); ++i) differ += frustum.rgba[i] != occluded.rgba[i];
-    for (size_t i = 0; i < frustum.rgba.size(); i += 4)
-        background += frustum.rgba[i] == occluded.rgba[0] && frustum.rgba[i + 1] == occluded.rgba[1];
-    EXPECT_EQ(differ, 0u);
-    EXPECT_LT(background, frustum.rgba.size() / 4) << "nothing drawn";
-    EXPECT_EQ(frustum.drawn.occluded, 0u);
-    EXPECT_EQ(occluded.drawn.in_frustum, frustum.drawn.in_frustum);
-    EXPECT_GT(occluded.drawn.occluded, 0u) << "occlusion culling hid nothing in a street";
-    EXPECT_EQ(occluded.drawn.per_lod[0] + occluded.drawn.occluded, occluded.drawn.in_frustum);
-    std::printf("street, %zu members: %u in the frustum, %u hidden by occlusion\n", crowd.instances.size(),
-                occluded.drawn.in_frustum, occluded.drawn.occluded);
-    bool has_late = false;
-    for (const render::PassTiming& p : occluded.passes) has_late = has_late || p.name == "draw-late";
-    EXPECT_TRUE(has_late || !context_->timestamps) << "no draw-late pass";
+    // Through the hardware (the pyramid from the depth image), the compute rasterizer (from its
+    // visibility buffer) and auto (both: the hardware's share here the members about 100 pixels
+    // across, so that each draws some), each against itself without occlusion culling.
+    for (Raster raster : {Raster::Hardware, Raster::Compute, Raster::Auto}) {
+        if (raster != Raster::Hardware && !context_->int64_atomics) continue; // no compute rasterizer
+        const char* how = raster == Raster::Hardware ? "hardware" : raster == Raster::Compute ? "compute" : "auto";
+        SCOPED_TRACE(how);
+        render::RenderSettings s;
+        s.raster = raster;
+        CullSettings without{true, false, 0.0f, false}, with{true, false, 0.0f, true};
+        without.hardware_triangle_px = with.hardware_triangle_px = 0.5f;
+        const render::RenderOutput frustum = renderAt(crowd, render::ViewKind::Street, 3, 0.9f, without, s);
+        const render::RenderOutput occluded = renderAt(crowd, render::ViewKind::Street, 3, 0.9f, with, s);
+        ASSERT_EQ(frustum.rgba.size(), occluded.rgba.size());
+        size_t differ = 0, background = 0;
+        for (size_t i = 0; i < frustum.rgba.size(); ++i) differ += frustum.rgba[i] != occluded.rgba[i];
+        for (size_t i = 0; i < frustum.rgba.size(); i += 4)
+            background += frustum.rgba[i] == occluded.rgba[0] && frustum.rgba[i + 1] == occluded.rgba[1];
+        EXPECT_EQ(differ, 0u);
+        EXPECT_LT(background, frustum.rgba.size() / 4) << "nothing drawn";
+        EXPECT_EQ(frustum.drawn.occluded, 0u);
+        EXPECT_EQ(occluded.drawn.in_frustum, frustum.drawn.in_frustum);
+        EXPECT_GT(occluded.drawn.occluded, 0u) << "occlusion culling hid nothing in a street";
+        EXPECT_EQ(occluded.drawn.per_lod[0] + occluded.drawn.occluded, occluded.drawn.in_frustum);
+        if (raster == Raster::Auto) {
+            EXPECT_GT(occluded.drawn.hardware, 0u) << "the hardware drew nothing";
+            EXPECT_LT(occluded.drawn.hardware, occluded.drawn.per_lod[0]) << "the compute rasterizer drew nothing";
+        }
+        std::printf("street, %zu members, %s: %u in the frustum, %u hidden by occlusion (%u by the hardware)\n",
+                    crowd.instances.size(), how, occluded.drawn.in_frustum, occluded.drawn.occluded,
+                    occluded.drawn.hardware);
+        std::vector<std::string> names;
+        for (const render::PassTiming& p : occluded.passes) names.push_back(p.name);
+        auto has = [&](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+        if (context_->timestamps) {
+            EXPECT_TRUE(has("pyramid") && has("cull-late"));
+            EXPECT_EQ(has("draw-late"), raster != Raster::Compute);
+            EXPECT_EQ(has("raster-late"), raster != Raster::Hardware);
+        }
+    }
 }
 
 // Coarse skinning (the heaviest joint at the nearest frame) against full skinning (every joint,

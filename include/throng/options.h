@@ -61,6 +61,11 @@ struct CullSettings {
     // Members less than this many pixels tall are drawn as animated impostors (0: none; the asset
     // needs them: `throng bake --impostors`).
     float impostor_px = 0.0f;
+    // With the raster mode auto: the hardware draws the members at LOD 0 whose triangles cover
+    // about this many pixels each or more, the compute rasterizer everyone else (its cost grows
+    // with a triangle's pixels, the hardware's does not; render/crowd_gpu.h autoShare). 0: the
+    // hardware draws every member at LOD 0.
+    float hardware_triangle_px = 16.0f;
     bool active() const { return cull || lod; }
 };
 

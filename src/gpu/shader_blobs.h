@@ -24,6 +24,8 @@ extern const std::span<const uint32_t> cull_comp_spv;
 extern const std::span<const uint32_t> cull_late_comp_spv;
 extern const std::span<const uint32_t> draws_comp_spv;
 extern const std::span<const uint32_t> pyramid_comp_spv;
+extern const std::span<const uint32_t> pyramid_visibility_comp_spv;
+extern const std::span<const uint32_t> pyramid_visibility_merge_comp_spv;
 // The compute rasterizer (src/render/compute_raster.h).
 extern const std::span<const uint32_t> raster_baked_comp_spv;
 extern const std::span<const uint32_t> raster_cached_comp_spv;

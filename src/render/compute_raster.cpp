@@ -500,10 +500,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
 }
 
 void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                              const gpu::shader::DrawConstants& constants, uint32_t first_lod) {
+                              const gpu::shader::DrawConstants& constants, bool late_follows) {
     RasterParams p = base_;
-    for (uint32_t l = 0; l < std::min<uint32_t>(first_lod, THRONG_MAX_LODS); ++l)
-        p.lod_clusters[l].y = 0; // drawn by the hardware
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.time = constants.time;
@@ -525,17 +523,48 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     passes.push_back(
         {"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
          [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); }});
+    frame_cache_ = cache;
+    frame_coarse_lods_ = coarse_lods;
+    if (!late_follows) addResolvePass(passes, slot);
+}
+
+void ComputeRaster::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot) {
+    const uint32_t coarse_lods = frame_coarse_lods_;
+    passes.push_back({"raster-late", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                      [this, slot, coarse_lods](VkCommandBuffer cmd) { recordLate(cmd, slot, coarse_lods); }});
+    addResolvePass(passes, slot);
+}
+
+void ComputeRaster::addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot) {
+    const bool cache = frame_cache_;
     passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
                       [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); }});
 }
 
+// The late phase: plans the members the late culling pass added (after each LOD's early ones),
+// then rasterizes them per cluster, into the visibility buffer the early phase drew.
+void ComputeRaster::recordLate(VkCommandBuffer cmd, uint32_t slot, uint32_t coarse_lods) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
+    const uint32_t late[4] = {0, 1, 0, 0};
+    vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof late, late);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    dispatchPerLod(
+        cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
+        [&](uint32_t l) {
+            return VkPipeline(THRONG_COARSE_LOD(l, coarse_lods) ? raster_coarse_pipeline_ : raster_pipeline_);
+        },
+        true);
+}
+
 void ComputeRaster::addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                                    const gpu::shader::DrawConstants& constants, bool light_culled, uint32_t first_lod,
+                                    const gpu::shader::DrawConstants& constants, bool light_culled,
                                     bool hardware_follows) {
     assert(castsShadows());
     RasterParams p = base_;
-    for (uint32_t l = 0; l < std::min<uint32_t>(first_lod, THRONG_MAX_LODS); ++l)
-        p.lod_clusters[l].y = 0; // drawn by the hardware
     const uint32_t side = shadows_->settings().size;
     p.view_projection = shadows_->lightMatrix(slot);
     p.viewport = glm::vec2(float(side));
@@ -567,6 +596,8 @@ void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardwa
 // descriptor set bound.
 void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word) const {
     vkCmdFillBuffer(cmd, target, 0, VK_WHOLE_SIZE, clear_word);
+    const uint32_t early[4] = {0, 0, 0, 0};
+    vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof early, early);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
@@ -598,8 +629,8 @@ void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, 
 // One indirect dispatch of pipeline(l) per LOD l that has work (`work[l].y`: its clusters or
 // vertices), from the plan's per-LOD dispatches at `plan_offset`, the LOD a push constant.
 void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS],
-                                   VkDeviceSize plan_offset,
-                                   const std::function<VkPipeline(uint32_t)>& pipeline) const {
+                                   VkDeviceSize plan_offset, const std::function<VkPipeline(uint32_t)>& pipeline,
+                                   bool late) const {
     VkPipeline bound = VK_NULL_HANDLE;
     for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
         if (work[l].y == 0) continue;
@@ -607,7 +638,7 @@ void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)
             bound = pipeline(l);
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
         }
-        const uint32_t lod[4] = {l, 0, 0, 0};
+        const uint32_t lod[4] = {l, late ? 1u : 0u, 0, 0};
         vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
         vkCmdDispatchIndirect(cmd, plan_->buffer, plan_offset + l * sizeof(glm::uvec4));
     }

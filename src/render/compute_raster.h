@@ -110,25 +110,34 @@ class ComputeRaster {
                   uint32_t slots, const RasterOptions& options = {}, const Technique* drawn = nullptr);
 
     // The `raster` and `resolve` passes of frame slot `slot`, drawing at `constants` (camera,
-    // light, time, coarse LODs) the members at LOD `first_lod` and coarser. Keeps `this`. Call
-    // after the crowd's addPasses for the frame.
+    // light, time, coarse LODs) the members of the culling pass's regions (the hardware's share
+    // of auto, HardwareShare, lies apart: crowd_gpu.h), or every member at LOD 0. Keeps `this`.
+    // Call after the crowd's addPasses for the frame. With `late_follows` (an occlusion-culled
+    // frame: CrowdGpu::occluding()) the resolve waits for addLatePasses.
     void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
-                   uint32_t first_lod = 0);
+                   bool late_follows = false);
+    // Occlusion culling's late phase, after the `pyramid` pass (built from visibility(): the
+    // early members) and the crowd's `cull-late`: `raster-late` (the members the late culling
+    // pass added, skinned per cluster: the cache holds the early ones) into the same visibility
+    // buffer, then the `resolve` of both phases. Keeps `this`. Contract: addPasses(..., true) first.
+    void addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot);
+    // The visibility buffer (the depth pyramid's level 0 reads it: DepthPyramid::bindVisibility).
+    VkBuffer visibilityBuffer() const { return visibility_->buffer; }
 
     // Whether addShadowPasses can draw the casters: a shadow map was given (RasterOptions::shadows)
     // whose texels, 4 bytes each, one storage buffer holds (a 2048 map takes 16 MiB; lavapipe's
     // 128 MiB hold a 5,792 map, the H200's 4 GiB any). Otherwise the technique draws them all.
     bool castsShadows() const { return shadow_depth_->buffer != VK_NULL_HANDLE; }
     // The `shadow` pass of frame slot `slot`: the members of the light's regions (CrowdGpu's
-    // `shadow-cull`, recorded just before; every member at LOD 0 where the light's view is not
-    // culled, `light_culled` false) at LOD `first_lod` and coarser, rasterized in compute from the
-    // light (the map's matrix for the slot; `constants`: the frame's time and slot), every level
-    // skinned in full as the technique's depth draw does, and copied into the map. The map is
-    // then readable, or with `hardware_follows` left as a depth attachment for the technique's
-    // depth draw of the finer levels on top (ShadowMap::shadowPass with `load`). Keeps `this`.
+    // `shadow-cull`, recorded just before, less the hardware's share; every member at LOD 0 where
+    // the light's view is not culled, `light_culled` false) rasterized in compute from the light
+    // (the map's matrix for the slot; `constants`: the frame's time and slot), every level skinned
+    // in full as the technique's depth draw does, and copied into the map. The map is then
+    // readable, or with `hardware_follows` left as a depth attachment for the technique's depth
+    // draw of the hardware's share on top (ShadowMap::shadowPass with `load`). Keeps `this`.
     // Contract: castsShadows().
     void addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
-                         bool light_culled, uint32_t first_lod, bool hardware_follows);
+                         bool light_culled, bool hardware_follows);
 
     const ClusterChain& clusters() const { return chain_; }
 
@@ -150,7 +159,9 @@ class ComputeRaster {
     void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan,
                       uint32_t coarse_lods) const; // plan: no cache pass planned the frame
     void dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset,
-                        const std::function<VkPipeline(uint32_t)>& pipeline) const;
+                        const std::function<VkPipeline(uint32_t)>& pipeline, bool late = false) const;
+    void recordLate(VkCommandBuffer cmd, uint32_t slot, uint32_t coarse_lods) const;
+    void addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot);
     void recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const;
 
     gpu::Allocator* allocator_;
@@ -172,6 +183,9 @@ class ComputeRaster {
     std::vector<gpu::OwnedBuffer> shadow_params_;
     gpu::Unique<VkPipeline> shadow_pipeline_;
     std::vector<VkDescriptorSet> shadow_sets_; // per slot
+    // The frame being collected: whether it has a cache pass, its coarse levels (addLatePasses).
+    bool frame_cache_ = false;
+    uint32_t frame_coarse_lods_ = 0;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,

@@ -20,30 +20,28 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         const CullSettings none{false, false, 0.0f, false, false};
         CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
+        // What the technique's draws take: everything without the compute rasterizer, nothing with
+        // compute, with auto the members at LOD 0 whose triangles are large on screen (autoShare).
+        const HardwareShare hardware = frame.raster == nullptr ? HardwareShare{}
+                                       : frame.raster_mode == Raster::Auto
+                                           ? autoShare(lodTriangles(frame.crowd->lods()[0]), cull.hardware_triangle_px)
+                                           : HardwareShare{0u, 0.0f};
         if (shadows != nullptr) {
-            // With the compute rasterizer the casters are rasterized in compute too, but for the
-            // finer levels with auto (the hardware's, drawn on top) and, with auto, a light's view
-            // that is not culled (every member at LOD 0: all of it the hardware's, as the camera's).
+            // With the compute rasterizer the casters are rasterized in compute too, the hardware's
+            // share (auto) drawn on top; with auto and a light's view that is not culled (every
+            // member at LOD 0), all of it by the hardware, as the camera's.
             const bool compute = frame.raster != nullptr && frame.raster->castsShadows();
-            uint32_t light_hardware_lods = !compute ? THRONG_MAX_LODS : frame.raster_mode == Raster::Auto ? 1u : 0u;
+            HardwareShare light = compute ? hardware : HardwareShare{};
             frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull,
-                                        light_hardware_lods);
+                                        light);
             const bool light_culled = frame.crowd->lightCulled();
-            if (!light_culled && light_hardware_lods > 0) light_hardware_lods = THRONG_MAX_LODS;
-            const bool compute_casts = compute && light_hardware_lods < THRONG_MAX_LODS;
-            if (compute_casts)
-                frame.raster->addShadowPasses(passes, slot, constants, light_culled, light_hardware_lods,
-                                              light_hardware_lods > 0);
-            if (light_hardware_lods > 0)
-                passes.push_back(shadows->shadowPass(slot, *frame.technique, constants, compute_casts));
+            if (!light_culled && light.lods > 0) light = HardwareShare{};
+            const bool compute_casts = compute && light.lods < THRONG_MAX_LODS;
+            if (compute_casts) frame.raster->addShadowPasses(passes, slot, constants, light_culled, light.lods > 0);
+            if (light.lods > 0) passes.push_back(shadows->shadowPass(slot, *frame.technique, constants, compute_casts));
             if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));
         }
-        // Auto: the hardware draws LOD 0 only, the compute rasterizer the rest.
-        const uint32_t hardware_lods = frame.raster == nullptr             ? THRONG_MAX_LODS
-                                       : frame.raster_mode == Raster::Auto ? 1u
-                                                                           : 0u;
-        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull,
-                               frame.raster ? nullptr : frame.pyramid, hardware_lods);
+        frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.pyramid, hardware);
         if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
             // The draw of LOD l reads members from region l of the visible list.
             const GpuAsset& asset = frame.crowd->asset();
@@ -52,22 +50,34 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
                                                                                     << 16;
         }
     }
-    if (frame.raster != nullptr) {
-        // Auto without culling: every member at LOD 0, all of it the hardware's.
-        const bool split = frame.raster_mode == Raster::Auto;
-        if (split) techniquePasses();
-        if (!split || (frame.crowd != nullptr && frame.crowd->culled()))
-            frame.raster->addPasses(passes, slot, constants, split ? 1u : 0u);
-    } else {
-        techniquePasses();
-    }
-    if (frame.raster == nullptr && frame.crowd != nullptr && frame.crowd->occluding()) {
-        passes.push_back(frame.pyramid->pass());
-        frame.crowd->addLatePasses(passes, slot);
-        Technique* technique = frame.technique;
+    const bool occluding = frame.crowd != nullptr && frame.crowd->occluding();
+    Technique* technique = frame.technique;
+    auto drawLate = [&] {
         passes.push_back(
             {"draw-late", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
              [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); }});
+    };
+    if (frame.raster != nullptr) {
+        // Auto: the hardware's share first (without culling every member at LOD 0: all of it).
+        const bool split = frame.raster_mode == Raster::Auto;
+        if (split) techniquePasses();
+        if (!split || (frame.crowd != nullptr && frame.crowd->culled())) {
+            frame.raster->addPasses(passes, slot, constants, occluding);
+            if (occluding) { // the pyramid of what both drew, then the late phase of both
+                passes.push_back(
+                    frame.pyramid->pass(split ? PyramidSource::DepthAndVisibility : PyramidSource::Visibility));
+                frame.crowd->addLatePasses(passes, slot);
+                if (split) drawLate();
+                frame.raster->addLatePasses(passes, slot);
+            }
+        }
+    } else {
+        techniquePasses();
+        if (occluding) {
+            passes.push_back(frame.pyramid->pass());
+            frame.crowd->addLatePasses(passes, slot);
+            drawLate();
+        }
     }
     // Last: the culling passes above chose them and wrote their draw.
     if (frame.impostors != nullptr && frame.crowd != nullptr && frame.crowd->culled() && frame.cull.impostor_px > 0.0f)

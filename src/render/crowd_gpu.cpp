@@ -5,6 +5,7 @@
 #include "../gpu/shader_blobs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -217,7 +218,7 @@ void CrowdGpu::writeSet(VkDescriptorSet set, VkBuffer params) const {
 }
 
 CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const CullSettings& settings,
-                                uint32_t hardware_lods) const {
+                                HardwareShare hardware) const {
     CullParams p{};
     const std::array<glm::vec4, 6> planes = frustumPlanes(vp);
     for (int i = 0; i < 6; ++i) p.planes[i] = planes[i];
@@ -233,7 +234,8 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
     p.row_width = std::min(groups, 32768u) * THRONG_CULL_LOCAL_SIZE;
     p.visible_stride = members_;
     p.identity_base = identity_base_;
-    p.draw_lods = hardware_lods;
+    p.draw_lods = hardware.lods;
+    p.hardware_px = hardware.lods == 1 ? hardware.lod0_px : 0.0f;
     p.impostor_px = settings.impostor_px;
     p.impostor_base = impostor_base_;
     p.view_projection = vp;
@@ -242,7 +244,7 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
 }
 
 void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
-                              uint32_t map_size, const CullSettings& settings, uint32_t hardware_lods) {
+                              uint32_t map_size, const CullSettings& settings, HardwareShare hardware) {
     light_culled_ = can_cull_ && settings.active() && live_ > 0 && light_base_ != 0;
     if (!light_culled_) return;
     CullSettings light = settings;
@@ -252,7 +254,7 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     // (a few texels tall) drop to their coarsest level (on the H200 a million walkers' shadow
     // pass went from 71 ms at 1 texel, drawing LOD 6 (82 triangles), to the coarsest level's 18).
     light.lod_error_px = std::max(settings.lod_error_px, 2.0f);
-    CullParams p = viewParams(light_view_projection, {map_size, map_size}, light, hardware_lods);
+    CullParams p = viewParams(light_view_projection, {map_size, map_size}, light, hardware);
     p.visible_base = light_base_;
     // Orthographic: every member at "depth" 1 (row 3 is (0, 0, 0, 1)), where chooseLod() would
     // subtract the member's radius. At a depth of 1e6 with the scale 1e6 times larger the
@@ -265,12 +267,12 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
 }
 
 void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
-                         const CullSettings& settings, const DepthPyramid* pyramid, uint32_t hardware_lods) {
+                         const CullSettings& settings, const DepthPyramid* pyramid, HardwareShare hardware) {
     culled_ = can_cull_ && settings.active() && live_ > 0;
     occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
     slot_culled_[slot] = culled_;
     if (!culled_) return;
-    CullParams p = viewParams(vp, viewport, settings, hardware_lods);
+    CullParams p = viewParams(vp, viewport, settings, hardware);
     if (occluding_) {
         p.pyramid_levels = pyramid->levels();
         // The slot's last frame has finished (its fence was waited for): its set may change.
@@ -348,6 +350,10 @@ void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first
     if (range.y > 0 && count > 0) vkCmdDrawIndexed(cmd, range.y, count, range.x, 0, identity_base_ + first);
 }
 
+HardwareShare autoShare(uint64_t lod0_triangles, float triangle_px) {
+    return {1u, std::sqrt(2.0f * std::max(triangle_px, 0.0f) * float(std::max<uint64_t>(lod0_triangles, 1)))};
+}
+
 CullCounts CrowdGpu::counts(uint32_t slot) const {
     CullCounts c;
     if (!slot_culled_[slot]) {
@@ -360,9 +366,10 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     c.in_frustum = raw[THRONG_COUNT_IN_FRUSTUM];
     c.occluded = raw[THRONG_COUNT_OCCLUDED];
     c.impostors = raw[THRONG_COUNT_IMPOSTORS];
+    c.hardware = raw[THRONG_COUNT_HARDWARE];
     for (size_t l = 0; l < lods_.size(); ++l) {
-        c.per_lod[l] = raw[l];
-        c.triangles += uint64_t(raw[l]) * lodTriangles(lods_[l]);
+        c.per_lod[l] = raw[l] + (l == 0 ? raw[THRONG_COUNT_HARDWARE] : 0u); // auto's hardware share of LOD 0
+        c.triangles += uint64_t(c.per_lod[l]) * lodTriangles(lods_[l]);
     }
     return c;
 }
@@ -380,6 +387,13 @@ CrowdGpu::Snapshot CrowdGpu::snapshot() const {
         if (!members.empty())
             gpu::downloadBuffer(*allocator_, *visible_, members.data(), members.size() * sizeof(uint32_t),
                                 VkDeviceSize(l) * members_ * sizeof(uint32_t));
+        if (l == 0 && counts[THRONG_COUNT_HARDWARE] > 0) { // auto's hardware share, at the region's end
+            const uint32_t n = std::min(counts[THRONG_COUNT_HARDWARE], members_);
+            std::vector<uint32_t> back(n);
+            gpu::downloadBuffer(*allocator_, *visible_, back.data(), n * sizeof(uint32_t),
+                                VkDeviceSize(members_ - n) * sizeof(uint32_t));
+            members.insert(members.end(), back.rbegin(), back.rend());
+        }
         out.members.push_back(std::move(members));
     }
     out.impostors.resize(std::min(counts[THRONG_COUNT_IMPOSTORS], members_));

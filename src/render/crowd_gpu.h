@@ -40,9 +40,29 @@ struct CullCounts {
     uint32_t in_frustum = 0;
     uint32_t occluded = 0;  // in the frustum, hidden by occlusion culling (not drawn)
     uint32_t impostors = 0; // drawn as impostors (not in per_lod)
+    uint32_t hardware = 0;  // of per_lod[0], drawn by the hardware with auto (HardwareShare)
     std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
     uint64_t triangles = 0; // drawn: per LOD its members times its triangles
 };
+
+// Which culled members the technique's indirect draws cover; the compute rasterizer
+// (render/compute_raster.h) draws the others.
+struct HardwareShare {
+    uint32_t lods = THRONG_MAX_LODS; // the members at LODs below this (0: none, compute draws all)
+    // With lods == 1 (`--raster auto`): of LOD 0 only the members whose sphere is at least this many
+    // pixels across, 0: all of LOD 0. See autoShare().
+    float lod0_px = 0.0f;
+};
+
+// `--raster auto`'s share for a model whose LOD 0 has `lod0_triangles`: the hardware draws a
+// member where its triangles are large, `triangle_px` pixels each or more
+// (CullSettings::hardware_triangle_px). A member whose sphere is P pixels across covers about
+// P^2 / 4 pixels (a standing figure fills a quarter of the square around it), with half of its
+// triangles facing the eye: P^2 / (2 * triangles) pixels a triangle. Smaller ones the compute
+// rasterizer draws faster (on the H200 the hardware draws 1.2 G triangles/s, the compute
+// rasterizer 20-110 G/s where triangles are a few pixels). At the default 16 pixels the walker
+// (9,600 triangles) goes to the hardware from 554 pixels across, CesiumMan (4,672) from 387.
+HardwareShare autoShare(uint64_t lod0_triangles, float triangle_px);
 
 // One LOD as the GPU draws it: an index range per submesh (same order as GpuAsset::submeshes).
 struct LodRanges {
@@ -107,11 +127,9 @@ class CrowdGpu {
     // device can, and remembers for drawSubmesh() whether this frame is culled. With `pyramid`
     // (the frame's, over a viewport of its extent), settings.cull and settings.occlusion, the
     // frame is occlusion-culled: this pass is its early phase and addLatePasses() adds the late.
-    // `hardware_lods`: the indirect draws cover LODs below it only (the compute rasterizer draws
-    // the others: render/compute_raster.h).
+    // `hardware`: what the indirect draws cover (the compute rasterizer draws the rest).
     void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& view_projection, VkExtent2D viewport,
-                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr,
-                   uint32_t hardware_lods = THRONG_MAX_LODS);
+                   const CullSettings& settings, const DepthPyramid* pyramid = nullptr, HardwareShare hardware = {});
     bool culled() const { return culled_; }
     // The `shadow-cull` pass of frame slot `slot`: the members inside the light's view
     // `light_view_projection` (orthographic), each at the LOD its size in the map of
@@ -119,10 +137,10 @@ class CrowdGpu {
     // next culling pass is recorded. Adds nothing (the shadow draws every member) when `settings`
     // do not cull. Goes before the frame's addPasses() with the same settings (which then counts
     // afresh). Contract: made with `light_view`.
-    // `hardware_lods`: the light's indirect draws cover LODs below it only (the compute
-    // rasterizer's shadow pass draws the others).
+    // `hardware`: what the light's indirect draws cover (the compute rasterizer's shadow pass draws
+    // the rest).
     void addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
-                        uint32_t map_size, const CullSettings& settings, uint32_t hardware_lods = THRONG_MAX_LODS);
+                        uint32_t map_size, const CullSettings& settings, HardwareShare hardware = {});
     uint32_t lightBase() const { return light_base_; }
     // Whether the last addLightPasses() added the culling pass (else the shadow draws every member).
     bool lightCulled() const { return light_culled_; }
@@ -159,7 +177,7 @@ class CrowdGpu {
   private:
     void recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const;
     gpu::shader::CullParams viewParams(const glm::mat4& view_projection, VkExtent2D viewport,
-                                       const CullSettings& settings, uint32_t hardware_lods) const;
+                                       const CullSettings& settings, HardwareShare hardware) const;
     void writeSet(VkDescriptorSet set, VkBuffer params) const;
 
     gpu::Allocator* allocator_;

@@ -316,10 +316,14 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     Slot& f = slots_[slot];
     const CullSettings& cull = setup_.cull;
     // Occlusion culling: a pyramid over this slot's depth image (its last frame has finished, so
-    // one over another image may replace it), kept while occlusion is off.
-    const bool occlusion = raster_ == nullptr && ctx.depth_pyramid && depth_sampled && cull.cull && cull.occlusion &&
+    // one over another image may replace it, and its level 0 may read another rasterizer's
+    // visibility buffer), kept while occlusion is off.
+    const bool occlusion = ctx.depth_pyramid && depth_sampled && cull.cull && cull.occlusion &&
                            technique_->drawsCulled() && crowd_->canCull();
-    if (occlusion) ensurePyramid(f, targets);
+    if (occlusion) {
+        ensurePyramid(f, targets);
+        if (raster_ != nullptr) f.pyramid->bindVisibility(raster_->visibilityBuffer());
+    }
 
     std::vector<gpu::Pass> passes;
     if (f.upload_count > 0) {

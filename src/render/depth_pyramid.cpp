@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
+#include <span>
 
 namespace throng::render {
 
@@ -31,13 +33,19 @@ std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Contex
     const VkDescriptorSetLayoutBinding bindings[] = {
         {THRONG_PYRAMID_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
          nullptr},
-        {THRONG_PYRAMID_BINDING_TARGET, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+        {THRONG_PYRAMID_BINDING_TARGET, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {THRONG_PYRAMID_BINDING_VISIBILITY, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+         nullptr}};
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     p->layout = gpu::Unique<VkPipelineLayout>(
         ctx.device,
         gpu::createPipelineLayout(ctx, p->set_layout, sizeof(PyramidConstants), VK_SHADER_STAGE_COMPUTE_BIT));
     p->reduce =
         gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_comp_spv, p->layout));
+    p->from_visibility = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_visibility_comp_spv, p->layout));
+    p->from_both = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_visibility_merge_comp_spv, p->layout));
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
     sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
@@ -71,10 +79,16 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
         VK_CHECK(vkCreateImageView(ctx.device, &vci, gpu::hostCallbacks(ctx.device), &view));
         level_views_.emplace_back(ctx.device, view);
     }
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, levels_},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, levels_}};
-    pool_ = gpu::createDescriptorPool(ctx, levels_, sizes);
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, levels_ + 1},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, levels_ + 1},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+    pool_ = gpu::createDescriptorPool(ctx, levels_ + 1, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, levels_);
+    visibility_set_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, 1)[0];
+    const gpu::DescriptorWrite level0[] = {
+        gpu::DescriptorWrite::sampled(THRONG_PYRAMID_BINDING_SOURCE, pipelines_->sampler, depth_view),
+        gpu::DescriptorWrite::storageImage(THRONG_PYRAMID_BINDING_TARGET, level_views_[0])};
+    gpu::writeDescriptors(ctx.device, visibility_set_, level0);
     for (uint32_t l = 0; l < levels_; ++l) {
         // Level 0 reads the depth image; the others the level below (the pyramid stays in GENERAL).
         const gpu::DescriptorWrite writes[] = {
@@ -89,28 +103,44 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
     });
 }
 
-gpu::Pass DepthPyramid::pass() const {
+gpu::Pass DepthPyramid::pass(PyramidSource source) const {
     return {"pyramid", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-            [this](VkCommandBuffer cmd) { record(cmd); }};
+            [this, source](VkCommandBuffer cmd) { record(cmd, source); }};
 }
 
-void DepthPyramid::record(VkCommandBuffer cmd) const {
-    gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->reduce);
+void DepthPyramid::bindVisibility(VkBuffer visibility) {
+    if (visibility == visibility_) return;
+    const gpu::DescriptorWrite write = gpu::DescriptorWrite::storage(THRONG_PYRAMID_BINDING_VISIBILITY, visibility);
+    gpu::writeDescriptors(allocator_->context->device, visibility_set_, std::span(&write, 1));
+    visibility_ = visibility;
+}
+
+void DepthPyramid::record(VkCommandBuffer cmd, PyramidSource from) const {
+    const bool depth = from != PyramidSource::Visibility;
+    assert(from == PyramidSource::Depth || visibility_ != VK_NULL_HANDLE);
+    if (depth)
+        gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
     for (uint32_t l = 0; l < levels_; ++l) {
         if (l > 0)
             gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        if (l <= 1) // level 0 by its source's pipeline, the others by the reduction
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                              l > 0 || from == PyramidSource::Depth ? pipelines_->reduce
+                              : from == PyramidSource::Visibility   ? pipelines_->from_visibility
+                                                                    : pipelines_->from_both);
         const VkExtent2D source = levelExtent(extent_, l == 0 ? 0 : l - 1), target = levelExtent(extent_, l);
         const PyramidConstants c{glm::ivec2(source.width, source.height), glm::ivec2(target.width, target.height)};
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[l], 0, nullptr);
+        const VkDescriptorSet set = l == 0 && from != PyramidSource::Depth ? visibility_set_ : sets_[l];
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &set, 0, nullptr);
         vkCmdPushConstants(cmd, pipelines_->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
         vkCmdDispatch(cmd, (target.width + THRONG_PYRAMID_LOCAL_SIZE - 1) / THRONG_PYRAMID_LOCAL_SIZE,
                       (target.height + THRONG_PYRAMID_LOCAL_SIZE - 1) / THRONG_PYRAMID_LOCAL_SIZE, 1);
     }
-    gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                         VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    if (depth)
+        gpu::transitionImage(cmd, depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
 }
 
 std::vector<float> DepthPyramid::download(uint32_t level) const {

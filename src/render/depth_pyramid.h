@@ -5,6 +5,9 @@
 // depth of pixels x << k .. ((x + 1) << k) - 1. Built by the `pyramid` pass from whatever the
 // frame drew before it.
 //
+// Where the compute rasterizer drew (compute_raster.h) level 0 comes from its visibility buffer
+// (the depth in each key), alone or merged with the depth image (PyramidSource).
+//
 // Owned by whoever owns the depth image (the renderer, the viewer's swapchain) and rebuilt with
 // it: its size is the depth image's.
 #pragma once
@@ -24,7 +27,8 @@ struct PyramidPipelines {
     gpu::Unique<VkDescriptorSetLayout> set_layout;
     gpu::Unique<VkPipelineLayout> layout;
     gpu::Unique<VkPipeline> reduce;
-    gpu::Unique<VkSampler> sampler; // nearest, clamped: the shaders only texelFetch
+    gpu::Unique<VkPipeline> from_visibility, from_both; // level 0 from a visibility buffer (and the depth image)
+    gpu::Unique<VkSampler> sampler;                     // nearest, clamped: the shaders only texelFetch
 };
 // Throws gpu::GpuError. Contract: context.depth_pyramid.
 std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Context& context);
@@ -32,6 +36,11 @@ std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Contex
 // Levels of a pyramid over `extent`, halving with sizes rounded up down to 1x1 (at most
 // THRONG_MAX_PYRAMID_LEVELS: sides up to 32768).
 uint32_t pyramidLevels(VkExtent2D extent);
+
+// What level 0 is made of: the depth image (the hardware drew), the compute rasterizer's
+// visibility buffer (it drew everything: the depth image is not touched), or the nearer of both
+// per pixel (auto).
+enum class PyramidSource : uint8_t { Depth, Visibility, DepthAndVisibility };
 
 class DepthPyramid {
   public:
@@ -42,9 +51,15 @@ class DepthPyramid {
                  std::shared_ptr<const PyramidPipelines> pipelines = nullptr);
 
     // The `pyramid` compute pass: moves the depth image from DEPTH_ATTACHMENT_OPTIMAL to
-    // SHADER_READ_ONLY_OPTIMAL, builds every level, and moves it back. Keeps `this`.
-    gpu::Pass pass() const;
-    void record(VkCommandBuffer cmd) const;
+    // SHADER_READ_ONLY_OPTIMAL, builds every level, and moves it back (with Visibility it leaves
+    // the depth image alone). Keeps `this`. Contract: with a visibility source, bindVisibility()
+    // was called.
+    gpu::Pass pass(PyramidSource source = PyramidSource::Depth) const;
+    void record(VkCommandBuffer cmd, PyramidSource source = PyramidSource::Depth) const;
+    // The visibility buffer (extent's pixels, 8 bytes each) level 0 reads with a visibility source.
+    // Rewrites a descriptor when the buffer differs from the last: no frame that uses this pyramid
+    // may be in flight (the renderer keeps one per frame slot and calls it when recording it).
+    void bindVisibility(VkBuffer visibility);
 
     // The whole pyramid for shaders (GENERAL layout, every level) and its sampler.
     VkImageView view() const { return image_->view; }
@@ -64,7 +79,9 @@ class DepthPyramid {
     gpu::OwnedImage image_;
     std::vector<gpu::Unique<VkImageView>> level_views_;
     gpu::Unique<VkDescriptorPool> pool_;
-    std::vector<VkDescriptorSet> sets_; // per level: its source and itself as the target
+    std::vector<VkDescriptorSet> sets_;               // per level: its source and itself as the target
+    VkDescriptorSet visibility_set_ = VK_NULL_HANDLE; // level 0 with the visibility buffer
+    VkBuffer visibility_ = VK_NULL_HANDLE;
 };
 
 } // namespace throng::render

@@ -46,18 +46,26 @@ uint chooseLod(MemberBox b, float scale) {
 }
 
 // The LOD to draw the member at, or THRONG_IMPOSTOR_LEVEL when its sphere is less than
-// impostor_px pixels across at its centre's depth (animated impostors: impostors.h).
+// impostor_px pixels across at its centre's depth (animated impostors: impostors.h), or
+// THRONG_HARDWARE_LEVEL for a member at LOD 0 at least hardware_px across (or around the eye).
 uint chooseLevel(MemberBox b, float scale) {
+    float depth = dot(cull.depth_row, vec4(b.center, 1.0));
     if (cull.impostor_px > 0.0) {
-        float depth = dot(cull.depth_row, vec4(b.center, 1.0));
         if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
     }
-    return chooseLod(b, scale);
+    uint lod = chooseLod(b, scale);
+    if (lod == 0u && cull.hardware_px > 0.0 && (depth <= b.radius || 2.0 * b.radius * cull.pixels_per_unit / depth >= cull.hardware_px))
+        return THRONG_HARDWARE_LEVEL;
+    return lod;
 }
 
 void appendVisible(uint member, uint level) {
     if (level == THRONG_IMPOSTOR_LEVEL) {
         visible[cull.impostor_base + atomicAdd(counts[THRONG_COUNT_IMPOSTORS], 1u)] = member;
+        return;
+    }
+    if (level == THRONG_HARDWARE_LEVEL) {  // LOD 0's region from its end
+        visible[cull.visible_base + cull.visible_stride - 1u - atomicAdd(counts[THRONG_COUNT_HARDWARE], 1u)] = member;
         return;
     }
     uint slot = atomicAdd(counts[level], 1u);

@@ -26,12 +26,19 @@ void main() {
     bool shadow = phase.phase == THRONG_CULL_PHASE_SHADOW;
     uint region = late ? 1u : shadow ? 2u : 0u;
     uint n = 0u;
-    for (uint l = 0u; l < cull.lod_count; ++l) {
-        if (l >= cull.draw_lods) break;  // the compute rasterizer's
+    // Thread 0 keeps where the late phase's members of each LOD begin (the compute rasterizer's
+    // late pass reads them too).
+    if (!late && submesh == 0u) {
+        for (uint l = 0u; l < cull.lod_count; ++l) counts[THRONG_COUNT_EARLY + l] = counts[l];
+        counts[THRONG_COUNT_HARDWARE_EARLY] = counts[THRONG_COUNT_HARDWARE];
+    }
+    for (uint l = 0u; l < min(cull.lod_count, cull.draw_lods); ++l) {  // the rest: the compute rasterizer's
         uint first = late ? counts[THRONG_COUNT_EARLY + l] : 0u;
         uint count = counts[l] - first;
-        // Thread 0 keeps where the late phase's members of each LOD begin.
-        if (!late && submesh == 0u) counts[THRONG_COUNT_EARLY + l] = counts[l];
+        // Auto: LOD 0's large members, at its region's end (the late phase's before the early's).
+        bool from_end = l == 0u && cull.hardware_px > 0.0;
+        uint end_first = late ? counts[THRONG_COUNT_HARDWARE_EARLY] : 0u;
+        if (from_end) count = counts[THRONG_COUNT_HARDWARE] - end_first;
         uvec2 range = ranges[submesh * THRONG_MAX_LODS + l];
         if (count == 0u || range.y == 0u) continue;
         DrawCommand d;
@@ -39,7 +46,8 @@ void main() {
         d.instance_count = count;
         d.first_index = range.x;
         d.vertex_offset = 0;
-        d.first_instance = cull.visible_base + l * cull.visible_stride + first;
+        d.first_instance = cull.visible_base + l * cull.visible_stride +
+                           (from_end ? cull.visible_stride - counts[THRONG_COUNT_HARDWARE] : first);
         draws[(region * cull.submeshes + submesh) * THRONG_MAX_LODS + n] = d;
         ++n;
     }

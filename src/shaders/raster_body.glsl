@@ -22,7 +22,7 @@
 layout(local_size_x = THRONG_RASTER_LOCAL_SIZE) in;
 
 #include "raster_bindings.glsl"
-layout(push_constant) uniform Lod { uint lod; } pc;
+layout(push_constant) uniform Lod { uint lod; uint late; } pc;  // late: occlusion culling's late phase
 
 #include "vertex.glsl"
 #include "instance.glsl"
@@ -75,7 +75,8 @@ void main() {
 #ifdef THRONG_RASTER_CACHED
     uint first = 0u, members = cache.y;
 #else
-    uint first = cache.y, members = plan.members[pc.lod / 4u][pc.lod % 4u];
+    uint first = pc.late != 0u ? plan.late_first[pc.lod / 4u][pc.lod % 4u] : cache.y;
+    uint members = plan.members[pc.lod / 4u][pc.lod % 4u];
 #endif
     uint group = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
     uint slot = first + group / lod_clusters.y;

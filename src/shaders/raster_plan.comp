@@ -8,9 +8,14 @@
 // skinned per cluster by the rasterizer) and the cache pass's dispatch, a workgroup per cached
 // member; then the rasterizer's indirect dispatches, one workgroup per (member, cluster) in rows
 // of THRONG_RASTER_ROW: the cached members' and the others'; and how many members each resolve
-// variant draws (cached, skinned in full, coarse-skinned).
+// variant draws (cached, skinned in full, coarse-skinned). With `late` (occlusion culling's late
+// phase, after the early members were rasterized): the dispatches of the members the late culling
+// pass added after each LOD's early ones, skinned per cluster (the cache holds early members
+// only), added to the resolve's counts; the cache's layout stays the early phase's, which the
+// resolve reads.
 
 layout(local_size_x = 1) in;
+layout(push_constant) uniform Phase { uint lod; uint late; } pc;
 
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
 layout(std430, set = 0, binding = THRONG_BINDING_CULL_COUNTS) readonly buffer Counts { uint counts[]; };
@@ -18,7 +23,28 @@ layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) buffer Plan { Rast
 
 uvec4 rows(uint groups) { return uvec4(min(groups, THRONG_RASTER_ROW), (groups + THRONG_RASTER_ROW - 1u) / THRONG_RASTER_ROW, 1u, 0u); }
 
+void lateMain() {
+    uint skinned = 0u, coarse = 0u;
+    for (uint l = 0u; l < THRONG_MAX_LODS; ++l) {
+        uint clusters = raster.lod_clusters[l].y;
+        uint early = counts[THRONG_COUNT_EARLY + l], members = clusters == 0u ? early : counts[l];
+        plan.late_first[l / 4u][l % 4u] = early;
+        plan.members[l / 4u][l % 4u] = members;
+        plan.dispatches[l] = rows((members - early) * clusters);
+        if (THRONG_COARSE_LOD(l, raster.coarse_lods))
+            coarse += members - early;
+        else
+            skinned += members - early;
+    }
+    plan.resolve_counts.y += skinned;
+    plan.resolve_counts.z += coarse;
+}
+
 void main() {
+    if (pc.late != 0u) {
+        lateMain();
+        return;
+    }
     uint cache_vertex = 0u, cached_members = 0u, uncached = 0u, skinned = 0u, coarse = 0u;
     for (uint l = 0u; l < THRONG_MAX_LODS; ++l) {
         uint members = raster.culled != 0u ? counts[l] : (l == 0u ? raster.members : 0u);

@@ -137,14 +137,20 @@ using uint = uint32_t;
 #define THRONG_COUNT_IN_FRUSTUM THRONG_MAX_LODS
 #define THRONG_COUNT_OCCLUDED (THRONG_MAX_LODS + 1)
 #define THRONG_COUNT_IMPOSTORS (THRONG_MAX_LODS + 2) // members drawn as impostors (both phases)
-#define THRONG_IMPOSTOR_LEVEL 0xffu                  // chooseLevel's answer for a member drawn as an impostor
+// LOD 0's members the technique's draws take where CullParams::hardware_px is set (auto): at the
+// end of LOD 0's region, the last slot first; counts[0] then counts the compute rasterizer's.
+#define THRONG_COUNT_HARDWARE (THRONG_MAX_LODS + 3)
+#define THRONG_COUNT_HARDWARE_EARLY (THRONG_MAX_LODS + 4) // THRONG_COUNT_HARDWARE after the early phase
+#define THRONG_HARDWARE_LEVEL 0xfeu // chooseLevel's answer for a member at LOD 0 the hardware draws (hardware_px)
+#define THRONG_IMPOSTOR_LEVEL 0xffu // chooseLevel's answer for a member drawn as an impostor
 #define THRONG_COUNT_EARLY 16
 #define THRONG_COUNTS 32
 
 // The depth pyramid (pyramid.comp; src/render/depth_pyramid.h): level 0 the depth image, level
 // k + 1 the minimum (reversed Z: the farthest) of 2x2 texels of level k, sizes rounded up.
-#define THRONG_PYRAMID_BINDING_SOURCE 0 // sampled image: the depth image or the level below
-#define THRONG_PYRAMID_BINDING_TARGET 1 // storage image r32f: the level written
+#define THRONG_PYRAMID_BINDING_SOURCE 0     // sampled image: the depth image or the level below
+#define THRONG_PYRAMID_BINDING_TARGET 1     // storage image r32f: the level written
+#define THRONG_PYRAMID_BINDING_VISIBILITY 2 // storage buffer: the compute rasterizer's visibility buffer (level 0)
 #define THRONG_PYRAMID_LOCAL_SIZE 8
 #define THRONG_MAX_PYRAMID_LEVELS 16
 
@@ -258,7 +264,7 @@ struct GroundConstants {
     uint reserved1;
 };
 
-// What the culling pass needs to know about the view: 272 bytes, the same in std140 and std430.
+// What the culling pass needs to know about the view: 288 bytes, the same in std140 and std430.
 struct CullParams {
     vec4 planes[6];        // frustum planes (xyz normal inward, w), world space, normalized
     vec4 depth_row;        // row 3 of the view-projection: dot(depth_row, vec4(p, 1)) is p's view depth
@@ -279,6 +285,13 @@ struct CullParams {
     vec2 viewport;        // pixels; level 0 of the depth pyramid has this size
     uint impostor_base;   // slot of the impostor region of the visible list
     uint visible_base;    // added to every LOD region's first slot (the light's view: its own regions)
+    // With draw_lods 1 (--raster auto): the indirect draws take of LOD 0 only the members whose
+    // sphere is at least this many pixels across (THRONG_COUNT_HARDWARE), the compute rasterizer
+    // the rest of LOD 0 as of every other; 0: all of LOD 0.
+    float hardware_px;
+    uint reserved0;
+    uint reserved1;
+    uint reserved2;
 };
 
 // Push constants of the culling shaders: 16 bytes.
@@ -336,7 +349,7 @@ struct SubmeshShading {
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
 // dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
-// cache's layout and dispatches, and the resolve's draws: 592 bytes.
+// cache's layout and dispatches, the resolve's draws and the late phase's first slots: 624 bytes.
 struct RasterPlan {
     uvec4 dispatches[8]; // per LOD: the rasterizer's workgroups for the members the cache does not hold
     uvec4 members[2];    // LOD l in component l % 4 of [l / 4]
@@ -348,6 +361,10 @@ struct RasterPlan {
     uvec4 totals;       // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
     uvec4 resolve_draw; // VkDrawIndirectCommand of a resolve variant (3, 1, 0, 0), drawn when its count below is not 0
     uvec4 resolve_counts; // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; 0
+    // The late phase of occlusion culling (raster_plan.comp with `late`): per LOD the first slot of
+    // the members the late culling pass added (the early phase's count), LOD l in component l % 4
+    // of [l / 4]; `dispatches` and `members` then cover the late members only, never cached.
+    uvec4 late_first[2];
 };
 
 // What the impostor pass needs to know (std430 storage buffer): 128 bytes.
@@ -490,7 +507,7 @@ static_assert(offsetof(ShadowParams, settings) == 64);
 static_assert(sizeof(GroundConstants) == 112);
 static_assert(offsetof(GroundConstants, height) == 96);
 static_assert(offsetof(CullParams, visible_base) == 268);
-static_assert(sizeof(CullParams) == 272);
+static_assert(sizeof(CullParams) == 288);
 static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
@@ -506,7 +523,7 @@ static_assert(offsetof(RasterPlan, cached_dispatches) == 416);
 static_assert(offsetof(RasterPlan, totals) == 544);
 static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
-static_assert(sizeof(RasterPlan) == 592);
+static_assert(sizeof(RasterPlan) == 624);
 static_assert(offsetof(RasterPlan, resolve_draw) == 560);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
