@@ -319,6 +319,8 @@ TEST(Cli, BenchReportsTheComputeRasterizer) {
     EXPECT_NE(refused.err.find("--raster compute"), std::string::npos) << refused.err;
     EXPECT_NE(refused.err.find("64-bit buffer atomics"), std::string::npos) << refused.err;
     EXPECT_EQ(run("render --raster sideways --out x.png").exit_code, 2);
+    EXPECT_EQ(run("render --hardware-triangles -1 --out x.png").exit_code, 2);
+    EXPECT_EQ(run("render --hardware-triangles nan --out x.png").exit_code, 2);
 }
 
 TEST(Cli, SimulationNeedsATechniqueThatReadsMembersOnTheGpu) {

@@ -6,14 +6,18 @@
 //                 before anything draws with them
 //   with shadows (shadows.h): `shadow-cull` (the light's view), `shadow` (the map: by the
 //                 compute rasterizer where it draws the frame, compute_raster.h, then with Auto
-//                 `shadow-near`, LOD 0 by the technique on top; else the technique), `ground`
+//                 `shadow-near`, the hardware's share by the technique on top; else the
+//                 technique), `ground`
 //   cull          culling and LOD (when on and the technique draws culled); with occlusion
 //                 culling the early phase: the members the last frame drew
-//   draw          the technique's draw; with the compute rasterizer `cache`, `raster` and
-//                 `resolve` instead (Auto: `draw` for LOD 0 first; no occlusion culling)
-//   pyramid       with occlusion culling: the depth pyramid of what `draw` drew,
+//   draw          the technique's draw; with the compute rasterizer `cache` and `raster` instead
+//                 (Auto: `draw` first, of the members whose triangles are large: HardwareShare)
+//   pyramid       with occlusion culling: the depth pyramid of what the early phase drew (the
+//                 depth image, the visibility buffer, or both),
 //   cull-late     every member against it,
-//   draw-late     and the technique's draw of those `draw` did not draw.
+//   draw-late     and the technique's draw of those the early phase did not draw (with the
+//                 compute rasterizer `raster-late`, Auto's `draw-late` first);
+//   resolve       with the compute rasterizer: every pixel it drew, shaded
 //   impostors     the members culling sent to impostors
 #pragma once
 

@@ -376,6 +376,7 @@ int runBench(const BenchOptions& o) {
                              {"occlusion", o.crowd.occlusion && device->capabilities().occlusion_culling},
                              {"coarse_skinning", o.crowd.coarse_skinning},
                              {"raster", o.crowd.raster},
+                             {"hardware_triangle_px", o.crowd.hardware_triangle_px},
                              {"cores", std::thread::hardware_concurrency()},
                              {"model", o.model},
                              {"size", {o.width, o.height}},

@@ -186,11 +186,17 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         ->check(CLI::IsMember({"on", "off"}));
     command
         ->add_option("--raster", flags.raster,
-                     "auto (default: members at LOD 0 by the hardware, the rest in compute; the hardware alone where "
-                     "the device lacks 64-bit buffer atomics), hardware, or compute (the crowd rasterized in compute "
-                     "shaders into a 64-bit visibility buffer; " +
+                     "auto (default: members whose triangles are large on screen by the hardware, see "
+                     "--hardware-triangles, the rest in compute; the hardware alone where the device lacks 64-bit "
+                     "buffer atomics), hardware, or compute (the crowd rasterized in compute shaders into a 64-bit "
+                     "visibility buffer; " +
                          techniquesWith(&TechniqueInfo::compute_raster, ", ") + ")")
         ->check(CLI::IsMember({"hardware", "compute", "auto"}));
+    command
+        ->add_option("--hardware-triangles", flags.hardware_triangle_px,
+                     "With --raster auto: the hardware draws the members at LOD 0 whose triangles cover about PX "
+                     "pixels each or more on screen (default 16; 0: every member at LOD 0)")
+        ->check(finiteIn(0.0, 1e6));
     command
         ->add_option("--impostors", flags.impostor_px,
                      "Members fewer than PX pixels tall on screen are drawn as animated impostors (pictures baked from "
@@ -217,8 +223,7 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
         ->add_option("--skinning", flags.skinning,
                      "How " + techniquesWith(&TechniqueInfo::dual_quaternion) +
                          " blend a vertex's joints: linear (default) or dual-quaternion (no collapse where a joint "
-                         "twists; hardware rasterizer only; other techniques refuse it, in bench as an error for "
-                         "their series)")
+                         "twists; other techniques refuse it, in bench as an error for their series)")
         ->check(CLI::IsMember({"linear", "dual-quaternion"}));
     command
         ->add_option("--shadows", flags.shadows,
@@ -292,7 +297,13 @@ glm::vec3 lightDirection(const CrowdFlags& flags) {
 }
 
 void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options) {
-    options.cull = {flags.cull, flags.lod, flags.lod_error, flags.occlusion, flags.coarse_skinning, flags.impostor_px};
+    options.cull = {flags.cull,
+                    flags.lod,
+                    flags.lod_error,
+                    flags.occlusion,
+                    flags.coarse_skinning,
+                    flags.impostor_px,
+                    flags.hardware_triangle_px};
     parseRaster(flags.raster, options.raster);       // the parser admits only the names it knows
     parseSkinning(flags.skinning, options.skinning); // likewise
     options.vertex_cache_bytes = vertexCacheBytes(flags);

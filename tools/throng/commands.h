@@ -40,15 +40,16 @@ struct BakeCliOptions {
 int runBake(const BakeCliOptions& options);
 
 // How the crowd is seen and drawn, shared by render, bench and view (--view, --cull, --lod,
-// --lod-error, --occlusion, --coarse-skinning; docs/GPU_DRIVEN.md).
+// --lod-error, --occlusion, --coarse-skinning, --hardware-triangles; docs/GPU_DRIVEN.md).
 struct CrowdFlags {
-    std::string view = "overview"; // overview | street (render::ViewKind)
-    bool cull = true;              // frustum culling on the GPU
-    bool lod = true;               // LOD chosen on the GPU by size on screen
-    float lod_error = 1.0f;        // pixels
-    bool occlusion = true;         // with cull: members hidden behind others are not drawn
-    bool coarse_skinning = true;   // with lod: baked skins its coarsest levels by one joint at the nearest frame
-    std::string raster = "auto";   // auto | hardware | compute (render, bench and view; Raster)
+    std::string view = "overview";      // overview | street (render::ViewKind)
+    bool cull = true;                   // frustum culling on the GPU
+    bool lod = true;                    // LOD chosen on the GPU by size on screen
+    float lod_error = 1.0f;             // pixels
+    bool occlusion = true;              // with cull: members hidden behind others are not drawn
+    bool coarse_skinning = true;        // with lod: baked skins its coarsest levels by one joint at the nearest frame
+    std::string raster = "auto";        // auto | hardware | compute (render, bench and view; Raster)
+    float hardware_triangle_px = 16.0f; // auto: the hardware's members by triangle size (CullSettings)
     float impostor_px = 0.0f; // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
     std::string vertex_cache = "auto"; // MiB of the compute rasterizer's vertex cache, or auto (kVertexCacheAuto)
     bool simulate = false;             // members move on the GPU (src/sim/): TechniqueInfo::members_on_gpu
