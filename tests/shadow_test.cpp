@@ -36,12 +36,11 @@ class Shadows : public test::WalkerSuite {
         crowd.bounds.max = glm::vec3(2.0f, crowd.bounds.max.y, 2.0f);
         return crowd;
     }
-    render::RenderOutput render(const render::Crowd& crowd, const glm::mat4& vp, const std::string& technique,
-                                uint32_t shadows, const glm::vec3& light = render::kDefaultLight,
-                                Raster raster = Raster::Hardware) const {
+    // One frame at kTime through `technique` and `raster`, with a shadow map of `shadows` texels
+    // a side (0: none), read back when there is one.
+    render::RenderSettings settings(const std::string& technique, uint32_t shadows, Raster raster) const {
         render::RenderSettings s;
         s.raster = raster;
-        s.light_direction = light;
         s.technique = technique;
         s.baked = &baked_;
         s.width = kWidth;
@@ -49,6 +48,14 @@ class Shadows : public test::WalkerSuite {
         s.frames = 1;
         s.time = kTime;
         s.shadows.size = shadows;
+        s.read_shadow_map = shadows > 0;
+        return s;
+    }
+    render::RenderOutput render(const render::Crowd& crowd, const glm::mat4& vp, const std::string& technique,
+                                uint32_t shadows, const glm::vec3& light = render::kDefaultLight,
+                                Raster raster = Raster::Hardware) const {
+        render::RenderSettings s = settings(technique, shadows, raster);
+        s.light_direction = light;
         Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
         EXPECT_TRUE(out.ok()) << out.error().message;
         return out.ok() ? std::move(out).value() : render::RenderOutput{};
@@ -210,15 +217,7 @@ TEST_F(Shadows, MembersOutsideTheCameraStillCast) {
     const glm::mat4 vp = camera(glm::vec3(0.0f, 1.0f, 6.0f), glm::vec3(0.0f, 8.0f, 12.0f), 45.0f);
     for (Raster raster : {Raster::Hardware, Raster::Compute}) {
         SCOPED_TRACE(raster == Raster::Compute ? "compute" : "hardware");
-        render::RenderSettings s;
-        s.raster = raster;
-        s.baked = &baked_;
-        s.width = kWidth;
-        s.height = kHeight;
-        s.frames = 1;
-        s.time = kTime;
-        s.shadows.size = 256;
-        s.read_shadow_map = true;
+        render::RenderSettings s = settings("baked", 256, raster);
         s.cull.lod = false; // the full mesh in the map (its coarser levels differ by up to 2 texels by design)
         Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
         ASSERT_TRUE(out.ok()) << out.error().message;
@@ -255,17 +254,8 @@ TEST_F(Shadows, ComputeMapsAgreeWithTheHardwares) {
     crowd.instances[0].position_scale.w *= 6.0f;
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / kHeight);
     auto map = [&](const std::string& technique, Raster raster, std::vector<std::string>* passes = nullptr) {
-        render::RenderSettings s;
-        s.raster = raster;
-        s.technique = technique;
-        s.baked = &baked_;
-        s.width = kWidth;
-        s.height = kHeight;
-        s.frames = 1;
-        s.time = kTime;
-        s.shadows.size = 1024;
-        s.read_shadow_map = true;
-        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
+        Result<render::RenderOutput> out =
+            render::renderCrowd(*allocator_, asset_, crowd, vp, settings(technique, 1024, raster));
         EXPECT_TRUE(out.ok()) << out.error().message;
         if (!out.ok()) return std::vector<float>{};
         if (passes != nullptr)
