@@ -23,6 +23,17 @@ VkExtent2D levelExtent(VkExtent2D e, uint32_t level) {
 
 } // namespace
 
+VkPipeline PyramidPipelines::levelZero(const gpu::Context& ctx, bool with_depth) const {
+    gpu::Unique<VkPipeline>& p = with_depth ? from_both : from_visibility;
+    if (p.get() == VK_NULL_HANDLE)
+        p = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx,
+                                                   with_depth ? gpu::shaders::pyramid_visibility_merge_comp_spv
+                                                              : gpu::shaders::pyramid_visibility_comp_spv,
+                                                   layout));
+    return p;
+}
+
 uint32_t pyramidLevels(VkExtent2D e) {
     const uint32_t largest = std::max({e.width, e.height, 1u});
     return std::min<uint32_t>(uint32_t(std::countr_zero(std::bit_ceil(largest))) + 1, THRONG_MAX_PYRAMID_LEVELS);
@@ -42,10 +53,6 @@ std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Contex
         gpu::createPipelineLayout(ctx, p->set_layout, sizeof(PyramidConstants), VK_SHADER_STAGE_COMPUTE_BIT));
     p->reduce =
         gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_comp_spv, p->layout));
-    p->from_visibility = gpu::Unique<VkPipeline>(
-        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_visibility_comp_spv, p->layout));
-    p->from_both = gpu::Unique<VkPipeline>(
-        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pyramid_visibility_merge_comp_spv, p->layout));
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
     sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
@@ -126,10 +133,11 @@ void DepthPyramid::record(VkCommandBuffer cmd, PyramidSource from) const {
             gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         if (l <= 1) // level 0 by its source's pipeline, the others by the reduction
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              l > 0 || from == PyramidSource::Depth ? pipelines_->reduce
-                              : from == PyramidSource::Visibility   ? pipelines_->from_visibility
-                                                                    : pipelines_->from_both);
+            vkCmdBindPipeline(
+                cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                l > 0 || from == PyramidSource::Depth
+                    ? VkPipeline(pipelines_->reduce)
+                    : pipelines_->levelZero(*allocator_->context, from == PyramidSource::DepthAndVisibility));
         const VkExtent2D source = levelExtent(extent_, l == 0 ? 0 : l - 1), target = levelExtent(extent_, l);
         const PyramidConstants c{glm::ivec2(source.width, source.height), glm::ivec2(target.width, target.height)};
         const VkDescriptorSet set = l == 0 && from != PyramidSource::Depth ? visibility_set_ : sets_[l];

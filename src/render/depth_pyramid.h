@@ -27,8 +27,11 @@ struct PyramidPipelines {
     gpu::Unique<VkDescriptorSetLayout> set_layout;
     gpu::Unique<VkPipelineLayout> layout;
     gpu::Unique<VkPipeline> reduce;
-    gpu::Unique<VkPipeline> from_visibility, from_both; // level 0 from a visibility buffer (and the depth image)
-    gpu::Unique<VkSampler> sampler;                     // nearest, clamped: the shaders only texelFetch
+    // Level 0 from a visibility buffer (and the depth image), made when first recorded (a pipeline
+    // costs lavapipe about 0.15 s to build: the hardware path needs neither).
+    mutable gpu::Unique<VkPipeline> from_visibility, from_both;
+    VkPipeline levelZero(const gpu::Context& context, bool with_depth) const;
+    gpu::Unique<VkSampler> sampler; // nearest, clamped: the shaders only texelFetch
 };
 // Throws gpu::GpuError. Contract: context.depth_pyramid.
 std::shared_ptr<const PyramidPipelines> createPyramidPipelines(const gpu::Context& context);
