@@ -269,7 +269,11 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
 void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
                          const CullSettings& settings, const DepthPyramid* pyramid, HardwareShare hardware) {
     culled_ = can_cull_ && settings.active() && live_ > 0;
-    occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late;
+    // A crowd's first culled frame has no last frame to start from: frustum only (which marks what
+    // the next frame's early phase draws).
+    occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late &&
+                 culled_frames_ > 0;
+    if (culled_) ++culled_frames_;
     slot_culled_[slot] = culled_;
     if (!culled_) return;
     CullParams p = viewParams(vp, viewport, settings, hardware);

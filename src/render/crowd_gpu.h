@@ -8,7 +8,8 @@
 // them, the `pyramid` pass reduces their depth, `cull-late` tests every member against it and
 // the technique draws, in `draw-late`, those now visible that the first phase did not draw
 // (render/crowd_frame.h puts the passes in that order). Nothing visible is missing in any frame;
-// a member hidden for a frame costs its test only.
+// a member hidden for a frame costs its test only. The crowd's first culled frame, which has no
+// last frame, is culled by the frustum only and marks what the next one starts from.
 //
 // The visible list holds THRONG_MAX_LODS regions of `members` slots (LOD l from l * members)
 // and after them the identity region (member i at identity_base + i), written once: a frame
@@ -166,8 +167,8 @@ class CrowdGpu {
         std::vector<std::vector<uint32_t>> members;  // per LOD, in slot order (both phases)
         std::vector<gpu::shader::DrawCommand> draws; // per submesh, its draw_counts[s] draws (first phase)
         std::vector<uint32_t> draw_counts;
-        std::vector<uint32_t> drawn;              // per member: 1 when the last occlusion-culled frame drew it
-        std::vector<uint32_t> impostors;          // the impostor region, in slot order
+        std::vector<uint32_t> drawn;     // per member: 1 when the last frame drew it (or had it in its frustum)
+        std::vector<uint32_t> impostors; // the impostor region, in slot order
         gpu::shader::DrawCommand impostor_draw{}; // its indexed indirect draw
     };
     Snapshot snapshot() const;
@@ -190,6 +191,7 @@ class CrowdGpu {
     bool can_cull_ = false;
     bool culled_ = false;
     bool light_culled_ = false;
+    uint64_t culled_frames_ = 0; // culled frames collected so far (the first is not occlusion-culled)
     bool occluding_ = false;
     mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL; // of the culling pass recorded last
     std::vector<LodRanges> lods_;

@@ -5,7 +5,11 @@
 // The culling pass without occlusion (phase ALL) and the early phase of occlusion culling
 // (EARLY: only the members the last frame drew), one thread per member: the member's
 // conservative bounds (its two clips' boxes, placed as the member) as a sphere against the
-// frustum, then the LOD, then an append to that LOD's region of the visible list.
+// frustum, then the LOD, then an append to that LOD's region of the visible list. Phase ALL
+// also marks the members in the frustum as drawn: a crowd's first frame is culled by the frustum
+// only (CrowdGpu::addPasses), so the next frame's early phase starts from them rather than from
+// nothing (which would leave every member to the late phase: for the compute rasterizer, without
+// its vertex cache).
 
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
@@ -14,7 +18,7 @@ layout(std430, set = 0, binding = THRONG_CULL_BINDING_INSTANCES) readonly buffer
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_BOUNDS) readonly buffer ClipBounds { vec4 clip_bounds[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_VISIBLE) writeonly buffer Visible { uint visible[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_COUNTS) buffer Counts { uint counts[]; };
-layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAWN) readonly buffer Drawn { uint drawn[]; };
+layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAWN) buffer Drawn { uint drawn[]; };
 layout(push_constant) uniform Phase { CullPhase phase; };
 
 #include "instance.glsl"
@@ -26,7 +30,9 @@ void main() {
     if (phase.phase == THRONG_CULL_PHASE_EARLY && drawn[member] == 0u) return;
     InstanceRecord inst = instances[member];
     MemberBox box = memberBox(inst);
-    if (!inFrustum(box)) return;
+    bool inside = inFrustum(box);
+    if (phase.phase == THRONG_CULL_PHASE_ALL) drawn[member] = inside ? 1u : 0u;
+    if (!inside) return;
     if (phase.phase == THRONG_CULL_PHASE_ALL) atomicAdd(counts[THRONG_COUNT_IN_FRUSTUM], 1u);
     appendVisible(member, chooseLevel(box, inst.position_scale.w));
 }
