@@ -193,13 +193,18 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             out.rgba.resize(size_t(s.width) * s.height * 4);
             std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
         }
-        // Every pass any frame had, in order of first appearance; frame 0 pays for pipeline
-        // compilation on some drivers: medians skip it when there are more.
-        std::vector<std::string> pass_names;
-        for (const FrameSample& sample : out.frames)
-            for (const std::string& name : sample.pass_names)
-                if (std::find(pass_names.begin(), pass_names.end(), name) == pass_names.end())
-                    pass_names.push_back(name);
+        // Every pass any frame had, in the last frame's order (the steady state: a crowd's first
+        // frame is not occlusion-culled), a pass only earlier frames had after the one it followed
+        // there; frame 0 pays for pipeline compilation on some drivers: medians skip it when there
+        // are more.
+        std::vector<std::string> pass_names = out.frames.back().pass_names;
+        for (auto f = out.frames.rbegin(); f != out.frames.rend(); ++f) {
+            auto at = pass_names.begin();
+            for (const std::string& name : f->pass_names) {
+                const auto found = std::find(pass_names.begin(), pass_names.end(), name);
+                at = found != pass_names.end() ? found + 1 : pass_names.insert(at, name) + 1;
+            }
+        }
         out.gpu_times = ctx.timestamps;
         for (size_t p = 0; out.gpu_times && p < pass_names.size(); ++p) {
             std::vector<double> ms;
