@@ -545,19 +545,10 @@ void ComputeRaster::addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot
 // then rasterizes them per cluster, into the visibility buffer the early phase drew.
 void ComputeRaster::recordLate(VkCommandBuffer cmd, uint32_t slot, uint32_t coarse_lods) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
-    const uint32_t late[4] = {0, 1, 0, 0};
-    vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof late, late);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
-    vkCmdDispatch(cmd, 1, 1, 1);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    recordPlan(cmd, VK_NULL_HANDLE, 0u, true); // nothing cleared: the early members stay
     dispatchPerLod(
         cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
-        [&](uint32_t l) {
-            return VkPipeline(THRONG_COARSE_LOD(l, coarse_lods) ? raster_coarse_pipeline_ : raster_pipeline_);
-        },
-        true);
+        [&](uint32_t l) { return skinningPipeline(l, coarse_lods); }, true);
 }
 
 void ComputeRaster::addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
@@ -591,13 +582,13 @@ void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardwa
     shadows_->recordCopy(cmd, shadow_depth_->buffer, hardware_follows);
 }
 
-// Clears `target` (the visibility buffer, or the shadow pass's depth) to `clear_word` and plans
-// the frame (one thread), then a barrier for the dispatches that read the plan. Expects the
-// descriptor set bound.
-void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word) const {
-    vkCmdFillBuffer(cmd, target, 0, VK_WHOLE_SIZE, clear_word);
-    const uint32_t early[4] = {0, 0, 0, 0};
-    vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof early, early);
+// Clears `target` (the visibility buffer, or the shadow pass's depth; none: nothing) to
+// `clear_word` and plans the frame (one thread; `late`: occlusion culling's late phase), then a
+// barrier for the dispatches that read the plan. Expects the descriptor set bound.
+void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word, bool late) const {
+    if (target != VK_NULL_HANDLE) vkCmdFillBuffer(cmd, target, 0, VK_WHOLE_SIZE, clear_word);
+    const uint32_t phase[4] = {0, late ? 1u : 0u, 0, 0};
+    vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof phase, phase);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
@@ -621,9 +612,13 @@ void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, 
     else // the cached members, from the cache, then the rest
         dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches),
                        [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });
-    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches), [&](uint32_t l) {
-        return VkPipeline(THRONG_COARSE_LOD(l, coarse_lods) ? raster_coarse_pipeline_ : raster_pipeline_);
-    });
+    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
+                   [&](uint32_t l) { return skinningPipeline(l, coarse_lods); });
+}
+
+// The per-cluster raster of LOD l for members outside the cache: coarse-skinned or in full.
+VkPipeline ComputeRaster::skinningPipeline(uint32_t l, uint32_t coarse_lods) const {
+    return THRONG_COARSE_LOD(l, coarse_lods) ? raster_coarse_pipeline_ : raster_pipeline_;
 }
 
 // One indirect dispatch of pipeline(l) per LOD l that has work (`work[l].y`: its clusters or

@@ -153,7 +153,8 @@ class ComputeRaster {
     const gpu::shader::RasterParams& parameters() const { return base_; }
 
   private:
-    void recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word) const;
+    void recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word, bool late = false) const;
+    VkPipeline skinningPipeline(uint32_t lod, uint32_t coarse_lods) const;
     void recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const;
     void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
     void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan,
