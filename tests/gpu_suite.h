@@ -1,5 +1,6 @@
 // A test suite sharing one headless Vulkan context with the validation layers on: any
-// validation error fails the test during which it was reported.
+// validation error fails the test during which it was reported. A suite that also wants the
+// layer's synchronization validation sets `synchronization_` in its own SetUpTestSuite first.
 #pragma once
 
 #include "../src/gpu/memory.h"
@@ -17,6 +18,7 @@ class GpuSuite : public ::testing::Test {
     static void SetUpTestSuite() {
         gpu::ContextOptions options;
         options.validation = true;
+        options.synchronization_validation = synchronization_;
         Result<std::unique_ptr<gpu::Context>> r = gpu::createContext(options);
         if (!r) {
             setup_error_ = r.error().message;
@@ -47,6 +49,7 @@ class GpuSuite : public ::testing::Test {
     static inline gpu::Context* context_ = nullptr;
     static inline gpu::Allocator* allocator_ = nullptr;
     static inline std::string setup_error_;
+    static inline bool synchronization_ = false;
     uint32_t errors_before_ = 0;
 };
 

@@ -16,7 +16,8 @@
 //   renderer->stats(slot);                GPU ms per pass, members visible, triangles.
 //
 // Synchronization: record() begins with a full memory barrier (every earlier write on the queue
-// before any of throng's reads or writes) and puts one before each of its passes; it ends after
+// before any of throng's reads or writes) and puts before each of its passes the barrier what
+// that pass reads and writes needs (docs/GPU_DRIVEN.md); it ends after
 // its last pass with the colour image in COLOR_ATTACHMENT_OPTIMAL and the depth image in
 // DEPTH_ATTACHMENT_OPTIMAL, written by colour-attachment and depth-attachment writes (and, with
 // occlusion culling, read by compute): the host's next pass needs only its usual barrier from

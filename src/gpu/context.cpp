@@ -203,6 +203,7 @@ Status initContext(Context& out, const ContextOptions& options) {
                                    "vulkan-validationlayers)");
         layers.push_back("VK_LAYER_KHRONOS_validation");
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        if (options.synchronization_validation) extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
         ctx->validation = std::make_unique<ValidationCounts>();
     }
     for (const std::string& e : options.instance_extensions) extensions.push_back(e.c_str());
@@ -215,8 +216,16 @@ Status initContext(Context& out, const ContextOptions& options) {
     messenger_info.pfnUserCallback = onDebugMessage;
     messenger_info.pUserData = ctx->validation.get();
 
+    const VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT validation_features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    validation_features.enabledValidationFeatureCount = 1;
+    validation_features.pEnabledValidationFeatures = &sync;
+    validation_features.pNext = &messenger_info;
+
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pNext = options.validation ? &messenger_info : nullptr; // also covers instance creation
+    if (options.validation) // the messenger also covers instance creation
+        ici.pNext =
+            options.synchronization_validation ? static_cast<const void*>(&validation_features) : &messenger_info;
     ici.pApplicationInfo = &app;
     ici.enabledLayerCount = uint32_t(layers.size());
     ici.ppEnabledLayerNames = layers.data();

@@ -28,7 +28,10 @@
 namespace throng::gpu {
 
 struct ContextOptions {
-    bool validation = false;      // VK_LAYER_KHRONOS_validation + a debug messenger
+    bool validation = false; // VK_LAYER_KHRONOS_validation + a debug messenger
+    // With validation: also the layer's synchronization validation (hazards between commands
+    // that no barrier orders are errors; slow, for tests of the barriers).
+    bool synchronization_validation = false;
     std::string device_substring; // empty: the best device
     // Windowed use: extra instance extensions (the window system's), and a function creating the
     // surface once the instance exists. With it, the device must present to that surface from

@@ -3,6 +3,7 @@
 
 #include "resources.h"
 
+#include <array>
 #include <cassert>
 
 namespace throng::gpu {
@@ -51,22 +52,124 @@ void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool
     depth_used = true;
 }
 
+// Whether a barrier's stage mask `mask` takes in every stage of `stages`.
+bool covers(VkPipelineStageFlags2 mask, VkPipelineStageFlags2 stages) {
+    return (mask & VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT) != 0 || (stages & ~mask) == 0;
+}
+
+// A graphics pass on the frame's targets reads and writes them.
+Resources targetsOf(const Pass& p) {
+    if (p.kind != PassKind::Graphics) return 0;
+    if (p.targets == PassTargets::ColorDepth) return kColorTarget | kDepthTarget;
+    if (p.targets == PassTargets::DepthOnly) return kDepthTarget;
+    return 0;
+}
+
+// Renders a pass into its own depth image (PassTargets::OwnDepth).
+void recordOwnDepth(VkCommandBuffer cmd, const Pass& p) {
+    const PassDepth& d = p.depth;
+    if (d.before != VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL)
+        transitionImage(cmd, d.image, d.before, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkClearValue clear{};
+    clear.depthStencil = {0.0f, 0};
+    const VkRenderingAttachmentInfo da = attachment(d.view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !d.load, clear);
+    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    ri.renderArea = {{0, 0}, d.extent};
+    ri.layerCount = 1;
+    ri.pDepthAttachment = &da;
+    vkCmdBeginRendering(cmd, &ri);
+    const VkViewport viewport{0.0f, 0.0f, float(d.extent.width), float(d.extent.height), 0.0f, 1.0f};
+    const VkRect2D scissor{{0, 0}, d.extent};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    p.record(cmd);
+    vkCmdEndRendering(cmd);
+    if (d.after != VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL)
+        transitionImage(cmd, d.image, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, d.after, VK_IMAGE_ASPECT_DEPTH_BIT);
+}
+
 } // namespace
+
+VkPipelineStageFlags2 passStages(PassKind kind) {
+    switch (kind) {
+    case PassKind::Transfer: return VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    case PassKind::Compute:
+        return VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+               VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    case PassKind::Graphics: return VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT;
+    }
+    return VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+}
+
+std::vector<PassBarrier> planBarriers(std::span<const Pass> passes) {
+    // Per resource bit: the stages of its last writer, the stages that write is visible to
+    // (through a barrier since), the stages that read it since, and the stages those reads are
+    // ordered before.
+    struct State {
+        VkPipelineStageFlags2 written = 0, visible = 0, read = 0, read_ordered = 0;
+    };
+    std::array<State, 32> state{};
+    std::vector<PassBarrier> out(passes.size());
+    for (size_t i = 0; i < passes.size(); ++i) {
+        const Pass& p = passes[i];
+        const VkPipelineStageFlags2 stages = passStages(p.kind);
+        const Resources targets = targetsOf(p);
+        const Resources reads = p.reads | targets, writes = p.writes | targets;
+        PassBarrier& b = out[i];
+        if (i == 0) b = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+        for (uint32_t r = 0; r < 32; ++r) {
+            const Resources bit = 1u << r;
+            if (((reads | writes) & bit) == 0) continue;
+            const State& s = state[r];
+            if (s.written != 0 && !covers(s.visible, stages)) { // read after write, write after write
+                b.src |= s.written;
+                b.dst |= stages;
+            }
+            if ((writes & bit) != 0 && s.read != 0 && !covers(s.read_ordered, stages)) { // write after read
+                b.src |= s.read;
+                b.dst |= stages;
+            }
+        }
+        if (b.needed()) // what it covers from here on
+            for (State& s : state) {
+                if (s.written != 0 && covers(b.src, s.written)) s.visible |= b.dst;
+                if (s.read != 0 && covers(b.src, s.read)) s.read_ordered |= b.dst;
+            }
+        for (uint32_t r = 0; r < 32; ++r) {
+            const Resources bit = 1u << r;
+            State& s = state[r];
+            if ((writes & bit) != 0) {
+                s = State{stages, 0, 0, 0};
+            } else if ((reads & bit) != 0) {
+                s.read |= stages;
+                s.read_ordered = 0; // this read is ordered before nothing yet
+            }
+        }
+    }
+    return out;
+}
 
 void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes,
                   const FrameTargets& targets) {
     assert(passes.size() <= kMaxPasses);
     bool color_used = false, depth_used = false;
+    const std::vector<PassBarrier> barriers = planBarriers(passes);
     for (size_t i = 0; i < passes.size(); ++i) {
         const Pass& p = passes[i];
-        // Also before the first pass: the previous frame on this queue may still read what this
+        // The first pass's is full: the previous frame on this queue may still read what this
         // one writes (the visible list, the members).
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-        const bool rendering = p.kind == PassKind::Graphics && p.targets != PassTargets::Own;
-        if (rendering) beginRendering(cmd, targets, p.targets == PassTargets::ColorDepth, color_used, depth_used);
-        p.record(cmd);
-        if (rendering) vkCmdEndRendering(cmd);
+        if (const PassBarrier& b = barriers[i]; b.needed())
+            memoryBarrier(cmd, b.src, VK_ACCESS_2_MEMORY_WRITE_BIT, b.dst,
+                          VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        if (p.kind != PassKind::Graphics) {
+            p.record(cmd);
+        } else if (p.targets == PassTargets::OwnDepth) {
+            recordOwnDepth(cmd, p);
+        } else {
+            beginRendering(cmd, targets, p.targets == PassTargets::ColorDepth, color_used, depth_used);
+            p.record(cmd);
+            vkCmdEndRendering(cmd);
+        }
         writeTimestamp(cmd, slot, uint32_t(i + 1));
     }
     // Targets no pass used still end cleared (or kept) in their attachment layouts.

@@ -2,7 +2,8 @@
 // frame (the headless renderer, the benchmark through it, the viewer) collects passes from the
 // crowd, the technique and itself, and recordPasses() turns the list into commands: the only
 // place where a frame's passes, their barriers, their render targets and their timestamps are
-// written.
+// written. Each pass says what it reads and writes; the barriers between passes follow from that
+// (planBarriers), so a pass waits only for the earlier passes whose results it touches.
 #pragma once
 
 #include "frame.h"
@@ -16,17 +17,64 @@ namespace throng::gpu {
 
 enum class PassKind : uint8_t { Transfer, Compute, Graphics };
 
-// What a graphics pass draws into. ColorDepth and DepthOnly: the frame's targets, rendering
-// begun and ended by recordPasses(); Own: the pass begins and ends its own rendering (the
-// viewer's overlay in its render pass over the swapchain image).
-enum class PassTargets : uint8_t { ColorDepth, DepthOnly, Own };
+// What a graphics pass draws into, rendering begun and ended by recordPasses(). ColorDepth and
+// DepthOnly: the frame's targets; OwnDepth: the pass's own depth image (Pass::depth: a shadow map).
+enum class PassTargets : uint8_t { ColorDepth, DepthOnly, OwnDepth };
+
+// A pass's own depth image (PassTargets::OwnDepth). recordPasses() moves it from `before` to
+// DEPTH_ATTACHMENT_OPTIMAL, clears it to 0 (reversed Z: nothing in the way) or loads it, renders
+// at its full extent, then moves it to `after`.
+struct PassDepth {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkExtent2D extent{};
+    bool load = false;
+    VkImageLayout before = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkImageLayout after = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+};
+
+// What a pass reads and writes, as a set of bits. Whoever builds the frame names its own
+// resources with the low bits (render/frame_resources.h: the members, the culled lists, ...);
+// the two targets are the gpu layer's. A pass that declares nothing reads and writes everything:
+// a full barrier before it and before the next pass that touches anything.
+using Resources = uint32_t;
+constexpr Resources kColorTarget = 1u << 30; // FrameTargets::color
+constexpr Resources kDepthTarget = 1u << 31; // FrameTargets::depth
+constexpr Resources kEveryResource = ~0u;
 
 struct Pass {
     std::string name; // reported by `bench`, `render` and the viewer's time ruler
     PassKind kind = PassKind::Graphics;
     PassTargets targets = PassTargets::ColorDepth; // graphics passes only
-    std::function<void(VkCommandBuffer)> record;   // inside dynamic rendering for ColorDepth/DepthOnly
+    std::function<void(VkCommandBuffer)> record;   // graphics passes: inside dynamic rendering
+    // Contract: every resource the pass's commands read or write, in any of its kind's stages
+    // (passStages). A graphics pass on the frame's targets reads and writes them without saying
+    // so (ColorDepth: both, DepthOnly: depth). Barriers a pass needs between its own commands
+    // (a clear before a dispatch, a layout transition) stay its own.
+    Resources reads = kEveryResource;
+    Resources writes = kEveryResource;
+    PassDepth depth{}; // PassTargets::OwnDepth only
 };
+
+// The pipeline stages a pass of `kind` may run commands in: Transfer: every transfer stage;
+// Compute: compute shaders, indirect dispatch and transfers (clears and copies beside its
+// dispatches); Graphics: every graphics stage.
+VkPipelineStageFlags2 passStages(PassKind kind);
+
+// The barrier recorded before one pass: every write in `src` stages made visible to `dst`
+// stages (a global memory barrier). Both zero: none needed.
+struct PassBarrier {
+    VkPipelineStageFlags2 src = 0;
+    VkPipelineStageFlags2 dst = 0;
+    bool needed() const { return dst != 0; }
+};
+
+// The barriers before each of `passes` (same order), from what each reads and writes: before a
+// pass, the stages of the last earlier writer of anything it reads or writes (read after write,
+// write after write) and of the earlier readers of anything it writes (write after read),
+// unless an earlier barrier already covers them for this pass's stages. The first pass gets a
+// full barrier (the frames submitted before on the same queue). Pure: tested without a device.
+std::vector<PassBarrier> planBarriers(std::span<const Pass> passes);
 
 // At most this many passes in a frame (the timestamp pool holds one more query).
 constexpr uint32_t kMaxPasses = 20;
@@ -51,11 +99,9 @@ struct FrameTargets {
     bool settle = false;
 };
 
-// Records `passes` into `cmd` (begun by beginFrame(), which wrote timestamp 0): for pass i the
-// commands, then timestamp i + 1 into `queries` (none when the slot has no query pool); before
-// every pass one full memory barrier (every write before every later read or write, indirect
-// command reads included), and one such barrier before the first pass, against the frames
-// submitted before on the same queue. Contract: passes.size() <= kMaxPasses; the slot's pool holds
+// Records `passes` into `cmd` (begun by beginFrame(), which wrote timestamp 0): for pass i its
+// barrier (planBarriers), the commands, then timestamp i + 1 into `queries` (none when the slot
+// has no query pool). Contract: passes.size() <= kMaxPasses; the slot's pool holds
 // kPassTimestamps queries; every pass has a record function.
 void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes,
                   const FrameTargets& targets);

@@ -1,5 +1,6 @@
 // The compute rasterizer; see compute_raster.h.
 #include "compute_raster.h"
+#include "frame_resources.h"
 
 #include "crowd.h"
 #include "shadows.h"
@@ -518,11 +519,15 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     const bool cache = p.cache_lods > 0;
     if (cache)
         passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                          [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); }});
+                          [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); },
+                          frame::Members | frame::Animation | frame::Culled,
+                          frame::Cache | frame::RasterWork | frame::Visibility});
     const uint32_t coarse_lods = p.coarse_lods;
     passes.push_back(
         {"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-         [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); }});
+         [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); },
+         frame::Members | frame::Animation | frame::Culled | frame::Cache | frame::RasterWork,
+         frame::RasterWork | frame::Visibility});
     frame_cache_ = cache;
     frame_coarse_lods_ = coarse_lods;
     if (!late_follows) addResolvePass(passes, slot);
@@ -531,14 +536,17 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
 void ComputeRaster::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot) {
     const uint32_t coarse_lods = frame_coarse_lods_;
     passes.push_back({"raster-late", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                      [this, slot, coarse_lods](VkCommandBuffer cmd) { recordLate(cmd, slot, coarse_lods); }});
+                      [this, slot, coarse_lods](VkCommandBuffer cmd) { recordLate(cmd, slot, coarse_lods); },
+                      frame::Members | frame::Animation | frame::Culled | frame::RasterWork,
+                      frame::RasterWork | frame::Visibility});
     addResolvePass(passes, slot);
 }
 
 void ComputeRaster::addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot) {
     const bool cache = frame_cache_;
     passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
-                      [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); }});
+                      [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); },
+                      frame::DrawReads | frame::Cache | frame::RasterWork | frame::Visibility, 0});
 }
 
 // The late phase: plans the members the late culling pass added (after each LOD's early ones),
@@ -569,7 +577,8 @@ void ComputeRaster::addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slo
     std::memcpy(shadow_params_[slot]->mapped(), &p, sizeof p);
     passes.push_back(
         {"shadow", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-         [this, slot, hardware_follows](VkCommandBuffer cmd) { recordShadow(cmd, slot, hardware_follows); }});
+         [this, slot, hardware_follows](VkCommandBuffer cmd) { recordShadow(cmd, slot, hardware_follows); },
+         frame::Members | frame::Animation | frame::Culled | frame::RasterWork, frame::RasterWork | frame::ShadowMap});
 }
 
 void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const {
@@ -591,7 +600,7 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t cl
     vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof phase, phase);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |

@@ -1,5 +1,6 @@
 // The crowd's passes of a frame; see crowd_frame.h.
 #include "crowd_frame.h"
+#include "frame_resources.h"
 
 #include "shadows.h"
 
@@ -55,7 +56,8 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     auto drawLate = [&] {
         passes.push_back(
             {"draw-late", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
-             [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); }});
+             [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); },
+             frame::DrawReads, 0});
     };
     if (frame.raster != nullptr) {
         // Auto: the hardware's share first (without culling every member at LOD 0: all of it).

@@ -1,5 +1,6 @@
 // The crowd on the GPU and its culling pass; see crowd_gpu.h.
 #include "crowd_gpu.h"
+#include "frame_resources.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
@@ -263,7 +264,8 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     p.pixels_per_unit *= 1e6f;
     std::memcpy(light_params_[slot]->mapped(), &p, sizeof p);
     passes.push_back({"shadow-cull", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                      [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot, THRONG_CULL_PHASE_SHADOW); }});
+                      [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot, THRONG_CULL_PHASE_SHADOW); },
+                      frame::Members | frame::Culled, frame::Culled});
 }
 
 void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
@@ -287,19 +289,21 @@ void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gl
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
     const uint32_t phase = occluding_ ? THRONG_CULL_PHASE_EARLY : THRONG_CULL_PHASE_ALL;
     passes.push_back({"cull", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                      [this, slot, phase](VkCommandBuffer cmd) { recordCull(cmd, slot, phase); }});
+                      [this, slot, phase](VkCommandBuffer cmd) { recordCull(cmd, slot, phase); },
+                      frame::Members | frame::Culled, frame::Culled});
 }
 
 void CrowdGpu::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot) {
     passes.push_back({"cull-late", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                      [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot, THRONG_CULL_PHASE_LATE); }});
+                      [this, slot](VkCommandBuffer cmd) { recordCull(cmd, slot, THRONG_CULL_PHASE_LATE); },
+                      frame::Members | frame::Culled | frame::Pyramid, frame::Culled});
 }
 
 void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const {
     recorded_phase_ = phase;
     if (phase != THRONG_CULL_PHASE_LATE) { // the late phase goes on counting where the early one stopped
         vkCmdFillBuffer(cmd, counts_->buffer, 0, VK_WHOLE_SIZE, 0);
-        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     }

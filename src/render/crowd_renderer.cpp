@@ -1,5 +1,6 @@
 // One crowd recorded into its owner's frames; see crowd_renderer.h.
 #include "crowd_renderer.h"
+#include "frame_resources.h"
 
 #include "../gpu/passes.h"
 
@@ -332,7 +333,8 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
                                   VkDeviceSize(f.upload_first) * sizeof(gpu::shader::InstanceRecord),
                                   VkDeviceSize(f.upload_count) * sizeof(gpu::shader::InstanceRecord)};
         passes.push_back({"members", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
-                          [from, to, region](VkCommandBuffer c) { vkCmdCopyBuffer(c, from, to, 1, &region); }});
+                          [from, to, region](VkCommandBuffer c) { vkCmdCopyBuffer(c, from, to, 1, &region); }, 0,
+                          frame::Members});
     }
     CrowdFrame frame;
     frame.crowd = crowd_.get();

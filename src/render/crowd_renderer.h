@@ -112,8 +112,9 @@ class CrowdRenderer {
     TechniqueStats update(uint32_t slot, const glm::mat4& view_projection, float time,
                           const glm::vec3& light_direction = kDefaultLight);
     // Records the slot's passes into `cmd` (outside any rendering): the members' upload when they
-    // changed, then the passes of crowd_frame.h, their barriers (a full memory barrier before
-    // each, and before the first against the earlier frames on the queue) and timestamps.
+    // changed, then the passes of crowd_frame.h, their barriers (gpu::planBarriers: what each
+    // reads and writes; a full one before the first, against the earlier frames on the queue)
+    // and timestamps.
     // `depth_sampled`: the depth image has SAMPLED usage (occlusion culling needs it).
     // Contract: targets.extent equals the setup's extent.
     void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled);

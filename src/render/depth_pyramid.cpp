@@ -1,5 +1,6 @@
 // The depth pyramid; see depth_pyramid.h.
 #include "depth_pyramid.h"
+#include "frame_resources.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
@@ -111,8 +112,17 @@ DepthPyramid::DepthPyramid(gpu::Allocator& a, VkImage depth, VkImageView depth_v
 }
 
 gpu::Pass DepthPyramid::pass(PyramidSource source) const {
-    return {"pyramid", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-            [this, source](VkCommandBuffer cmd) { record(cmd, source); }};
+    const gpu::Resources reads = source == PyramidSource::Depth        ? gpu::kDepthTarget
+                                 : source == PyramidSource::Visibility ? frame::Visibility
+                                                                       : gpu::kDepthTarget | frame::Visibility;
+    // Depth: its layout changes to be sampled and back, a write for the barriers.
+    const gpu::Resources writes = frame::Pyramid | (reads & gpu::kDepthTarget);
+    return {"pyramid",
+            gpu::PassKind::Compute,
+            gpu::PassTargets::ColorDepth,
+            [this, source](VkCommandBuffer cmd) { record(cmd, source); },
+            reads,
+            writes};
 }
 
 void DepthPyramid::bindVisibility(VkBuffer visibility) {

@@ -1,5 +1,6 @@
 // Animated impostors; see impostors.h.
 #include "impostors.h"
+#include "frame_resources.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
@@ -125,13 +126,15 @@ void ImpostorPass::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     p.time = constants.time;
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
     passes.push_back(
-        {"impostors", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [this, slot](VkCommandBuffer cmd) {
+        {"impostors", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+         [this, slot](VkCommandBuffer cmd) {
              vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot], 0, nullptr);
              vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
              vkCmdBindIndexBuffer(cmd, quad_->buffer, 0, VK_INDEX_TYPE_UINT32);
              vkCmdDrawIndexedIndirectCount(cmd, crowd_->impostorDraw(), 0, crowd_->impostorDraw(),
                                            sizeof(gpu::shader::DrawCommand), 1, sizeof(gpu::shader::DrawCommand));
-         }});
+         },
+         frame::DrawReads, 0});
 }
 
 } // namespace throng::render

@@ -1,5 +1,6 @@
 // Shadows of the crowd; see shadows.h.
 #include "shadows.h"
+#include "frame_resources.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
@@ -219,35 +220,21 @@ gpu::Pass ShadowMap::shadowPass(uint32_t slot, Technique& technique, gpu::shader
     constants.view_projection = light_[slot];
     constants.lod_stride = 0; // every level skinned in full (the light's regions are not the camera's)
     constants.coarse_lods = 0;
-    const VkImage image = map_->image;
-    const VkImageView view = map_->view;
-    const uint32_t size = settings_.size;
     Technique* t = &technique;
-    return {load ? "shadow-near" : "shadow", gpu::PassKind::Graphics, gpu::PassTargets::Own,
-            [image, view, size, t, slot, constants, load](VkCommandBuffer cmd) {
-                if (!load) // else recordCopy left it a depth attachment
-                    gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED,
-                                         VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-                VkRenderingAttachmentInfo da{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-                da.imageView = view;
-                da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-                da.loadOp = load ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
-                da.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-                da.clearValue.depthStencil = {0.0f, 0}; // reversed Z: nothing in the way
-                VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-                ri.renderArea = {{0, 0}, {size, size}};
-                ri.layerCount = 1;
-                ri.pDepthAttachment = &da;
-                vkCmdBeginRendering(cmd, &ri);
-                const VkViewport viewport{0.0f, 0.0f, float(size), float(size), 0.0f, 1.0f};
-                const VkRect2D scissor{{0, 0}, {size, size}};
-                vkCmdSetViewport(cmd, 0, 1, &viewport);
-                vkCmdSetScissor(cmd, 0, 1, &scissor);
-                t->recordDepth(cmd, slot, constants);
-                vkCmdEndRendering(cmd);
-                gpu::transitionImage(cmd, image, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-            }};
+    gpu::Pass pass{load ? "shadow-near" : "shadow",
+                   gpu::PassKind::Graphics,
+                   gpu::PassTargets::OwnDepth,
+                   [t, slot, constants](VkCommandBuffer cmd) { t->recordDepth(cmd, slot, constants); },
+                   frame::Members | frame::Animation | frame::Culled | (load ? frame::ShadowMap : 0),
+                   frame::ShadowMap};
+    pass.depth.image = map_->image;
+    pass.depth.view = map_->view;
+    pass.depth.extent = {settings_.size, settings_.size};
+    pass.depth.load = load;
+    // Loaded: recordCopy left it a depth attachment, holding what the compute rasterizer cast.
+    pass.depth.before = load ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED;
+    pass.depth.after = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    return pass;
 }
 
 gpu::Pass ShadowMap::groundPass(uint32_t slot, const gpu::shader::DrawConstants& constants) const {
@@ -261,14 +248,18 @@ gpu::Pass ShadowMap::groundPass(uint32_t slot, const gpu::shader::DrawConstants&
     const VkPipeline pipeline = ground_pipeline_;
     const VkPipelineLayout layout = ground_layout_;
     const VkDescriptorSet set = ground_set_;
-    return {"ground", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+    return {"ground",
+            gpu::PassKind::Graphics,
+            gpu::PassTargets::ColorDepth,
             [pipeline, layout, set, g](VkCommandBuffer cmd) {
                 vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
                 vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof g,
                                    &g);
                 vkCmdDraw(cmd, 6, 1, 0, 0);
-            }};
+            },
+            frame::ShadowMap,
+            0};
 }
 
 std::vector<float> ShadowMap::readMap() const {

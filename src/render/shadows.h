@@ -13,7 +13,8 @@
 //
 // Frame order (render/crowd_frame.cpp): the technique's uploads, `shadow-cull`, `shadow`,
 // `ground`, then the camera's `cull`, `draw` and the rest. One map serves every frame in flight: the
-// queue runs frames in order and the passes are separated by full barriers; the light's matrix
+// queue runs frames in order, each frame's first pass waits for everything before it, and within
+// a frame every reader of the map waits for its writers (frame::ShadowMap); the light's matrix
 // is per frame slot (ShadowParams, indexed by the slot the draw constants carry).
 #pragma once
 
@@ -69,7 +70,7 @@ class ShadowMap {
     const glm::mat4& lightMatrix(uint32_t slot) const { return light_[slot]; }
     const Bounds& area(uint32_t slot) const { return areas_[slot]; }
 
-    // `shadow`: the technique's depth-only draw of the crowd into the map (its own rendering),
+    // `shadow`: the technique's depth-only draw of the crowd into the map (gpu::PassTargets::OwnDepth),
     // with `constants` (the frame's) seen from the light; the map ends readable by the lit pass.
     // With `load` (named `shadow-near`) it draws over what recordCopy(..., true) left in the map:
     // the compute rasterizer's casters (ComputeRaster::addShadowPasses), the finer levels by the

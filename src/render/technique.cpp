@@ -1,5 +1,6 @@
 // The technique registry: the one place that lists them and says what each can do (technique.h).
 #include "technique.h"
+#include "frame_resources.h"
 
 #include "mesh_pass.h"
 
@@ -272,14 +273,15 @@ void Technique::addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     (void)constants;
     if (!hasTransfers()) return;
     passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
-                      [this, slot](VkCommandBuffer cmd) { recordTransfers(cmd, slot); }});
+                      [this, slot](VkCommandBuffer cmd) { recordTransfers(cmd, slot); }, 0, frame::Animation});
 }
 
 void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
                  const gpu::shader::DrawConstants& constants) {
     Technique* t = &technique;
     passes.push_back({"draw", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
-                      [t, slot, constants](VkCommandBuffer cmd) { t->record(cmd, slot, constants); }});
+                      [t, slot, constants](VkCommandBuffer cmd) { t->record(cmd, slot, constants); }, frame::DrawReads,
+                      0});
 }
 
 Result<Skinning> skinningNamed(const std::string& name) {

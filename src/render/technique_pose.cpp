@@ -11,6 +11,7 @@
 // The pass poses every live member, not only the visible ones: the shadow map, drawn before the
 // camera's culling, needs members the camera does not see. Memory: per member 48 bytes a palette
 // entry plus 48 a skeleton node (the pass's scratch for model matrices).
+#include "frame_resources.h"
 #include "mesh_pass.h"
 #include "pose_gpu.h"
 
@@ -59,7 +60,7 @@ class PoseTechnique final : public MeshTechnique {
         // nothing culls: zero palettes collapse them, where stale memory could be NaN.
         gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
             vkCmdFillBuffer(cmd, palette_->buffer, 0, VK_WHOLE_SIZE, 0);
-            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
         });
 
@@ -118,7 +119,8 @@ class PoseTechnique final : public MeshTechnique {
         (void)slot;
         const float time = constants.time;
         passes.push_back({"pose", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                          [this, time](VkCommandBuffer cmd) { recordPose(cmd, time); }});
+                          [this, time](VkCommandBuffer cmd) { recordPose(cmd, time); }, frame::Members,
+                          frame::Animation});
     }
 
     // The compute rasterizer skins from the same palettes (one buffer: the pass writes it each

@@ -1,5 +1,6 @@
 // The simulation behind the renderer's CrowdMotion; see motion.h.
 #include "motion.h"
+#include "../render/frame_resources.h"
 
 #include <cmath>
 
@@ -22,7 +23,9 @@ class SimMotion final : public render::CrowdMotion {
             steps = uint32_t(std::min(std::floor((double(time) - now) / step + 1e-9), double(kMaxStepsPerFrame)));
         // Every frame has the pass, also with no step to take (the frame list stays the same).
         passes.push_back({"simulate", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                          [this, steps](VkCommandBuffer cmd) { sim_.record(cmd, steps); }});
+                          [this, steps](VkCommandBuffer cmd) { sim_.record(cmd, steps); },
+                          render::frame::Members | render::frame::Simulation,
+                          render::frame::Members | render::frame::Simulation});
         if (events_) events_->advance(steps); // the same steps on the CPU: their events
         return float(now + double(steps) * step);
     }

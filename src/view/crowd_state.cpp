@@ -217,7 +217,7 @@ void LiveCrowd::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTarge
         renderer_->record(cmd, slot, targets, depth_sampled);
         return;
     }
-    const gpu::Pass clear{"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}};
+    const gpu::Pass clear{"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}, 0, 0};
     gpu::recordPasses(cmd, gpu::FrameSlot{}, std::span(&clear, 1), targets);
 }
 
