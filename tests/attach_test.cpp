@@ -289,7 +289,7 @@ TEST_F(AttachGpu, PropsFollowTheJointInEveryTechnique) {
         EXPECT_LE(worst, 1e-5);
         EXPECT_EQ(stray, 0u);
     }
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 } // namespace

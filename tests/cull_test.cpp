@@ -214,7 +214,7 @@ TEST_F(Cull, CullingAndLodAtErrorZeroChangeNoPixel) {
         ASSERT_EQ(all.rgba.size(), culled.rgba.size());
         size_t differ = 0;
         for (size_t i = 0; i < all.rgba.size(); ++i) differ += all.rgba[i] != culled.rgba[i];
-        EXPECT_EQ(differ, 0u) << render::toString(view);
+        EXPECT_EQ(differ, 0u) << toString(view);
         EXPECT_EQ(all.drawn.in_frustum, crowd.instances.size());
         if (context_->indirect_count) {
             EXPECT_LE(culled.drawn.in_frustum, crowd.instances.size());

@@ -213,7 +213,7 @@ TEST_F(DualQuaternionGpu, PaletteAndBakedKeepTheTwistsCrossSection) {
                         EXPECT_NEAR(share, time == 1.0f ? 0.5 : 0.0, 5e-3) << technique << " " << time;
                 }
             }
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 TEST_F(DualQuaternionGpu, TechniquesThatCannotAreRefused) {
@@ -236,7 +236,7 @@ TEST_F(DualQuaternionGpu, TechniquesThatCannotAreRefused) {
         EXPECT_NE(r.error().message.find("dual-quaternion skinning is drawn by techniques palette"), std::string::npos)
             << r.error().message;
     }
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 // The command line: a picture with each blend, and one line for what cannot be drawn.

@@ -4,6 +4,7 @@
 // Context over the same device (what a host would make with its own allocator).
 #include <throng/bake.h>
 #include <throng/builtin.h>
+#include <throng/headless.h>
 #include <throng/render.h>
 
 #include "../src/gpu/context.h"
@@ -52,6 +53,7 @@ struct Host {
     std::unique_ptr<HeadlessDevice> device;
     std::unique_ptr<gpu::Context> ctx;
     gpu::Allocator allocator;
+    VkExtent2D extent{kWidth, kHeight};
     gpu::Image color, depth;
     gpu::Buffer readback;
 
@@ -63,21 +65,34 @@ struct Host {
         device = std::move(d).value();
         ctx = adopt(device->device()).value();
         gpu::createAllocator(allocator, *ctx);
-        color = gpu::createImage(allocator, VK_FORMAT_R8G8B8A8_SRGB, kWidth, kHeight, 1,
-                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        depth = gpu::createImage(allocator, VK_FORMAT_D32_SFLOAT, kWidth, kHeight, 1,
-                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-                                 VK_IMAGE_ASPECT_DEPTH_BIT);
-        readback = gpu::createBuffer(allocator, kWidth * kHeight * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                     gpu::MemoryUse::Readback);
+        createTargets();
     }
     ~Host() {
+        destroyTargets();
+        gpu::destroyAllocator(allocator);
+        gpu::destroyContext(*ctx);
+    }
+    void createTargets() {
+        color = gpu::createImage(allocator, VK_FORMAT_R8G8B8A8_SRGB, extent.width, extent.height, 1,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        depth = gpu::createImage(allocator, VK_FORMAT_D32_SFLOAT, extent.width, extent.height, 1,
+                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                                 VK_IMAGE_ASPECT_DEPTH_BIT);
+        readback = gpu::createBuffer(allocator, VkDeviceSize(extent.width) * extent.height * 4,
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+    }
+    void destroyTargets() {
         gpu::destroyBuffer(allocator, readback);
         gpu::destroyImage(allocator, depth);
         gpu::destroyImage(allocator, color);
-        gpu::destroyAllocator(allocator);
-        gpu::destroyContext(*ctx);
+    }
+    // A recreated swapchain: the old images gone (their handles free for the new ones), new ones
+    // of `size`.
+    void recreateTargets(VkExtent2D size) {
+        destroyTargets();
+        extent = size;
+        createTargets();
     }
 
     RenderTarget target(VkImageLayout color_layout) const {
@@ -86,7 +101,7 @@ struct Host {
         t.color_view = color.view;
         t.depth = depth.image;
         t.depth_view = depth.view;
-        t.extent = {kWidth, kHeight};
+        t.extent = extent;
         t.color_layout = color_layout;
         t.depth_sampled = ctx->depth_pyramid;
         return t;
@@ -113,12 +128,12 @@ struct Host {
                              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.imageExtent = {kWidth, kHeight, 1};
+        region.imageExtent = {extent.width, extent.height, 1};
         vkCmdCopyImageToBuffer(cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
         gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
         gpu::endOneTimeAndWait(*ctx, cmd);
-        std::vector<uint8_t> pixels(kWidth * kHeight * 4);
+        std::vector<uint8_t> pixels(size_t(extent.width) * extent.height * 4);
         std::memcpy(pixels.data(), readback.mapped(), pixels.size());
         return pixels;
     }
@@ -161,7 +176,7 @@ render::Crowd addMembers(CrowdRenderer& r, std::span<const Member> members, cons
 }
 
 // The headless renderer's pictures of `crowd` on the host's device, one per entry of `shadows`
-// (shadow map sizes; 0: none), one frame at `time`, kWidth x kHeight.
+// (shadow map sizes; 0: none), one frame at `time`, the host's extent.
 std::vector<Result<render::RenderOutput>> headlessPictures(const Host& host, const BakedAsset& asset,
                                                            const render::Crowd& crowd, const glm::mat4& vp, float time,
                                                            std::initializer_list<uint32_t> shadows) {
@@ -175,8 +190,8 @@ std::vector<Result<render::RenderOutput>> headlessPictures(const Host& host, con
     EXPECT_TRUE(gpu_asset.ok());
     if (gpu_asset) {
         render::RenderSettings settings;
-        settings.width = kWidth;
-        settings.height = kHeight;
+        settings.width = host.extent.width;
+        settings.height = host.extent.height;
         settings.time = time;
         settings.frames = 1;
         settings.baked = &asset;
@@ -184,7 +199,7 @@ std::vector<Result<render::RenderOutput>> headlessPictures(const Host& host, con
             settings.shadows.size = size;
             out.push_back(render::renderCrowd(allocator, gpu_asset.value(), crowd, vp, settings));
         }
-        render::destroyAsset(allocator, gpu_asset.value());
+        gpu_asset.value().release();
     }
     gpu::destroyAllocator(allocator);
     gpu::destroyContext(*own.value());
@@ -233,6 +248,48 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     EXPECT_EQ(corner, glm::u8vec4(255, 0, 0, 255));
     const size_t crowd_pixels = pixelsNot(over, corner);
     EXPECT_EQ(crowd_pixels, pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])));
+    created.value().reset();
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
+// A host that recreates its targets (a resized window) tells the renderer (setTargets): the
+// frames after it draw into the new images what the headless renderer draws at that size, with
+// occlusion culling's pyramid made anew over the new depth image; the old size is refused.
+TEST(Embed, NewTargetsThroughSetTargets) {
+    const BakedAsset asset = walker();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.technique = "baked";
+    desc.max_members = 16;
+    desc.extent = host.extent;
+    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    CrowdRenderer& r = *created.value();
+    const Member members[] = {at({-1.5f, 0, 0}, 0.3f), at({0, 0, 0}, 1.2f), at({1.5f, 0, -1}, -0.7f)};
+    const render::Crowd crowd = addMembers(r, members, asset);
+    const glm::mat4 vp = camera(asset); // the same aspect at both sizes
+    const float time = 0.4f;
+    for (uint32_t slot : {0u, 1u}) host.frame(r, slot, {vp, time}, nullptr);
+    EXPECT_EQ(r.stats(1).error, "");
+
+    EXPECT_FALSE(r.setTargets({0, kHeight}).ok());
+    const VkExtent2D larger{kWidth * 3 / 2, kHeight * 3 / 2};
+    host.recreateTargets(larger);
+    ASSERT_TRUE(r.setTargets(larger).ok());
+    std::vector<uint8_t> embedded;
+    for (uint32_t slot : {0u, 1u, 0u}) embedded = host.frame(r, slot, {vp, time}, nullptr);
+    EXPECT_EQ(r.stats(0).error, "");
+    const std::vector<Result<render::RenderOutput>> pictures = headlessPictures(host, asset, crowd, vp, time, {0});
+    ASSERT_EQ(pictures.size(), 1u);
+    ASSERT_TRUE(pictures[0].ok()) << pictures[0].error().message;
+    EXPECT_EQ(embedded, pictures[0].value().rgba);
+    EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 400u);
+
+    // Targets of the old size are now the wrong ones.
+    host.recreateTargets({kWidth, kHeight});
+    host.frame(r, 1, {vp, time}, nullptr);
+    EXPECT_NE(r.stats(1).error.find("extent"), std::string::npos) << r.stats(1).error;
     created.value().reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
@@ -480,6 +537,16 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     host.frame(*dark.value(), 0, {vp, 0.5f, glm::vec3(0.0f)}, nullptr);
     EXPECT_NE(dark.value()->stats(0).error.find("light direction"), std::string::npos) << dark.value()->stats(0).error;
     dark.value().reset();
+
+    // A headless job's enums out of their range, likewise (no command line can set them).
+    CrowdJob job;
+    job.members = 4;
+    job.view = static_cast<ViewKind>(5);
+    EXPECT_EQ(renderCrowd(*host.device, asset, job).error().message, "view 5 is not overview or street");
+    job.view = ViewKind::Street;
+    job.animation = static_cast<AnimationStorage>(6);
+    EXPECT_EQ(renderCrowd(*host.device, asset, job).error().message,
+              "animation storage 6 is not auto, image, texel-buffer or buffer");
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 

@@ -45,11 +45,12 @@ TEST(PlanBarriers, PassesOfUnrelatedResourcesGetNone) {
 
 TEST(PlanBarriers, ReadAfterWriteWaitsForTheWriterOnly) {
     using namespace render::frame;
-    const auto b = plan({pass("cull", gpu::PassKind::Compute, Culled, Culled),
-                         pass("draw", gpu::PassKind::Graphics, DrawReads, 0, gpu::PassTargets::ColorDepth),
-                         pass("cache", gpu::PassKind::Compute, Members | Culled, Cache),
-                         pass("raster", gpu::PassKind::Compute, Cache | Culled, Visibility),
-                         pass("resolve", gpu::PassKind::Graphics, Cache | Visibility, 0, gpu::PassTargets::ColorDepth)});
+    const auto b =
+        plan({pass("cull", gpu::PassKind::Compute, Culled, Culled),
+              pass("draw", gpu::PassKind::Graphics, DrawReads, 0, gpu::PassTargets::ColorDepth),
+              pass("cache", gpu::PassKind::Compute, Members | Culled, Cache),
+              pass("raster", gpu::PassKind::Compute, Cache | Culled, Visibility),
+              pass("resolve", gpu::PassKind::Graphics, Cache | Visibility, 0, gpu::PassTargets::ColorDepth)});
     // The draw waits for the culling.
     EXPECT_EQ(b[1].src, gpu::passStages(gpu::PassKind::Compute));
     EXPECT_EQ(b[1].dst, kGraphics);
@@ -69,18 +70,18 @@ TEST(PlanBarriers, ReadAfterWriteWaitsForTheWriterOnly) {
 
 TEST(PlanBarriers, OneBarrierServesLaterReadersInTheSameStages) {
     using namespace render::frame;
-    const auto b = plan({pass("cull", gpu::PassKind::Compute, 0, Culled),
-                         pass("cache", gpu::PassKind::Compute, Culled, Cache),
-                         pass("other", gpu::PassKind::Compute, Culled, Pyramid)});
+    const auto b =
+        plan({pass("cull", gpu::PassKind::Compute, 0, Culled), pass("cache", gpu::PassKind::Compute, Culled, Cache),
+              pass("other", gpu::PassKind::Compute, Culled, Pyramid)});
     EXPECT_TRUE(b[1].needed());
     EXPECT_FALSE(b[2].needed()) << "the culled lists were made visible to compute shaders before `cache`";
 }
 
 TEST(PlanBarriers, WriteAfterReadWaitsForTheReaders) {
     using namespace render::frame;
-    const auto b = plan({pass("cull", gpu::PassKind::Compute, 0, Culled),
-                         pass("draw", gpu::PassKind::Graphics, Culled, 0),
-                         pass("cull-again", gpu::PassKind::Compute, 0, Culled)});
+    const auto b =
+        plan({pass("cull", gpu::PassKind::Compute, 0, Culled), pass("draw", gpu::PassKind::Graphics, Culled, 0),
+              pass("cull-again", gpu::PassKind::Compute, 0, Culled)});
     // Before `cull-again`: the draw's read (write after read) and the culling's write (write
     // after write, visible so far to graphics only).
     EXPECT_EQ(b[2].src, kGraphics | gpu::passStages(gpu::PassKind::Compute));
@@ -156,8 +157,7 @@ TEST_F(FrameSync, EveryKindOfFrameHasTheBarriersItNeeds) {
         }
     {
         SCOPED_TRACE("simulated");
-        Result<render::MotionFactory> motion =
-            sim::gpuMotion(*context_, baked_, crowd, sim::kindFor("baked"), 1);
+        Result<render::MotionFactory> motion = sim::gpuMotion(*context_, baked_, crowd, sim::kindFor("baked"), 1);
         ASSERT_TRUE(motion.ok()) << motion.error().message;
         render::RenderSettings s;
         s.motion = std::move(motion).value();
@@ -173,8 +173,8 @@ TEST_F(FrameSync, EveryKindOfFrameHasTheBarriersItNeeds) {
     }
     {
         SCOPED_TRACE("not culled");
-        EXPECT_FALSE(renderAt(crowd, render::ViewKind::Overview, 2, 0.5f, CullSettings{false, false, 0.0f, false})
-                         .rgba.empty());
+        EXPECT_FALSE(
+            renderAt(crowd, render::ViewKind::Overview, 2, 0.5f, CullSettings{false, false, 0.0f, false}).rgba.empty());
     }
     std::printf("%zu renders of every technique and raster mode, with shadows, a simulation, impostors: no hazard\n",
                 renders);

@@ -99,7 +99,7 @@ Outcome renderOnce(const BakedAsset& asset, const std::string& technique, const 
         run.error = e.what();
         run.threw = true;
     }
-    if (gpu_asset) render::destroyAsset(allocator, *gpu_asset);
+    if (gpu_asset) gpu_asset->release();
     gpu::destroyAllocator(allocator);
     gpu::destroyContext(ctx);
     run.validation_errors = ctx.validation->errors;

@@ -152,7 +152,7 @@ Errors compareWithCpu(gpu::Allocator& a, const Model& model, const BakedAsset& b
                 std::max(e.vs_exact, largestDifference(gpu_positions, offset, cpuSkin(model, source, mid)) / diagonal);
         }
     }
-    render::destroyAsset(a, g);
+    g.release();
     return e;
 }
 
@@ -233,14 +233,14 @@ TEST_F(Gpu, BufferPathsMatchCpuReference) {
         for (Precision p : {Precision::Float32, Precision::Float16}) {
             const BakedAsset baked = bakeModel(model, p);
             const Errors e = compareWithCpu(*allocator_, model, baked, Path::Bones, storage);
-            std::printf("%s, %s: %.2e at frames, %.2e vs tweening\n", render::toString(storage), toString(p),
-                        e.at_frames, e.vs_tween);
+            std::printf("%s, %s: %.2e at frames, %.2e vs tweening\n", toString(storage), toString(p), e.at_frames,
+                        e.vs_tween);
             EXPECT_LE(e.at_frames, p == Precision::Float32 ? 1e-5 : 1e-3);
             EXPECT_LE(e.vs_tween, p == Precision::Float32 ? 1e-5 : 1e-3);
             Result<render::GpuAsset> g = render::uploadAsset(*allocator_, baked, storage);
             ASSERT_TRUE(g.ok());
             EXPECT_EQ(g.value().animation_storage, storage);
-            render::destroyAsset(*allocator_, g.value());
+            g.value().release();
         }
 }
 
@@ -281,7 +281,7 @@ TEST_F(Gpu, VatWithoutVertexAnimationIsAClearError) {
     const Result<render::RenderOutput> r = render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "technique vat needs vertex animation data: bake with --vat");
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 // Cross-fading clip A into clip B by w gives (1 - w) A + w B: blending matrices (bones) or
@@ -302,7 +302,7 @@ double crossFadeError(gpu::Allocator& a, const BakedAsset& baked, Path path) {
     double worst = clip_a.empty() ? 1e300 : 0.0;
     for (size_t v = 0; v < clip_a.size(); ++v)
         worst = std::max(worst, double(glm::length(mix[v] - (clip_a[v] * 0.75f + clip_b[v] * 0.25f))));
-    render::destroyAsset(a, g.value());
+    g.value().release();
     return worst;
 }
 
@@ -358,7 +358,7 @@ TEST_F(Gpu, SameSceneRendersIdenticallyTwice) {
     EXPECT_GT(covered, 0.05);
     EXPECT_LT(covered, 0.95);
     savePng(a, "crowd64.png");
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 TEST_F(Gpu, SilhouetteIsWhereTheCpuProjectionSaysItIs) {
@@ -401,7 +401,7 @@ TEST_F(Gpu, SilhouetteIsWhereTheCpuProjectionSaysItIs) {
     EXPECT_NEAR(pixels.y0, y0, 2.0);
     EXPECT_NEAR(pixels.x1 + 1, x1, 2.0);
     EXPECT_NEAR(pixels.y1 + 1, y1, 2.0);
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 TEST_F(Gpu, AnimationBeyondEveryLimitIsAClearError) {
@@ -458,7 +458,7 @@ TEST_F(Gpu, ProceduralFishSwimAndStaticStandsStill) {
     EXPECT_TRUE(still0.rgba == still1.rgba) << "static must not animate";
     // The fish has no clips: baked plays its rest pose, the same picture as static.
     EXPECT_LE(differingShare(still0, baked0, 8), 0.005);
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 TEST_F(Gpu, UnknownTechniqueIsAClearError) {
@@ -474,7 +474,7 @@ TEST_F(Gpu, UnknownTechniqueIsAClearError) {
                                      "baked, pose, vat, procedural, static)"),
               std::string::npos)
         << r.error().message;
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 // Every skeletal technique poses the same crowd the same way: the pictures agree.
@@ -526,7 +526,7 @@ TEST_F(Gpu, SkeletalTechniquesDrawTheSamePicture) {
                     encoding == JointEncoding::Matrix ? "mat" : "quat", toString(v.bones), 100.0 * differ);
         EXPECT_LE(differ, 0.005) << name;
     }
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 // What each technique's vertex shader really computed: the capture variants store every
@@ -664,7 +664,7 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
         EXPECT_LE(worst, c.limit) << r.value().technique << " (" << c.why << ")";
         EXPECT_LE(worst_fading, c.fade_limit) << r.value().technique << " (" << c.why << ")";
     }
-    render::destroyAsset(a, g.value());
+    g.value().release();
 }
 
 TEST_F(Gpu, EveryTechniquePlacesVerticesWhereTheCpuReferenceDoes) {
@@ -697,9 +697,9 @@ TEST_F(Gpu, BakedDrawsTheSameFromImageTexelBufferAndStorageBuffer) {
         ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
         EXPECT_EQ(r.value().technique, storage == render::AnimationStorage::Image
                                            ? "baked"
-                                           : std::string("baked (") + render::toString(storage) + ")");
+                                           : std::string("baked (") + toString(storage) + ")");
         images.push_back(std::move(r).value());
-        render::destroyAsset(*allocator_, g.value());
+        g.value().release();
     }
     EXPECT_GT(double(foreground(images[0]).count) / (240.0 * 160.0), 0.05);
     EXPECT_EQ(differingShare(images[0], images[1], 0), 0.0);
@@ -760,5 +760,5 @@ TEST_F(Gpu, PaletteUboEnforcesItsBoneLimit) {
     }
     s.technique = "palette"; // the storage-buffer palette has no such limit
     EXPECT_TRUE(render::renderCrowd(*allocator_, g.value(), crowd, glm::mat4(1.0f), s).ok());
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }

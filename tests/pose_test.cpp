@@ -188,7 +188,7 @@ Measured drawAndCompare(gpu::Allocator& a, const Model& model, const std::vector
             }
         }
     }
-    render::destroyAsset(a, g.value());
+    g.value().release();
     return out;
 }
 
@@ -294,7 +294,7 @@ TEST_F(PoseGpu, LayersAreRefusedWhereTheyCannotBeDrawn) {
     EXPECT_NE(bad.error().message.find("no joint 'nowhere'"), std::string::npos) << bad.error().message;
     Result<render::RenderOutput> good = render("pose", "idle@spine");
     EXPECT_TRUE(good.ok()) << (good.ok() ? "" : good.error().message);
-    render::destroyAsset(*allocator_, g.value());
+    g.value().release();
 }
 
 // The command line end to end: a picture with a layer, the bench's pose series and its pass,

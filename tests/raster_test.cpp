@@ -89,11 +89,11 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 }
                 const Agreement agree = compare(hardware, compute, 24);
                 std::printf("%s, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n", technique,
-                            render::toString(view), lod ? "on" : "off", agree.covered, agree.pixels, agree.differ,
+                            toString(view), lod ? "on" : "off", agree.covered, agree.pixels, agree.differ,
                             100.0 * double(agree.differ) / double(agree.pixels));
                 EXPECT_GT(agree.covered, agree.pixels / 50) << "nothing drawn";
                 EXPECT_LE(agree.differ, agree.pixels / 100)
-                    << technique << ", " << render::toString(view) << ": more than 1% of pixels differ";
+                    << technique << ", " << toString(view) << ": more than 1% of pixels differ";
                 const size_t resolve = passIndex(compute.passes, "resolve");
                 EXPECT_TRUE(resolve < compute.passes.size() || !context_->timestamps) << "no resolve pass";
                 if (std::string_view(technique) == "pose" && context_->timestamps) { // its palettes first
@@ -838,15 +838,15 @@ TEST_F(ComputeRasterProps, PropsAgreeWithTheHardwareRasterizer) {
                 if (std::string_view(technique) == "baked") footprint = compare(hardware, without.value(), 24).differ;
                 std::printf("props, %s, %s, LOD %s: the props change %zu of %zu pixels of baked's hardware picture; "
                             "%zu differ in compute (%.2f%%)\n",
-                            technique, render::toString(view), lod ? "on" : "off", footprint, agree.pixels,
-                            agree.differ, 100.0 * double(agree.differ) / double(agree.pixels));
+                            technique, toString(view), lod ? "on" : "off", footprint, agree.pixels, agree.differ,
+                            100.0 * double(agree.differ) / double(agree.pixels));
                 EXPECT_GT(footprint, agree.pixels / 500) << "the props show too little to tell";
-                EXPECT_LE(agree.differ, agree.pixels / 100) << technique << ", " << render::toString(view);
-                EXPECT_LE(agree.differ * 10, footprint) << technique << ", " << render::toString(view);
+                EXPECT_LE(agree.differ, agree.pixels / 100) << technique << ", " << toString(view);
+                EXPECT_LE(agree.differ * 10, footprint) << technique << ", " << toString(view);
             }
         }
     }
-    render::destroyAsset(*allocator_, bare_gpu.value());
+    bare_gpu.value().release();
 }
 
 // builtin:fish baked, for technique procedural: schools of it in a volume, swum by kTestSwim.
@@ -957,11 +957,11 @@ TEST_F(ComputeRasterFish, ProceduralPictureAgreesWithTheHardwareRasterizer) {
             const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
             ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
             const Agreement agree = compare(hardware, compute, 24);
-            std::printf("procedural, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n",
-                        render::toString(view), lod ? "on" : "off", agree.covered, agree.pixels, agree.differ,
+            std::printf("procedural, %s, LOD %s: %zu of %zu pixels covered, %zu differ (%.2f%%)\n", toString(view),
+                        lod ? "on" : "off", agree.covered, agree.pixels, agree.differ,
                         100.0 * double(agree.differ) / double(agree.pixels));
             EXPECT_GT(agree.covered, agree.pixels / 50) << "nothing drawn";
-            EXPECT_LE(agree.differ, agree.pixels / 100) << render::toString(view) << ": more than 1% of pixels differ";
+            EXPECT_LE(agree.differ, agree.pixels / 100) << toString(view) << ": more than 1% of pixels differ";
             EXPECT_GT(compute.vertex_cache.cached_members, 0u);
         }
     }

@@ -250,7 +250,7 @@ TEST_F(SharedModels, ComputeShadesAsTheHardwareDoes) {
             EXPECT_GT(close.covered, close.pixels / 100) << relative << ", " << technique << ": nothing drawn";
             EXPECT_LE(close.differ, close.pixels / 100) << relative << ", " << technique;
         }
-        render::destroyAsset(*allocator_, asset.value());
+        asset.value().release();
     }
 }
 

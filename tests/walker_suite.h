@@ -31,7 +31,7 @@ class WalkerSuite : public GpuSuite {
     virtual BakeOptions bakeOptions() const { return {}; }
     virtual void prepare(BakedAsset&) const {} // after baking, before the upload (e.g. attachProps)
     void TearDown() override {
-        if (uploaded_) render::destroyAsset(*allocator_, asset_);
+        if (uploaded_) asset_.release();
         GpuSuite::TearDown();
     }
     render::Crowd crowdOf(uint32_t count) const {

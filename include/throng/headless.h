@@ -26,11 +26,11 @@ bool techniqueTakesLayers(const std::string& technique);
 // A headless render of a crowd throng lays out itself: the crowd's options (throng/options.h:
 // technique, skinning, layers, raster, culling, shadows, ...) and the job's own.
 struct CrowdJob : CrowdOptions {
-    // Where the baked animation lives: auto | image | texel-buffer | buffer (TechniqueInfo::animation_storage)
-    std::string animation = "auto";
+    // Where the baked animation lives (TechniqueInfo::animation_storage)
+    AnimationStorage animation = AnimationStorage::Auto;
     uint32_t members = 1000; // laid out on a grid (a volume for those that swim), seeded
     uint64_t seed = 1;
-    std::string view = "overview"; // overview (the whole crowd) | street (among the members)
+    ViewKind view = ViewKind::Overview;
     uint32_t width = 1280, height = 720;
     float time = 0.0f;   // seconds; the last frame is drawn at this time
     uint32_t frames = 3; // frame i at time - (frames - 1 - i) * frame_step
@@ -84,7 +84,7 @@ struct CrowdJobResult {
     uint64_t gpu_memory_bytes = 0;    // the most throng's allocator held
 };
 
-// Errors: a bad name (technique, view, raster, animation, encoding), what the technique, the
+// Errors: a bad name (technique), an enum out of its range, what the technique, the
 // asset or the device cannot do (the reason), out of GPU memory or a lost device; one line each.
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job);
 

@@ -28,15 +28,29 @@ enum class Raster : uint8_t { Hardware, Compute, Auto };
 // How techniques that upload palettes store a joint (TechniqueInfo::encodes_joints): a 3x4
 // matrix, or a quaternion + translation and uniform scale (exact for rigid joints).
 enum class JointEncoding : uint8_t { Matrix, Quaternion };
+// Where the headless renders and the viewer stand: Overview, the whole crowd seen from above its
+// edge; Street, among the members at eye height, looking across them.
+enum class ViewKind : uint8_t { Overview, Street };
+// Where technique baked's animation texels live on the GPU (TechniqueInfo::animation_storage).
+// Auto: the image array when it fits the device's image limits (width 3 * joints, height frames,
+// layers clips), else a uniform texel buffer, else (past maxTexelBufferElements) a storage buffer.
+// StorageBuffer reads the same texels as plain words, without the texture unit; on the H200 that
+// is 14% slower than the image (docs/BENCHMARKS.md), so Auto takes it only as the last resort.
+enum class AnimationStorage : uint8_t { Auto, Image, TexelBuffer, StorageBuffer };
 
 // The names the command line and messages use: "linear", "dual-quaternion"; "hardware",
-// "compute", "auto"; "mat", "quat". parse*: false for any other text (the value kept).
+// "compute", "auto"; "mat", "quat"; "overview", "street"; "auto", "image", "texel-buffer",
+// "buffer". parse*: false for any other text (the value kept).
 const char* toString(Skinning skinning);
 const char* toString(Raster raster);
 const char* toString(JointEncoding encoding);
+const char* toString(ViewKind view);
+const char* toString(AnimationStorage storage);
 bool parseSkinning(std::string_view name, Skinning& skinning);
 bool parseRaster(std::string_view name, Raster& raster);
 bool parseJointEncoding(std::string_view name, JointEncoding& encoding);
+bool parseViewKind(std::string_view name, ViewKind& view);
+bool parseAnimationStorage(std::string_view name, AnimationStorage& storage);
 
 // The swim of technique "procedural" for a body of length 2 along z, head at +z (builtin:fish).
 struct SwimParams {

@@ -268,6 +268,14 @@ class CrowdRenderer {
 
     void update(uint32_t slot, const FrameInput& input);
     void record(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
+    // The host's targets changed (its swapchain recreated, the window resized): call once the GPU
+    // has finished every frame record() drew into the old images, before recording into the new
+    // ones. Drops what throng keeps over the old depth images (the occlusion pyramids: a new image
+    // may reuse an old one's handle) and, for another extent, rebuilds what has the targets' size
+    // (the compute rasterizer's buffers); RenderTarget::extent must be `extent` from then on.
+    // Errors: a zero extent (nothing changes); out of GPU memory (the renderer is stopped, as
+    // after any GPU failure: stats().error).
+    Status setTargets(VkExtent2D extent);
     // The slot's last frame; call after the GPU finished it.
     FrameStats stats(uint32_t slot) const;
 

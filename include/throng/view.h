@@ -25,9 +25,9 @@ struct ViewerOptions : CrowdOptions {
     uint32_t frames = 0;          // quit after this many frames (0: when the window closes)
     bool console = false;         // start with the console open
     uint32_t width = 1280, height = 720;
-    bool validate = false;           // validation layers; any error makes the exit code 1
-    std::string device;              // device name substring
-    std::string view = "overview";   // overview | street (render::ViewKind)
+    bool validate = false; // validation layers; any error makes the exit code 1
+    std::string device;    // device name substring
+    ViewKind view = ViewKind::Overview;
     bool simulate = false;           // members move on the GPU (src/sim/)
     std::string light;               // --light AZIMUTH,ELEVATION in degrees (empty: the default sun; console: light)
     std::vector<std::string> attach; // props on joints (--attach JOINT=MODEL[,offset][@share%]; throng/attach.h)

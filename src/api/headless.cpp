@@ -58,11 +58,13 @@ double JobFrame::passMs(const std::string& name) const {
 
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job) {
     gpu::Context& ctx = headlessContext(device);
-    render::AnimationStorage storage = render::AnimationStorage::Auto;
-    if (!render::parseAnimationStorage(job.animation, storage))
-        return Error{"animation storage '" + job.animation + "' is not auto, image, texel-buffer or buffer"};
-    render::ViewKind view = render::ViewKind::Overview;
-    if (!render::parseViewKind(job.view, view)) return Error{"view '" + job.view + "' is not overview or street"};
+    const AnimationStorage storage = job.animation;
+    const ViewKind view = job.view;
+    // Only a program can set these out of range (the command line parses names).
+    if (storage > AnimationStorage::StorageBuffer)
+        return Error{"animation storage " + std::to_string(int(storage)) +
+                     " is not auto, image, texel-buffer or buffer"};
+    if (view > ViewKind::Street) return Error{"view " + std::to_string(int(view)) + " is not overview or street"};
     if (std::string problem = optionsProblem(job); !problem.empty()) return Error{problem};
     render::RenderSettings s;
     static_cast<CrowdOptions&>(s) = job; // the crowd's options as given
@@ -97,7 +99,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
             Result<render::MotionFactory> motion =
                 sim::gpuMotion(ctx, asset, crowd, sim::kindFor(job.technique), job.seed);
             if (!motion) {
-                render::destroyAsset(allocator, gpu_asset);
+                gpu_asset.release();
                 gpu::destroyAllocator(allocator);
                 return motion.error();
             }
@@ -107,7 +109,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset, crowd, vp, s);
         CrowdJobResult out;
         out.warnings = gpu_asset.warnings;
-        render::destroyAsset(allocator, gpu_asset);
+        gpu_asset.release();
         out.gpu_memory_bytes = allocator.peak_reserved;
         if (!rendered) {
             result = rendered.error();

@@ -66,7 +66,6 @@ struct CrowdRenderer::State {
     std::unique_ptr<gpu::Context> context;
     gpu::Allocator allocator;
     render::GpuAsset asset;
-    bool asset_uploaded = false;
     std::unique_ptr<render::CrowdRenderer> renderer;
     const BakedAsset* baked = nullptr;
     CrowdRendererDesc desc;
@@ -82,7 +81,7 @@ struct CrowdRenderer::State {
 
     ~State() {
         renderer.reset();
-        if (asset_uploaded) render::destroyAsset(allocator, asset);
+        asset.release(); // before its allocator
         if (context) {
             gpu::destroyAllocator(allocator);
             gpu::destroyContext(*context);
@@ -135,7 +134,6 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         Result<render::GpuAsset> uploaded = render::uploadAsset(s.allocator, *desc.asset);
         if (!uploaded) return uploaded.error();
         s.asset = std::move(uploaded).value();
-        s.asset_uploaded = true;
 
         render::CrowdRendererSetup setup;
         static_cast<CrowdOptions&>(setup) = desc; // the crowd's options as the host gave them
@@ -332,6 +330,26 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const RenderTarge
     gpu::FrameSlot none;
     none.cmd = cmd;
     gpu::recordPasses(cmd, none, {}, targets);
+}
+
+Status CrowdRenderer::setTargets(VkExtent2D extent) {
+    State& s = *state_;
+    if (extent.width == 0 || extent.height == 0)
+        return Status::failure("setTargets: the extent " + std::to_string(extent.width) + "x" +
+                               std::to_string(extent.height) + " is empty");
+    if (!s.error.empty()) return Status::failure(s.error);
+    Status rebuilt;
+    try {
+        rebuilt = s.renderer->setTargets(extent);
+    } catch (const gpu::GpuError& e) {
+        rebuilt = Status::failure(e.what());
+    }
+    if (!rebuilt) {
+        s.error = rebuilt.message;
+        return rebuilt;
+    }
+    s.desc.extent = extent;
+    return {};
 }
 
 FrameStats CrowdRenderer::stats(uint32_t slot) const {

@@ -342,6 +342,8 @@ bool reportValidationErrors(const Context& ctx) {
     return true;
 }
 
+Context::~Context() { destroyContext(*this); }
+
 void destroyContext(Context& ctx) {
     if (!ctx.owns_device) { // the host's: throng's command pool only (the host keeps the device busy or not)
         if (ctx.device != VK_NULL_HANDLE && ctx.command_pool != VK_NULL_HANDLE)

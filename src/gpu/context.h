@@ -86,6 +86,11 @@ struct Context {
     // False for a host's device (adoptDevice): destroyContext then frees only what throng made
     // (its command pool) and leaves the device and the instance to the host.
     bool owns_device = true;
+
+    Context() = default;
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+    ~Context(); // destroyContext(), when it was not called before
 };
 
 // A device the host created and keeps (throng::RenderDevice, include/throng/render.h).

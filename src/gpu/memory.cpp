@@ -8,7 +8,9 @@
 namespace throng::gpu {
 
 void createAllocator(Allocator& a, const Context& context) {
-    a = Allocator{};
+    destroyAllocator(a); // whatever it held before
+    a.block_size = Allocator{}.block_size;
+    a.peak_reserved = 0;
     a.context = &context;
 }
 

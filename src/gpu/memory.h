@@ -36,6 +36,11 @@ struct MemoryBlock {
     std::vector<Range> free; // sorted by offset, never adjacent
 };
 
+struct Allocator;
+void destroyAllocator(Allocator& allocator);
+
+// Owns the memory blocks it took; destroyAllocator() (or its destructor) gives them back. Every
+// buffer and image from it must be gone first, and its context must outlive it.
 struct Allocator {
     const Context* context = nullptr;
     std::vector<MemoryBlock> blocks;
@@ -44,6 +49,11 @@ struct Allocator {
     VkDeviceSize reserved = 0;               // bytes taken from the driver
     VkDeviceSize peak_reserved = 0;          // the most `reserved` has been (large blocks go back when empty)
     std::vector<VkDeviceSize> heap_reserved; // the same per memory heap
+
+    Allocator() = default;
+    Allocator(const Allocator&) = delete;
+    Allocator& operator=(const Allocator&) = delete;
+    ~Allocator() { destroyAllocator(*this); } // when it was not called before
 };
 
 void createAllocator(Allocator& allocator, const Context& context);

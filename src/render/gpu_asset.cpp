@@ -113,8 +113,8 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     if (!fits_image && !fits_buffer && !fits_words)
         return Error{sizes + " exceeds " + image_limits + ", " + buffer_limit + " and " + words_limit};
     if (Status s = validate(asset); !s) return Error{s.message};
-    GpuAsset g;
-    try { // out of memory halfway: free what exists, then report
+    GpuAsset g(a);
+    try { // out of memory halfway: `g` frees what exists
         g.animation_storage = storage != AnimationStorage::Auto ? storage
                               : fits_image                      ? AnimationStorage::Image
                               : fits_buffer                     ? AnimationStorage::TexelBuffer
@@ -197,33 +197,9 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.point = createSampler(ctx, VK_FILTER_NEAREST);
         g.linear = createSampler(ctx, VK_FILTER_LINEAR);
     } catch (const gpu::GpuError& e) {
-        destroyAsset(a, g);
         return Error{e.what()};
-    } catch (...) {
-        destroyAsset(a, g);
-        throw;
     }
     return g;
-}
-
-const char* toString(AnimationStorage s) {
-    switch (s) {
-    case AnimationStorage::Auto: return "auto";
-    case AnimationStorage::Image: return "image";
-    case AnimationStorage::TexelBuffer: return "texel-buffer";
-    case AnimationStorage::StorageBuffer: return "buffer";
-    }
-    return "?";
-}
-
-bool parseAnimationStorage(std::string_view name, AnimationStorage& storage) {
-    for (AnimationStorage s : {AnimationStorage::Auto, AnimationStorage::Image, AnimationStorage::TexelBuffer,
-                               AnimationStorage::StorageBuffer})
-        if (name == toString(s)) {
-            storage = s;
-            return true;
-        }
-    return false;
 }
 
 AnimationSpecialization::AnimationSpecialization(const GpuAsset& asset, bool dual_quaternion) {
@@ -234,20 +210,24 @@ AnimationSpecialization::AnimationSpecialization(const GpuAsset& asset, bool dua
     values.half = asset.animation_half ? VK_TRUE : VK_FALSE;
 }
 
-void destroyAsset(gpu::Allocator& a, GpuAsset& g) {
-    const VkDevice device = a.context->device;
-    gpu::destroyBuffer(a, g.vertices);
-    gpu::destroyBuffer(a, g.indices);
-    gpu::destroyBuffer(a, g.clips);
-    gpu::destroyImage(a, g.animation);
-    gpu::destroyImage(a, g.vat);
-    if (g.animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, g.animation_view, gpu::hostCallbacks(device));
-    gpu::destroyBuffer(a, g.animation_texels);
-    gpu::destroyImage(a, g.white);
-    for (gpu::Image& t : g.textures) gpu::destroyImage(a, t);
-    if (g.point != VK_NULL_HANDLE) vkDestroySampler(device, g.point, gpu::hostCallbacks(device));
-    if (g.linear != VK_NULL_HANDLE) vkDestroySampler(device, g.linear, gpu::hostCallbacks(device));
-    g = GpuAsset{};
+void GpuAsset::release() {
+    if (allocator_ != nullptr) {
+        gpu::Allocator& a = *allocator_;
+        const VkDevice device = a.context->device;
+        gpu::destroyBuffer(a, vertices);
+        gpu::destroyBuffer(a, indices);
+        gpu::destroyBuffer(a, clips);
+        gpu::destroyImage(a, animation);
+        gpu::destroyImage(a, vat);
+        if (animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, animation_view, gpu::hostCallbacks(device));
+        gpu::destroyBuffer(a, animation_texels);
+        gpu::destroyImage(a, white);
+        for (gpu::Image& t : textures) gpu::destroyImage(a, t);
+        if (point != VK_NULL_HANDLE) vkDestroySampler(device, point, gpu::hostCallbacks(device));
+        if (linear != VK_NULL_HANDLE) vkDestroySampler(device, linear, gpu::hostCallbacks(device));
+    }
+    static_cast<GpuAssetData&>(*this) = GpuAssetData{};
+    allocator_ = nullptr;
 }
 
 } // namespace throng::render

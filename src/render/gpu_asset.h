@@ -5,26 +5,24 @@
 #include "../shaders/shared.h"
 
 #include <throng/baked.h>
+#include <throng/options.h>
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace throng::render {
 
-// Where the animation texels live on the GPU. Auto: the image array when it fits the device's
-// image limits (width 3 * joints, height frames, layers clips), else a uniform texel buffer,
-// else (past maxTexelBufferElements) a storage buffer. StorageBuffer reads the same texels as
-// plain words, without the texture unit; on the H200 that is 14% slower than the image
-// (docs/BENCHMARKS.md), so Auto takes it only as the last resort.
-enum class AnimationStorage { Auto, Image, TexelBuffer, StorageBuffer };
+using throng::AnimationStorage; // throng/options.h: where the animation texels live on the GPU
 
 // One level of detail on the GPU: its error in model units and, per submesh (the order of
 // GpuAsset::submeshes), a range of GpuAsset::indices. The same data as BakedLod (baked.h): every
 // level shares the vertex buffer and every technique's per-vertex data.
 using GpuLod = BakedLod;
 
-struct GpuAsset {
+// What a GpuAsset holds (plain data; GpuAsset owns it).
+struct GpuAssetData {
     gpu::Buffer vertices; // BakedVertex[]
     gpu::Buffer indices;  // uint32: every LOD's indices (LOD 0's first)
     gpu::Buffer clips;    // shader::ClipRecord[]
@@ -59,6 +57,33 @@ struct GpuAsset {
     std::vector<std::string> warnings;
 };
 
+// A model on the GPU, owning its buffers, images, views and samplers: they are freed when it goes
+// (or by release(), earlier), with the allocator they came from, which must outlive them.
+// Move-only.
+class GpuAsset : public GpuAssetData {
+  public:
+    GpuAsset() = default;
+    explicit GpuAsset(gpu::Allocator& allocator) : allocator_(&allocator) {}
+    GpuAsset(GpuAsset&& other) noexcept
+        : GpuAssetData(std::move(other)), allocator_(std::exchange(other.allocator_, nullptr)) {}
+    GpuAsset& operator=(GpuAsset&& other) noexcept {
+        if (this != &other) {
+            release();
+            GpuAssetData::operator=(std::move(other));
+            allocator_ = std::exchange(other.allocator_, nullptr);
+        }
+        return *this;
+    }
+    GpuAsset(const GpuAsset&) = delete;
+    GpuAsset& operator=(const GpuAsset&) = delete;
+    ~GpuAsset() { release(); }
+    // Frees everything now; the asset is empty after it.
+    void release();
+
+  private:
+    gpu::Allocator* allocator_ = nullptr;
+};
+
 // The texture `submesh` samples: its index into asset.textures, or THRONG_NO_TEXTURE where it
 // names none or one past them (drawn untextured, with its colour), as every draw binds it.
 inline uint32_t submeshTexture(const GpuAsset& asset, const BakedSubmesh& submesh) {
@@ -72,10 +97,6 @@ inline uint32_t submeshTexture(const GpuAsset& asset, const BakedSubmesh& submes
 // everything it made.
 Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset,
                              AnimationStorage storage = AnimationStorage::Auto);
-
-const char* toString(AnimationStorage storage); // "auto", "image", "texel-buffer", "buffer"
-// The storage toString() names `name`; false when it names none.
-bool parseAnimationStorage(std::string_view name, AnimationStorage& storage);
 
 // The specialization constants THRONG_SPEC_ANIMATION_PATH and THRONG_SPEC_ANIMATION_HALF for
 // pipelines that skin from `asset`.
@@ -94,6 +115,5 @@ struct AnimationSpecialization {
     AnimationSpecialization(const AnimationSpecialization&) = delete; // info points into this object
     AnimationSpecialization& operator=(const AnimationSpecialization&) = delete;
 };
-void destroyAsset(gpu::Allocator& allocator, GpuAsset& asset);
 
 } // namespace throng::render

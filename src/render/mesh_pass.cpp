@@ -50,9 +50,10 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         bindings.push_back(
             {THRONG_BINDING_CAPTURE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     }
-    pass.set_layout = gpu::createSetLayout(ctx, bindings);
-    pass.layout = gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants),
-                                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+    pass.set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
+    pass.layout = gpu::Unique<VkPipelineLayout>(
+        ctx.device, gpu::createPipelineLayout(ctx, pass.set_layout, sizeof(DrawConstants),
+                                              VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT));
 
     gpu::GraphicsPipelineDesc d;
     d.vertex_spirv = capture ? desc.capture_spirv : desc.vertex_spirv;
@@ -66,14 +67,14 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     d.layout = pass.layout;
     d.color_format = setup.color_format;
     d.depth_format = setup.depth_format;
-    pass.pipeline = gpu::createGraphicsPipeline(ctx, d);
+    pass.pipeline = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, d));
     if (setup.shadows != nullptr) {
         gpu::GraphicsPipelineDesc depth = d;
         depth.depth_only = true;
         depth.color_format = VK_FORMAT_UNDEFINED;
         depth.depth_format = VK_FORMAT_D32_SFLOAT;
         depth.depth_bias_slope = -float(THRONG_SHADOW_BIAS_SLOPE); // reversed Z: away from the light
-        pass.depth_pipeline = gpu::createGraphicsPipeline(ctx, depth);
+        pass.depth_pipeline = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, depth));
     }
 
     // Pool sizes: enough of every type a technique may use, per set.
@@ -88,8 +89,10 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     pci.maxSets = set_count;
     pci.poolSizeCount = uint32_t(sizes.size());
     pci.pPoolSizes = sizes.data();
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, gpu::hostCallbacks(ctx.device), &pass.pool));
-    std::vector<VkDescriptorSetLayout> layouts(set_count, pass.set_layout);
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pci, gpu::hostCallbacks(ctx.device), &pool));
+    pass.pool = gpu::Unique<VkDescriptorPool>(ctx.device, pool);
+    std::vector<VkDescriptorSetLayout> layouts(set_count, pass.set_layout.get());
     pass.sets.resize(set_count);
     VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     ai.descriptorPool = pass.pool;
@@ -111,17 +114,6 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
             gpu::writeDescriptors(ctx.device, pass.sets[s], w);
         }
     }
-}
-
-void destroyMeshPass(const gpu::Context& ctx, MeshPass& pass) {
-    if (pass.pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(ctx.device, pass.pool, gpu::hostCallbacks(ctx.device));
-    if (pass.pipeline != VK_NULL_HANDLE) vkDestroyPipeline(ctx.device, pass.pipeline, gpu::hostCallbacks(ctx.device));
-    if (pass.depth_pipeline != VK_NULL_HANDLE)
-        vkDestroyPipeline(ctx.device, pass.depth_pipeline, gpu::hostCallbacks(ctx.device));
-    if (pass.layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(ctx.device, pass.layout, gpu::hostCallbacks(ctx.device));
-    if (pass.set_layout != VK_NULL_HANDLE)
-        vkDestroyDescriptorSetLayout(ctx.device, pass.set_layout, gpu::hostCallbacks(ctx.device));
-    pass = MeshPass{};
 }
 
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd,
@@ -154,7 +146,7 @@ MeshTechnique::MeshTechnique(const TechniqueSetup& setup) : setup_(setup) {
     instance_count_ = uint32_t(setup.instances->size());
 }
 
-MeshTechnique::~MeshTechnique() { destroyMeshPass(*setup_.allocator->context, pass_); }
+MeshTechnique::~MeshTechnique() = default; // pass_ frees its objects
 
 void MeshTechnique::buildPass(const MeshPassDesc& desc) {
     slots_ = std::max(desc.slots, 1u);

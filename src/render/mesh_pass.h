@@ -14,15 +14,16 @@
 
 namespace throng::render {
 
+// Owns its objects (gpu/owned.h): they go with it, also when createMeshPass() throws halfway.
 struct MeshPass {
-    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkPipeline depth_pipeline = VK_NULL_HANDLE; // shadows only: the same vertex shader, depth only
-    bool depth_only = false;                    // recordMeshPass() binds depth_pipeline (MeshTechnique::recordDepth)
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    uint32_t textures = 1;             // sets per slot: [0] white, [1 + t] texture t
-    std::vector<VkDescriptorSet> sets; // [slot * textures + texture]
+    gpu::Unique<VkDescriptorSetLayout> set_layout;
+    gpu::Unique<VkPipelineLayout> layout;
+    gpu::Unique<VkPipeline> pipeline;
+    gpu::Unique<VkPipeline> depth_pipeline; // shadows only: the same vertex shader, depth only
+    bool depth_only = false;                // recordMeshPass() binds depth_pipeline (MeshTechnique::recordDepth)
+    gpu::Unique<VkDescriptorPool> pool;     // its sets go with it
+    uint32_t textures = 1;                  // sets per slot: [0] white, [1 + t] texture t
+    std::vector<VkDescriptorSet> sets;      // [slot * textures + texture]
 };
 
 struct MeshPassDesc {
@@ -42,7 +43,6 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
 // palette.vert's and palette_ubo.vert's specialisation (techniques palette, palette-ubo, pose):
 // quaternion palette entries, dual-quaternion blending.
 void setPaletteSpecialization(MeshPassDesc& desc, bool quaternion_palette, Skinning skinning);
-void destroyMeshPass(const gpu::Context& context, MeshPass& pass);
 
 // The draws of every submesh through `crowd` (CrowdGpu::drawSubmesh: the culled LODs, or
 // members first_instance .. first_instance + instance_count - 1), constants pushed per submesh,

@@ -17,6 +17,11 @@ constexpr Names<Skinning> kSkinning[] = {{Skinning::Linear, "linear"}, {Skinning
 constexpr Names<Raster> kRaster[] = {
     {Raster::Hardware, "hardware"}, {Raster::Compute, "compute"}, {Raster::Auto, "auto"}};
 constexpr Names<JointEncoding> kEncoding[] = {{JointEncoding::Matrix, "mat"}, {JointEncoding::Quaternion, "quat"}};
+constexpr Names<ViewKind> kView[] = {{ViewKind::Overview, "overview"}, {ViewKind::Street, "street"}};
+constexpr Names<AnimationStorage> kStorage[] = {{AnimationStorage::Auto, "auto"},
+                                                {AnimationStorage::Image, "image"},
+                                                {AnimationStorage::TexelBuffer, "texel-buffer"},
+                                                {AnimationStorage::StorageBuffer, "buffer"}};
 
 template <class E, size_t M> const char* nameOf(const Names<E> (&table)[M], E value) {
     for (const Names<E>& n : table)
@@ -41,6 +46,12 @@ const char* toString(JointEncoding encoding) { return nameOf(kEncoding, encoding
 bool parseSkinning(std::string_view name, Skinning& skinning) { return parseName(kSkinning, name, skinning); }
 bool parseRaster(std::string_view name, Raster& raster) { return parseName(kRaster, name, raster); }
 bool parseJointEncoding(std::string_view name, JointEncoding& encoding) { return parseName(kEncoding, name, encoding); }
+const char* toString(ViewKind view) { return nameOf(kView, view); }
+const char* toString(AnimationStorage storage) { return nameOf(kStorage, storage); }
+bool parseViewKind(std::string_view name, ViewKind& view) { return parseName(kView, name, view); }
+bool parseAnimationStorage(std::string_view name, AnimationStorage& storage) {
+    return parseName(kStorage, name, storage);
+}
 
 std::string optionsProblem(const CrowdOptions& o) {
     const auto number = [](auto value) { return std::to_string(static_cast<int>(value)); };

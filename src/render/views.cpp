@@ -9,18 +9,6 @@
 
 namespace throng::render {
 
-const char* toString(ViewKind view) { return view == ViewKind::Street ? "street" : "overview"; }
-
-bool parseViewKind(std::string_view name, ViewKind& view) {
-    if (name == "overview")
-        view = ViewKind::Overview;
-    else if (name == "street")
-        view = ViewKind::Street;
-    else
-        return false;
-    return true;
-}
-
 StreetPose streetPose(const Crowd& crowd) {
     // The model's height: the tallest clip box (members are scaled 0.9 .. 1.1 around it).
     float bottom = 0.0f, top = 0.0f;

@@ -8,16 +8,15 @@
 
 #include "crowd.h"
 
+#include <throng/options.h>
+
 #include <glm/glm.hpp>
 
 #include <string_view>
 
 namespace throng::render {
 
-enum class ViewKind { Overview, Street };
-
-const char* toString(ViewKind view);                       // "overview", "street"
-bool parseViewKind(std::string_view name, ViewKind& view); // false when `name` names none
+using throng::ViewKind; // throng/options.h, with its names (toString, parseViewKind)
 
 // Where the street view stands and looks (world space), its vertical field of view (radians) and
 // its depth range.

@@ -142,7 +142,7 @@ bool Commands::apply(const Command& c) {
     }
     case CommandKind::View: {
         render::ViewKind view = render::ViewKind::Overview;
-        render::parseViewKind(c.text, view);
+        parseViewKind(c.text, view);
         host_.setView(view);
         host_.log("view: " + c.text);
         return true;

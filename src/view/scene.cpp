@@ -19,17 +19,12 @@ Result<Scene> loadScene(const std::string& source, const BakeOptions& bake, cons
 
 bool hasVat(const BakedAsset& a) { return !a.vat_f32.empty() || !a.vat_f16.empty(); }
 
-AssetOnGpu::~AssetOnGpu() {
-    if (allocator != nullptr) render::destroyAsset(*allocator, gpu);
-}
-
 Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, BakedAsset baked) {
     auto a = std::make_unique<AssetOnGpu>();
     a->baked = std::move(baked);
     Result<render::GpuAsset> g = render::uploadAsset(allocator, a->baked);
     if (!g) return g.error();
     a->gpu = std::move(g).value();
-    a->allocator = &allocator;
     return a;
 }
 

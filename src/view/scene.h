@@ -33,15 +33,10 @@ Result<Scene> loadScene(const std::string& source, const BakeOptions& bake,
 bool hasVat(const BakedAsset& asset);
 
 // A baked asset with its GPU copy. Held by pointer: the crowd's renderer keeps pointers into it, which must stay valid
-// while a replacement is built beside it. Frees the GPU copy on destruction (the GPU must be done with it).
+// while a replacement is built beside it. The GPU copy goes with it (the GPU must be done with it).
 struct AssetOnGpu {
     BakedAsset baked;
     render::GpuAsset gpu;
-    gpu::Allocator* allocator = nullptr; // set once `gpu` holds something to free
-    AssetOnGpu() = default;
-    AssetOnGpu(const AssetOnGpu&) = delete;
-    AssetOnGpu& operator=(const AssetOnGpu&) = delete;
-    ~AssetOnGpu();
 };
 
 // Uploads `baked` (render::uploadAsset). What the upload warns about

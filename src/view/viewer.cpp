@@ -104,9 +104,7 @@ class Viewer final : public CommandHost {
             shutdown();
             return 1;
         }
-        render::ViewKind view = render::ViewKind::Overview;
-        render::parseViewKind(options_.view, view);
-        camera_ = viewCamera(view, crowd_.crowd(), aspect());
+        camera_ = viewCamera(options_.view, crowd_.crowd(), aspect());
         log("viewer: " + ctx_.device_name + " | " + crowd_.scene().source + " | " +
             std::to_string(crowd_.state().instances) + " instances | " + crowd_.techniqueName() + " | present " +
             presentName(swapchain_.present_mode) +

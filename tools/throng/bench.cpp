@@ -57,7 +57,7 @@ struct Variant {
     std::string technique;
     JointEncoding encoding = JointEncoding::Matrix;
     Precision bones = Precision::Float32;
-    std::string storage = "auto";
+    AnimationStorage storage = AnimationStorage::Auto;
     bool dual_quaternion = false;
     bool hardware = false; // --raster hardware for this series (baked@hardware: the gain of the default stays measured)
 };
@@ -84,7 +84,7 @@ const VariantOption kVariantOptions[] = {
     {&TechniqueInfo::animation_storage,
      "--animation",
      {"image", "texel-buffer", "buffer"},
-     [](Variant& v, const std::string& value) { v.storage = value; }},
+     [](Variant& v, const std::string& value) { parseAnimationStorage(value, v.storage); }},
     // dual-quaternion skinning, as --skinning dual-quaternion (baked@dq)
     {&TechniqueInfo::dual_quaternion,
      "--skinning dual-quaternion",

@@ -313,7 +313,7 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options) {
 
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     applyCrowdFlags(flags, static_cast<CrowdOptions&>(job));
-    job.view = flags.view;
+    parseViewKind(flags.view, job.view); // the parser admits only overview and street
     job.simulate = flags.simulate;
     job.light_direction = lightDirection(flags);
 }
@@ -557,7 +557,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         applyCrowdFlags(view_crowd, static_cast<CrowdOptions&>(view));
         parseJointEncoding(view_encoding, view.encoding); // the parser admits only mat and quat
         view.bone_precision = view_precision == "half" ? Precision::Float16 : Precision::Float32;
-        view.view = view_crowd.view;
+        parseViewKind(view_crowd.view, view.view); // the parser admits only overview and street
         view.simulate = view_crowd.simulate;
         view.attach = view_crowd.attach;
         view.root_motion = view_crowd.root_motion;

@@ -105,7 +105,7 @@ int runRender(const RenderOptions& o) {
     job.swim = swim;
     parseJointEncoding(o.encoding, job.encoding); // the parser admits only mat and quat
     job.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
-    job.animation = o.animation;
+    parseAnimationStorage(o.animation, job.animation); // the parser admits only the names it knows
     job.members = o.instances;
     job.seed = o.seed;
     job.width = o.width;
