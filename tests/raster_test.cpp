@@ -48,6 +48,7 @@ const std::vector<std::string> kPoseLayers = {"idle@spine,0.7@60%"};
 // dual-quaternion skinning.
 render::RenderSettings drawnBy(std::string_view label) {
     render::RenderSettings s;
+    s.raster = Raster::Hardware; // the reference picture (auto, the default, would be mostly compute)
     if (const size_t at = label.find("@dq"); at != std::string_view::npos) {
         s.skinning = Skinning::DualQuaternion;
         label = label.substr(0, at);
@@ -77,7 +78,13 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 const render::Crowd crowd = crowdOf(view == render::ViewKind::Street ? 400 : 120);
                 render::RenderSettings s = drawnBy(technique);
                 const CullSettings cull{true, lod, 1.0f, false, true};
-                const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, s);
+                // palette-ubo's own draws take every member at LOD 0 (uniform batches of consecutive
+                // members); the compute rasterizer culls it and picks levels as palette's draws do,
+                // from the same palettes: palette's hardware picture is its reference.
+                const bool ubo = std::string_view(technique) == "palette-ubo";
+                render::RenderSettings reference = s;
+                if (ubo) reference.technique = "palette";
+                const render::RenderOutput hardware = renderAt(crowd, view, 1, 0.8f, cull, reference);
                 s.raster = Raster::Compute;
                 const render::RenderOutput compute = renderAt(crowd, view, 1, 0.8f, cull, s);
                 ASSERT_EQ(hardware.rgba.size(), compute.rgba.size());
@@ -98,6 +105,16 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                 EXPECT_TRUE(resolve < compute.passes.size() || !context_->timestamps) << "no resolve pass";
                 if (std::string_view(technique) == "pose" && context_->timestamps) { // its palettes first
                     EXPECT_LT(passIndex(compute.passes, "pose"), passIndex(compute.passes, "raster"));
+                }
+                if (ubo && view == render::ViewKind::Street) { // culled in compute, all of it with auto
+                    const render::RenderOutput own = renderAt(crowd, view, 1, 0.8f, cull, drawnBy(technique));
+                    EXPECT_EQ(own.drawn.in_frustum, crowd.instances.size()) << "palette-ubo's draws culled";
+                    EXPECT_LT(compute.drawn.in_frustum, crowd.instances.size());
+                    s.raster = Raster::Auto;
+                    const render::RenderOutput automatic = renderAt(crowd, view, 1, 0.8f, cull, s);
+                    EXPECT_EQ(automatic.drawn.in_frustum, compute.drawn.in_frustum);
+                    EXPECT_EQ(automatic.drawn.hardware, 0u);
+                    EXPECT_LE(compare(hardware, automatic, 24).differ, agree.pixels / 100);
                 }
             }
         }
@@ -751,6 +768,7 @@ TEST_F(ComputeRasterTwist, DualQuaternionPictureAgreesWithTheHardwareRasterizer)
     for (const char* technique : {"baked", "pose", "palette"}) {
         render::RenderSettings s;
         s.technique = technique;
+        s.raster = Raster::Hardware; // the reference
         s.skinning = Skinning::DualQuaternion;
         const render::RenderOutput hardware = renderAt(crowd, render::ViewKind::Overview, 1, 2.0f, cull, s);
         s.raster = Raster::Compute;
@@ -865,6 +883,7 @@ class ComputeRasterFish : public ComputeRaster {
     render::RenderSettings swimming() const {
         render::RenderSettings s;
         s.technique = "procedural";
+        s.raster = Raster::Hardware; // the reference
         s.swim = testSwim();
         return s;
     }

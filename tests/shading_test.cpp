@@ -225,6 +225,7 @@ TEST_F(SharedModels, ComputeShadesAsTheHardwareDoes) {
             const std::string technique(info.name);
             render::RenderSettings s;
             s.technique = technique;
+            s.raster = Raster::Hardware; // the reference (auto, the default, would be mostly compute)
             s.width = kWidth;
             s.height = kHeight;
             s.frames = 1;
@@ -266,6 +267,7 @@ TEST_F(ShadowsReceived, ComputeMembersReceiveAsHardwareMembersDo) {
     for (const char* technique : {"baked", "pose"}) {
         render::RenderSettings s;
         s.technique = technique;
+        s.raster = Raster::Hardware; // the reference
         s.light_direction = low_sun;
         s.shadows.size = 1024;
         s.shadows.ground = false; // the members' pixels only: the sky stays where no member is

@@ -17,14 +17,20 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     // (the shadow pass and the compute rasterizer read them too).
     frame.technique->addPreparePasses(passes, slot, constants);
     auto techniquePasses = [&] { addDrawPass(passes, *frame.technique, slot, constants); };
+    // The technique's draws read culled lists unless it says otherwise (palette-ubo's uniform
+    // batches hold consecutive members); the compute rasterizer reads any member's animation by
+    // its index, so it draws culled lists for every technique, and with auto such a technique
+    // leaves it the whole crowd.
+    const bool technique_culls = frame.technique->drawsCulled();
+    const bool split = frame.raster != nullptr && frame.raster_mode == Raster::Auto && technique_culls;
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
-        CullSettings cull = frame.technique->drawsCulled() ? frame.cull : none;
+        CullSettings cull = technique_culls || frame.raster != nullptr ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
         // What the technique's draws take: everything without the compute rasterizer, nothing with
         // compute, with auto the members at LOD 0 whose triangles are large on screen (autoShare).
         const HardwareShare hardware = frame.raster == nullptr ? HardwareShare{}
-                                       : frame.raster_mode == Raster::Auto
+                                       : split
                                            ? autoShare(lodTriangles(frame.crowd->lods()[0]), cull.hardware_triangle_px)
                                            : HardwareShare{0u, 0.0f};
         if (shadows != nullptr) {
@@ -33,7 +39,9 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
             // member at LOD 0), all of it by the hardware, as the camera's.
             const bool compute = frame.raster != nullptr && frame.raster->castsShadows();
             HardwareShare light = compute ? hardware : HardwareShare{};
-            frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, cull,
+            // The light's view is culled only where whoever draws it reads culled lists.
+            const CullSettings light_cull = technique_culls || light.lods == 0 ? cull : none;
+            frame.crowd->addLightPasses(passes, slot, shadows->lightMatrix(slot), shadows->settings().size, light_cull,
                                         light);
             const bool light_culled = frame.crowd->lightCulled();
             if (!light_culled && light.lods > 0) light = HardwareShare{};
@@ -61,7 +69,6 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     };
     if (frame.raster != nullptr) {
         // Auto: the hardware's share first (without culling every member at LOD 0: all of it).
-        const bool split = frame.raster_mode == Raster::Auto;
         if (split) techniquePasses();
         if (!split || (frame.crowd != nullptr && frame.crowd->culled())) {
             frame.raster->addPasses(passes, slot, constants, occluding);

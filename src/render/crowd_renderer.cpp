@@ -320,7 +320,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     // one over another image may replace it, and its level 0 may read another rasterizer's
     // visibility buffer), kept while occlusion is off.
     const bool occlusion = ctx.depth_pyramid && depth_sampled && cull.cull && cull.occlusion &&
-                           technique_->drawsCulled() && crowd_->canCull();
+                           (technique_->drawsCulled() || raster_ != nullptr) && crowd_->canCull();
     if (occlusion) {
         ensurePyramid(f, targets);
         if (raster_ != nullptr) f.pyramid->bindVisibility(raster_->visibilityBuffer());

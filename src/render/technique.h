@@ -135,7 +135,9 @@ class Technique {
     }
     virtual TechniqueStats stats() const { return {}; }
     // Whether the draw reads members through a culled visible list (CrowdGpu). Techniques that
-    // draw in batches of consecutive members cannot, and draw every member.
+    // draw in batches of consecutive members cannot, and draw every member; the compute
+    // rasterizer still culls for them (it reads a member's palette by its index), and with
+    // `auto` draws all of such a crowd (crowd_frame.cpp).
     virtual bool drawsCulled() const { return true; }
 
     // The technique's passes of frame slot `slot` before anything draws with them (its draw, the
