@@ -69,6 +69,24 @@ size_t passIndex(const std::vector<render::PassTiming>& passes, std::string_view
 using test::Agreement;
 constexpr auto compare = test::comparePictures;
 
+// The vertex cache's default size, on an H200's numbers (141 GiB heap, 4 GiB storage buffers):
+// every member at its finest level within the storage buffer's range without LOD, at most
+// kVertexCacheLodBytes with it; a request as it is, in whole vertices.
+TEST(VertexCache, DefaultSizeFollowsLod) {
+    gpu::Context h200;
+    h200.memory.memoryHeapCount = 1;
+    h200.memory.memoryHeaps[0] = {141ull << 30, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
+    h200.properties.limits.maxStorageBufferRange = 0xffffffffu;
+    const uint64_t members = 1000000, vertices = 800, vertex = 12; // position 8 bytes, normal 4
+    const uint64_t storage_range = 0xffffffffull / 8 * vertex;     // the positions' buffer full
+    EXPECT_EQ(render::vertexCacheBytes(h200, kVertexCacheAuto, members, vertices, false), storage_range);
+    EXPECT_EQ(render::vertexCacheBytes(h200, kVertexCacheAuto, members, vertices, true),
+              render::kVertexCacheLodBytes / vertex * vertex);
+    EXPECT_EQ(render::vertexCacheBytes(h200, kVertexCacheAuto, 1000, vertices, true), 1000 * vertices * vertex);
+    EXPECT_EQ(render::vertexCacheBytes(h200, 100ull << 20, members, vertices, true), (100ull << 20) / vertex * vertex);
+    EXPECT_EQ(render::vertexCacheBytes(h200, 0, members, vertices, false), 0u);
+}
+
 TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     for (const char* technique : {"baked", "pose", "palette", "palette-quat", "vat", "static", "baked@dq", "pose@dq",

@@ -93,7 +93,8 @@ struct ShadowSettings {
     bool enabled() const { return size > 0; }
 };
 
-// The compute rasterizer's vertex cache: the default size (room for every member at its finest level).
+// The compute rasterizer's vertex cache: the default size (room for every member at its finest
+// level, within the GPU's limits; with LOD at most 512 MiB: src/render/compute_raster.h).
 constexpr uint64_t kVertexCacheAuto = ~uint64_t(0);
 
 struct CrowdOptions {

@@ -54,23 +54,6 @@ constexpr uint64_t kCachedPositionBytes = sizeof(glm::uvec2);
 constexpr uint64_t kCachedNormalBytes = sizeof(uint32_t);
 constexpr uint64_t kCachedVertexBytes = kCachedPositionBytes + kCachedNormalBytes;
 
-// The vertex cache's bytes (positions and normals): kVertexCacheAuto's rule (compute_raster.h) or
-// the request, the positions never past maxStorageBufferRange, in whole vertices.
-uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members,
-                          uint64_t largest_lod_vertices) {
-    uint64_t bytes = requested;
-    if (requested == kVertexCacheAuto) {
-        VkDeviceSize heap = 0;
-        for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
-            if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-                heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
-        bytes = std::min(members * largest_lod_vertices * kCachedVertexBytes, heap / 4);
-    }
-    const uint64_t vertices = std::min<uint64_t>(bytes / kCachedVertexBytes,
-                                                 ctx.properties.limits.maxStorageBufferRange / kCachedPositionBytes);
-    return vertices * kCachedVertexBytes;
-}
-
 // Each LOD's vertex list as the cache pass reads it (THRONG_CACHE_VERTEX_WORDS a vertex): bind
 // pose position, octahedral normal, joints, weights.
 std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vector<uint32_t>& lod_vertices) {
@@ -159,6 +142,22 @@ SourceShaders shadersOf(Source source, bool shadowed) {
 }
 
 } // namespace
+
+uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members, uint64_t finest_vertices,
+                          bool lod) {
+    uint64_t bytes = requested;
+    if (requested == kVertexCacheAuto) {
+        VkDeviceSize heap = 0;
+        for (uint32_t h = 0; h < ctx.memory.memoryHeapCount; ++h)
+            if (ctx.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+                heap = std::max(heap, ctx.memory.memoryHeaps[h].size);
+        bytes = std::min(members * finest_vertices * kCachedVertexBytes, heap / 4);
+        if (lod) bytes = std::min(bytes, kVertexCacheLodBytes);
+    }
+    const uint64_t vertices = std::min<uint64_t>(bytes / kCachedVertexBytes,
+                                                 ctx.properties.limits.maxStorageBufferRange / kCachedPositionBytes);
+    return vertices * kCachedVertexBytes;
+}
 
 bool techniqueRastersInCompute(std::string_view technique) {
     const TechniqueInfo* info = findTechnique(technique);
@@ -312,7 +311,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
     const bool cacheable = skinned && (per_vertex || joints <= THRONG_CACHE_MAX_JOINTS);
     const uint64_t cache_bytes =
-        cacheable ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod) : 0;
+        cacheable ? vertexCacheBytes(ctx, options.vertex_cache_bytes, crowd.members(), largest_lod, options.lod) : 0;
     const uint64_t cache_vertices = std::min<uint64_t>(cache_bytes / kCachedVertexBytes, 0xffffffffu);
     base_.joint_count = uint32_t(joints);
     base_.cache_capacity = uint32_t(cache_vertices);

@@ -61,15 +61,27 @@ std::string computeRasterProblem(const gpu::Context& context, std::string_view t
 std::string computeSourceProblem(const gpu::Context& context, std::string_view technique, const Technique& drawn);
 
 // The vertex cache's size (12 bytes a vertex: position 8, normal 4; throng/options.h): kVertexCacheAuto = what the
-// crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap,
-// the positions within the device's maxStorageBufferRange; 0 = no cache (every vertex skinned per
-// cluster, and again per pixel by the resolve). Skeletons of more than THRONG_CACHE_MAX_JOINTS
-// (128) joints have no cache.
+// crowd needs with every member at LOD 0, at most a quarter of the largest device-local heap
+// and, with LOD on, at most kVertexCacheLodBytes; the positions within the device's
+// maxStorageBufferRange; 0 = no cache (every vertex skinned per cluster, and again per pixel by
+// the resolve). Skeletons of more than THRONG_CACHE_MAX_JOINTS (128) joints have no cache.
+// Members the cache has no room for are skinned per cluster: the same picture, more work.
+
+// With LOD on a member is at its finest level only where it is large on screen, so few are: on
+// the H200 a million walkers cached 12.5 M vertices (150 MB) in the overview and 1.8 M in the
+// street view (docs/h200-one-renderer/run1-*), where every member at LOD 0 would be 6.4 GB.
+constexpr uint64_t kVertexCacheLodBytes = 512ull << 20;
+
+// The cache's bytes by the rule above, for `members` whose finest level has `finest_vertices`
+// vertices (`requested`: CrowdOptions::vertex_cache_bytes), in whole vertices.
+uint64_t vertexCacheBytes(const gpu::Context& context, uint64_t requested, uint64_t members, uint64_t finest_vertices,
+                          bool lod);
 
 class ShadowMap;
 
 struct RasterOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto;
+    bool lod = true;                 // the crowd culls with LOD (the default cache's size: vertexCacheBytes)
     SwimParams swim = defaultSwim(); // TechniqueInfo::swim_in_compute: the swim its technique draws
     // The crowd's shadow map, which the resolve then samples as lit_shadowed.frag does (members
     // drawn here receive shadows) and addShadowPasses draws into (they cast them); null: no

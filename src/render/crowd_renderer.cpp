@@ -188,7 +188,8 @@ std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
     const CrowdRendererSetup& s = setup_;
     return std::make_unique<ComputeRaster>(
         *allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent, s.color_format, s.depth_format,
-        s.frames_in_flight, RasterOptions{s.vertex_cache_bytes, s.swim, shadows_.get(), s.skinning}, technique_.get());
+        s.frames_in_flight, RasterOptions{s.vertex_cache_bytes, s.cull.lod, s.swim, shadows_.get(), s.skinning},
+        technique_.get());
 }
 
 std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {

@@ -209,8 +209,7 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
             "MiB of the compute rasterizer's vertex cache (" + techniquesWith(&TechniqueInfo::skinned_in_compute) +
                 ": each member's vertices skinned once a frame, 8 bytes each); "
                 "auto (default): what the crowd needs at full detail, at most a quarter of the GPU's memory and "
-                "its largest storage "
-                "buffer; 0: none")
+                "its largest storage buffer, and with --lod on at most 512 MiB; 0: none")
         ->check([](const std::string& text) -> std::string {
             if (text == "auto") return {};
             char* end = nullptr;
