@@ -155,6 +155,15 @@ void throngSeeds(const fs::path& dir) {
     bakeTo(rig, motion, dir / "rig-root-events.throng");
     const Bytes motion_raw = uncompressed(readAll(dir / "rig-root-events.throng"));
     writeAll(dir / "rig-root-events.throng", motion_raw.data(), motion_raw.size());
+
+    // Small impostors posed as dual quaternions (sections IMPS and IMSK), uncompressed.
+    throng::BakeOptions pictures;
+    pictures.fps = 4.0f;
+    pictures.lods = 1;
+    pictures.impostors = {true, 4, 2, 1, 1.0f, throng::Skinning::DualQuaternion};
+    bakeTo(rig, pictures, dir / "rig-impostors-dq.throng");
+    const Bytes pictures_raw = uncompressed(readAll(dir / "rig-impostors-dq.throng"));
+    writeAll(dir / "rig-impostors-dq.throng", pictures_raw.data(), pictures_raw.size());
 }
 
 // --- fuzz_gltf -----------------------------------------------------------------------------

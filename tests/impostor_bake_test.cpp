@@ -13,6 +13,8 @@
 #include "textured_card.h"
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 
 using namespace throng;
 
@@ -82,6 +84,56 @@ TEST(ImpostorBake, WalkerPicturesHoldTheModelFromEveryView) {
     EXPECT_EQ(back.value().impostors.normal, im.normal);
     EXPECT_EQ(back.value().impostors.frames, im.frames);
     EXPECT_EQ(back.value().impostors.radius, im.radius);
+}
+
+// Impostors baked with dual-quaternion skinning (ImpostorOptions::skinning), as a crowd skinned
+// that way draws: builtin:twist turned 180 degrees collapses in its middle when blended linearly
+// (the candy wrapper), not as dual quaternions, so its side view covers more texels there; the
+// untwisted first picture is the same either way. The skinning goes through the file (section
+// IMSK, written only when not linear) and is refused without pictures.
+TEST(ImpostorBake, DualQuaternionPicturesKeepATwistsVolume) {
+    BakeOptions o;
+    o.impostors.enabled = true;
+    o.impostors.fps = 4.0f;
+    Result<BakedAsset> linear = bake(makeTwist(), o);
+    o.impostors.skinning = Skinning::DualQuaternion;
+    Result<BakedAsset> dual = bake(makeTwist(), o);
+    ASSERT_TRUE(linear.ok() && dual.ok());
+    const BakedImpostors& l = linear.value().impostors;
+    const BakedImpostors& d = dual.value().impostors;
+    EXPECT_EQ(l.skinning, Skinning::Linear);
+    EXPECT_EQ(d.skinning, Skinning::DualQuaternion);
+    ASSERT_EQ(l.frames, d.frames);
+    const uint32_t twist = 0, side = 2, half = l.frames[twist] / 2; // the clip's middle: 180 degrees
+    EXPECT_EQ(coverage(l, twist, 0, side), coverage(d, twist, 0, side));
+    const size_t collapsed = coverage(l, twist, half, side), kept = coverage(d, twist, half, side);
+    std::printf("twist at 180 degrees, side view: %zu texels linear, %zu as dual quaternions (untwisted: %zu)\n",
+                collapsed, kept, coverage(l, twist, 0, side));
+    EXPECT_GT(kept, collapsed + collapsed / 20) << "dual quaternions kept no more of the twisted middle";
+    EXPECT_GE(kept + kept / 50, coverage(d, twist, 0, side)) << "dual quaternions lost the twisted middle too";
+
+    const std::filesystem::path dir = test::scratchDir("impostor_bake");
+    ASSERT_TRUE(writeThrong(dual.value(), (dir / "twist_dq.throng").string()).ok());
+    ASSERT_TRUE(writeThrong(linear.value(), (dir / "twist.throng").string()).ok());
+    Result<BakedAsset> back = readThrong((dir / "twist_dq.throng").string());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back.value().impostors.skinning, Skinning::DualQuaternion);
+    EXPECT_EQ(back.value().impostors.color, d.color);
+    EXPECT_EQ(readThrong((dir / "twist.throng").string()).value().impostors.skinning, Skinning::Linear);
+    auto names = [&](const char* file, const std::string& section) { // in the section table
+        std::ifstream in(dir / file, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        return bytes.find(section) != std::string::npos;
+    };
+    EXPECT_TRUE(names("twist_dq.throng", "IMSK"));
+    EXPECT_FALSE(names("twist.throng", "IMSK")) << "a linear bake writes the file it wrote before";
+
+    BakedAsset none = linear.value();
+    none.impostors = BakedImpostors{};
+    none.impostors.skinning = Skinning::DualQuaternion;
+    EXPECT_NE(validate(none).message.find("no pictures"), std::string::npos) << validate(none).message;
+    o.impostors.skinning = static_cast<Skinning>(7); // what only a program can set
+    EXPECT_NE(bake(makeTwist(), o).error().message.find("skinning 7"), std::string::npos);
 }
 
 // The pictures carry the model's texture: a card whose texture is red in its left half and blue

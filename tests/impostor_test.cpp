@@ -112,6 +112,15 @@ TEST_F(Impostors, RefusesWhatItCannotDraw) {
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.error().message.find("has no impostors (bake it with --impostors)"), std::string::npos)
         << out.error().message;
+    // A crowd skinned otherwise than its impostors' pictures were: drawn, with a note saying so.
+    s.baked = &baked_;
+    s.skinning = Skinning::DualQuaternion;
+    out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
+    ASSERT_TRUE(out.ok()) << out.error().message;
+    bool noted = false;
+    for (const std::string& note : out.value().notes)
+        noted = noted || note.find("baked with linear skinning, the crowd skins dual-quaternion") != std::string::npos;
+    EXPECT_TRUE(noted);
     // The eye of a view-projection, as the impostors aim their views.
     const glm::mat4 look = render::crowdViewProjection(render::ViewKind::Street, crowd, 1.5f);
     const glm::vec4 eye(render::cameraPosition(look), 1.0f);

@@ -21,6 +21,8 @@ struct ImpostorOptions {
     uint32_t azimuths = 8;   // directions around the model
     uint32_t elevations = 3; // rows from the horizon up (0, 30, 60 degrees for 3)
     float fps = 10.0f;       // pictures per second of clip time (fewer for clips too long for the image)
+    // How the pictures' poses blend joints: as the crowd that draws them skins (CrowdOptions::skinning).
+    Skinning skinning = Skinning::Linear;
 };
 
 struct BakeOptions {

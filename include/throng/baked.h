@@ -54,6 +54,12 @@ namespace throng {
 
 enum class Precision : uint32_t { Float32 = 0, Float16 = 1 };
 
+// How a vertex's joints are blended: their matrices weighted (linear blend skinning), or as dual
+// quaternions (no collapse where a joint twists; TechniqueInfo::dual_quaternion says who draws it).
+// A crowd's option (throng/options.h, CrowdOptions::skinning); impostors record the one their
+// pictures were drawn with.
+enum class Skinning : uint8_t { Linear, DualQuaternion };
+
 // Limits shared by bake() and the .throng reader (a hostile file cannot ask for more).
 constexpr uint32_t kMaxBakedJoints = 65536;             // BakedVertex::joints are uint16
 constexpr uint64_t kMaxBakedTexels = uint64_t(1) << 28; // 4 GiB of float32 RGBA texels
@@ -149,6 +155,9 @@ struct AnimationSource {
 //   normal: the model-space normal * 0.5 + 0.5; alpha coverage.
 struct BakedImpostors {
     uint32_t tile = 0; // texels per side; 0: no impostors
+    // How the pictures' poses blend joints (ImpostorOptions::skinning): a crowd skinned otherwise
+    // changes its pose slightly where members become impostors (the renderer says so).
+    Skinning skinning = Skinning::Linear;
     uint32_t azimuths = 0;
     uint32_t elevations = 0;
     float fps = 0.0f;       // pictures per second of clip time

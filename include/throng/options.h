@@ -16,9 +16,6 @@
 
 namespace throng {
 
-// How a vertex's joints are blended: their matrices weighted (linear blend skinning), or as dual
-// quaternions (no collapse where a joint twists; TechniqueInfo::dual_quaternion says who draws it).
-enum class Skinning : uint8_t { Linear, DualQuaternion };
 // Who rasterizes the crowd. Compute: every member through the compute rasterizer (64-bit buffer
 // atomics; refused where it cannot draw the crowd). Auto (the default): members at LOD 0 through
 // the hardware, the coarser levels through the compute rasterizer; the hardware alone where the

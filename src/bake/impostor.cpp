@@ -7,6 +7,7 @@
 // chain at the level one sample covers, as the GPU samples it: texture/texture.h) and normal; a
 // texel's coverage is its share of covered samples, its colour and normal the covered samples'
 // mean. So a member keeps its colours when it becomes an impostor.
+#include <throng/anim.h>
 #include <throng/bake.h>
 
 #include "../texture/texture.h"
@@ -44,15 +45,26 @@ std::vector<glm::dmat4x3> matricesAt(const BakedAsset& a, uint32_t clip, double 
     return out;
 }
 
-Skinned skin(const BakedAsset& a, const std::vector<glm::dmat4x3>& m) {
+// The mesh posed by the joints' matrices `m`, blended linearly or as dual quaternions
+// (dualQuaternionBlend: the GPU's blend, in double).
+Skinned skin(const BakedAsset& a, const std::vector<glm::dmat4x3>& m, Skinning skinning) {
     Skinned out;
     out.positions.resize(a.vertices.size());
     out.normals.resize(a.vertices.size());
+    std::vector<glm::dmat4> square;
+    if (skinning == Skinning::DualQuaternion)
+        for (const glm::dmat4x3& j : m) square.emplace_back(j);
     for (size_t i = 0; i < a.vertices.size(); ++i) {
         const BakedVertex& v = a.vertices[i];
         glm::dmat4x3 blend(0.0);
-        for (int k = 0; k < 4; ++k)
-            if (v.weights[k] > 0.0f) blend += m[v.joints[k]] * double(v.weights[k]);
+        if (skinning == Skinning::DualQuaternion) {
+            blend = glm::dmat4x3(
+                dualQuaternionBlend(square, glm::u16vec4(v.joints[0], v.joints[1], v.joints[2], v.joints[3]),
+                                    glm::vec4(v.weights[0], v.weights[1], v.weights[2], v.weights[3])));
+        } else {
+            for (int k = 0; k < 4; ++k)
+                if (v.weights[k] > 0.0f) blend += m[v.joints[k]] * double(v.weights[k]);
+        }
         out.positions[i] = blend * glm::dvec4(v.position[0], v.position[1], v.position[2], 1.0);
         const glm::dvec3 n = glm::dmat3(blend) * glm::dvec3(v.normal[0], v.normal[1], v.normal[2]);
         const double len = glm::length(n);
@@ -224,6 +236,10 @@ Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
     im.azimuths = o.azimuths;
     im.elevations = o.elevations;
     im.fps = o.fps;
+    im.skinning = o.skinning;
+    if (o.skinning > Skinning::DualQuaternion)
+        return Status::failure("impostors: skinning " + std::to_string(int(o.skinning)) +
+                               " is not linear or dual-quaternion");
     if (o.tile < 1 || o.tile > 256 || o.azimuths < 1 || o.azimuths > 64 || o.elevations < 1 || o.elevations > 16 ||
         !std::isfinite(o.fps) || o.fps < 0.1f || o.fps > 1000.0f)
         return Status::failure(
@@ -252,7 +268,7 @@ Status buildImpostors(BakedAsset& asset, const ImpostorOptions& o) {
         const size_t layer = size_t(c) * im.height() * row_texels * 4;
         for (uint32_t f = 0; f < im.frames[c]; ++f) {
             const double t = im.frames[c] > 1 ? double(f) * asset.clips[c].duration / double(im.frames[c] - 1) : 0.0;
-            const Skinned mesh = skin(asset, matricesAt(asset, c, t));
+            const Skinned mesh = skin(asset, matricesAt(asset, c, t), o.skinning);
             for (uint32_t e = 0; e < im.elevations; ++e)
                 for (uint32_t az = 0; az < im.azimuths; ++az) {
                     const double A = 2.0 * std::numbers::pi * az / im.azimuths,

@@ -32,8 +32,13 @@ Status validateBounds(const Bounds& b, const std::string& what) {
 
 Status validateImpostors(const BakedAsset& asset) {
     const BakedImpostors& im = asset.impostors;
-    if (im.empty()) return {};
     auto fail = [](const std::string& why) { return Status::failure("impostors: " + why); };
+    if (im.skinning > Skinning::DualQuaternion)
+        return fail("skinning " + std::to_string(int(im.skinning)) + " is not linear or dual-quaternion");
+    if (im.empty()) {
+        if (im.skinning != Skinning::Linear) return fail("a skinning but no pictures");
+        return {};
+    }
     if (im.tile > 256) return fail("tile " + std::to_string(im.tile) + " out of range (1 .. 256)");
     if (im.azimuths < 1 || im.azimuths > 64)
         return fail("azimuths " + std::to_string(im.azimuths) + " out of range (1 .. 64)");

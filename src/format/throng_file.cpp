@@ -68,7 +68,10 @@ constexpr uint32_t kImps = fourcc("IMPS");
 constexpr uint32_t kRoot = fourcc("ROOT");
 // Optional within version 2 (older readers skip it): animation events (throng/events.h).
 constexpr uint32_t kEvnt = fourcc("EVNT");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt};
+// Optional within version 2, only beside IMPS and only when not linear (older readers skip it and
+// take the pictures as they are): how the impostors' poses blend joints (BakedImpostors::skinning).
+constexpr uint32_t kImsk = fourcc("IMSK");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -243,6 +246,13 @@ Bytes impsSection(const BakedAsset& a) {
     w.array(im.frames.data(), im.frames.size());
     w.array(im.color.data(), im.color.size());
     w.array(im.normal.data(), im.normal.size());
+    return std::move(w.out);
+}
+
+// IMSK: the impostors' skinning (0 linear, 1 dual quaternions).
+Bytes imskSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.impostors.skinning));
     return std::move(w.out);
 }
 
@@ -624,7 +634,17 @@ Status parseImpostors(ByteReader& r, BakedAsset& a) {
     im.normal.resize(size_t(bytes));
     r.array(im.color.data(), im.color.size());
     r.array(im.normal.data(), im.normal.size());
+    im.skinning = a.impostors.skinning; // IMSK's, when it came first
     a.impostors = std::move(im);
+    return r.finish();
+}
+
+Status parseImpostorSkinning(ByteReader& r, BakedAsset& a) {
+    const uint32_t skinning = r.u32();
+    if (r.failed()) return r.status();
+    if (skinning > uint32_t(Skinning::DualQuaternion))
+        return Status::failure("section 'IMSK': skinning " + std::to_string(skinning) + " is not 0 or 1");
+    a.impostors.skinning = Skinning(skinning);
     return r.finish();
 }
 
@@ -700,6 +720,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kImps: return parseImpostors(r, a);
     case kRoot: return parseRoot(r, a);
     case kEvnt: return parseEvents(r, a);
+    case kImsk: return parseImpostorSkinning(r, a);
     }
     return {};
 }
@@ -800,6 +821,8 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     if (asset.hasVat()) raw.emplace_back(kVatx, vatxSection(asset));
     if (!asset.lods.empty()) raw.emplace_back(kLods, lodsSection(asset));
     if (!asset.impostors.empty()) raw.emplace_back(kImps, impsSection(asset));
+    if (!asset.impostors.empty() && asset.impostors.skinning != Skinning::Linear)
+        raw.emplace_back(kImsk, imskSection(asset));
     if (!asset.root_joint.empty()) raw.emplace_back(kRoot, rootSection(asset));
     if (std::any_of(asset.clips.begin(), asset.clips.end(), [](const BakedClip& c) { return !c.events.empty(); }))
         raw.emplace_back(kEvnt, evntSection(asset));

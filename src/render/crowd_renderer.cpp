@@ -133,6 +133,13 @@ void CrowdRenderer::build() {
             notes_.push_back("impostors: " + problem + "; members are drawn as meshes");
         } else {
             impostors_ = makeImpostors();
+            if (s.baked->impostors.skinning != s.skinning)
+                notes_.push_back(std::string("impostors: their pictures were baked with ") +
+                                 toString(s.baked->impostors.skinning) + " skinning, the crowd skins " +
+                                 toString(s.skinning) +
+                                 ": members change their pose slightly as they become "
+                                 "impostors (bake --impostors --skinning " +
+                                 toString(s.skinning) + ")");
         }
     }
     slots_.resize(s.frames_in_flight);

@@ -368,6 +368,7 @@ int runViewer(const ViewerOptions& o) {
     bake.precision = initialState(o).precision;
     bake.vat = findTechnique(o.technique)->needs_vat; // runViewer checked the name
     bake.impostors.enabled = o.cull.impostor_px > 0.0f;
+    bake.impostors.skinning = o.skinning; // as the crowd skins
     bake.root_motion = o.root_motion;
     if (Status s = eventsFromText(o.events, bake); !s) {
         printError(o.model, s.message);

@@ -38,6 +38,7 @@ int runBake(const BakeCliOptions& options) {
     bake_options.precision = options.precision == "half" ? Precision::Float16 : Precision::Float32;
     bake_options.vat = options.vat;
     bake_options.impostors.enabled = options.impostors;
+    parseSkinning(options.skinning, bake_options.impostors.skinning); // the parser admits only the names it knows
     bake_options.lods = options.lods;
     bake_options.root_motion = options.root_motion;
     if (Status s = eventsFromText(options.events, bake_options); !s) {

@@ -343,6 +343,7 @@ int runBench(const BenchOptions& o) {
     bake_options.vat = std::any_of(variants.begin(), variants.end(),
                                    [](const Variant& v) { return findTechnique(v.technique)->needs_vat; });
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
+    parseSkinning(o.crowd.skinning, bake_options.impostors.skinning); // as the crowd skins
     bake_options.root_motion = o.crowd.root_motion;
     if (Status s = eventsFromText(o.crowd.events, bake_options); !s) {
         printError(o.model, s.message);

@@ -367,6 +367,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "Also bake animated impostors: the model from 8 x 3 directions at 10 pictures a second, 32 texels a side, for "
         "members drawn smaller than --impostors PX in render, bench and view");
     bake_cmd
+        ->add_option("--skinning", bake.skinning,
+                     "With --impostors: how their pictures' poses blend joints, as the crowds that draw them skin: "
+                     "linear (default) or dual-quaternion")
+        ->check(CLI::IsMember({"linear", "dual-quaternion"}));
+    bake_cmd
         ->add_option("--max-error", bake.max_error,
                      "Error-bounded baking: each clip gets the fewest frames whose tweening stays within E model "
                      "units (or P% of the model's size) of exact sampling, instead of --fps; reports each clip's "

@@ -32,6 +32,7 @@ struct BakeCliOptions {
     std::string precision = "float"; // float | half
     bool vat = false;                // also bake vertex animation (technique vat)
     bool impostors = false;          // also bake animated impostors (BakedImpostors)
+    std::string skinning = "linear"; // the impostors' poses: linear | dual-quaternion (ImpostorOptions::skinning)
     uint32_t lods = 8;               // LOD levels, LOD 0 included; 0 or 1: none extra (8 = kMaxBakedLods)
     std::string max_error;   // --max-error: "E" (model units) or "P%" (of the bind pose's diagonal); empty: --fps
     std::string root_motion; // --root-motion JOINT|auto (throng/root_motion.h); empty: none

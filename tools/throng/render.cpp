@@ -60,6 +60,7 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     const TechniqueInfo* technique = findTechnique(o.technique);
     bake_options.vat = technique != nullptr && technique->needs_vat;
     bake_options.impostors.enabled = o.crowd.impostor_px > 0.0f;
+    parseSkinning(o.crowd.skinning, bake_options.impostors.skinning); // as the crowd skins
     bake_options.root_motion = o.crowd.root_motion;
     if (Status s = eventsFromText(o.crowd.events, bake_options); !s) return Error{s.message};
     Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
