@@ -206,6 +206,18 @@ std::vector<Result<render::RenderOutput>> headlessPictures(const Host& host, con
     return out;
 }
 
+// A renderer of up to 16 walkers drawn by technique baked into targets of `extent`.
+std::unique_ptr<CrowdRenderer> walkerRenderer(const Host& host, const BakedAsset& asset, VkExtent2D extent) {
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.technique = "baked";
+    desc.max_members = 16;
+    desc.extent = extent;
+    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+    EXPECT_TRUE(created.ok()) << created.error().message;
+    return created.ok() ? std::move(created).value() : nullptr;
+}
+
 } // namespace
 
 // The crowd drawn into the host's frame equals the headless renderer's picture of the same crowd
@@ -213,14 +225,9 @@ std::vector<Result<render::RenderOutput>> headlessPictures(const Host& host, con
 TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     const BakedAsset asset = walker();
     Host host;
-    CrowdRendererDesc desc;
-    desc.asset = &asset;
-    desc.technique = "baked";
-    desc.max_members = 16;
-    desc.extent = {kWidth, kHeight};
-    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
-    ASSERT_TRUE(created.ok()) << created.error().message;
-    CrowdRenderer& r = *created.value();
+    std::unique_ptr<CrowdRenderer> renderer = walkerRenderer(host, asset, {kWidth, kHeight});
+    ASSERT_NE(renderer, nullptr);
+    CrowdRenderer& r = *renderer;
     const Member members[] = {at({-1.5f, 0, 0}, 0.3f), at({0, 0, 0}, 1.2f), at({1.5f, 0, -1}, -0.7f)};
     const render::Crowd crowd = addMembers(r, members, asset); // the same members for the headless renderer
     const glm::mat4 vp = camera(asset);
@@ -248,7 +255,7 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
     EXPECT_EQ(corner, glm::u8vec4(255, 0, 0, 255));
     const size_t crowd_pixels = pixelsNot(over, corner);
     EXPECT_EQ(crowd_pixels, pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])));
-    created.value().reset();
+    renderer.reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 
@@ -258,14 +265,9 @@ TEST(Embed, HostFrameMatchesTheHeadlessRendererAndKeepsTheHostsPasses) {
 TEST(Embed, NewTargetsThroughSetTargets) {
     const BakedAsset asset = walker();
     Host host;
-    CrowdRendererDesc desc;
-    desc.asset = &asset;
-    desc.technique = "baked";
-    desc.max_members = 16;
-    desc.extent = host.extent;
-    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
-    ASSERT_TRUE(created.ok()) << created.error().message;
-    CrowdRenderer& r = *created.value();
+    std::unique_ptr<CrowdRenderer> renderer = walkerRenderer(host, asset, host.extent);
+    ASSERT_NE(renderer, nullptr);
+    CrowdRenderer& r = *renderer;
     const Member members[] = {at({-1.5f, 0, 0}, 0.3f), at({0, 0, 0}, 1.2f), at({1.5f, 0, -1}, -0.7f)};
     const render::Crowd crowd = addMembers(r, members, asset);
     const glm::mat4 vp = camera(asset); // the same aspect at both sizes
@@ -290,7 +292,7 @@ TEST(Embed, NewTargetsThroughSetTargets) {
     host.recreateTargets({kWidth, kHeight});
     host.frame(r, 1, {vp, time}, nullptr);
     EXPECT_NE(r.stats(1).error.find("extent"), std::string::npos) << r.stats(1).error;
-    created.value().reset();
+    renderer.reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 

@@ -20,6 +20,23 @@ VkRenderingAttachmentInfo attachment(VkImageView view, VkImageLayout layout, boo
     return a;
 }
 
+// Begins dynamic rendering over all of `extent` into `color` (none: null) and `depth`, with the
+// viewport and scissor covering it.
+void beginAttachments(VkCommandBuffer cmd, VkExtent2D extent, const VkRenderingAttachmentInfo* color,
+                      const VkRenderingAttachmentInfo& depth) {
+    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    ri.renderArea = {{0, 0}, extent};
+    ri.layerCount = 1;
+    ri.colorAttachmentCount = color != nullptr ? 1 : 0;
+    ri.pColorAttachments = color;
+    ri.pDepthAttachment = &depth;
+    vkCmdBeginRendering(cmd, &ri);
+    const VkViewport viewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
+    const VkRect2D scissor{{0, 0}, extent};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
 // Begins dynamic rendering on the targets a pass uses, moving each to its attachment layout
 // (and clearing it, unless it holds the host's picture) the first time.
 void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool& color_used, bool& depth_used) {
@@ -37,17 +54,7 @@ void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool
         attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used && !keep_color, color_clear);
     const VkRenderingAttachmentInfo da =
         attachment(t.depth_view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !depth_used && !keep_depth, depth_clear);
-    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    ri.renderArea = {{0, 0}, t.extent};
-    ri.layerCount = 1;
-    ri.colorAttachmentCount = color ? 1 : 0;
-    ri.pColorAttachments = color ? &ca : nullptr;
-    ri.pDepthAttachment = &da;
-    vkCmdBeginRendering(cmd, &ri);
-    const VkViewport viewport{0.0f, 0.0f, float(t.extent.width), float(t.extent.height), 0.0f, 1.0f};
-    const VkRect2D scissor{{0, 0}, t.extent};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    beginAttachments(cmd, t.extent, color ? &ca : nullptr, da);
     color_used = color_used || color;
     depth_used = true;
 }
@@ -72,16 +79,8 @@ void recordOwnDepth(VkCommandBuffer cmd, const Pass& p) {
         transitionImage(cmd, d.image, d.before, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
     VkClearValue clear{};
     clear.depthStencil = {0.0f, 0};
-    const VkRenderingAttachmentInfo da = attachment(d.view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !d.load, clear);
-    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    ri.renderArea = {{0, 0}, d.extent};
-    ri.layerCount = 1;
-    ri.pDepthAttachment = &da;
-    vkCmdBeginRendering(cmd, &ri);
-    const VkViewport viewport{0.0f, 0.0f, float(d.extent.width), float(d.extent.height), 0.0f, 1.0f};
-    const VkRect2D scissor{{0, 0}, d.extent};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    beginAttachments(cmd, d.extent, nullptr,
+                     attachment(d.view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !d.load, clear));
     p.record(cmd);
     vkCmdEndRendering(cmd);
     if (d.after != VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL)

@@ -21,8 +21,10 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     // batches hold consecutive members); the compute rasterizer reads any member's animation by
     // its index, so it draws culled lists for every technique, and with auto such a technique
     // leaves it the whole crowd.
+    // Without culling (off, or capture) auto's hardware share is every member, as before.
     const bool technique_culls = frame.technique->drawsCulled();
-    const bool split = frame.raster != nullptr && frame.raster_mode == Raster::Auto && technique_culls;
+    const bool culling = frame.crowd != nullptr && frame.cull.active() && frame.crowd->canCull();
+    const bool split = frame.raster != nullptr && frame.raster_mode == Raster::Auto && (technique_culls || !culling);
     if (frame.crowd != nullptr) {
         const CullSettings none{false, false, 0.0f, false, false};
         CullSettings cull = technique_culls || frame.raster != nullptr ? frame.cull : none;
