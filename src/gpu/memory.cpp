@@ -9,7 +9,7 @@ namespace throng::gpu {
 
 void createAllocator(Allocator& a, const Context& context) {
     destroyAllocator(a); // whatever it held before
-    a.block_size = Allocator{}.block_size;
+    a.block_size = kDefaultBlockSize;
     a.peak_reserved = 0;
     a.context = &context;
 }

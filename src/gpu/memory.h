@@ -39,12 +39,14 @@ struct MemoryBlock {
 struct Allocator;
 void destroyAllocator(Allocator& allocator);
 
+constexpr VkDeviceSize kDefaultBlockSize = 64ull << 20; // the least a block takes from the driver
+
 // Owns the memory blocks it took; destroyAllocator() (or its destructor) gives them back. Every
 // buffer and image from it must be gone first, and its context must outlive it.
 struct Allocator {
     const Context* context = nullptr;
     std::vector<MemoryBlock> blocks;
-    VkDeviceSize block_size = 64ull << 20;
+    VkDeviceSize block_size = kDefaultBlockSize;
     VkDeviceSize in_use = 0;                 // bytes handed out
     VkDeviceSize reserved = 0;               // bytes taken from the driver
     VkDeviceSize peak_reserved = 0;          // the most `reserved` has been (large blocks go back when empty)

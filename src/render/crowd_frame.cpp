@@ -1,6 +1,5 @@
 // The crowd's passes of a frame; see crowd_frame.h.
 #include "crowd_frame.h"
-#include "frame_resources.h"
 
 #include "shadows.h"
 
@@ -62,13 +61,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         }
     }
     const bool occluding = frame.crowd != nullptr && frame.crowd->occluding();
-    Technique* technique = frame.technique;
-    auto drawLate = [&] {
-        passes.push_back(
-            {"draw-late", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
-             [technique, slot, constants](VkCommandBuffer cmd) { technique->record(cmd, slot, constants); },
-             frame::DrawReads, 0});
-    };
+    auto drawLate = [&] { addDrawPass(passes, *frame.technique, slot, constants, "draw-late"); };
     if (frame.raster != nullptr) {
         // Auto: the hardware's share first (without culling every member at LOD 0: all of it).
         if (split) techniquePasses();

@@ -277,9 +277,9 @@ void Technique::addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
 }
 
 void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
-                 const gpu::shader::DrawConstants& constants) {
+                 const gpu::shader::DrawConstants& constants, const char* name) {
     Technique* t = &technique;
-    passes.push_back({"draw", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+    passes.push_back({name, gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
                       [t, slot, constants](VkCommandBuffer cmd) { t->record(cmd, slot, constants); }, frame::DrawReads,
                       0});
 }

@@ -177,9 +177,10 @@ class Technique {
 };
 
 // The technique's `draw` pass (graphics, colour + depth) calling record(): after its prepare
-// passes (a frame with shadows puts the shadow pass between them).
+// passes (a frame with shadows puts the shadow pass between them). `name`: occlusion culling's
+// late phase draws through the same pass as `draw-late`.
 void addDrawPass(std::vector<gpu::Pass>& passes, Technique& technique, uint32_t slot,
-                 const gpu::shader::DrawConstants& constants);
+                 const gpu::shader::DrawConstants& constants, const char* name = "draw");
 
 // The boxes culling tests per clip for technique `name`: `clip_bounds` (Crowd::clip_bounds), or
 // for one that swims the reach of the swim around them (its rotations about axes through the
