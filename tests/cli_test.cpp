@@ -99,11 +99,11 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
         EXPECT_FALSE(result.contains("error")) << result.dump();
         // Every pass of the frame by name, in order; the crowd is drawn (the default --raster
         // auto) by the `draw` pass (members at LOD 0 with large triangles) and the compute
-        // rasterizer's `raster` and `resolve` (the rest, and all of palette-ubo, whose own draws
-        // take every member: the compute rasterizer culls it).
+        // rasterizer's `raster`, `resolve` and `composite` (the rest, and all of palette-ubo, whose
+        // own draws take every member: the compute rasterizer culls it).
         ASSERT_FALSE(result["passes"].empty()) << result.dump();
         const std::string last = result["passes"].back()["name"];
-        EXPECT_TRUE(last == "draw" || last == "resolve") << last;
+        EXPECT_TRUE(last == "draw" || last == "composite") << last;
         EXPECT_EQ(result["raster"], "auto") << result.dump();
         for (const nlohmann::json& pass : result["passes"]) {
             EXPECT_GE(pass["p95"].get<double>(), pass["median"].get<double>());
@@ -305,10 +305,12 @@ TEST(Cli, BenchReportsTheComputeRasterizer) {
         std::vector<std::string> names;
         for (const nlohmann::json& p : result["passes"]) names.push_back(p["name"]);
         ASSERT_GE(names.size(), 2u) << result.dump();
-        // Occlusion culling's late phase (on by default) between the early raster and the resolve.
+        // Occlusion culling's late phase (on by default) between the early raster and the resolve,
+        // which shades in compute; the composite writes its pixels into the targets.
         EXPECT_NE(std::find(names.begin(), names.end(), "raster"), names.end());
-        EXPECT_EQ(names[names.size() - 2], "raster-late");
-        EXPECT_EQ(names.back(), "resolve");
+        EXPECT_EQ(names[names.size() - 3], "raster-late");
+        EXPECT_EQ(names[names.size() - 2], "resolve");
+        EXPECT_EQ(names.back(), "composite");
         EXPECT_GT(result["raster_triangles_per_second"].get<double>(), 0.0);
         const std::string technique = result["technique"];
         EXPECT_EQ(result.contains("vertex_cache"), technique != "static") << result.dump();

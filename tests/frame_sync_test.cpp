@@ -45,12 +45,12 @@ TEST(PlanBarriers, PassesOfUnrelatedResourcesGetNone) {
 
 TEST(PlanBarriers, ReadAfterWriteWaitsForTheWriterOnly) {
     using namespace render::frame;
-    const auto b =
-        plan({pass("cull", gpu::PassKind::Compute, Culled, Culled),
-              pass("draw", gpu::PassKind::Graphics, DrawReads, 0, gpu::PassTargets::ColorDepth),
-              pass("cache", gpu::PassKind::Compute, Members | Culled, Cache),
-              pass("raster", gpu::PassKind::Compute, Cache | Culled, Visibility),
-              pass("resolve", gpu::PassKind::Graphics, Cache | Visibility, 0, gpu::PassTargets::ColorDepth)});
+    const auto b = plan({pass("cull", gpu::PassKind::Compute, Culled, Culled),
+                         pass("draw", gpu::PassKind::Graphics, DrawReads, 0, gpu::PassTargets::ColorDepth),
+                         pass("cache", gpu::PassKind::Compute, Members | Culled, Cache),
+                         pass("raster", gpu::PassKind::Compute, Cache | Culled, Visibility),
+                         pass("resolve", gpu::PassKind::Compute, Cache | Visibility, Resolved),
+                         pass("composite", gpu::PassKind::Graphics, Resolved, 0, gpu::PassTargets::ColorDepth)});
     // The draw waits for the culling.
     EXPECT_EQ(b[1].src, gpu::passStages(gpu::PassKind::Compute));
     EXPECT_EQ(b[1].dst, kGraphics);
@@ -63,9 +63,12 @@ TEST(PlanBarriers, ReadAfterWriteWaitsForTheWriterOnly) {
     // The raster reads the cache.
     EXPECT_TRUE(b[3].needed());
     EXPECT_EQ(b[3].src & kGraphics, 0u);
-    // The resolve waits for the raster (its writes) and for the draw (the targets, write after write).
-    EXPECT_EQ(b[4].src, gpu::passStages(gpu::PassKind::Compute) | kGraphics);
-    EXPECT_EQ(b[4].dst, kGraphics);
+    // The resolve (compute) waits for the raster, not for the draw; the composite for the resolve
+    // and for the draw (the targets, write after write).
+    EXPECT_EQ(b[4].src, gpu::passStages(gpu::PassKind::Compute));
+    EXPECT_EQ(b[4].dst, gpu::passStages(gpu::PassKind::Compute));
+    EXPECT_EQ(b[5].src, gpu::passStages(gpu::PassKind::Compute) | kGraphics);
+    EXPECT_EQ(b[5].dst, kGraphics);
 }
 
 TEST(PlanBarriers, OneBarrierServesLaterReadersInTheSameStages) {

@@ -121,6 +121,8 @@ TEST_F(ComputeRaster, PictureAgreesWithTheHardwareRasterizer) {
                     << technique << ", " << toString(view) << ": more than 1% of pixels differ";
                 const size_t resolve = passIndex(compute.passes, "resolve");
                 EXPECT_TRUE(resolve < compute.passes.size() || !context_->timestamps) << "no resolve pass";
+                EXPECT_TRUE(resolve + 1 == passIndex(compute.passes, "composite") || !context_->timestamps)
+                    << "no composite after the resolve";
                 if (std::string_view(technique) == "pose" && context_->timestamps) { // its palettes first
                     EXPECT_LT(passIndex(compute.passes, "pose"), passIndex(compute.passes, "raster"));
                 }

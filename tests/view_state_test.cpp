@@ -282,7 +282,7 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
     if (ctx_->timestamps) {
         std::vector<std::string> names;
         for (const GpuPassTime& p : passes_) names.push_back(p.name);
-        for (const char* pass : {"simulate", "raster", "resolve"})
+        for (const char* pass : {"simulate", "raster", "resolve", "composite"})
             EXPECT_NE(std::find(names.begin(), names.end(), pass), names.end()) << pass;
     }
     CullSettings cull = crowd.cull();

@@ -33,7 +33,7 @@ bench_run full --techniques baked,pose,static,baked@hardware --instances 10000,1
 bench_run cesium-full --model "$cesium" --techniques baked,pose --instances 10000,100000 --lod off --raster compute
 (cd "$out" && tar czf one_renderer_json.tgz *.json && rm -f *.json)
 # The GPU tests under validation, last (the bench's reports are safe if one runs long).
-for t in ${TESTS-raster_test shading_test shadow_test cull_test}; do
+for t in ${TESTS-frame_sync_test raster_test shading_test shadow_test cull_test}; do
   [ -x .device/bin/$t ] || continue
   VK_LAYER_PATH=$PWD/.device/layers timeout 120 .device/bin/$t >"$out/$t.log" 2>&1
   echo "$t rc=$?" | tee -a "$out/$t.log"

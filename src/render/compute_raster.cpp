@@ -107,38 +107,38 @@ SourceShaders shadersOf(Source source, bool shadowed) {
     switch (source) {
     case Source::Baked:
         r = {s::raster_cache_comp_spv, s::raster_baked_comp_spv, s::raster_baked_depth_comp_spv,
-             s::resolve_baked_frag_spv, s::resolve_baked_shadowed_frag_spv};
+             s::resolve_baked_comp_spv, s::resolve_baked_shadowed_comp_spv};
         break;
     case Source::Palettes:
         r = {s::raster_cache_palette_comp_spv, s::raster_palette_comp_spv, s::raster_palette_depth_comp_spv,
-             s::resolve_palette_frag_spv, s::resolve_palette_shadowed_frag_spv};
+             s::resolve_palette_comp_spv, s::resolve_palette_shadowed_comp_spv};
         break;
     case Source::Vat:
         r = {s::raster_cache_vat_comp_spv, s::raster_vat_comp_spv, s::raster_vat_depth_comp_spv,
-             s::resolve_vat_frag_spv, s::resolve_vat_shadowed_frag_spv};
+             s::resolve_vat_comp_spv, s::resolve_vat_shadowed_comp_spv};
         break;
     case Source::Vertices:
         r = {s::raster_cache_vertices_comp_spv, s::raster_vertices_comp_spv, s::raster_vertices_depth_comp_spv,
-             s::resolve_vertices_frag_spv, s::resolve_vertices_shadowed_frag_spv};
+             s::resolve_vertices_comp_spv, s::resolve_vertices_shadowed_comp_spv};
         break;
     case Source::Swim:
         r = {s::raster_cache_procedural_comp_spv, s::raster_procedural_comp_spv, s::raster_procedural_depth_comp_spv,
-             s::resolve_procedural_frag_spv, s::resolve_procedural_shadowed_frag_spv};
+             s::resolve_procedural_comp_spv, s::resolve_procedural_shadowed_comp_spv};
         break;
     case Source::BindPose:
         r = {{},
              s::raster_static_comp_spv,
              s::raster_static_depth_comp_spv,
-             s::resolve_static_frag_spv,
-             s::resolve_static_shadowed_frag_spv};
+             s::resolve_static_comp_spv,
+             s::resolve_static_shadowed_comp_spv};
         break;
     }
     return {r.cache,
             r.raster,
             r.raster_depth,
             shadowed ? r.resolve_shadowed : r.resolve,
-            shadowed ? s::resolve_cached_shadowed_frag_spv : s::resolve_cached_frag_spv,
-            shadowed ? s::resolve_coarse_shadowed_frag_spv : s::resolve_coarse_frag_spv};
+            shadowed ? s::resolve_cached_shadowed_comp_spv : s::resolve_cached_comp_spv,
+            shadowed ? s::resolve_coarse_shadowed_comp_spv : s::resolve_coarse_comp_spv};
 }
 
 } // namespace
@@ -263,6 +263,9 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                  gpu::MemoryUse::Device);
+    resolved_ =
+        gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(glm::uvec4),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
     plan_ = gpu::ownBuffer(a, sizeof(RasterPlan),
                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -346,16 +349,16 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
         bindings.push_back(b); // instances, clips, animation
-    for (uint32_t b : {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS,
-                       THRONG_BINDING_CLUSTERS, THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
-                       THRONG_BINDING_VISIBILITY, THRONG_BINDING_CULL_COUNTS, THRONG_BINDING_RESOLVE_TRIANGLES,
-                       THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE,
-                       THRONG_BINDING_MEMBER_SLOTS, THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS,
-                       THRONG_BINDING_CACHE_NORMALS, THRONG_BINDING_TRIANGLE_SLOTS, THRONG_BINDING_SUBMESH_PROPS})
+    for (uint32_t b :
+         {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS, THRONG_BINDING_CLUSTERS,
+          THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES, THRONG_BINDING_VISIBILITY,
+          THRONG_BINDING_CULL_COUNTS, THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_SHADING,
+          THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE, THRONG_BINDING_MEMBER_SLOTS,
+          THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS, THRONG_BINDING_CACHE_NORMALS,
+          THRONG_BINDING_TRIANGLE_SLOTS, THRONG_BINDING_SUBMESH_PROPS, THRONG_BINDING_RESOLVED})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
-    bindings.push_back(
-        {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
-    if (options.shadows != nullptr) options.shadows->addBindings(bindings);
+    bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+    if (options.shadows != nullptr) options.shadows->addBindings(bindings, kStages);
     if (palettes) { // a buffer or an image (the other a placeholder)
         bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
         bindings.push_back({THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
@@ -410,23 +413,21 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     if (castsShadows())
         shadow_pipeline_ = gpu::Unique<VkPipeline>(
             ctx.device, gpu::createComputePipeline(ctx, shaders.raster_depth, layout_, skin_specialization));
+    resolve_pipeline_ = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, shaders.resolve, layout_, skin_specialization));
+    if (coarse_)
+        resolve_coarse_pipeline_ = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx, shaders.resolve_coarse, layout_, skin_specialization));
+    if (cacheable)
+        resolve_cached_pipeline_ =
+            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, shaders.resolve_cached, layout_));
     gpu::GraphicsPipelineDesc desc;
-    desc.vertex_spirv = gpu::shaders::resolve_vert_spv;
-    desc.fragment_spirv = shaders.resolve;
-    desc.fragment_specialization = skin_specialization;
+    desc.vertex_spirv = gpu::shaders::composite_vert_spv;
+    desc.fragment_spirv = gpu::shaders::composite_frag_spv;
     desc.layout = layout_;
     desc.color_format = color_format;
     desc.depth_format = depth_format;
-    resolve_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
-    if (coarse_) {
-        desc.fragment_spirv = shaders.resolve_coarse;
-        resolve_coarse_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
-    }
-    if (cacheable) {
-        desc.fragment_spirv = shaders.resolve_cached;
-        desc.fragment_specialization = nullptr;
-        resolve_cached_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
-    }
+    composite_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
 
     // A set per (slot, texture): the resolve's draw for texture t binds set t of its slot; the
     // compute passes bind set 0.
@@ -471,7 +472,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_CACHE_NORMALS, cache_normals_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_TRIANGLE_SLOTS, triangle_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer)};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVED, resolved_->buffer)};
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
@@ -520,13 +522,13 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
         passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                           [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); },
                           frame::Members | frame::Animation | frame::Culled,
-                          frame::Cache | frame::RasterWork | frame::Visibility});
+                          frame::Cache | frame::RasterWork | frame::Visibility | frame::Resolved});
     const uint32_t coarse_lods = p.coarse_lods;
     passes.push_back(
         {"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
          [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); },
          frame::Members | frame::Animation | frame::Culled | frame::Cache | frame::RasterWork,
-         frame::RasterWork | frame::Visibility});
+         frame::RasterWork | frame::Visibility | frame::Resolved});
     frame_cache_ = cache;
     frame_coarse_lods_ = coarse_lods;
     if (!late_follows) addResolvePass(passes, slot);
@@ -543,9 +545,12 @@ void ComputeRaster::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot)
 
 void ComputeRaster::addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot) {
     const bool cache = frame_cache_;
-    passes.push_back({"resolve", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+    passes.push_back({"resolve", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                       [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); },
-                      frame::DrawReads | frame::Cache | frame::RasterWork | frame::Visibility, 0});
+                      frame::DrawReads | frame::Cache | frame::RasterWork | frame::Visibility, frame::Resolved});
+    passes.push_back({"composite", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
+                      [this, slot](VkCommandBuffer cmd) { recordComposite(cmd, slot); },
+                      frame::RasterWork | frame::Resolved, 0});
 }
 
 // The late phase: plans the members the late culling pass added (after each LOD's early ones),
@@ -590,11 +595,13 @@ void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardwa
     shadows_->recordCopy(cmd, shadow_depth_->buffer, hardware_follows);
 }
 
-// Clears `target` (the visibility buffer, or the shadow pass's depth; none: nothing) to
-// `clear_word` and plans the frame (one thread; `late`: occlusion culling's late phase), then a
-// barrier for the dispatches that read the plan. Expects the descriptor set bound.
+// Clears `target` (the visibility buffer, with the resolved pixels; or the shadow pass's depth;
+// none: nothing) to `clear_word` and plans the frame (one thread; `late`: occlusion culling's late
+// phase), then a barrier for the dispatches that read the plan. Expects the descriptor set bound.
 void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word, bool late) const {
     if (target != VK_NULL_HANDLE) vkCmdFillBuffer(cmd, target, 0, VK_WHOLE_SIZE, clear_word);
+    if (target == visibility_->buffer) // the camera's frame: the resolve's pixels, none shaded yet
+        vkCmdFillBuffer(cmd, resolved_->buffer, 0, VK_WHOLE_SIZE, THRONG_RESOLVED_NONE);
     const uint32_t phase[4] = {0, late ? 1u : 0u, 0, 0};
     vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof phase, phase);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
@@ -647,33 +654,42 @@ void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)
     }
 }
 
-// The resolve variants (resolve_body.glsl), each full-screen, each discarding the others' pixels:
-// the cached members (with a cache this frame), the rest skinned in full (or the bind pose), the
-// coarse-skinned levels (`baked` only); each once per texture with that texture's set (the
-// submeshes of other textures discarded: one draw for the usual model of one texture, where a
-// descriptor array indexed per pixel would need descriptor indexing of the device). Where the
-// device draws indirect counts each is drawn only when the plan counts members for it
-// (RasterPlan::resolve_counts; the draw's maxDrawCount of 1 clamps).
+// The resolve variants (resolve_body.glsl), each over the whole picture, each leaving the
+// others' pixels: the cached members (with a cache this frame), the rest skinned in full (or the
+// bind pose), the coarse-skinned levels (`baked` only); each once per texture with that texture's
+// set (the submeshes of other textures left: one dispatch for the usual model of one texture,
+// where a descriptor array indexed per pixel would need descriptor indexing of the device), each
+// an indirect dispatch the plan empties when it counts no member for the variant
+// (RasterPlan::resolve_dispatches). Pixels no variant shades keep the mark the plan's clear left.
 void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const {
-    const bool counted = allocator_->context->indirect_count;
-    auto draw = [&](VkPipeline pipeline, uint32_t count_word) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-        if (counted)
-            vkCmdDrawIndirectCount(cmd, plan_->buffer, offsetof(RasterPlan, resolve_draw), plan_->buffer,
-                                   offsetof(RasterPlan, resolve_counts) + count_word * sizeof(uint32_t), 1,
-                                   sizeof(VkDrawIndirectCommand));
-        else
-            vkCmdDraw(cmd, 3, 1, 0, 0);
+    auto dispatch = [&](VkPipeline pipeline, uint32_t variant) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        vkCmdDispatchIndirect(cmd, plan_->buffer,
+                              offsetof(RasterPlan, resolve_dispatches) + variant * sizeof(glm::uvec4));
     };
     for (uint32_t t = 0; t < textures_; ++t) {
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot * textures_ + t], 0,
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_ + t], 0,
                                 nullptr);
         const uint32_t push[4] = {t, 0, 0, 0};
         vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof push, push);
-        if (cache) draw(resolve_cached_pipeline_, 0);
-        draw(resolve_pipeline_, 1);
-        if (coarse_) draw(resolve_coarse_pipeline_, 2);
+        if (cache) dispatch(resolve_cached_pipeline_, 0);
+        dispatch(resolve_pipeline_, 1);
+        if (coarse_) dispatch(resolve_coarse_pipeline_, 2);
     }
+}
+
+// The composite: one full-screen triangle writing the resolved colour and depth, depth-tested.
+// Where the device draws indirect counts it is drawn only when the plan counts members
+// (RasterPlan::resolve_counts.w; the draw's maxDrawCount of 1 clamps).
+void ComputeRaster::recordComposite(VkCommandBuffer cmd, uint32_t slot) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, composite_pipeline_);
+    if (allocator_->context->indirect_count)
+        vkCmdDrawIndirectCount(cmd, plan_->buffer, offsetof(RasterPlan, resolve_draw), plan_->buffer,
+                               offsetof(RasterPlan, resolve_counts) + 3 * sizeof(uint32_t), 1,
+                               sizeof(VkDrawIndirectCommand));
+    else
+        vkCmdDraw(cmd, 3, 1, 0, 0);
 }
 
 std::vector<uint64_t> ComputeRaster::visibility() const {

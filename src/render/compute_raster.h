@@ -23,11 +23,16 @@
 //            shadow-cull) rasterized depth only, a 32-bit atomic maximum of each texel's depth,
 //            every level skinned per cluster (no cache: it holds the camera's members), then
 //            copied into the shadow map, which the resolve and the ground then read;
-//   resolve  (graphics, colour + depth) shades every pixel the visibility buffer names, reading
+//   resolve  (compute, a thread per pixel) shades every pixel the visibility buffer names, reading
 //            the cache's positions and normals where it holds the member, as the hardware path
 //            shades it: vertex, member and submesh colour, the submesh's texture (its mip level
 //            from the triangle's own UV derivatives), the light and, with a shadow map, its
-//            shadows (resolve_body.glsl). One draw per texture of the asset (none: one).
+//            shadows (resolve_body.glsl), into a buffer of colour and depth per pixel. One
+//            dispatch per variant and texture of the asset (none: one);
+//   composite (graphics, colour + depth) one full-screen triangle writing the resolved pixels
+//            into the frame's targets, depth-tested against what the hardware drew
+//            (composite.frag): the only fragment work left, since the H100's and H200's graphics
+//            work runs on 2 of their 66 TPCs while compute runs on all.
 #pragma once
 
 #include "clusters.h"
@@ -121,7 +126,7 @@ class ComputeRaster {
                   const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format, VkFormat depth_format,
                   uint32_t slots, const RasterOptions& options = {}, const Technique* drawn = nullptr);
 
-    // The `raster` and `resolve` passes of frame slot `slot`, drawing at `constants` (camera,
+    // The `raster`, `resolve` and `composite` passes of frame slot `slot`, drawing at `constants` (camera,
     // light, time, coarse LODs) the members of the culling pass's regions (the hardware's share
     // of auto, HardwareShare, lies apart: crowd_gpu.h), or every member at LOD 0. Keeps `this`.
     // Call after the crowd's addPasses for the frame. With `late_follows` (an occlusion-culled
@@ -131,7 +136,7 @@ class ComputeRaster {
     // Occlusion culling's late phase, after the `pyramid` pass (built from visibility(): the
     // early members) and the crowd's `cull-late`: `raster-late` (the members the late culling
     // pass added, skinned per cluster: the cache holds the early ones) into the same visibility
-    // buffer, then the `resolve` of both phases. Keeps `this`. Contract: addPasses(..., true) first.
+    // buffer, then the `resolve` and `composite` of both phases. Keeps `this`. Contract: addPasses(..., true) first.
     void addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot);
     // The visibility buffer (the depth pyramid's level 0 reads it: DepthPyramid::bindVisibility).
     VkBuffer visibilityBuffer() const { return visibility_->buffer; }
@@ -176,6 +181,7 @@ class ComputeRaster {
     void recordLate(VkCommandBuffer cmd, uint32_t slot, uint32_t coarse_lods) const;
     void addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot);
     void recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const;
+    void recordComposite(VkCommandBuffer cmd, uint32_t slot) const;
 
     gpu::Allocator* allocator_;
     const CrowdGpu* crowd_;
@@ -186,6 +192,7 @@ class ComputeRaster {
     bool coarse_ = false;              // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_shading_, submesh_props_, visibility_, plan_;
+    gpu::OwnedBuffer resolved_; // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)
@@ -202,7 +209,7 @@ class ComputeRaster {
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,
-        raster_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_;
+        raster_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_, composite_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
     uint32_t textures_ = 1;             // descriptor sets per slot: one per texture of the asset (white: 1)
     std::vector<VkDescriptorSet> sets_; // [slot * textures_ + texture]

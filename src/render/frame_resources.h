@@ -13,9 +13,11 @@
 //                    visible lists, draw commands,      shadow, impostors; the culling passes
 //                    counts, drawn flags)               themselves (the last frame's drawn flags)
 //   Cache            cache (the skinned vertices)       raster, raster-late, resolve
-//   RasterWork       shadow (compute), raster,          the same passes and resolve
+//   RasterWork       shadow (compute), raster,          the same passes, resolve and composite
 //                    raster-late (plan, shadow depth)
 //   Visibility       raster, raster-late                pyramid, resolve
+//   Resolved         cache or raster (its clear),       composite
+//                    resolve (colour and depth)
 //   ShadowMap        shadow, shadow-near                ground, the draws, resolve, impostors
 //   Pyramid          pyramid                            cull-late
 //
@@ -36,6 +38,7 @@ constexpr gpu::Resources RasterWork = 1u << 5;
 constexpr gpu::Resources Visibility = 1u << 6;
 constexpr gpu::Resources ShadowMap = 1u << 7;
 constexpr gpu::Resources Pyramid = 1u << 8;
+constexpr gpu::Resources Resolved = 1u << 9;
 
 // What a draw of the members reads: where they stand, their animation, which of them culling
 // kept and how (the draw commands), and the shadow map they receive.

@@ -174,11 +174,9 @@ ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat
 
 ShadowMap::~ShadowMap() = default;
 
-void ShadowMap::addBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings) const {
-    bindings.push_back({THRONG_BINDING_SHADOW_MAP, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                        VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
-    bindings.push_back(
-        {THRONG_BINDING_SHADOW_PARAMS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+void ShadowMap::addBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings, VkShaderStageFlags stages) const {
+    bindings.push_back({THRONG_BINDING_SHADOW_MAP, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, stages, nullptr});
+    bindings.push_back({THRONG_BINDING_SHADOW_PARAMS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr});
 }
 
 std::vector<gpu::DescriptorWrite> ShadowMap::writes() const {

@@ -60,8 +60,11 @@ class ShadowMap {
     ShadowMap& operator=(const ShadowMap&) = delete;
 
     const ShadowSettings& settings() const { return settings_; }
-    // The bindings a lit pass adds to its set (THRONG_BINDING_SHADOW_MAP, _PARAMS), and their writes.
-    void addBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings) const;
+    // The bindings a lit pass adds to its set (THRONG_BINDING_SHADOW_MAP, _PARAMS) for the shader
+    // stages `stages` (a fragment shader's by default; the compute rasterizer's resolve is a
+    // compute shader), and their writes.
+    void addBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
+                     VkShaderStageFlags stages = VK_SHADER_STAGE_FRAGMENT_BIT) const;
     std::vector<gpu::DescriptorWrite> writes() const;
 
     // CPU part of frame slot `slot`: the light's matrix over `area` (settings().area when that is

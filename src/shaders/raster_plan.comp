@@ -8,7 +8,8 @@
 // skinned per cluster by the rasterizer) and the cache pass's dispatch, a workgroup per cached
 // member; then the rasterizer's indirect dispatches, one workgroup per (member, cluster) in rows
 // of THRONG_RASTER_ROW: the cached members' and the others'; and how many members each resolve
-// variant draws (cached, skinned in full, coarse-skinned). With `late` (occlusion culling's late
+// variant shades (cached, skinned in full, coarse-skinned) and each one's dispatch over the picture
+// (none where it shades no member). With `late` (occlusion culling's late
 // phase, after the early members were rasterized): the dispatches of the members the late culling
 // pass added after each LOD's early ones, skinned per cluster (the cache holds early members
 // only), added to the resolve's counts; the cache's layout stays the early phase's, which the
@@ -22,6 +23,14 @@ layout(std430, set = 0, binding = THRONG_BINDING_CULL_COUNTS) readonly buffer Co
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) buffer Plan { RasterPlan plan; };
 
 uvec4 rows(uint groups) { return uvec4(min(groups, THRONG_RASTER_ROW), (groups + THRONG_RASTER_ROW - 1u) / THRONG_RASTER_ROW, 1u, 0u); }
+
+// The resolve's dispatches and the composite's count from resolve_counts' first three.
+void planResolve() {
+    uvec2 tiles = (uvec2(raster.viewport) + THRONG_RESOLVE_TILE - 1u) / THRONG_RESOLVE_TILE;
+    for (uint v = 0u; v < 3u; ++v)
+        plan.resolve_dispatches[v] = plan.resolve_counts[v] != 0u ? uvec4(tiles, 1u, 0u) : uvec4(0u, 1u, 1u, 0u);
+    plan.resolve_counts.w = plan.resolve_counts.x + plan.resolve_counts.y + plan.resolve_counts.z;
+}
 
 void lateMain() {
     uint skinned = 0u, coarse = 0u;
@@ -38,6 +47,7 @@ void lateMain() {
     }
     plan.resolve_counts.y += skinned;
     plan.resolve_counts.z += coarse;
+    planResolve();
 }
 
 void main() {
@@ -71,4 +81,5 @@ void main() {
     plan.totals = uvec4(cache_vertex, cached_members, uncached, 0u);
     plan.resolve_draw = uvec4(3u, 1u, 0u, 0u);
     plan.resolve_counts = uvec4(cached_members, skinned, coarse, 0u);
+    planResolve();
 }

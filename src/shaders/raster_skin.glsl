@@ -1,7 +1,7 @@
 // The compute rasterizer's skinning of one cluster vertex, per technique: raster_baked.* and
-// resolve_baked.frag define THRONG_RASTER_BAKED (the baked animation exactly as baked.vert at
-// the levels it skins in full), raster_coarse.comp and resolve_coarse.frag THRONG_SKIN_COARSE
-// too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.frag
+// resolve_baked.comp define THRONG_RASTER_BAKED (the baked animation exactly as baked.vert at
+// the levels it skins in full), raster_coarse.comp and resolve_coarse.comp THRONG_SKIN_COARSE
+// too (as baked.vert at the coarse-skinned levels); raster_palette.comp and resolve_palette.comp
 // (and the cache pass's raster_cache_palette.comp) define THRONG_RASTER_PALETTE (the palettes
 // the technique wrote this frame, technique pose's pass or technique palette's CPU, blended as
 // palette.vert does); the *_vat variants THRONG_RASTER_VAT (the vertex animation,

@@ -1,23 +1,30 @@
-// The resolve pass (docs/FAR_FIELD.md, section 4): for each pixel the compute rasterizer wrote,
-// the member and chain triangle from the visibility buffer, its three vertices' positions and
+// The resolve pass (docs/FAR_FIELD.md, section 4), in compute (a thread per pixel, tiles of
+// THRONG_RESOLVE_TILE x THRONG_RESOLVE_TILE): for each pixel the compute rasterizer wrote, the
+// member and chain triangle from the visibility buffer, its three vertices' positions and
 // normals from the vertex cache where the cache holds the member, else skinned again (three a
 // pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
 // pixel centre, and what lit.frag shades: directional + ambient light, two-sided, vertex colour
-// times member colour (not on props: a prop keeps its own colours, as member.glsl) times submesh colour (SubmeshShading) times the submesh's base-colour
-// texture, and with THRONG_SHADOWS (the *_shadowed variants) the shadow map's light
-// (shadow.glsl). The texture is sampled with textureGrad: the UV's screen derivatives from the
-// triangle itself (its perspective-correct barycentrics one pixel right and one pixel down), where
-// the hardware takes them from its 2 x 2 quads, which in a visibility buffer hold other triangles.
-// Writes colour and depth, depth-tested against what the hardware path drew.
+// times member colour (not on props: a prop keeps its own colours, as member.glsl) times submesh
+// colour (SubmeshShading) times the submesh's base-colour texture, and with THRONG_SHADOWS (the
+// *_shadowed variants) the shadow map's light (shadow.glsl). The texture is sampled with
+// textureGrad: the UV's screen derivatives from the triangle itself (its perspective-correct
+// barycentrics one pixel right and one pixel down), as a visibility buffer must (a fragment
+// shader's 2 x 2 quads would hold other triangles; a compute shader has none).
+// Writes the linear colour and the depth into the resolved buffer (THRONG_BINDING_RESOLVED), which
+// the composite draw (composite.frag) then writes into the frame's targets, depth-tested against
+// what the hardware drew. In compute because a GPU whose graphics work runs on a few of its
+// processors (the H100 and H200: 2 of 66 TPCs) would shade every pixel there.
 //
-// Variants, each shading its own pixels and discarding the others': THRONG_RESOLVE_CACHED
-// (resolve_cached.frag) the members the vertex cache holds, with no skinning code;
-// THRONG_SKIN_COARSE (resolve_coarse.frag) the coarse-skinned levels; the others
-// (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT, THRONG_RASTER_PROCEDURAL, or the
-// bind pose) the rest. Each is drawn only when the plan counts members for it (where the device
-// draws indirect counts), once per texture: the draw for texture t (push constant) shades the
-// submeshes that sample t, the one for texture 0 also those that sample none.
-// Expects shared.h.
+// Variants, each shading its own pixels and leaving the others': THRONG_RESOLVE_CACHED
+// (resolve_cached.comp) the members the vertex cache holds, with no skinning code;
+// THRONG_SKIN_COARSE (resolve_coarse.comp) the coarse-skinned levels; the others
+// (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT, THRONG_RASTER_PROCEDURAL,
+// THRONG_RASTER_VERTICES, or the bind pose) the rest. Each is dispatched only when the plan counts
+// members for it (RasterPlan::resolve_dispatches), once per texture: the dispatch for texture t
+// (push constant) shades the submeshes that sample t, the one for texture 0 also those that sample
+// none. Expects shared.h.
+
+layout(local_size_x = THRONG_RESOLVE_TILE, local_size_y = THRONG_RESOLVE_TILE) in;
 
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer Params { RasterParams raster; };
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
@@ -33,6 +40,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) readonly buffer V
 layout(std430, set = 0, binding = THRONG_BINDING_CACHE_NORMALS) readonly buffer CacheNormals { uint cache_normals[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) readonly buffer MemberSlots { uint member_slots[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_TRIANGLE_SLOTS) readonly buffer TriangleSlots { uvec4 triangle_slots[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RESOLVED) writeonly buffer Resolved { uvec4 resolved[]; };
 
 #include "vertex.glsl"
 #include "instance.glsl"
@@ -56,29 +64,29 @@ vec3 perspectiveBarycentrics(vec2 c, vec2 s[3], float area, vec3 inv_w) {
     return pb / (pb.x + pb.y + pb.z);
 }
 
-layout(location = 0) out vec4 out_color;
-
 void main() {
-    ivec2 px = ivec2(gl_FragCoord.xy);
-    uvec2 v = visibility[uint(px.y) * uint(raster.viewport.x) + uint(px.x)];  // (low word, high word)
-    if (v.x == 0xffffffffu && v.y == 0xffffffffu) discard;
+    ivec2 px = ivec2(gl_GlobalInvocationID.xy);
+    if (px.x >= int(raster.viewport.x) || px.y >= int(raster.viewport.y)) return;
+    uint pixel = uint(px.y) * uint(raster.viewport.x) + uint(px.x);
+    uvec2 v = visibility[pixel]; // (low word, high word)
+    if (v.x == 0xffffffffu && v.y == 0xffffffffu) return;
     uint triangle = v.x & 0xffffu;
     uint member = (v.x >> 16) | ((v.y & 0xffu) << 16);
     uvec4 tri = resolve_triangles[triangle];
     SubmeshShading shading = submesh_shading[tri.w];
     bool textured = shading.texture != THRONG_NO_TEXTURE;
-    if ((textured ? shading.texture : 0u) != push.texture) discard; // another texture's draw
+    if ((textured ? shading.texture : 0u) != push.texture) return; // another texture's dispatch
     uint lod = lodOfTriangle(triangle);
     InstanceRecord inst = instances[member];
     vec4 q = instanceOrientation(inst);
     uint slot = cachedSlot(member, lod);
 #ifdef THRONG_RESOLVE_CACHED
-    if (slot == ~0u) discard;
+    if (slot == ~0u) return;
     uvec4 at = plan.cache[lod].x + slot * plan.cache[lod].w + triangle_slots[triangle];
 #elif defined(THRONG_SKIN_COARSE)
-    if (!THRONG_COARSE_LOD(lod, raster.coarse_lods)) discard;
+    if (!THRONG_COARSE_LOD(lod, raster.coarse_lods)) return;
 #else
-    if (slot != ~0u || THRONG_COARSE_LOD(lod, raster.coarse_lods)) discard;
+    if (slot != ~0u || THRONG_COARSE_LOD(lod, raster.coarse_lods)) return;
 #endif
     vec2 s[3];
     float z[3];
@@ -109,7 +117,7 @@ void main() {
     }
     vec2 c = vec2(px) + 0.5;
     float area = (s[1].x - s[0].x) * (s[2].y - s[0].y) - (s[1].y - s[0].y) * (s[2].x - s[0].x);
-    if (area == 0.0) discard;
+    if (area == 0.0) return;
     vec3 pb = perspectiveBarycentrics(c, s, area, inv_w);
     vec3 normal = normalize(pb.x * n[0] + pb.y * n[1] + pb.z * n[2]);
     // Vulkan's facing: counter-clockwise in framebuffer coordinates (y down) is front, which is
@@ -134,7 +142,7 @@ void main() {
     }
 #endif
     float light = raster.light_direction.w + (1.0 - raster.light_direction.w) * diffuse;
-    out_color = vec4(albedo.rgb * light, 1.0);
     vec3 b = screenBarycentrics(c, s, area); // depth is linear in screen space
-    gl_FragDepth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
+    float depth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
+    resolved[pixel] = uvec4(floatBitsToUint(albedo.rgb * light), floatBitsToUint(depth));
 }

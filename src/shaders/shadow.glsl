@@ -6,7 +6,7 @@
 // is projected, so a surface does not shadow itself; then 3 x 3 texels around it are compared
 // (percentage-closer filtering; each tap the hardware's comparison of the 2 x 2 texels around it,
 // weighted bilinearly where the device filters depth linearly) for a smooth edge. Outside the
-// map: lit.
+// map: lit. Its one level sampled explicitly (the resolve shades in compute).
 
 layout(set = 0, binding = THRONG_BINDING_SHADOW_MAP) uniform sampler2DShadow shadow_map;
 layout(std430, set = 0, binding = THRONG_BINDING_SHADOW_PARAMS) readonly buffer ShadowFrames { ShadowParams shadow_frames[]; };
@@ -22,6 +22,6 @@ float shadowLight(vec3 world, vec3 n, vec3 light_direction, uint slot) {
     float reference = p.z + s.settings.z;
     float lit = 0.0;
     for (int y = -1; y <= 1; ++y)
-        for (int x = -1; x <= 1; ++x) lit += texture(shadow_map, vec3(uv + vec2(x, y) * s.settings.x, reference));
+        for (int x = -1; x <= 1; ++x) lit += textureLod(shadow_map, vec3(uv + vec2(x, y) * s.settings.x, reference), 0.0);
     return lit / 9.0;
 }

@@ -49,7 +49,8 @@ using uint = uint32_t;
 #define THRONG_BINDING_SHADOW_MAP 32    // combined image sampler: the shadow map (depth, reversed Z)
 #define THRONG_BINDING_SHADOW_PARAMS 33 // storage buffer: ShadowParams per frame slot
 
-// The compute rasterizer (raster_*.comp, resolve_*.frag; src/render/compute_raster.h, docs/FAR_FIELD.md),
+// The compute rasterizer (raster_*.comp, resolve_*.comp, composite.frag; src/render/compute_raster.h,
+// docs/FAR_FIELD.md),
 // set 0 of its own layouts, beside the bindings above that the skinning includes read (the baked
 // animation's; THRONG_BINDING_PALETTE in the palette variants).
 #define THRONG_BINDING_RASTER_PARAMS 17 // storage buffer: RasterParams
@@ -78,6 +79,10 @@ using uint = uint32_t;
     31 // storage buffer: uvec4 per chain triangle (its vertices' indices among its LOD's vertices, 0)
 #define THRONG_BINDING_SUBMESH_PROPS                                                                                   \
     34 // storage buffer: uint per submesh, its prop bits (as DrawConstants::draw_bits carries them; 0: the model's)
+#define THRONG_BINDING_RESOLVED                                                                                        \
+    35 // storage buffer: uvec4 per pixel, what the resolve shaded: linear colour (3 float bits), depth (float bits;
+       // THRONG_RESOLVED_NONE: nothing), which the composite draw writes into the frame's targets
+#define THRONG_RESOLVED_NONE 0xffffffffu
 #define THRONG_CACHE_VERTEX_WORDS                                                                                      \
     10 // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
 #define THRONG_CACHE_MAX_JOINTS 128 // the cache pass keeps a member's palette in shared memory; more joints: no cache
@@ -349,7 +354,8 @@ struct SubmeshShading {
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
 // dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
-// cache's layout and dispatches, the resolve's draws and the late phase's first slots: 624 bytes.
+// cache's layout and dispatches, the composite's draw, the late phase's first slots and the resolve's
+// dispatches: 672 bytes.
 struct RasterPlan {
     uvec4 dispatches[8]; // per LOD: the rasterizer's workgroups for the members the cache does not hold
     uvec4 members[2];    // LOD l in component l % 4 of [l / 4]
@@ -358,14 +364,18 @@ struct RasterPlan {
     uvec4 cache_dispatches[8]; // per LOD: the cache pass, one workgroup per cached member, in rows of THRONG_RASTER_ROW
     uvec4 cached_dispatches[8]; // per LOD: the rasterizer's workgroups for the cached members' clusters (`dispatches`:
                                 // the rest)
-    uvec4 totals;       // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
-    uvec4 resolve_draw; // VkDrawIndirectCommand of a resolve variant (3, 1, 0, 0), drawn when its count below is not 0
-    uvec4 resolve_counts; // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; 0
+    uvec4 totals;         // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
+    uvec4 resolve_draw;   // VkDrawIndirectCommand of the composite (3, 1, 0, 0), drawn when resolve_counts.w is not 0
+    uvec4 resolve_counts; // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; all
     // The late phase of occlusion culling (raster_plan.comp with `late`): per LOD the first slot of
     // the members the late culling pass added (the early phase's count), LOD l in component l % 4
     // of [l / 4]; `dispatches` and `members` then cover the late members only, never cached.
     uvec4 late_first[2];
+    // Per resolve variant (as resolve_counts): its indirect dispatch, a workgroup per
+    // THRONG_RESOLVE_TILE x THRONG_RESOLVE_TILE pixels, none when it counts no member.
+    uvec4 resolve_dispatches[3];
 };
+#define THRONG_RESOLVE_TILE 8
 
 // What the impostor pass needs to know (std430 storage buffer): 128 bytes.
 struct ImpostorParams {
@@ -523,7 +533,7 @@ static_assert(offsetof(RasterPlan, cached_dispatches) == 416);
 static_assert(offsetof(RasterPlan, totals) == 544);
 static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
-static_assert(sizeof(RasterPlan) == 624);
+static_assert(sizeof(RasterPlan) == 672);
 static_assert(offsetof(RasterPlan, resolve_draw) == 560);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
