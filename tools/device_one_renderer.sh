@@ -31,6 +31,17 @@ run cpu-fed --size 1920x1080 --frames 3 --warmup 1 --techniques palette,palette-
 # Full detail: 10,000 baked walkers (2 ms) and textured CesiumMan at 100,000 (10 ms).
 bench_run full --techniques baked,pose,static,baked@hardware --instances 10000,100000 --lod off --raster compute
 bench_run cesium-full --model "$cesium" --techniques baked,pose --instances 10000,100000 --lod off --raster compute
+# A previous build beside this one (PREVIOUS=path of its throng), on the same machine: the targets
+# a change moves, so its gain is measured in one run.
+if [ -n "${PREVIOUS-}" ] && [ -x "$PREVIOUS" ]; then
+  current=$throng
+  throng=$PREVIOUS
+  bench_run previous-full --techniques baked,pose --instances 10000 --lod off --raster compute
+  bench_run previous-street-shadows --techniques baked --instances 1000000 --simulate --view street --shadows on
+  bench_run previous-gpu-techniques --techniques baked,pose,vat,static,baked@dq --instances 1000000 --simulate \
+    --raster compute
+  throng=$current
+fi
 (cd "$out" && tar czf one_renderer_json.tgz *.json && rm -f *.json)
 # The GPU tests under validation, last (the bench's reports are safe if one runs long).
 for t in ${TESTS-frame_sync_test raster_test shading_test shadow_test cull_test}; do
