@@ -501,6 +501,15 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     }
 }
 
+uint32_t cachedLevels(const glm::uvec4 (&lod_vertices)[THRONG_MAX_LODS], uint32_t coarse_lods, bool has_cache) {
+    if (!has_cache) return 0;
+    const uint32_t coarse_first = coarse_lods & 0xffffu, coarse_end = coarse_lods >> 16;
+    uint32_t levels = coarse_first < coarse_end ? coarse_first : uint32_t(THRONG_MAX_LODS);
+    for (uint32_t l = 0; l < levels; ++l)
+        if (lod_vertices[l].y < THRONG_CACHE_LOCAL_SIZE) levels = l;
+    return levels;
+}
+
 void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
                               const gpu::shader::DrawConstants& constants, bool late_follows) {
     RasterParams p = base_;
@@ -510,12 +519,7 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     p.coarse_lods = coarse_ ? constants.coarse_lods : 0u; // the bind pose and the palettes have no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
     p.frame_slot = slot;
-    // The coarse-skinned levels skin per cluster (6 texels a vertex: cheaper than the cache's
-    // traffic); the levels before them go through the cache.
-    const uint32_t coarse_first = p.coarse_lods & 0xffffu, coarse_end = p.coarse_lods >> 16;
-    p.cache_lods = skinned_ && base_.cache_capacity > 0
-                       ? (coarse_first < coarse_end ? coarse_first : uint32_t(THRONG_MAX_LODS))
-                       : 0u;
+    p.cache_lods = cachedLevels(base_.lod_vertices, p.coarse_lods, skinned_ && base_.cache_capacity > 0);
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
     const bool cache = p.cache_lods > 0;
     if (cache)

@@ -82,6 +82,15 @@ constexpr uint64_t kVertexCacheLodBytes = 512ull << 20;
 uint64_t vertexCacheBytes(const gpu::Context& context, uint64_t requested, uint64_t members, uint64_t finest_vertices,
                           bool lod);
 
+// The levels the vertex cache holds this frame: members at LODs below the result are skinned once
+// into it, the others per cluster. None without a cache (`has_cache` false); else the levels
+// before the first `baked` skins coarsely (`coarse_lods` as DrawConstants::coarse_lods; 6 texels
+// a vertex, cheaper than the cache's traffic) and before the first with fewer vertices than the
+// cache pass's workgroup has threads (THRONG_CACHE_LOCAL_SIZE; `lod_vertices[l].y`: level l's
+// vertices): there a workgroup and a palette load a member would skin a few vertices (run 2 on
+// an H100: a million `pose` walkers in the overview, 12 vertices a member, 1.78 ms of cache pass).
+uint32_t cachedLevels(const glm::uvec4 (&lod_vertices)[THRONG_MAX_LODS], uint32_t coarse_lods, bool has_cache);
+
 class ShadowMap;
 
 struct RasterOptions {
