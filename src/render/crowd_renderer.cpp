@@ -215,7 +215,14 @@ Status CrowdRenderer::setRaster(Raster mode) {
         raster_mode_ = mode;
         return {};
     }
-    if (Status st = built([&] { raster_ = makeRaster(); }); !st) return st;
+    if (Status st = built([&] {
+            raster_ = makeRaster();
+            readyPyramidLevelZero();
+        });
+        !st) {
+        raster_.reset();
+        return st;
+    }
     raster_mode_ = mode;
     return {};
 }
@@ -317,6 +324,15 @@ void CrowdRenderer::ensurePyramid(Slot& f, const gpu::FrameTargets& targets) {
 void CrowdRenderer::prepareTargets(const gpu::FrameTargets& targets, bool depth_sampled) {
     if (!allocator_->context->depth_pyramid || !depth_sampled || targets.depth == VK_NULL_HANDLE) return;
     for (Slot& slot : slots_) ensurePyramid(slot, targets);
+    readyPyramidLevelZero();
+}
+
+// The pyramid's level 0 from the compute rasterizer's visibility buffer (compute) and from both
+// (auto): made here, not when a frame first records it, so that frames allocate nothing.
+void CrowdRenderer::readyPyramidLevelZero() const {
+    if (!pyramid_pipelines_ || raster_ == nullptr) return;
+    pyramid_pipelines_->levelZero(*allocator_->context, false);
+    pyramid_pipelines_->levelZero(*allocator_->context, true);
 }
 
 void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {

@@ -164,6 +164,7 @@ class CrowdRenderer {
     std::unique_ptr<ImpostorPass> makeImpostors() const; // throws gpu::GpuError
     struct Slot;
     void ensurePyramid(Slot& slot, const gpu::FrameTargets& targets); // throws gpu::GpuError
+    void readyPyramidLevelZero() const;                               // throws gpu::GpuError
 
     struct Slot {
         gpu::Unique<VkQueryPool> queries; // kPassTimestamps, or none without timestamps

@@ -77,24 +77,24 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     if (s.capture && s.frames != 1) return Error{"capture renders exactly one frame"};
     if (s.capture && !ctx.vertex_stores)
         return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
-    // Everything made below, freed on every path; after a failure the GPU may still be running
-    // submitted frames (or be lost): wait for it, ignoring the result, before freeing.
-    gpu::Buffer capture, readback;
-    gpu::Image color, depth;
+    // Everything made below is owned here and freed on every path, the frame slots first, the
+    // renderer next, then the targets; after a failure the GPU may still be running submitted
+    // frames (or be lost): the catch waits for it, ignoring the result, before they are freed.
+    gpu::OwnedBuffer capture, readback;
+    gpu::OwnedImage color, depth;
     std::unique_ptr<CrowdRenderer> renderer;
     struct Slot : gpu::FrameSlot {
+        const gpu::Context* context = nullptr; // set once made
         bool pending = false;
         uint32_t frame = 0; // the frame it last submitted
+        Slot() = default;
+        Slot(const Slot&) = delete;
+        Slot& operator=(const Slot&) = delete;
+        ~Slot() {
+            if (context != nullptr) gpu::destroyFrameSlot(*context, *this);
+        }
     };
     std::array<Slot, kFramesInFlight> slots;
-    auto release = [&] {
-        for (Slot& f : slots) gpu::destroyFrameSlot(ctx, f);
-        renderer.reset();
-        gpu::destroyBuffer(a, capture);
-        gpu::destroyBuffer(a, readback);
-        gpu::destroyImage(a, depth);
-        gpu::destroyImage(a, color);
-    };
     try {
         CrowdRendererSetup setup = s; // the crowd's options as given, then what this render decides
         setup.members = crowd.instances;
@@ -109,39 +109,41 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (setup.shadows.area.min == setup.shadows.area.max) setup.shadows.area = crowd.bounds;
         if (s.capture) {
             const size_t count = std::max<size_t>(crowd.instances.size() * asset.vertex_count, 1);
-            capture = gpu::createBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                        gpu::MemoryUse::Readback);
-            std::fill_n(static_cast<glm::vec4*>(capture.mapped()), count,
+            capture = gpu::ownBuffer(a, count * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                     gpu::MemoryUse::Readback);
+            std::fill_n(static_cast<glm::vec4*>(capture->mapped()), count,
                         glm::vec4(std::numeric_limits<float>::quiet_NaN()));
-            setup.hooks.capture = capture.buffer;
+            setup.hooks.capture = capture->buffer;
         }
         Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(a, asset, setup);
-        if (!created) {
-            release();
-            return created.error();
-        }
+        if (!created) return created.error();
         renderer = std::move(created).value();
         RenderOutput out;
         out.width = s.width;
         out.height = s.height;
-        color = gpu::createImage(a, kColorFormat, s.width, s.height, 1,
-                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        color =
+            gpu::OwnedImage(a, gpu::createImage(a, kColorFormat, s.width, s.height, 1,
+                                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT));
         // Sampled too where occlusion culling can build its depth pyramid from it.
-        depth = gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
-                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                     (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
-                                 VK_IMAGE_ASPECT_DEPTH_BIT);
-        readback = gpu::createBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                     gpu::MemoryUse::Readback);
+        depth = gpu::OwnedImage(
+            a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
+                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                    (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
+                                VK_IMAGE_ASPECT_DEPTH_BIT));
+        readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                  gpu::MemoryUse::Readback);
         gpu::FrameTargets targets;
-        targets.color = color.image;
-        targets.color_view = color.view;
-        targets.depth = depth.image;
-        targets.depth_view = depth.view;
+        targets.color = color->image;
+        targets.color_view = color->view;
+        targets.depth = depth->image;
+        targets.depth_view = depth->view;
         targets.extent = {s.width, s.height};
         targets.clear = kBackground;
         targets.settle = true;
-        for (Slot& f : slots) static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, 0);
+        for (Slot& f : slots) {
+            static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, 0);
+            f.context = &ctx;
+        }
 
         const uint32_t frames = std::max(s.frames, 1u);
         out.frames.resize(frames);
@@ -167,12 +169,12 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             if (i + 1 == frames && s.readback) {
-                gpu::transitionImage(f.cmd, color.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
                 VkBufferImageCopy region{};
                 region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
                 region.imageExtent = {s.width, s.height, 1};
-                vkCmdCopyImageToBuffer(f.cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
+                vkCmdCopyImageToBuffer(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback->buffer, 1,
                                        &region);
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -191,7 +193,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         for (uint32_t k = 0; k < kFramesInFlight; ++k) finish((frames + k) % kFramesInFlight);
         if (s.readback) {
             out.rgba.resize(size_t(s.width) * s.height * 4);
-            std::memcpy(out.rgba.data(), readback.mapped(), out.rgba.size());
+            std::memcpy(out.rgba.data(), readback->mapped(), out.rgba.size());
         }
         // Every pass any frame had, in the last frame's order (the steady state: a crowd's first
         // frame is not occlusion-culled), a pass only earlier frames had after the one it followed
@@ -222,14 +224,12 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         }
 
         if (s.capture) {
-            const glm::vec4* p = static_cast<const glm::vec4*>(capture.mapped());
+            const glm::vec4* p = static_cast<const glm::vec4*>(capture->mapped());
             out.positions.assign(p, p + crowd.instances.size() * asset.vertex_count);
         }
-        release();
         return out;
     } catch (const gpu::GpuError& e) { // out of memory, a lost device
         vkDeviceWaitIdle(ctx.device);
-        release();
         return Error{e.what()};
     }
 }
