@@ -1015,7 +1015,9 @@ TEST_F(ComputeRasterFish, ProceduralPictureAgreesWithTheHardwareRasterizer) {
             EXPECT_LE(agree.differ, agree.pixels / 100) << toString(view) << ": more than 1% of pixels differ";
             // In the overview with LOD the fish are at levels of fewer vertices than the cache
             // pass's workgroup (render::cachedLevels): skinned per cluster.
-            if (!lod || view == render::ViewKind::Street) EXPECT_GT(compute.vertex_cache.cached_members, 0u);
+            if (!lod || view == render::ViewKind::Street) {
+                EXPECT_GT(compute.vertex_cache.cached_members, 0u);
+            }
         }
     }
     const render::Crowd crowd = schoolOf(400);
