@@ -17,7 +17,8 @@
 //   cull-late     every member against it,
 //   draw-late     and the technique's draw of those the early phase did not draw (with the
 //                 compute rasterizer `raster-late`, Auto's `draw-late` first);
-//   resolve       with the compute rasterizer: every pixel it drew, shaded
+//   resolve       with the compute rasterizer: every pixel it drew, shaded (in compute),
+//   composite     and written into the frame's colour and depth, depth-tested
 //   impostors     the members culling sent to impostors
 #pragma once
 
@@ -49,7 +50,7 @@ struct CrowdFrame {
     CrowdMotion* motion = nullptr;         // moves them first; null: they stand
     Technique* technique = nullptr;        // draws them (required)
     const DepthPyramid* pyramid = nullptr; // the frame's depth pyramid; null: no occlusion culling
-    ComputeRaster* raster = nullptr; // draws instead of the technique (`raster`, `resolve`); null: the technique draws
+    ComputeRaster* raster = nullptr; // draws instead of the technique (`raster`, `resolve`, `composite`); null: the technique draws
     Raster raster_mode =
         Raster::Compute;               // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
     ImpostorPass* impostors = nullptr; // draws the members culling sent to impostors (cull.impostor_px); null: none are
