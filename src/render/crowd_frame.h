@@ -50,7 +50,7 @@ struct CrowdFrame {
     CrowdMotion* motion = nullptr;         // moves them first; null: they stand
     Technique* technique = nullptr;        // draws them (required)
     const DepthPyramid* pyramid = nullptr; // the frame's depth pyramid; null: no occlusion culling
-    ComputeRaster* raster = nullptr; // draws instead of the technique (`raster`, `resolve`, `composite`); null: the technique draws
+    ComputeRaster* raster = nullptr;       // draws instead of the technique (`raster` ... `composite`); null: it draws
     Raster raster_mode =
         Raster::Compute;               // with `raster`: Compute, or Auto (LOD 0 by the technique, the rest by `raster`)
     ImpostorPass* impostors = nullptr; // draws the members culling sent to impostors (cull.impostor_px); null: none are
