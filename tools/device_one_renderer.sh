@@ -25,6 +25,14 @@ bench_run gpu-techniques --techniques baked,pose,vat,static,baked@dq,vat@hardwar
 bench_run gpu-order --techniques static,baked@dq,baked --instances 1000000 --simulate --raster compute
 bench_run fish --model builtin:fish --techniques baked,procedural,procedural@hardware --instances 1000000 --simulate \
   --raster compute
+# Dual quaternions after pose, vat and static ran slower in every pass in runs 1 and 2 (simulate and
+# cull too), not after static alone: which technique leaves what behind.
+bench_run dq-alone --techniques baked@dq --instances 1000000 --simulate --raster compute
+bench_run dq-after-pose --techniques pose,baked@dq --instances 1000000 --simulate --raster compute
+bench_run dq-after-vat --techniques vat,baked@dq --instances 1000000 --simulate --raster compute
+bench_run baked-fifth --techniques baked,pose,vat,static,baked,baked@dq --instances 1000000 --simulate --raster compute
+# Without the vertex cache, against render::cachedLevels' choice above (pose, vat: levels of a dozen vertices).
+bench_run gpu-nocache --techniques pose,vat --instances 1000000 --simulate --raster compute --vertex-cache 0
 # The techniques the CPU feeds: their GPU passes against baked's, their CPU time beside.
 run cpu-fed --size 1920x1080 --frames 3 --warmup 1 --techniques palette,palette-ubo,bonetex,palette@hardware --instances 1000000 \
   --raster compute
