@@ -71,6 +71,36 @@ TEST(PoseLayerText, ResolvesAgainstTheModelOrSaysWhatItHas) {
     EXPECT_FALSE(render::resolveLayers(asset.source, many));
 }
 
+// The pass walks the skeleton depth first (a stack of model matrices, not one per node): a
+// skeleton stored breadth first comes out in depth-first order with each node's depth, and each
+// node carries its palette entries (one node twice, one node none).
+TEST(PosePacking, DepthFirstWithEachNodesPaletteEntries) {
+    AnimationSource source;
+    source.skeleton.parents = {-1, 0, 0, 1, 2, -1, 5};
+    source.skeleton.names = {"a", "b", "c", "d", "e", "f", "g"};
+    source.skeleton.rest.resize(7);
+    source.palette = {{3, glm::mat4(1.0f)}, {0, glm::mat4(2.0f)}, {3, glm::mat4(3.0f)}, {6, glm::mat4(4.0f)}};
+    // entry k's inverse bind is (k + 1) x identity
+    const render::PoseData d = render::packPose(source, {});
+    EXPECT_EQ(render::skeletonDepth(source.skeleton), 3u);
+    EXPECT_EQ(d.depth, 3u);
+    const std::vector<std::pair<uint32_t, uint32_t>> want = {{0, 0}, {1, 1}, {3, 2}, {2, 1}, {4, 2}, {5, 0}, {6, 1}};
+    ASSERT_EQ(d.steps.size(), want.size());
+    std::vector<uint32_t> entries;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const gpu::shader::PoseStep& step = d.steps[i];
+        EXPECT_EQ(std::make_pair(step.node, step.depth), want[i]) << "step " << i;
+        EXPECT_EQ(step.first_joint, entries.size()) << "step " << i;
+        for (uint32_t j = step.first_joint; j < step.first_joint + step.joints; ++j) {
+            EXPECT_EQ(d.joints[j].node, step.node);
+            // The inverse bind travels with its entry.
+            EXPECT_EQ(d.joints[j].inverse_bind[0].x, float(d.joints[j].entry + 1));
+            entries.push_back(d.joints[j].entry);
+        }
+    }
+    EXPECT_EQ(entries, (std::vector<uint32_t>{1, 0, 2, 3}));
+}
+
 // Culling's boxes for pose: each clip's grown (local-space cross-fades swing limbs on arcs), and
 // with layers every clip's box holds every other's (the wave's raised arm on a walking member).
 TEST(PoseCull, BoxesHoldTheLayersClips) {
@@ -294,6 +324,34 @@ TEST_F(PoseGpu, LayersAreRefusedWhereTheyCannotBeDrawn) {
     EXPECT_NE(bad.error().message.find("no joint 'nowhere'"), std::string::npos) << bad.error().message;
     Result<render::RenderOutput> good = render("pose", "idle@spine");
     EXPECT_TRUE(good.ok()) << (good.ok() ? "" : good.error().message);
+    g.value().release();
+}
+
+// The pass keeps the path from the root per thread (THRONG_POSE_MAX_DEPTH levels): a deeper
+// skeleton is one line, not a pipeline the driver may refuse.
+TEST_F(PoseGpu, ASkeletonDeeperThanThePassHoldsIsRefused) {
+    BakedAsset asset = bake(makeWalker(), {}).value();
+    Skeleton& s = asset.source.skeleton;
+    for (int i = 0; i < THRONG_POSE_MAX_DEPTH; ++i) {
+        s.parents.push_back(int32_t(s.size()) - 1);
+        s.names.push_back("chain" + std::to_string(i));
+        s.rest.emplace_back();
+    }
+    Result<render::GpuAsset> g = render::uploadAsset(*allocator_, asset);
+    ASSERT_TRUE(g.ok());
+    render::CrowdLayout co;
+    co.count = 2;
+    const render::Crowd crowd = render::makeCrowd(asset, co);
+    render::RenderSettings settings;
+    settings.technique = "pose";
+    settings.baked = &asset;
+    settings.width = settings.height = 32;
+    settings.frames = 1;
+    Result<render::RenderOutput> r =
+        render::renderCrowd(*allocator_, g.value(), crowd, render::frameBounds(crowd.bounds, 1.0f), settings);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("levels deep, more than the 256 its pass holds"), std::string::npos)
+        << r.error().message;
     g.value().release();
 }
 

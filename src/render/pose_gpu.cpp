@@ -3,6 +3,7 @@
 
 #include <throng/anim.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace throng::render {
@@ -63,6 +64,17 @@ Result<std::vector<PoseLayerSetup>> resolveLayers(const AnimationSource& source,
     return out;
 }
 
+uint32_t skeletonDepth(const Skeleton& skeleton) {
+    std::vector<uint32_t> level(skeleton.size(), 1u);
+    uint32_t deepest = 0;
+    for (uint32_t n = 0; n < skeleton.size(); ++n) {
+        const int32_t parent = skeleton.parents[n];
+        if (parent >= 0 && uint32_t(parent) < n) level[n] = level[uint32_t(parent)] + 1;
+        deepest = std::max(deepest, level[n]);
+    }
+    return deepest;
+}
+
 PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup> layers) {
     PoseData d;
     const Skeleton& skeleton = source.skeleton;
@@ -93,13 +105,34 @@ PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup>
             d.table[(size_t(c) * nodes + track.joint) * 3 + uint32_t(track.target)] = uint32_t(d.tracks.size());
         }
     }
-    for (const PaletteEntry& e : source.palette) {
-        gpu::shader::PoseJoint j{};
-        j.node = e.joint;
-        for (int row = 0; row < 3; ++row)
-            j.inverse_bind[row] = glm::vec4(e.inverse_bind[0][row], e.inverse_bind[1][row], e.inverse_bind[2][row],
-                                            e.inverse_bind[3][row]);
-        d.joints.push_back(j);
+    // Depth first from each root, so that a node's parent is the last node one level up: the
+    // pass keeps a stack of model matrices (the path from the root) instead of every node's.
+    std::vector<std::vector<uint32_t>> children(nodes), entries(nodes);
+    std::vector<uint32_t> roots;
+    for (uint32_t n = 0; n < nodes; ++n) {
+        const int32_t parent = skeleton.parents[n];
+        (parent >= 0 && uint32_t(parent) < n ? children[uint32_t(parent)] : roots).push_back(n);
+    }
+    for (uint32_t k = 0; k < source.palette.size(); ++k)
+        if (source.palette[k].joint < nodes) entries[source.palette[k].joint].push_back(k);
+    std::vector<std::pair<uint32_t, uint32_t>> pending; // (node, depth), the next on top
+    for (auto r = roots.rbegin(); r != roots.rend(); ++r) pending.push_back({*r, 0u});
+    while (!pending.empty()) {
+        const auto [n, depth] = pending.back();
+        pending.pop_back();
+        d.steps.push_back({n, depth, uint32_t(d.joints.size()), uint32_t(entries[n].size())});
+        d.depth = std::max(d.depth, depth + 1);
+        for (uint32_t k : entries[n]) {
+            const PaletteEntry& e = source.palette[k];
+            gpu::shader::PoseJoint j{};
+            j.node = n;
+            j.entry = k;
+            for (int row = 0; row < 3; ++row)
+                j.inverse_bind[row] = glm::vec4(e.inverse_bind[0][row], e.inverse_bind[1][row], e.inverse_bind[2][row],
+                                                e.inverse_bind[3][row]);
+            d.joints.push_back(j);
+        }
+        for (auto c = children[n].rbegin(); c != children[n].rend(); ++c) pending.push_back({*c, depth + 1});
     }
     for (const PoseLayerSetup& l : layers) {
         d.layers.push_back({l.clip, l.share, l.weight, 0u});
@@ -109,6 +142,8 @@ PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup>
     if (d.tracks.empty()) d.tracks.push_back({});
     if (d.times.empty()) d.times.push_back(0.0f);
     if (d.values.empty()) d.values.push_back(glm::vec4(0.0f));
+    if (d.joints.empty()) d.joints.push_back({});
+    if (d.steps.empty()) d.steps.push_back({});
     if (d.layers.empty()) d.layers.push_back({});
     if (d.masks.empty()) d.masks.push_back(0.0f);
     if (d.durations.empty()) d.durations.push_back(0.0f);

@@ -35,13 +35,19 @@ struct PoseData {
     std::vector<gpu::shader::PoseTrack> tracks;
     std::vector<float> times;
     std::vector<glm::vec4> values;
-    std::vector<gpu::shader::PoseJoint> joints;
+    std::vector<gpu::shader::PoseStep> steps;   // every node once, depth first, children in index order
+    std::vector<gpu::shader::PoseJoint> joints; // grouped by step (each names its palette entry)
     std::vector<gpu::shader::PoseLayer> layers;
     std::vector<float> masks; // per (layer, node)
     std::vector<float> durations;
+    uint32_t depth = 1; // the deepest step's depth + 1: pose.comp's stack (THRONG_SPEC_POSE_DEPTH)
 };
 
-// Contract: !source.empty(), every layer's clip < source.clips.size() and mask sized to the skeleton.
+// Levels of the skeleton: 1 for roots alone (0 when it has no node). Contract: parents first.
+uint32_t skeletonDepth(const Skeleton& skeleton);
+
+// Contract: !source.empty(), the skeleton's parents before their children (validate(Model)),
+// every layer's clip < source.clips.size() and mask sized to the skeleton.
 PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup> layers);
 
 } // namespace throng::render

@@ -10,7 +10,7 @@
 //
 // The pass poses every live member, not only the visible ones: the shadow map, drawn before the
 // camera's culling, needs members the camera does not see. Memory: per member 48 bytes a palette
-// entry plus 48 a skeleton node (the pass's scratch for model matrices).
+// entry (the pass keeps model matrices in each thread's stack, the path from the root only).
 #include "frame_resources.h"
 #include "mesh_pass.h"
 #include "pose_gpu.h"
@@ -50,9 +50,8 @@ class PoseTechnique final : public MeshTechnique {
         layer_buffer_ = uploadVector(data.layers);
         masks_ = uploadVector(data.masks);
         durations_ = uploadVector(data.durations);
+        steps_ = uploadVector(data.steps);
         const VkDeviceSize members = std::max(instance_count_, 1u);
-        model_ = gpu::ownBuffer(a, members * std::max(nodes_, 1u) * 48, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                gpu::MemoryUse::Device);
         palette_ = gpu::ownBuffer(a, members * std::max(joints_, 1u) * 48,
                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                   gpu::MemoryUse::Device);
@@ -74,8 +73,10 @@ class PoseTechnique final : public MeshTechnique {
         set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
         layout_ = gpu::Unique<VkPipelineLayout>(
             ctx.device, gpu::createPipelineLayout(ctx, set_layout_, sizeof(gpu::shader::PoseConstants), cs));
-        pipeline_ =
-            gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_));
+        const VkSpecializationMapEntry depth_entry{THRONG_SPEC_POSE_DEPTH, 0, sizeof(uint32_t)};
+        const VkSpecializationInfo depth{1, &depth_entry, sizeof data.depth, &data.depth};
+        pipeline_ = gpu::Unique<VkPipeline>(
+            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_, &depth));
         const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(bindings.size())}};
         pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
         set_ = gpu::allocateSets(ctx, pool_, set_layout_, 1)[0];
@@ -90,7 +91,7 @@ class PoseTechnique final : public MeshTechnique {
                             W::storage(THRONG_BINDING_POSE_JOINTS, joint_buffer_->buffer),
                             W::storage(THRONG_BINDING_POSE_LAYERS, layer_buffer_->buffer),
                             W::storage(THRONG_BINDING_POSE_MASKS, masks_->buffer),
-                            W::storage(THRONG_BINDING_POSE_MODEL, model_->buffer),
+                            W::storage(THRONG_BINDING_POSE_STEPS, steps_->buffer),
                             W::storage(THRONG_BINDING_POSE_CLIPS, durations_->buffer)};
         gpu::writeDescriptors(ctx.device, set_, writes);
 
@@ -151,7 +152,7 @@ class PoseTechnique final : public MeshTechnique {
 
     uint32_t nodes_ = 0, joints_ = 0;
     gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_, durations_,
-        model_, palette_;
+        steps_, palette_;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> pipeline_;
@@ -166,14 +167,13 @@ Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& set
     if (setup.source == nullptr || setup.source->empty())
         return Error{"technique pose samples the model's keys on the GPU and needs the source animation, which this "
                      "asset lacks"};
+    if (const uint32_t depth = skeletonDepth(setup.source->skeleton); depth > THRONG_POSE_MAX_DEPTH)
+        return Error{"technique pose: the skeleton is " + std::to_string(depth) + " levels deep, more than the " +
+                     std::to_string(THRONG_POSE_MAX_DEPTH) + " its pass holds (baked and vat draw it)"};
     const uint64_t members = setup.instances->size();
     const std::string what = "technique pose: " + std::to_string(members) + " members x ";
     if (Status s = checkStorageBuffer(setup, members * setup.source->palette.size() * 48,
                                       what + std::to_string(setup.source->palette.size()) + " joints x 48 B");
-        !s)
-        return Error{s.message};
-    if (Status s = checkStorageBuffer(setup, members * setup.source->skeleton.size() * 48,
-                                      what + std::to_string(setup.source->skeleton.size()) + " nodes x 48 B");
         !s)
         return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup));

@@ -7,9 +7,14 @@
 // model's own keys (the `.throng` file's source tracks); blends them in local space as
 // throng::LayerJob does (translation and scale lerped, rotation normalised-lerped the shorter
 // way; weight 0 and 1 exact); composes the model matrix with its parent's; then writes the
-// member's skinning palette: model[node] x inverse bind, 3 rows per entry (palette.vert reads it).
+// node's entries of the member's skinning palette: model[node] x inverse bind, 3 rows per entry
+// (palette.vert and the compute rasterizer read it). The nodes come depth first (PoseStep), so
+// a thread keeps only the model matrices of the path from the root, in a stack as deep as the
+// skeleton: no scratch buffer (a million members of a 30-node skeleton once wrote and read back
+// 1.4 GB of model matrices a frame there).
 // The CPU reference is throng::referenceBlendedSkinningMatrices (throng/anim.h), in double.
 layout(local_size_x = THRONG_POSE_LOCAL_SIZE) in;
+layout(constant_id = THRONG_SPEC_POSE_DEPTH) const uint kPoseDepth = 16u;
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_NODES) readonly buffer Nodes { PoseNode nodes[]; };
@@ -20,7 +25,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_POSE_VALUES) readonly buffer Va
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_JOINTS) readonly buffer Joints { PoseJoint joints[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_LAYERS) readonly buffer Layers { PoseLayer layers[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_MASKS) readonly buffer Masks { float masks[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_POSE_MODEL) buffer Model { vec4 model_rows[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_POSE_STEPS) readonly buffer Steps { PoseStep steps[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_CLIPS) readonly buffer Clips { float durations[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) writeonly buffer Palettes { vec4 palette[]; };
 
@@ -145,15 +150,6 @@ mat3x4 compose(mat3x4 a, mat3x4 b) {
     return r;
 }
 
-// The scratch's row r of node n's model matrix for `member`: node-major, so the threads of a
-// workgroup (consecutive members) store and load consecutive vec4s.
-uint modelRow(uint node, uint row, uint member) { return (node * 3u + row) * pose.members + member; }
-
-mat3x4 modelMatrix(uint node, uint member) {
-    return mat3x4(model_rows[modelRow(node, 0u, member)], model_rows[modelRow(node, 1u, member)],
-                  model_rows[modelRow(node, 2u, member)]);
-}
-
 void main() {
     uint member = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * THRONG_POSE_LOCAL_SIZE +
                   gl_LocalInvocationID.x;
@@ -168,7 +164,10 @@ void main() {
     for (uint l = 0u; l < pose.layers; ++l)
         if (throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share)) carried |= 1u << l;
 
-    for (uint n = 0u; n < pose.nodes; ++n) {
+    mat3x4 path[kPoseDepth]; // path[d]: the model matrix of the last node of depth d
+    for (uint i = 0u; i < pose.nodes; ++i) {
+        PoseStep step = steps[i];
+        uint n = step.node;
         Local p = sampleNode(clip_a, n, t_a);
         if (inst.blend > 0.0) p = blendLocal(p, sampleNode(clip_b, n, t_b), min(inst.blend, 1.0));
         for (uint l = 0u; l < pose.layers; ++l) {
@@ -177,19 +176,15 @@ void main() {
             p = blendLocal(p, sampleNode(layers[l].clip, n, clipTime(local, durations[layers[l].clip])), w);
         }
         mat3x4 m = localMatrix(p);
-        int parent = nodes[n].parent;
-        if (parent >= 0) {
-            m = compose(modelMatrix(uint(parent), member), m);
+        if (step.depth > 0u) m = compose(path[step.depth - 1u], m);
+        path[step.depth] = m;
+        for (uint j = step.first_joint; j < step.first_joint + step.joints; ++j) {
+            PoseJoint joint = joints[j];
+            mat3x4 s = compose(m, mat3x4(joint.inverse_bind[0], joint.inverse_bind[1], joint.inverse_bind[2]));
+            uint row = (member * pose.joints + joint.entry) * 3u;
+            palette[row] = s[0];
+            palette[row + 1u] = s[1];
+            palette[row + 2u] = s[2];
         }
-        for (uint r = 0u; r < 3u; ++r) model_rows[modelRow(n, r, member)] = m[r];
-    }
-    uint out_rows = member * pose.joints * 3u;
-    for (uint j = 0u; j < pose.joints; ++j) {
-        PoseJoint joint = joints[j];
-        mat3x4 m = compose(modelMatrix(joint.node, member),
-                           mat3x4(joint.inverse_bind[0], joint.inverse_bind[1], joint.inverse_bind[2]));
-        palette[out_rows + j * 3u] = m[0];
-        palette[out_rows + j * 3u + 1u] = m[1];
-        palette[out_rows + j * 3u + 2u] = m[2];
     }
 }

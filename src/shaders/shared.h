@@ -177,6 +177,9 @@ using uint = uint32_t;
 // The compute rasterizer's palette variants read the palettes from an image (technique bonetex's
 // texture) instead of a storage buffer.
 #define THRONG_SPEC_PALETTE_IMAGE 4
+// pose.comp: the skeleton's depth + 1 (its stack of model matrices, one per level of the path
+// from a root to the node being posed).
+#define THRONG_SPEC_POSE_DEPTH 5
 
 #define THRONG_VERTEX_WORDS 15 // sizeof(BakedVertex) / 4
 #define THRONG_CHECK_LOCAL_SIZE 64
@@ -404,13 +407,15 @@ struct PyramidConstants {
 #define THRONG_BINDING_POSE_TRACKS 42 // storage buffer: PoseTrack per track
 #define THRONG_BINDING_POSE_TIMES 43  // storage buffer: float key times of every track
 #define THRONG_BINDING_POSE_VALUES 44 // storage buffer: vec4 key values (cubic splines: in, value, out per key)
-#define THRONG_BINDING_POSE_JOINTS 45 // storage buffer: PoseJoint per palette entry
+#define THRONG_BINDING_POSE_JOINTS 45 // storage buffer: PoseJoint per palette entry, in the steps' order
 #define THRONG_BINDING_POSE_LAYERS 46 // storage buffer: PoseLayer per layer
 #define THRONG_BINDING_POSE_MASKS 47  // storage buffer: float weight per (layer, node): the layer's joint mask
-#define THRONG_BINDING_POSE_MODEL 48  // storage buffer: 3 vec4 rows per (node, member), node-major: the pass's scratch
-#define THRONG_BINDING_POSE_CLIPS 49  // storage buffer: float duration per clip (seconds; clips loop)
-#define THRONG_POSE_LOCAL_SIZE 64     // members per workgroup (a thread per member)
-#define THRONG_MAX_LAYERS 8           // layers a crowd may have (each member carries any of them)
+#define THRONG_BINDING_POSE_STEPS                                                                                      \
+    48 // storage buffer: PoseStep per skeleton node, depth first (parents before children)
+#define THRONG_BINDING_POSE_CLIPS 49 // storage buffer: float duration per clip (seconds; clips loop)
+#define THRONG_POSE_LOCAL_SIZE 64    // members per workgroup (a thread per member)
+#define THRONG_POSE_MAX_DEPTH 256    // skeleton levels the pass's stack holds (48 bytes each, per thread)
+#define THRONG_MAX_LAYERS 8          // layers a crowd may have (each member carries any of them)
 // Member key k carries layer l when throngCarries(k, THRONG_LAYER_SALT + l, share): the props'
 // hash with numbers no prop has, so which members wave is independent of who carries a sword.
 #define THRONG_LAYER_SALT 4096u
@@ -435,9 +440,18 @@ struct PoseTrack {
     uint interpolation; // THRONG_POSE_STEP, _LINEAR, _CUBIC
 };
 
+// pose.comp walks the skeleton depth first, keeping only the model matrices of the path from a
+// root (a stack indexed by depth), and writes each node's palette entries as it leaves it.
+struct PoseStep {
+    uint node;        // the skeleton node posed at this step
+    uint depth;       // 0: a root; its parent is the last node of depth - 1 before it
+    uint first_joint; // its palette entries: PoseJoint first_joint .. first_joint + joints - 1
+    uint joints;
+};
+
 struct PoseJoint {
-    uint node; // the skeleton node whose model matrix it multiplies
-    uint reserved0;
+    uint node;  // the skeleton node whose model matrix it multiplies
+    uint entry; // its index in the palette (the joints buffer is in the steps' order)
     uint reserved1;
     uint reserved2;
     vec4 inverse_bind[3]; // rows of the 3x4 inverse bind matrix
@@ -484,6 +498,7 @@ static_assert(sizeof(SubmeshShading) == 32);
 static_assert(sizeof(PoseNode) == 64);
 static_assert(offsetof(PoseNode, translation) == 16);
 static_assert(sizeof(PoseTrack) == 16);
+static_assert(sizeof(PoseStep) == 16);
 static_assert(sizeof(PoseJoint) == 64);
 static_assert(offsetof(PoseJoint, inverse_bind) == 16);
 static_assert(sizeof(PoseLayer) == 16);
