@@ -174,6 +174,8 @@ std::string computeRasterProblem(const gpu::Context& ctx, std::string_view techn
     }
     if (const TechniqueInfo* info = findTechnique(technique); info->vat_in_compute && !asset.hasVat())
         return "technique " + std::string(technique) + " needs vertex animation data: bake with --vat";
+    if (!ctx.indirect_count) // its culling, plan and composite draw count on the GPU
+        return "'" + ctx.device_name + "' lacks drawIndirectCount (the compute rasterizer counts its work on the GPU)";
     if (!ctx.int64_atomics)
         return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
     uint64_t triangles = 0;
@@ -266,6 +268,12 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     resolved_ =
         gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(glm::uvec4),
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
+    const VkDeviceSize tiles = VkDeviceSize((extent.width + THRONG_RESOLVE_TILE - 1) / THRONG_RESOLVE_TILE) *
+                               ((extent.height + THRONG_RESOLVE_TILE - 1) / THRONG_RESOLVE_TILE);
+    resolve_tiles_ = gpu::ownBuffer(a, (THRONG_RESOLVE_TILES_FLAGS + 2 * tiles) * sizeof(uint32_t),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                        VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                    gpu::MemoryUse::Device);
     plan_ = gpu::ownBuffer(a, sizeof(RasterPlan),
                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -350,13 +358,18 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
         bindings.push_back(b); // instances, clips, animation
     for (uint32_t b :
-         {THRONG_BINDING_VERTICES, THRONG_BINDING_VISIBLE, THRONG_BINDING_RASTER_PARAMS, THRONG_BINDING_CLUSTERS,
-          THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES, THRONG_BINDING_VISIBILITY,
-          THRONG_BINDING_CULL_COUNTS, THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_SHADING,
-          THRONG_BINDING_RASTER_PLAN, THRONG_BINDING_VERTEX_CACHE, THRONG_BINDING_MEMBER_SLOTS,
-          THRONG_BINDING_LOD_VERTICES, THRONG_BINDING_VERTEX_SLOTS, THRONG_BINDING_CACHE_NORMALS,
-          THRONG_BINDING_TRIANGLE_SLOTS, THRONG_BINDING_SUBMESH_PROPS, THRONG_BINDING_RESOLVED})
-        bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+         {THRONG_BINDING_VERTICES,        THRONG_BINDING_VISIBLE,          THRONG_BINDING_RASTER_PARAMS,
+          THRONG_BINDING_CLUSTERS,        THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
+          THRONG_BINDING_VISIBILITY,      THRONG_BINDING_CULL_COUNTS,      THRONG_BINDING_RESOLVE_TRIANGLES,
+          THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN,      THRONG_BINDING_VERTEX_CACHE,
+          THRONG_BINDING_MEMBER_SLOTS,    THRONG_BINDING_LOD_VERTICES,     THRONG_BINDING_VERTEX_SLOTS,
+          THRONG_BINDING_CACHE_NORMALS,   THRONG_BINDING_TRIANGLE_SLOTS,   THRONG_BINDING_SUBMESH_PROPS,
+          THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES}) {
+        // The composite's vertex shader places its tiles (composite.vert).
+        const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
+        const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
+        bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr});
+    }
     bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     if (options.shadows != nullptr) options.shadows->addBindings(bindings, kStages);
     if (palettes) { // a buffer or an image (the other a placeholder)
@@ -433,7 +446,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 29 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 30 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -473,7 +486,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_TRIANGLE_SLOTS, triangle_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVED, resolved_->buffer)};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVED, resolved_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TILES, resolve_tiles_->buffer)};
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
@@ -604,8 +618,13 @@ void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardwa
 // phase), then a barrier for the dispatches that read the plan. Expects the descriptor set bound.
 void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word, bool late) const {
     if (target != VK_NULL_HANDLE) vkCmdFillBuffer(cmd, target, 0, VK_WHOLE_SIZE, clear_word);
-    if (target == visibility_->buffer) // the camera's frame: the resolve's pixels, none shaded yet
+    if (target == visibility_->buffer) { // the camera's frame: the resolve's pixels, none shaded yet
         vkCmdFillBuffer(cmd, resolved_->buffer, 0, VK_WHOLE_SIZE, THRONG_RESOLVED_NONE);
+        // The composite's draw of no tile (0 vertices, 1 instance) and no tile flagged.
+        const uint32_t no_tile[THRONG_RESOLVE_TILES_FLAGS] = {0, 1, 0, 0};
+        vkCmdUpdateBuffer(cmd, resolve_tiles_->buffer, 0, sizeof no_tile, no_tile);
+        vkCmdFillBuffer(cmd, resolve_tiles_->buffer, sizeof no_tile, VK_WHOLE_SIZE, 0u);
+    }
     const uint32_t phase[4] = {0, late ? 1u : 0u, 0, 0};
     vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof phase, phase);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
@@ -682,18 +701,16 @@ void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache
     }
 }
 
-// The composite: one full-screen triangle writing the resolved colour and depth, depth-tested.
-// Where the device draws indirect counts it is drawn only when the plan counts members
-// (RasterPlan::resolve_counts.w; the draw's maxDrawCount of 1 clamps).
+// The composite: a quad per tile the resolve shaded a pixel of (its list and draw in
+// THRONG_BINDING_RESOLVE_TILES), writing the resolved colour and depth, depth-tested; drawn only
+// when the plan counts members (RasterPlan::resolve_counts.w; the maxDrawCount of 1 clamps).
+// (lavapipe, Mesa 22.3, drew nothing from this buffer through a plain vkCmdDrawIndirect.)
 void ComputeRaster::recordComposite(VkCommandBuffer cmd, uint32_t slot) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, composite_pipeline_);
-    if (allocator_->context->indirect_count)
-        vkCmdDrawIndirectCount(cmd, plan_->buffer, offsetof(RasterPlan, resolve_draw), plan_->buffer,
-                               offsetof(RasterPlan, resolve_counts) + 3 * sizeof(uint32_t), 1,
-                               sizeof(VkDrawIndirectCommand));
-    else
-        vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdDrawIndirectCount(cmd, resolve_tiles_->buffer, 0, plan_->buffer,
+                           offsetof(RasterPlan, resolve_counts) + 3 * sizeof(uint32_t), 1,
+                           sizeof(VkDrawIndirectCommand));
 }
 
 std::vector<uint64_t> ComputeRaster::visibility() const {

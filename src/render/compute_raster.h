@@ -29,10 +29,11 @@
 //            from the triangle's own UV derivatives), the light and, with a shadow map, its
 //            shadows (resolve_body.glsl), into a buffer of colour and depth per pixel. One
 //            dispatch per variant and texture of the asset (none: one);
-//   composite (graphics, colour + depth) one full-screen triangle writing the resolved pixels
-//            into the frame's targets, depth-tested against what the hardware drew
-//            (composite.frag): the only fragment work left, since the H100's and H200's graphics
-//            work runs on 2 of their 66 TPCs while compute runs on all.
+//   composite (graphics, colour + depth) a quad per tile the resolve shaded a pixel of (its
+//            list: THRONG_BINDING_RESOLVE_TILES) writing the resolved pixels into the frame's
+//            targets, depth-tested against what the hardware drew (composite.vert, .frag): the
+//            only fragment work left, since the H100's and H200's graphics work runs on 2 of
+//            their 66 TPCs while compute runs on all.
 #pragma once
 
 #include "clusters.h"
@@ -201,7 +202,8 @@ class ComputeRaster {
     bool coarse_ = false;              // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_shading_, submesh_props_, visibility_, plan_;
-    gpu::OwnedBuffer resolved_; // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
+    gpu::OwnedBuffer resolved_;      // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
+    gpu::OwnedBuffer resolve_tiles_; // the composite's draw and tiles (THRONG_BINDING_RESOLVE_TILES)
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants
     std::vector<gpu::OwnedBuffer> params_; // per slot (host-visible)

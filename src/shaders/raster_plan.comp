@@ -24,7 +24,8 @@ layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) buffer Plan { Rast
 
 uvec4 rows(uint groups) { return uvec4(min(groups, THRONG_RASTER_ROW), (groups + THRONG_RASTER_ROW - 1u) / THRONG_RASTER_ROW, 1u, 0u); }
 
-// The resolve's dispatches and the composite's count from resolve_counts' first three.
+// The resolve's dispatches from resolve_counts' first three (the composite's draw is the resolve's:
+// THRONG_BINDING_RESOLVE_TILES).
 void planResolve() {
     uvec2 tiles = (uvec2(raster.viewport) + THRONG_RESOLVE_TILE - 1u) / THRONG_RESOLVE_TILE;
     for (uint v = 0u; v < 3u; ++v)
@@ -79,7 +80,6 @@ void main() {
         cached_members += cached;
     }
     plan.totals = uvec4(cache_vertex, cached_members, uncached, 0u);
-    plan.resolve_draw = uvec4(3u, 1u, 0u, 0u);
     plan.resolve_counts = uvec4(cached_members, skinned, coarse, 0u);
     planResolve();
 }

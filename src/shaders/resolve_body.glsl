@@ -12,7 +12,8 @@
 // shader's 2 x 2 quads would hold other triangles; a compute shader has none).
 // Writes the linear colour and the depth into the resolved buffer (THRONG_BINDING_RESOLVED), which
 // the composite draw (composite.frag) then writes into the frame's targets, depth-tested against
-// what the hardware drew. In compute because a GPU whose graphics work runs on a few of its
+// what the hardware drew, and lists the tiles it shaded a pixel of for that draw
+// (THRONG_BINDING_RESOLVE_TILES: the composite covers those tiles only). In compute because a GPU whose graphics work runs on a few of its
 // processors (the H100 and H200: 2 of 66 TPCs) would shade every pixel there.
 //
 // Variants, each shading its own pixels and leaving the others': THRONG_RESOLVE_CACHED
@@ -41,6 +42,9 @@ layout(std430, set = 0, binding = THRONG_BINDING_CACHE_NORMALS) readonly buffer 
 layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) readonly buffer MemberSlots { uint member_slots[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_TRIANGLE_SLOTS) readonly buffer TriangleSlots { uvec4 triangle_slots[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVED) writeonly buffer Resolved { uvec4 resolved[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TILES) buffer Tiles { uint resolve_tiles[]; };
+
+#extension GL_KHR_shader_subgroup_basic : require
 
 #include "vertex.glsl"
 #include "instance.glsl"
@@ -145,4 +149,14 @@ void main() {
     vec3 b = screenBarycentrics(c, s, area); // depth is linear in screen space
     float depth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
     resolved[pixel] = uvec4(floatBitsToUint(albedo.rgb * light), floatBitsToUint(depth));
+    // The tile into the composite's list, once (a workgroup is a tile: one invocation of each
+    // subgroup that shaded a pixel asks, the first ask of any variant's dispatch lists it).
+    if (subgroupElect()) {
+        uvec2 tiles = (uvec2(raster.viewport) + THRONG_RESOLVE_TILE - 1u) / THRONG_RESOLVE_TILE;
+        uint tile = gl_WorkGroupID.y * tiles.x + gl_WorkGroupID.x;
+        if (atomicExchange(resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tile], 1u) == 0u) {
+            uint listed = atomicAdd(resolve_tiles[0], 6u) / 6u;
+            resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tiles.x * tiles.y + listed] = tile;
+        }
+    }
 }

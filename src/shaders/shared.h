@@ -83,6 +83,10 @@ using uint = uint32_t;
     35 // storage buffer: uvec4 per pixel, what the resolve shaded: linear colour (3 float bits), depth (float bits;
        // THRONG_RESOLVED_NONE: nothing), which the composite draw writes into the frame's targets
 #define THRONG_RESOLVED_NONE 0xffffffffu
+#define THRONG_BINDING_RESOLVE_TILES                                                                                   \
+    36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
+       // then a uint per resolve tile (1: the resolve shaded a pixel of it), then the listed tiles' indices
+#define THRONG_RESOLVE_TILES_FLAGS 4u // the word of tile 0's flag; the list starts after every tile's flag
 #define THRONG_CACHE_VERTEX_WORDS                                                                                      \
     10 // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
 #define THRONG_CACHE_MAX_JOINTS 128 // the cache pass keeps a member's palette in shared memory; more joints: no cache
@@ -357,8 +361,8 @@ struct SubmeshShading {
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
 // dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
-// cache's layout and dispatches, the composite's draw, the late phase's first slots and the resolve's
-// dispatches: 672 bytes.
+// cache's layout and dispatches, the resolve's counts, the late phase's first slots and the resolve's
+// dispatches: 656 bytes.
 struct RasterPlan {
     uvec4 dispatches[8]; // per LOD: the rasterizer's workgroups for the members the cache does not hold
     uvec4 members[2];    // LOD l in component l % 4 of [l / 4]
@@ -368,7 +372,6 @@ struct RasterPlan {
     uvec4 cached_dispatches[8]; // per LOD: the rasterizer's workgroups for the cached members' clusters (`dispatches`:
                                 // the rest)
     uvec4 totals;         // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
-    uvec4 resolve_draw;   // VkDrawIndirectCommand of the composite (3, 1, 0, 0), drawn when resolve_counts.w is not 0
     uvec4 resolve_counts; // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; all
     // The late phase of occlusion culling (raster_plan.comp with `late`): per LOD the first slot of
     // the members the late culling pass added (the early phase's count), LOD l in component l % 4
@@ -548,8 +551,8 @@ static_assert(offsetof(RasterPlan, cached_dispatches) == 416);
 static_assert(offsetof(RasterPlan, totals) == 544);
 static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
-static_assert(sizeof(RasterPlan) == 672);
-static_assert(offsetof(RasterPlan, resolve_draw) == 560);
+static_assert(sizeof(RasterPlan) == 656);
+static_assert(offsetof(RasterPlan, resolve_counts) == 560);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
 static_assert(offsetof(CullParams, lod_errors) == 112);
