@@ -10,6 +10,7 @@
 #include "headless_device.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace throng {
 
@@ -80,16 +81,15 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
     s.light_direction = job.light_direction;
     s.progress = job.progress;
 
+    // Freed on every path in reverse order, after the catch's wait for the GPU (a failed frame may
+    // leave work in flight): the asset, then the allocator (each frees itself).
     gpu::Allocator allocator;
     gpu::createAllocator(allocator, ctx);
-    Result<CrowdJobResult> result = Error{""};
+    std::optional<render::GpuAsset> gpu_asset;
     try {
         Result<render::GpuAsset> uploaded = render::uploadAsset(allocator, asset, storage);
-        if (!uploaded) {
-            gpu::destroyAllocator(allocator);
-            return uploaded.error();
-        }
-        render::GpuAsset& gpu_asset = uploaded.value();
+        if (!uploaded) return uploaded.error();
+        gpu_asset = std::move(uploaded).value();
         render::CrowdLayout layout;
         layout.count = job.members;
         layout.seed = job.seed;
@@ -98,51 +98,41 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
         if (job.simulate) {
             Result<render::MotionFactory> motion =
                 sim::gpuMotion(ctx, asset, crowd, sim::kindFor(job.technique), job.seed);
-            if (!motion) {
-                gpu_asset.release();
-                gpu::destroyAllocator(allocator);
-                return motion.error();
-            }
+            if (!motion) return motion.error();
             s.motion = std::move(motion).value();
         }
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(job.width) / float(job.height));
-        Result<render::RenderOutput> rendered = render::renderCrowd(allocator, gpu_asset, crowd, vp, s);
+        Result<render::RenderOutput> rendered = render::renderCrowd(allocator, *gpu_asset, crowd, vp, s);
+        if (!rendered) return rendered.error();
+        render::RenderOutput& r = rendered.value();
         CrowdJobResult out;
-        out.warnings = gpu_asset.warnings;
-        gpu_asset.release();
+        out.warnings = gpu_asset->warnings;
         out.gpu_memory_bytes = allocator.peak_reserved;
-        if (!rendered) {
-            result = rendered.error();
-        } else {
-            render::RenderOutput& r = rendered.value();
-            out.rgba = std::move(r.rgba);
-            out.width = r.width;
-            out.height = r.height;
-            for (const render::PassTiming& p : r.passes) out.passes.push_back({p.name, p.gpu_ms});
-            for (const render::FrameSample& f : r.frames) out.frames.push_back(toFrame(f));
-            out.gpu_times = r.gpu_times;
-            out.triangles = r.triangles;
-            out.submitted_triangles = r.submitted_triangles;
-            out.drawn = toCounts(r.drawn);
-            const render::VertexCacheStats& c = r.vertex_cache;
-            out.vertex_cache = {c.capacity_bytes,   c.cached_members,   c.cached_vertices,
-                                c.uncached_members, c.cache_pass_bytes, c.raster_read_bytes};
-            out.technique = r.technique;
-            out.raster = r.raster;
-            out.warnings.insert(out.warnings.end(), r.notes.begin(), r.notes.end());
-            result = std::move(out);
-        }
+        out.rgba = std::move(r.rgba);
+        out.width = r.width;
+        out.height = r.height;
+        for (const render::PassTiming& p : r.passes) out.passes.push_back({p.name, p.gpu_ms});
+        for (const render::FrameSample& f : r.frames) out.frames.push_back(toFrame(f));
+        out.gpu_times = r.gpu_times;
+        out.triangles = r.triangles;
+        out.submitted_triangles = r.submitted_triangles;
+        out.drawn = toCounts(r.drawn);
+        const render::VertexCacheStats& c = r.vertex_cache;
+        out.vertex_cache = {c.capacity_bytes,   c.cached_members,   c.cached_vertices,
+                            c.uncached_members, c.cache_pass_bytes, c.raster_read_bytes};
+        out.technique = r.technique;
+        out.raster = r.raster;
+        out.warnings.insert(out.warnings.end(), r.notes.begin(), r.notes.end());
+        return out;
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(ctx.device);
-        result = Error{e.what()};
+        return Error{e.what()};
     }
-    gpu::destroyAllocator(allocator);
-    return result;
 }
 
 Result<double> measureCopyBandwidth(HeadlessDevice& device) {
     gpu::Context& ctx = headlessContext(device);
-    gpu::Allocator allocator;
+    gpu::Allocator allocator; // frees itself
     gpu::createAllocator(allocator, ctx);
     Result<double> result = 0.0;
     try {
@@ -156,7 +146,6 @@ Result<double> measureCopyBandwidth(HeadlessDevice& device) {
         vkDeviceWaitIdle(ctx.device);
         result = Error{e.what()};
     }
-    gpu::destroyAllocator(allocator);
     return result;
 }
 
