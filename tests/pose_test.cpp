@@ -281,6 +281,28 @@ TEST_F(PoseGpu, EveryInterpolationAndUnevenKeys) {
     EXPECT_LT(m.worst, 1e-5);
 }
 
+// Skeletons of more nodes than pose_nodes.comp's workgroup holds take pose.comp (a thread per
+// member, depth first): the walker with 300 more nodes (a chain under its head, leaves under its
+// hips), the same blend within the same bound.
+TEST_F(PoseGpu, LargeSkeletonsTakeThePerMemberPass) {
+    if (!context_->vertex_stores) GTEST_SKIP() << "the device lacks vertexPipelineStoresAndAtomics (capture shaders)";
+    Model walker = makeWalker();
+    Skeleton& s = walker.skeleton;
+    const int32_t head = int32_t(std::find(s.names.begin(), s.names.end(), "head") - s.names.begin());
+    ASSERT_LT(head, int32_t(s.size()));
+    for (int i = 0; i < 300; ++i) {
+        s.parents.push_back(i < 40 ? (i == 0 ? head : int32_t(s.size()) - 1) : 0);
+        s.names.push_back("extra" + std::to_string(i));
+        s.rest.emplace_back();
+    }
+    ASSERT_GT(s.size(), uint32_t(THRONG_POSE_GROUP_NODES));
+    ASSERT_TRUE(validate(walker).ok()) << validate(walker).message;
+    const Measured m = drawAndCompare(*allocator_, walker, {"idle@spine,0.7@60%"}, 16);
+    std::printf("pose, walker with %u nodes (per member): worst %.2e of the size\n", s.size(), m.worst);
+    EXPECT_LT(m.worst, 1e-5);
+    EXPECT_GT(m.layer_moves, 0.02);
+}
+
 // A real model: the Fox's three clips cross-fade exactly (the quaternion palettes approximate
 // them to 2.4e-2 of its size), with its Survey clip over the head and neck.
 TEST_F(PoseGpu, TheFoxCrossFadesExactly) {

@@ -76,6 +76,7 @@ extern const std::span<const uint32_t> sim_scan_comp_spv;
 extern const std::span<const uint32_t> sim_scatter_comp_spv;
 extern const std::span<const uint32_t> sim_step_comp_spv;
 extern const std::span<const uint32_t> pose_comp_spv;
+extern const std::span<const uint32_t> pose_nodes_comp_spv;
 // Capture variants of the vertex shaders (tests: instance.glsl, captureWorld).
 extern const std::span<const uint32_t> baked_capture_vert_spv;
 extern const std::span<const uint32_t> static_capture_vert_spv;

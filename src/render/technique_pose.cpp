@@ -1,5 +1,7 @@
-// Technique `pose`: every member's pose is computed on the GPU each frame. A compute pass
-// (pose.comp, the `pose` pass before the draw) samples each member's clips from the model's own
+// Technique `pose`: every member's pose is computed on the GPU each frame. A compute pass (the
+// `pose` pass before the draw: pose_nodes.comp, a thread per member and node, for skeletons of up
+// to THRONG_POSE_GROUP_NODES nodes; pose.comp, a thread per member, for larger ones; both
+// pose_sample.glsl) samples each member's clips from the model's own
 // keys, blends the cross-fade and the crowd's layers per joint in local space (exact, where baked and vat
 // blend skinning matrices), composes the hierarchy and writes the member's
 // palette of 3x4 matrices into one device buffer; palette.vert then skins from it as technique
@@ -10,7 +12,8 @@
 //
 // The pass poses every live member, not only the visible ones: the shadow map, drawn before the
 // camera's culling, needs members the camera does not see. Memory: per member 48 bytes a palette
-// entry (the pass keeps model matrices in each thread's stack, the path from the root only).
+// entry (the pass keeps model matrices in shared memory, or in each thread's stack: the path from
+// the root).
 #include "frame_resources.h"
 #include "mesh_pass.h"
 #include "pose_gpu.h"
@@ -73,10 +76,13 @@ class PoseTechnique final : public MeshTechnique {
         set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
         layout_ = gpu::Unique<VkPipelineLayout>(
             ctx.device, gpu::createPipelineLayout(ctx, set_layout_, sizeof(gpu::shader::PoseConstants), cs));
+        // A thread per (member, node) where a workgroup holds a member's nodes, else per member.
+        levels_ = data.depth;
         const VkSpecializationMapEntry depth_entry{THRONG_SPEC_POSE_DEPTH, 0, sizeof(uint32_t)};
         const VkSpecializationInfo depth{1, &depth_entry, sizeof data.depth, &data.depth};
         pipeline_ = gpu::Unique<VkPipeline>(
-            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_, &depth));
+            ctx.device, perNode() ? gpu::createComputePipeline(ctx, gpu::shaders::pose_nodes_comp_spv, layout_)
+                                  : gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_, &depth));
         const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(bindings.size())}};
         pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
         set_ = gpu::allocateSets(ctx, pool_, set_layout_, 1)[0];
@@ -138,19 +144,22 @@ class PoseTechnique final : public MeshTechnique {
     void recordPose(VkCommandBuffer cmd, float time) const {
         const uint32_t members = crowd().liveMembers();
         if (members == 0) return;
-        const gpu::shader::PoseConstants c{time, members, nodes_, joints_, uint32_t(setup_.pose_layers.size()),
-                                           0,    0,       0};
+        const gpu::shader::PoseConstants c{time,    members, nodes_, joints_, uint32_t(setup_.pose_layers.size()),
+                                           levels_, 0,       0};
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
         // Rows of at most 32,768 workgroups: past 4 M members one row would pass the 65,535 every
         // device allows.
-        const uint32_t groups = (members + THRONG_POSE_LOCAL_SIZE - 1) / THRONG_POSE_LOCAL_SIZE;
+        const uint32_t per_group = perNode() ? THRONG_POSE_GROUP_NODES / nodes_ : THRONG_POSE_LOCAL_SIZE;
+        const uint32_t groups = (members + per_group - 1) / per_group;
         const uint32_t x = std::min(groups, 32768u);
         vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
     }
 
-    uint32_t nodes_ = 0, joints_ = 0;
+    bool perNode() const { return nodes_ <= THRONG_POSE_GROUP_NODES; } // pose_nodes.comp, else pose.comp
+
+    uint32_t nodes_ = 0, joints_ = 0, levels_ = 1;
     gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_, durations_,
         steps_, palette_;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
@@ -167,7 +176,9 @@ Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& set
     if (setup.source == nullptr || setup.source->empty())
         return Error{"technique pose samples the model's keys on the GPU and needs the source animation, which this "
                      "asset lacks"};
-    if (const uint32_t depth = skeletonDepth(setup.source->skeleton); depth > THRONG_POSE_MAX_DEPTH)
+    // pose.comp (skeletons of more nodes than pose_nodes.comp's workgroup) keeps a stack per thread.
+    if (const uint32_t depth = skeletonDepth(setup.source->skeleton);
+        setup.source->skeleton.size() > THRONG_POSE_GROUP_NODES && depth > THRONG_POSE_MAX_DEPTH)
         return Error{"technique pose: the skeleton is " + std::to_string(depth) + " levels deep, more than the " +
                      std::to_string(THRONG_POSE_MAX_DEPTH) + " its pass holds (baked and vat draw it)"};
     const uint64_t members = setup.instances->size();

@@ -416,9 +416,12 @@ struct PyramidConstants {
 #define THRONG_BINDING_POSE_STEPS                                                                                      \
     48 // storage buffer: PoseStep per skeleton node, depth first (parents before children)
 #define THRONG_BINDING_POSE_CLIPS 49 // storage buffer: float duration per clip (seconds; clips loop)
-#define THRONG_POSE_LOCAL_SIZE 64    // members per workgroup (a thread per member)
-#define THRONG_POSE_MAX_DEPTH 256    // skeleton levels the pass's stack holds (48 bytes each, per thread)
-#define THRONG_MAX_LAYERS 8          // layers a crowd may have (each member carries any of them)
+#define THRONG_POSE_LOCAL_SIZE 64    // pose.comp: members per workgroup (a thread per member)
+#define THRONG_POSE_MAX_DEPTH 256    // skeleton levels pose.comp's stack holds (48 bytes each, per thread)
+// pose_nodes.comp: a workgroup of this many threads, a thread per (member, node), the members'
+// model matrices in shared memory (48 bytes each: 12 KB); larger skeletons take pose.comp.
+#define THRONG_POSE_GROUP_NODES 256
+#define THRONG_MAX_LAYERS 8 // layers a crowd may have (each member carries any of them)
 // Member key k carries layer l when throngCarries(k, THRONG_LAYER_SALT + l, share): the props'
 // hash with numbers no prop has, so which members wave is independent of who carries a sword.
 #define THRONG_LAYER_SALT 4096u
@@ -428,7 +431,7 @@ struct PyramidConstants {
 
 struct PoseNode {
     int parent; // -1: a root
-    uint reserved0;
+    uint depth; // 0: a root, else its parent's + 1
     uint reserved1;
     uint reserved2;
     vec4 translation; // the rest pose (joints no track moves keep it)
@@ -474,7 +477,7 @@ struct PoseConstants {
     uint nodes;
     uint joints;
     uint layers;
-    uint reserved0;
+    uint levels; // the skeleton's depth: 1 when every node is a root (pose_nodes.comp's passes)
     uint reserved1;
     uint reserved2;
 };

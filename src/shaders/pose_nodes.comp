@@ -1,0 +1,43 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared.h"
+
+// Technique `pose`, a thread per (member, skeleton node), THRONG_POSE_GROUP_NODES threads a
+// workgroup holding as many whole members as fit (skeletons of at most that many nodes;
+// pose.comp takes larger ones): each thread samples and blends its node's local pose
+// (pose_sample.glsl) into shared memory; then, one depth level at a time, the nodes of that level
+// compose their parent's model matrix; then the member's threads write its palette, each entry
+// model[node] x inverse bind, 3 rows (palette.vert and the compute rasterizer read it). A thread
+// per member (pose.comp) walks its nodes one after another, 21 key searches deep for the walker,
+// with few threads a processor: the GPU waits on memory there.
+layout(local_size_x = THRONG_POSE_GROUP_NODES) in;
+
+layout(std430, set = 0, binding = THRONG_BINDING_POSE_JOINTS) readonly buffer Joints { PoseJoint joints[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) writeonly buffer Palettes { vec4 palette[]; };
+
+#include "pose_sample.glsl"
+
+shared mat3x4 model[THRONG_POSE_GROUP_NODES]; // member slot s, node n at s * nodes + n
+
+void main() {
+    uint lanes = pose.nodes, per_group = THRONG_POSE_GROUP_NODES / lanes;
+    uint slot = gl_LocalInvocationID.x / lanes, n = gl_LocalInvocationID.x % lanes;
+    uint member = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * per_group + slot;
+    bool live = slot < per_group && member < pose.members;
+    uint first = slot * lanes; // the member's node 0 in `model`
+    PoseNode node;
+    if (live) {
+        node = nodes[n];
+        model[first + n] = poseLocal(memberClock(member), n);
+    }
+    barrier();
+    for (uint depth = 1u; depth < pose.levels; ++depth) { // parents are final a level before
+        if (live && node.depth == depth) model[first + n] = compose(model[first + uint(node.parent)], model[first + n]);
+        barrier();
+    }
+    if (!live) return;
+    for (uint j = n; j < pose.joints; j += lanes) {
+        PoseJoint joint = joints[j];
+        writeEntry(member, joint.entry, model[first + joint.node], joint);
+    }
+}
