@@ -18,24 +18,20 @@ bench_run street --techniques baked,static,baked@hardware --instances 1000000 --
 # pose, a million walkers in the overview, a layer on half of them (target 5 ms; 18.7 through the hardware).
 bench_run pose-layer --model builtin:waver --techniques pose,pose@hardware --layer wave@shoulder_r@50% \
   --instances 1000000 --raster compute
-# Every technique that animates on the GPU, a million members in the overview (within 1.5x of baked).
-bench_run gpu-techniques --techniques baked,pose,vat,static,baked@dq,vat@hardware --instances 1000000 --simulate \
-  --raster compute
-# The same in another order (static and dual quaternions were slower after pose and vat once).
-bench_run gpu-order --techniques static,baked@dq,baked --instances 1000000 --simulate --raster compute
-bench_run fish --model builtin:fish --techniques baked,procedural,procedural@hardware --instances 1000000 --simulate \
-  --raster compute
-# Dual quaternions after pose, vat and static ran slower in every pass in runs 1 and 2 (simulate and
-# cull too), not after static alone: which technique leaves what behind.
-bench_run dq-alone --techniques baked@dq --instances 1000000 --simulate --raster compute
-bench_run dq-after-pose --techniques pose,baked@dq --instances 1000000 --simulate --raster compute
-bench_run dq-after-vat --techniques vat,baked@dq --instances 1000000 --simulate --raster compute
-bench_run baked-fifth --techniques baked,pose,vat,static,baked,baked@dq --instances 1000000 --simulate --raster compute
-# Without the vertex cache, against render::cachedLevels' choice above (pose, vat: levels of a dozen vertices).
-bench_run gpu-nocache --techniques pose,vat --instances 1000000 --simulate --raster compute --vertex-cache 0
+# Every technique that animates on the GPU, a million members in the overview (within 1.5x of
+# baked), each in its own process: in runs 1 to 3 a series after several million-member series
+# in one process ran slower in every pass (docs/ONE_RENDERER.md part 5), whatever its technique.
+for t in baked pose vat static baked@dq vat@hardware; do
+  bench_run "gpu-$(echo "$t" | tr @ -)" --techniques "$t" --instances 1000000 --simulate --raster compute
+done
+bench_run fish --model builtin:fish --techniques baked,procedural --instances 1000000 --simulate --raster compute
+bench_run fish-hardware --model builtin:fish --techniques procedural@hardware --instances 1000000 --simulate
+# The same crowd again and again in one process: the slowdown itself.
+bench_run repeated --techniques baked,baked,baked,baked,baked,baked --instances 1000000 --simulate --raster compute
 # The techniques the CPU feeds: their GPU passes against baked's, their CPU time beside.
-run cpu-fed --size 1920x1080 --frames 3 --warmup 1 --techniques palette,palette-ubo,bonetex,palette@hardware --instances 1000000 \
-  --raster compute
+for t in palette palette-ubo bonetex palette@hardware; do
+  run "cpu-$(echo "$t" | tr @ -)" --size 1920x1080 --frames 3 --warmup 1 --techniques "$t" --instances 1000000 --raster compute
+done
 # Full detail: 10,000 baked walkers (2 ms) and textured CesiumMan at 100,000 (10 ms).
 bench_run full --techniques baked,pose,static,baked@hardware --instances 10000,100000 --lod off --raster compute
 bench_run cesium-full --model "$cesium" --techniques baked,pose --instances 10000,100000 --lod off --raster compute
