@@ -82,7 +82,6 @@ PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup>
     for (uint32_t n = 0; n < nodes; ++n) {
         gpu::shader::PoseNode node{};
         node.parent = skeleton.parents[n];
-        node.depth = node.parent >= 0 && uint32_t(node.parent) < n ? d.nodes[uint32_t(node.parent)].depth + 1 : 0u;
         const Transform& rest = skeleton.rest[n];
         node.translation = glm::vec4(rest.translation, 0.0f);
         node.rotation = glm::vec4(rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w);

@@ -77,7 +77,6 @@ class PoseTechnique final : public MeshTechnique {
         layout_ = gpu::Unique<VkPipelineLayout>(
             ctx.device, gpu::createPipelineLayout(ctx, set_layout_, sizeof(gpu::shader::PoseConstants), cs));
         // A thread per (member, node) where a workgroup holds a member's nodes, else per member.
-        levels_ = data.depth;
         const VkSpecializationMapEntry depth_entry{THRONG_SPEC_POSE_DEPTH, 0, sizeof(uint32_t)};
         const VkSpecializationInfo depth{1, &depth_entry, sizeof data.depth, &data.depth};
         pipeline_ = gpu::Unique<VkPipeline>(
@@ -144,8 +143,8 @@ class PoseTechnique final : public MeshTechnique {
     void recordPose(VkCommandBuffer cmd, float time) const {
         const uint32_t members = crowd().liveMembers();
         if (members == 0) return;
-        const gpu::shader::PoseConstants c{time,    members, nodes_, joints_, uint32_t(setup_.pose_layers.size()),
-                                           levels_, 0,       0};
+        const gpu::shader::PoseConstants c{time, members, nodes_, joints_, uint32_t(setup_.pose_layers.size()),
+                                           0,    0,       0};
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
@@ -159,7 +158,7 @@ class PoseTechnique final : public MeshTechnique {
 
     bool perNode() const { return nodes_ <= THRONG_POSE_GROUP_NODES; } // pose_nodes.comp, else pose.comp
 
-    uint32_t nodes_ = 0, joints_ = 0, levels_ = 1;
+    uint32_t nodes_ = 0, joints_ = 0;
     gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_, durations_,
         steps_, palette_;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;

@@ -5,8 +5,8 @@
 // Technique `pose`, a thread per (member, skeleton node), THRONG_POSE_GROUP_NODES threads a
 // workgroup holding as many whole members as fit (skeletons of at most that many nodes;
 // pose.comp takes larger ones): each thread samples and blends its node's local pose
-// (pose_sample.glsl) into shared memory; then, one depth level at a time, the nodes of that level
-// compose their parent's model matrix; then the member's threads write its palette, each entry
+// (pose_sample.glsl) into shared memory; then composes its ancestors' local matrices, root first,
+// into its model matrix; then the member's threads write its palette, each entry
 // model[node] x inverse bind, 3 rows (palette.vert and the compute rasterizer read it). A thread
 // per member (pose.comp) walks its nodes one after another, 21 key searches deep for the walker,
 // with few threads a processor: the GPU waits on memory there.
@@ -25,16 +25,19 @@ void main() {
     uint member = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * per_group + slot;
     bool live = slot < per_group && member < pose.members;
     uint first = slot * lanes; // the member's node 0 in `model`
-    PoseNode node;
+    if (live) model[first + n] = poseLocal(memberClock(member), n);
+    barrier();
+    // Its model matrix: the local matrices of its ancestors, root first (a few levels: no
+    // barrier per level).
+    mat3x4 m;
     if (live) {
-        node = nodes[n];
-        model[first + n] = poseLocal(memberClock(member), n);
+        m = model[first + n];
+        for (int parent = nodes[n].parent; parent >= 0; parent = nodes[parent].parent)
+            m = compose(model[first + uint(parent)], m);
     }
     barrier();
-    for (uint depth = 1u; depth < pose.levels; ++depth) { // parents are final a level before
-        if (live && node.depth == depth) model[first + n] = compose(model[first + uint(node.parent)], model[first + n]);
-        barrier();
-    }
+    if (live) model[first + n] = m;
+    barrier();
     if (!live) return;
     for (uint j = n; j < pose.joints; j += lanes) {
         PoseJoint joint = joints[j];

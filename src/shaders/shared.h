@@ -431,7 +431,7 @@ struct PyramidConstants {
 
 struct PoseNode {
     int parent; // -1: a root
-    uint depth; // 0: a root, else its parent's + 1
+    uint reserved0;
     uint reserved1;
     uint reserved2;
     vec4 translation; // the rest pose (joints no track moves keep it)
@@ -477,7 +477,7 @@ struct PoseConstants {
     uint nodes;
     uint joints;
     uint layers;
-    uint levels; // the skeleton's depth: 1 when every node is a root (pose_nodes.comp's passes)
+    uint reserved0;
     uint reserved1;
     uint reserved2;
 };
