@@ -17,6 +17,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -549,6 +550,37 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     job.animation = static_cast<AnimationStorage>(6);
     EXPECT_EQ(renderCrowd(*host.device, asset, job).error().message,
               "animation storage 6 is not auto, image, texel-buffer or buffer");
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
+// A headless job that settles (CrowdJob::settle_seconds: frame 0 drawn again until the time has
+// passed, as `throng bench --settle` asks of a GPU) reports its frames as one that does not, with
+// the same picture, and takes at least that long; the device says it is a CPU (lavapipe), where
+// the bench does not ask.
+TEST(Embed, ASettlingJobDrawsTheSameFrames) {
+    const BakedAsset asset = bake(makeWalker(), {}).value();
+    Host host;
+    CrowdJob job;
+    job.members = 40;
+    job.width = 96;
+    job.height = 64;
+    job.frames = 3;
+    job.time = 1.0f;
+    const Result<CrowdJobResult> plain = renderCrowd(*host.device, asset, job);
+    ASSERT_TRUE(plain) << plain.error().message;
+    job.settle_seconds = 0.4f;
+    const auto start = std::chrono::steady_clock::now();
+    const Result<CrowdJobResult> settled = renderCrowd(*host.device, asset, job);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(settled) << settled.error().message;
+    EXPECT_GE(seconds, 0.4);
+    EXPECT_EQ(settled.value().frames.size(), 3u);
+    EXPECT_EQ(settled.value().rgba, plain.value().rgba);
+    EXPECT_FALSE(std::all_of(plain.value().rgba.begin(), plain.value().rgba.end(),
+                             [&](uint8_t b) { return b == plain.value().rgba[0]; }));
+    if (host.device->name().find("llvmpipe") != std::string::npos) {
+        EXPECT_TRUE(host.device->capabilities().cpu);
+    }
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 

@@ -35,6 +35,12 @@ struct CrowdJob : CrowdOptions {
     float time = 0.0f;   // seconds; the last frame is drawn at this time
     uint32_t frames = 3; // frame i at time - (frames - 1 - i) * frame_step
     float frame_step = 1.0f / 60.0f;
+    // Frame 0 is drawn again until this much wall-clock time has passed (its last drawing is the
+    // one reported): a GPU that sat idle while the crowd was built lowers its clocks and raises
+    // them only under load, slower than a few frames (on an H100, the SM clock fell from 1980 MHz
+    // to 345-765 MHz between `bench` series and stayed there through 13 frames: every pass 2-4 x
+    // slower). `throng bench --settle` sets it on GPUs (not on a CPU device: Capabilities::cpu).
+    float settle_seconds = 0.0f;
     bool readback = true;  // the last frame's pixels in CrowdJobResult::rgba
     bool simulate = false; // the crowd simulation moves the members (TechniqueInfo::members_on_gpu)
     glm::vec3 light_direction = kDefaultLightDirection; // the way the sunlight travels (lightFromAngles)

@@ -109,6 +109,7 @@ class HeadlessDevice {
         bool gpu_culling = false;       // culling and LOD on the GPU (drawIndirectCount)
         bool occlusion_culling = false; // and its depth pyramid
         bool compute_raster = false;    // 64-bit buffer atomics: the compute rasterizer
+        bool cpu = false;               // a CPU device (lavapipe): no clocks to settle (CrowdJob::settle_seconds)
     };
     Capabilities capabilities() const;
     uint32_t validationErrors() const; // 0 without validation

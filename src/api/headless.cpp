@@ -75,6 +75,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
     s.time = job.time;
     s.frames = job.frames;
     s.frame_step = job.frame_step;
+    s.settle_seconds = job.settle_seconds;
     s.readback = job.readback;
     if (!(glm::length(job.light_direction) > 0.0f) || !std::isfinite(glm::length(job.light_direction)))
         return Error{"light direction is zero or not finite"};

@@ -48,7 +48,8 @@ std::string HeadlessDevice::driver() const { return state_->context->driver_name
 
 HeadlessDevice::Capabilities HeadlessDevice::capabilities() const {
     const gpu::Context& ctx = *state_->context;
-    return {ctx.timestamps, ctx.indirect_count, ctx.depth_pyramid, ctx.int64_atomics};
+    return {ctx.timestamps, ctx.indirect_count, ctx.depth_pyramid, ctx.int64_atomics,
+            ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU};
 }
 
 uint32_t HeadlessDevice::validationErrors() const {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -157,9 +158,15 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             out.frames[f.frame] = renderer->collect(slot);
             f.pending = false;
         };
-        for (uint32_t i = 0; i < frames; ++i) {
+        // Frame 0 drawn again while the GPU settles (RenderSettings::settle_seconds).
+        const bool settle = s.settle_seconds > 0.0f;
+        const auto settle_end =
+            std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                   std::chrono::duration<double>(settle ? s.settle_seconds : 0.0));
+        uint32_t submitted = 0;
+        for (uint32_t i = 0; i < frames; ++i, ++submitted) {
             if (s.progress) s.progress(i, frames);
-            const uint32_t slot = i % kFramesInFlight;
+            const uint32_t slot = submitted % kFramesInFlight;
             Slot& f = slots[slot];
             finish(slot);
             renderer->update(slot, view_projection, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
@@ -188,9 +195,10 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, f.fence));
             f.pending = true;
             f.frame = i;
+            if (i == 0 && frames > 1 && settle && std::chrono::steady_clock::now() < settle_end) --i; // again
         }
         // Drain in submission order so the timings stay in frame order.
-        for (uint32_t k = 0; k < kFramesInFlight; ++k) finish((frames + k) % kFramesInFlight);
+        for (uint32_t k = 0; k < kFramesInFlight; ++k) finish((submitted + k) % kFramesInFlight);
         if (s.readback) {
             out.rgba.resize(size_t(s.width) * s.height * 4);
             std::memcpy(out.rgba.data(), readback->mapped(), out.rgba.size());

@@ -24,6 +24,7 @@ struct RenderSettings : CrowdRendererSetup {
         3; // frames rendered (the first compiles pipelines on some drivers); timings: median of frames 2..N
     bool readback = true;            // copy the last frame back (off for benchmarks)
     float frame_step = 1.0f / 60.0f; // time between frames; frame i is at time - (frames - 1 - i) * frame_step
+    float settle_seconds = 0.0f;     // frame 0 again until this much time has passed (CrowdJob::settle_seconds)
     // Tests: render with the capture shader variants and return every vertex's world position
     // (RenderOutput::positions), nothing culled. Needs exactly one frame and Context::vertex_stores.
     bool capture = false;

@@ -145,6 +145,7 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     job.width = o.width;
     job.height = o.height;
     job.frames = o.warmup + o.frames;
+    job.settle_seconds = device.capabilities().cpu ? 0.0f : o.settle; // a CPU device has no clocks to raise
     job.time = float(job.frames) / 60.0f;
     job.readback = false;
     applyCrowdFlags(o.crowd, job);
@@ -384,6 +385,7 @@ int runBench(const BenchOptions& o) {
                              {"size", {o.width, o.height}},
                              {"frames", o.frames},
                              {"warmup", o.warmup},
+                             {"settle_seconds", o.settle},
                              {"results", nlohmann::json::array()}};
     std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), device->name().c_str(),
                  report["cpu"].get<std::string>().c_str(), std::thread::hardware_concurrency());

@@ -451,6 +451,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
+    bench_cmd
+        ->add_option("--settle", bench.settle,
+                     "Seconds of drawing the first frame again before those, on a GPU (its clocks rise under load)")
+        ->check(CLI::Range(0.0f, 60.0f));
     bench_cmd->add_option("--size", bench_size, "Image size WxH");
     bench_cmd->add_option("--seed", bench.seed, "Crowd seed")->check(countIn(0, UINT64_MAX));
     bench_cmd->add_option("--json", bench.json, "Write the report as JSON");

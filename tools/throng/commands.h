@@ -109,6 +109,7 @@ struct BenchOptions {
     std::string instances = "100,1000"; // comma-separated crowd sizes
     uint32_t frames = 20;               // timed frames per configuration
     uint32_t warmup = 5;                // frames before timing (pipeline compilation, caches)
+    float settle = 0.5f;                // seconds of the first frame again before those (CrowdJob::settle_seconds)
     uint32_t width = 1280, height = 720;
     uint64_t seed = 1;
     std::string json, csv; // reports to write (empty: none); the CSV also goes to stdout
