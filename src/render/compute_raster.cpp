@@ -268,8 +268,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     resolved_ =
         gpu::ownBuffer(a, VkDeviceSize(extent.width) * extent.height * sizeof(glm::uvec4),
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
-    const VkDeviceSize tiles = VkDeviceSize((extent.width + THRONG_RESOLVE_TILE - 1) / THRONG_RESOLVE_TILE) *
-                               ((extent.height + THRONG_RESOLVE_TILE - 1) / THRONG_RESOLVE_TILE);
+    const glm::uvec2 across = gpu::shader::throngResolveTiles(glm::uvec2(extent.width, extent.height));
+    const VkDeviceSize tiles = VkDeviceSize(across.x) * across.y;
     resolve_tiles_ = gpu::ownBuffer(a, (THRONG_RESOLVE_TILES_FLAGS + 2 * tiles) * sizeof(uint32_t),
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,

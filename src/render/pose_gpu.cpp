@@ -121,7 +121,6 @@ PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup>
         const auto [n, depth] = pending.back();
         pending.pop_back();
         d.steps.push_back({n, depth, uint32_t(d.joints.size()), uint32_t(entries[n].size())});
-        d.depth = std::max(d.depth, depth + 1);
         for (uint32_t k : entries[n]) {
             const PaletteEntry& e = source.palette[k];
             gpu::shader::PoseJoint j{};
@@ -134,6 +133,7 @@ PoseData packPose(const AnimationSource& source, std::span<const PoseLayerSetup>
         }
         for (auto c = children[n].rbegin(); c != children[n].rend(); ++c) pending.push_back({*c, depth + 1});
     }
+    d.depth = std::max(skeletonDepth(skeleton), 1u);
     for (const PoseLayerSetup& l : layers) {
         d.layers.push_back({l.clip, l.share, l.weight, 0u});
         d.masks.insert(d.masks.end(), l.mask.begin(), l.mask.end());

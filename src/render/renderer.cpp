@@ -159,12 +159,11 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             f.pending = false;
         };
         // Frame 0 drawn again while the GPU settles (RenderSettings::settle_seconds).
-        const bool settle = s.settle_seconds > 0.0f;
         const auto settle_end =
             std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                   std::chrono::duration<double>(settle ? s.settle_seconds : 0.0));
+                                                   std::chrono::duration<double>(std::max(s.settle_seconds, 0.0f)));
         uint32_t submitted = 0;
-        for (uint32_t i = 0; i < frames; ++i, ++submitted) {
+        for (uint32_t i = 0; i < frames; ++submitted) {
             if (s.progress) s.progress(i, frames);
             const uint32_t slot = submitted % kFramesInFlight;
             Slot& f = slots[slot];
@@ -195,7 +194,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &si, f.fence));
             f.pending = true;
             f.frame = i;
-            if (i == 0 && frames > 1 && settle && std::chrono::steady_clock::now() < settle_end) --i; // again
+            const bool again = i == 0 && frames > 1 && std::chrono::steady_clock::now() < settle_end;
+            if (!again) ++i;
         }
         // Drain in submission order so the timings stay in frame order.
         for (uint32_t k = 0; k < kFramesInFlight; ++k) finish((submitted + k) % kFramesInFlight);

@@ -10,7 +10,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer 
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TILES) readonly buffer Tiles { uint resolve_tiles[]; };
 
 void main() {
-    uvec2 tiles = (uvec2(raster.viewport) + THRONG_RESOLVE_TILE - 1u) / THRONG_RESOLVE_TILE;
+    uvec2 tiles = throngResolveTiles(uvec2(raster.viewport));
     uint tile = resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tiles.x * tiles.y + uint(gl_VertexIndex) / 6u];
     // Corners (0, 0), (1, 0), (0, 1) and (0, 1), (1, 0), (1, 1): x is 1 at 1, 4, 5; y at 2, 3, 5.
     uint corner = uint(gl_VertexIndex) % 6u;

@@ -27,7 +27,7 @@ uvec4 rows(uint groups) { return uvec4(min(groups, THRONG_RASTER_ROW), (groups +
 // The resolve's dispatches from resolve_counts' first three (the composite's draw is the resolve's:
 // THRONG_BINDING_RESOLVE_TILES).
 void planResolve() {
-    uvec2 tiles = (uvec2(raster.viewport) + THRONG_RESOLVE_TILE - 1u) / THRONG_RESOLVE_TILE;
+    uvec2 tiles = throngResolveTiles(uvec2(raster.viewport));
     for (uint v = 0u; v < 3u; ++v)
         plan.resolve_dispatches[v] = plan.resolve_counts[v] != 0u ? uvec4(tiles, 1u, 0u) : uvec4(0u, 1u, 1u, 0u);
     plan.resolve_counts.w = plan.resolve_counts.x + plan.resolve_counts.y + plan.resolve_counts.z;

@@ -152,7 +152,7 @@ void main() {
     // The tile into the composite's list, once (a workgroup is a tile: one invocation of each
     // subgroup that shaded a pixel asks, the first ask of any variant's dispatch lists it).
     if (subgroupElect()) {
-        uvec2 tiles = (uvec2(raster.viewport) + THRONG_RESOLVE_TILE - 1u) / THRONG_RESOLVE_TILE;
+        uvec2 tiles = throngResolveTiles(uvec2(raster.viewport));
         uint tile = gl_WorkGroupID.y * tiles.x + gl_WorkGroupID.x;
         if (atomicExchange(resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tile], 1u) == 0u) {
             uint listed = atomicAdd(resolve_tiles[0], 6u) / 6u;

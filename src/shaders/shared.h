@@ -383,6 +383,12 @@ struct RasterPlan {
 };
 #define THRONG_RESOLVE_TILE 8
 
+// The resolve's tiles across and down a picture of `viewport` pixels (its dispatches, its list
+// of shaded tiles and the composite's quads).
+THRONG_FN uvec2 throngResolveTiles(uvec2 viewport) {
+    return (viewport + uint(THRONG_RESOLVE_TILE - 1)) / uint(THRONG_RESOLVE_TILE);
+}
+
 // What the impostor pass needs to know (std430 storage buffer): 128 bytes.
 struct ImpostorParams {
     mat4 view_projection;
