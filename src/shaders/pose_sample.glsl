@@ -4,7 +4,8 @@
 // (the `.throng` file's source tracks) and blended in local space as throng::LayerJob does
 // (translation and scale lerped, rotation normalised-lerped the shorter way; weight 0 and 1
 // exact). The CPU reference is throng::referenceBlendedSkinningMatrices (throng/anim.h), in
-// double. Expects shared.h.
+// double. Expects shared.h and, for writeEntry, the palette's binding (`palette[]`) declared
+// before it.
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_NODES) readonly buffer Nodes { PoseNode nodes[]; };
