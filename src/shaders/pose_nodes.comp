@@ -7,9 +7,13 @@
 // pose.comp takes larger ones): each thread samples and blends its node's local pose
 // (pose_sample.glsl) into shared memory; then composes its ancestors' local matrices, root first,
 // into its model matrix; then the member's threads write its palette, each entry
-// model[node] x inverse bind, 3 rows (palette.vert and the compute rasterizer read it). A thread
-// per member (pose.comp) walks its nodes one after another, 21 key searches deep for the walker,
-// with few threads a processor: the GPU waits on memory there.
+// model[node] x inverse bind, 3 rows (palette.vert and the compute rasterizer read it). Threads
+// take their (member, node) node-major while they sample and compose (consecutive threads: one
+// node of consecutive members, so that a subgroup's threads take the same tracks, keys and
+// branches; member-major, a subgroup held 32 different nodes' code paths) and member-major
+// while they write (consecutive threads: consecutive rows of one palette). A thread per member
+// (pose.comp) walks its nodes one after another, 21 key searches deep for the walker, with few
+// threads a processor: the GPU waits on memory there.
 layout(local_size_x = THRONG_POSE_GROUP_NODES) in;
 
 layout(std430, set = 0, binding = THRONG_BINDING_POSE_JOINTS) readonly buffer Joints { PoseJoint joints[]; };
@@ -17,30 +21,34 @@ layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) writeonly buffer Palet
 
 #include "pose_sample.glsl"
 
-shared mat3x4 model[THRONG_POSE_GROUP_NODES]; // member slot s, node n at s * nodes + n
+shared mat3x4 model[THRONG_POSE_GROUP_NODES]; // member slot s, node n at n * per_group + s
 
 void main() {
     uint lanes = pose.nodes, per_group = THRONG_POSE_GROUP_NODES / lanes;
-    uint slot = gl_LocalInvocationID.x / lanes, n = gl_LocalInvocationID.x % lanes;
-    uint member = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * per_group + slot;
-    bool live = slot < per_group && member < pose.members;
-    uint first = slot * lanes; // the member's node 0 in `model`
-    if (live) model[first + n] = poseLocal(memberClock(member), n);
+    uint t = gl_LocalInvocationID.x, first_member = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * per_group;
+    // Sampling and composing: node n of member slot s.
+    uint s = t % per_group, n = t / per_group, member = first_member + s;
+    bool live = n < lanes && member < pose.members;
+    if (live) model[n * per_group + s] = poseLocal(memberClock(member), n);
     barrier();
     // Its model matrix: the local matrices of its ancestors, root first (a few levels: no
     // barrier per level).
     mat3x4 m;
     if (live) {
-        m = model[first + n];
+        m = model[n * per_group + s];
         for (int parent = nodes[n].parent; parent >= 0; parent = nodes[parent].parent)
-            m = compose(model[first + uint(parent)], m);
+            m = compose(model[uint(parent) * per_group + s], m);
     }
     barrier();
-    if (live) model[first + n] = m;
+    if (live) model[n * per_group + s] = m;
     barrier();
-    if (!live) return;
+    // Writing: the joints j = n, n + lanes, ... of member slot s.
+    s = t / lanes;
+    n = t % lanes;
+    member = first_member + s;
+    if (s >= per_group || member >= pose.members) return;
     for (uint j = n; j < pose.joints; j += lanes) {
         PoseJoint joint = joints[j];
-        writeEntry(member, joint.entry, model[first + joint.node], joint);
+        writeEntry(member, joint.entry, model[joint.node * per_group + s], joint);
     }
 }
