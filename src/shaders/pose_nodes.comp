@@ -5,7 +5,7 @@
 // Technique `pose`, a thread per (member, skeleton node), THRONG_POSE_GROUP_NODES threads a
 // workgroup holding as many whole members as fit (skeletons of at most that many nodes;
 // pose.comp takes larger ones): each thread samples and blends its node's local pose
-// (pose_sample.glsl; the member's clock once, by one thread) into shared memory; then composes its ancestors' local matrices, root first,
+// (pose_sample.glsl) into shared memory; then composes its ancestors' local matrices, root first,
 // into its model matrix; then the member's threads write its palette, each entry
 // model[node] x inverse bind, 3 rows (palette.vert and the compute rasterizer read it). Threads
 // take their (member, node) node-major while they sample and compose (consecutive threads: one
@@ -21,8 +21,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) writeonly buffer Palet
 
 #include "pose_sample.glsl"
 
-shared mat3x4 model[THRONG_POSE_GROUP_NODES];      // member slot s, node n at n * per_group + s
-shared MemberClock clocks[THRONG_POSE_GROUP_NODES]; // per member slot: computed once, not once a node
+shared mat3x4 model[THRONG_POSE_GROUP_NODES]; // member slot s, node n at n * per_group + s
 
 void main() {
     uint lanes = pose.nodes, per_group = THRONG_POSE_GROUP_NODES / lanes;
@@ -30,9 +29,7 @@ void main() {
     // Sampling and composing: node n of member slot s.
     uint s = t % per_group, n = t / per_group, member = first_member + s;
     bool live = n < lanes && member < pose.members;
-    if (t < per_group && first_member + t < pose.members) clocks[t] = memberClock(first_member + t);
-    barrier();
-    if (live) model[n * per_group + s] = poseLocal(clocks[s], n);
+    if (live) model[n * per_group + s] = poseLocal(memberClock(member), n);
     barrier();
     // Its model matrix: the local matrices of its ancestors, root first (a few levels: no
     // barrier per level).
