@@ -16,8 +16,8 @@
 // the GPU); the vertex shader moves a prop's triangles out of view on members without it.
 //
 // Not stored in .throng files: attach after loading (`--attach` in render, bench and view does).
-// Left out: the compute rasterizer draws members without their props, and impostors (pictures
-// baked without them) show none.
+// The compute rasterizer draws a prop's clusters only on the members that carry it (untinted, as
+// the hardware path). Left out: impostors (pictures baked without props) show none.
 #pragma once
 
 #include <throng/baked.h>
