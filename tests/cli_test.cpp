@@ -170,6 +170,12 @@ TEST(Cli, BenchRejectsBadArguments) {
     EXPECT_EQ(run("bench --techniques vat@dq").exit_code, 2);
     EXPECT_EQ(run("render --skinning quadratic").exit_code, 2);
     EXPECT_EQ(run("bench --instances 10,zero").exit_code, 2);
+    for (const char* settle : {"-1", "nan", "inf", "61", "soon"}) {
+        const CliRun bad = run(std::string("bench --instances 1 --frames 1 --settle ") + settle);
+        EXPECT_EQ(bad.exit_code, 2) << settle;
+        EXPECT_NE(bad.err.find("--settle"), std::string::npos) << bad.err;
+        EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    }
     const CliRun empty = run("bench --techniques ''");
     EXPECT_EQ(empty.exit_code, 2);
     EXPECT_EQ(empty.err, "throng: error: --techniques: empty list (give NAME[,NAME...] or all)\n");

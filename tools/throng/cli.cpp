@@ -454,7 +454,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd
         ->add_option("--settle", bench.settle,
                      "Seconds of drawing the first frame again before those, on a GPU (its clocks rise under load)")
-        ->check(CLI::Range(0.0f, 60.0f));
+        ->check(finiteIn(0.0, 60.0));
     bench_cmd->add_option("--size", bench_size, "Image size WxH");
     bench_cmd->add_option("--seed", bench.seed, "Crowd seed")->check(countIn(0, UINT64_MAX));
     bench_cmd->add_option("--json", bench.json, "Write the report as JSON");
