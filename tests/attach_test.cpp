@@ -244,12 +244,14 @@ TEST_F(AttachGpu, PropsFollowTheJointInEveryTechnique) {
             // The joint's model transform at the member's time: the reference skinning matrix
             // (a cross-fade blends them) times the joint's bind pose.
             const double t = double(time) * inst.speed + inst.time_offset;
-            const auto a = referenceSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, true);
-            const auto b = referenceSkinningMatrices(model, &model.clips[inst.clips >> 16], t, true);
-            const ReferenceLayer fade{&model.clips[inst.clips >> 16], t,
+            const auto a =
+                referenceSkinningMatrices(model, &model.clips[gpu::shader::throngClipA(inst.clips)], t, true);
+            const auto b =
+                referenceSkinningMatrices(model, &model.clips[gpu::shader::throngClipB(inst.clips)], t, true);
+            const ReferenceLayer fade{&model.clips[gpu::shader::throngClipB(inst.clips)], t,
                                       std::vector<double>(model.skeleton.size(), double(inst.blend))};
-            const auto exact =
-                referenceBlendedSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, {&fade, 1}, true);
+            const auto exact = referenceBlendedSkinningMatrices(
+                model, &model.clips[gpu::shader::throngClipA(inst.clips)], t, {&fade, 1}, true);
             const glm::vec2 xy = glm::unpackHalf2x16(inst.orientation.x), zw = glm::unpackHalf2x16(inst.orientation.y);
             const glm::dquat q(zw.y, xy.x, xy.y, zw.x);
             for (size_t p = 0; p < asset.props.size(); ++p) {

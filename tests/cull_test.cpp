@@ -90,7 +90,7 @@ render::CrowdGpu::Snapshot cullOnce(gpu::Allocator& a, render::CrowdGpu& crowd, 
 int cpuDecision(const gpu::shader::InstanceRecord& r, const std::vector<Bounds>& boxes,
                 const std::vector<render::LodRanges>& lods, const glm::mat4& vp, uint32_t height, const CullSettings& s,
                 double& margin) {
-    const uint32_t a = r.clips & 0xffffu, b = r.clips >> 16;
+    const uint32_t a = gpu::shader::throngClipA(r.clips), b = gpu::shader::throngClipB(r.clips);
     const glm::vec3 lo = glm::min(boxes[a].min, boxes[b].min), hi = glm::max(boxes[a].max, boxes[b].max);
     const float scale = r.position_scale.w;
     const glm::vec3 center = place(r, 0.5f * (lo + hi));
@@ -128,6 +128,33 @@ glm::mat4 randomCamera(std::mt19937& rng, const Bounds& b, float aspect) {
     glm::mat4 proj = glm::perspectiveRH_ZO(fov, aspect, 4.0f * glm::length(size), 0.05f);
     proj[1][1] *= -1.0f;
     return proj * glm::lookAtRH(eye, target, glm::vec3(0, 1, 0));
+}
+
+// InstanceRecord::clips (shared.h): clip A in 12 bits, clip B in 12, the member's asset in 8,
+// each read back as packed, whatever the others hold; a crowd's members play clips of their asset.
+TEST(MemberClips, TwoClipsAndTheAssetInOneWord) {
+    for (const uint32_t a : {0u, 1u, 77u, THRONG_MAX_CLIPS - 1})
+        for (const uint32_t b : {0u, 5u, THRONG_MAX_CLIPS - 1})
+            for (const uint32_t asset : {0u, 3u, THRONG_MAX_ASSETS - 1}) {
+                const uint32_t clips = gpu::shader::throngClips(a, b, asset);
+                EXPECT_EQ(gpu::shader::throngClipA(clips), a);
+                EXPECT_EQ(gpu::shader::throngClipB(clips), b);
+                EXPECT_EQ(gpu::shader::throngAssetOf(clips), asset);
+            }
+    Result<BakedAsset> baked = bake(makeWalker(), BakeOptions{});
+    ASSERT_TRUE(baked.ok()) << baked.error().message;
+    const BakedAsset& walker = baked.value();
+    render::CrowdLayout co;
+    co.count = 500;
+    const render::Crowd crowd = render::makeCrowd(walker, co);
+    size_t fading = 0;
+    for (const gpu::shader::InstanceRecord& r : crowd.instances) {
+        EXPECT_LT(gpu::shader::throngClipA(r.clips), walker.clips.size());
+        EXPECT_LT(gpu::shader::throngClipB(r.clips), walker.clips.size());
+        EXPECT_EQ(gpu::shader::throngAssetOf(r.clips), 0u);
+        fading += gpu::shader::throngClipA(r.clips) != gpu::shader::throngClipB(r.clips);
+    }
+    EXPECT_GT(fading, 0u); // some members cross-fade two clips
 }
 
 TEST_F(Cull, GpuKeepsEveryMemberTheCpuSeesForRandomCameras) {

@@ -638,8 +638,9 @@ void expectCapturedPositionsMatch(gpu::Allocator& a, const Model& model, const B
                                                  : c.local_fade ? (dq ? exact_dual[i] : exact[i])
                                                                 : (dq ? dual[i] : skinned[i]);
             ASSERT_EQ(ref.size(), g.value().vertex_count);
-            const bool fading = crowd.instances[i].blend > 0.0f &&
-                                (crowd.instances[i].clips & 0xffff) != (crowd.instances[i].clips >> 16);
+            const bool fading =
+                crowd.instances[i].blend > 0.0f && gpu::shader::throngClipA(crowd.instances[i].clips) !=
+                                                       gpu::shader::throngClipB(crowd.instances[i].clips);
             for (size_t v = 0; v < ref.size(); ++v) {
                 const glm::vec4 p = gpu[i * ref.size() + v];
                 if (std::isnan(p.w)) { // the shader never ran for it
@@ -722,10 +723,10 @@ TEST(CrowdPose, MatchesTheDoubleReference) {
         const auto& inst = instances[i];
         const double local = double(time) * inst.speed + inst.time_offset;
         // The cross-fade blended per joint in local space.
-        const ReferenceLayer fade{&model.clips[inst.clips >> 16], local,
+        const ReferenceLayer fade{&model.clips[gpu::shader::throngClipB(inst.clips)], local,
                                   std::vector<double>(model.skeleton.size(), double(inst.blend))};
-        const auto blended =
-            referenceBlendedSkinningMatrices(model, &model.clips[inst.clips & 0xffff], local, {&fade, 1}, true);
+        const auto blended = referenceBlendedSkinningMatrices(model, &model.clips[gpu::shader::throngClipA(inst.clips)],
+                                                              local, {&fade, 1}, true);
         for (size_t j = 0; j < joints; ++j) {
             const glm::dmat4& m = blended[j];
             for (int r = 0; r < 3; ++r)

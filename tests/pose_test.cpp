@@ -137,7 +137,8 @@ std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::In
     std::vector<ReferenceLayer> over;
     const size_t nodes = model.skeleton.size();
     if (inst.blend > 0.0f)
-        over.push_back({&model.clips[inst.clips >> 16], t, std::vector<double>(nodes, double(inst.blend))});
+        over.push_back(
+            {&model.clips[gpu::shader::throngClipB(inst.clips)], t, std::vector<double>(nodes, double(inst.blend))});
     for (uint32_t l = 0; l < layers.size(); ++l) {
         const uint32_t key = inst.key != 0 ? inst.key : index;
         if (!gpu::shader::throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share)) continue;
@@ -146,7 +147,7 @@ std::vector<glm::dvec3> referenceWorld(const Model& model, const gpu::shader::In
         over.push_back(std::move(layer));
     }
     const std::vector<glm::dmat4> m =
-        referenceBlendedSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, over, true);
+        referenceBlendedSkinningMatrices(model, &model.clips[gpu::shader::throngClipA(inst.clips)], t, over, true);
     std::vector<glm::dvec3> out;
     const glm::vec2 xy = glm::unpackHalf2x16(inst.orientation.x), zw = glm::unpackHalf2x16(inst.orientation.y);
     const glm::dvec3 qv(xy.x, xy.y, zw.x);

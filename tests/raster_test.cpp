@@ -410,7 +410,9 @@ struct CacheError {
 render::Crowd halfCrossFading(render::Crowd crowd, const BakedAsset& baked) {
     for (size_t i = 0; i < crowd.instances.size(); i += 2) {
         gpu::shader::InstanceRecord& inst = crowd.instances[i];
-        inst.clips = (inst.clips & 0xffffu) | ((((inst.clips & 0xffffu) + 1u) % uint32_t(baked.clips.size())) << 16);
+        inst.clips =
+            gpu::shader::throngClips(gpu::shader::throngClipA(inst.clips),
+                                     (gpu::shader::throngClipA(inst.clips) + 1u) % uint32_t(baked.clips.size()), 0u);
         inst.blend = 0.35f;
     }
     return crowd;
@@ -444,7 +446,7 @@ TEST_F(ComputeRaster, VertexCacheHoldsTheReferencePose) {
         for (size_t m = 0; m < crowd.instances.size(); ++m) {
             const gpu::shader::InstanceRecord& inst = crowd.instances[m];
             const double t = double(time) * inst.speed + inst.time_offset;
-            const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
+            const uint32_t a = gpu::shader::throngClipA(inst.clips), b = gpu::shader::throngClipB(inst.clips);
             const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t),
                        mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);
             std::vector<glm::dmat4> blended(ma.size());
@@ -495,8 +497,8 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
     const Model model = makeWalker();
     for (size_t i = 0; i < crowd.instances.size(); ++i) { // half of them cross-fading
         gpu::shader::InstanceRecord& inst = crowd.instances[i];
-        const uint32_t a = inst.clips & 0xffffu;
-        inst.clips = a | (i % 2 == 0 ? ((a + 1u) % uint32_t(baked.clips.size())) << 16 : a << 16);
+        const uint32_t a = gpu::shader::throngClipA(inst.clips);
+        inst.clips = gpu::shader::throngClips(a, i % 2 == 0 ? (a + 1u) % uint32_t(baked.clips.size()) : a, 0u);
         inst.blend = i % 2 == 0 ? 0.35f : 0.0f;
     }
     const Result<std::vector<render::PoseLayerSetup>> layers = render::resolveLayers(baked.source, kPoseLayers);
@@ -561,8 +563,8 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
         const double t = double(float(time * inst.speed + inst.time_offset)); // as the technique computes it
         std::vector<ReferenceLayer> over, fade_only;
         if (inst.blend > 0.0f)
-            over.push_back(
-                {&model.clips[inst.clips >> 16], t, std::vector<double>(model.skeleton.size(), double(inst.blend))});
+            over.push_back({&model.clips[gpu::shader::throngClipB(inst.clips)], t,
+                            std::vector<double>(model.skeleton.size(), double(inst.blend))});
         fade_only = over;
         const uint32_t key = inst.key != 0 ? inst.key : m;
         for (uint32_t l = 0; l < layers.value().size(); ++l) {
@@ -573,7 +575,7 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
             over.push_back(std::move(layer));
         }
         r.carriers += over.size() > fade_only.size() ? 1 : 0;
-        const Clip* base = &model.clips[inst.clips & 0xffffu];
+        const Clip* base = &model.clips[gpu::shader::throngClipA(inst.clips)];
         const std::vector<glm::dmat4> blended = referenceBlendedSkinningMatrices(model, base, t, over, true),
                                       plain = referenceBlendedSkinningMatrices(model, base, t, fade_only, true);
         referenceMember(model, blended, skinning, reference, reference_normals, info.vertices_in_compute);
@@ -704,7 +706,7 @@ TEST_F(ComputeRaster, VatVertexCacheHoldsTheBakedVertices) {
     for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
         const gpu::shader::InstanceRecord& inst = crowd.instances[m];
         const double t = double(float(time * inst.speed + inst.time_offset)); // as the shader computes it
-        const uint32_t a = inst.clips & 0xffffu, b = inst.clips >> 16;
+        const uint32_t a = gpu::shader::throngClipA(inst.clips), b = gpu::shader::throngClipB(inst.clips);
         const double blend = inst.blend > 0.0f ? double(inst.blend) : 0.0;
         const auto ma = tweenedReference(model, baked_.clips[a], model.clips[a], t),
                    mb = tweenedReference(model, baked_.clips[b], model.clips[b], t);

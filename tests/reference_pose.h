@@ -26,14 +26,15 @@ inline std::vector<glm::dvec3> referenceModelSpace(const Model& model, const gpu
         return local;
     }
     const double t = double(time) * inst.speed + inst.time_offset;
-    const auto a = referenceSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, true);
-    const auto b = referenceSkinningMatrices(model, &model.clips[inst.clips >> 16], t, true);
+    const auto a = referenceSkinningMatrices(model, &model.clips[gpu::shader::throngClipA(inst.clips)], t, true);
+    const auto b = referenceSkinningMatrices(model, &model.clips[gpu::shader::throngClipB(inst.clips)], t, true);
     std::vector<glm::dmat4> m(a.size());
     for (size_t j = 0; j < a.size(); ++j) m[j] = a[j] * (1.0 - inst.blend) + b[j] * double(inst.blend);
     if (local_fade && inst.blend > 0.0f) {
-        const ReferenceLayer fade{&model.clips[inst.clips >> 16], t,
+        const ReferenceLayer fade{&model.clips[gpu::shader::throngClipB(inst.clips)], t,
                                   std::vector<double>(model.skeleton.size(), double(inst.blend))};
-        m = referenceBlendedSkinningMatrices(model, &model.clips[inst.clips & 0xffff], t, {&fade, 1}, true);
+        m = referenceBlendedSkinningMatrices(model, &model.clips[gpu::shader::throngClipA(inst.clips)], t, {&fade, 1},
+                                             true);
     }
     for (const Mesh& mesh : model.meshes) {
         const SkinnedVertices v = dual_quaternion ? referenceSkinDualQuaternion(mesh, m) : referenceSkin(mesh, m);

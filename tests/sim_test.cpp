@@ -355,12 +355,13 @@ TEST(SimCpu, ClipsFollowSpeedWithCrossFades) {
     size_t fading = 0, walking = 0, idling = 0, changes = 0;
     double worst_rate = 0.0;
     std::vector<uint32_t> last_a(state.members.size());
-    for (size_t m = 0; m < state.members.size(); ++m) last_a[m] = records(state, s.settings)[m].clips & 0xffffu;
+    for (size_t m = 0; m < state.members.size(); ++m)
+        last_a[m] = gpu::shader::throngClipA(records(state, s.settings)[m].clips);
     for (int i = 0; i < 300; ++i) {
         sim::stepCpu(state, s.settings);
         const std::vector<gpu::shader::InstanceRecord> r = records(state, s.settings);
         for (size_t m = 0; m < r.size(); ++m) {
-            const uint32_t a = r[m].clips & 0xffffu, b = r[m].clips >> 16;
+            const uint32_t a = gpu::shader::throngClipA(r[m].clips), b = gpu::shader::throngClipB(r[m].clips);
             ASSERT_GE(r[m].blend, 0.0f);
             ASSERT_LT(r[m].blend, 1.0f);
             ASSERT_TRUE(a == walk || a == idle);
@@ -414,7 +415,7 @@ TEST(SimCpu, AnimationTimeIsContinuousAcrossSteps) {
                 const double played = before[m].time_offset + t * before[m].speed * beats;
                 const double now = after[m].time_offset + t * after[m].speed * beats;
                 // Clip times wrap by clip A's duration (fish: phases by whole cycles).
-                const uint32_t a = after[m].clips & 0xffffu;
+                const uint32_t a = gpu::shader::throngClipA(after[m].clips);
                 const double period = fish ? 1.0 : double(s.asset->clips[a].duration);
                 const double jump = std::remainder(now - played, period);
                 worst = std::max(worst, std::abs(jump));

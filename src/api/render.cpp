@@ -52,7 +52,7 @@ gpu::shader::InstanceRecord toRecord(const Member& m) {
     gpu::shader::InstanceRecord r{};
     r.position_scale = glm::vec4(m.position, m.scale);
     r.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0.0f, 1.0f, 0.0f)));
-    r.clips = (m.clip & 0xffffu) | (m.blend_clip & 0xffffu) << 16;
+    r.clips = gpu::shader::throngClips(m.clip, m.blend_clip, 0u);
     r.color = render::packColor(m.tint);
     r.time_offset = m.time_offset;
     r.speed = m.speed;
@@ -94,7 +94,8 @@ struct CrowdRenderer::State {
         return index_of[slot];
     }
     Status checkClips(const Member& m) const {
-        const uint32_t clips = uint32_t(std::max<size_t>(baked->clips.size(), 1));
+        // InstanceRecord::clips holds 12 bits a clip.
+        const uint32_t clips = uint32_t(std::clamp<size_t>(baked->clips.size(), 1, THRONG_MAX_CLIPS));
         if (m.clip >= clips || m.blend_clip >= clips)
             return Status::failure("clip " + std::to_string(std::max(m.clip, m.blend_clip)) + " past the asset's " +
                                    std::to_string(clips));

@@ -40,7 +40,7 @@ gpu::shader::InstanceRecord singleInstance(uint32_t clip, float time_offset, uin
     gpu::shader::InstanceRecord r{};
     r.position_scale = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
     r.orientation = packQuaternion(glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
-    r.clips = (clip & 0xffffu) | (clip_b & 0xffffu) << 16;
+    r.clips = gpu::shader::throngClips(clip, clip_b, 0u);
     r.color = 0xffffffffu;
     r.time_offset = time_offset;
     r.speed = 1.0f;
@@ -80,7 +80,8 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
     const uint32_t side =
         o.volume ? uint32_t(std::ceil(std::cbrt(double(count)))) : uint32_t(std::ceil(std::sqrt(double(count))));
     const float half = 0.5f * spacing * float(side - 1);
-    const uint32_t clip_count = uint32_t(asset.clips.size());
+    // Members play the first THRONG_MAX_CLIPS clips (InstanceRecord::clips holds 12 bits a clip).
+    const uint32_t clip_count = uint32_t(std::min<size_t>(asset.clips.size(), THRONG_MAX_CLIPS));
     const float radius = 0.5f * glm::length(glm::vec2(extent.x, extent.z)) * 1.1f;
     if (o.volume) {
         const float reach = 0.5f * glm::length(extent) * 1.1f + 0.2f * spacing;
@@ -110,7 +111,7 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
             clip_b = (clip_a + 1 + rng.below(clip_count - 1)) % clip_count;
             blend = rng.range(0.1f, 0.9f);
         }
-        r.clips = clip_a | clip_b << 16;
+        r.clips = gpu::shader::throngClips(clip_a, clip_b, 0u);
         const float hue = rng.uniform();
         const glm::vec3 tint = glm::clamp(
             glm::abs(glm::fract(glm::vec3(hue) + glm::vec3(0.0f, 2.0f / 3.0f, 1.0f / 3.0f)) * 6.0f - 3.0f) - 1.0f, 0.0f,

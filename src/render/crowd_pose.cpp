@@ -59,7 +59,8 @@ void sampleCrowdPoses(const AnimationSource& s, std::span<const gpu::shader::Ins
                           for (size_t i = range.begin(); i != range.end(); ++i) {
                               const gpu::shader::InstanceRecord& inst = instances[i];
                               const float local = time * inst.speed + inst.time_offset;
-                              const uint32_t clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
+                              const uint32_t clip_a = gpu::shader::throngClipA(inst.clips),
+                                             clip_b = gpu::shader::throngClipB(inst.clips);
                               sampleClip(s, clip_a, local, w.local);
                               if (inst.blend > 0.0f) {
                                   sampleClip(s, clip_b, local, w.over);

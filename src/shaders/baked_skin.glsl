@@ -42,8 +42,8 @@ mat3x4 tweenedJoint(uint clip, FramePair f, uint joint) {
 // matrices), then blended linearly or as dual quaternions (dual_quaternion.glsl).
 mat3x4 instanceSkinning(InstanceRecord inst, uvec4 joints, vec4 weights, float time) {
     float local = time * inst.speed + inst.time_offset;
-    uint clip_a = inst.clips & 0xffffu;
-    uint clip_b = inst.clips >> 16;
+    uint clip_a = throngClipA(inst.clips);
+    uint clip_b = throngClipB(inst.clips);
     FramePair fa = framesAt(clip_a, local);
     FramePair fb = framesAt(clip_b, local);
     JointBlend blend = beginJointBlend();
@@ -60,8 +60,8 @@ mat3x4 instanceSkinning(InstanceRecord inst, uvec4 joints, vec4 weights, float t
 // of each clip, cross-faded as above: 6 texel fetches instead of up to 48.
 mat3x4 coarseSkinning(InstanceRecord inst, uvec4 joints, vec4 weights, float time) {
     float local = time * inst.speed + inst.time_offset;
-    uint clip_a = inst.clips & 0xffffu;
-    uint clip_b = inst.clips >> 16;
+    uint clip_a = throngClipA(inst.clips);
+    uint clip_b = throngClipB(inst.clips);
     uint joint = joints[0];
     float heaviest = weights[0];
     for (int i = 1; i < 4; ++i)

@@ -10,7 +10,7 @@ struct MemberBox {
 
 // The member's two clips' boxes (model space), placed as the member.
 MemberBox memberBox(InstanceRecord inst) {
-    uint clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
+    uint clip_a = throngClipA(inst.clips), clip_b = throngClipB(inst.clips);
     vec3 lo = min(clip_bounds[2u * clip_a].xyz, clip_bounds[2u * clip_b].xyz);
     vec3 hi = max(clip_bounds[2u * clip_a + 1u].xyz, clip_bounds[2u * clip_b + 1u].xyz);
     float scale = inst.position_scale.w;

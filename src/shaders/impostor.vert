@@ -42,7 +42,7 @@ void main() {
     vec3 model = im.sphere.xyz + (corner.x * right + corner.y * up) * im.sphere.w;
     gl_Position = im.view_projection * vec4(rotateByQuaternion(q, model) * scale + inst.position_scale.xyz, 1.0);
 
-    uint clip = inst.blend > 0.5 ? inst.clips >> 16 : inst.clips & 0xffffu;
+    uint clip = inst.blend > 0.5 ? throngClipB(inst.clips) : throngClipA(inst.clips);
     ClipRecord c = clips[clip];
     float local = im.time * inst.speed + inst.time_offset;
     float t = c.loop != 0u ? mod(local, c.duration) : clamp(local, 0.0, c.duration);

@@ -150,8 +150,8 @@ MemberClock memberClock(uint member) {
     InstanceRecord inst = instances[member];
     MemberClock c;
     c.local = pose.time * inst.speed + inst.time_offset;
-    c.clip_a = inst.clips & 0xffffu;
-    c.clip_b = inst.clips >> 16u;
+    c.clip_a = throngClipA(inst.clips);
+    c.clip_b = throngClipB(inst.clips);
     c.t_a = clipTime(c.local, durations[c.clip_a]);
     c.blend = inst.blend;
     c.t_b = c.blend > 0.0 ? clipTime(c.local, durations[c.clip_b]) : 0.0;

@@ -56,7 +56,7 @@ void main() {
 #else
     InstanceRecord inst = instances[member];
     float local = raster.time * inst.speed + inst.time_offset;
-    uint clip_a = inst.clips & 0xffffu, clip_b = inst.clips >> 16;
+    uint clip_a = throngClipA(inst.clips), clip_b = throngClipB(inst.clips);
     FramePair fa = framesAt(clip_a, local), fb = framesAt(clip_b, local);
     for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
         mat3x4 m = tweenedJoint(clip_a, fa, joint);

@@ -192,13 +192,26 @@ using uint = uint32_t;
 struct InstanceRecord {
     vec4 position_scale; // xyz: position on the field, w: uniform scale
     uvec2 orientation;   // quaternion (x, y, z, w) as four halves: packHalf2x16(x, y), packHalf2x16(z, w)
-    uint clips;          // clip A in bits 0-15, clip B (the cross-fade target) in bits 16-31
+    uint clips;          // clip A, clip B (the cross-fade target) and the member's asset: throngClips
     uint color;          // RGBA8 tint (unpackUnorm4x8)
     float time_offset;   // seconds: phase, added to time * speed
     float speed;         // playback rate
     float blend;         // weight of clip B in [0, 1]
     uint key;            // stable per member, for its seeded choices (props: THRONG_CARRIES); 0: its index
 };
+
+// InstanceRecord::clips: clip A in bits 0-11, clip B in bits 12-23, the member's asset in bits
+// 24-31 (a crowd of several assets, issue #25: docs/MIXED_CROWDS.md; 0 until then). Clips are
+// the asset's own; an asset of more clips than THRONG_MAX_CLIPS has the later ones refused where
+// a crowd is built.
+#define THRONG_MAX_CLIPS 4096u
+#define THRONG_MAX_ASSETS 256u
+THRONG_FN uint throngClips(uint clip_a, uint clip_b, uint asset) {
+    return (clip_a & 0xfffu) | (clip_b & 0xfffu) << 12u | (asset & 0xffu) << 24u;
+}
+THRONG_FN uint throngClipA(uint clips) { return clips & 0xfffu; }
+THRONG_FN uint throngClipB(uint clips) { return (clips >> 12u) & 0xfffu; }
+THRONG_FN uint throngAssetOf(uint clips) { return clips >> 24u; }
 
 // DrawConstants::draw_bits: bit 0 the submesh's texture is bound; bits 8-15 the frame slot.
 #define THRONG_DRAW_TEXTURED 1u

@@ -467,7 +467,7 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
             h = vec2(h.x * c - h.y * s, h.y * c + h.x * s);
         }
         q = vec4(0.0f, h.y, 0.0f, h.x);
-        r.clips = (P.clip_index[a] & 0xffffu) | (P.clip_index[b] << 16);
+        r.clips = throngClips(P.clip_index[a], P.clip_index[b], 0u);
     } else {
         vec3 f = vec3(ivec3(m.velocity));
         float l = length(f);

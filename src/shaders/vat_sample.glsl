@@ -34,8 +34,8 @@ VatVertex vatTweened(uint clip, FramePair f, uint vertex) {
 // Normals are blended, not renormalised (lit.frag normalises).
 VatVertex instanceVat(InstanceRecord inst, uint vertex, float time) {
     float local = time * inst.speed + inst.time_offset;
-    uint clip_a = inst.clips & 0xffffu;
-    uint clip_b = inst.clips >> 16;
+    uint clip_a = throngClipA(inst.clips);
+    uint clip_b = throngClipB(inst.clips);
     VatVertex v = vatTweened(clip_a, framesAt(clip_a, local), vertex);
     if (inst.blend > 0.0) {
         VatVertex b = vatTweened(clip_b, framesAt(clip_b, local), vertex);

@@ -25,6 +25,7 @@ using vec3 = glm::vec3;
 using uvec2 = glm::uvec2;
 using ivec2 = glm::ivec2;
 using gpu::shader::InstanceRecord;
+using gpu::shader::throngClips;
 
 #define SIM_FN inline
 #define SIM_INOUT(T) T&

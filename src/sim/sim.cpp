@@ -123,7 +123,8 @@ Status validate(const SimSettings& s) {
         if (Status st = perStep("run_speed", s.run_speed); !st) return st;
         if (s.slots[kWalk].clip < 0) return fail("slot walk has no clip");
         for (const ClipSlot& slot : s.slots) {
-            if (slot.clip > 0xffff) return fail("clip " + std::to_string(slot.clip) + " is past 65535");
+            if (slot.clip >= int32_t(THRONG_MAX_CLIPS)) // InstanceRecord::clips holds 12 bits a clip
+                return fail("clip " + std::to_string(slot.clip) + " is past " + std::to_string(THRONG_MAX_CLIPS - 1));
             if (!(slot.duration >= 0.0f && slot.duration < 2000.0f))
                 return fail("clip duration " + number(slot.duration) + " s is outside [0, 2000)");
             if (Status st = perStep("a natural speed", slot.natural_speed); !st) return st;
@@ -328,7 +329,7 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
                                                                  int32_t(std::llround(forward.z * THRONG_SIM_ONE))));
             m.heading = h == glm::ivec3(0) ? glm::ivec2(0, THRONG_SIM_ONE) : glm::ivec2(h.x, h.z);
             // The member's clip, where a slot plays it (walk first), else walk.
-            const int32_t clip = int32_t(r.clips & 0xffffu);
+            const int32_t clip = int32_t(gpu::shader::throngClipA(r.clips));
             uint32_t slot = kWalk;
             for (uint32_t k : {uint32_t(kWalk), uint32_t(kIdle), uint32_t(kRun)})
                 if (s.slots[k].clip == clip) {

@@ -20,7 +20,7 @@ std::unique_ptr<render::Crowd> crowdFor(const BakedAsset& asset, const CrowdStat
     auto crowd = std::make_unique<render::Crowd>(render::makeCrowd(asset, co));
     if (want.clip >= 0)
         for (auto& inst : crowd->instances) {
-            inst.clips = uint32_t(want.clip) | uint32_t(want.clip) << 16;
+            inst.clips = gpu::shader::throngClips(uint32_t(want.clip), uint32_t(want.clip), 0u);
             inst.blend = 0.0f;
         }
     return crowd;
@@ -127,6 +127,9 @@ bool LiveCrowd::apply(const CrowdState& want) {
         const AssetOnGpu& use = asset ? *asset : *asset_;
         if (want.clip >= int(use.baked.clips.size()))
             return fail("clip " + std::to_string(want.clip) + " does not exist");
+        if (want.clip >= int(THRONG_MAX_CLIPS)) // InstanceRecord::clips holds 12 bits a clip
+            return fail("clip " + std::to_string(want.clip) + " is past the " + std::to_string(THRONG_MAX_CLIPS) +
+                        " a crowd plays");
         std::unique_ptr<render::Crowd> crowd = crowdFor(use.baked, want, setup_.seed);
         const gpu::Context& ctx = *setup_.allocator->context;
 
@@ -237,7 +240,8 @@ std::vector<std::pair<std::string, size_t>> LiveCrowd::eventCounts(double t0, do
     } else {
         std::vector<EventHit> hits;
         for (const gpu::shader::InstanceRecord& r : crowd_->instances) {
-            const uint32_t clip = r.blend < 0.5f ? (r.clips & 0xffffu) : (r.clips >> 16);
+            const uint32_t clip =
+                r.blend < 0.5f ? gpu::shader::throngClipA(r.clips) : gpu::shader::throngClipB(r.clips);
             if (clip >= asset.clips.size() || r.position_scale.w == 0.0f) continue;
             hits.clear();
             eventsBetween(asset.clips[clip], double(r.speed), double(r.time_offset), t0, t1, hits);
