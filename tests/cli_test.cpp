@@ -410,3 +410,58 @@ TEST(Cli, MissingTextureIsWordedTheSameEverywhere) {
     EXPECT_NE(render.err.find(words), std::string::npos) << render.err;
     EXPECT_EQ(render.err.find("could not be decoded"), std::string::npos) << render.err;
 }
+
+// A crowd of several models through `render`: MODEL@SHARE% each, the summary naming them with
+// their shares, the picture written; bad shares and what cannot draw such a crowd are one line.
+TEST(Cli, RenderDrawsSeveralModelsAsOneCrowd) {
+    const auto dir = throng::test::scratchDir("mixed");
+    const std::string png = (dir / "mixed.png").string();
+    const CliRun r = run("render builtin:walker@60% builtin:fish builtin:strider --instances 40 --size 160x90 "
+                         "--frames 2 --validate --out " +
+                         png);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("builtin:walker 60% + builtin:fish 20% + builtin:strider 20% x 40"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("raster hardware"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::filesystem::file_size(png) > 1000);
+    struct Bad {
+        const char* args;
+        const char* message;
+    };
+    const Bad bad[] = {
+        {"builtin:walker@0% builtin:fish", "'builtin:walker@0%': a model's share is a percentage above 0"},
+        {"builtin:walker@70% builtin:fish@40%", "the models' shares take 110%, more than all"},
+        {"builtin:walker@100% builtin:fish",
+         "the models' shares take 100%, leaving nothing for the models without one"},
+        {"@50% builtin:fish", "'@50%': no model before the share"},
+    };
+    for (const Bad& b : bad) {
+        const CliRun refused = run(std::string("render ") + b.args + " --out " + png);
+        EXPECT_EQ(refused.exit_code, 2) << b.args;
+        EXPECT_NE(refused.err.find(b.message), std::string::npos) << refused.err;
+        EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    }
+    const CliRun pose = run("render builtin:walker builtin:strider --technique pose --out " + png);
+    EXPECT_EQ(pose.exit_code, 1);
+    EXPECT_NE(pose.err.find("throng: error: builtin:walker + builtin:strider: technique pose poses members from one "
+                            "model's source animation"),
+              std::string::npos)
+        << pose.err;
+}
+
+// `info` on the models of a crowd: each in turn; JSON as an array of their objects.
+TEST(Cli, InfoDescribesEveryModelGiven) {
+    const CliRun text = run("info builtin:walker builtin:fish");
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("builtin:walker"), std::string::npos);
+    EXPECT_NE(text.out.find("builtin:fish"), std::string::npos);
+    const CliRun json = run("info builtin:walker builtin:fish --json");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    ASSERT_TRUE(j.is_array());
+    ASSERT_EQ(j.size(), 2u);
+    EXPECT_EQ(j[1]["source"], "builtin:fish");
+    const CliRun missing = run("info builtin:walker no-such-file.glb");
+    EXPECT_EQ(missing.exit_code, 1);
+    EXPECT_NE(missing.err.find("throng: error: no-such-file.glb: "), std::string::npos) << missing.err;
+}

@@ -665,3 +665,107 @@ TEST(Embed, MembersEventsFromTheClipTimeFunction) {
     r.value().reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
+
+// A crowd of several models in the host's frame (CrowdRendererDesc::models, Member::model): the
+// members of each model in any order, added, moved between models and removed, drawn as the
+// headless renderer draws the same records of the library of those models (itself tested
+// against one-model crowds: mixed_test), pixel for pixel, with culling on and off; what does not
+// fit a model, or names none, is an error.
+TEST(Embed, SeveralModelsAreOneCrowdOfTheHost) {
+    const BakedAsset asset = walker();
+    Result<BakedAsset> baked_fish = bake(makeFish(), BakeOptions{});
+    ASSERT_TRUE(baked_fish.ok());
+    const BakedAsset& fish = baked_fish.value();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.models = {{&asset, 2}, {&fish, 3}};
+    desc.technique = "baked";
+    desc.raster = Raster::Hardware;
+    desc.extent = {kWidth, kHeight};
+    auto of = [](uint32_t model, glm::vec3 p, float heading, uint32_t clip = 0) {
+        Member m = at(p, heading, clip);
+        m.model = model;
+        return m;
+    };
+    // The host's edits: members of both models in any order, one refused past its model's room,
+    // one removed, one moved to the other model.
+    auto edited = [&](const CullSettings& cull) -> std::unique_ptr<CrowdRenderer> {
+        desc.cull = cull;
+        Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+        EXPECT_TRUE(created.ok()) << created.error().message;
+        if (!created) return nullptr;
+        CrowdRenderer& r = *created.value();
+        EXPECT_TRUE(r.addMember(of(1, {-2.0f, 0.5f, 0}, 0.4f)).ok());
+        EXPECT_TRUE(r.addMember(of(0, {-1.0f, 0, 0}, 0.3f, 1)).ok());
+        const MemberId f2 = r.addMember(of(1, {1.0f, 0.3f, 1}, -0.5f)).value();
+        const MemberId w2 = r.addMember(of(0, {0.5f, 0, -1}, 1.2f)).value();
+        EXPECT_EQ(r.addMember(of(0, {0, 0, 0}, 0.0f)).error().message, "model 0 is full (max_members 2)");
+        EXPECT_EQ(r.addMember(of(2, {0, 0, 0}, 0.0f)).error().message, "model 2 past the crowd's 2");
+        EXPECT_EQ(r.addMember(of(1, {0, 0, 0}, 0.0f, uint32_t(fish.clips.size()))).error().message,
+                  "clip " + std::to_string(fish.clips.size()) + " past the " + std::to_string(fish.clips.size()) +
+                      " its model plays");
+        EXPECT_EQ(r.setMember(f2, of(0, {0, 0, 0}, 0.0f)).message, "model 0 is full (max_members 2)");
+        EXPECT_TRUE(r.removeMember(w2).ok());
+        EXPECT_TRUE(r.setMember(f2, of(0, {1.0f, 0, 1}, -0.5f, 1)).ok()); // now a walker
+        EXPECT_TRUE(r.addMember(of(1, {2.0f, 0.4f, -0.5f}, 2.0f)).ok());
+        return std::move(created).value();
+    };
+
+    // The same records for the headless renderer: clips are the library's, the model in the record.
+    const BakedAsset* models[] = {&asset, &fish};
+    Result<render::AssetLibrary> lib = render::buildAssetLibrary(models);
+    ASSERT_TRUE(lib.ok());
+    render::Crowd crowd;
+    crowd.clip_bounds = render::clipCullBounds(lib.value());
+    for (const Member& m : {of(1, {-2.0f, 0.5f, 0}, 0.4f), of(0, {-1.0f, 0, 0}, 0.3f, 1), of(0, {1.0f, 0, 1}, -0.5f, 1),
+                            of(1, {2.0f, 0.4f, -0.5f}, 2.0f)}) {
+        const uint32_t first = lib.value().ranges[m.model].first_clip;
+        gpu::shader::InstanceRecord rec = render::singleInstance(first + m.clip, 0.0f, first + m.clip);
+        rec.clips = gpu::shader::throngClips(first + m.clip, first + m.clip, m.model);
+        rec.position_scale = glm::vec4(m.position, 1.0f);
+        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
+        crowd.instances.push_back(rec);
+    }
+    const glm::mat4 vp = camera(asset);
+    for (const bool culled : {true, false}) {
+        SCOPED_TRACE(culled ? "culled" : "culling and LOD off");
+        CullSettings cull;
+        cull.cull = cull.lod = culled;
+        std::unique_ptr<CrowdRenderer> r = edited(cull);
+        ASSERT_NE(r, nullptr);
+        const std::vector<uint8_t> embedded = host.frame(*r, 0, {vp, 0.6f}, nullptr);
+        EXPECT_EQ(r->stats(0).members, 4u);
+        r.reset();
+
+        Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
+        ASSERT_TRUE(own.ok());
+        gpu::Allocator allocator;
+        gpu::createAllocator(allocator, *own.value());
+        Result<render::GpuAsset> on_gpu = render::uploadLibrary(allocator, lib.value());
+        ASSERT_TRUE(on_gpu.ok());
+        render::RenderSettings settings;
+        settings.width = kWidth;
+        settings.height = kHeight;
+        settings.time = 0.6f;
+        settings.frames = 1;
+        settings.technique = "baked";
+        settings.raster = Raster::Hardware;
+        settings.cull = cull;
+        settings.baked = &lib.value().asset;
+        Result<render::RenderOutput> headless = render::renderCrowd(allocator, on_gpu.value(), crowd, vp, settings);
+        on_gpu.value().release();
+        gpu::destroyAllocator(allocator);
+        gpu::destroyContext(*own.value());
+        ASSERT_TRUE(headless.ok()) << headless.error().message;
+        EXPECT_EQ(embedded, headless.value().rgba);
+        EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 200u);
+    }
+
+    desc.asset = &asset; // both: refused
+    EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message,
+              "CrowdRendererDesc: asset or models, not both (one model: asset)");
+    desc.asset = nullptr;
+    desc.technique = "cpu";
+    EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message, mixedCrowdProblem("cpu"));
+    EXPECT_EQ(host.device->validationErrors(), 0u);
+}

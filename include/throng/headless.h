@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct CrowdJob : CrowdOptions {
     AnimationStorage animation = AnimationStorage::Auto;
     uint32_t members = 1000; // laid out on a grid (a volume for those that swim), seeded
     uint64_t seed = 1;
+    // A crowd of several models (renderCrowd with a list of them): each model's share of the
+    // members, one positive amount per model taken relative to their sum; empty: equal shares.
+    std::vector<float> model_shares;
     ViewKind view = ViewKind::Overview;
     uint32_t width = 1280, height = 720;
     float time = 0.0f;   // seconds; the last frame is drawn at this time
@@ -93,6 +97,15 @@ struct CrowdJobResult {
 // Errors: a bad name (technique), an enum out of its range, what the technique, the
 // asset or the device cannot do (the reason), out of GPU memory or a lost device; one line each.
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job);
+
+// One crowd of several models (issue #25, docs/MIXED_CROWDS.md), each member dealt one by
+// job.model_shares: one culling pass, one set of draws. So far drawn by the hardware
+// (`--raster auto` falls back, saying so) with the techniques that skin from baked animation or
+// draw the rest mesh (mixedCrowdProblem), without simulation or impostors. One model: the
+// function above. Errors: those above; no models, more than 256, shares that are not one
+// positive finite amount per model, models the crowd cannot hold together (AssetLibrary).
+Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const BakedAsset* const> models,
+                                   const CrowdJob& job);
 
 // The device's memory bandwidth in GB/s, read plus written, by a compute copy of a buffer sized
 // from its largest device-local heap (0 without timestamps). Errors: GPU failures.

@@ -16,6 +16,9 @@
 
 namespace throng {
 
+// The most models one crowd holds (a member names its model in 8 bits; issue #25).
+constexpr size_t kMaxCrowdModels = 256;
+
 // Who rasterizes the crowd. Compute: every member through the compute rasterizer (64-bit buffer
 // atomics; refused where it cannot draw the crowd). Auto (the default): members at LOD 0 through
 // the hardware, the coarser levels through the compute rasterizer; the hardware alone where the

@@ -132,10 +132,22 @@ class HeadlessDevice {
 // Layers follow the members' MemberId; shadows' area, when empty, is the members' box, refitted
 // when they change (simulated: the layout's); members drawn as impostors cast shadows but are not
 // darkened by them.
+// One model of a crowd of several (CrowdRendererDesc::models; issue #25, docs/MIXED_CROWDS.md).
+struct CrowdModel {
+    const BakedAsset* asset = nullptr; // required; must outlive the renderer
+    uint32_t max_members = 1024;       // members of this model at once; addMember() fails past it
+};
+
 struct CrowdRendererDesc : CrowdOptions {
-    // Required; must outlive the renderer. Props (swords, hats: throng/attach.h) are attached to
-    // it before: attachProps(asset, ...); which members carry them follows their MemberId.
+    // Required (or `models`); must outlive the renderer. Props (swords, hats: throng/attach.h) are
+    // attached to it before: attachProps(asset, ...); which members carry them follows their MemberId.
     const BakedAsset* asset = nullptr;
+    // A crowd of several models instead of `asset` (leave it null): one culling pass and one set of
+    // draws for all; a Member names its model. max_members is then their sum (the field is not
+    // read). So far such a crowd is drawn by the hardware (raster auto falls back to it) with the
+    // techniques that skin from baked animation or draw the rest mesh (mixedCrowdProblem), not
+    // simulated, without impostors; at most kMaxCrowdModels models and 4,096 clips together.
+    std::vector<CrowdModel> models;
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
@@ -162,7 +174,8 @@ struct Member {
     glm::vec3 position{0.0f};
     float heading = 0.0f; // radians about +y
     float scale = 1.0f;
-    uint32_t clip = 0;        // index into the asset's clips
+    uint32_t model = 0;       // index into CrowdRendererDesc::models (0 with one asset)
+    uint32_t clip = 0;        // index into its model's clips
     float time_offset = 0.0f; // seconds added to the clip's time (phase)
     float speed = 1.0f;       // playback rate
     uint32_t blend_clip = 0;  // cross-fade target
@@ -173,7 +186,8 @@ struct Member {
 // An animation event (throng/events.h) a member reached.
 struct MemberEvent {
     MemberId member;    // a simulated crowd's members: MemberId{index}
-    uint32_t clip = 0;  // the asset's clip
+    uint32_t model = 0; // its model (CrowdRendererDesc::models; 0 with one asset)
+    uint32_t clip = 0;  // the model's clip
     uint32_t event = 0; // index into its BakedClip::events
     double time = 0.0;  // the frame time (FrameInput::time) at which the member reached it
 };

@@ -80,6 +80,12 @@ std::string techniqueList(bool (*pick)(const TechniqueInfo&) = nullptr, std::str
 // that refusal (--simulate, the viewer's simulate, CrowdRendererDesc::simulate).
 std::string simulationProblem(std::string_view name);
 
+// Why technique `name` cannot draw a crowd of several models ("" when it can, or when the
+// technique is unknown): it poses or skins members from one model's source animation or mesh on
+// the CPU or in its own pass (TechniqueInfo::needs_source, needs_cpu_mesh), which a crowd of
+// several models does not have yet (issue #25, docs/MIXED_CROWDS.md).
+std::string mixedCrowdProblem(std::string_view name);
+
 // The names of the techniques that have `ability`, as a sentence: "palette, palette-ubo, baked
 // and pose" (`last` " or ": "baked or static").
 std::string techniquesWith(bool TechniqueInfo::*ability, std::string_view last = " and ");

@@ -10,6 +10,7 @@
 #include "headless_device.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace throng {
@@ -58,7 +59,29 @@ double JobFrame::passMs(const std::string& name) const {
 }
 
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job) {
+    const BakedAsset* one[] = {&asset};
+    return renderCrowd(device, one, job);
+}
+
+Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const BakedAsset* const> models,
+                                   const CrowdJob& job) {
     gpu::Context& ctx = headlessContext(device);
+    if (models.empty()) return Error{"a crowd needs at least one model"};
+    if (!job.model_shares.empty()) {
+        if (job.model_shares.size() != models.size())
+            return Error{std::to_string(job.model_shares.size()) + " shares for " + std::to_string(models.size()) +
+                         " models"};
+        for (float share : job.model_shares)
+            if (!(share > 0.0f) || !std::isfinite(share)) return Error{"a model's share is not a positive number"};
+    }
+    // Several models: one asset of them all (a library of one is the model itself: not copied).
+    std::optional<render::AssetLibrary> library;
+    if (models.size() > 1) {
+        Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
+        if (!built) return built.error();
+        library = std::move(built).value();
+    }
+    const BakedAsset& asset = library ? library->asset : *models[0];
     const AnimationStorage storage = job.animation;
     const ViewKind view = job.view;
     // Only a program can set these out of range (the command line parses names).
@@ -88,14 +111,17 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
     gpu::createAllocator(allocator, ctx);
     std::optional<render::GpuAsset> gpu_asset;
     try {
-        Result<render::GpuAsset> uploaded = render::uploadAsset(allocator, asset, storage);
+        Result<render::GpuAsset> uploaded = library ? render::uploadLibrary(allocator, *library, storage)
+                                                    : render::uploadAsset(allocator, asset, storage);
         if (!uploaded) return uploaded.error();
         gpu_asset = std::move(uploaded).value();
         render::CrowdLayout layout;
         layout.count = job.members;
         layout.seed = job.seed;
         layout.volume = render::techniqueSwims(job.technique); // a school of fish swims in a volume
-        const render::Crowd crowd = render::makeCrowd(asset, layout);
+        const render::Crowd crowd =
+            library ? render::makeCrowd(*library, layout, job.model_shares) : render::makeCrowd(asset, layout);
+        if (job.simulate && library) return Error{"a crowd of several models is not simulated yet (issue #25)"};
         if (job.simulate) {
             Result<render::MotionFactory> motion =
                 sim::gpuMotion(ctx, asset, crowd, sim::kindFor(job.technique), job.seed);

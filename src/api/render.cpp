@@ -48,11 +48,12 @@ constexpr uint32_t kIdSlotBits = 24; // MemberId: generation << 24 | id slot
 constexpr uint32_t kMaxMembers = 1u << kIdSlotBits;
 constexpr uint32_t kNoIndex = ~0u;
 
-gpu::shader::InstanceRecord toRecord(const Member& m) {
+// The record of `m`, whose model's clips start at `first_clip` of the crowd's.
+gpu::shader::InstanceRecord toRecord(const Member& m, uint32_t first_clip) {
     gpu::shader::InstanceRecord r{};
     r.position_scale = glm::vec4(m.position, m.scale);
     r.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0.0f, 1.0f, 0.0f)));
-    r.clips = gpu::shader::throngClips(m.clip, m.blend_clip, 0u);
+    r.clips = gpu::shader::throngClips(first_clip + m.clip, first_clip + m.blend_clip, m.model);
     r.color = render::packColor(m.tint);
     r.time_offset = m.time_offset;
     r.speed = m.speed;
@@ -67,7 +68,10 @@ struct CrowdRenderer::State {
     gpu::Allocator allocator;
     render::GpuAsset asset;
     std::unique_ptr<render::CrowdRenderer> renderer;
-    const BakedAsset* baked = nullptr;
+    const BakedAsset* baked = nullptr;                // the asset, or the library's (several models)
+    std::optional<render::AssetLibrary> library;      // several models: them concatenated
+    std::vector<render::AssetRange> models;           // where each model lies in `baked` (one: all of it)
+    std::vector<uint32_t> model_live, model_capacity; // per model: its members now, at most
     CrowdRendererDesc desc;
     // Members: record index i < live holds the member of id slot id_of[i]; index_of[id slot] is
     // its record (kNoIndex when free), generation[id slot] tells stale ids apart.
@@ -93,23 +97,56 @@ struct CrowdRenderer::State {
         if (slot >= index_of.size() || generation[slot] != id.value >> kIdSlotBits) return kNoIndex;
         return index_of[slot];
     }
-    Status checkClips(const Member& m) const {
-        // InstanceRecord::clips holds 12 bits a clip.
-        const uint32_t clips = uint32_t(std::clamp<size_t>(baked->clips.size(), 1, THRONG_MAX_CLIPS));
+    // The member's model and clips, and room for it in its model when it joins it (`joins`).
+    Status checkMember(const Member& m, bool joins) const {
+        if (m.model >= models.size())
+            return Status::failure("model " + std::to_string(m.model) + " past the crowd's " +
+                                   std::to_string(models.size()));
+        // InstanceRecord::clips holds 12 bits a clip: a crowd plays its first THRONG_MAX_CLIPS.
+        const render::AssetRange& r = models[m.model];
+        const uint32_t clips = uint32_t(std::clamp<int64_t>(int64_t(THRONG_MAX_CLIPS) - r.first_clip, 1, r.clip_count));
         if (m.clip >= clips || m.blend_clip >= clips)
-            return Status::failure("clip " + std::to_string(std::max(m.clip, m.blend_clip)) + " past the asset's " +
-                                   std::to_string(clips));
+            return Status::failure("clip " + std::to_string(std::max(m.clip, m.blend_clip)) + " past the " +
+                                   std::to_string(clips) + " its model plays");
+        if (joins && model_live[m.model] >= model_capacity[m.model])
+            return Status::failure(models.size() > 1 ? "model " + std::to_string(m.model) + " is full (max_members " +
+                                                           std::to_string(model_capacity[m.model]) + ")"
+                                                     : "the crowd is full (max_members " +
+                                                           std::to_string(model_capacity[m.model]) + ")");
         return {};
+    }
+    gpu::shader::InstanceRecord record(const Member& m, MemberId id) const {
+        gpu::shader::InstanceRecord r = toRecord(m, models[m.model].first_clip);
+        r.key = id.value + 1; // its props (attach.h) stay its own wherever its record moves
+        return r;
     }
 };
 
 Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice& device,
                                                              const CrowdRendererDesc& desc) {
-    if (desc.asset == nullptr) return Error{"CrowdRendererDesc::asset is required"};
+    if (desc.asset == nullptr && desc.models.empty()) return Error{"CrowdRendererDesc::asset is required"};
+    if (desc.asset != nullptr && !desc.models.empty())
+        return Error{"CrowdRendererDesc: asset or models, not both (one model: asset)"};
+    if (desc.models.size() > kMaxCrowdModels)
+        return Error{std::to_string(desc.models.size()) + " models; a crowd holds at most " +
+                     std::to_string(kMaxCrowdModels)};
+    uint64_t model_members = 0;
+    for (size_t m = 0; m < desc.models.size(); ++m) {
+        if (desc.models[m].asset == nullptr)
+            return Error{"CrowdRendererDesc::models[" + std::to_string(m) + "]: asset is required"};
+        if (desc.models[m].max_members == 0)
+            return Error{"CrowdRendererDesc::models[" + std::to_string(m) + "]: max_members is 0"};
+        model_members += desc.models[m].max_members;
+    }
+    if (!desc.models.empty() && model_members > kMaxMembers)
+        return Error{"the models' max_members add up to " + std::to_string(model_members) + ", past " +
+                     std::to_string(kMaxMembers)};
+    if (!desc.models.empty() && desc.simulate)
+        return Error{"a crowd of several models is not simulated yet (issue #25)"};
     if (desc.extent.width == 0 || desc.extent.height == 0) return Error{"CrowdRendererDesc::extent is required"};
     if (desc.frames_in_flight == 0 || desc.frames_in_flight > 8)
         return Error{"frames_in_flight must be 1 to 8, not " + std::to_string(desc.frames_in_flight)};
-    if (desc.max_members == 0 || desc.max_members > kMaxMembers)
+    if (desc.models.empty() && (desc.max_members == 0 || desc.max_members > kMaxMembers))
         return Error{"max_members must be 1 to " + std::to_string(kMaxMembers)};
     if (std::string problem = optionsProblem(desc); !problem.empty()) return Error{problem};
     gpu::HostDevice host;
@@ -128,17 +165,33 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
     State& s = *r->state_;
     s.context = std::move(context).value();
     gpu::createAllocator(s.allocator, *s.context);
-    s.baked = desc.asset;
     s.desc = desc;
+    if (!desc.models.empty()) { // several models: one asset of them all
+        std::vector<const BakedAsset*> assets;
+        for (const CrowdModel& m : desc.models) assets.push_back(m.asset);
+        Result<render::AssetLibrary> built = render::buildAssetLibrary(assets);
+        if (!built) return built.error();
+        s.library = std::move(built).value();
+        s.baked = &s.library->asset;
+        for (const CrowdModel& m : desc.models) s.model_capacity.push_back(m.max_members);
+        s.desc.max_members = uint32_t(model_members);
+    } else {
+        s.baked = desc.asset;
+        s.model_capacity = {desc.max_members};
+    }
+    s.model_live.assign(s.model_capacity.size(), 0);
     s.update_ms.assign(desc.frames_in_flight, 0.0);
     try {
-        Result<render::GpuAsset> uploaded = render::uploadAsset(s.allocator, *desc.asset);
+        Result<render::GpuAsset> uploaded =
+            s.library ? render::uploadLibrary(s.allocator, *s.library) : render::uploadAsset(s.allocator, *desc.asset);
         if (!uploaded) return uploaded.error();
         s.asset = std::move(uploaded).value();
+        s.models = s.asset.ranges;
 
         render::CrowdRendererSetup setup;
         static_cast<CrowdOptions&>(setup) = desc; // the crowd's options as the host gave them
-        setup.baked = desc.asset;
+        setup.baked = s.baked;
+        if (s.library) setup.model_capacity = s.model_capacity;
         setup.color_format = desc.color_format;
         setup.depth_format = desc.depth_format;
         setup.extent = desc.extent;
@@ -158,14 +211,15 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             setup.clip_bounds = crowd.clip_bounds;
             if (setup.shadows.area.min == setup.shadows.area.max) setup.shadows.area = crowd.bounds;
         } else {
-            setup.clip_bounds = render::clipCullBounds(*desc.asset);
+            setup.clip_bounds = s.library ? render::clipCullBounds(*s.library) : render::clipCullBounds(*desc.asset);
         }
-        setup.capacity = desc.max_members;
+        setup.capacity = s.desc.max_members;
         Result<std::unique_ptr<render::CrowdRenderer>> created =
             render::CrowdRenderer::create(s.allocator, s.asset, setup);
         if (!created) return created.error();
         s.renderer = std::move(created).value();
         s.live = desc.simulate ? desc.max_members : 0;
+        if (desc.simulate) s.model_live[0] = s.live;
         s.renderer->setLiveMembers(s.live);
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(s.context->device);
@@ -179,9 +233,7 @@ CrowdRenderer::~CrowdRenderer() = default;
 Result<MemberId> CrowdRenderer::addMember(const Member& m) {
     State& s = *state_;
     if (s.desc.simulate) return Error{"the crowd is simulated on the GPU: its members cannot be edited"};
-    if (s.live >= s.desc.max_members)
-        return Error{"the crowd is full (max_members " + std::to_string(s.desc.max_members) + ")"};
-    if (Status st = s.checkClips(m); !st) return Error{st.message};
+    if (Status st = s.checkMember(m, true); !st) return Error{st.message};
     uint32_t slot;
     if (!s.free_ids.empty()) {
         slot = s.free_ids.back();
@@ -198,8 +250,8 @@ Result<MemberId> CrowdRenderer::addMember(const Member& m) {
     s.id_of[index] = slot;
     s.members[index] = m;
     const MemberId id{s.generation[slot] << kIdSlotBits | slot};
-    s.renderer->records()[index] = toRecord(m);
-    s.renderer->records()[index].key = id.value + 1; // its props (attach.h) stay its own wherever its record moves
+    s.renderer->records()[index] = s.record(m, id);
+    ++s.model_live[m.model];
     s.renderer->markChanged(index, 1);
     s.renderer->setLiveMembers(s.live);
     return id;
@@ -210,10 +262,12 @@ Status CrowdRenderer::setMember(MemberId id, const Member& m) {
     if (s.desc.simulate) return Status::failure("the crowd is simulated on the GPU: its members cannot be edited");
     const uint32_t index = s.indexOf(id);
     if (index == kNoIndex) return Status::failure("no member " + std::to_string(id.value));
-    if (Status st = s.checkClips(m); !st) return st;
+    const uint32_t was = s.members[index].model;
+    if (Status st = s.checkMember(m, m.model != was); !st) return st;
+    --s.model_live[was];
+    ++s.model_live[m.model];
     s.members[index] = m;
-    s.renderer->records()[index] = toRecord(m);
-    s.renderer->records()[index].key = id.value + 1;
+    s.renderer->records()[index] = s.record(m, id);
     s.renderer->markChanged(index, 1);
     return {};
 }
@@ -229,18 +283,19 @@ Result<std::vector<MemberEvent>> CrowdRenderer::eventsBetween(double t0, double 
     if (s.desc.simulate) {
         if (!s.events) return Error{"a simulated crowd reports events with CrowdRendererDesc::simulation_events"};
         for (const sim::SimEvent& e : s.events->between(t0, t1))
-            out.push_back({MemberId{e.member}, e.clip, e.event, e.time});
+            out.push_back({MemberId{e.member}, 0, e.clip, e.event, e.time});
         return out;
     }
     std::vector<EventHit> hits;
     for (uint32_t i = 0; i < s.live; ++i) {
         const Member& m = s.members[i];
         const uint32_t clip = m.blend < 0.5f ? m.clip : m.blend_clip;
-        if (clip >= s.baked->clips.size()) continue;
+        const size_t at = s.models[m.model].first_clip + size_t(clip);
+        if (at >= s.baked->clips.size()) continue;
         hits.clear();
-        throng::eventsBetween(s.baked->clips[clip], double(m.speed), double(m.time_offset), t0, t1, hits);
+        throng::eventsBetween(s.baked->clips[at], double(m.speed), double(m.time_offset), t0, t1, hits);
         const MemberId id{s.generation[s.id_of[i]] << kIdSlotBits | s.id_of[i]};
-        for (const EventHit& h : hits) out.push_back({id, clip, h.event, h.time});
+        for (const EventHit& h : hits) out.push_back({id, m.model, clip, h.event, h.time});
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const MemberEvent& a, const MemberEvent& b) { return a.time < b.time; });
@@ -255,6 +310,7 @@ Status CrowdRenderer::removeMember(MemberId id) {
     const uint32_t slot = id.value & (kMaxMembers - 1);
     // The last live member moves into the hole; the last record is zeroed (scale 0: invisible
     // where a frame draws every record).
+    --s.model_live[s.members[index].model];
     const uint32_t last = --s.live;
     auto records = s.renderer->records();
     if (index != last) {

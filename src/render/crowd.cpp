@@ -48,21 +48,43 @@ gpu::shader::InstanceRecord singleInstance(uint32_t clip, float time_offset, uin
     return r;
 }
 
+namespace {
+
+// Clip c's frames with `bind` (the bind pose `static` draws), padded by 1% of the box's size.
+Bounds clipCullBox(const BakedClip& c, const Bounds& bind) {
+    Bounds box = bind;
+    for (const Bounds& b : c.frame_bounds) {
+        box.min = glm::min(box.min, b.min);
+        box.max = glm::max(box.max, b.max);
+    }
+    const glm::vec3 pad = 0.01f * (box.max - box.min) + glm::vec3(1e-5f);
+    return {box.min - pad, box.max + pad};
+}
+
+} // namespace
+
 std::vector<Bounds> clipCullBounds(const BakedAsset& asset) {
     std::vector<Bounds> out;
-    for (const BakedClip& c : asset.clips) {
-        Bounds box = asset.bind_bounds;
-        for (const Bounds& b : c.frame_bounds) {
-            box.min = glm::min(box.min, b.min);
-            box.max = glm::max(box.max, b.max);
-        }
-        const glm::vec3 pad = 0.01f * (box.max - box.min) + glm::vec3(1e-5f);
-        out.push_back({box.min - pad, box.max + pad});
-    }
+    for (const BakedClip& c : asset.clips) out.push_back(clipCullBox(c, asset.bind_bounds));
     return out;
 }
 
-Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
+std::vector<Bounds> clipCullBounds(const AssetLibrary& library) {
+    std::vector<Bounds> out;
+    for (const AssetRange& r : library.ranges)
+        for (uint32_t c = r.first_clip; c < r.first_clip + r.clip_count; ++c)
+            out.push_back(clipCullBox(library.asset.clips[c], r.bind_bounds));
+    return out;
+}
+
+namespace {
+
+// The clips member i plays: its model and that model's clips, [first_clip, first_clip + count).
+struct MemberClips {
+    uint32_t model = 0, first_clip = 0, clip_count = 1;
+};
+
+template <class Pick> Crowd layOut(const BakedAsset& asset, const CrowdLayout& o, Pick pick) {
     Crowd crowd;
     crowd.clip_bounds = clipCullBounds(asset);
     Random rng{o.seed * 0x2545f4914f6cdd1dull + 1};
@@ -80,8 +102,6 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
     const uint32_t side =
         o.volume ? uint32_t(std::ceil(std::cbrt(double(count)))) : uint32_t(std::ceil(std::sqrt(double(count))));
     const float half = 0.5f * spacing * float(side - 1);
-    // Members play the first THRONG_MAX_CLIPS clips (InstanceRecord::clips holds 12 bits a clip).
-    const uint32_t clip_count = uint32_t(std::min<size_t>(asset.clips.size(), THRONG_MAX_CLIPS));
     const float radius = 0.5f * glm::length(glm::vec2(extent.x, extent.z)) * 1.1f;
     if (o.volume) {
         const float reach = 0.5f * glm::length(extent) * 1.1f + 0.2f * spacing;
@@ -104,14 +124,18 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
         r.position_scale = glm::vec4(x, y, z, scale);
         r.orientation =
             packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)) * glm::angleAxis(pitch, glm::vec3(1, 0, 0)));
-        const uint32_t clip_a = rng.below(clip_count);
+        const MemberClips m = pick(i);
+        const uint32_t clip_count = m.clip_count;
+        uint32_t clip_a = rng.below(clip_count);
         uint32_t clip_b = clip_a;
         float blend = 0.0f;
         if (clip_count > 1 && rng.uniform() < o.cross_fade_share) {
             clip_b = (clip_a + 1 + rng.below(clip_count - 1)) % clip_count;
             blend = rng.range(0.1f, 0.9f);
         }
-        r.clips = gpu::shader::throngClips(clip_a, clip_b, 0u);
+        clip_a += m.first_clip;
+        clip_b += m.first_clip;
+        r.clips = gpu::shader::throngClips(clip_a, clip_b, m.model);
         const float hue = rng.uniform();
         const glm::vec3 tint = glm::clamp(
             glm::abs(glm::fract(glm::vec3(hue) + glm::vec3(0.0f, 2.0f / 3.0f, 1.0f / 3.0f)) * 6.0f - 3.0f) - 1.0f, 0.0f,
@@ -124,6 +148,38 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
         r.blend = blend;
         crowd.instances.push_back(r);
     }
+    return crowd;
+}
+
+} // namespace
+
+Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
+    // Members play the first THRONG_MAX_CLIPS clips (InstanceRecord::clips holds 12 bits a clip).
+    const MemberClips all{0, 0, uint32_t(std::min<size_t>(asset.clips.size(), THRONG_MAX_CLIPS))};
+    return layOut(asset, o, [&](uint32_t) { return all; });
+}
+
+uint32_t dealModel(uint32_t index, std::span<const float> shares) {
+    if (shares.size() <= 1) return 0;
+    double total = 0.0;
+    for (float s : shares) total += double(s);
+    // 24 bits of the hash as a fraction in [0, 1) against the running sum of the shares.
+    const double u = double(gpu::shader::throngPropHash(index, THRONG_MODEL_SALT) >> 8) / 16777216.0 * total;
+    double sum = 0.0;
+    for (size_t m = 0; m + 1 < shares.size(); ++m)
+        if (u < (sum += double(shares[m]))) return uint32_t(m);
+    return uint32_t(shares.size() - 1);
+}
+
+Crowd makeCrowd(const AssetLibrary& library, const CrowdLayout& o, std::span<const float> shares) {
+    std::vector<float> equal(library.ranges.size(), 1.0f);
+    if (shares.empty()) shares = equal;
+    Crowd crowd = layOut(library.asset, o, [&](uint32_t i) {
+        const uint32_t m = dealModel(i, shares);
+        const AssetRange& r = library.ranges[m];
+        return MemberClips{m, r.first_clip, std::max(r.clip_count, 1u)};
+    });
+    crowd.clip_bounds = clipCullBounds(library);
     return crowd;
 }
 

@@ -1,5 +1,8 @@
-// The crowd: per-instance records for N members of one asset, seeded and deterministic.
+// The crowd: per-instance records for N members of one asset (or of the models of an
+// AssetLibrary), seeded and deterministic.
 #pragma once
+
+#include "asset_library.h"
 
 #include "../shaders/shared.h"
 
@@ -7,6 +10,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <span>
 #include <vector>
 
 namespace throng::render {
@@ -30,14 +34,26 @@ struct Crowd {
     std::vector<Bounds> clip_bounds;
 };
 
-// The boxes of Crowd::clip_bounds for `asset`.
+// The boxes of Crowd::clip_bounds for `asset`, and for the clips of a library's models (each
+// clip's box with its own model's bind pose).
 std::vector<Bounds> clipCullBounds(const BakedAsset& asset);
+std::vector<Bounds> clipCullBounds(const AssetLibrary& library);
 
 // Members on a jittered square grid (or cube grid: CrowdLayout::volume; spacing from the
 // model's footprint), random heading,
 // clip, phase, speed (0.8-1.2), scale (0.9-1.1) and tint; the same seed gives the same crowd on
 // every platform (own integer hash, no std:: distributions).
 Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& options);
+
+// The same for the models of `library`, each member dealt one (InstanceRecord::clips' model) by
+// the hash of its index (throngPropHash(i, THRONG_MODEL_SALT)) against `shares` (one per model,
+// any positive amounts, taken relative to their sum; empty: equal shares), playing that model's
+// clips (the library's numbers). Spacing from the largest model's footprint. Contract: shares is
+// empty or has one positive finite value per model.
+Crowd makeCrowd(const AssetLibrary& library, const CrowdLayout& options, std::span<const float> shares = {});
+
+// The model member `index` of a crowd of models with `shares` (as makeCrowd deals them).
+uint32_t dealModel(uint32_t index, std::span<const float> shares);
 
 // InstanceRecord's packed fields: the orientation as four halves, the tint as RGBA8 (clamped).
 glm::uvec2 packQuaternion(const glm::quat& q);

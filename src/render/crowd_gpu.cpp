@@ -73,6 +73,51 @@ void checkRange(const gpu::Context& ctx, VkDeviceSize bytes, const char* what) {
 
 } // namespace
 
+std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std::vector<LodRanges>& lods,
+                                               std::span<const gpu::shader::InstanceRecord> members,
+                                               std::span<const uint32_t> model_capacity) {
+    const size_t models = std::max<size_t>(asset.ranges.size(), 1);
+    std::vector<gpu::shader::CullAsset> out(models);
+    if (models == 1) { // the whole visible list's LOD regions, as before there were models
+        gpu::shader::CullAsset& c = out[0];
+        for (size_t l = 0; l < lods.size(); ++l) c.lod_errors[l / 4][l % 4] = lods[l].error;
+        c.lod_count = uint32_t(lods.size());
+        c.capacity = uint32_t(members.size());
+        c.submesh_count = uint32_t(asset.submeshes.size());
+        return out;
+    }
+    std::vector<uint32_t> count(models, 0);
+    for (size_t i = 0; i < members.size(); ++i) {
+        const uint32_t m = gpu::shader::throngAssetOf(members[i].clips);
+        if (m >= models)
+            throw gpu::GpuError("member " + std::to_string(i) + " names model " + std::to_string(m + 1) +
+                                "; the crowd has " + std::to_string(models));
+        ++count[m];
+    }
+    if (!model_capacity.empty()) { // the host's: room for members that come later
+        uint64_t total = 0;
+        for (uint32_t c : model_capacity) total += c;
+        if (model_capacity.size() != models || total > members.size())
+            throw gpu::GpuError(std::to_string(model_capacity.size()) + " model capacities of " +
+                                std::to_string(total) + " members for " + std::to_string(models) + " models of " +
+                                std::to_string(members.size()) + " records");
+        count.assign(model_capacity.begin(), model_capacity.end());
+    }
+    uint32_t slot = 0;
+    for (size_t m = 0; m < models; ++m) {
+        const AssetRange& r = asset.ranges[m];
+        gpu::shader::CullAsset& c = out[m];
+        c.lod_count = uint32_t(std::min(r.lod_errors.size(), lods.size()));
+        for (uint32_t l = 0; l < c.lod_count; ++l) c.lod_errors[l / 4][l % 4] = r.lod_errors[l];
+        c.first_slot = slot;
+        c.capacity = count[m];
+        c.first_submesh = r.first_submesh;
+        c.submesh_count = r.submesh_count;
+        slot += count[m];
+    }
+    return out;
+}
+
 std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx) {
     auto p = std::make_shared<CullPipelines>();
     const VkDescriptorSetLayoutBinding bindings[] = {
@@ -85,7 +130,8 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         {THRONG_CULL_BINDING_DRAWS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_DRAW_COUNTS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
         {THRONG_CULL_BINDING_DRAWN, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
-        {THRONG_CULL_BINDING_IMPOSTOR_DRAW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
+        {THRONG_CULL_BINDING_IMPOSTOR_DRAW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
+        {THRONG_CULL_BINDING_ASSETS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr}};
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     p->layout = gpu::Unique<VkPipelineLayout>(
         ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(CullPhase), kCompute));
@@ -117,11 +163,12 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
 
 CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
                    std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines,
-                   bool light_view)
+                   bool light_view, std::span<const uint32_t> model_capacity)
     : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), live_(members_), lods_(assetLods(asset)) {
     const gpu::Context& ctx = *a.context;
     can_cull_ = ctx.indirect_count;
     const uint32_t lod_count = uint32_t(lods_.size());
+    cull_assets_ = cullAssets(asset, lods_, members, model_capacity);
     const VkDeviceSize n = std::max<VkDeviceSize>(members_, 1);
     identity_base_ = lod_count * members_;
     impostor_base_ = (lod_count + 1) * members_;
@@ -137,8 +184,12 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
 
     checkRange(ctx, regions * n * sizeof(uint32_t), "visible list");
     visible_ = gpu::ownBuffer(a, regions * n * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    // The identity region, a model's members together (in order) where the crowd has several.
     std::vector<uint32_t> identity(members_);
-    for (uint32_t i = 0; i < members_; ++i) identity[i] = i;
+    std::vector<uint32_t> next(cull_assets_.size());
+    for (size_t m = 0; m < cull_assets_.size(); ++m) next[m] = cull_assets_[m].first_slot;
+    for (uint32_t i = 0; i < members_; ++i)
+        identity[cull_assets_.size() > 1 ? next[gpu::shader::throngAssetOf(members[i].clips)]++ : i] = i;
     gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t),
                       VkDeviceSize(identity_base_) * sizeof(uint32_t));
 
@@ -158,7 +209,10 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     ranges_ = gpu::ownBuffer(a, ranges.size() * sizeof(glm::uvec2), storage, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *ranges_, ranges.data(), ranges.size() * sizeof(glm::uvec2));
 
-    counts_ = gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
+    assets_ = gpu::ownBuffer(a, cull_assets_.size() * sizeof(gpu::shader::CullAsset), storage, gpu::MemoryUse::Device);
+    gpu::uploadBuffer(a, *assets_, cull_assets_.data(), cull_assets_.size() * sizeof(gpu::shader::CullAsset));
+
+    counts_ = gpu::ownBuffer(a, countWords() * sizeof(uint32_t), storage, gpu::MemoryUse::Device);
     // Three regions: the draws of the first (or only) phase, the late phase's, the light's view's.
     draws_ = gpu::ownBuffer(a, 3 * submeshes * THRONG_MAX_LODS * sizeof(DrawCommand),
                             storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryUse::Device);
@@ -185,13 +239,13 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
         if (light_view)
             light_params_.push_back(
                 gpu::ownBuffer(a, sizeof(CullParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
-        readback_.push_back(gpu::ownBuffer(a, THRONG_COUNTS * sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        readback_.push_back(gpu::ownBuffer(a, countWords() * sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                            gpu::MemoryUse::Readback));
-        std::memset(readback_.back()->mapped(), 0, THRONG_COUNTS * sizeof(uint32_t));
+        std::memset(readback_.back()->mapped(), 0, countWords() * sizeof(uint32_t));
     }
     pipelines_ = pipelines ? std::move(pipelines) : createCullPipelines(ctx);
     const uint32_t plain_sets = light_view ? 2 * slots : slots;
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * plain_sets},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 11 * plain_sets},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}};
     pool_ = gpu::createDescriptorPool(ctx, plain_sets + slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, slots);
@@ -214,7 +268,8 @@ void CrowdGpu::writeSet(VkDescriptorSet set, VkBuffer params) const {
         gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWS, draws_->buffer),
         gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAW_COUNTS, draw_counts_->buffer),
         gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_DRAWN, drawn_->buffer),
-        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer)};
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_IMPOSTOR_DRAW, impostor_draw_->buffer),
+        gpu::DescriptorWrite::storage(THRONG_CULL_BINDING_ASSETS, assets_->buffer)};
     gpu::writeDescriptors(allocator_->context->device, set, writes);
 }
 
@@ -224,7 +279,6 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
     const std::array<glm::vec4, 6> planes = frustumPlanes(vp);
     for (int i = 0; i < 6; ++i) p.planes[i] = planes[i];
     p.depth_row = glm::vec4(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
-    for (size_t l = 0; l < lods_.size(); ++l) p.lod_errors[l / 4][l % 4] = lods_[l].error;
     p.pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(viewport.height);
     p.lod_error_px = settings.lod_error_px;
     p.members = live_;
@@ -241,12 +295,13 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
     p.impostor_base = impostor_base_;
     p.view_projection = vp;
     p.viewport = glm::vec2(float(viewport.width), float(viewport.height));
+    p.assets = uint32_t(cull_assets_.size());
     return p;
 }
 
 void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& light_view_projection,
                               uint32_t map_size, const CullSettings& settings, HardwareShare hardware) {
-    light_culled_ = can_cull_ && settings.active() && live_ > 0 && light_base_ != 0;
+    light_culled_ = can_cull_ && (settings.active() || mixed()) && live_ > 0 && light_base_ != 0;
     if (!light_culled_) return;
     CullSettings light = settings;
     light.impostor_px = 0.0f; // an impostor casts as its mesh would
@@ -270,7 +325,9 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
 
 void CrowdGpu::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const glm::mat4& vp, VkExtent2D viewport,
                          const CullSettings& settings, const DepthPyramid* pyramid, HardwareShare hardware) {
-    culled_ = can_cull_ && settings.active() && live_ > 0;
+    // A crowd of several models is always culled: the pass puts each model's members in its
+    // sub-region (with culling and LOD off: every member, at LOD 0), which its submeshes draw.
+    culled_ = can_cull_ && (settings.active() || mixed()) && live_ > 0;
     // A crowd's first culled frame has no last frame to start from: frustum only (which marks what
     // the next frame's early phase draws).
     occluding_ = culled_ && settings.cull && settings.occlusion && pyramid != nullptr && pipelines_->cull_late &&
@@ -337,7 +394,7 @@ void CrowdGpu::recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) co
     // The counts, for the host (statistics only: nothing of the frame waits for them).
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-    const VkBufferCopy region{0, 0, THRONG_COUNTS * sizeof(uint32_t)};
+    const VkBufferCopy region{0, 0, countWords() * sizeof(uint32_t)};
     vkCmdCopyBuffer(cmd, counts_->buffer, readback_[slot]->buffer, 1, &region);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
                        VK_ACCESS_2_HOST_READ_BIT);
@@ -355,7 +412,32 @@ void CrowdGpu::drawSubmesh(VkCommandBuffer cmd, uint32_t submesh, uint32_t first
         return;
     }
     const glm::uvec2 range = lods_[0].ranges[submesh];
+    if (cull_assets_.size() > 1) { // the submesh's model's members, together in the identity region
+        const gpu::shader::CullAsset& model = cull_assets_[modelOfSubmesh(submesh)];
+        first = model.first_slot;
+        count = model.capacity;
+    }
     if (range.y > 0 && count > 0) vkCmdDrawIndexed(cmd, range.y, count, range.x, 0, identity_base_ + first);
+}
+
+uint32_t CrowdGpu::modelOfSubmesh(uint32_t submesh) const {
+    for (uint32_t m = 0; m < cull_assets_.size(); ++m)
+        if (submesh - cull_assets_[m].first_submesh < cull_assets_[m].submesh_count) return m;
+    return 0;
+}
+
+uint64_t CrowdGpu::modelTriangles(uint32_t model, uint32_t lod) const {
+    const gpu::shader::CullAsset& c = cull_assets_[model];
+    uint64_t n = 0;
+    for (uint32_t s = c.first_submesh; s < c.first_submesh + c.submesh_count && s < lods_[lod].ranges.size(); ++s)
+        n += lods_[lod].ranges[s].y / 3;
+    return n;
+}
+
+uint64_t CrowdGpu::fullDetailTriangles() const {
+    uint64_t n = 0;
+    for (uint32_t m = 0; m < cull_assets_.size(); ++m) n += uint64_t(cull_assets_[m].capacity) * modelTriangles(m, 0);
+    return cull_assets_.size() > 1 ? n : uint64_t(live_) * lodTriangles(lods_[0]);
 }
 
 HardwareShare autoShare(uint64_t lod0_triangles, float triangle_px) {
@@ -367,7 +449,7 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     if (!slot_culled_[slot]) {
         c.in_frustum = live_;
         c.per_lod[0] = live_;
-        c.triangles = uint64_t(live_) * lodTriangles(lods_[0]);
+        c.triangles = fullDetailTriangles();
         return c;
     }
     const uint32_t* raw = static_cast<const uint32_t*>(readback_[slot]->mapped());
@@ -377,20 +459,38 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     c.hardware = raw[THRONG_COUNT_HARDWARE];
     for (size_t l = 0; l < lods_.size(); ++l) {
         c.per_lod[l] = raw[l] + (l == 0 ? raw[THRONG_COUNT_HARDWARE] : 0u); // auto's hardware share of LOD 0
-        c.triangles += uint64_t(c.per_lod[l]) * lodTriangles(lods_[l]);
+        if (cull_assets_.size() == 1) c.triangles += uint64_t(c.per_lod[l]) * lodTriangles(lods_[l]);
     }
+    for (uint32_t m = 0; cull_assets_.size() > 1 && m < cull_assets_.size(); ++m)
+        for (uint32_t l = 0; l < lods_.size(); ++l)
+            c.triangles += uint64_t(std::min(raw[gpu::shader::throngRegionCount(m, l)], cull_assets_[m].capacity)) *
+                           modelTriangles(m, l);
     return c;
 }
 
 CrowdGpu::Snapshot CrowdGpu::snapshot() const {
     Snapshot out;
-    uint32_t counts[THRONG_COUNTS] = {};
-    gpu::downloadBuffer(*allocator_, *counts_, counts, sizeof counts);
+    std::vector<uint32_t> counts(countWords());
+    gpu::downloadBuffer(*allocator_, *counts_, counts.data(), counts.size() * sizeof(uint32_t));
     out.in_frustum = counts[THRONG_COUNT_IN_FRUSTUM];
     out.occluded = counts[THRONG_COUNT_OCCLUDED];
     out.drawn.resize(members_);
     if (members_ > 0) gpu::downloadBuffer(*allocator_, *drawn_, out.drawn.data(), members_ * sizeof(uint32_t));
     for (size_t l = 0; l < lods_.size(); ++l) {
+        if (cull_assets_.size() > 1) { // each model's sub-region in turn
+            std::vector<uint32_t> members;
+            for (uint32_t m = 0; m < cull_assets_.size(); ++m) {
+                const gpu::shader::CullAsset& c = cull_assets_[m];
+                std::vector<uint32_t> part(
+                    std::min(counts[gpu::shader::throngRegionCount(m, uint32_t(l))], c.capacity));
+                if (!part.empty())
+                    gpu::downloadBuffer(*allocator_, *visible_, part.data(), part.size() * sizeof(uint32_t),
+                                        (VkDeviceSize(l) * members_ + c.first_slot) * sizeof(uint32_t));
+                members.insert(members.end(), part.begin(), part.end());
+            }
+            out.members.push_back(std::move(members));
+            continue;
+        }
         std::vector<uint32_t> members(std::min(counts[l], members_));
         if (!members.empty())
             gpu::downloadBuffer(*allocator_, *visible_, members.data(), members.size() * sizeof(uint32_t),

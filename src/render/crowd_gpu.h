@@ -15,7 +15,10 @@
 // and after them the identity region (member i at identity_base + i), written once: a frame
 // without culling draws every member at LOD 0 from there; then the impostor region (members
 // drawn as impostors, from impostorBase()); with a light's view, then one more region per LOD
-// (from lightBase()), filled by addLightPasses() for the shadow map (shadows.h).
+// (from lightBase()), filled by addLightPasses() for the shadow map (shadows.h). A crowd of
+// several models (GpuAsset::ranges, asset_library.h) splits each LOD region into one sub-region
+// per model, as long as its members (CullAsset: first_slot, capacity), counted per (model, LOD)
+// (throngRegionCount); the identity region then holds each model's members together.
 #pragma once
 
 #include "crowd.h"
@@ -102,13 +105,18 @@ class CrowdGpu {
     // `pipelines`: shared ones, or null to build its own (when the device can cull).
     // Throws gpu::GpuError (out of memory, storage buffers past the device's limits).
     // `light_view`: room for culling against a light's view too (addLightPasses).
+    // `model_capacity`: for a crowd of several models, each one's most members at once (empty:
+    // the members of each in `members`); their sum at most members.size().
     CrowdGpu(gpu::Allocator& allocator, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
              std::span<const Bounds> cull_bounds, uint32_t slots,
-             std::shared_ptr<const CullPipelines> pipelines = nullptr, bool light_view = false);
+             std::shared_ptr<const CullPipelines> pipelines = nullptr, bool light_view = false,
+             std::span<const uint32_t> model_capacity = {});
 
     VkBuffer instances() const { return instances_->buffer; }
     VkBuffer visible() const { return visible_->buffer; }
-    VkBuffer countsBuffer() const { return counts_->buffer; } // THRONG_COUNTS uints (shared.h)
+    VkBuffer countsBuffer() const {
+        return counts_->buffer;
+    } // THRONG_COUNTS uints, + 16 a model for several (shared.h)
     // The member records (the buffer's capacity: every stride and region is this long).
     uint32_t members() const { return members_; }
     // Members culling looks at: records 0 .. live - 1 (default: all). A host that removes members
@@ -174,12 +182,26 @@ class CrowdGpu {
     Snapshot snapshot() const;
     const std::vector<LodRanges>& lods() const { return lods_; }
     const GpuAsset& asset() const { return *asset_; }
+    // Whether the crowd holds several models (then it is culled every frame: addPasses).
+    bool mixed() const { return cull_assets_.size() > 1; }
+    // The crowd's models as culling reads them (one: the whole list).
+    const std::vector<gpu::shader::CullAsset>& models() const { return cull_assets_; }
+    // The model whose submeshes hold `submesh` (0 for one model).
+    uint32_t modelOfSubmesh(uint32_t submesh) const;
+    // Model `model`'s triangles at level `lod`, and every live member's at LOD 0 together.
+    uint64_t modelTriangles(uint32_t model, uint32_t lod) const;
+    uint64_t fullDetailTriangles() const;
 
   private:
     void recordCull(VkCommandBuffer cmd, uint32_t slot, uint32_t phase) const;
     gpu::shader::CullParams viewParams(const glm::mat4& view_projection, VkExtent2D viewport,
                                        const CullSettings& settings, HardwareShare hardware) const;
     void writeSet(VkDescriptorSet set, VkBuffer params) const;
+    // Words of the counts buffer: THRONG_COUNTS, and for several models a count and an early
+    // count per (model, LOD) (throngRegionCount, throngRegionEarly).
+    size_t countWords() const {
+        return THRONG_COUNTS + (cull_assets_.size() > 1 ? 2 * THRONG_MAX_LODS * cull_assets_.size() : 0);
+    }
 
     gpu::Allocator* allocator_;
     const GpuAsset* asset_;
@@ -195,7 +217,9 @@ class CrowdGpu {
     bool occluding_ = false;
     mutable uint32_t recorded_phase_ = THRONG_CULL_PHASE_ALL; // of the culling pass recorded last
     std::vector<LodRanges> lods_;
+    std::vector<gpu::shader::CullAsset> cull_assets_; // per model (cullAssets)
     std::vector<bool> slot_culled_;
+    gpu::OwnedBuffer assets_; // cull_assets_ on the GPU
     gpu::OwnedBuffer instances_, bounds_, visible_, counts_, ranges_, draws_, draw_counts_, drawn_, impostor_draw_;
     std::vector<gpu::OwnedBuffer> params_;       // per slot: CullParams (host-visible)
     std::vector<gpu::OwnedBuffer> light_params_; // per slot: the light's view's CullParams
@@ -206,6 +230,15 @@ class CrowdGpu {
     std::vector<VkDescriptorSet> sets_;         // per slot
     std::vector<VkDescriptorSet> pyramid_sets_; // per slot, set 1 of cull-late (written by addPasses)
 };
+
+// Per model of `asset` (one for a plain asset), what culling reads: its levels' errors (at most
+// `lods`' count), its sub-region of each LOD region (`model_capacity` slots, or as many as the
+// members of `members` that name it; in model order; one model: all of the region) and its
+// submeshes. Throws gpu::GpuError naming a member whose model is past the asset's, or
+// capacities that do not fit the members.
+std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std::vector<LodRanges>& lods,
+                                               std::span<const gpu::shader::InstanceRecord> members,
+                                               std::span<const uint32_t> model_capacity = {});
 
 // The six frustum planes of `view_projection` (inward normals, normalized; Vulkan's 0..w depth).
 std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& view_projection);

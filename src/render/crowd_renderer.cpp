@@ -79,9 +79,15 @@ void CrowdRenderer::build() {
         shadows_ =
             std::make_unique<ShadowMap>(*allocator_, s.shadows, s.color_format, s.depth_format, s.frames_in_flight);
     }
+    if (mixed()) { // a crowd of several models (asset_library.h): what draws it so far
+        if (std::string problem = mixedCrowdProblem(s.technique); !problem.empty()) throw Refused{problem};
+        if (s.motion) throw Refused{"a crowd of several models is not simulated yet (issue #25)"};
+        if (!ctx.indirect_count) // its culling pass sorts the members by model for the draws
+            throw Refused{"a crowd of several models needs drawIndirectCount, which this device lacks"};
+    }
     crowd_ = std::make_unique<CrowdGpu>(*allocator_, *asset_, records_,
                                         techniqueCullBounds(s.technique, s.clip_bounds, s.swim, !s.layers.empty()),
-                                        s.frames_in_flight, nullptr, shadows_ != nullptr);
+                                        s.frames_in_flight, nullptr, shadows_ != nullptr, s.model_capacity);
     if (s.motion) {
         if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{problem};
         motion_ = s.motion(*allocator_, crowd_->instances());
@@ -173,6 +179,7 @@ template <class Build> Status built(Build&& build) {
 
 std::string CrowdRenderer::rasterProblem(Raster mode) const {
     if (mode == Raster::Hardware) return {};
+    if (mixed()) return "a crowd of several models is drawn by the hardware so far (issue #25)";
     if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
     if (std::string problem =
             computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size());
@@ -182,6 +189,7 @@ std::string CrowdRenderer::rasterProblem(Raster mode) const {
 }
 
 std::string CrowdRenderer::impostorProblem() const {
+    if (mixed()) return "a crowd of several models has no impostors yet (issue #25)";
     if (setup_.baked == nullptr) return "no CPU-side asset to read the pictures from";
     if (std::string problem = render::impostorProblem(*setup_.baked); !problem.empty()) return problem;
     // Impostors are the members the culling pass sends to their region: without that pass, none.

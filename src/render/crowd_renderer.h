@@ -37,7 +37,10 @@ struct TestHooks {
 struct CrowdRendererSetup : throng::CrowdOptions {
     const BakedAsset* baked = nullptr; // CPU-side data: cpu, palette and bonetex, the compute rasterizer, impostors
     std::vector<gpu::shader::InstanceRecord> members; // the members as they start
-    uint32_t capacity = 0;           // records on the GPU (at least members.size()); room for members added later
+    uint32_t capacity = 0; // records on the GPU (at least members.size()); room for members added later
+    // A crowd of several models whose members come and go (the render API): each model's most
+    // members at once (its sub-region of the visible list; CrowdGpu). Empty: counted from `members`.
+    std::vector<uint32_t> model_capacity;
     std::vector<Bounds> clip_bounds; // per clip, what culling tests (Crowd::clip_bounds)
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
@@ -154,6 +157,8 @@ class CrowdRenderer {
 
     std::string_view techniqueName() const { return technique_->name(); }
     const CrowdGpu& crowd() const { return *crowd_; }
+    // Whether the crowd holds several models (GpuAsset::ranges; asset_library.h).
+    bool mixed() const { return asset_->ranges.size() > 1; }
     VertexCacheStats vertexCacheStats() const;                  // the compute rasterizer's (zero without one)
     const ShadowMap* shadows() const { return shadows_.get(); } // null without shadows
 

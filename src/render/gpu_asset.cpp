@@ -10,6 +10,7 @@
 #include "../texture/texture.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace throng::render {
@@ -135,6 +136,18 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.submeshes = asset.submeshes;
         for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
+        AssetRange whole; // wholeAsset() without computing the coarse error again
+        whole.name = asset.name;
+        whole.vertex_count = g.vertex_count;
+        whole.index_count = uint32_t(asset.indices.size());
+        whole.submesh_count = uint32_t(asset.submeshes.size());
+        whole.clip_count = g.clip_count;
+        whole.texture_count = uint32_t(asset.textures.size());
+        whole.joint_count = g.joint_count;
+        whole.bind_bounds = asset.bind_bounds;
+        for (const GpuLod& l : g.lods) whole.lod_errors.push_back(l.error);
+        whole.first_coarse_lod = g.first_coarse_lod;
+        g.ranges.push_back(std::move(whole));
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
@@ -198,6 +211,23 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.linear = createSampler(ctx, VK_FILTER_LINEAR);
     } catch (const gpu::GpuError& e) {
         return Error{e.what()};
+    }
+    return g;
+}
+
+Result<GpuAsset> uploadLibrary(gpu::Allocator& a, const AssetLibrary& library, AnimationStorage storage) {
+    Result<GpuAsset> uploaded = uploadAsset(a, library.asset, storage);
+    if (!uploaded) return uploaded;
+    GpuAsset g = std::move(uploaded).value();
+    g.ranges = library.ranges;
+    g.warnings.insert(g.warnings.end(), library.notes.begin(), library.notes.end());
+    // Each draw skins its model's levels coarsely from the model's own first coarse level
+    // (recordMeshPass); the asset's is the first any model has.
+    if (g.ranges.size() > 1) {
+        g.first_coarse_lod = uint32_t(g.lods.size());
+        for (const AssetRange& r : g.ranges)
+            if (r.first_coarse_lod < r.lod_errors.size())
+                g.first_coarse_lod = std::min(g.first_coarse_lod, r.first_coarse_lod);
     }
     return g;
 }

@@ -1,6 +1,8 @@
 // A BakedAsset on the GPU: immutable mesh, animation image, clip table and textures.
 #pragma once
 
+#include "asset_library.h"
+
 #include "../gpu/resources.h"
 #include "../shaders/shared.h"
 
@@ -54,6 +56,9 @@ struct GpuAssetData {
     uint32_t first_coarse_lod = 0;
     float coarse_error = 0.0f; // model units; what coarse skinning may move a vertex
     Bounds bind_bounds;
+    // The models it holds (asset_library.h): one, the whole asset (uploadAsset), or a library's
+    // (uploadLibrary), each a range of the arrays above.
+    std::vector<AssetRange> ranges;
     std::vector<std::string> warnings;
 };
 
@@ -97,6 +102,13 @@ inline uint32_t submeshTexture(const GpuAsset& asset, const BakedSubmesh& submes
 // everything it made.
 Result<GpuAsset> uploadAsset(gpu::Allocator& allocator, const BakedAsset& asset,
                              AnimationStorage storage = AnimationStorage::Auto);
+
+// A crowd of several models (AssetLibrary) on the GPU: uploadAsset() of library.asset, with the
+// library's ranges; its first coarse level is the first any model has (each model's draws use
+// the model's own, AssetRange::first_coarse_lod). The library's notes join the warnings.
+// Errors: uploadAsset()'s.
+Result<GpuAsset> uploadLibrary(gpu::Allocator& allocator, const AssetLibrary& library,
+                               AnimationStorage storage = AnimationStorage::Auto);
 
 // The specialization constants THRONG_SPEC_ANIMATION_PATH and THRONG_SPEC_ANIMATION_HALF for
 // pipelines that skin from `asset`.

@@ -122,6 +122,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.depth_only ? pass.depth_pipeline : pass.pipeline);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    const uint32_t coarse_end = constants.coarse_lods & 0xffff0000u;
     for (uint32_t s = 0; s < asset.submeshes.size(); ++s) {
         const BakedSubmesh& sub = asset.submeshes[s];
         if (sub.index_count == 0) continue;
@@ -135,6 +136,10 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
         constants.draw_bits = (constants.draw_bits & (0xffu << THRONG_DRAW_SLOT_SHIFT)) |
                               (set != 0 ? THRONG_DRAW_TEXTURED : 0u) |
                               (s < asset.submesh_props.size() ? asset.submesh_props[s] : 0u);
+        // A crowd of several models: the submesh's model's coarse levels.
+        if (asset.ranges.size() > 1 && coarse_end != 0)
+            constants.coarse_lods =
+                std::min(asset.ranges[crowd.modelOfSubmesh(s)].first_coarse_lod, 0xffffu) | coarse_end;
         vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                            sizeof(constants), &constants);
         crowd.drawSubmesh(cmd, s, first_instance, instance_count);

@@ -81,7 +81,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     // Everything made below is owned here and freed on every path, the frame slots first, the
     // renderer next, then the targets; after a failure the GPU may still be running submitted
     // frames (or be lost): the catch waits for it, ignoring the result, before they are freed.
-    gpu::OwnedBuffer capture, readback;
+    gpu::OwnedBuffer capture, readback, depth_readback;
     gpu::OwnedImage color, depth;
     std::unique_ptr<CrowdRenderer> renderer;
     struct Slot : gpu::FrameSlot {
@@ -129,10 +129,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         depth = gpu::OwnedImage(
             a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                    (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
+                                    (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u) |
+                                    (s.read_depth ? VkImageUsageFlags(VK_IMAGE_USAGE_TRANSFER_SRC_BIT) : 0u),
                                 VK_IMAGE_ASPECT_DEPTH_BIT));
         readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                   gpu::MemoryUse::Readback);
+        if (s.read_depth)
+            depth_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                            gpu::MemoryUse::Readback);
         gpu::FrameTargets targets;
         targets.color = color->image;
         targets.color_view = color->view;
@@ -182,6 +186,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                 region.imageExtent = {s.width, s.height, 1};
                 vkCmdCopyImageToBuffer(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback->buffer, 1,
                                        &region);
+                if (s.read_depth) {
+                    gpu::transitionImage(f.cmd, depth->image, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+                    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+                    vkCmdCopyImageToBuffer(f.cmd, depth->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                           depth_readback->buffer, 1, &region);
+                }
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             }
@@ -202,6 +213,10 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (s.readback) {
             out.rgba.resize(size_t(s.width) * s.height * 4);
             std::memcpy(out.rgba.data(), readback->mapped(), out.rgba.size());
+            if (s.read_depth) {
+                out.depth.resize(size_t(s.width) * s.height);
+                std::memcpy(out.depth.data(), depth_readback->mapped(), out.depth.size() * sizeof(float));
+            }
         }
         // Every pass any frame had, in the last frame's order (the steady state: a crowd's first
         // frame is not occlusion-culled), a pass only earlier frames had after the one it followed
@@ -223,7 +238,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         }
         out.drawn = out.frames.back().drawn;
         out.triangles = out.drawn.triangles;
-        out.submitted_triangles = lodTriangles(assetLods(asset)[0]) * crowd.instances.size();
+        out.submitted_triangles = renderer->crowd().fullDetailTriangles();
         out.vertex_cache = renderer->vertexCacheStats();
         if (s.read_shadow_map && renderer->shadows() != nullptr) {
             const uint32_t last = (frames - 1) % kFramesInFlight;

@@ -30,6 +30,7 @@ struct RenderSettings : CrowdRendererSetup {
     bool capture = false;
     glm::vec3 light_direction = kDefaultLight; // the way the sunlight travels (normalized when used)
     bool read_shadow_map = false;              // tests: RenderOutput::shadow_map and shadow_light
+    bool read_depth = false;                   // tests: RenderOutput::depth (with readback)
     // Called before each frame is recorded with (frame, frames): progress for long runs. May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
 };
@@ -46,6 +47,7 @@ struct RenderOutput {
     uint64_t submitted_triangles = 0; // every member at full detail: what a frame without culling draws
     CullCounts drawn;                 // the last frame's
     std::vector<float> shadow_map;    // RenderSettings::read_shadow_map: the last frame's, row-major (reversed Z)
+    std::vector<float> depth;         // RenderSettings::read_depth: the last frame's, as rgba (reversed Z: 0 empty)
     glm::mat4 shadow_light{1.0f};     // ...and the light's view-projection it was drawn with
     VertexCacheStats vertex_cache;    // the compute rasterizer's, the last frame's (zero without one)
 

@@ -185,6 +185,14 @@ std::string simulationProblem(std::string_view name) {
            techniquesWith(&TechniqueInfo::members_on_gpu, " or ");
 }
 
+std::string mixedCrowdProblem(std::string_view name) {
+    const TechniqueInfo* info = findTechnique(name);
+    if (info == nullptr || (!info->needs_source && !info->needs_cpu_mesh)) return {};
+    return "technique " + std::string(name) +
+           " poses members from one model's source animation; a crowd of several models is drawn by " +
+           techniqueList([](const TechniqueInfo& t) { return !t.needs_source && !t.needs_cpu_mesh; }, " or ");
+}
+
 } // namespace throng
 
 namespace throng::render {

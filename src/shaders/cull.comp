@@ -14,6 +14,7 @@
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_PARAMS) readonly buffer Params { CullParams cull; };
+layout(std430, set = 0, binding = THRONG_CULL_BINDING_ASSETS) readonly buffer Assets { CullAsset cull_assets[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_BOUNDS) readonly buffer ClipBounds { vec4 clip_bounds[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_VISIBLE) writeonly buffer Visible { uint visible[]; };
@@ -34,5 +35,5 @@ void main() {
     if (phase.phase == THRONG_CULL_PHASE_ALL) drawn[member] = inside ? 1u : 0u;
     if (!inside) return;
     if (phase.phase == THRONG_CULL_PHASE_ALL) atomicAdd(counts[THRONG_COUNT_IN_FRUSTUM], 1u);
-    appendVisible(member, chooseLevel(box, inst.position_scale.w));
+    appendVisible(member, chooseLevel(box, inst), memberModel(inst));
 }

@@ -1,6 +1,10 @@
 // What every culling shader computes of a member (needs shared.h, instance.glsl, and the
-// Params block `cull` first): its conservative box, the sphere around it, the frustum test, the
-// LOD its size on screen needs, and the append to that LOD's region of the visible list.
+// Params block `cull` and the Assets block `cull_assets` first): its conservative box, the
+// sphere around it, the frustum test, the LOD its size on screen needs (by its model's errors),
+// and the append to that LOD's region of the visible list (its model's sub-region there).
+
+// The member's model, one the crowd has (the host checks the records it is given).
+uint memberModel(InstanceRecord inst) { return min(throngAssetOf(inst.clips), cull.assets - 1u); }
 
 struct MemberBox {
     vec3 center;     // world space
@@ -34,13 +38,14 @@ bool inFrustum(MemberBox b) {
 
 // The coarsest LOD whose geometric error, projected at the sphere's nearest depth, stays within
 // the pixel threshold; LOD 0 for a member around the eye.
-uint chooseLod(MemberBox b, float scale) {
+uint chooseLod(MemberBox b, float scale, uint model) {
     float depth = dot(cull.depth_row, vec4(b.center, 1.0)) - b.radius;
     uint lod = 0u;
     if (depth > 0.0) {
         float pixels_per_error = abs(scale) * cull.pixels_per_unit / depth;
-        for (uint l = 1u; l < cull.lod_count; ++l)
-            if (cull.lod_errors[l / 4u][l % 4u] * pixels_per_error <= cull.lod_error_px) lod = l;
+        uint levels = min(cull.lod_count, cull_assets[model].lod_count);
+        for (uint l = 1u; l < levels; ++l)
+            if (cull_assets[model].lod_errors[l / 4u][l % 4u] * pixels_per_error <= cull.lod_error_px) lod = l;
     }
     return lod;
 }
@@ -48,24 +53,32 @@ uint chooseLod(MemberBox b, float scale) {
 // The LOD to draw the member at, or THRONG_IMPOSTOR_LEVEL when its sphere is less than
 // impostor_px pixels across at its centre's depth (animated impostors: impostors.h), or
 // THRONG_HARDWARE_LEVEL for a member at LOD 0 at least hardware_px across (or around the eye).
-uint chooseLevel(MemberBox b, float scale) {
+uint chooseLevel(MemberBox b, InstanceRecord inst) {
+    float scale = inst.position_scale.w;
     float depth = dot(cull.depth_row, vec4(b.center, 1.0));
     if (cull.impostor_px > 0.0) {
         if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
     }
-    uint lod = chooseLod(b, scale);
+    uint lod = chooseLod(b, scale, memberModel(inst));
     if (lod == 0u && cull.hardware_px > 0.0 && (depth <= b.radius || 2.0 * b.radius * cull.pixels_per_unit / depth >= cull.hardware_px))
         return THRONG_HARDWARE_LEVEL;
     return lod;
 }
 
-void appendVisible(uint member, uint level) {
+void appendVisible(uint member, uint level, uint model) {
     if (level == THRONG_IMPOSTOR_LEVEL) {
         visible[cull.impostor_base + atomicAdd(counts[THRONG_COUNT_IMPOSTORS], 1u)] = member;
         return;
     }
     if (level == THRONG_HARDWARE_LEVEL) {  // LOD 0's region from its end
         visible[cull.visible_base + cull.visible_stride - 1u - atomicAdd(counts[THRONG_COUNT_HARDWARE], 1u)] = member;
+        return;
+    }
+    if (cull.assets > 1u) {  // the model's sub-region, and the LOD's total for the host
+        atomicAdd(counts[level], 1u);
+        uint slot = atomicAdd(counts[throngRegionCount(model, level)], 1u);
+        if (slot < cull_assets[model].capacity)
+            visible[cull.visible_base + level * cull.visible_stride + cull_assets[model].first_slot + slot] = member;
         return;
     }
     uint slot = atomicAdd(counts[level], 1u);

@@ -10,6 +10,7 @@
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_PARAMS) readonly buffer Params { CullParams cull; };
+layout(std430, set = 0, binding = THRONG_CULL_BINDING_ASSETS) readonly buffer Assets { CullAsset cull_assets[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_BOUNDS) readonly buffer ClipBounds { vec4 clip_bounds[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_VISIBLE) writeonly buffer Visible { uint visible[]; };
@@ -72,5 +73,5 @@ void main() {
         return;
     }
     drawn[member] = 1u;
-    if (!drawn_early) appendVisible(member, chooseLevel(box, inst.position_scale.w));
+    if (!drawn_early) appendVisible(member, chooseLevel(box, inst), memberModel(inst));
 }

@@ -4,7 +4,8 @@
 
 // After a culling phase, one thread per submesh: the indexed indirect draws of the LODs that
 // have members in this phase (LOD l's members are slots l * visible_stride onward of the
-// visible list; the late phase's follow the early phase's), and their number, for
+// visible list, in a crowd of several models the submesh's model's from its sub-region there;
+// the late phase's follow the early phase's), and their number, for
 // vkCmdDrawIndexedIndirectCount. The late phase's draws are the second region of both buffers,
 // the light's view's (phase SHADOW, shadows.h) the third. Thread 0 also writes the impostors'
 // draw (impostors.h), except for the light's view.
@@ -12,6 +13,7 @@
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_PARAMS) readonly buffer Params { CullParams cull; };
+layout(std430, set = 0, binding = THRONG_CULL_BINDING_ASSETS) readonly buffer Assets { CullAsset cull_assets[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_COUNTS) buffer Counts { uint counts[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
 layout(std430, set = 0, binding = THRONG_CULL_BINDING_DRAWS) writeonly buffer Draws { DrawCommand draws[]; };
@@ -31,10 +33,16 @@ void main() {
     if (!late && submesh == 0u) {
         for (uint l = 0u; l < cull.lod_count; ++l) counts[THRONG_COUNT_EARLY + l] = counts[l];
         counts[THRONG_COUNT_HARDWARE_EARLY] = counts[THRONG_COUNT_HARDWARE];
+        for (uint m = 0u; cull.assets > 1u && m < cull.assets; ++m)
+            for (uint l = 0u; l < cull.lod_count; ++l) counts[throngRegionEarly(cull.assets, m, l)] = counts[throngRegionCount(m, l)];
     }
+    // A crowd of several models: the submesh draws its model's members, from its sub-region.
+    uint model = 0u;
+    while (model + 1u < cull.assets && submesh - cull_assets[model].first_submesh >= cull_assets[model].submesh_count) ++model;
+    bool mixed = cull.assets > 1u;
     for (uint l = 0u; l < min(cull.lod_count, cull.draw_lods); ++l) {  // the rest: the compute rasterizer's
-        uint first = late ? counts[THRONG_COUNT_EARLY + l] : 0u;
-        uint count = counts[l] - first;
+        uint first = late ? counts[mixed ? throngRegionEarly(cull.assets, model, l) : THRONG_COUNT_EARLY + l] : 0u;
+        uint count = mixed ? min(counts[throngRegionCount(model, l)], cull_assets[model].capacity) - first : counts[l] - first;
         // Auto: LOD 0's large members, at its region's end (the late phase's before the early's).
         bool from_end = l == 0u && cull.hardware_px > 0.0;
         uint end_first = late ? counts[THRONG_COUNT_HARDWARE_EARLY] : 0u;
@@ -46,7 +54,7 @@ void main() {
         d.instance_count = count;
         d.first_index = range.x;
         d.vertex_offset = 0;
-        d.first_instance = cull.visible_base + l * cull.visible_stride +
+        d.first_instance = cull.visible_base + l * cull.visible_stride + (mixed ? cull_assets[model].first_slot : 0u) +
                            (from_end ? cull.visible_stride - counts[THRONG_COUNT_HARDWARE] : first);
         draws[(region * cull.submeshes + submesh) * THRONG_MAX_LODS + n] = d;
         ++n;

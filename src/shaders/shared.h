@@ -125,6 +125,7 @@ using uint = uint32_t;
 #define THRONG_CULL_BINDING_DRAWN 9 // storage buffer: uint per member, 1 when the last occlusion-culled frame drew it
 #define THRONG_CULL_BINDING_IMPOSTOR_DRAW                                                                              \
     10 // storage buffer: the impostors' DrawCommand (6 indices of a quad, the members, first slot)
+#define THRONG_CULL_BINDING_ASSETS 11 // storage buffer: CullAsset per model of the crowd (CullParams::assets)
 #define THRONG_MAX_LODS 8
 // Whether LOD `lod` is skinned coarsely under a DrawConstants/RasterParams `coarse_lods` word
 // (first coarse LOD in bits 0-15, the end, exclusive, in bits 16-31). C++ and GLSL alike.
@@ -154,6 +155,13 @@ using uint = uint32_t;
 #define THRONG_IMPOSTOR_LEVEL 0xffu // chooseLevel's answer for a member drawn as an impostor
 #define THRONG_COUNT_EARLY 16
 #define THRONG_COUNTS 32
+// A crowd of several models (CullParams::assets > 1) also counts per model and LOD: the members
+// of model a at LOD l in [THRONG_COUNTS + a * THRONG_MAX_LODS + l] (its slot in its sub-region),
+// and the early phase's in the same place of the next assets * THRONG_MAX_LODS words.
+THRONG_FN uint throngRegionCount(uint asset, uint lod) { return THRONG_COUNTS + asset * THRONG_MAX_LODS + lod; }
+THRONG_FN uint throngRegionEarly(uint assets, uint asset, uint lod) {
+    return THRONG_COUNTS + (assets + asset) * THRONG_MAX_LODS + lod;
+}
 
 // The depth pyramid (pyramid.comp; src/render/depth_pyramid.h): level 0 the depth image, level
 // k + 1 the minimum (reversed Z: the farthest) of 2x2 texels of level k, sizes rounded up.
@@ -229,6 +237,9 @@ THRONG_FN uint throngPropHash(uint key, uint prop) {
     return (h >> 22u) ^ h;
 }
 THRONG_FN bool throngCarries(uint key, uint prop, uint share) { return (throngPropHash(key, prop) >> 24u) < share; }
+// A crowd of several models deals member i its model by throngPropHash(i, THRONG_MODEL_SALT)
+// (render/crowd.h dealModel; props use 1 .. THRONG_MAX_PROPS).
+#define THRONG_MODEL_SALT 255u
 
 // Per baked clip: 32 bytes.
 struct ClipRecord {
@@ -291,9 +302,10 @@ struct GroundConstants {
 
 // What the culling pass needs to know about the view: 288 bytes, the same in std140 and std430.
 struct CullParams {
-    vec4 planes[6];        // frustum planes (xyz normal inward, w), world space, normalized
-    vec4 depth_row;        // row 3 of the view-projection: dot(depth_row, vec4(p, 1)) is p's view depth
-    vec4 lod_errors[2];    // geometric error of LOD l (model units) in component l % 4 of [l / 4]
+    vec4 planes[6];  // frustum planes (xyz normal inward, w), world space, normalized
+    vec4 depth_row;  // row 3 of the view-projection: dot(depth_row, vec4(p, 1)) is p's view depth
+    vec4 reserved_a; // (each model's level errors are in its CullAsset)
+    vec4 reserved_b;
     float pixels_per_unit; // screen pixels of one unit at view depth 1 (height / (2 tan(fovy / 2)))
     float lod_error_px;    // the coarsest LOD whose error projects to at most this many pixels
     uint members;
@@ -314,6 +326,23 @@ struct CullParams {
     // sphere is at least this many pixels across (THRONG_COUNT_HARDWARE), the compute rasterizer
     // the rest of LOD 0 as of every other; 0: all of LOD 0.
     float hardware_px;
+    // The crowd's models (CullAsset, asset_library.h): 1, the visible list as it always was; more,
+    // each LOD region split into one sub-region per model and a count per (model, LOD)
+    // (throngRegionCount).
+    uint assets;
+    uint reserved1;
+    uint reserved2;
+};
+
+// Per model of a crowd, what culling and the indirect draws read through a member's model
+// (throngAssetOf(InstanceRecord::clips)): 64 bytes.
+struct CullAsset {
+    vec4 lod_errors[2]; // geometric error of the model's LOD l (model units) in component l % 4 of [l / 4]
+    uint lod_count;     // the model's levels (the crowd may have more: a member never takes those)
+    uint first_slot;    // its sub-region's first slot in each LOD region of the visible list (0 for one model)
+    uint capacity;      // the sub-region's slots: the model's members (CullParams::visible_stride for one model)
+    uint first_submesh; // its submeshes, [first_submesh, first_submesh + submesh_count) of the crowd's
+    uint submesh_count;
     uint reserved0;
     uint reserved1;
     uint reserved2;
@@ -558,6 +587,7 @@ static_assert(sizeof(GroundConstants) == 112);
 static_assert(offsetof(GroundConstants, height) == 96);
 static_assert(offsetof(CullParams, visible_base) == 268);
 static_assert(sizeof(CullParams) == 288);
+static_assert(sizeof(CullAsset) == 64);
 static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
@@ -577,7 +607,7 @@ static_assert(sizeof(RasterPlan) == 656);
 static_assert(offsetof(RasterPlan, resolve_counts) == 560);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
-static_assert(offsetof(CullParams, lod_errors) == 112);
+static_assert(offsetof(CullParams, pixels_per_unit) == 144);
 static_assert(offsetof(CullParams, pixels_per_unit) == 144);
 static_assert(offsetof(CullParams, members) == 152);
 static_assert(offsetof(CullParams, identity_base) == 176);

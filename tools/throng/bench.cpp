@@ -132,8 +132,8 @@ nlohmann::json vertexCacheJson(const VertexCacheReport& c, double cache_pass_ms,
     return j;
 }
 
-nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Variant& v, uint32_t instances,
-                       const BenchOptions& o, double bandwidth_gbps) {
+nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const> models, const Variant& v,
+                       uint32_t instances, const BenchOptions& o, double bandwidth_gbps) {
     nlohmann::json r = {{"technique", v.label}, {"instances", instances}};
     CrowdJob job;
     job.technique = v.technique;
@@ -153,7 +153,8 @@ nlohmann::json measure(HeadlessDevice& device, const BakedAsset& asset, const Va
     if (v.hardware) job.raster = Raster::Hardware;
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
-    const Result<CrowdJobResult> out = renderCrowd(device, asset, job);
+    job.model_shares = o.shares;
+    const Result<CrowdJobResult> out = renderCrowd(device, models, job);
     if (!out) {
         r["error"] = out.error().message;
         return r;
@@ -331,6 +332,16 @@ Status checkBenchOptions(const BenchOptions& o) {
     return {};
 }
 
+// The bytes a model's data take on the GPU (vertices, indices, animation, vertex animation, encoded
+// textures as a lower bound of their decoded size): what one more model costs a crowd.
+uint64_t assetBytes(const BakedAsset& a) {
+    uint64_t bytes = a.vertices.size() * sizeof(BakedVertex) + a.indices.size() * 4 +
+                     (a.animation_f32.size() * 4 + a.animation_f16.size() * 2) +
+                     (a.vat_f32.size() * 4 + a.vat_f16.size() * 2);
+    for (const BakedTexture& t : a.textures) bytes += t.encoded.size();
+    return bytes;
+}
+
 int runBench(const BenchOptions& o) {
     if (Status s = checkBenchOptions(o); !s) { // checked by the parser already (cli.cpp)
         printError("bench", s.message);
@@ -350,15 +361,29 @@ int runBench(const BenchOptions& o) {
         printError(o.model, s.message);
         return 1;
     }
-    Result<LoadedAsset> asset = loadAsset(o.model, bake_options);
-    if (!asset) {
-        printError(o.model, asset.error().message);
-        return 1;
+    std::vector<BakedAsset> assets;
+    const std::vector<std::string> models = o.models.empty() ? std::vector<std::string>{o.model} : o.models;
+    for (const std::string& model : models) {
+        Result<LoadedAsset> asset = loadAsset(model, bake_options);
+        if (!asset) {
+            printError(model, asset.error().message);
+            return 1;
+        }
+        if (Status s = attachFromText(asset.value().baked, o.crowd.attach); !s) {
+            printError(model, s.message);
+            return 1;
+        }
+        assets.push_back(std::move(asset).value().baked);
     }
-    if (Status s = attachFromText(asset.value().baked, o.crowd.attach); !s) {
-        printError(o.model, s.message);
-        return 1;
-    }
+    std::vector<const BakedAsset*> crowd_models;
+    for (const BakedAsset& a : assets) crowd_models.push_back(&a);
+    // Each model's share (equal where none was given) and what its data take on the GPU.
+    nlohmann::json model_list = nlohmann::json::array();
+    for (size_t m = 0; m < models.size(); ++m)
+        model_list.push_back(
+            {{"model", models[m]},
+             {"share", m < o.shares.size() ? double(o.shares[m]) / 100.0 : 1.0 / double(models.size())},
+             {"asset_bytes", assetBytes(assets[m])}});
     HeadlessDeviceOptions device_options;
     device_options.validation = o.validate;
     device_options.device_name = o.device;
@@ -382,12 +407,15 @@ int runBench(const BenchOptions& o) {
                              {"hardware_triangle_px", o.crowd.hardware_triangle_px},
                              {"cores", std::thread::hardware_concurrency()},
                              {"model", o.model},
+                             {"models", model_list},
                              {"size", {o.width, o.height}},
                              {"frames", o.frames},
                              {"warmup", o.warmup},
                              {"settle_seconds", o.settle},
                              {"results", nlohmann::json::array()}};
-    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", o.model.c_str(), device->name().c_str(),
+    std::string names;
+    for (const std::string& m : models) names += (names.empty() ? "" : " + ") + m;
+    std::fprintf(stderr, "bench: %s on %s (%s, %u cores)\n", names.c_str(), device->name().c_str(),
                  report["cpu"].get<std::string>().c_str(), std::thread::hardware_concurrency());
     // The compute rasterizer's vertex cache is measured against the memory bandwidth a copy gets.
     double bandwidth_gbps = 0.0;
@@ -407,7 +435,7 @@ int runBench(const BenchOptions& o) {
         for (const Variant& v : variants) {
             std::fprintf(stderr, "bench: [%zu/%zu] %s x %u ... ", ++done, total, v.label.c_str(), n);
             std::fflush(stderr);
-            const nlohmann::json r = measure(*device, asset.value().baked, v, n, o, bandwidth_gbps);
+            const nlohmann::json r = measure(*device, crowd_models, v, n, o, bandwidth_gbps);
             if (r.contains("error"))
                 std::fprintf(stderr, "failed: %s\n", r["error"].get<std::string>().c_str());
             else

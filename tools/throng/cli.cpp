@@ -335,8 +335,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     InfoOptions& info = c.info;
     CLI::App* info_cmd = app.add_subcommand("info", "Describe a model: meshes, joints, skins, clips, bounds, warnings");
     info_cmd
-        ->add_option("model", info.source,
-                     "Model file (.gltf .glb .fbx .dae ...) or builtin:NAME (fish, walker; props: sword, hat)")
+        ->add_option(
+            "model", info.sources,
+            "Model file (.gltf .glb .fbx .dae ...) or builtin:NAME (fish, walker; props: sword, hat); several: "
+            "each in turn (JSON: an array)")
         ->required();
     info_cmd->add_flag("--json", info.json, "Print one JSON object instead of text");
 
@@ -395,9 +397,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     CLI::App* render_cmd = app.add_subcommand(
         "render", "Render a crowd headless to a PNG and print device, triangles and GPU time per pass");
     // The model: the first positional argument, as in every subcommand; --model stays as an alias.
-    CLI::Option* r_model =
-        render_cmd->add_option("model", render.model, "A .throng file, a model file or builtin:NAME");
-    render_cmd->add_option("--model", render.model, "The same as the positional MODEL")->excludes(r_model);
+    std::vector<std::string> render_models;
+    CLI::Option* r_model = render_cmd->add_option(
+        "model", render_models,
+        "A .throng file, a model file or builtin:NAME; several make one crowd, each MODEL@SHARE% of the members "
+        "(shares default to equal: builtin:walker@70% builtin:strider)");
+    render_cmd->add_option("--model", render_models, "The same as the positional MODEL")->excludes(r_model);
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(countIn(1, 16 << 20));
     CLI::Option* r_technique =
         render_cmd->add_option("--technique", render.technique, techniqueHelp("Animation technique"));
@@ -441,8 +446,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     std::string bench_size = "1280x720";
     CLI::App* bench_cmd = app.add_subcommand(
         "bench", "Measure every technique at several crowd sizes (JSON/CSV; plot with tools/plot_bench.py)");
-    CLI::Option* b_model = bench_cmd->add_option("model", bench.model, "A .throng file, a model file or builtin:NAME");
-    bench_cmd->add_option("--model", bench.model, "The same as the positional MODEL")->excludes(b_model);
+    std::vector<std::string> bench_models;
+    CLI::Option* b_model = bench_cmd->add_option(
+        "model", bench_models,
+        "A .throng file, a model file or builtin:NAME; several make one crowd, each MODEL@SHARE% of the members");
+    bench_cmd->add_option("--model", bench_models, "The same as the positional MODEL")->excludes(b_model);
     bench_cmd->add_option("--techniques", bench.techniques,
                           "Comma-separated techniques, or all (" + techniquesWith(&TechniqueInfo::in_bench_all, ", ") +
                               " and the model's own); NAME@VARIANT sets an option for that series: " + benchVariants() +
@@ -543,6 +551,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
             return usage("bake needs -o FILE.throng, --export DIR, or both (see throng bake --help)");
     } else if (render_cmd->parsed()) {
         c.subcommand = Subcommand::Render;
+        if (!render_models.empty()) {
+            if (Status s = parseModelList(render_models, render.models, render.shares); !s) return usage(s.message);
+            render.model = render.models[0];
+        }
         if (r_technique->count() == 0) render.technique = naturalTechnique(render.model);
         if (!parseSize(size, render.width, render.height, error)) return usage(error);
         if (findTechnique(render.technique) == nullptr)
@@ -556,6 +568,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
                     c.warnings);
     } else if (bench_cmd->parsed()) {
         c.subcommand = Subcommand::Bench;
+        if (!bench_models.empty()) {
+            if (Status s = parseModelList(bench_models, bench.models, bench.shares); !s) return usage(s.message);
+            bench.model = bench.models[0];
+        }
         if (!parseSize(bench_size, bench.width, bench.height, error)) return usage(error);
         if (Status s = checkBenchOptions(bench); !s) return usage(s.message);
     } else if (view_cmd->parsed()) {

@@ -12,7 +12,8 @@
 namespace throng::cli {
 
 struct InfoOptions {
-    std::string source; // file path or builtin:NAME
+    std::string source;               // file path or builtin:NAME
+    std::vector<std::string> sources; // several (the models of one crowd): each described, in order
     bool json = false;
 };
 int runInfo(const InfoOptions& options);
@@ -80,7 +81,11 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job);
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
 
 struct RenderOptions {
-    std::string model = "builtin:walker"; // .throng, a model file, or builtin:NAME
+    std::string model = "builtin:walker"; // .throng, a model file, or builtin:NAME (the first of `models`)
+    // Every model of the crowd (MODEL[@SHARE%] on the command line: parseModelList), and each
+    // one's share of the members (empty: equal shares). One model: a crowd as it always was.
+    std::vector<std::string> models;
+    std::vector<float> shares;
     uint32_t instances = 1000;
     std::string technique = "baked";
     std::string encoding = "mat"; // TechniqueInfo::encodes_joints: mat | quat
@@ -97,12 +102,21 @@ struct RenderOptions {
     std::string output = "crowd.png";
     CrowdFlags crowd;
 };
+// The models of a crowd as the command line names them, MODEL[@SHARE%] each (a share in
+// (0, 100]): their paths, and their shares (empty when none is given: equal shares). Models
+// without a share split what the others leave; the shares given take at most 100% (all of it
+// only when every model has one). Errors: one line naming the item.
+Status parseModelList(const std::vector<std::string>& items, std::vector<std::string>& paths,
+                      std::vector<float>& shares);
+
 // Usage checks beyond what the parser does (the --swim list); exit code 2 on failure.
 Status checkRenderOptions(const RenderOptions& options);
 int runRender(const RenderOptions& options);
 
 struct BenchOptions {
-    std::string model = "builtin:walker";
+    std::string model = "builtin:walker"; // the first of `models`
+    std::vector<std::string> models;      // as RenderOptions::models (MODEL[@SHARE%] each)
+    std::vector<float> shares;
     // Comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (the techniques with
     // TechniqueInfo::in_bench_all, and the model's own).
     std::string techniques = "all";

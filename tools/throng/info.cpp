@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace throng::cli {
 
@@ -243,35 +244,46 @@ void printBakedText(const nlohmann::json& j) {
                 b["diagonal"].get<double>());
 }
 
-int runInfoBaked(const InfoOptions& options) {
-    Result<BakedAsset> asset = readThrong(options.source);
-    if (!asset) {
-        printError(options.source, asset.error().message);
-        return 1;
+// One source described: its JSON, and its text printed unless `json`; null after printing the
+// error line.
+std::optional<nlohmann::json> describeSource(const std::string& source, bool json) {
+    if (isThrongFile(source)) {
+        Result<BakedAsset> asset = readThrong(source);
+        if (!asset) {
+            printError(source, asset.error().message);
+            return std::nullopt;
+        }
+        nlohmann::json j = describeBaked(source, asset.value());
+        if (!json) printBakedText(j);
+        return j;
     }
-    const nlohmann::json j = describeBaked(options.source, asset.value());
-    if (options.json)
-        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else
-        printBakedText(j);
-    return 0;
+    Result<Model> model = importModel(source);
+    if (!model) {
+        printError(source, model.error().message);
+        return std::nullopt;
+    }
+    const Result<std::vector<BakedLod>> lods = lodChain(model.value());
+    if (!json) printText(model.value(), lods);
+    return json ? describe(model.value(), lods) : nlohmann::json();
 }
 
 } // namespace
 
 int runInfo(const InfoOptions& options) {
-    if (isThrongFile(options.source)) return runInfoBaked(options);
-    Result<Model> model = importModel(options.source);
-    if (!model) {
-        printError(options.source, model.error().message);
-        return 1;
+    // Several sources (the models of one crowd): each in turn, text apart by a blank line, JSON
+    // as an array of their objects; the first that fails ends it.
+    const std::vector<std::string> sources =
+        options.sources.empty() ? std::vector<std::string>{options.source} : options.sources;
+    nlohmann::json all = nlohmann::json::array();
+    for (size_t i = 0; i < sources.size(); ++i) {
+        if (i > 0 && !options.json) std::printf("\n");
+        std::optional<nlohmann::json> j = describeSource(sources[i], options.json);
+        if (!j) return 1;
+        all.push_back(std::move(*j));
     }
-    const Result<std::vector<BakedLod>> lods = lodChain(model.value());
-    if (options.json)
-        std::cout << describe(model.value(), lods).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n"; // names may hold invalid UTF-8
-    else
-        printText(model.value(), lods);
+    if (options.json) // names may hold invalid UTF-8
+        std::cout << (all.size() == 1 ? all[0] : all).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";
     return 0;
 }
 

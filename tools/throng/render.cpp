@@ -53,7 +53,7 @@ bool parseSwim(const std::string& text, SwimParams& swim, std::string& error) {
 
 // A .throng file loads as it is; anything else is imported and baked in memory (with vertex
 // animation only for a technique that needs it, vat: it costs 2 texels per vertex per frame).
-Result<BakedAsset> loadAsset(const RenderOptions& o) {
+Result<BakedAsset> loadAsset(const RenderOptions& o, const std::string& model) {
     BakeOptions bake_options;
     bake_options.fps = o.fps;
     bake_options.precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
@@ -63,16 +63,68 @@ Result<BakedAsset> loadAsset(const RenderOptions& o) {
     parseSkinning(o.crowd.skinning, bake_options.impostors.skinning); // as the crowd skins
     bake_options.root_motion = o.crowd.root_motion;
     if (Status s = eventsFromText(o.crowd.events, bake_options); !s) return Error{s.message};
-    Result<LoadedAsset> loaded = throng::loadAsset(o.model, bake_options);
+    Result<LoadedAsset> loaded = throng::loadAsset(model, bake_options);
     if (!loaded) return loaded.error();
     if (loaded.value().model) // the model's image files that could not be read, as info and bake word it
         for (const std::string& w : missingTextures(*loaded.value().model))
-            std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), w.c_str());
+            std::fprintf(stderr, "throng: warning: %s: %s\n", model.c_str(), w.c_str());
     if (Status s = attachFromText(loaded.value().baked, o.crowd.attach); !s) return Error{s.message};
     return std::move(loaded).value().baked;
 }
 
+// "walker.glb" or "walker.glb 60% + fish.glb 40%" for the summary line.
+std::string modelNames(const std::vector<std::string>& models, const std::vector<float>& shares) {
+    std::string out;
+    for (size_t i = 0; i < models.size(); ++i) {
+        out += (i > 0 ? " + " : "") + models[i];
+        if (i < shares.size()) {
+            char text[32];
+            std::snprintf(text, sizeof text, " %.3g%%", double(shares[i]));
+            out += text;
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+Status parseModelList(const std::vector<std::string>& items, std::vector<std::string>& paths,
+                      std::vector<float>& shares) {
+    paths.clear();
+    shares.clear();
+    std::vector<float> given; // per model; 0: none given
+    double taken = 0.0;
+    size_t without = 0;
+    for (const std::string& item : items) {
+        const size_t at = item.rfind('@');
+        float share = 0.0f;
+        if (at != std::string::npos && item.size() > at + 2 && item.back() == '%') {
+            const std::string number = item.substr(at + 1, item.size() - at - 2);
+            char* tail = nullptr;
+            share = std::strtof(number.c_str(), &tail);
+            if (tail != number.c_str() + number.size() || !(share > 0.0f) || share > 100.0f)
+                return Status::failure("'" + item +
+                                       "': a model's share is a percentage above 0 and at most 100 (MODEL@SHARE%)");
+            paths.push_back(item.substr(0, at));
+            taken += share;
+        } else {
+            paths.push_back(item);
+            ++without;
+        }
+        if (paths.back().empty()) return Status::failure("'" + item + "': no model before the share");
+        given.push_back(share);
+    }
+    if (paths.size() > kMaxCrowdModels)
+        return Status::failure(std::to_string(paths.size()) + " models; a crowd holds at most " +
+                               std::to_string(kMaxCrowdModels));
+    if (taken > 100.0 + 1e-3 || (without > 0 && taken >= 100.0 - 1e-3 && taken > 0.0))
+        return Status::failure("the models' shares take " + std::to_string(int(std::lround(taken))) + "%" +
+                               (without > 0 ? ", leaving nothing for the models without one" : ", more than all"));
+    if (taken == 0.0 || paths.size() == 1) return {}; // equal shares
+    const float rest = without > 0 ? float((100.0 - taken) / double(without)) : 0.0f;
+    for (float g : given) shares.push_back(g > 0.0f ? g : rest);
+    return {};
+}
 
 Status checkRenderOptions(const RenderOptions& o) {
     SwimParams swim = defaultSwim();
@@ -88,11 +140,18 @@ int runRender(const RenderOptions& o) {
         return 2;
     }
     if (!checkOutput(o.output)) return 1;
-    Result<BakedAsset> asset = loadAsset(o);
-    if (!asset) {
-        printError(o.model, asset.error().message);
-        return 1;
+    std::vector<BakedAsset> assets;
+    const std::vector<std::string> models = o.models.empty() ? std::vector<std::string>{o.model} : o.models;
+    for (const std::string& model : models) {
+        Result<BakedAsset> asset = loadAsset(o, model);
+        if (!asset) {
+            printError(model, asset.error().message);
+            return 1;
+        }
+        assets.push_back(std::move(asset).value());
     }
+    std::vector<const BakedAsset*> crowd_models;
+    for (const BakedAsset& a : assets) crowd_models.push_back(&a);
     HeadlessDeviceOptions device_options;
     device_options.validation = o.validate;
     device_options.device_name = o.device;
@@ -108,6 +167,7 @@ int runRender(const RenderOptions& o) {
     job.bone_precision = o.precision == "half" ? Precision::Float16 : Precision::Float32;
     parseAnimationStorage(o.animation, job.animation); // the parser admits only the names it knows
     job.members = o.instances;
+    job.model_shares = o.shares;
     job.seed = o.seed;
     job.width = o.width;
     job.height = o.height;
@@ -123,7 +183,7 @@ int runRender(const RenderOptions& o) {
         if (seconds >= after) std::fprintf(stderr, "render: frame %u/%u (%.1f s)\n", frame + 1, frames, seconds);
     };
     const std::string device_name = device.value()->name();
-    const Result<CrowdJobResult> rendered = renderCrowd(*device.value(), asset.value(), job);
+    const Result<CrowdJobResult> rendered = renderCrowd(*device.value(), crowd_models, job);
     int code = 0;
     const CrowdJobResult* out_ptr = rendered ? &rendered.value() : nullptr;
     if (out_ptr != nullptr)
@@ -131,7 +191,7 @@ int runRender(const RenderOptions& o) {
     Status written;
     if (out_ptr != nullptr) written = writePng(o.output, out_ptr->rgba, out_ptr->width, out_ptr->height);
     if (!rendered) {
-        printError(o.model, rendered.error().message);
+        printError(modelNames(models, {}), rendered.error().message);
         code = 1;
     } else if (!written) {
         printError(o.output, written.message);
@@ -158,9 +218,9 @@ int runRender(const RenderOptions& o) {
         std::printf("throng render: %s | %s x %u (%s, %s view%s%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
                     "%.2f M triangles drawn | GPU %s | "
                     "%.0f MiB GPU memory | %s %ux%u\n",
-                    device_name.c_str(), o.model.c_str(), o.instances, o.technique.c_str(), o.crowd.view.c_str(),
-                    o.crowd.simulate ? ", simulated" : "", skinning.c_str(), out.drawn.in_frustum, out.drawn.occluded,
-                    lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
+                    device_name.c_str(), modelNames(models, o.shares).c_str(), o.instances, o.technique.c_str(),
+                    o.crowd.view.c_str(), o.crowd.simulate ? ", simulated" : "", skinning.c_str(), out.drawn.in_frustum,
+                    out.drawn.occluded, lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
                     double(out.submitted_triangles) * 1e-6, passes.c_str(), double(out.gpu_memory_bytes) / (1 << 20),
                     o.output.c_str(), out.width, out.height);
     }

@@ -1,0 +1,325 @@
+// Crowds of several models (issue #25, docs/MIXED_CROWDS.md): the asset library
+// (src/render/asset_library.h) against its models read one by one, and a crowd of two models
+// drawn by the hardware against the two one-model crowds drawn apart and composed by their
+// depth: every pixel the same, with culling and LOD on, for every technique that draws such a
+// crowd. Validation on.
+#include "../src/render/asset_library.h"
+#include "../src/render/renderer.h"
+#include "../src/render/views.h"
+
+#include <throng/bake.h>
+#include <throng/builtin.h>
+#include <throng/technique.h>
+
+#include "gpu_suite.h"
+
+#include <glm/gtc/packing.hpp>
+
+#include <map>
+
+using namespace throng;
+
+namespace {
+
+BakedAsset baked(Model model, bool vat = false) {
+    BakeOptions o;
+    o.vat = vat;
+    Result<BakedAsset> r = bake(model, o);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r).value() : BakedAsset{};
+}
+
+// A valid asset of one joint, one triangle and `clips` one-frame clips.
+BakedAsset tinyAsset(uint32_t clips) {
+    BakedAsset a;
+    a.name = "tiny";
+    a.joint_count = 1;
+    a.max_frames = 1;
+    for (uint32_t c = 0; c < clips; ++c) {
+        BakedClip clip;
+        clip.name = "c" + std::to_string(c);
+        clip.frame_bounds = {Bounds{glm::vec3(0.0f), glm::vec3(1.0f)}};
+        a.clips.push_back(clip);
+        const float rows[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        a.animation_f32.insert(a.animation_f32.end(), rows, rows + 12);
+    }
+    for (int v = 0; v < 3; ++v) {
+        BakedVertex x{};
+        x.position[0] = v == 1 ? 1.0f : 0.0f;
+        x.position[1] = v == 2 ? 1.0f : 0.0f;
+        x.normal[2] = 1.0f;
+        x.weights[0] = 1.0f;
+        a.vertices.push_back(x);
+        a.indices.push_back(uint32_t(v));
+    }
+    a.submeshes.push_back(BakedSubmesh{0, 3});
+    a.bind_bounds = Bounds{glm::vec3(0.0f), glm::vec3(1.0f)};
+    return a;
+}
+
+} // namespace
+
+TEST(AssetLibrary, OneModelIsThatModel) {
+    const BakedAsset walker = baked(makeWalker());
+    const BakedAsset* models[] = {&walker};
+    Result<render::AssetLibrary> lib = render::buildAssetLibrary(models);
+    ASSERT_TRUE(lib.ok()) << lib.error().message;
+    const BakedAsset& a = lib.value().asset;
+    EXPECT_EQ(a.vertices.size(), walker.vertices.size());
+    EXPECT_EQ(a.indices, walker.indices);
+    EXPECT_EQ(a.animation_f32, walker.animation_f32);
+    EXPECT_EQ(a.animation_f16, walker.animation_f16);
+    EXPECT_EQ(a.source.palette.size(), walker.source.palette.size());
+    ASSERT_EQ(lib.value().ranges.size(), 1u);
+    const render::AssetRange& r = lib.value().ranges[0];
+    EXPECT_EQ(r.first_vertex, 0u);
+    EXPECT_EQ(r.vertex_count, walker.vertices.size());
+    EXPECT_EQ(r.clip_count, walker.clips.size());
+    EXPECT_EQ(r.lod_errors.size(), lodLevels(walker).size());
+}
+
+// Every element of each model is where its range says, unchanged but for the rebasing.
+TEST(AssetLibrary, EveryModelIsWhereItsRangeSays) {
+    const BakedAsset walker = baked(makeWalker(), true), strider = baked(makeStrider(), true),
+                     fish = baked(makeFish(), true);
+    const BakedAsset* models[] = {&walker, &strider, &fish};
+    Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const render::AssetLibrary& lib = built.value();
+    const BakedAsset& all = lib.asset;
+    ASSERT_TRUE(validate(all).ok());
+    ASSERT_EQ(lib.ranges.size(), 3u);
+    EXPECT_TRUE(all.source.palette.empty()) << "several models have no one source animation";
+    size_t levels = 0;
+    for (const BakedAsset* m : models) levels = std::max(levels, lodLevels(*m).size());
+    EXPECT_EQ(lodLevels(all).size(), levels);
+    for (size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE(models[i]->name);
+        const BakedAsset& m = *models[i];
+        const render::AssetRange& r = lib.ranges[i];
+        EXPECT_EQ(r.joint_count, m.joint_count);
+        ASSERT_EQ(r.vertex_count, m.vertices.size());
+        for (size_t v = 0; v < m.vertices.size(); ++v)
+            ASSERT_EQ(std::memcmp(&all.vertices[r.first_vertex + v], &m.vertices[v], sizeof(BakedVertex)), 0);
+        ASSERT_EQ(r.index_count, m.indices.size());
+        for (size_t k = 0; k < m.indices.size(); ++k)
+            ASSERT_EQ(all.indices[r.first_index + k], m.indices[k] + r.first_vertex);
+        ASSERT_EQ(r.submesh_count, m.submeshes.size());
+        for (size_t s = 0; s < m.submeshes.size(); ++s) {
+            EXPECT_EQ(all.submeshes[r.first_submesh + s].first_index, m.submeshes[s].first_index + r.first_index);
+            EXPECT_EQ(all.submeshes[r.first_submesh + s].index_count, m.submeshes[s].index_count);
+        }
+        // Each level of the library holds the model's level (its coarsest past its own).
+        const std::vector<BakedLod> own = lodLevels(m), merged = lodLevels(all);
+        ASSERT_EQ(r.lod_errors.size(), own.size());
+        for (size_t l = 0; l < merged.size(); ++l) {
+            const BakedLod& from = own[std::min(l, own.size() - 1)];
+            if (l < own.size()) {
+                EXPECT_EQ(r.lod_errors[l], own[l].error);
+            }
+            EXPECT_GE(merged[l].error, l < own.size() ? own[l].error : 0.0f);
+            for (size_t s = 0; s < m.submeshes.size(); ++s) {
+                EXPECT_EQ(merged[l].submeshes[r.first_submesh + s].first_index,
+                          from.submeshes[s].first_index + r.first_index);
+                EXPECT_EQ(merged[l].submeshes[r.first_submesh + s].index_count, from.submeshes[s].index_count);
+            }
+        }
+        // Every texel of every clip, and of the vertex animation.
+        ASSERT_EQ(r.clip_count, m.clips.size());
+        for (uint32_t c = 0; c < m.clips.size(); ++c) {
+            EXPECT_EQ(all.clips[r.first_clip + c].name, m.clips[c].name);
+            for (uint32_t f = 0; f < m.clips[c].frame_count; ++f) {
+                for (uint32_t j = 0; j < m.joint_count; ++j)
+                    for (uint32_t row = 0; row < 3; ++row)
+                        ASSERT_EQ(bakedTexel(all, r.first_clip + c, f, j, row), bakedTexel(m, c, f, j, row));
+                for (uint32_t v = 0; v < m.vertices.size(); v += 7)
+                    for (bool normal : {false, true})
+                        ASSERT_EQ(vatTexel(all, r.first_clip + c, f, r.first_vertex + v, normal),
+                                  vatTexel(m, c, f, v, normal));
+            }
+        }
+    }
+}
+
+TEST(AssetLibrary, RefusesWhatItCannotHold) {
+    EXPECT_EQ(render::buildAssetLibrary({}).error().message, "a crowd needs at least one model");
+    const BakedAsset half = tinyAsset(2049);
+    const BakedAsset* two[] = {&half, &half};
+    Result<render::AssetLibrary> many_clips = render::buildAssetLibrary(two);
+    ASSERT_FALSE(many_clips.ok());
+    EXPECT_EQ(many_clips.error().message, "4098 clips in the crowd's models together; a crowd plays at most 4096");
+    const BakedAsset tiny = tinyAsset(1);
+    std::vector<const BakedAsset*> too_many(THRONG_MAX_ASSETS + 1, &tiny);
+    EXPECT_EQ(render::buildAssetLibrary(too_many).error().message,
+              "257 models in one crowd; a crowd holds at most 256");
+    BakedAsset broken = tinyAsset(1);
+    broken.indices[1] = 7;
+    const BakedAsset* bad[] = {&tiny, &broken};
+    Result<render::AssetLibrary> refused = render::buildAssetLibrary(bad);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().message.rfind("model 2 'tiny': ", 0), 0u) << refused.error().message;
+    // 256 models of one clip each are fine; the members' model numbers fit their 8 bits.
+    std::vector<const BakedAsset*> most(THRONG_MAX_ASSETS, &tiny);
+    Result<render::AssetLibrary> full = render::buildAssetLibrary(most);
+    ASSERT_TRUE(full.ok()) << full.error().message;
+    EXPECT_EQ(full.value().ranges.back().first_clip, 255u);
+}
+
+// Members are dealt models in the proportions asked for.
+TEST(AssetLibrary, MembersAreDealtTheirShares) {
+    const float shares[] = {60.0f, 30.0f, 10.0f};
+    uint32_t dealt[3] = {};
+    const uint32_t n = 100000;
+    for (uint32_t i = 0; i < n; ++i) ++dealt[render::dealModel(i, shares)];
+    for (int m = 0; m < 3; ++m) EXPECT_NEAR(double(dealt[m]) / n, shares[m] / 100.0, 0.01) << "model " << m;
+}
+
+namespace {
+
+using Mixed = test::GpuSuite;
+
+// The members of `crowd` whose model is `model`, as a crowd of that model alone.
+render::Crowd membersOf(const render::Crowd& crowd, const render::AssetLibrary& lib, uint32_t model,
+                        const BakedAsset& asset) {
+    render::Crowd out;
+    out.bounds = crowd.bounds;
+    out.clip_bounds = render::clipCullBounds(asset);
+    const uint32_t first = lib.ranges[model].first_clip;
+    for (gpu::shader::InstanceRecord r : crowd.instances) {
+        if (gpu::shader::throngAssetOf(r.clips) != model) continue;
+        r.clips = gpu::shader::throngClips(gpu::shader::throngClipA(r.clips) - first,
+                                           gpu::shader::throngClipB(r.clips) - first, 0u);
+        out.instances.push_back(r);
+    }
+    return out;
+}
+
+} // namespace
+
+// Two models in one crowd, drawn by the hardware with culling and LOD: the picture of the two
+// one-model crowds drawn apart and composed by their depth (the nearer wins), pixel for pixel.
+TEST_F(Mixed, TwoModelsDrawAsTheirOwnCrowdsComposed) {
+    // Models of different skeletons, sizes and levels; small enough for the vertex animation of
+    // both to fit lavapipe's image width (a clip's row holds every model's vertices).
+    const BakedAsset walker = baked(makeWalker(), true), fish = baked(makeFish(), true);
+    const BakedAsset* models[] = {&walker, &fish};
+    Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const render::AssetLibrary& lib = built.value();
+    Result<render::GpuAsset> on_gpu = render::uploadLibrary(*allocator_, lib);
+    ASSERT_TRUE(on_gpu.ok()) << on_gpu.error().message;
+    std::vector<render::GpuAsset> alone;
+    for (const BakedAsset* m : models) {
+        Result<render::GpuAsset> g = render::uploadAsset(*allocator_, *m);
+        ASSERT_TRUE(g.ok()) << g.error().message;
+        alone.push_back(std::move(g).value());
+    }
+    render::CrowdLayout layout;
+    layout.count = 150;
+    const float shares[] = {1.0f, 2.0f};
+    const render::Crowd crowd = render::makeCrowd(lib, layout, shares);
+    std::map<uint32_t, uint32_t> per_model;
+    for (const auto& r : crowd.instances) ++per_model[gpu::shader::throngAssetOf(r.clips)];
+    ASSERT_EQ(per_model.size(), 2u);
+    EXPECT_GT(per_model[1], per_model[0]);
+
+    const uint32_t w = 320, h = 180;
+    for (const render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
+        const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(w) / float(h));
+        for (const char* technique : {"baked", "static", "vat", "procedural"})
+            for (const bool occlusion : {false, true}) {
+                SCOPED_TRACE(std::string(technique) + " " + std::string(toString(view)) +
+                             (occlusion ? " occlusion" : ""));
+                render::RenderSettings s;
+                s.width = w;
+                s.height = h;
+                s.frames = 3;
+                s.cull.occlusion = occlusion;
+                s.time = 0.7f;
+                s.technique = technique;
+                s.raster = Raster::Hardware;
+                s.read_depth = true;
+                s.baked = &lib.asset;
+                Result<render::RenderOutput> mixed = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+                ASSERT_TRUE(mixed.ok()) << mixed.error().message;
+                EXPECT_LT(mixed.value().drawn.triangles, mixed.value().submitted_triangles) << "culling and LOD ran";
+                std::vector<render::RenderOutput> parts;
+                uint64_t part_triangles = 0;
+                for (uint32_t m = 0; m < 2; ++m) {
+                    const render::Crowd part = membersOf(crowd, lib, m, *models[m]);
+                    s.baked = models[m];
+                    Result<render::RenderOutput> out = render::renderCrowd(*allocator_, alone[m], part, vp, s);
+                    ASSERT_TRUE(out.ok()) << out.error().message;
+                    part_triangles += out.value().drawn.triangles;
+                    parts.push_back(std::move(out).value());
+                }
+                // Occlusion culling hides members behind the other model's only in the crowd of both.
+                if (!occlusion) {
+                    EXPECT_EQ(mixed.value().drawn.triangles, part_triangles);
+                }
+                size_t differ = 0, covered[2] = {0, 0};
+                for (size_t p = 0; p < size_t(w) * h; ++p) {
+                    const size_t near = parts[1].depth[p] > parts[0].depth[p] ? 1 : 0;
+                    if (parts[near].depth[p] > 0.0f) ++covered[near];
+                    if (std::memcmp(&mixed.value().rgba[4 * p], &parts[near].rgba[4 * p], 4) != 0) ++differ;
+                }
+                EXPECT_GT(covered[0], 200u);
+                EXPECT_GT(covered[1], 200u);
+                EXPECT_EQ(differ, 0u) << "pixels of " << w * h;
+            }
+    }
+    on_gpu.value().release();
+    for (render::GpuAsset& g : alone) g.release();
+}
+
+// What draws a crowd of several models so far, and one line for what does not.
+TEST_F(Mixed, RefusesWhatCannotDrawItInOneLine) {
+    const BakedAsset walker = baked(makeWalker(), true), fish = baked(makeFish(), true);
+    const BakedAsset* models[] = {&walker, &fish};
+    Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
+    ASSERT_TRUE(built.ok());
+    Result<render::GpuAsset> on_gpu = render::uploadLibrary(*allocator_, built.value());
+    ASSERT_TRUE(on_gpu.ok());
+    render::CrowdLayout layout;
+    layout.count = 20;
+    const render::Crowd crowd = render::makeCrowd(built.value(), layout);
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, 1.0f);
+    render::RenderSettings s;
+    s.width = s.height = 64;
+    s.frames = 1;
+    s.baked = &built.value().asset;
+    for (const TechniqueInfo& t : techniques()) {
+        s.technique = std::string(t.name);
+        s.raster = Raster::Hardware;
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+        if (!mixedCrowdProblem(t.name).empty()) {
+            ASSERT_FALSE(out.ok()) << t.name;
+            EXPECT_EQ(out.error().message, mixedCrowdProblem(t.name));
+            EXPECT_EQ(out.error().message.find('\n'), std::string::npos);
+        } else {
+            EXPECT_TRUE(out.ok()) << t.name << ": " << out.error().message;
+        }
+    }
+    // Shadows: the light's culling pass fills each model's sub-region of the light's regions too.
+    s.technique = "baked";
+    s.raster = Raster::Hardware;
+    s.shadows.size = 256;
+    s.read_shadow_map = true;
+    Result<render::RenderOutput> shadowed = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+    ASSERT_TRUE(shadowed.ok()) << shadowed.error().message;
+    size_t cast = 0;
+    for (float d : shadowed.value().shadow_map) cast += d > 0.0f ? 1 : 0;
+    EXPECT_GT(cast, 100u) << "no member cast into the map";
+    s.shadows.size = 0;
+    s.read_shadow_map = false;
+    s.raster = Raster::Compute;
+    Result<render::RenderOutput> compute = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+    ASSERT_FALSE(compute.ok());
+    EXPECT_EQ(compute.error().message,
+              "--raster compute: a crowd of several models is drawn by the hardware so far (issue #25)");
+    s.raster = Raster::Auto; // the default falls back, saying why
+    Result<render::RenderOutput> automatic = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+    ASSERT_TRUE(automatic.ok()) << automatic.error().message;
+    EXPECT_EQ(automatic.value().raster, Raster::Hardware);
+    on_gpu.value().release();
+}
