@@ -441,6 +441,11 @@ TEST(Cli, RenderDrawsSeveralModelsAsOneCrowd) {
         EXPECT_NE(refused.err.find(b.message), std::string::npos) << refused.err;
         EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
     }
+    const CliRun simulated = run("render builtin:walker builtin:strider --simulate --instances 30 --size 96x54 "
+                                 "--frames 2 --time 2 --validate --out " +
+                                 png);
+    ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+    EXPECT_NE(simulated.out.find("simulated"), std::string::npos) << simulated.out;
     const CliRun pose = run("render builtin:walker builtin:strider --technique pose --out " + png);
     EXPECT_EQ(pose.exit_code, 1);
     EXPECT_NE(pose.err.find("throng: error: builtin:walker + builtin:strider: technique pose poses members from one "

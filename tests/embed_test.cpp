@@ -762,6 +762,18 @@ TEST(Embed, SeveralModelsAreOneCrowdOfTheHost) {
         EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 200u);
     }
 
+    // Simulated: throng deals the members in the proportions of the models' max_members.
+    desc.simulate = true;
+    desc.cull = CullSettings{};
+    Result<std::unique_ptr<CrowdRenderer>> simulated = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(simulated.ok()) << simulated.error().message;
+    EXPECT_EQ(simulated.value()->memberCount(), 5u);
+    host.frame(*simulated.value(), 0, {vp, 1.0f}, nullptr);
+    EXPECT_EQ(simulated.value()->stats(0).members, 5u);
+    EXPECT_EQ(simulated.value()->stats(0).error, "");
+    simulated.value().reset();
+    desc.simulate = false;
+
     desc.asset = &asset; // both: refused
     EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message,
               "CrowdRendererDesc: asset or models, not both (one model: asset)");

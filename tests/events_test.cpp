@@ -3,6 +3,7 @@
 // simulated ones (the simulation's integer clip times) and through the render API; footsteps
 // found in the frames; the JSON sidecar, the EVNT section and their errors.
 #include "../src/sim/events.h"
+#include "../src/sim/member.h"
 
 #include <throng/bake.h>
 #include <throng/builtin.h>
@@ -155,7 +156,7 @@ TEST(Events, SimulatedMembersReachEachEventOncePerCycle) {
         }
         for (size_t i = 0; i < state.members.size(); ++i) {
             const sim::shader::MemberState& m = state.members[i];
-            const uint32_t shown = m.fade < 32768u ? (m.clips & 0xffffu) : (m.clips >> 16);
+            const uint32_t shown = m.fade < 32768u ? sim::shader::simSlotA(m.clips) : sim::shader::simSlotB(m.clips);
             if (shown != sim::kWalk) continue;
             const int64_t from = m.anim, to = from + int64_t(m.rate * P.step_q20 / 4096u);
             for (size_t e = 0; e < events.size(); ++e) {

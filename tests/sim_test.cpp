@@ -579,3 +579,43 @@ TEST_F(Sim, MillionWalkers) {
     expectGpuMatchesCpu("a million walkers", s, 1, 1);
     std::printf("(crowd and initial state on the CPU: %.2f s)\n", setup);
 }
+
+// A crowd of several models (issue #25): the walker, the strider with root motion and the fish
+// (walking with its one clip), each member stepping with its own model's clips, speeds and root
+// curve, on the GPU bit for bit as on the CPU; every record keeps its member's model and plays
+// that model's clips; each model's members walk at their own gait.
+TEST_F(Sim, SeveralModelsOnGpuMatchCpuReference) {
+    const BakedAsset* models[] = {&bakedOnce(false), &striderOnce(), &bakedOnce(true)};
+    Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const render::AssetLibrary& lib = built.value();
+    render::CrowdLayout o;
+    o.count = 300;
+    o.seed = 11;
+    const render::Crowd crowd = render::makeCrowd(lib, o);
+    Scenario s;
+    s.asset = &lib.asset;
+    s.settings = sim::settingsFor(models, lib, crowd, sim::Kind::Walkers, 11);
+    ASSERT_EQ(s.settings.models.size(), 3u);
+    ASSERT_TRUE(sim::validate(s.settings).ok()) << sim::validate(s.settings).message;
+    s.initial = sim::initialState(crowd.instances, s.settings);
+    const std::vector<sim::shader::SimModelParams> params = sim::modelParams(s.settings, 300).value();
+    EXPECT_EQ(params[1].params.root_slots & (1u << sim::kWalk), 1u << sim::kWalk) << "the strider walks by its curve";
+    EXPECT_EQ(params[0].params.root_slots, 0u);
+    EXPECT_NE(params[0].params.natural_speed[sim::kWalk], params[1].params.natural_speed[sim::kWalk]);
+    expectGpuMatchesCpu("three models", s, 30, 10);
+
+    const SimState after = runCpu(s, 60);
+    const std::vector<gpu::shader::InstanceRecord> out = records(after, s.settings);
+    for (size_t i = 0; i < out.size(); ++i) {
+        const uint32_t model = gpu::shader::throngAssetOf(crowd.instances[i].clips);
+        ASSERT_EQ(gpu::shader::throngAssetOf(out[i].clips), model) << "member " << i;
+        const render::AssetRange& r = lib.ranges[model];
+        for (uint32_t clip : {gpu::shader::throngClipA(out[i].clips), gpu::shader::throngClipB(out[i].clips)})
+            ASSERT_TRUE(clip >= r.first_clip && clip < r.first_clip + r.clip_count)
+                << "member " << i << " of model " << model << " plays clip " << clip;
+        ASSERT_EQ(sim::shader::simModelOf(after.members[i].clips), model);
+    }
+    // The same crowd of the walker alone steps as it always did: one model's settings have none.
+    EXPECT_TRUE(sim::settingsFor(*models[0], crowd, sim::Kind::Walkers, 11).models.empty());
+}

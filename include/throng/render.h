@@ -145,8 +145,10 @@ struct CrowdRendererDesc : CrowdOptions {
     // A crowd of several models instead of `asset` (leave it null): one culling pass and one set of
     // draws for all; a Member names its model. max_members is then their sum (the field is not
     // read). So far such a crowd is drawn by the hardware (raster auto falls back to it) with the
-    // techniques that skin from baked animation or draw the rest mesh (mixedCrowdProblem), not
-    // simulated, without impostors; at most kMaxCrowdModels models and 4,096 clips together.
+    // techniques that skin from baked animation or draw the rest mesh (mixedCrowdProblem), without
+    // impostors; at most kMaxCrowdModels models and 4,096 clips together. Simulated, throng deals
+    // the members to the models in the proportions of their max_members, each walking with its
+    // own clips and speeds.
     std::vector<CrowdModel> models;
     uint32_t max_members = 1024;   // GPU buffers are this large; addMember() fails past it
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1

@@ -121,10 +121,10 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         layout.volume = render::techniqueSwims(job.technique); // a school of fish swims in a volume
         const render::Crowd crowd =
             library ? render::makeCrowd(*library, layout, job.model_shares) : render::makeCrowd(asset, layout);
-        if (job.simulate && library) return Error{"a crowd of several models is not simulated yet (issue #25)"};
         if (job.simulate) {
             Result<render::MotionFactory> motion =
-                sim::gpuMotion(ctx, asset, crowd, sim::kindFor(job.technique), job.seed);
+                library ? sim::gpuMotion(ctx, models, *library, crowd, sim::kindFor(job.technique), job.seed)
+                        : sim::gpuMotion(ctx, asset, crowd, sim::kindFor(job.technique), job.seed);
             if (!motion) return motion.error();
             s.motion = std::move(motion).value();
         }

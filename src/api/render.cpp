@@ -141,8 +141,6 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
     if (!desc.models.empty() && model_members > kMaxMembers)
         return Error{"the models' max_members add up to " + std::to_string(model_members) + ", past " +
                      std::to_string(kMaxMembers)};
-    if (!desc.models.empty() && desc.simulate)
-        return Error{"a crowd of several models is not simulated yet (issue #25)"};
     if (desc.extent.width == 0 || desc.extent.height == 0) return Error{"CrowdRendererDesc::extent is required"};
     if (desc.frames_in_flight == 0 || desc.frames_in_flight > 8)
         return Error{"frames_in_flight must be 1 to 8, not " + std::to_string(desc.frames_in_flight)};
@@ -191,20 +189,32 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         render::CrowdRendererSetup setup;
         static_cast<CrowdOptions&>(setup) = desc; // the crowd's options as the host gave them
         setup.baked = s.baked;
-        if (s.library) setup.model_capacity = s.model_capacity;
+        // The host's members come and go within each model's room; a simulated crowd's are dealt
+        // by throng (each model's share its max_members), counted from the records.
+        if (s.library && !desc.simulate) setup.model_capacity = s.model_capacity;
         setup.color_format = desc.color_format;
         setup.depth_format = desc.depth_format;
         setup.extent = desc.extent;
         setup.frames_in_flight = desc.frames_in_flight;
         if (desc.simulate) { // throng lays the crowd out: it brings its clip bounds
             render::CrowdLayout layout;
-            layout.count = desc.max_members;
+            layout.count = s.desc.max_members;
             layout.seed = desc.seed;
             layout.volume = render::techniqueSwims(desc.technique); // a school of fish swims in a volume
-            const render::Crowd crowd = render::makeCrowd(*desc.asset, layout);
+            std::vector<float> shares;
+            std::vector<const BakedAsset*> assets;
+            for (const CrowdModel& m : desc.models) {
+                shares.push_back(float(m.max_members));
+                assets.push_back(m.asset);
+            }
+            const render::Crowd crowd =
+                s.library ? render::makeCrowd(*s.library, layout, shares) : render::makeCrowd(*desc.asset, layout);
+            std::shared_ptr<sim::EventMirror>* events = desc.simulation_events ? &s.events : nullptr;
             Result<render::MotionFactory> motion =
-                sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed, nullptr, 0.0,
-                               desc.simulation_events ? &s.events : nullptr);
+                s.library ? sim::gpuMotion(*s.context, assets, *s.library, crowd, sim::kindFor(desc.technique),
+                                           desc.seed, nullptr, 0.0, events)
+                          : sim::gpuMotion(*s.context, *desc.asset, crowd, sim::kindFor(desc.technique), desc.seed,
+                                           nullptr, 0.0, events);
             if (!motion) return motion.error();
             setup.motion = std::move(motion).value();
             setup.members = crowd.instances;
@@ -218,8 +228,10 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             render::CrowdRenderer::create(s.allocator, s.asset, setup);
         if (!created) return created.error();
         s.renderer = std::move(created).value();
-        s.live = desc.simulate ? desc.max_members : 0;
-        if (desc.simulate) s.model_live[0] = s.live;
+        s.live = desc.simulate ? s.desc.max_members : 0;
+        if (desc.simulate)
+            for (const gpu::shader::InstanceRecord& rec : setup.members)
+                ++s.model_live[gpu::shader::throngAssetOf(rec.clips)];
         s.renderer->setLiveMembers(s.live);
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(s.context->device);
@@ -282,8 +294,11 @@ Result<std::vector<MemberEvent>> CrowdRenderer::eventsBetween(double t0, double 
     std::vector<MemberEvent> out;
     if (s.desc.simulate) {
         if (!s.events) return Error{"a simulated crowd reports events with CrowdRendererDesc::simulation_events"};
-        for (const sim::SimEvent& e : s.events->between(t0, t1))
-            out.push_back({MemberId{e.member}, 0, e.clip, e.event, e.time});
+        for (const sim::SimEvent& e : s.events->between(t0, t1)) {
+            uint32_t model = 0; // the model whose clips hold the library's clip e.clip
+            while (model + 1 < s.models.size() && e.clip >= s.models[model + 1].first_clip) ++model;
+            out.push_back({MemberId{e.member}, model, e.clip - s.models[model].first_clip, e.event, e.time});
+        }
         return out;
     }
     std::vector<EventHit> hits;

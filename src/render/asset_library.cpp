@@ -86,7 +86,8 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
     }
     BakedAsset& out = lib.asset;
     out.fps = assets[0]->fps;
-    out.root_joint = assets[0]->root_joint;
+    for (const BakedAsset* a : assets) // a name for messages; each clip keeps its own curve
+        if (out.root_joint.empty()) out.root_joint = a->root_joint;
     out.precision = assets[0]->precision;
     bool every_vat = true;
     size_t levels = 1;

@@ -19,7 +19,8 @@
 //   models' at each level (non-decreasing, as validate() wants).
 // - the source animation, impostors and the root joint's name are one model's things: a
 //   library of several models has none of the first two (techniques that sample the source on
-//   the CPU, and impostors, refuse such a crowd) and the first model's root joint name.
+//   the CPU, and impostors, refuse such a crowd) and the first root joint name any model has
+//   (a name for messages: each clip keeps its own root motion curve).
 // A library of one model is that model unchanged.
 #pragma once
 

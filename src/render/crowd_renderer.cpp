@@ -81,7 +81,6 @@ void CrowdRenderer::build() {
     }
     if (mixed()) { // a crowd of several models (asset_library.h): what draws it so far
         if (std::string problem = mixedCrowdProblem(s.technique); !problem.empty()) throw Refused{problem};
-        if (s.motion) throw Refused{"a crowd of several models is not simulated yet (issue #25)"};
         if (!ctx.indirect_count) // its culling pass sorts the members by model for the draws
             throw Refused{"a crowd of several models needs drawIndirectCount, which this device lacks"};
     }

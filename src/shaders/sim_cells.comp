@@ -8,7 +8,7 @@
 // count (the counts were cleared before; the order of ranks is the atomics' and does not matter).
 void main() {
     uint i = memberIndex();
-    if (i >= params.members) return;
-    uint cell = simCellIndex(simCellOf(ivec3(members[i].position), params), params);
+    if (i >= models[0].params.members) return;
+    uint cell = simCellIndex(simCellOf(ivec3(members[i].position), models[0].params), models[0].params);
     cells[i] = uvec2(cell, atomicAdd(starts[cell], 1u));
 }

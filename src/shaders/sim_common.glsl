@@ -5,9 +5,10 @@
 layout(local_size_x = THRONG_SIM_LOCAL_SIZE) in;
 
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_PARAMS) readonly buffer Params {
-    SimParams params;
-    ivec4 root_table[THRONG_SIM_ROOT_ENTRIES]; // sim_shared.h: root motion
+    SimModelParams models[]; // per model (sim_shared.h); the crowd's fields are every one's
 };
+// The model whose root motion table SIM_ROOT reads (sim_step.comp sets it per member).
+uint sim_model = 0u;
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_MEMBERS) buffer Members { MemberState members[]; };
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_CELLS) buffer Cells { uvec2 cells[]; };
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_STARTS) buffer Starts { uint starts[]; };
@@ -22,7 +23,7 @@ layout(push_constant) uniform Push { SimConstants constants; };
 #define SIM_PRECISE precise
 #define SIM_ROOT_PARAM
 #define SIM_ROOT_ARG
-#define SIM_ROOT(i) root_table[i]
+#define SIM_ROOT(i) models[sim_model].root[i]
 #include "sim_member.h"
 
 // Dispatches are 2D when there are more groups than a row may hold (gpu_sim.cpp: split).

@@ -144,6 +144,12 @@ SIM_FN void simAccumulate(SIM_INOUT(SimSums) sums, ivec3 self, uint self_index, 
 
 // ---- walkers ----------------------------------------------------------------------------
 
+// MemberState::clips: slot A, slot B, the member's model (a crowd of several: SimModelParams).
+SIM_FN uint simSlotA(uint clips) { return clips & 0xffu; }
+SIM_FN uint simSlotB(uint clips) { return (clips >> 16) & 0xffu; }
+SIM_FN uint simModelOf(uint clips) { return (clips >> 8) & 0xffu; }
+SIM_FN uint simClips(uint a, uint b, uint model) { return a | (model << 8) | (b << 16); }
+
 // A slot's natural ground speed for this member (scaled by its size), units per step.
 SIM_FN int simNaturalSpeed(uint slot, SIM_IN(MemberState) m, SIM_IN(SimParams) P) {
     return P.natural_speed[slot] * int(m.size) / THRONG_SIM_RATE_ONE; // <= 2^13 * 2^14
@@ -181,8 +187,8 @@ SIM_FN uint simChooseSlot(uint current, int speed, SIM_IN(MemberState) m, SIM_IN
 // weight B becomes A. Asked back for A mid-fade, the two swap and the weight is mirrored, so the
 // blend never jumps.
 SIM_FN void simUpdateClips(SIM_INOUT(MemberState) m, uint want, SIM_IN(SimParams) P) {
-    uint a = m.clips & 0xffffu;
-    uint b = m.clips >> 16;
+    uint a = simSlotA(m.clips);
+    uint b = simSlotB(m.clips);
     uint fade = m.fade;
     if (a == b) {
         if (want != a) {
@@ -201,7 +207,7 @@ SIM_FN void simUpdateClips(SIM_INOUT(MemberState) m, uint want, SIM_IN(SimParams
             fade = 0u;
         }
     }
-    m.clips = a | (b << 16);
+    m.clips = simClips(a, b, simModelOf(m.clips));
     m.fade = fade;
 }
 
@@ -241,7 +247,7 @@ SIM_FN ivec2 simRootIn(uint slot, uint f, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
 SIM_FN ivec3 simRootStep(SIM_IN(MemberState) m, uint from, uint to, ivec3 v, SIM_IN(SimParams) P SIM_ROOT_PARAM) {
     ivec3 own[2];
     for (uint i = 0u; i < 2u; ++i) {
-        uint slot = i == 0u ? (m.clips & 0xffffu) : (m.clips >> 16);
+        uint slot = i == 0u ? simSlotA(m.clips) : simSlotB(m.clips);
         uint d = P.clip_duration[slot];
         if (((P.root_slots >> slot) & 1u) == 0u || d == 0u) {
             own[i] = v;
@@ -262,7 +268,7 @@ SIM_FN ivec3 simRootStep(SIM_IN(MemberState) m, uint from, uint to, ivec3 v, SIM
 }
 
 SIM_FN bool simRooted(SIM_IN(MemberState) m, SIM_IN(SimParams) P) {
-    return (((P.root_slots >> (m.clips & 0xffffu)) | (P.root_slots >> (m.clips >> 16))) & 1u) != 0u;
+    return (((P.root_slots >> simSlotA(m.clips)) | (P.root_slots >> simSlotB(m.clips))) & 1u) != 0u;
 }
 
 // One step of a walker: toward its goal (or waiting at it; acceleration-limited), pushed apart
@@ -336,9 +342,9 @@ SIM_FN void simStepWalker(SIM_INOUT(MemberState) m, SIM_IN(SimSums) sums, SIM_IN
     ivec3 target = speed > P.turn_min_speed ? simNormalize(steer) : way;
     if (target != ivec3(0)) m.heading = simTurn(m.heading, ivec2(target.x, target.z), P);
 
-    simUpdateClips(m, simChooseSlot(m.clips >> 16, speed, m, P), P);
-    uint a = m.clips & 0xffffu;
-    uint b = m.clips >> 16;
+    simUpdateClips(m, simChooseSlot(simSlotB(m.clips), speed, m, P), P);
+    uint a = simSlotA(m.clips);
+    uint b = simSlotB(m.clips);
     // Wrap the clip time by clip A's duration, never mid-fade (both clips play the same time).
     uint duration = P.clip_duration[a];
     if (a == b && duration > 0u)
@@ -457,8 +463,8 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
     if (P.kind == uint(THRONG_SIM_KIND_WALKERS)) {
         // The rotation about y that takes +z (where the model faces) to the heading.
         vec2 h = simHalfAngle(float(m.heading.y) / 16384.0f, float(m.heading.x) / 16384.0f);
-        uint a = m.clips & 0xffffu;
-        uint b = m.clips >> 16;
+        uint a = simSlotA(m.clips);
+        uint b = simSlotB(m.clips);
         if (simRooted(m, P)) { // turned further by the curves' sway
             float fade = float(m.fade) / 65536.0f;
             float yaw =
@@ -467,7 +473,7 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
             h = vec2(h.x * c - h.y * s, h.y * c + h.x * s);
         }
         q = vec4(0.0f, h.y, 0.0f, h.x);
-        r.clips = throngClips(P.clip_index[a], P.clip_index[b], 0u);
+        r.clips = throngClips(P.clip_index[a], P.clip_index[b], simModelOf(m.clips));
     } else {
         vec3 f = vec3(ivec3(m.velocity));
         float l = length(f);
@@ -477,7 +483,7 @@ SIM_FN InstanceRecord simInstance(SIM_IN(MemberState) m, SIM_IN(SimParams) P, fl
         vec2 pitch = simHalfAngle(horizontal, -f.y);
         // yaw about y after pitch about x: (0, sy, 0, cy) * (sp, 0, 0, cp)
         q = vec4(yaw.x * pitch.y, yaw.y * pitch.x, -yaw.y * pitch.y, yaw.x * pitch.x);
-        r.clips = 0u;
+        r.clips = throngClips(P.clip_index.x, P.clip_index.x, simModelOf(m.clips)); // the model's first clip
     }
     r.orientation = uvec2(packHalf2x16(vec2(q.x, q.y)), packHalf2x16(vec2(q.z, q.w)));
     r.color = m.color;

@@ -8,7 +8,7 @@
 // first slot from the prefix sum, plus its rank).
 void main() {
     uint i = memberIndex();
-    if (i >= params.members) return;
+    if (i >= models[0].params.members) return;
     uvec2 cell = cells[i];
     SortedMember s;
     s.position = ivec4(ivec3(members[i].position), int(i));

@@ -30,7 +30,7 @@ using uint = uint32_t;
 #endif
 
 // Descriptor bindings (set 0 of every sim_*.comp).
-#define THRONG_SIM_BINDING_PARAMS 0    // storage buffer (read only): SimParams
+#define THRONG_SIM_BINDING_PARAMS 0    // storage buffer (read only): SimModelParams per model
 #define THRONG_SIM_BINDING_MEMBERS 1   // storage buffer: MemberState[members]
 #define THRONG_SIM_BINDING_CELLS 2     // storage buffer: uvec2 (cell, rank in the cell) per member
 #define THRONG_SIM_BINDING_STARTS 3    // storage buffer: uint, the counts/starts per cell and the scan's upper levels
@@ -81,7 +81,8 @@ struct MemberState {
                     // goal (walkers)
     ivec4 goal;     // walkers: x, z of the goal; w: preferred speed (walkers) or cruise speed (fish), units per step
     ivec2 heading;  // walkers: the direction the member faces, (x, z) as a Q14 unit vector
-    uint clips;     // walkers: slot of clip A (bits 0-15) and of clip B (bits 16-31); B == A: no cross-fade
+    uint clips;     // walkers: slot of clip A (bits 0-7) and of clip B (bits 16-23); B == A: no cross-fade;
+                    // the member's model in bits 8-15 (walkers and fish: simModelOf)
     uint fade;      // walkers: weight of clip B, Q16, < 65536
     uint anim;      // walkers: clip time, Q20 seconds; fish: swim phase, Q20 cycles in [0, 1)
     uint rate;      // playback rate over the next step, Q12 (the InstanceRecord's speed)
@@ -136,8 +137,17 @@ struct SimParams {
     float beats_per_second; // fish: tail beats per second at rate 1 (SwimParams::beats_per_second)
     int cruise_pull;        // fish: Q12 share of the difference to the fish's cruise speed taken per step
     uint root_slots;        // walkers: bit s set when slot s moves its members by its root motion curve
-    uint reserved1;
+    uint models;            // the crowd's models: SimModelParams entries in the params buffer (>= 1)
     uint reserved2;
+};
+
+// A crowd of several models (issue #25): the params buffer holds one of these per model, model 0
+// first, each its SimParams (the crowd's fields the same in every one; its slots' clips, their
+// durations and natural speeds, its thresholds and root slots its own) and its root motion
+// table. A member's model is in MemberState::clips (simModelOf). 1840 bytes.
+struct SimModelParams {
+    SimParams params;
+    ivec4 root[THRONG_SIM_ROOT_ENTRIES];
 };
 
 // Push constants of every sim_*.comp: 32 bytes.
@@ -169,6 +179,7 @@ static_assert(offsetof(MemberState, motion) == 88);
 static_assert(sizeof(SortedMember) == 32);
 static_assert(offsetof(SortedMember, velocity) == 16);
 static_assert(sizeof(SimParams) == 256);
+static_assert(sizeof(SimModelParams) == 256 + 16 * THRONG_SIM_ROOT_ENTRIES);
 static_assert(offsetof(SimParams, field_min) == 16);
 static_assert(offsetof(SimParams, grid_min) == 48);
 static_assert(offsetof(SimParams, grid_dims) == 64);

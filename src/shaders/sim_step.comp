@@ -6,12 +6,14 @@
 
 // Per member, with THRONG_SIM_FLAG_STEP: the neighbour sums over the cells around it (cells of
 // one row are one range of the sorted members), then one step (sim_member.h). With
-// THRONG_SIM_FLAG_WRITE: its InstanceRecord at constants.time.
+// THRONG_SIM_FLAG_WRITE: its InstanceRecord at constants.time. A member of a crowd of several
+// models steps with its model's params (its clips, speeds, root motion); the grid is the crowd's.
 void main() {
     uint i = memberIndex();
-    if (i >= params.members) return;
-    SimParams P = params;
+    if (i >= models[0].params.members) return;
     MemberState m = members[i];
+    sim_model = min(simModelOf(m.clips), models[0].params.models - 1u);
+    SimParams P = models[sim_model].params;
     if ((constants.flags & THRONG_SIM_FLAG_STEP) != 0u) {
         SimSums sums = simNoSums();
         ivec3 p = ivec3(m.position);

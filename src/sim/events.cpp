@@ -1,5 +1,6 @@
 // Events of simulated members; see events.h.
 #include "events.h"
+#include "member.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +11,12 @@ namespace throng::sim {
 void stepEvents(const SimState& state, const SimSettings& settings, const BakedAsset& asset,
                 std::vector<SimEvent>& out) {
     if (settings.kind != Kind::Walkers || state.members.empty()) return;
-    const shader::SimParams P = simParams(settings, uint32_t(state.members.size())).value();
+    const std::vector<shader::SimModelParams> models = modelParams(settings, uint32_t(state.members.size())).value();
     const double t0 = stateTime(state, settings), step = stepSeconds(settings);
     for (uint32_t i = 0; i < state.members.size(); ++i) {
         const shader::MemberState& m = state.members[i];
-        const uint32_t slot = m.fade < THRONG_SIM_FADE_ONE / 2 ? (m.clips & 0xffffu) : (m.clips >> 16);
+        const shader::SimParams& P = models[std::min<size_t>(shader::simModelOf(m.clips), models.size() - 1)].params;
+        const uint32_t slot = m.fade < THRONG_SIM_FADE_ONE / 2 ? shader::simSlotA(m.clips) : shader::simSlotB(m.clips);
         if (slot > 2) continue;
         const uint32_t clip = P.clip_index[slot] & 0xffffu;
         const int64_t d = int64_t(P.clip_duration[slot]);

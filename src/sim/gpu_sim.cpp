@@ -123,11 +123,10 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     const VkBufferUsageFlags transfer = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    const RootTable root = rootTable(settings, params_);
-    std::vector<uint8_t> params_bytes(sizeof(params_) + sizeof(root));
-    std::memcpy(params_bytes.data(), &params_, sizeof(params_));
-    std::memcpy(params_bytes.data() + sizeof(params_), root.data(), sizeof(root));
-    params_buffer_ = gpu::ownBuffer(a, params_bytes.size(), storage | transfer, gpu::MemoryUse::Device);
+    // Every model's params and root table (one model: one entry).
+    const std::vector<shader::SimModelParams> models = modelParams(settings, members_).value();
+    const size_t params_bytes = models.size() * sizeof(shader::SimModelParams);
+    params_buffer_ = gpu::ownBuffer(a, params_bytes, storage | transfer, gpu::MemoryUse::Device);
     members_buffer_ =
         gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::MemberState), storage | transfer, gpu::MemoryUse::Device);
     cells_buffer_ = gpu::ownBuffer(a, uint64_t(members_) * 8, storage, gpu::MemoryUse::Device);
@@ -135,7 +134,7 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
     starts_buffer_ = gpu::ownBuffer(a, elements * 4, storage | transfer, gpu::MemoryUse::Device);
     sorted_buffer_ =
         gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::SortedMember), storage, gpu::MemoryUse::Device);
-    gpu::uploadBuffer(a, *params_buffer_, params_bytes.data(), params_bytes.size());
+    gpu::uploadBuffer(a, *params_buffer_, models.data(), params_bytes);
     gpu::uploadBuffer(a, *members_buffer_, initial.members.data(), members_buffer_->size);
 
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6};

@@ -40,11 +40,12 @@ class SimMotion final : public render::CrowdMotion {
 
 Kind kindFor(std::string_view technique) { return render::techniqueSwims(technique) ? Kind::School : Kind::Walkers; }
 
-Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
-                                        const render::Crowd& crowd, Kind kind, uint64_t seed,
-                                        std::shared_ptr<const SimPipelines> pipelines, double start_time,
-                                        std::shared_ptr<EventMirror>* events) {
-    const SimSettings settings = settingsFor(asset, crowd, kind, seed);
+namespace {
+
+Result<render::MotionFactory> motionOf(const gpu::Context& context, const SimSettings& settings,
+                                       const BakedAsset& asset, const render::Crowd& crowd,
+                                       std::shared_ptr<const SimPipelines> pipelines, double start_time,
+                                       std::shared_ptr<EventMirror>* events) {
     if (Status s = checkDeviceLimits(context, settings, uint32_t(crowd.instances.size())); !s) return Error{s.message};
     auto initial = std::make_shared<const SimState>(initialState(crowd.instances, settings, start_time));
     std::shared_ptr<EventMirror> mirror;
@@ -53,6 +54,24 @@ Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const Baked
                                      gpu::Allocator& a, VkBuffer instances) -> std::unique_ptr<render::CrowdMotion> {
         return std::make_unique<SimMotion>(a, *initial, settings, instances, pipelines, mirror);
     });
+}
+
+} // namespace
+
+Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const BakedAsset& asset,
+                                        const render::Crowd& crowd, Kind kind, uint64_t seed,
+                                        std::shared_ptr<const SimPipelines> pipelines, double start_time,
+                                        std::shared_ptr<EventMirror>* events) {
+    return motionOf(context, settingsFor(asset, crowd, kind, seed), asset, crowd, std::move(pipelines), start_time,
+                    events);
+}
+
+Result<render::MotionFactory> gpuMotion(const gpu::Context& context, std::span<const BakedAsset* const> models,
+                                        const render::AssetLibrary& library, const render::Crowd& crowd, Kind kind,
+                                        uint64_t seed, std::shared_ptr<const SimPipelines> pipelines, double start_time,
+                                        std::shared_ptr<EventMirror>* events) {
+    return motionOf(context, settingsFor(models, library, crowd, kind, seed), library.asset, crowd,
+                    std::move(pipelines), start_time, events);
 }
 
 } // namespace throng::sim

@@ -30,4 +30,12 @@ Result<render::MotionFactory> gpuMotion(const gpu::Context& context, const Baked
                                         std::shared_ptr<const SimPipelines> pipelines = nullptr,
                                         double start_time = 0.0, std::shared_ptr<EventMirror>* events = nullptr);
 
+// The same for a crowd of several models (`models`, concatenated as `library`, which must
+// outlive the factory and the motions it makes): settingsFor(models, library, ...), each member
+// stepping with its own model's gait.
+Result<render::MotionFactory> gpuMotion(const gpu::Context& context, std::span<const BakedAsset* const> models,
+                                        const render::AssetLibrary& library, const render::Crowd& crowd, Kind kind,
+                                        uint64_t seed, std::shared_ptr<const SimPipelines> pipelines = nullptr,
+                                        double start_time = 0.0, std::shared_ptr<EventMirror>* events = nullptr);
+
 } // namespace throng::sim

@@ -174,4 +174,44 @@ SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kin
     return s;
 }
 
+SimSettings settingsFor(std::span<const BakedAsset* const> models, const render::AssetLibrary& library,
+                        const render::Crowd& crowd, Kind kind, uint64_t seed) {
+    SimSettings s = settingsFor(*models[0], crowd, kind, seed);
+    if (models.size() == 1) return s;
+    // Each model measured alone; the crowd takes the largest radius, speed limits and pushes.
+    std::vector<SimSettings> own;
+    for (const BakedAsset* m : models) own.push_back(settingsFor(*m, crowd, kind, seed));
+    for (const SimSettings& o : own) {
+        s.radius = std::max(s.radius, o.radius);
+        s.max_speed = std::max(s.max_speed, o.max_speed);
+        s.min_speed = std::max(s.min_speed, o.min_speed);
+        s.max_accel = std::max(s.max_accel, o.max_accel);
+        s.push = std::max(s.push, o.push);
+        s.cruise_speed = std::max(s.cruise_speed, o.cruise_speed);
+        s.cohesion = std::max(s.cohesion, o.cohesion);
+        s.wall_accel = std::max(s.wall_accel, o.wall_accel);
+        s.wall_margin = std::max(s.wall_margin, o.wall_margin);
+    }
+    for (const SimSettings& o : own) s.separation = std::max(s.separation, o.separation); // each within its radius
+    s.min_speed = std::min(s.min_speed, s.max_speed);
+    if (kind == Kind::Walkers) {
+        s.arrive_radius = s.radius;
+        s.slow_radius = 3.0f * s.radius;
+    }
+    for (size_t m = 0; m < models.size(); ++m) {
+        ModelGait g;
+        g.slots = own[m].slots;
+        for (ClipSlot& slot : g.slots)
+            if (slot.clip >= 0) slot.clip += int32_t(library.ranges[m].first_clip);
+        g.walk_speed = own[m].walk_speed;
+        g.run_speed = own[m].run_speed;
+        g.first_clip = library.ranges[m].first_clip;
+        s.models.push_back(std::move(g));
+    }
+    s.slots = s.models[0].slots;
+    s.walk_speed = s.models[0].walk_speed;
+    s.run_speed = s.models[0].run_speed;
+    return s;
+}
+
 } // namespace throng::sim

@@ -77,8 +77,29 @@ shader::SimSums gather(uint32_t i, const shader::MemberState& m, const shader::S
 
 double stepSeconds(const SimSettings& s) { return double(stepQ20(s)) / double(THRONG_SIM_TIME_ONE); }
 
+uint32_t modelCount(const SimSettings& s) { return std::max<uint32_t>(uint32_t(s.models.size()), 1u); }
+
+SimSettings modelSettings(const SimSettings& s, uint32_t model) {
+    if (s.models.empty()) return s;
+    SimSettings out = s;
+    out.models.clear();
+    const ModelGait& g = s.models[std::min<size_t>(model, s.models.size() - 1)];
+    out.slots = g.slots;
+    out.walk_speed = g.walk_speed;
+    out.run_speed = g.run_speed;
+    return out;
+}
+
 Status validate(const SimSettings& s) {
     auto fail = [](const std::string& m) { return Status::failure("simulation: " + m); };
+    if (!s.models.empty()) { // each model's settings
+        if (s.models.size() > THRONG_MAX_ASSETS)
+            return fail(std::to_string(s.models.size()) + " models, past " + std::to_string(THRONG_MAX_ASSETS));
+        for (uint32_t m = 0; m < s.models.size(); ++m)
+            if (Status st = validate(modelSettings(s, m)); !st)
+                return Status::failure(st.message + " (model " + std::to_string(m) + ")");
+        return {};
+    }
     const bool walkers = s.kind == Kind::Walkers;
     if (s.kind != Kind::Walkers && s.kind != Kind::School) return fail("unknown kind");
     if (!(s.step > 0.0f && s.step <= 0.125f)) return fail("step " + number(s.step) + " s is outside (0, 1/8]");
@@ -196,6 +217,7 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
         }
     }
     P.members = members;
+    P.models = modelCount(s);
     P.kind = uint32_t(s.kind);
     P.step_q20 = stepQ20(s);
     P.separation = std::clamp(int32_t(std::llround(double(s.separation) / s.radius * THRONG_SIM_LOCAL_RADIUS)), 1,
@@ -252,6 +274,23 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
     return P;
 }
 
+Result<std::vector<shader::SimModelParams>> modelParams(const SimSettings& s, uint32_t members) {
+    if (Status st = validate(s); !st) return Error{st.message};
+    std::vector<shader::SimModelParams> out(modelCount(s));
+    for (uint32_t m = 0; m < out.size(); ++m) {
+        const SimSettings own = modelSettings(s, m);
+        Result<shader::SimParams> P = simParams(own, members);
+        if (!P) return P.error();
+        out[m].params = P.value();
+        out[m].params.models = uint32_t(out.size());
+        if (s.kind == Kind::School && !s.models.empty()) // the clip a fish's record names
+            out[m].params.clip_index = glm::uvec4(glm::uvec3(s.models[m].first_clip), 0u);
+        const RootTable root = rootTable(own, out[m].params);
+        std::copy(root.begin(), root.end(), out[m].root);
+    }
+    return out;
+}
+
 RootTable rootTable(const SimSettings& s, const shader::SimParams& P) {
     RootTable table{};
     if (s.kind != Kind::Walkers) return table;
@@ -292,12 +331,14 @@ float recordTime(const SimState& state, const SimSettings& settings) { return fl
 
 SimState initialState(std::span<const gpu::shader::InstanceRecord> records, const SimSettings& s, double start_time) {
     assert(!records.empty());
-    Result<shader::SimParams> params = simParams(s, uint32_t(records.size()));
+    Result<std::vector<shader::SimModelParams>> params = modelParams(s, uint32_t(records.size()));
     assert(params.ok());
-    const shader::SimParams& P = params.value();
+    std::vector<SimSettings> own; // per model
+    for (uint32_t model = 0; model < modelCount(s); ++model) own.push_back(modelSettings(s, model));
+    const shader::SimParams& crowd = params.value()[0].params; // the crowd's fields
     const bool walkers = s.kind == Kind::Walkers;
-    const glm::dvec3 origin(P.origin);
-    const double unit = P.origin.w;
+    const glm::dvec3 origin(crowd.origin);
+    const double unit = crowd.origin.w;
     const double dt = stepSeconds(s);
     auto perStep = [&](double speed) { return std::llround(speed * dt / unit); };
 
@@ -306,6 +347,9 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
     state.members.resize(records.size());
     for (uint32_t i = 0; i < records.size(); ++i) {
         const gpu::shader::InstanceRecord& r = records[i];
+        const uint32_t model = std::min(gpu::shader::throngAssetOf(r.clips), modelCount(s) - 1);
+        const shader::SimParams& P = params.value()[model].params;
+        const SimSettings& ms = own[model];
         shader::MemberState m{};
         glm::ivec3 p;
         for (int a = 0; a < 3; ++a) {
@@ -332,13 +376,13 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
             const int32_t clip = int32_t(gpu::shader::throngClipA(r.clips));
             uint32_t slot = kWalk;
             for (uint32_t k : {uint32_t(kWalk), uint32_t(kIdle), uint32_t(kRun)})
-                if (s.slots[k].clip == clip) {
+                if (ms.slots[k].clip == clip) {
                     slot = k;
                     break;
                 }
-            const bool runner = s.slots[kRun].clip >= 0 && s.run_speed > 0.0f && uniform(m.rng) < s.runner_share;
+            const bool runner = ms.slots[kRun].clip >= 0 && ms.run_speed > 0.0f && uniform(m.rng) < s.runner_share;
             const double speed =
-                runner ? s.run_speed * (0.9 + 0.2 * uniform(m.rng)) : s.walk_speed * (0.85 + 0.3 * uniform(m.rng));
+                runner ? ms.run_speed * (0.9 + 0.2 * uniform(m.rng)) : ms.walk_speed * (0.85 + 0.3 * uniform(m.rng));
             const int32_t preferred = int32_t(std::clamp<int64_t>(perStep(speed * scale), 1, P.max_speed));
             m.goal.x = P.field_min.x + int32_t(shader::simBelow(m.rng, uint32_t(P.field_max.x - P.field_min.x) + 1u));
             m.goal.z = P.field_min.z + int32_t(shader::simBelow(m.rng, uint32_t(P.field_max.z - P.field_min.z) + 1u));
@@ -347,8 +391,8 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
                 wait = 1 + int32_t(shader::simBelow(m.rng, P.wait_steps));
             else
                 v = glm::ivec3(m.heading.x, 0, m.heading.y) * preferred / THRONG_SIM_ONE;
-            m.clips = slot | slot << 16;
-            const double duration = s.slots[slot].duration;
+            m.clips = shader::simClips(slot, slot, model);
+            const double duration = ms.slots[slot].duration;
             const double t = start_time * r.speed + r.time_offset;
             const double clip_time = duration > 0.0 && std::isfinite(t) ? t - std::floor(t / duration) * duration : 0.0;
             m.anim = uint32_t(std::clamp<int64_t>(std::llround(clip_time * THRONG_SIM_TIME_ONE), 0,
@@ -364,6 +408,7 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
             if (dir == glm::ivec3(0)) dir = glm::ivec3(0, 0, THRONG_SIM_ONE);
             v = dir * cruise / THRONG_SIM_ONE;
             m.goal.w = cruise;
+            m.clips = shader::simClips(0u, 0u, model);
             const double cycles = start_time * r.speed * s.beats_per_second + r.time_offset;
             const double phase = std::isfinite(cycles) ? cycles - std::floor(cycles) : 0.0;
             m.anim = uint32_t(std::llround(phase * THRONG_SIM_TIME_ONE)) & (THRONG_SIM_TIME_ONE - 1u);
@@ -379,10 +424,10 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
 
 void stepCpu(SimState& state, const SimSettings& s) {
     const uint32_t n = uint32_t(state.members.size());
-    Result<shader::SimParams> params = simParams(s, n);
+    Result<std::vector<shader::SimModelParams>> params = modelParams(s, n);
     assert(params.ok());
-    const shader::SimParams& P = params.value();
-    const RootTable root = rootTable(s, P);
+    const std::vector<shader::SimModelParams>& models = params.value();
+    const shader::SimParams& P = models[0].params; // the crowd's grid
     // The grid: members sorted by cell, in member order within a cell (a counting sort).
     std::vector<uint32_t> cell(n), starts(size_t(P.grid_dims.w) + 1, 0);
     for (uint32_t i = 0; i < n; ++i) {
@@ -400,19 +445,23 @@ void stepCpu(SimState& state, const SimSettings& s) {
     for (uint32_t i = 0; i < n; ++i) {
         shader::MemberState& m = state.members[i];
         const shader::SimSums sums = gather(i, m, P, starts, sorted);
-        shader::simStep(m, sums, P, root.data());
+        const shader::SimModelParams& own = models[std::min<size_t>(shader::simModelOf(m.clips), models.size() - 1)];
+        shader::simStep(m, sums, own.params, own.root);
     }
     ++state.steps;
 }
 
 void writeInstances(const SimState& state, const SimSettings& s, std::span<gpu::shader::InstanceRecord> out) {
     assert(out.size() == state.members.size());
-    Result<shader::SimParams> params = simParams(s, uint32_t(state.members.size()));
+    Result<std::vector<shader::SimModelParams>> params = modelParams(s, uint32_t(state.members.size()));
     assert(params.ok());
+    const std::vector<shader::SimModelParams>& models = params.value();
     const float time = recordTime(state, s);
-    const RootTable root = rootTable(s, params.value());
-    for (size_t i = 0; i < out.size(); ++i)
-        out[i] = shader::simInstance(state.members[i], params.value(), time, root.data());
+    for (size_t i = 0; i < out.size(); ++i) {
+        const shader::SimModelParams& own =
+            models[std::min<size_t>(shader::simModelOf(state.members[i].clips), models.size() - 1)];
+        out[i] = shader::simInstance(state.members[i], own.params, time, own.root);
+    }
 }
 
 } // namespace throng::sim

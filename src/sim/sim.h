@@ -53,6 +53,14 @@ struct ClipSlot {
     std::vector<glm::vec3> root_motion;
 };
 
+// What one model of a crowd of several brings to the simulation (SimSettings::models).
+struct ModelGait {
+    std::array<ClipSlot, 3> slots; // walkers: by Slot, the crowd's clip numbers (the library's)
+    float walk_speed = 1.4f;       // walkers: as SimSettings::walk_speed, for this model
+    float run_speed = 0.0f;
+    uint32_t first_clip = 0; // fish: the clip their records name (the model's first)
+};
+
 // Everything that stays the same over a simulation. Distances are world units, times seconds;
 // a member's own speeds (walk_speed, cruise_speed, natural speeds) scale with its scale.
 struct SimSettings {
@@ -92,6 +100,12 @@ struct SimSettings {
     float beats_per_second = 1.5f; // tail beats per second at rate 1: the technique's SwimParams::beats_per_second
 
     uint32_t max_cells = 0; // the most grid cells (0: 4 * members + 4096); cells double until under it
+
+    // A crowd of several models (issue #25; a member's model is its record's, throngAssetOf):
+    // what differs per model. Empty: one model, the fields above. The fields above are the
+    // crowd's (the radius, the field, the speeds' limits); `slots`, walk_speed and run_speed are
+    // then model 0's.
+    std::vector<ModelGait> models;
 };
 
 // Errors, one line naming the setting: a step outside (0, 1/8] s, a non-finite or non-positive
@@ -101,6 +115,15 @@ Status validate(const SimSettings& settings);
 
 // The integer constants of a step (the same for the CPU and the GPU). Errors: validate()'s.
 Result<shader::SimParams> simParams(const SimSettings& settings, uint32_t members);
+
+// The models of the crowd (at least one), and the settings of model `model`: `settings` with its
+// gait (one model: `settings` itself).
+uint32_t modelCount(const SimSettings& settings);
+SimSettings modelSettings(const SimSettings& settings, uint32_t model);
+
+// Every model's params and root table (the GPU's params buffer; SimModelParams). Errors:
+// validate()'s for any model's settings.
+Result<std::vector<shader::SimModelParams>> modelParams(const SimSettings& settings, uint32_t members);
 
 // The root motion table that follows SimParams in the GPU's params buffer (sim_shared.h): each
 // slot's curve sampled at the table's times, in position units at scale 1, the yaw beyond the
@@ -125,6 +148,13 @@ double stepSeconds(const SimSettings& settings);
 //    throng::defaultSwim().
 SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kind kind, uint64_t seed = 1);
 
+// Settings for `crowd` of several models (`models`, each as settingsFor measures it alone; the
+// library of them gives their first clips): the crowd's radius and separation the largest of
+// theirs, the speed limits and pushes the largest, each model's gait its own (ModelGait, its
+// slots' clips in the library's numbers). One model: settingsFor(*models[0], ...).
+SimSettings settingsFor(std::span<const BakedAsset* const> models, const render::AssetLibrary& library,
+                        const render::Crowd& crowd, Kind kind, uint64_t seed = 1);
+
 // The ground speed at which clip `clip` of `asset` keeps its feet still, model units per second:
 // the average speed at which its lowest vertices (the feet on the ground, within 2% of the
 // height of the lowest) move backward (-z; models face +z) between baked frames, plus the clip's
@@ -147,7 +177,7 @@ double stateTime(const SimState& state, const SimSettings& settings);
 float recordTime(const SimState& state, const SimSettings& settings);
 
 // Members from `records` (a crowd's, at time `start_time`): position (clamped into the field),
-// facing, scale and colour kept; walkers keep their clip where it is one of the slots (else walk)
+// facing, scale, colour and model kept; walkers keep their clip where it is one of the slots (else walk)
 // and its clip time; fish keep their swim phase and swim straight ahead at their cruise speed.
 // Contract (asserted): validate(settings) passes; records is not empty.
 SimState initialState(std::span<const gpu::shader::InstanceRecord> records, const SimSettings& settings,
