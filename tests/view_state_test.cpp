@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 using namespace throng;
@@ -80,13 +81,18 @@ class ViewState : public ::testing::Test {
     }
 
     LiveCrowd& start(Scene scene, const CrowdState& first) {
+        std::vector<Scene> scenes;
+        scenes.push_back(std::move(scene));
+        return start(std::move(scenes), first);
+    }
+    LiveCrowd& start(std::vector<Scene> scenes, const CrowdState& first, std::vector<float> shares = {}) {
         CrowdSetup setup;
         setup.allocator = &allocator_;
         setup.color_format = kColor;
         setup.depth_format = kDepthFormat;
         setup.extent = {kWidth, kHeight};
         setup.log = [this](const std::string& line) { log_ += line + "\n"; };
-        crowd_ = std::make_unique<LiveCrowd>(std::move(scene), setup);
+        crowd_ = std::make_unique<LiveCrowd>(std::move(scenes), std::move(shares), setup);
         crowd_->setTargets(
             gpu::FrameTargets{VK_NULL_HANDLE, VK_NULL_HANDLE, depth_.image, depth_.view, {kWidth, kHeight}}, false);
         EXPECT_TRUE(crowd_->start(first)) << crowd_->lastError();
@@ -174,13 +180,13 @@ TEST_F(ViewState, SwitchesTechniqueAndInstanceCount) {
     EXPECT_LE(drawn, render::lodTriangles(render::assetLods(crowd.asset().gpu)[0]) * 60);
     // vat needs vertex animation: the imported walker is baked again with it, and back without.
     EXPECT_TRUE(crowd.apply(CrowdState{"vat", 60})) << crowd.lastError();
-    EXPECT_TRUE(hasVat(crowd.asset().baked));
+    EXPECT_TRUE(hasVat(crowd.asset().baked()));
     EXPECT_TRUE(contains(log_, "baking float with vertex animation...")) << log_;
     EXPECT_GT(foreground(draw()), 0.05);
     CrowdState half = CrowdState{"bonetex", 60};
     half.precision = Precision::Float16;
     EXPECT_TRUE(crowd.apply(half)) << crowd.lastError();
-    EXPECT_EQ(crowd.asset().baked.precision, Precision::Float16);
+    EXPECT_EQ(crowd.asset().baked().precision, Precision::Float16);
     EXPECT_TRUE(contains(log_, "baking half with vertex animation...")) << log_;
 }
 
@@ -196,7 +202,7 @@ TEST_F(ViewState, FailedChangesLeaveThePreviousStateIntact) {
     EXPECT_TRUE(contains(crowd.lastError(), "unknown technique 'gpu-magic'")) << crowd.lastError();
     expectUnchanged(before, renderer, in_use, picture, "unknown technique");
 
-    EXPECT_FALSE(crowd.apply(CrowdState{"vat", 40})); // a .throng file baked without --vat: nothing to bake from
+    EXPECT_FALSE(crowd.apply(CrowdState{"vat", 20})); // a .throng file baked without --vat: nothing to bake from
     EXPECT_EQ(crowd.lastError(), "walker.throng has no vertex animation (bake it with throng bake --vat)");
     expectUnchanged(before, renderer, in_use, picture, "vat");
 
@@ -295,7 +301,7 @@ TEST_F(ViewState, RasterChangesInPlaceAndFallsBackWithALine) {
     // A crowd the compute rasterizer cannot read: technique cpu with more members than one storage
     // buffer holds the vertices of (lavapipe's 128 MiB: 1,051 walkers). The hardware draws it,
     // with a line; the state keeps compute.
-    const uint64_t block = uint64_t(crowd.asset().baked.vertices.size()) * 24;
+    const uint64_t block = uint64_t(crowd.asset().baked().vertices.size()) * 24;
     const uint64_t members = ctx_->properties.limits.maxStorageBufferRange / block + 1;
     if (members > 2000) {
         std::printf("skipped the fallback: %llu cpu members would exceed one storage buffer here\n",
@@ -447,4 +453,60 @@ TEST(ViewTimeRuler, GpuPassesFromTimestamps) {
     EXPECT_NEAR(costs.gpuMs("overlay"), 0.2, 1e-12);
     EXPECT_DOUBLE_EQ(costs.gpuMs("simulate"), 0.0);
     EXPECT_EQ(gpuPassTimes(std::vector<uint64_t>{5}, names, 1.0).size(), 0u); // no pass ended
+}
+
+// A crowd of several models in the viewer (docs/MIXED_CROWDS.md): the imported walker and
+// waver; `clip walk` has each member play its own model's walk; vat bakes both again with vertex
+// animation; a simulated crowd walks each model with its own clips; what cannot draw it refuses.
+TEST_F(ViewState, SeveralModelsAreOneCrowd) {
+    Result<Scene> waver = loadScene("builtin:waver", BakeOptions{});
+    ASSERT_TRUE(waver.ok());
+    std::vector<Scene> scenes;
+    scenes.push_back(walker());
+    scenes.push_back(std::move(waver).value());
+    LiveCrowd& crowd = start(std::move(scenes), CrowdState{"baked", 20}, {3.0f, 1.0f});
+    ASSERT_TRUE(crowd.asset().mixed());
+    EXPECT_GT(foreground(draw()), 0.05);
+    auto modelsOf = [&] {
+        std::array<uint32_t, 2> n{};
+        for (const auto& r : crowd.crowd().instances) ++n[gpu::shader::throngAssetOf(r.clips)];
+        return n;
+    };
+    EXPECT_GT(modelsOf()[0], modelsOf()[1]) << "shares 3:1";
+    // Each member its own model's 'walk'.
+    CrowdState walk{"baked", 20};
+    walk.clip = 0;
+    ASSERT_EQ(crowd.asset().baked().clips[0].name, "walk");
+    ASSERT_TRUE(crowd.apply(walk)) << crowd.lastError();
+    const render::AssetLibrary& lib = crowd.asset().library;
+    for (const auto& r : crowd.crowd().instances) {
+        const render::AssetRange& range = lib.ranges[gpu::shader::throngAssetOf(r.clips)];
+        const uint32_t clip = gpu::shader::throngClipA(r.clips);
+        ASSERT_TRUE(clip >= range.first_clip && clip < range.first_clip + range.clip_count);
+        EXPECT_EQ(crowd.asset().baked().clips[clip].name, "walk");
+    }
+    EXPECT_GT(foreground(draw()), 0.05);
+    // Both imported: vat bakes both again with vertex animation.
+    ASSERT_TRUE(crowd.apply(CrowdState{"vat", 20})) << crowd.lastError();
+    EXPECT_TRUE(crowd.asset().hasVat());
+    EXPECT_GT(foreground(draw()), 0.05);
+    CrowdState simulated{"baked", 20};
+    simulated.simulate = true;
+    ASSERT_TRUE(crowd.apply(simulated)) << crowd.lastError();
+    EXPECT_GT(foreground(draw()), 0.05);
+    // What cannot draw it says why and changes nothing.
+    EXPECT_FALSE(crowd.apply(CrowdState{"pose", 20}));
+    EXPECT_TRUE(contains(crowd.lastError(), "a crowd of several models")) << crowd.lastError();
+    EXPECT_EQ(crowd.state().technique, "baked");
+}
+
+// A .throng model without vertex animation in a crowd of several: vat is refused naming it.
+TEST_F(ViewState, SeveralModelsRefuseVatWhereAModelCannotBakeIt) {
+    std::vector<Scene> scenes;
+    scenes.push_back(walker());
+    scenes.push_back(walker(false)); // stands for a .throng file without vertex animation
+    LiveCrowd& crowd = start(std::move(scenes), CrowdState{"baked", 20});
+    EXPECT_FALSE(crowd.apply(CrowdState{"vat", 20}));
+    EXPECT_EQ(crowd.lastError(), "walker.throng has no vertex animation (bake it with throng bake --vat)");
+    EXPECT_EQ(crowd.state().technique, "baked");
 }

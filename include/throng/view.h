@@ -16,7 +16,11 @@ namespace throng::view {
 // precision an imported model is baked at. A shadow map size the device refuses starts the viewer
 // without shadows.
 struct ViewerOptions : CrowdOptions {
-    std::string model = "builtin:walker"; // a .throng file, a model file, or builtin:NAME
+    std::string model = "builtin:walker"; // a .throng file, a model file, or builtin:NAME (the first of `models`)
+    // A crowd of several models (issue #25): every model, and each one's share of the members
+    // (empty: equal shares). Empty: `model` alone.
+    std::vector<std::string> models;
+    std::vector<float> shares;
     uint32_t instances = 1000;
     uint64_t seed = 1;
     float fps = 30.0f;            // baking rate for imported models

@@ -164,23 +164,24 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
                          ((lib.ranges[i].first_clip + c) * out.max_frames + f) * out.texelsPerRow() + t);
     }
 
-    // Vertex animation: every model's or none.
-    if (every_vat && out.vatTexelCount() > kMaxBakedTexels) {
-        lib.notes.push_back("vertex animation left out: the models' together take " +
-                            std::to_string(out.vatTexelCount()) + " texels, past the limit of " +
-                            std::to_string(kMaxBakedTexels) + " (a clip's rows hold every model's vertices)");
+    // Vertex animation: every model's or none, beside the asset, each model's from column 0.
+    uint64_t widest = 0;
+    for (const BakedAsset* a : assets) widest = std::max<uint64_t>(widest, a->vatTexelsPerRow());
+    const uint64_t vat = uint64_t(out.clips.size()) * out.max_frames * widest;
+    if (every_vat && vat > kMaxBakedTexels) {
+        lib.notes.push_back("vertex animation left out: the models' together take " + std::to_string(vat) +
+                            " texels, past the limit of " + std::to_string(kMaxBakedTexels));
     } else if (every_vat) {
-        const uint64_t vat = out.vatTexelCount();
-        (out.precision == Precision::Float16 ? out.vat_f16.resize(4 * vat) : out.vat_f32.resize(4 * vat));
+        lib.vat_row_texels = uint32_t(widest);
+        (out.precision == Precision::Float16 ? lib.vat_f16.resize(4 * vat) : lib.vat_f32.resize(4 * vat));
         for (size_t i = 0; i < assets.size(); ++i) {
             const BakedAsset& a = *assets[i];
             for (uint64_t c = 0; c < a.clips.size(); ++c)
                 for (uint64_t f = 0; f < a.max_frames; ++f)
                     for (uint64_t t = 0; t < a.vatTexelsPerRow(); ++t)
                         copy(a.vat_f32, a.vat_f16, a.precision, (c * a.max_frames + f) * a.vatTexelsPerRow() + t,
-                             out.vat_f32, out.vat_f16,
-                             ((lib.ranges[i].first_clip + c) * out.max_frames + f) * out.vatTexelsPerRow() +
-                                 2 * uint64_t(lib.ranges[i].first_vertex) + t);
+                             lib.vat_f32, lib.vat_f16,
+                             ((lib.ranges[i].first_clip + c) * out.max_frames + f) * widest + t);
         }
     } else {
         for (const BakedAsset* a : assets)

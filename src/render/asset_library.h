@@ -10,9 +10,11 @@
 //   submeshes and textures. A vertex's joints stay its model's palette entries.
 // - clips follow one another. The animation is re-laid out at the largest joint count and frame
 //   count of all models (a clip's rows hold its model's joints, the rest is zero and never read);
-//   models of different precisions are stored as float32. Vertex animation likewise, when every
-//   model has it and the result stays within kMaxBakedTexels (else the library has none and
-//   `notes` says why): a clip's rows hold its model's vertices, the others' are zero.
+//   models of different precisions are stored as float32. Vertex animation, when every model
+//   has it, is kept beside the asset (AssetLibrary::vat_*), not in it: a clip's row holds its own
+//   model's vertices only, 2 texels each from column 0 (the renderer subtracts the model's first
+//   vertex: ClipRecord::first_vertex), as wide as the largest model's; past kMaxBakedTexels the
+//   library has none and `notes` says why.
 // - levels of detail: as many as the model with the most; a model with fewer repeats its
 //   coarsest for the rest, and its own errors are in its AssetRange (culling chooses each
 //   member's level from its model's errors). The library's level errors are the largest of the
@@ -54,6 +56,13 @@ struct AssetLibrary {
     BakedAsset asset;               // every model concatenated (one model: that model)
     std::vector<AssetRange> ranges; // one per model, in the order given
     std::vector<std::string> notes; // what the concatenation left out, one line each
+    // Several models' vertex animation (one model: in `asset`): texel (2 * (v - the model's first
+    // vertex) + normal, frame, clip) at ((clip * asset.max_frames + frame) * vat_row_texels + x),
+    // 4 components in asset.precision (floats in vat_f32 or halves in vat_f16). vat_row_texels 0:
+    // none.
+    std::vector<float> vat_f32;
+    std::vector<uint16_t> vat_f16;
+    uint32_t vat_row_texels = 0;
 };
 
 // The range of a model that is the whole asset (a library of one), with its coarse level.

@@ -60,33 +60,38 @@ gpu::Image textureImage(gpu::Allocator& a, const std::vector<texture::Rgba8>& mi
     return img;
 }
 
+// Vertex animation texels (null: none), `width` texels a row, `frames` rows a clip.
+struct VatTexels {
+    const void* texels = nullptr;
+    bool half = false;
+    uint64_t width = 0;
+    uint32_t frames = 0, clips = 0;
+};
+
 // The vertex animation image, or a zero placeholder so every technique's bindings stay valid.
 // Too large for an image is not an error here: only technique vat needs it, and says so.
-void uploadVat(gpu::Allocator& a, const BakedAsset& asset, GpuAsset& g) {
+void uploadVat(gpu::Allocator& a, const VatTexels& v, GpuAsset& g) {
     const VkPhysicalDeviceLimits& lim = a.context->properties.limits;
-    const bool half = asset.precision == Precision::Float16;
-    const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
-    const VkDeviceSize texel_bytes = half ? 8 : 16;
-    const uint64_t width = asset.vatTexelsPerRow();
-    if (asset.hasVat()) {
-        if (width <= lim.maxImageDimension2D && asset.max_frames <= lim.maxImageDimension2D &&
-            asset.clips.size() <= lim.maxImageArrayLayers)
+    const VkFormat format = v.half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+    const VkDeviceSize texel_bytes = v.half ? 8 : 16;
+    g.has_vat = false;
+    g.vat_problem.clear();
+    if (v.texels != nullptr) {
+        if (v.width <= lim.maxImageDimension2D && v.frames <= lim.maxImageDimension2D &&
+            v.clips <= lim.maxImageArrayLayers)
             g.has_vat = true;
         else
-            g.vat_problem = "the vertex animation (" + std::to_string(width) + " x " +
-                            std::to_string(asset.max_frames) + " texels x " + std::to_string(asset.clips.size()) +
-                            " clips) exceeds this device's image limits (" + std::to_string(lim.maxImageDimension2D) +
-                            " x " + std::to_string(lim.maxImageArrayLayers) + " layers)";
+            g.vat_problem = "the vertex animation (" + std::to_string(v.width) + " x " + std::to_string(v.frames) +
+                            " texels x " + std::to_string(v.clips) + " clips) exceeds this device's image limits (" +
+                            std::to_string(lim.maxImageDimension2D) + " x " + std::to_string(lim.maxImageArrayLayers) +
+                            " layers)";
     }
     const std::vector<uint8_t> zero(16, 0);
-    const void* texels =
-        half ? static_cast<const void*>(asset.vat_f16.data()) : static_cast<const void*>(asset.vat_f32.data());
-    g.vat = gpu::createImage(a, format, g.has_vat ? uint32_t(width) : 1, g.has_vat ? asset.max_frames : 1,
-                             g.has_vat ? uint32_t(asset.clips.size()) : 1,
-                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                             VK_IMAGE_VIEW_TYPE_2D_ARRAY);
-    gpu::uploadImage(a, g.vat, g.has_vat ? texels : zero.data(),
-                     g.has_vat ? asset.vatTexelCount() * texel_bytes : texel_bytes);
+    g.vat = gpu::createImage(a, format, g.has_vat ? uint32_t(v.width) : 1, g.has_vat ? v.frames : 1,
+                             g.has_vat ? v.clips : 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                             VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+    gpu::uploadImage(a, g.vat, g.has_vat ? v.texels : zero.data(),
+                     g.has_vat ? v.width * v.frames * v.clips * texel_bytes : texel_bytes);
 }
 
 } // namespace
@@ -191,7 +196,12 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
                                                              texel_bytes); // the words path reads past it
         VK_CHECK(vkCreateBufferView(ctx.device, &bvi, gpu::hostCallbacks(ctx.device), &g.animation_view));
 
-        uploadVat(a, asset, g);
+        VatTexels vat;
+        if (asset.hasVat())
+            vat = {half ? static_cast<const void*>(asset.vat_f16.data())
+                        : static_cast<const void*>(asset.vat_f32.data()),
+                   half, asset.vatTexelsPerRow(), asset.max_frames, uint32_t(asset.clips.size())};
+        uploadVat(a, vat, g);
 
         const uint8_t white[4] = {255, 255, 255, 255};
         g.white = rgbaImage(a, 1, 1, white);
@@ -221,6 +231,30 @@ Result<GpuAsset> uploadLibrary(gpu::Allocator& a, const AssetLibrary& library, A
     GpuAsset g = std::move(uploaded).value();
     g.ranges = library.ranges;
     g.warnings.insert(g.warnings.end(), library.notes.begin(), library.notes.end());
+    if (library.ranges.size() > 1) {
+        try { // out of memory: `g` frees what exists
+            // Each clip's model's first vertex (its vertex animation's column 0).
+            std::vector<gpu::shader::ClipRecord> clips(library.asset.clips.size());
+            gpu::downloadBuffer(a, g.clips, clips.data(), clips.size() * sizeof(clips[0]));
+            for (const AssetRange& r : library.ranges)
+                for (uint32_t c = r.first_clip; c < r.first_clip + r.clip_count; ++c)
+                    clips[c].first_vertex = r.first_vertex;
+            gpu::uploadBuffer(a, g.clips, clips.data(), clips.size() * sizeof(clips[0]));
+            // The vertex animation kept beside the asset, each model's from column 0.
+            if (library.vat_row_texels > 0) {
+                const bool half = library.asset.precision == Precision::Float16;
+                gpu::destroyImage(a, g.vat); // the placeholder
+                uploadVat(a,
+                          {half ? static_cast<const void*>(library.vat_f16.data())
+                                : static_cast<const void*>(library.vat_f32.data()),
+                           half, library.vat_row_texels, library.asset.max_frames,
+                           uint32_t(library.asset.clips.size())},
+                          g);
+            }
+        } catch (const gpu::GpuError& e) {
+            return Error{e.what()};
+        }
+    }
     // Each draw skins its model's levels coarsely from the model's own first coarse level
     // (recordMeshPass); the asset's is the first any model has.
     if (g.ranges.size() > 1) {

@@ -248,7 +248,9 @@ struct ClipRecord {
     uint loop;        // 1: wrap time, 0: clamp
     uint first_texel; // texel-buffer path: index of the clip's frame 0, joint 0, row 0
     uint row_texels;  // texel-buffer path: texels per frame (3 * joints)
-    uint reserved0;
+    // Vertex animation: the first vertex of the clip's model (0 but in a crowd of several models:
+    // asset_library.h): vertex v's texels are at column 2 * (v - first_vertex).
+    uint first_vertex;
     uint reserved1;
     uint reserved2;
 };

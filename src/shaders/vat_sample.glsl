@@ -3,7 +3,9 @@
 // `clips` and the image array THRONG_BINDING_VAT declared as `vat`.
 //
 // Texel (2 * vertex, frame, clip) holds the skinned position, (2 * vertex + 1, frame, clip) the
-// skinned normal (include/throng/baked.h): no joints, no matrices, two fetches per frame.
+// skinned normal (include/throng/baked.h): no joints, no matrices, two fetches per frame. In a
+// crowd of several models the vertex is counted from the clip's model's first
+// (ClipRecord::first_vertex).
 
 #include "clip_frames.glsl"
 
@@ -14,8 +16,9 @@ struct VatVertex {
 
 VatVertex vatFrame(uint clip, uint frame, uint vertex) {
     VatVertex v;
-    v.position = texelFetch(vat, ivec3(int(2u * vertex), int(frame), int(clip)), 0).xyz;
-    v.normal = texelFetch(vat, ivec3(int(2u * vertex + 1u), int(frame), int(clip)), 0).xyz;
+    int x = int(2u * (vertex - clips[clip].first_vertex)); // the clip's model's vertices from column 0
+    v.position = texelFetch(vat, ivec3(x, int(frame), int(clip)), 0).xyz;
+    v.normal = texelFetch(vat, ivec3(x + 1, int(frame), int(clip)), 0).xyz;
     return v;
 }
 

@@ -110,7 +110,7 @@ bool Commands::apply(const Command& c) {
     case CommandKind::Impostors: {
         want.impostor_px = float(c.number);
         if (std::string why = want.impostor_px > 0.0f ? crowd_.impostorProblem() : ""; !why.empty()) {
-            if (!render::impostorProblem(crowd_.asset().baked).empty())
+            if (!render::impostorProblem(crowd_.asset().baked()).empty())
                 why += ": start the viewer with --impostors PX to bake them";
             host_.log("error: impostors: " + why);
             return false;
@@ -166,7 +166,7 @@ bool Commands::apply(const Command& c) {
         std::string line = "events in the last second:";
         for (const auto& [name, n] : counts) line += " " + name + " " + std::to_string(n);
         if (counts.empty()) {
-            const BakedAsset& a = crowd_.asset().baked;
+            const BakedAsset& a = crowd_.asset().baked();
             const bool any =
                 std::any_of(a.clips.begin(), a.clips.end(), [](const BakedClip& k) { return !k.events.empty(); });
             line += !any ? " none (the asset has no events: bake --events auto)"
@@ -185,7 +185,7 @@ bool Commands::apply(const Command& c) {
 
 // By name or index, or `mixed`: the seeded mixed crowd.
 bool Commands::changeClip(const std::string& name) {
-    const std::vector<BakedClip>& clips = crowd_.asset().baked.clips;
+    const std::vector<BakedClip>& clips = crowd_.asset().baked().clips;
     int clip = name == "mixed" ? -1 : -2;
     for (size_t i = 0; i < clips.size() && clip == -2; ++i)
         if (clips[i].name == name || std::to_string(i) == name) clip = int(i);
@@ -207,7 +207,7 @@ bool Commands::changeClip(const std::string& name) {
 bool Commands::changePrecision(const std::string& name) {
     CrowdState want = crowd_.state();
     want.precision = name == "half" ? Precision::Float16 : Precision::Float32;
-    const BakedAsset& baked = crowd_.asset().baked;
+    const BakedAsset& baked = crowd_.asset().baked();
     const std::string note = crowd_.scene().model || baked.precision == want.precision
                                  ? std::string()
                                  : " (bonetex; the baked animation stays " + std::string(toString(baked.precision)) +

@@ -6,37 +6,56 @@
 #include <throng/events.h>
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 
 namespace throng::view {
 
 namespace {
 
-std::unique_ptr<render::Crowd> crowdFor(const BakedAsset& asset, const CrowdState& want, uint64_t seed) {
+std::unique_ptr<render::Crowd> crowdFor(const AssetOnGpu& asset, const CrowdState& want, uint64_t seed,
+                                        std::span<const float> shares) {
     render::CrowdLayout co;
     co.count = want.instances;
     co.seed = seed;
     co.volume = render::techniqueSwims(want.technique); // a school of fish swims in a volume
-    auto crowd = std::make_unique<render::Crowd>(render::makeCrowd(asset, co));
-    if (want.clip >= 0)
-        for (auto& inst : crowd->instances) {
-            inst.clips = gpu::shader::throngClips(uint32_t(want.clip), uint32_t(want.clip), 0u);
-            inst.blend = 0.0f;
+    auto crowd = std::make_unique<render::Crowd>(asset.mixed() ? render::makeCrowd(asset.library, co, shares)
+                                                               : render::makeCrowd(asset.baked(), co));
+    if (want.clip < 0) return crowd;
+    // Every member plays the clip; in a crowd of several models, each member its own model's clip
+    // of that name (a model without one keeps its members' clips).
+    const std::string& name = asset.baked().clips[size_t(want.clip)].name;
+    for (auto& inst : crowd->instances) {
+        const uint32_t model = gpu::shader::throngAssetOf(inst.clips);
+        int clip = asset.mixed() ? -1 : want.clip;
+        if (asset.mixed()) {
+            const render::AssetRange& r = asset.library.ranges[model];
+            for (uint32_t c = r.first_clip; c < r.first_clip + r.clip_count && clip < 0; ++c)
+                if (asset.baked().clips[c].name == name) clip = int(c);
         }
+        if (clip < 0) continue;
+        inst.clips = gpu::shader::throngClips(uint32_t(clip), uint32_t(clip), model);
+        inst.blend = 0.0f;
+    }
     return crowd;
 }
 
 } // namespace
 
-LiveCrowd::LiveCrowd(Scene scene, CrowdSetup setup) : scene_(std::move(scene)), setup_(std::move(setup)) {}
+LiveCrowd::LiveCrowd(Scene scene, CrowdSetup setup) : setup_(std::move(setup)) { scenes_.push_back(std::move(scene)); }
+
+LiveCrowd::LiveCrowd(std::vector<Scene> scenes, std::vector<float> shares, CrowdSetup setup)
+    : scenes_(std::move(scenes)), shares_(std::move(shares)), setup_(std::move(setup)) {
+    assert(!scenes_.empty());
+}
 
 bool LiveCrowd::fail(std::string why) {
     last_error_ = std::move(why);
     return false;
 }
 
-std::unique_ptr<AssetOnGpu> LiveCrowd::upload(BakedAsset baked) {
-    Result<std::unique_ptr<AssetOnGpu>> a = uploadToGpu(*setup_.allocator, std::move(baked));
+std::unique_ptr<AssetOnGpu> LiveCrowd::upload(std::vector<BakedAsset> models) {
+    Result<std::unique_ptr<AssetOnGpu>> a = uploadToGpu(*setup_.allocator, std::move(models));
     if (!a) {
         fail(a.error().message);
         return nullptr;
@@ -49,19 +68,29 @@ std::unique_ptr<AssetOnGpu> LiveCrowd::upload(BakedAsset baked) {
 std::unique_ptr<AssetOnGpu> LiveCrowd::rebake(Precision precision, bool vat) {
     if (setup_.log)
         setup_.log(std::string("baking ") + toString(precision) + (vat ? " with vertex animation" : "") + "...");
-    BakeOptions o = scene_.bake;
-    o.precision = precision;
-    o.vat = vat;
-    Result<BakedAsset> b = bake(*scene_.model, o);
-    if (!b) {
-        fail("bake: " + b.error().message);
-        return nullptr;
+    // Each imported model baked again; a .throng file's asset stays as it is.
+    std::vector<BakedAsset> models;
+    for (size_t i = 0; i < scenes_.size(); ++i) {
+        const Scene& scene = scenes_[i];
+        if (!scene.model) {
+            models.push_back(asset_->mixed() ? asset_->models[i] : asset_->baked());
+            continue;
+        }
+        BakeOptions o = scene.bake;
+        o.precision = precision;
+        o.vat = vat;
+        Result<BakedAsset> b = bake(*scene.model, o);
+        if (!b) {
+            fail("bake: " + b.error().message);
+            return nullptr;
+        }
+        if (Status a = attachFromText(b.value(), scene.attach); !a) { // the same props as at load
+            fail(a.message);
+            return nullptr;
+        }
+        models.push_back(std::move(b).value());
     }
-    if (Status a = attachFromText(b.value(), scene_.attach); !a) { // the same props as at load
-        fail(a.message);
-        return nullptr;
-    }
-    return upload(std::move(b).value());
+    return upload(std::move(models));
 }
 
 void LiveCrowd::log(const std::string& line) const {
@@ -69,7 +98,9 @@ void LiveCrowd::log(const std::string& line) const {
 }
 
 bool LiveCrowd::start(const CrowdState& first) {
-    asset_ = upload(std::move(scene_.baked));
+    std::vector<BakedAsset> models;
+    for (Scene& scene : scenes_) models.push_back(std::move(scene.baked));
+    asset_ = upload(std::move(models));
     return asset_ != nullptr && apply(first);
 }
 
@@ -114,23 +145,31 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (renderer_ && passes_aside == state_ && built_format_ == setup_.color_format) return applyPasses(want);
 
         std::unique_ptr<AssetOnGpu> asset; // a new asset, or none to keep asset_
-        const BakedAsset& current = asset_->baked;
+        const AssetOnGpu& current = *asset_;
         const TechniqueInfo* technique = findTechnique(want.technique);
         const bool needs_vat = technique != nullptr && technique->needs_vat;
-        const bool vat = needs_vat || hasVat(current);
-        if (needs_vat && !hasVat(current) && !scene_.model)
-            return fail(scene_.source + " has no vertex animation (bake it with throng bake --vat)");
-        if (scene_.model && (current.precision != want.precision || vat != hasVat(current))) {
+        const bool vat = needs_vat || current.hasVat();
+        bool imported = false, other_precision = false; // some model can be baked again; one at another precision
+        for (size_t i = 0; i < scenes_.size(); ++i) {
+            const BakedAsset& model = current.mixed() ? current.models[i] : current.baked();
+            if (scenes_[i].model) {
+                imported = true;
+                other_precision = other_precision || model.precision != want.precision;
+            } else if (needs_vat && !hasVat(model)) {
+                return fail(scenes_[i].source + " has no vertex animation (bake it with throng bake --vat)");
+            }
+        }
+        if (imported && (other_precision || vat != current.hasVat())) {
             asset = rebake(want.precision, vat);
             if (!asset) return false;
         }
         const AssetOnGpu& use = asset ? *asset : *asset_;
-        if (want.clip >= int(use.baked.clips.size()))
+        if (want.clip >= int(use.baked().clips.size()))
             return fail("clip " + std::to_string(want.clip) + " does not exist");
         if (want.clip >= int(THRONG_MAX_CLIPS)) // InstanceRecord::clips holds 12 bits a clip
             return fail("clip " + std::to_string(want.clip) + " is past the " + std::to_string(THRONG_MAX_CLIPS) +
                         " a crowd plays");
-        std::unique_ptr<render::Crowd> crowd = crowdFor(use.baked, want, setup_.seed);
+        std::unique_ptr<render::Crowd> crowd = crowdFor(use, want, setup_.seed, shares_);
         const gpu::Context& ctx = *setup_.allocator->context;
 
         render::CrowdRendererSetup rs;
@@ -139,7 +178,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         rs.skinning = want.skinning;
         if (!render::techniqueTakesLayers(want.technique)) rs.layers.clear();
         rs.bone_precision = want.precision;
-        rs.baked = &use.baked;
+        rs.baked = &use.baked();
         rs.members = crowd->instances;
         rs.clip_bounds = crowd->clip_bounds;
         rs.color_format = setup_.color_format;
@@ -160,12 +199,16 @@ bool LiveCrowd::apply(const CrowdState& want) {
             if (!sim_pipelines_) sim_pipelines_ = sim::createSimPipelines(ctx);
             // The members' animation events come from a CPU copy of the steps: only where there are
             // events, and for crowds whose CPU steps the frame can afford.
-            const bool mirror = std::any_of(use.baked.clips.begin(), use.baked.clips.end(),
+            const bool mirror = std::any_of(use.baked().clips.begin(), use.baked().clips.end(),
                                             [](const BakedClip& c) { return !c.events.empty(); }) &&
                                 want.instances <= kMaxMirroredMembers;
+            std::vector<const BakedAsset*> models;
+            for (const BakedAsset& m : use.models) models.push_back(&m);
             Result<render::MotionFactory> factory =
-                sim::gpuMotion(ctx, use.baked, *crowd, sim::kindFor(want.technique), setup_.seed, sim_pipelines_,
-                               clock_, mirror ? &events : nullptr);
+                use.mixed() ? sim::gpuMotion(ctx, models, use.library, *crowd, sim::kindFor(want.technique),
+                                             setup_.seed, sim_pipelines_, clock_, mirror ? &events : nullptr)
+                            : sim::gpuMotion(ctx, use.baked(), *crowd, sim::kindFor(want.technique), setup_.seed,
+                                             sim_pipelines_, clock_, mirror ? &events : nullptr);
             if (!factory) return fail(factory.error().message);
             rs.motion = std::move(factory).value();
         }
@@ -233,7 +276,7 @@ double LiveCrowd::clock() const { return events_ ? events_->time() : double(cloc
 std::vector<std::pair<std::string, size_t>> LiveCrowd::eventCounts(double t0, double t1) const {
     std::map<std::string, size_t> counts;
     if (!crowd_ || !asset_) return {};
-    const BakedAsset& asset = asset_->baked;
+    const BakedAsset& asset = asset_->baked();
     if (state_.simulate) {
         if (events_)
             for (const sim::SimEvent& e : events_->between(t0, t1)) ++counts[asset.clips[e.clip].events[e.event].name];

@@ -61,12 +61,15 @@ struct CrowdSetup {
 class LiveCrowd {
   public:
     LiveCrowd(Scene scene, CrowdSetup setup);
+    // A crowd of several models (docs/MIXED_CROWDS.md): each scene one model, `shares` each one's
+    // share of the members (empty: equal); one scene: the constructor above.
+    LiveCrowd(std::vector<Scene> scenes, std::vector<float> shares, CrowdSetup setup);
     ~LiveCrowd() { release(); }
     LiveCrowd(const LiveCrowd&) = delete;
     LiveCrowd& operator=(const LiveCrowd&) = delete;
 
-    // Uploads the scene's baked asset, then builds `first` as apply() does. False: lastError() says
-    // why. Contract: called once, first; the allocator exists.
+    // Uploads the scenes' baked assets (several: as one library), then builds `first` as apply() does. False:
+    // lastError() says why. Contract: called once, first; the allocator exists.
     bool start(const CrowdState& first);
 
     // The transaction. Builds everything `want` implies beside the current state: the asset baked
@@ -127,7 +130,14 @@ class LiveCrowd {
     const AssetOnGpu& asset() const { return *asset_; }    // contract: started (or start() got past the upload)
     const std::string& techniqueName() const { return technique_name_; } // as it names itself: `palette (quat)`
     const std::string& lastError() const { return last_error_; }         // why the last start()/apply() failed
-    const Scene& scene() const { return scene_; }
+    const Scene& scene() const { return scenes_[0]; }                    // the first model's
+    const std::vector<Scene>& scenes() const { return scenes_; }
+    // The scenes' sources for messages: "builtin:walker", or "walker.glb + fish.glb".
+    std::string sources() const {
+        std::string out;
+        for (const Scene& s : scenes_) out += (out.empty() ? "" : " + ") + s.source;
+        return out;
+    }
     // The animation events (throng/events.h) members reached while the crowd's clock() went from
     // t0 to t1, counted by name. A simulated crowd's come from a CPU copy of its steps, made when
     // the asset has events and the crowd has at most kMaxMirroredMembers members (else none).
@@ -143,12 +153,13 @@ class LiveCrowd {
     bool fail(std::string why); // false, with last_error_ = why
     void log(const std::string& line) const;
     // Null when it fails: last_error_ says why.
-    std::unique_ptr<AssetOnGpu> upload(BakedAsset baked);
+    std::unique_ptr<AssetOnGpu> upload(std::vector<BakedAsset> models);
     std::unique_ptr<AssetOnGpu> rebake(Precision precision, bool vat);
     // apply() when only `raster` or `impostor_px` change.
     bool applyPasses(const CrowdState& want);
 
-    Scene scene_;
+    std::vector<Scene> scenes_; // at least one
+    std::vector<float> shares_; // per scene, or empty: equal
     CrowdSetup setup_;
     // Destroyed in reverse by release(): the renderer points into the asset.
     std::unique_ptr<AssetOnGpu> asset_;

@@ -121,7 +121,7 @@ void Overlay::buildPanel(const FrameReport& f, bool vsync_on, float aspect, floa
     int count = int(state.instances);
     if (ImGui::InputInt("instances", &count, 100, 1000, ImGuiInputTextFlags_EnterReturnsTrue))
         typed.push_back("instances " + std::to_string(count));
-    const std::vector<BakedClip>& clips = f.crowd.asset().baked.clips;
+    const std::vector<BakedClip>& clips = f.crowd.asset().baked().clips;
     const std::string current = state.clip < 0 ? "mixed" : clips[size_t(state.clip)].name;
     if (ImGui::BeginCombo("clip", current.c_str())) {
         if (ImGui::Selectable("mixed", state.clip < 0)) typed.push_back("clip mixed");

@@ -34,14 +34,25 @@ bool hasVat(const BakedAsset& asset);
 
 // A baked asset with its GPU copy. Held by pointer: the crowd's renderer keeps pointers into it, which must stay valid
 // while a replacement is built beside it. The GPU copy goes with it (the GPU must be done with it).
+// A crowd of several models (render/asset_library.h) holds each model as baked and the library
+// of them, whose asset is the one drawn.
 struct AssetOnGpu {
-    BakedAsset baked;
+    render::AssetLibrary library;   // library.asset: the asset drawn (one model: that model)
+    std::vector<BakedAsset> models; // several models: each as baked (empty for one)
     render::GpuAsset gpu;
+    const BakedAsset& baked() const { return library.asset; }
+    bool mixed() const { return !models.empty(); }
+    // Whether technique vat can draw it (one model's vertex animation, or every model's).
+    bool hasVat() const { return mixed() ? library.vat_row_texels > 0 : view::hasVat(library.asset); }
 };
 
 // Uploads `baked` (render::uploadAsset). What the upload warns about
 // stays in gpu.warnings for the caller to show. Errors: the device refuses the asset (uploadAsset's
 // message); nothing is left allocated.
 Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, BakedAsset baked);
+
+// Several models as one crowd: their library (render::buildAssetLibrary) uploaded
+// (render::uploadLibrary). One model: uploadToGpu(). Errors: the library's or the upload's.
+Result<std::unique_ptr<AssetOnGpu>> uploadToGpu(gpu::Allocator& allocator, std::vector<BakedAsset> models);
 
 } // namespace throng::view

@@ -29,7 +29,7 @@ std::string statsLine(const FrameReport& f, const gpu::Allocator& allocator, con
                   "sample %.2f, skin %.2f, upload %.2f, ui %.2f, record %.2f ms | %.2f M triangles | %.2f MB uploaded "
                   "per frame | "
                   "%.0f MiB GPU memory (%llu B in use) | %.1f MiB resident | %s %ux%u",
-                  f.crowd.techniqueName().c_str(), f.crowd.state().instances, f.crowd.scene().source.c_str(), f.fps,
+                  f.crowd.techniqueName().c_str(), f.crowd.state().instances, f.crowd.sources().c_str(), f.fps,
                   f.frame_ms, gpu.empty() ? "-" : gpu.c_str(), c.cpu_wait_ms, c.cpu_sample_ms, c.cpu_skin_ms,
                   c.cpu_upload_ms, c.cpu_ui_ms, c.cpu_record_ms, double(f.triangles) * 1e-6,
                   double(f.upload_bytes) * 1e-6, double(allocator.reserved) / (1 << 20),

@@ -45,9 +45,9 @@ CrowdState initialState(const ViewerOptions& o) {
 
 class Viewer final : public CommandHost {
   public:
-    Viewer(const ViewerOptions& o, GLFWwindow* window, gpu::Context& ctx, Scene scene)
+    Viewer(const ViewerOptions& o, GLFWwindow* window, gpu::Context& ctx, std::vector<Scene> scenes)
         : options_(o), window_(window), ctx_(ctx), present_(presentMode(o.present)), overlay_(o.console),
-          crowd_(std::move(scene), crowdSetup(o)), commands_(crowd_, *this, o.exec) {}
+          crowd_(std::move(scenes), o.shares, crowdSetup(o)), commands_(crowd_, *this, o.exec) {}
 
     ~Viewer() override {
         try {
@@ -86,7 +86,7 @@ class Viewer final : public CommandHost {
                 first.shadows = 0;
             }
         if (!crowd_.start(first)) {
-            printError(crowd_.scene().source, crowd_.lastError());
+            printError(crowd_.sources(), crowd_.lastError());
             return 1;
         }
         float azimuth = 0.0f, elevation = 0.0f;
@@ -94,18 +94,18 @@ class Viewer final : public CommandHost {
             light_ = render::lightFromAngles(azimuth, elevation);
         // What the command line asked for and the crowd cannot do at start is an error, as in render.
         if (first.raster == Raster::Compute && crowd_.renderer()->rasterMode() != first.raster) {
-            printError(crowd_.scene().source,
+            printError(crowd_.sources(),
                        std::string("--raster ") + toString(first.raster) + ": " + crowd_.rasterProblem(first.raster));
             shutdown();
             return 1;
         }
         if (first.impostor_px > 0.0f && crowd_.renderer()->impostorPixels() == 0.0f) {
-            printError(crowd_.scene().source, "--impostors: " + crowd_.impostorProblem());
+            printError(crowd_.sources(), "--impostors: " + crowd_.impostorProblem());
             shutdown();
             return 1;
         }
         camera_ = viewCamera(options_.view, crowd_.crowd(), aspect());
-        log("viewer: " + ctx_.device_name + " | " + crowd_.scene().source + " | " +
+        log("viewer: " + ctx_.device_name + " | " + crowd_.sources() + " | " +
             std::to_string(crowd_.state().instances) + " instances | " + crowd_.techniqueName() + " | present " +
             presentName(swapchain_.present_mode) +
             " | backtick opens the console, F frames the crowd, C switches orbit/fly");
@@ -374,19 +374,23 @@ int runViewer(const ViewerOptions& o) {
         printError(o.model, s.message);
         return 1;
     }
-    Result<Scene> scene = loadScene(o.model, bake, o.attach);
-    if (!scene) {
-        printError(o.model, scene.error().message);
-        return 1;
+    std::vector<Scene> scenes; // one per model of the crowd
+    for (const std::string& model : o.models.empty() ? std::vector<std::string>{o.model} : o.models) {
+        Result<Scene> scene = loadScene(model, bake, o.attach);
+        if (!scene) {
+            printError(model, scene.error().message);
+            return 1;
+        }
+        if (scene.value().model) // the model's image files that could not be read, as info, bake and render word it
+            for (const std::string& w : missingTextures(*scene.value().model))
+                std::fprintf(stderr, "throng: warning: %s: %s\n", model.c_str(), w.c_str());
+        scenes.push_back(std::move(scene).value());
     }
-    if (scene.value().model) // the model's image files that could not be read, as info, bake and render word it
-        for (const std::string& w : missingTextures(*scene.value().model))
-            std::fprintf(stderr, "throng: warning: %s: %s\n", o.model.c_str(), w.c_str());
     Window window;
     if (!openWindow(o, window)) return 1;
     int code = 0;
     try {
-        Viewer viewer(o, window.window, *window.context, std::move(scene).value());
+        Viewer viewer(o, window.window, *window.context, std::move(scenes));
         code = viewer.run();
     } catch (const std::exception& e) { // GpuError, or out of host memory
         printError(o.model, e.what());

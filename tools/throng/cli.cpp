@@ -475,7 +475,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     std::string view_size = "1280x720", view_encoding = "mat", view_precision = "float";
     CLI::App* view_cmd = app.add_subcommand(
         "view", "Open the crowd in a window: technique switcher, FPS counter, time ruler, debug console (backtick)");
-    view_cmd->add_option("model", view.model, "A .throng file, a model file or builtin:NAME");
+    std::vector<std::string> view_models;
+    view_cmd->add_option("model", view_models,
+                         "A .throng file, a model file or builtin:NAME; several make one crowd, each MODEL@SHARE% of "
+                         "the members");
     view_cmd->add_option("--instances", view.instances, "Crowd size")->check(countIn(1, 10'000'000));
     CLI::Option* v_technique = view_cmd->add_option("--technique", view.technique, techniqueHelp("Technique at start"));
     CLI::Option* v_encoding = view_cmd
@@ -576,6 +579,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         if (Status s = checkBenchOptions(bench); !s) return usage(s.message);
     } else if (view_cmd->parsed()) {
         c.subcommand = Subcommand::View;
+        if (!view_models.empty()) {
+            if (Status s = parseModelList(view_models, view.models, view.shares); !s) return usage(s.message);
+            view.model = view.models[0];
+        }
         if (v_technique->count() == 0) view.technique = naturalTechnique(view.model);
         if (!parseSize(view_size, view.width, view.height, error)) return usage(error);
         applyCrowdFlags(view_crowd, static_cast<CrowdOptions&>(view));
