@@ -667,6 +667,54 @@ TEST(Embed, MembersEventsFromTheClipTimeFunction) {
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 
+namespace {
+
+// The records the render API makes of `members` (keys: their MemberIds' values) in a crowd of
+// the models of `lib`: clips are the library's, the model in the record.
+render::Crowd libraryCrowd(const render::AssetLibrary& lib, const std::vector<std::pair<uint32_t, Member>>& members) {
+    render::Crowd crowd;
+    crowd.clip_bounds = render::clipCullBounds(lib);
+    for (const auto& [id, m] : members) {
+        const uint32_t first = lib.ranges[m.model].first_clip;
+        gpu::shader::InstanceRecord rec = render::singleInstance(first + m.clip, 0.0f, first + m.blend_clip);
+        rec.clips = gpu::shader::throngClips(first + m.clip, first + m.blend_clip, m.model);
+        rec.position_scale = glm::vec4(m.position, 1.0f);
+        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
+        rec.key = id + 1;
+        crowd.instances.push_back(rec);
+    }
+    return crowd;
+}
+
+// The headless renderer's picture of `crowd` of the models of `lib` on the host's device:
+// technique baked, one frame at `time`, culled by `cull`.
+Result<render::RenderOutput> libraryPicture(const Host& host, const render::AssetLibrary& lib,
+                                            const render::Crowd& crowd, const glm::mat4& vp, float time,
+                                            const CullSettings& cull) {
+    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
+    if (!own) return own.error();
+    gpu::Allocator allocator;
+    gpu::createAllocator(allocator, *own.value());
+    Result<render::RenderOutput> out = Error{"the library did not upload"};
+    if (Result<render::GpuAsset> on_gpu = render::uploadLibrary(allocator, lib); on_gpu) {
+        render::RenderSettings settings;
+        settings.width = kWidth;
+        settings.height = kHeight;
+        settings.time = time;
+        settings.frames = 1;
+        settings.technique = "baked";
+        settings.cull = cull;
+        settings.baked = &lib.asset;
+        out = render::renderCrowd(allocator, on_gpu.value(), crowd, vp, settings);
+        on_gpu.value().release();
+    }
+    gpu::destroyAllocator(allocator);
+    gpu::destroyContext(*own.value());
+    return out;
+}
+
+} // namespace
+
 // A crowd of several models in the host's frame (CrowdRendererDesc::models, Member::model): the
 // members of each model in any order, added, moved between models and removed, drawn as the
 // headless renderer draws the same records of the library of those models (itself tested
@@ -712,21 +760,15 @@ TEST(Embed, SeveralModelsAreOneCrowdOfTheHost) {
         return std::move(created).value();
     };
 
-    // The same records for the headless renderer: clips are the library's, the model in the record.
+    // The same members as records for the headless renderer.
     const BakedAsset* models[] = {&asset, &fish};
     Result<render::AssetLibrary> lib = render::buildAssetLibrary(models);
     ASSERT_TRUE(lib.ok());
-    render::Crowd crowd;
-    crowd.clip_bounds = render::clipCullBounds(lib.value());
+    std::vector<std::pair<uint32_t, Member>> members;
     for (const Member& m : {of(1, {-2.0f, 0.5f, 0}, 0.4f), of(0, {-1.0f, 0, 0}, 0.3f, 1), of(0, {1.0f, 0, 1}, -0.5f, 1),
-                            of(1, {2.0f, 0.4f, -0.5f}, 2.0f)}) {
-        const uint32_t first = lib.value().ranges[m.model].first_clip;
-        gpu::shader::InstanceRecord rec = render::singleInstance(first + m.clip, 0.0f, first + m.clip);
-        rec.clips = gpu::shader::throngClips(first + m.clip, first + m.clip, m.model);
-        rec.position_scale = glm::vec4(m.position, 1.0f);
-        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
-        crowd.instances.push_back(rec);
-    }
+                            of(1, {2.0f, 0.4f, -0.5f}, 2.0f)})
+        members.emplace_back(uint32_t(members.size()), m);
+    const render::Crowd crowd = libraryCrowd(lib.value(), members);
     const glm::mat4 vp = camera(asset);
     for (const bool culled : {true, false}) {
         SCOPED_TRACE(culled ? "culled" : "culling and LOD off");
@@ -738,25 +780,7 @@ TEST(Embed, SeveralModelsAreOneCrowdOfTheHost) {
         EXPECT_EQ(r->stats(0).members, 4u);
         r.reset();
 
-        Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
-        ASSERT_TRUE(own.ok());
-        gpu::Allocator allocator;
-        gpu::createAllocator(allocator, *own.value());
-        Result<render::GpuAsset> on_gpu = render::uploadLibrary(allocator, lib.value());
-        ASSERT_TRUE(on_gpu.ok());
-        render::RenderSettings settings;
-        settings.width = kWidth;
-        settings.height = kHeight;
-        settings.time = 0.6f;
-        settings.frames = 1;
-        settings.technique = "baked";
-        settings.raster = Raster::Hardware;
-        settings.cull = cull;
-        settings.baked = &lib.value().asset;
-        Result<render::RenderOutput> headless = render::renderCrowd(allocator, on_gpu.value(), crowd, vp, settings);
-        on_gpu.value().release();
-        gpu::destroyAllocator(allocator);
-        gpu::destroyContext(*own.value());
+        const Result<render::RenderOutput> headless = libraryPicture(host, lib.value(), crowd, vp, 0.6f, cull);
         ASSERT_TRUE(headless.ok()) << headless.error().message;
         EXPECT_EQ(embedded, headless.value().rgba);
         EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 200u);
@@ -900,35 +924,10 @@ TEST(Embed, MemberCallsOverSeveralModelsAgreeWithACpuModel) {
     const BakedAsset* models[] = {&asset, &fish, &asset};
     Result<render::AssetLibrary> lib = render::buildAssetLibrary(models);
     ASSERT_TRUE(lib.ok());
-    render::Crowd crowd;
-    crowd.clip_bounds = render::clipCullBounds(lib.value());
-    for (const auto& [id, m] : live) {
-        const uint32_t first = lib.value().ranges[m.model].first_clip;
-        gpu::shader::InstanceRecord rec = render::singleInstance(first + m.clip, 0.0f, first + m.blend_clip);
-        rec.clips = gpu::shader::throngClips(first + m.clip, first + m.blend_clip, m.model);
-        rec.position_scale = glm::vec4(m.position, 1.0f);
-        rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
-        rec.key = id + 1;
-        crowd.instances.push_back(rec);
-    }
+    const render::Crowd crowd =
+        libraryCrowd(lib.value(), std::vector<std::pair<uint32_t, Member>>(live.begin(), live.end()));
     ASSERT_FALSE(crowd.instances.empty());
-    Result<std::unique_ptr<gpu::Context>> own = adopt(host.device->device());
-    ASSERT_TRUE(own.ok());
-    gpu::Allocator allocator;
-    gpu::createAllocator(allocator, *own.value());
-    Result<render::GpuAsset> on_gpu = render::uploadLibrary(allocator, lib.value());
-    ASSERT_TRUE(on_gpu.ok());
-    render::RenderSettings settings;
-    settings.width = kWidth;
-    settings.height = kHeight;
-    settings.time = 0.5f;
-    settings.frames = 1;
-    settings.technique = "baked";
-    settings.baked = &lib.value().asset;
-    Result<render::RenderOutput> headless = render::renderCrowd(allocator, on_gpu.value(), crowd, vp, settings);
-    on_gpu.value().release();
-    gpu::destroyAllocator(allocator);
-    gpu::destroyContext(*own.value());
+    const Result<render::RenderOutput> headless = libraryPicture(host, lib.value(), crowd, vp, 0.5f, CullSettings{});
     ASSERT_TRUE(headless.ok()) << headless.error().message;
     size_t differ = 0;
     for (size_t i = 0; i < embedded.size(); i += 4)

@@ -21,21 +21,38 @@ std::vector<float> levelErrors(const BakedAsset& asset) {
     return errors;
 }
 
-// Texel `texel` (4 components) of `from` into texel `to` of the library's animation or vertex
-// animation, converting halves to floats where the library stores float32.
-struct TexelCopy {
-    Precision into;
-    void operator()(const std::vector<float>& src_f32, const std::vector<uint16_t>& src_f16, Precision from,
-                    uint64_t texel, std::vector<float>& dst_f32, std::vector<uint16_t>& dst_f16, uint64_t to) const {
-        for (uint64_t i = 0; i < 4; ++i) {
-            if (into == Precision::Float16) // every model is half
-                dst_f16[4 * to + i] = src_f16[4 * texel + i];
-            else
-                dst_f32[4 * to + i] =
-                    from == Precision::Float16 ? halfToFloat(src_f16[4 * texel + i]) : src_f32[4 * texel + i];
-        }
-    }
+// Texels of 4 components in one of two precisions (float32 values or IEEE half bits).
+struct TexelsIn {
+    const std::vector<float>& f32;
+    const std::vector<uint16_t>& f16;
+    Precision precision;
 };
+struct TexelsOut {
+    std::vector<float>& f32;
+    std::vector<uint16_t>& f16;
+    Precision precision;
+};
+
+// A model's rows (`clips` x `frames` rows of `row` texels) into the library's layout: clip c,
+// frame f, texel t to clip first_clip + c, frame f, texel t of rows `out_frames` a clip and
+// `out_row` texels long, halves made floats where the library stores float32.
+void copyRows(const TexelsIn& from, uint64_t clips, uint64_t frames, uint64_t row, const TexelsOut& into,
+              uint64_t first_clip, uint64_t out_frames, uint64_t out_row) {
+    for (uint64_t c = 0; c < clips; ++c)
+        for (uint64_t f = 0; f < frames; ++f)
+            for (uint64_t t = 0; t < row; ++t) {
+                const uint64_t src = (c * frames + f) * row + t,
+                               dst = ((first_clip + c) * out_frames + f) * out_row + t;
+                for (uint64_t i = 0; i < 4; ++i) {
+                    if (into.precision == Precision::Float16) // every model is half
+                        into.f16[4 * dst + i] = from.f16[4 * src + i];
+                    else
+                        into.f32[4 * dst + i] = from.precision == Precision::Float16
+                                                    ? halfToFloat(from.f16[4 * src + i])
+                                                    : from.f32[4 * src + i];
+                }
+            }
+}
 
 std::string modelName(size_t i, const BakedAsset& asset) {
     return "model " + std::to_string(i + 1) + (asset.name.empty() ? std::string() : " '" + asset.name + "'");
@@ -147,7 +164,6 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
     }
 
     // The animation at the largest joint count and frame count.
-    const TexelCopy copy{out.precision};
     const uint64_t texels = uint64_t(out.clips.size()) * out.max_frames * out.texelsPerRow();
     if (texels > kMaxBakedTexels)
         return Error{"the crowd's models' animations take " + std::to_string(texels) +
@@ -156,12 +172,9 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
     (out.precision == Precision::Float16 ? out.animation_f16.resize(4 * texels) : out.animation_f32.resize(4 * texels));
     for (size_t i = 0; i < assets.size(); ++i) {
         const BakedAsset& a = *assets[i];
-        for (uint64_t c = 0; c < a.clips.size(); ++c)
-            for (uint64_t f = 0; f < a.max_frames; ++f)
-                for (uint64_t t = 0; t < a.texelsPerRow(); ++t)
-                    copy(a.animation_f32, a.animation_f16, a.precision, (c * a.max_frames + f) * a.texelsPerRow() + t,
-                         out.animation_f32, out.animation_f16,
-                         ((lib.ranges[i].first_clip + c) * out.max_frames + f) * out.texelsPerRow() + t);
+        copyRows({a.animation_f32, a.animation_f16, a.precision}, a.clips.size(), a.max_frames, a.texelsPerRow(),
+                 {out.animation_f32, out.animation_f16, out.precision}, lib.ranges[i].first_clip, out.max_frames,
+                 out.texelsPerRow());
     }
 
     // Vertex animation: every model's or none, beside the asset, each model's from column 0.
@@ -176,12 +189,8 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
         (out.precision == Precision::Float16 ? lib.vat_f16.resize(4 * vat) : lib.vat_f32.resize(4 * vat));
         for (size_t i = 0; i < assets.size(); ++i) {
             const BakedAsset& a = *assets[i];
-            for (uint64_t c = 0; c < a.clips.size(); ++c)
-                for (uint64_t f = 0; f < a.max_frames; ++f)
-                    for (uint64_t t = 0; t < a.vatTexelsPerRow(); ++t)
-                        copy(a.vat_f32, a.vat_f16, a.precision, (c * a.max_frames + f) * a.vatTexelsPerRow() + t,
-                             lib.vat_f32, lib.vat_f16,
-                             ((lib.ranges[i].first_clip + c) * out.max_frames + f) * widest + t);
+            copyRows({a.vat_f32, a.vat_f16, a.precision}, a.clips.size(), a.max_frames, a.vatTexelsPerRow(),
+                     {lib.vat_f32, lib.vat_f16, out.precision}, lib.ranges[i].first_clip, out.max_frames, widest);
         }
     } else {
         for (const BakedAsset* a : assets)
