@@ -58,6 +58,16 @@ BakedAsset tinyAsset(uint32_t clips) {
     return a;
 }
 
+// The walker, the strider and the fish (different skeletons, sizes and levels), baked with vertex
+// animation, and their library.
+struct ThreeModels {
+    BakedAsset walker = baked(makeWalker(), true), strider = baked(makeStrider(), true), fish = baked(makeFish(), true);
+    const BakedAsset* models[3] = {&walker, &strider, &fish};
+    Result<render::AssetLibrary> library = render::buildAssetLibrary(models);
+    ThreeModels() = default;
+    ThreeModels(const ThreeModels&) = delete;
+};
+
 } // namespace
 
 TEST(AssetLibrary, OneModelIsThatModel) {
@@ -81,12 +91,10 @@ TEST(AssetLibrary, OneModelIsThatModel) {
 
 // Every element of each model is where its range says, unchanged but for the rebasing.
 TEST(AssetLibrary, EveryModelIsWhereItsRangeSays) {
-    const BakedAsset walker = baked(makeWalker(), true), strider = baked(makeStrider(), true),
-                     fish = baked(makeFish(), true);
-    const BakedAsset* models[] = {&walker, &strider, &fish};
-    Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
-    ASSERT_TRUE(built.ok()) << built.error().message;
-    const render::AssetLibrary& lib = built.value();
+    const ThreeModels three;
+    const auto& models = three.models;
+    ASSERT_TRUE(three.library.ok()) << three.library.error().message;
+    const render::AssetLibrary& lib = three.library.value();
     const BakedAsset& all = lib.asset;
     ASSERT_TRUE(validate(all).ok());
     ASSERT_EQ(lib.ranges.size(), 3u);
@@ -209,13 +217,10 @@ render::Crowd membersOf(const render::Crowd& crowd, const render::AssetLibrary& 
 // three one-model crowds drawn apart and composed by their depth (the nearest wins), pixel for
 // pixel.
 TEST_F(Mixed, ModelsDrawAsTheirOwnCrowdsComposed) {
-    // Models of different skeletons, sizes and levels.
-    const BakedAsset walker = baked(makeWalker(), true), strider = baked(makeStrider(), true),
-                     fish = baked(makeFish(), true);
-    const BakedAsset* models[] = {&walker, &strider, &fish};
-    Result<render::AssetLibrary> built = render::buildAssetLibrary(models);
-    ASSERT_TRUE(built.ok()) << built.error().message;
-    const render::AssetLibrary& lib = built.value();
+    const ThreeModels three;
+    const auto& models = three.models;
+    ASSERT_TRUE(three.library.ok()) << three.library.error().message;
+    const render::AssetLibrary& lib = three.library.value();
     Result<render::GpuAsset> on_gpu = render::uploadLibrary(*allocator_, lib);
     ASSERT_TRUE(on_gpu.ok()) << on_gpu.error().message;
     std::vector<render::GpuAsset> alone;
