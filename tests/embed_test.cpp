@@ -898,8 +898,11 @@ TEST(Embed, MemberCallsOverSeveralModelsAgreeWithACpuModel) {
         }
         // The crowd as the CPU has it.
         ASSERT_EQ(r.memberCount(), live.size());
-        for (const MemberId id : dead)
-            if (live.count(id.value) == 0) ASSERT_FALSE(r.member(id).has_value());
+        for (const MemberId id : dead) {
+            if (live.count(id.value) == 0) {
+                ASSERT_FALSE(r.member(id).has_value());
+            }
+        }
         for (const auto& [id, m] : live) {
             const std::optional<Member> got = r.member(MemberId{id});
             ASSERT_TRUE(got.has_value());
