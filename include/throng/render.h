@@ -262,9 +262,10 @@ class CrowdRenderer {
     CrowdRenderer& operator=(const CrowdRenderer&) = delete;
 
     // The crowd (not while simulating). Edits take effect at the next update().
-    // Errors: the renderer is full (max_members), a clip past the asset's, a simulated crowd.
+    // Errors: the renderer (or the member's model) is full (max_members), a model past the crowd's, a
+    // clip past its model's, a simulated crowd.
     Result<MemberId> addMember(const Member& member);
-    Status setMember(MemberId id, const Member& member); // error: an unknown id, a bad clip
+    Status setMember(MemberId id, const Member& member); // error: an unknown id, a bad model or clip, a full model
     Status removeMember(MemberId id);                    // error: an unknown id
     std::optional<Member> member(MemberId id) const;
     uint32_t memberCount() const;
