@@ -470,3 +470,30 @@ TEST(Cli, InfoDescribesEveryModelGiven) {
     EXPECT_EQ(missing.exit_code, 1);
     EXPECT_NE(missing.err.find("throng: error: no-such-file.glb: "), std::string::npos) << missing.err;
 }
+
+// `bench` of a crowd of several models: each model with its share and what its data take on the
+// GPU in the report, and what a member costs in each result.
+TEST(Cli, BenchReportsEachModelOfACrowd) {
+    const auto dir = throng::test::scratchDir("bench-models");
+    const std::string json = (dir / "bench.json").string();
+    const CliRun r = run("bench builtin:walker@75% builtin:fish --techniques baked --instances 8 --frames 2 "
+                         "--warmup 1 --size 64x48 --validate --json " +
+                         json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("bench: builtin:walker + builtin:fish on "), std::string::npos) << r.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    ASSERT_EQ(report["models"].size(), 2u);
+    EXPECT_EQ(report["models"][0]["model"], "builtin:walker");
+    EXPECT_DOUBLE_EQ(report["models"][0]["share"].get<double>(), 0.75);
+    EXPECT_DOUBLE_EQ(report["models"][1]["share"].get<double>(), 0.25);
+    // The walker's vertices alone take 5,321 x 60 bytes.
+    EXPECT_GT(report["models"][0]["asset_bytes"].get<uint64_t>(), 5321u * 60u);
+    EXPECT_LT(report["models"][1]["asset_bytes"], report["models"][0]["asset_bytes"]);
+    ASSERT_EQ(report["results"].size(), 1u);
+    const nlohmann::json& result = report["results"][0];
+    EXPECT_FALSE(result.contains("error")) << result.dump();
+    EXPECT_EQ(result["raster"], "hardware") << "auto falls back for several models";
+    EXPECT_DOUBLE_EQ(result["gpu_memory_bytes_per_member"].get<double>(),
+                     result["gpu_memory_bytes"].get<double>() / 8.0);
+}

@@ -211,6 +211,9 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
         r["frame_ms"] = std::max(spread(frame_ms).median, spread(cpu_total).median);
         r["upload_bytes_per_frame"] = bytes;
         r["gpu_memory_bytes"] = result.gpu_memory_bytes;
+        // What a member costs, everything the crowd holds spread over its members (the models'
+        // own share is the report's models[].asset_bytes).
+        r["gpu_memory_bytes_per_member"] = double(result.gpu_memory_bytes) / double(std::max(instances, 1u));
     }
     return r;
 }
