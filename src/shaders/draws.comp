@@ -42,6 +42,9 @@ void main() {
     bool mixed = cull.assets > 1u;
     for (uint l = 0u; l < min(cull.lod_count, cull.draw_lods); ++l) {  // the rest: the compute rasterizer's
         uint first = late ? counts[mixed ? throngRegionEarly(cull.assets, model, l) : THRONG_COUNT_EARLY + l] : 0u;
+        // A model's sub-region holds its capacity: members past it (records the host did not
+        // count) are not drawn.
+        if (mixed) first = min(first, cull_assets[model].capacity);
         uint count = mixed ? min(counts[throngRegionCount(model, l)], cull_assets[model].capacity) - first : counts[l] - first;
         // Auto: LOD 0's large members, at its region's end (the late phase's before the early's).
         bool from_end = l == 0u && cull.hardware_px > 0.0;
