@@ -70,7 +70,6 @@ struct CrowdRenderer::State {
     std::unique_ptr<render::CrowdRenderer> renderer;
     const BakedAsset* baked = nullptr;                // the asset, or the library's (several models)
     std::optional<render::AssetLibrary> library;      // several models: them concatenated
-    std::vector<render::AssetRange> models;           // where each model lies in `baked` (one: all of it)
     std::vector<uint32_t> model_live, model_capacity; // per model: its members now, at most
     CrowdRendererDesc desc;
     // Members: record index i < live holds the member of id slot id_of[i]; index_of[id slot] is
@@ -99,24 +98,25 @@ struct CrowdRenderer::State {
     }
     // The member's model and clips, and room for it in its model when it joins it (`joins`).
     Status checkMember(const Member& m, bool joins) const {
-        if (m.model >= models.size())
+        if (m.model >= asset.ranges.size())
             return Status::failure("model " + std::to_string(m.model) + " past the crowd's " +
-                                   std::to_string(models.size()));
+                                   std::to_string(asset.ranges.size()));
         // InstanceRecord::clips holds 12 bits a clip: a crowd plays its first THRONG_MAX_CLIPS.
-        const render::AssetRange& r = models[m.model];
+        const render::AssetRange& r = asset.ranges[m.model];
         const uint32_t clips = uint32_t(std::clamp<int64_t>(int64_t(THRONG_MAX_CLIPS) - r.first_clip, 1, r.clip_count));
         if (m.clip >= clips || m.blend_clip >= clips)
             return Status::failure("clip " + std::to_string(std::max(m.clip, m.blend_clip)) + " past the " +
                                    std::to_string(clips) + " its model plays");
         if (joins && model_live[m.model] >= model_capacity[m.model])
-            return Status::failure(models.size() > 1 ? "model " + std::to_string(m.model) + " is full (max_members " +
-                                                           std::to_string(model_capacity[m.model]) + ")"
-                                                     : "the crowd is full (max_members " +
-                                                           std::to_string(model_capacity[m.model]) + ")");
+            return Status::failure(asset.ranges.size() > 1
+                                       ? "model " + std::to_string(m.model) + " is full (max_members " +
+                                             std::to_string(model_capacity[m.model]) + ")"
+                                       : "the crowd is full (max_members " + std::to_string(model_capacity[m.model]) +
+                                             ")");
         return {};
     }
     gpu::shader::InstanceRecord record(const Member& m, MemberId id) const {
-        gpu::shader::InstanceRecord r = toRecord(m, models[m.model].first_clip);
+        gpu::shader::InstanceRecord r = toRecord(m, asset.ranges[m.model].first_clip);
         r.key = id.value + 1; // its props (attach.h) stay its own wherever its record moves
         return r;
     }
@@ -184,7 +184,6 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
             s.library ? render::uploadLibrary(s.allocator, *s.library) : render::uploadAsset(s.allocator, *desc.asset);
         if (!uploaded) return uploaded.error();
         s.asset = std::move(uploaded).value();
-        s.models = s.asset.ranges;
 
         render::CrowdRendererSetup setup;
         static_cast<CrowdOptions&>(setup) = desc; // the crowd's options as the host gave them
@@ -296,8 +295,9 @@ Result<std::vector<MemberEvent>> CrowdRenderer::eventsBetween(double t0, double 
         if (!s.events) return Error{"a simulated crowd reports events with CrowdRendererDesc::simulation_events"};
         for (const sim::SimEvent& e : s.events->between(t0, t1)) {
             uint32_t model = 0; // the model whose clips hold the library's clip e.clip
-            while (model + 1 < s.models.size() && e.clip >= s.models[model + 1].first_clip) ++model;
-            out.push_back({MemberId{e.member}, model, e.clip - s.models[model].first_clip, e.event, e.time});
+            const std::vector<render::AssetRange>& models = s.asset.ranges; // where each model lies in the asset
+            while (model + 1 < models.size() && e.clip >= models[model + 1].first_clip) ++model;
+            out.push_back({MemberId{e.member}, model, e.clip - models[model].first_clip, e.event, e.time});
         }
         return out;
     }
@@ -305,7 +305,7 @@ Result<std::vector<MemberEvent>> CrowdRenderer::eventsBetween(double t0, double 
     for (uint32_t i = 0; i < s.live; ++i) {
         const Member& m = s.members[i];
         const uint32_t clip = m.blend < 0.5f ? m.clip : m.blend_clip;
-        const size_t at = s.models[m.model].first_clip + size_t(clip);
+        const size_t at = s.asset.ranges[m.model].first_clip + size_t(clip);
         if (at >= s.baked->clips.size()) continue;
         hits.clear();
         throng::eventsBetween(s.baked->clips[at], double(m.speed), double(m.time_offset), t0, t1, hits);

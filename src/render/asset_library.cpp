@@ -61,6 +61,10 @@ std::string modelName(size_t i, const BakedAsset& asset) {
 } // namespace
 
 AssetRange wholeAsset(const BakedAsset& asset) {
+    return wholeAsset(asset, lodLevels(asset).size() > 1 ? coarseSkinningError(asset).error : 0.0f);
+}
+
+AssetRange wholeAsset(const BakedAsset& asset, float coarse_error) {
     AssetRange r;
     r.name = asset.name;
     r.vertex_count = uint32_t(asset.vertices.size());
@@ -72,7 +76,7 @@ AssetRange wholeAsset(const BakedAsset& asset) {
     r.bind_bounds = asset.bind_bounds;
     r.lod_errors = levelErrors(asset);
     r.first_coarse_lod = uint32_t(r.lod_errors.size());
-    if (r.lod_errors.size() > 1) r.first_coarse_lod = firstCoarseLod(r.lod_errors, coarseSkinningError(asset).error);
+    if (r.lod_errors.size() > 1) r.first_coarse_lod = firstCoarseLod(r.lod_errors, coarse_error);
     return r;
 }
 

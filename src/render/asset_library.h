@@ -65,7 +65,10 @@ struct AssetLibrary {
     uint32_t vat_row_texels = 0;
 };
 
-// The range of a model that is the whole asset (a library of one), with its coarse level.
+// The range of a model that is the whole asset (a library of one), with its coarse level: the
+// first level at least `coarse_error` (coarse_skinning.h), or the one the asset's own coarse
+// skinning error gives.
+AssetRange wholeAsset(const BakedAsset& asset, float coarse_error);
 AssetRange wholeAsset(const BakedAsset& asset);
 
 // Errors, one line each: no models; more than THRONG_MAX_ASSETS; a model that fails validate()

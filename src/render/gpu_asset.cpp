@@ -141,18 +141,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.submeshes = asset.submeshes;
         for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
-        AssetRange whole; // wholeAsset() without computing the coarse error again
-        whole.name = asset.name;
-        whole.vertex_count = g.vertex_count;
-        whole.index_count = uint32_t(asset.indices.size());
-        whole.submesh_count = uint32_t(asset.submeshes.size());
-        whole.clip_count = g.clip_count;
-        whole.texture_count = uint32_t(asset.textures.size());
-        whole.joint_count = g.joint_count;
-        whole.bind_bounds = asset.bind_bounds;
-        for (const GpuLod& l : g.lods) whole.lod_errors.push_back(l.error);
-        whole.first_coarse_lod = g.first_coarse_lod;
-        g.ranges.push_back(std::move(whole));
+        g.ranges.push_back(wholeAsset(asset, g.coarse_error)); // the coarse error found above
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);

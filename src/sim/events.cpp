@@ -15,7 +15,7 @@ void stepEvents(const SimState& state, const SimSettings& settings, const BakedA
     const double t0 = stateTime(state, settings), step = stepSeconds(settings);
     for (uint32_t i = 0; i < state.members.size(); ++i) {
         const shader::MemberState& m = state.members[i];
-        const shader::SimParams& P = models[std::min<size_t>(shader::simModelOf(m.clips), models.size() - 1)].params;
+        const shader::SimParams& P = paramsOf(models, m).params;
         const uint32_t slot = m.fade < THRONG_SIM_FADE_ONE / 2 ? shader::simSlotA(m.clips) : shader::simSlotB(m.clips);
         if (slot > 2) continue;
         const uint32_t clip = P.clip_index[slot] & 0xffffu;

@@ -274,6 +274,10 @@ Result<shader::SimParams> simParams(const SimSettings& s, uint32_t members) {
     return P;
 }
 
+const shader::SimModelParams& paramsOf(std::span<const shader::SimModelParams> models, const shader::MemberState& m) {
+    return models[std::min<size_t>(shader::simModelOf(m.clips), models.size() - 1)];
+}
+
 Result<std::vector<shader::SimModelParams>> modelParams(const SimSettings& s, uint32_t members) {
     if (Status st = validate(s); !st) return Error{st.message};
     std::vector<shader::SimModelParams> out(modelCount(s));
@@ -445,7 +449,7 @@ void stepCpu(SimState& state, const SimSettings& s) {
     for (uint32_t i = 0; i < n; ++i) {
         shader::MemberState& m = state.members[i];
         const shader::SimSums sums = gather(i, m, P, starts, sorted);
-        const shader::SimModelParams& own = models[std::min<size_t>(shader::simModelOf(m.clips), models.size() - 1)];
+        const shader::SimModelParams& own = paramsOf(models, m);
         shader::simStep(m, sums, own.params, own.root);
     }
     ++state.steps;
@@ -458,8 +462,7 @@ void writeInstances(const SimState& state, const SimSettings& s, std::span<gpu::
     const std::vector<shader::SimModelParams>& models = params.value();
     const float time = recordTime(state, s);
     for (size_t i = 0; i < out.size(); ++i) {
-        const shader::SimModelParams& own =
-            models[std::min<size_t>(shader::simModelOf(state.members[i].clips), models.size() - 1)];
+        const shader::SimModelParams& own = paramsOf(models, state.members[i]);
         out[i] = shader::simInstance(state.members[i], own.params, time, own.root);
     }
 }

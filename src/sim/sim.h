@@ -125,6 +125,10 @@ SimSettings modelSettings(const SimSettings& settings, uint32_t model);
 // validate()'s for any model's settings.
 Result<std::vector<shader::SimModelParams>> modelParams(const SimSettings& settings, uint32_t members);
 
+// The params member `m` steps with: its model's (the last model's past them, as sim_step.comp
+// clamps). Contract: models is not empty.
+const shader::SimModelParams& paramsOf(std::span<const shader::SimModelParams> models, const shader::MemberState& m);
+
 // The root motion table that follows SimParams in the GPU's params buffer (sim_shared.h): each
 // slot's curve sampled at the table's times, in position units at scale 1, the yaw beyond the
 // cycle's steady turn as float bits. Zeros for slots without a curve. Contract: P is
