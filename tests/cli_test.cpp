@@ -422,7 +422,7 @@ TEST(Cli, RenderDrawsSeveralModelsAsOneCrowd) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("builtin:walker 60% + builtin:fish 20% + builtin:strider 20% x 40"), std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("raster hardware"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("raster auto"), std::string::npos) << r.out; // the compute rasterizer takes it
     EXPECT_TRUE(std::filesystem::file_size(png) > 1000);
     struct Bad {
         const char* args;
@@ -434,6 +434,7 @@ TEST(Cli, RenderDrawsSeveralModelsAsOneCrowd) {
         {"builtin:walker@100% builtin:fish",
          "the models' shares take 100%, leaving nothing for the models without one"},
         {"@50% builtin:fish", "'@50%': no model before the share"},
+        {"builtin:walker builtin:fish --model-size -1", "--model-size: -1 is out of range (0 .. 1e+06)"},
     };
     for (const Bad& b : bad) {
         const CliRun refused = run(std::string("render ") + b.args + " --out " + png);
@@ -493,7 +494,7 @@ TEST(Cli, BenchReportsEachModelOfACrowd) {
     ASSERT_EQ(report["results"].size(), 1u);
     const nlohmann::json& result = report["results"][0];
     EXPECT_FALSE(result.contains("error")) << result.dump();
-    EXPECT_EQ(result["raster"], "hardware") << "auto falls back for several models";
+    EXPECT_EQ(result["raster"], "auto") << "the compute rasterizer draws several models";
     EXPECT_DOUBLE_EQ(result["gpu_memory_bytes_per_member"].get<double>(),
                      result["gpu_memory_bytes"].get<double>() / 8.0);
 }

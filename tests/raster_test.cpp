@@ -341,29 +341,30 @@ std::optional<DecodedCache> runCachePass(gpu::Allocator& allocator, const render
     gpu::submitAndWait(context, [&](VkCommandBuffer cmd) { cache_pass->record(cmd); });
 
     const gpu::shader::RasterPlan plan = raster.plan();
+    const gpu::shader::RasterRegion lod0 = raster.regions()[0]; // LOD 0 of the one model
     const render::ClusterChain& chain = raster.clusters();
     r.n = chain.lod_vertex_ranges[0].y;
-    EXPECT_EQ(plan.cache[0].y, crowd.instances.size()) << "every member at LOD 0 is cached";
-    EXPECT_EQ(plan.cache[0].w, r.n);
+    EXPECT_EQ(lod0.cached, crowd.instances.size()) << "every member at LOD 0 is cached";
+    EXPECT_EQ(lod0.vertices, r.n);
     EXPECT_EQ(plan.totals.z, 0u) << "no member left out";
     const std::vector<glm::uvec2> cache = raster.vertexCache(plan.totals.x);
     const std::vector<uint32_t> normals = raster.cacheNormals(plan.totals.x);
     const size_t expected = crowd.instances.size() * r.n;
     EXPECT_EQ(cache.size(), expected);
     EXPECT_EQ(normals.size(), cache.size());
-    if (plan.cache[0].y != crowd.instances.size() || cache.size() != expected || normals.size() != expected)
+    if (lod0.cached != crowd.instances.size() || cache.size() != expected || normals.size() != expected)
         return std::nullopt;
-    const gpu::shader::RasterParams& rp = raster.parameters();
-    const glm::dvec3 step(glm::vec3(rp.cache_step));
-    r.box_min = glm::dvec3(glm::vec3(rp.cache_origin));
+    const gpu::shader::RasterModel& model = raster.models()[0];
+    const glm::dvec3 step(glm::vec3(model.cache_step));
+    r.box_min = glm::dvec3(glm::vec3(model.cache_origin));
     r.box_max = r.box_min + step * double(THRONG_CACHE_STEPS);
     r.vertices.assign(chain.lod_vertices.begin() + chain.lod_vertex_ranges[0].x,
                       chain.lod_vertices.begin() + chain.lod_vertex_ranges[0].x + r.n);
     for (size_t k = 0; k < expected; ++k) {
-        const glm::uvec2 w = cache[plan.cache[0].x + k];
+        const glm::uvec2 w = cache[lod0.cache_vertex + k];
         const glm::dvec3 q(w.x & THRONG_CACHE_STEPS, (w.x >> 21) | ((w.y & 0x3ffu) << 11), w.y >> 10);
         r.positions.push_back(r.box_min + q * step);
-        r.normals.push_back(decodeOctahedral(normals[plan.cache[0].x + k]));
+        r.normals.push_back(decodeOctahedral(normals[lod0.cache_vertex + k]));
     }
     return r;
 }

@@ -34,6 +34,9 @@ struct CrowdJob : CrowdOptions {
     // A crowd of several models (renderCrowd with a list of them): each model's share of the
     // members, one positive amount per model taken relative to their sum; empty: equal shares.
     std::vector<float> model_shares;
+    // Each model scaled so that its bind pose's largest extent is this many units (models made in
+    // other units side by side: a Fox in centimetres beside a walker in metres); 0: as made.
+    float model_size = 0.0f;
     ViewKind view = ViewKind::Overview;
     uint32_t width = 1280, height = 720;
     float time = 0.0f;   // seconds; the last frame is drawn at this time
@@ -99,11 +102,11 @@ struct CrowdJobResult {
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job);
 
 // One crowd of several models (issue #25, docs/MIXED_CROWDS.md), each member dealt one by
-// job.model_shares: one culling pass, one set of draws. So far drawn by the hardware
-// (`--raster auto` falls back, saying so) with the techniques that skin from baked animation or
-// draw the rest mesh (mixedCrowdProblem), without simulation or impostors. One model: the
-// function above. Errors: those above; no models, more than 256, shares that are not one
-// positive finite amount per model, models the crowd cannot hold together (AssetLibrary).
+// job.model_shares: one culling pass, one set of draws or one visibility buffer (either
+// rasterizer), with the techniques that skin from baked animation or draw the rest mesh
+// (mixedCrowdProblem), simulated or not, without impostors. One model: the function above. Errors: those above; no
+// models, more than 256, shares that are not one positive finite amount per model, models the crowd cannot hold
+// together (AssetLibrary).
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const BakedAsset* const> models,
                                    const CrowdJob& job);
 

@@ -90,6 +90,8 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
                      " is not auto, image, texel-buffer or buffer"};
     if (view > ViewKind::Street) return Error{"view " + std::to_string(int(view)) + " is not overview or street"};
     if (std::string problem = optionsProblem(job); !problem.empty()) return Error{problem};
+    if (!(job.model_size >= 0.0f && job.model_size <= 1e6f))
+        return Error{"model_size " + std::to_string(job.model_size) + ": a size in units from 0 (as made) to 1e6"};
     render::RenderSettings s;
     static_cast<CrowdOptions&>(s) = job; // the crowd's options as given
     s.baked = &asset;
@@ -118,6 +120,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         render::CrowdLayout layout;
         layout.count = job.members;
         layout.seed = job.seed;
+        layout.model_size = job.model_size;
         layout.volume = render::techniqueSwims(job.technique); // a school of fish swims in a volume
         const render::Crowd crowd =
             library ? render::makeCrowd(*library, layout, job.model_shares) : render::makeCrowd(asset, layout);

@@ -1,5 +1,6 @@
 // Clusters per level of detail; see clusters.h.
 #include "clusters.h"
+#include "asset_library.h"
 
 #include <meshoptimizer.h>
 
@@ -11,26 +12,30 @@ namespace throng::render {
 
 namespace {
 
-// The ranges of every level: the asset's, or LOD 0 = the submeshes.
-std::vector<std::vector<BakedLodRange>> levelRanges(const BakedAsset& asset) {
+// The ranges of submeshes [first, first + count) at each of the first `levels` levels: the
+// asset's, or LOD 0 = the submeshes.
+std::vector<std::vector<BakedLodRange>> levelRanges(const BakedAsset& asset, uint32_t first, uint32_t count,
+                                                    uint32_t levels) {
     std::vector<std::vector<BakedLodRange>> out;
-    for (const BakedLod& lod : asset.lods) out.push_back(lod.submeshes);
+    for (const BakedLod& lod : asset.lods)
+        if (out.size() < levels) out.emplace_back(lod.submeshes.begin() + first, lod.submeshes.begin() + first + count);
     if (out.empty()) {
         std::vector<BakedLodRange> base;
-        for (const BakedSubmesh& s : asset.submeshes) base.push_back({s.first_index, s.index_count});
+        for (uint32_t s = first; s < first + count; ++s)
+            base.push_back({asset.submeshes[s].first_index, asset.submeshes[s].index_count});
         out.push_back(std::move(base));
     }
     return out;
 }
 
-} // namespace
-
-ClusterChain buildClusters(const BakedAsset& asset) {
-    ClusterChain chain;
-    std::vector<float> positions;
-    positions.reserve(asset.vertices.size() * 3);
-    for (const BakedVertex& v : asset.vertices) positions.insert(positions.end(), v.position, v.position + 3);
-    for (const std::vector<BakedLodRange>& ranges : levelRanges(asset)) {
+// Appends the clusters of submeshes [first_submesh, first_submesh + submesh_count) at each of the
+// first `levels` levels to `chain`, as one model.
+void appendModel(ClusterChain& chain, const BakedAsset& asset, const std::vector<float>& positions,
+                 uint32_t first_submesh, uint32_t submesh_count, uint32_t levels) {
+    ChainModel model;
+    model.first_level = uint32_t(chain.lods.size());
+    model.first_triangle = uint32_t(chain.triangles.size());
+    for (const std::vector<BakedLodRange>& ranges : levelRanges(asset, first_submesh, submesh_count, levels)) {
         const uint32_t first_cluster = uint32_t(chain.clusters.size());
         size_t skinned = 0;
         std::set<uint32_t> referenced;
@@ -58,7 +63,7 @@ ClusterChain buildClusters(const BakedAsset& asset) {
                 for (uint32_t t = 0; t < ml.triangle_count; ++t) {
                     const unsigned char* tri = &meshlet_triangles[ml.triangle_offset + 3 * t];
                     chain.triangles.push_back(uint32_t(tri[0]) | uint32_t(tri[1]) << 8 | uint32_t(tri[2]) << 16);
-                    chain.submeshes.push_back(uint32_t(s));
+                    chain.submeshes.push_back(first_submesh + uint32_t(s));
                 }
                 skinned += ml.vertex_count;
                 chain.clusters.push_back(c);
@@ -78,6 +83,32 @@ ClusterChain buildClusters(const BakedAsset& asset) {
         chain.lod_vertex_ranges.push_back({first_lod_vertex, uint32_t(chain.lod_vertices.size()) - first_lod_vertex});
         chain.vertex_ratio.push_back(referenced.empty() ? 1.0 : double(skinned) / double(referenced.size()));
     }
+    model.level_count = uint32_t(chain.lods.size()) - model.first_level;
+    model.triangle_count = uint32_t(chain.triangles.size()) - model.first_triangle;
+    chain.models.push_back(model);
+}
+
+std::vector<float> positionsOf(const BakedAsset& asset) {
+    std::vector<float> positions;
+    positions.reserve(asset.vertices.size() * 3);
+    for (const BakedVertex& v : asset.vertices) positions.insert(positions.end(), v.position, v.position + 3);
+    return positions;
+}
+
+} // namespace
+
+ClusterChain buildClusters(const BakedAsset& asset) {
+    ClusterChain chain;
+    appendModel(chain, asset, positionsOf(asset), 0, uint32_t(asset.submeshes.size()), ~0u);
+    return chain;
+}
+
+ClusterChain buildClusters(const BakedAsset& asset, std::span<const AssetRange> ranges) {
+    ClusterChain chain;
+    const std::vector<float> positions = positionsOf(asset);
+    for (const AssetRange& r : ranges)
+        appendModel(chain, asset, positions, r.first_submesh, r.submesh_count,
+                    uint32_t(std::max<size_t>(r.lod_errors.size(), 1)));
     return chain;
 }
 

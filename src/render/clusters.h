@@ -7,6 +7,10 @@
 //
 // Triangles are numbered over the whole chain in cluster order (the "chain triangle"): cluster c
 // holds chain triangles first_triangle .. first_triangle + triangle_count - 1.
+//
+// A crowd of several models (asset_library.h) has one chain: each model's levels in turn, its
+// own triangles contiguous (ChainModel), so the visibility buffer's 16 bits of triangle name a
+// triangle of the member's model.
 #pragma once
 
 #include <throng/baked.h>
@@ -14,6 +18,7 @@
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace throng::render {
@@ -28,13 +33,21 @@ struct Cluster {
     uint32_t triangle_count = 0; // <= kClusterTriangles
 };
 
+// Where one model's levels lie in a chain: levels first_level .. first_level + level_count - 1
+// of ClusterChain::lods (and lod_vertex_ranges, vertex_ratio), chain triangles first_triangle ..
+// first_triangle + triangle_count - 1.
+struct ChainModel {
+    uint32_t first_level = 0, level_count = 0;
+    uint32_t first_triangle = 0, triangle_count = 0;
+};
+
 struct ClusterChain {
     std::vector<Cluster> clusters;
     std::vector<uint32_t> vertices; // global vertex ids (into BakedAsset::vertices), per cluster
     std::vector<uint32_t>
         triangles; // per chain triangle: three local vertex indices, 8 bits each (bits 0-7, 8-15, 16-23)
     std::vector<uint32_t> submeshes; // per chain triangle: its submesh
-    std::vector<glm::uvec2> lods;    // per LOD: first cluster, cluster count
+    std::vector<glm::uvec2> lods;    // per level of each model (ChainModel): first cluster, cluster count
     // Each LOD's vertices once (the vertex cache's order: a member's cached vertices are its
     // LOD's, in this order): global vertex ids, per LOD in order of first use by its clusters.
     std::vector<uint32_t> lod_vertices;
@@ -43,10 +56,17 @@ struct ClusterChain {
     // Vertices skinned per cluster over the vertices the level references: what skinning per
     // cluster costs over skinning each vertex once (one per LOD).
     std::vector<double> vertex_ratio;
+    std::vector<ChainModel> models; // one for a chain of one asset: every level
 };
 
 // The clusters of every level of `asset` (BakedLod ranges, or the mesh itself when it has no
 // levels). Deterministic.
 ClusterChain buildClusters(const BakedAsset& asset);
+
+// The chain of a library of models (AssetLibrary): for each range in turn its submeshes at each
+// of its own levels (a model with fewer levels than the library has no clusters for the rest).
+// Submesh and vertex ids are the library's. One range covering the asset: buildClusters(asset).
+struct AssetRange;
+ClusterChain buildClusters(const BakedAsset& asset, std::span<const AssetRange> ranges);
 
 } // namespace throng::render

@@ -20,8 +20,10 @@
 
 namespace throng::render {
 
+using gpu::shader::RasterModel;
 using gpu::shader::RasterParams;
 using gpu::shader::RasterPlan;
+using gpu::shader::RasterRegion;
 
 namespace {
 
@@ -141,6 +143,55 @@ SourceShaders shadersOf(Source source, bool shadowed) {
             shadowed ? s::resolve_coarse_shadowed_comp_spv : s::resolve_coarse_comp_spv};
 }
 
+// Per model of the crowd (asset.ranges: one for a plain asset), what the rasterizer reads
+// (RasterModel): its levels' clusters and vertex lists in `chain`, its sub-region of the visible
+// list, its coarse and cached levels, and its cache box: the union of the boxes culling tests
+// for its clips (techniqueCullBounds, with layers: for `pose` and `palette`, whose cross-fades are
+// blended in local space and whose layers play other clips, every clip's box grown; `baked` and
+// `vat` the clips' own, which hold every frame of every vertex; `procedural` the reach of its
+// swim), so that no pose is clamped.
+std::vector<RasterModel> rasterModels(std::string_view technique, const BakedAsset& baked, const GpuAsset& asset,
+                                      const ClusterChain& chain, const CrowdGpu& crowd, const SwimParams& swim,
+                                      bool has_cache) {
+    std::vector<RasterModel> out;
+    const std::vector<Bounds> clip_bounds = clipCullBounds(baked);
+    const uint32_t levels = uint32_t(crowd.lods().size());
+    for (size_t m = 0; m < chain.models.size(); ++m) {
+        const ChainModel& cm = chain.models[m];
+        const AssetRange& range = asset.ranges[m];
+        const gpu::shader::CullAsset& cull = crowd.models()[m];
+        RasterModel r{};
+        for (uint32_t l = 0; l < cm.level_count && l < THRONG_MAX_LODS; ++l) {
+            const glm::uvec2 clusters = chain.lods[cm.first_level + l];
+            uint32_t triangles = 0;
+            for (uint32_t c = clusters.x; c < clusters.x + clusters.y; ++c)
+                triangles += chain.clusters[c].triangle_count;
+            const uint32_t first_triangle = clusters.y > 0 ? chain.clusters[clusters.x].first_triangle : 0;
+            r.lod_clusters[l] = glm::uvec4(clusters.x, clusters.y, first_triangle, triangles);
+            const glm::uvec2 vertices = chain.lod_vertex_ranges[cm.first_level + l];
+            r.lod_vertices[l] = glm::uvec4(vertices.x, vertices.y, 0, 0);
+        }
+        r.first_triangle = cm.first_triangle;
+        r.first_slot = cull.first_slot;
+        r.capacity = cull.capacity;
+        r.joint_count = std::max<uint32_t>(chain.models.size() > 1 ? range.joint_count : baked.joint_count, 1);
+        r.coarse_lods = std::min(range.first_coarse_lod, 0xffffu) | levels << 16;
+        r.cache_lods = cachedLevels(r.lod_vertices, r.coarse_lods, has_cache);
+        r.cache_lods_full = cachedLevels(r.lod_vertices, 0, has_cache);
+        Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
+        const std::span<const Bounds> own(clip_bounds.data() + range.first_clip, range.clip_count);
+        for (const Bounds& b : techniqueCullBounds(technique, {own.begin(), own.end()}, swim, true)) {
+            box.min = glm::min(box.min, b.min);
+            box.max = glm::max(box.max, b.max);
+        }
+        if (range.clip_count == 0) box = range.bind_bounds;
+        r.cache_origin = glm::vec4(box.min, 0.0f);
+        r.cache_step = glm::vec4(glm::max(box.max - box.min, glm::vec3(1e-6f)) / float(THRONG_CACHE_STEPS), 0.0f);
+        out.push_back(r);
+    }
+    return out;
+}
+
 } // namespace
 
 uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members, uint64_t finest_vertices,
@@ -165,26 +216,39 @@ bool techniqueRastersInCompute(std::string_view technique) {
 }
 
 std::string computeRasterProblem(const gpu::Context& ctx, std::string_view technique, const BakedAsset& asset,
-                                 uint64_t members) {
+                                 uint64_t members, std::span<const AssetRange> ranges) {
     if (!techniqueRastersInCompute(technique)) {
         size_t have = 0;
         for (const TechniqueInfo& t : techniques()) have += t.compute_raster ? 1 : 0;
         return "technique " + std::string(technique) + " has no compute rasterizer (" +
                techniquesWith(&TechniqueInfo::compute_raster) + (have == 1 ? " has)" : " have)");
     }
-    if (const TechniqueInfo* info = findTechnique(technique); info->vat_in_compute && !asset.hasVat())
+    // A library's vertex animation lies beside its asset (AssetLibrary::vat_*): the technique,
+    // made first, checked it.
+    if (const TechniqueInfo* info = findTechnique(technique);
+        info->vat_in_compute && ranges.size() <= 1 && !asset.hasVat())
         return "technique " + std::string(technique) + " needs vertex animation data: bake with --vat";
     if (!ctx.indirect_count) // its culling, plan and composite draw count on the GPU
         return "'" + ctx.device_name + "' lacks drawIndirectCount (the compute rasterizer counts its work on the GPU)";
     if (!ctx.int64_atomics)
         return "'" + ctx.device_name + "' lacks 64-bit buffer atomics (shaderInt64, shaderBufferInt64Atomics)";
-    uint64_t triangles = 0;
-    for (const BakedLod& lod : asset.lods) triangles += lod.triangleCount();
-    if (asset.lods.empty())
-        for (const BakedSubmesh& s : asset.submeshes) triangles += s.index_count / 3;
-    if (triangles >= kMaxChainTriangles)
-        return "the model's levels of detail have " + std::to_string(triangles) +
-               " triangles; the visibility buffer names at most 65,535";
+    // The visibility buffer names a triangle of the member's model: each model's levels count alone.
+    const std::vector<AssetRange> whole =
+        ranges.empty() ? std::vector<AssetRange>{wholeAsset(asset)} : std::vector<AssetRange>{};
+    for (const AssetRange& r : ranges.empty() ? std::span<const AssetRange>(whole) : ranges) {
+        uint64_t triangles = 0;
+        const size_t levels = std::min<size_t>(asset.lods.size(), std::max<size_t>(r.lod_errors.size(), 1));
+        for (size_t l = 0; l < levels; ++l)
+            for (uint32_t sm = r.first_submesh; sm < r.first_submesh + r.submesh_count; ++sm)
+                triangles += asset.lods[l].submeshes[sm].index_count / 3;
+        if (asset.lods.empty())
+            for (uint32_t sm = r.first_submesh; sm < r.first_submesh + r.submesh_count; ++sm)
+                triangles += asset.submeshes[sm].index_count / 3;
+        if (triangles >= kMaxChainTriangles)
+            return (ranges.size() > 1 ? "model " + r.name + "'s" : std::string("the model's")) +
+                   " levels of detail have " + std::to_string(triangles) +
+                   " triangles; the visibility buffer names at most 65,535 a model";
+    }
     if (members > kMaxMembers)
         return std::to_string(members) + " members; the visibility buffer names at most 16,777,216";
     return {};
@@ -212,7 +276,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                              const GpuAsset& asset, const CrowdGpu& crowd, VkExtent2D extent, VkFormat color_format,
                              VkFormat depth_format, uint32_t slots, const RasterOptions& options,
                              const Technique* drawn)
-    : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked)) {
+    : allocator_(&a), crowd_(&crowd), extent_(extent), chain_(buildClusters(baked, asset.ranges)) {
     const gpu::Context& ctx = *a.context;
     const TechniqueInfo* info = findTechnique(technique);
     const Source source = sourceOf(info);
@@ -274,10 +338,6 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                     gpu::MemoryUse::Device);
-    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan),
-                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                           gpu::MemoryUse::Device);
     for (uint32_t s = 0; s < slots; ++s)
         params_.push_back(
             gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
@@ -305,18 +365,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     base_.palette_batch_stride = palette_source.batch_stride;
     base_.palette_image_width = std::max(palette_source.image_width, 1u);
     base_.identity_base = crowd.identityBase();
-    for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
-        const glm::uvec2 range = chain_.lods[l];
-        const uint32_t first_triangle = range.y > 0 ? chain_.clusters[range.x].first_triangle : 0;
-        uint32_t triangles = 0;
-        for (uint32_t c = range.x; c < range.x + range.y; ++c) triangles += chain_.clusters[c].triangle_count;
-        base_.lod_clusters[l] = glm::uvec4(range.x, range.y, first_triangle, triangles);
-        base_.lod_vertices[l] = glm::uvec4(chain_.lod_vertex_ranges[l].x, chain_.lod_vertex_ranges[l].y, 0, 0);
-    }
 
     // The vertex cache (the animated techniques: `static` reads its bind pose as it is; not for
     // skeletons larger than the cache pass's shared-memory palette, which the per-vertex sources
-    // do not use) and where each member was cached; the box every pose lies in.
+    // do not use) and where each member was cached.
     uint64_t largest_lod = 0;
     for (const glm::uvec2& r : chain_.lod_vertex_ranges) largest_lod = std::max<uint64_t>(largest_lod, r.y);
     const uint64_t joints = std::max<uint32_t>(baked.joint_count, 1);
@@ -326,6 +378,13 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const uint64_t cache_vertices = std::min<uint64_t>(cache_bytes / kCachedVertexBytes, 0xffffffffu);
     base_.joint_count = uint32_t(joints);
     base_.cache_capacity = uint32_t(cache_vertices);
+    models_ = rasterModels(technique, baked, asset, chain_, crowd, options.swim, skinned && cache_vertices > 0);
+    base_.models = uint32_t(models_.size());
+    models_buffer_ = uploadStorage(a, models_);
+    plan_ = gpu::ownBuffer(a, sizeof(RasterPlan) + THRONG_MAX_LODS * models_.size() * sizeof(RasterRegion),
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                           gpu::MemoryUse::Device);
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     vertex_cache_ = gpu::ownBuffer(a, std::max<VkDeviceSize>(cache_vertices * kCachedPositionBytes, 16), storage,
                                    gpu::MemoryUse::Device);
@@ -339,20 +398,6 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                      : per_vertex ? chain_.lod_vertices
                                                   : cacheVertexWords(baked, chain_.lod_vertices));
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
-    if (skinned) {
-        // The union of the boxes culling tests (techniqueCullBounds, with layers: for `pose` and `palette`, whose
-        // cross-fades are blended in local space and whose layers play other clips, every clip's
-        // box grown; `baked` and `vat` the clips' own, which hold every frame of every vertex;
-        // `procedural` the reach of its swim), so that no pose is clamped.
-        Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
-        for (const Bounds& b : techniqueCullBounds(technique, clipCullBounds(baked), options.swim, true)) {
-            box.min = glm::min(box.min, b.min);
-            box.max = glm::max(box.max, b.max);
-        }
-        if (baked.clips.empty()) box = baked.bind_bounds;
-        base_.cache_origin = glm::vec4(box.min, 0.0f);
-        base_.cache_step = glm::vec4(glm::max(box.max - box.min, glm::vec3(1e-6f)) / float(THRONG_CACHE_STEPS), 0.0f);
-    }
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
@@ -364,7 +409,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
           THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN,      THRONG_BINDING_VERTEX_CACHE,
           THRONG_BINDING_MEMBER_SLOTS,    THRONG_BINDING_LOD_VERTICES,     THRONG_BINDING_VERTEX_SLOTS,
           THRONG_BINDING_CACHE_NORMALS,   THRONG_BINDING_TRIANGLE_SLOTS,   THRONG_BINDING_SUBMESH_PROPS,
-          THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES}) {
+          THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES,    THRONG_BINDING_RASTER_MODELS}) {
         // The composite's vertex shader places its tiles (composite.vert).
         const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
         const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
@@ -446,7 +491,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 30 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 31 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -487,7 +532,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOD_VERTICES, lod_vertices_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVED, resolved_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TILES, resolve_tiles_->buffer)};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TILES, resolve_tiles_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_MODELS, models_buffer_->buffer)};
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
@@ -533,7 +579,9 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     p.coarse_lods = coarse_ ? constants.coarse_lods : 0u; // the bind pose and the palettes have no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
     p.frame_slot = slot;
-    p.cache_lods = cachedLevels(base_.lod_vertices, p.coarse_lods, skinned_ && base_.cache_capacity > 0);
+    p.cache_lods = 0; // the most levels any model caches this frame (0: no cache pass)
+    if (skinned_ && base_.cache_capacity > 0)
+        for (const RasterModel& m : models_) p.cache_lods = std::max(p.cache_lods, cacheLevels(m, p.coarse_lods != 0));
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
     const bool cache = p.cache_lods > 0;
     if (cache)
@@ -541,21 +589,43 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
                           [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); },
                           frame::Members | frame::Animation | frame::Culled,
                           frame::Cache | frame::RasterWork | frame::Visibility | frame::Resolved});
-    const uint32_t coarse_lods = p.coarse_lods;
-    passes.push_back(
-        {"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-         [this, slot, cache, coarse_lods](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse_lods); },
-         frame::Members | frame::Animation | frame::Culled | frame::Cache | frame::RasterWork,
-         frame::RasterWork | frame::Visibility | frame::Resolved});
+    const bool coarse = p.coarse_lods != 0;
+    passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+                      [this, slot, cache, coarse](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse); },
+                      frame::Members | frame::Animation | frame::Culled | frame::Cache | frame::RasterWork,
+                      frame::RasterWork | frame::Visibility | frame::Resolved});
     frame_cache_ = cache;
-    frame_coarse_lods_ = coarse_lods;
+    frame_coarse_ = coarse;
     if (!late_follows) addResolvePass(passes, slot);
 }
 
+// The levels model `m` caches in a frame that skins coarsely (`coarse`) or not.
+uint32_t ComputeRaster::cacheLevels(const RasterModel& m, bool coarse) {
+    return coarse ? m.cache_lods : m.cache_lods_full;
+}
+
+// The levels at which some model has work of kind `kind` in a frame that skins coarsely
+// (`coarse`) or not: the dispatches worth recording (each is indirect: the plan gives those
+// without members no workgroups).
+ComputeRaster::Levels ComputeRaster::levelsWith(Work kind, bool coarse) const {
+    Levels out{};
+    for (const RasterModel& m : models_)
+        for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
+            if (m.lod_clusters[l].y == 0) continue;
+            const bool is_coarse = coarse && THRONG_COARSE_LOD(l, m.coarse_lods);
+            switch (kind) {
+            case Work::Cache: out[l] = out[l] || l < cacheLevels(m, coarse); break;
+            case Work::Full: out[l] = out[l] || !is_coarse; break;
+            case Work::Coarse: out[l] = out[l] || is_coarse; break;
+            }
+        }
+    return out;
+}
+
 void ComputeRaster::addLatePasses(std::vector<gpu::Pass>& passes, uint32_t slot) {
-    const uint32_t coarse_lods = frame_coarse_lods_;
+    const bool coarse = frame_coarse_;
     passes.push_back({"raster-late", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                      [this, slot, coarse_lods](VkCommandBuffer cmd) { recordLate(cmd, slot, coarse_lods); },
+                      [this, slot, coarse](VkCommandBuffer cmd) { recordLate(cmd, slot, coarse); },
                       frame::Members | frame::Animation | frame::Culled | frame::RasterWork,
                       frame::RasterWork | frame::Visibility});
     addResolvePass(passes, slot);
@@ -571,14 +641,21 @@ void ComputeRaster::addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot
                       frame::RasterWork | frame::Resolved, 0});
 }
 
-// The late phase: plans the members the late culling pass added (after each LOD's early ones),
+// The late phase: plans the members the late culling pass added (after each region's early ones),
 // then rasterizes them per cluster, into the visibility buffer the early phase drew.
-void ComputeRaster::recordLate(VkCommandBuffer cmd, uint32_t slot, uint32_t coarse_lods) const {
+void ComputeRaster::recordLate(VkCommandBuffer cmd, uint32_t slot, bool coarse) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     recordPlan(cmd, VK_NULL_HANDLE, 0u, true); // nothing cleared: the early members stay
-    dispatchPerLod(
-        cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
-        [&](uint32_t l) { return skinningPipeline(l, coarse_lods); }, true);
+    recordSkinned(cmd, raster_pipeline_, coarse, true);
+}
+
+// The per-cluster raster of the members outside the cache: those skinned in full (or the bind
+// pose) by `full`, the coarse-skinned levels (`coarse` frames) by their own pipeline.
+void ComputeRaster::recordSkinned(VkCommandBuffer cmd, VkPipeline full, bool coarse, bool late) const {
+    dispatchPerLod(cmd, levelsWith(Work::Full, coarse), offsetof(RasterPlan, dispatches), full, late);
+    if (coarse && coarse_)
+        dispatchPerLod(cmd, levelsWith(Work::Coarse, coarse), offsetof(RasterPlan, coarse_dispatches),
+                       raster_coarse_pipeline_, late);
 }
 
 void ComputeRaster::addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
@@ -605,9 +682,8 @@ void ComputeRaster::addShadowPasses(std::vector<gpu::Pass>& passes, uint32_t slo
 
 void ComputeRaster::recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &shadow_sets_[slot], 0, nullptr);
-    recordPlan(cmd, shadow_depth_->buffer, 0u); // empty: depth 0, the farthest (reversed Z)
-    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
-                   [&](uint32_t) { return VkPipeline(shadow_pipeline_); });
+    recordPlan(cmd, shadow_depth_->buffer, 0u);         // empty: depth 0, the farthest (reversed Z)
+    recordSkinned(cmd, shadow_pipeline_, false, false); // every level in full (coarse_lods 0)
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     shadows_->recordCopy(cmd, shadow_depth_->buffer, hardware_follows);
@@ -639,38 +715,29 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t cl
 void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     recordPlan(cmd, visibility_->buffer, 0xffffffffu); // empty: the farthest key, no id
-    dispatchPerLod(cmd, base_.lod_vertices, offsetof(RasterPlan, cache_dispatches),
-                   [&](uint32_t) { return VkPipeline(cache_pipeline_); });
+    dispatchPerLod(cmd, levelsWith(Work::Cache, frame_coarse_), offsetof(RasterPlan, cache_dispatches),
+                   cache_pipeline_);
 }
 
-void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, uint32_t coarse_lods) const {
+void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, bool coarse) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     if (plan)
         recordPlan(cmd, visibility_->buffer, 0xffffffffu);
     else // the cached members, from the cache, then the rest
-        dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, cached_dispatches),
-                       [&](uint32_t) { return VkPipeline(raster_cached_pipeline_); });
-    dispatchPerLod(cmd, base_.lod_clusters, offsetof(RasterPlan, dispatches),
-                   [&](uint32_t l) { return skinningPipeline(l, coarse_lods); });
+        dispatchPerLod(cmd, levelsWith(Work::Cache, coarse), offsetof(RasterPlan, cached_dispatches),
+                       raster_cached_pipeline_);
+    recordSkinned(cmd, raster_pipeline_, coarse, false);
 }
 
-// The per-cluster raster of LOD l for members outside the cache: coarse-skinned or in full.
-VkPipeline ComputeRaster::skinningPipeline(uint32_t l, uint32_t coarse_lods) const {
-    return THRONG_COARSE_LOD(l, coarse_lods) ? raster_coarse_pipeline_ : raster_pipeline_;
-}
-
-// One indirect dispatch of pipeline(l) per LOD l that has work (`work[l].y`: its clusters or
-// vertices), from the plan's per-LOD dispatches at `plan_offset`, the LOD a push constant.
-void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS],
-                                   VkDeviceSize plan_offset, const std::function<VkPipeline(uint32_t)>& pipeline,
-                                   bool late) const {
-    VkPipeline bound = VK_NULL_HANDLE;
+// One indirect dispatch of `pipeline` per LOD l in `levels`, from the plan's per-LOD dispatches
+// at `plan_offset`, the LOD a push constant (each workgroup finds its model: modelOfGroup).
+void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const Levels& levels, VkDeviceSize plan_offset,
+                                   VkPipeline pipeline, bool late) const {
+    bool bound = false;
     for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l) {
-        if (work[l].y == 0) continue;
-        if (pipeline(l) != bound) {
-            bound = pipeline(l);
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
-        }
+        if (!levels[l]) continue;
+        if (!bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        bound = true;
         const uint32_t lod[4] = {l, late ? 1u : 0u, 0, 0};
         vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
         vkCmdDispatchIndirect(cmd, plan_->buffer, plan_offset + l * sizeof(glm::uvec4));
@@ -725,6 +792,14 @@ RasterPlan ComputeRaster::plan() const {
     return p;
 }
 
+std::vector<RasterRegion> ComputeRaster::regions() const {
+    std::vector<uint8_t> bytes(sizeof(RasterPlan) + THRONG_MAX_LODS * models_.size() * sizeof(RasterRegion));
+    gpu::downloadBuffer(*allocator_, *plan_, bytes.data(), bytes.size());
+    std::vector<RasterRegion> out(THRONG_MAX_LODS * models_.size());
+    std::memcpy(out.data(), bytes.data() + sizeof(RasterPlan), out.size() * sizeof(RasterRegion));
+    return out;
+}
+
 std::vector<glm::uvec2> ComputeRaster::vertexCache(uint64_t vertices) const {
     std::vector<glm::uvec2> out(std::min<uint64_t>(vertices, base_.cache_capacity));
     if (!out.empty()) gpu::downloadBuffer(*allocator_, *vertex_cache_, out.data(), out.size() * sizeof(glm::uvec2));
@@ -746,12 +821,15 @@ VertexCacheStats ComputeRaster::cacheStats() const {
     s.cached_members = p.totals.y;
     s.uncached_members = p.totals.z;
     s.cache_pass_bytes = s.cached_vertices * kCachedVertexBytes;
-    for (size_t l = 0; l < chain_.lods.size() && l < THRONG_MAX_LODS; ++l) {
-        uint64_t cluster_vertices = 0;
-        for (uint32_t c = chain_.lods[l].x; c < chain_.lods[l].x + chain_.lods[l].y; ++c)
-            cluster_vertices += chain_.clusters[c].vertex_count;
-        s.raster_read_bytes += uint64_t(p.cache[l].y) * cluster_vertices * kCachedPositionBytes;
-    }
+    const std::vector<RasterRegion> regions = this->regions();
+    for (uint32_t l = 0; l < THRONG_MAX_LODS; ++l)
+        for (size_t m = 0; m < models_.size(); ++m) {
+            const glm::uvec4 range = models_[m].lod_clusters[l];
+            uint64_t cluster_vertices = 0;
+            for (uint32_t c = range.x; c < range.x + range.y; ++c) cluster_vertices += chain_.clusters[c].vertex_count;
+            s.raster_read_bytes +=
+                uint64_t(regions[l * models_.size() + m].cached) * cluster_vertices * kCachedPositionBytes;
+        }
     return s;
 }
 

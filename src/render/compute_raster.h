@@ -34,8 +34,14 @@
 //            targets, depth-tested against what the hardware drew (composite.vert, .frag): the
 //            only fragment work left, since the H100's and H200's graphics work runs on 2 of
 //            their 66 TPCs while compute runs on all.
+// A crowd of several models (asset_library.h, docs/MIXED_CROWDS.md) goes through the same
+// passes: each model has its own levels in the chain (ClusterChain::models) and a RasterModel
+// (its clusters per level, sub-region of the visible list, cache box, coarse and cached levels);
+// the plan gives each (LOD, model) a RasterRegion and shares each LOD's dispatches among the
+// models, a workgroup finding its model by a binary search over their first workgroups.
 #pragma once
 
+#include "asset_library.h"
 #include "clusters.h"
 #include "crowd_gpu.h"
 #include "technique.h"
@@ -43,6 +49,7 @@
 #include "../gpu/owned.h"
 #include "../gpu/passes.h"
 
+#include <array>
 #include <functional>
 #include <string_view>
 
@@ -55,11 +62,12 @@ bool techniqueRastersInCompute(std::string_view technique);
 
 // Why the compute rasterizer cannot draw this crowd (empty: it can): the device lacks 64-bit
 // buffer atomics, the technique has no compute path (or, for `vat`, the asset no vertex
-// animation), or the chain has more than 65,535 triangles or the crowd more than 16,777,216
-// members (the visibility buffer's id fields). Every skinning its technique draws
-// (skinningProblem) it draws too.
+// animation), or a model's levels have more than 65,535 triangles or the crowd more than
+// 16,777,216 members (the visibility buffer's id fields). Every skinning its technique draws
+// (skinningProblem) it draws too. `ranges`: the models of a library (asset_library.h; empty:
+// the asset is one model).
 std::string computeRasterProblem(const gpu::Context& context, std::string_view technique, const BakedAsset& asset,
-                                 uint64_t members);
+                                 uint64_t members, std::span<const AssetRange> ranges = {});
 
 // Why the compute rasterizer cannot read what `drawn` (a technique with compute_raster) keeps
 // for it (empty: it can): technique cpu's vertices in more than one buffer, palettes in a buffer
@@ -174,21 +182,27 @@ class ComputeRaster {
     // its contents (positions 8 bytes a vertex, normals 4: cached_vertices of them) and what they
     // add up to.
     gpu::shader::RasterPlan plan() const;
+    std::vector<gpu::shader::RasterRegion> regions() const; // per (LOD, model): [lod * models + model]
+    const std::vector<gpu::shader::RasterModel>& models() const { return models_; }
     std::vector<glm::uvec2> vertexCache(uint64_t vertices) const;
     std::vector<uint32_t> cacheNormals(uint64_t vertices) const; // octahedral, 2 x snorm16
     VertexCacheStats cacheStats() const;
     const gpu::shader::RasterParams& parameters() const { return base_; }
 
   private:
+    using Levels = std::array<bool, THRONG_MAX_LODS>;
+    enum class Work { Cache, Full, Coarse }; // the cache pass and the cached raster; the per-cluster raster
+    static uint32_t cacheLevels(const gpu::shader::RasterModel& model, bool coarse);
+    Levels levelsWith(Work kind, bool coarse) const;
     void recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word, bool late = false) const;
-    VkPipeline skinningPipeline(uint32_t lod, uint32_t coarse_lods) const;
     void recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const;
     void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
     void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan,
-                      uint32_t coarse_lods) const; // plan: no cache pass planned the frame
-    void dispatchPerLod(VkCommandBuffer cmd, const glm::uvec4 (&work)[THRONG_MAX_LODS], VkDeviceSize plan_offset,
-                        const std::function<VkPipeline(uint32_t)>& pipeline, bool late = false) const;
-    void recordLate(VkCommandBuffer cmd, uint32_t slot, uint32_t coarse_lods) const;
+                      bool coarse) const; // plan: no cache pass planned the frame
+    void recordSkinned(VkCommandBuffer cmd, VkPipeline full, bool coarse, bool late) const;
+    void dispatchPerLod(VkCommandBuffer cmd, const Levels& levels, VkDeviceSize plan_offset, VkPipeline pipeline,
+                        bool late = false) const;
+    void recordLate(VkCommandBuffer cmd, uint32_t slot, bool coarse) const;
     void addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot);
     void recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const;
     void recordComposite(VkCommandBuffer cmd, uint32_t slot) const;
@@ -197,9 +211,11 @@ class ComputeRaster {
     const CrowdGpu* crowd_;
     VkExtent2D extent_{};
     ClusterChain chain_;
-    gpu::shader::RasterParams base_{}; // what does not change between frames
-    bool skinned_ = false;             // TechniqueInfo::skinned_in_compute: a vertex cache
-    bool coarse_ = false;              // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
+    gpu::shader::RasterParams base_{};             // what does not change between frames
+    std::vector<gpu::shader::RasterModel> models_; // per model of the crowd (one for one model)
+    gpu::OwnedBuffer models_buffer_;               // models_ on the GPU (THRONG_BINDING_RASTER_MODELS)
+    bool skinned_ = false;                         // TechniqueInfo::skinned_in_compute: a vertex cache
+    bool coarse_ = false;                          // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_shading_, submesh_props_, visibility_, plan_;
     gpu::OwnedBuffer resolved_;      // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
@@ -216,7 +232,7 @@ class ComputeRaster {
     std::vector<VkDescriptorSet> shadow_sets_; // per slot
     // The frame being collected: whether it has a cache pass, its coarse levels (addLatePasses).
     bool frame_cache_ = false;
-    uint32_t frame_coarse_lods_ = 0;
+    bool frame_coarse_ = false;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,

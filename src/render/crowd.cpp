@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace throng::render {
 
@@ -79,22 +80,39 @@ std::vector<Bounds> clipCullBounds(const AssetLibrary& library) {
 
 namespace {
 
-// The clips member i plays: its model and that model's clips, [first_clip, first_clip + count).
+// The clips member i plays: its model and that model's clips, [first_clip, first_clip + count),
+// and its model's scale (CrowdLayout::model_size).
 struct MemberClips {
     uint32_t model = 0, first_clip = 0, clip_count = 1;
+    float scale = 1.0f;
 };
 
-template <class Pick> Crowd layOut(const BakedAsset& asset, const CrowdLayout& o, Pick pick) {
-    Crowd crowd;
-    crowd.clip_bounds = clipCullBounds(asset);
-    Random rng{o.seed * 0x2545f4914f6cdd1dull + 1};
-    // The footprint covers every baked frame, so animated limbs never overlap a neighbour much.
-    Bounds all = asset.bind_bounds;
-    for (const BakedClip& c : asset.clips)
-        for (const Bounds& b : c.frame_bounds) {
+// The box of a model's bind pose and every baked frame of its clips [first_clip, first_clip + count).
+Bounds poseBounds(const BakedAsset& asset, const Bounds& bind, uint32_t first_clip, uint32_t count) {
+    Bounds all = bind;
+    for (uint32_t c = first_clip; c < first_clip + count && c < asset.clips.size(); ++c)
+        for (const Bounds& b : asset.clips[c].frame_bounds) {
             all.min = glm::min(all.min, b.min);
             all.max = glm::max(all.max, b.max);
         }
+    return all;
+}
+
+// The scale that makes a model whose bind pose is `bind` CrowdLayout::model_size across (its
+// largest extent), or 1 (native size).
+float modelScale(const Bounds& bind, float model_size) {
+    const glm::vec3 e = bind.max - bind.min;
+    const float largest = std::max({e.x, e.y, e.z});
+    return model_size > 0.0f && std::isfinite(model_size) && largest > 0.0f ? model_size / largest : 1.0f;
+}
+
+// Lays out o.count members; `all`: the box every member's poses lie in at their model's scale
+// (the footprint covers every baked frame, so animated limbs never overlap a neighbour much).
+template <class Pick> Crowd layOut(const BakedAsset& asset, const CrowdLayout& o, Bounds all, Pick pick) {
+    Crowd crowd;
+    crowd.clip_bounds = clipCullBounds(asset);
+    crowd.member_bounds = all;
+    Random rng{o.seed * 0x2545f4914f6cdd1dull + 1};
     const glm::vec3 extent = all.max - all.min;
     const float footprint = std::max({extent.x, extent.z, 0.25f * extent.y, 1e-6f});
     const float spacing = 1.15f * footprint * 1.1f; // x1.1: the largest member scale
@@ -120,11 +138,11 @@ template <class Pick> Crowd layOut(const BakedAsset& asset, const CrowdLayout& o
         const float scale = rng.range(0.9f, 1.1f);
         const float yaw = rng.range(0.0f, 6.2831853f);
         const float pitch = o.volume ? rng.range(-0.3f, 0.3f) : 0.0f;
+        const MemberClips m = pick(i);
         gpu::shader::InstanceRecord r{};
-        r.position_scale = glm::vec4(x, y, z, scale);
+        r.position_scale = glm::vec4(x, y, z, scale * m.scale);
         r.orientation =
             packQuaternion(glm::angleAxis(yaw, glm::vec3(0, 1, 0)) * glm::angleAxis(pitch, glm::vec3(1, 0, 0)));
-        const MemberClips m = pick(i);
         const uint32_t clip_count = m.clip_count;
         uint32_t clip_a = rng.below(clip_count);
         uint32_t clip_b = clip_a;
@@ -155,8 +173,12 @@ template <class Pick> Crowd layOut(const BakedAsset& asset, const CrowdLayout& o
 
 Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
     // Members play the first THRONG_MAX_CLIPS clips (InstanceRecord::clips holds 12 bits a clip).
-    const MemberClips all{0, 0, uint32_t(std::min<size_t>(asset.clips.size(), THRONG_MAX_CLIPS))};
-    return layOut(asset, o, [&](uint32_t) { return all; });
+    const uint32_t clips = uint32_t(std::min<size_t>(asset.clips.size(), THRONG_MAX_CLIPS));
+    const MemberClips all{0, 0, clips, modelScale(asset.bind_bounds, o.model_size)};
+    Bounds box = poseBounds(asset, asset.bind_bounds, 0, uint32_t(asset.clips.size()));
+    box.min *= all.scale;
+    box.max *= all.scale;
+    return layOut(asset, o, box, [&](uint32_t) { return all; });
 }
 
 uint32_t dealModel(uint32_t index, std::span<const float> shares) {
@@ -174,11 +196,17 @@ uint32_t dealModel(uint32_t index, std::span<const float> shares) {
 Crowd makeCrowd(const AssetLibrary& library, const CrowdLayout& o, std::span<const float> shares) {
     std::vector<float> equal(library.ranges.size(), 1.0f);
     if (shares.empty()) shares = equal;
-    Crowd crowd = layOut(library.asset, o, [&](uint32_t i) {
-        const uint32_t m = dealModel(i, shares);
+    // Each model's members at its scale; the spacing from the largest of them.
+    std::vector<MemberClips> models;
+    Bounds box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
+    for (uint32_t m = 0; m < library.ranges.size(); ++m) {
         const AssetRange& r = library.ranges[m];
-        return MemberClips{m, r.first_clip, std::max(r.clip_count, 1u)};
-    });
+        models.push_back({m, r.first_clip, std::max(r.clip_count, 1u), modelScale(r.bind_bounds, o.model_size)});
+        const Bounds own = poseBounds(library.asset, r.bind_bounds, r.first_clip, r.clip_count);
+        box.min = glm::min(box.min, own.min * models.back().scale);
+        box.max = glm::max(box.max, own.max * models.back().scale);
+    }
+    Crowd crowd = layOut(library.asset, o, box, [&](uint32_t i) { return models[dealModel(i, shares)]; });
     crowd.clip_bounds = clipCullBounds(library);
     return crowd;
 }

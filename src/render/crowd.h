@@ -22,6 +22,9 @@ struct CrowdLayout {
     // Members on a jittered cube grid in a volume (a school of fish) instead of a square grid on
     // the ground (a crowd of walkers); heading about y and a little pitch.
     bool volume = false;
+    // Each model scaled so that its bind pose's largest extent is this many units (models made in
+    // other units side by side: a Fox in centimetres beside a walker in metres); 0: as made.
+    float model_size = 0.0f;
 };
 
 struct Crowd {
@@ -32,6 +35,10 @@ struct Crowd {
     // blend skinning matrices linearly, so a member between frames or between clips A and B lies
     // inside the union of A's and B's boxes.
     std::vector<Bounds> clip_bounds;
+    // The box a member's poses lie in at its model's scale (CrowdLayout::model_size), before its
+    // own scale: what the street view frames a member by. Empty (min > max): the union of
+    // clip_bounds (a crowd not laid out by makeCrowd).
+    Bounds member_bounds{glm::vec3(1.0f), glm::vec3(-1.0f)};
 };
 
 // The boxes of Crowd::clip_bounds for `asset`, and for the clips of a library's models (each

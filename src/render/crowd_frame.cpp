@@ -30,10 +30,11 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
         // What the technique's draws take: everything without the compute rasterizer, nothing with
         // compute, with auto the members at LOD 0 whose triangles are large on screen (autoShare).
+        // A crowd of several models: per model (CullAsset::hardware_scale), from one triangle's share.
+        const uint64_t lod0_triangles = frame.crowd->mixed() ? 1 : lodTriangles(frame.crowd->lods()[0]);
         const HardwareShare hardware = frame.raster == nullptr ? HardwareShare{}
-                                       : split
-                                           ? autoShare(lodTriangles(frame.crowd->lods()[0]), cull.hardware_triangle_px)
-                                           : HardwareShare{0u, 0.0f};
+                                       : split                 ? autoShare(lod0_triangles, cull.hardware_triangle_px)
+                                                               : HardwareShare{0u, 0.0f};
         if (shadows != nullptr) {
             // With the compute rasterizer the casters are rasterized in compute too, the hardware's
             // share (auto) drawn on top; with auto and a light's view that is not culled (every

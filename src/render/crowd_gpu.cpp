@@ -84,6 +84,7 @@ std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std:
         c.lod_count = uint32_t(lods.size());
         c.capacity = uint32_t(members.size());
         c.submesh_count = uint32_t(asset.submeshes.size());
+        c.hardware_scale = 1.0f;
         return out;
     }
     std::vector<uint32_t> count(models, 0);
@@ -113,6 +114,12 @@ std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std:
         c.capacity = count[m];
         c.first_submesh = r.first_submesh;
         c.submesh_count = r.submesh_count;
+        // Auto's share per model (autoShare of one triangle times this: the square root of its
+        // LOD 0's triangles), so each model goes to the hardware where its own triangles are large.
+        uint64_t triangles = 0;
+        for (uint32_t sm = r.first_submesh; sm < r.first_submesh + r.submesh_count && !lods.empty(); ++sm)
+            triangles += lods[0].ranges[sm].y / 3;
+        c.hardware_scale = std::sqrt(float(std::max<uint64_t>(triangles, 1)));
         slot += count[m];
     }
     return out;
@@ -461,10 +468,15 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
         c.per_lod[l] = raw[l] + (l == 0 ? raw[THRONG_COUNT_HARDWARE] : 0u); // auto's hardware share of LOD 0
         if (cull_assets_.size() == 1) c.triangles += uint64_t(c.per_lod[l]) * lodTriangles(lods_[l]);
     }
-    for (uint32_t m = 0; cull_assets_.size() > 1 && m < cull_assets_.size(); ++m)
+    const uint32_t models = uint32_t(cull_assets_.size());
+    for (uint32_t m = 0; models > 1 && m < models; ++m) {
         for (uint32_t l = 0; l < lods_.size(); ++l)
             c.triangles += uint64_t(std::min(raw[gpu::shader::throngRegionCount(m, l)], cull_assets_[m].capacity)) *
                            modelTriangles(m, l);
+        c.triangles += // auto's hardware share of its LOD 0
+            uint64_t(std::min(raw[gpu::shader::throngRegionHardware(models, m)], cull_assets_[m].capacity)) *
+            modelTriangles(m, 0);
+    }
     return c;
 }
 

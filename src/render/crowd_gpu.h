@@ -198,9 +198,10 @@ class CrowdGpu {
                                        const CullSettings& settings, HardwareShare hardware) const;
     void writeSet(VkDescriptorSet set, VkBuffer params) const;
     // Words of the counts buffer: THRONG_COUNTS, and for several models a count and an early
-    // count per (model, LOD) (throngRegionCount, throngRegionEarly).
+    // count per (model, LOD) and per model of auto's hardware share (throngRegionCount,
+    // throngRegionEarly, throngRegionHardware, throngRegionHardwareEarly).
     size_t countWords() const {
-        return THRONG_COUNTS + (cull_assets_.size() > 1 ? 2 * THRONG_MAX_LODS * cull_assets_.size() : 0);
+        return THRONG_COUNTS + (cull_assets_.size() > 1 ? (2 * THRONG_MAX_LODS + 2) * cull_assets_.size() : 0);
     }
 
     gpu::Allocator* allocator_;

@@ -178,10 +178,9 @@ template <class Build> Status built(Build&& build) {
 
 std::string CrowdRenderer::rasterProblem(Raster mode) const {
     if (mode == Raster::Hardware) return {};
-    if (mixed()) return "a crowd of several models is drawn by the hardware so far (issue #25)";
     if (setup_.baked == nullptr) return "no CPU-side asset to build clusters from";
-    if (std::string problem =
-            computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked, records_.size());
+    if (std::string problem = computeRasterProblem(*allocator_->context, setup_.technique, *setup_.baked,
+                                                   records_.size(), asset_->ranges);
         !problem.empty())
         return problem;
     return computeSourceProblem(*allocator_->context, setup_.technique, *technique_);

@@ -10,12 +10,17 @@
 namespace throng::render {
 
 StreetPose streetPose(const Crowd& crowd) {
-    // The model's height: the tallest clip box (members are scaled 0.9 .. 1.1 around it).
+    // The model's height: the tallest clip box, or the box of every member's poses at its model's
+    // scale where the crowd has one (members are scaled 0.9 .. 1.1 around it).
     float bottom = 0.0f, top = 0.0f;
-    for (const Bounds& b : crowd.clip_bounds) {
-        bottom = std::min(bottom, b.min.y);
-        top = std::max(top, b.max.y);
-    }
+    if (crowd.member_bounds.min.y <= crowd.member_bounds.max.y) {
+        bottom = std::min(bottom, crowd.member_bounds.min.y);
+        top = std::max(top, crowd.member_bounds.max.y);
+    } else
+        for (const Bounds& b : crowd.clip_bounds) {
+            bottom = std::min(bottom, b.min.y);
+            top = std::max(top, b.max.y);
+        }
     const float height = std::max(top - bottom, 1e-3f);
     const Bounds& b = crowd.bounds;
     const glm::vec3 center = 0.5f * (b.min + b.max);

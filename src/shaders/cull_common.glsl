@@ -60,7 +60,8 @@ uint chooseLevel(MemberBox b, InstanceRecord inst) {
         if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
     }
     uint lod = chooseLod(b, scale, memberModel(inst));
-    if (lod == 0u && cull.hardware_px > 0.0 && (depth <= b.radius || 2.0 * b.radius * cull.pixels_per_unit / depth >= cull.hardware_px))
+    float hardware_px = cull.hardware_px * cull_assets[memberModel(inst)].hardware_scale;
+    if (lod == 0u && hardware_px > 0.0 && (depth <= b.radius || 2.0 * b.radius * cull.pixels_per_unit / depth >= hardware_px))
         return THRONG_HARDWARE_LEVEL;
     return lod;
 }
@@ -70,8 +71,15 @@ void appendVisible(uint member, uint level, uint model) {
         visible[cull.impostor_base + atomicAdd(counts[THRONG_COUNT_IMPOSTORS], 1u)] = member;
         return;
     }
-    if (level == THRONG_HARDWARE_LEVEL) {  // LOD 0's region from its end
-        visible[cull.visible_base + cull.visible_stride - 1u - atomicAdd(counts[THRONG_COUNT_HARDWARE], 1u)] = member;
+    if (level == THRONG_HARDWARE_LEVEL) {  // LOD 0's region (the model's sub-region) from its end
+        uint slot = atomicAdd(counts[THRONG_COUNT_HARDWARE], 1u);
+        if (cull.assets > 1u) {
+            slot = atomicAdd(counts[throngRegionHardware(cull.assets, model)], 1u);
+            if (slot < cull_assets[model].capacity)
+                visible[cull.visible_base + cull_assets[model].first_slot + cull_assets[model].capacity - 1u - slot] = member;
+            return;
+        }
+        visible[cull.visible_base + cull.visible_stride - 1u - slot] = member;
         return;
     }
     if (cull.assets > 1u) {  // the model's sub-region, and the LOD's total for the host

@@ -33,8 +33,10 @@ void main() {
     if (!late && submesh == 0u) {
         for (uint l = 0u; l < cull.lod_count; ++l) counts[THRONG_COUNT_EARLY + l] = counts[l];
         counts[THRONG_COUNT_HARDWARE_EARLY] = counts[THRONG_COUNT_HARDWARE];
-        for (uint m = 0u; cull.assets > 1u && m < cull.assets; ++m)
+        for (uint m = 0u; cull.assets > 1u && m < cull.assets; ++m) {
             for (uint l = 0u; l < cull.lod_count; ++l) counts[throngRegionEarly(cull.assets, m, l)] = counts[throngRegionCount(m, l)];
+            counts[throngRegionHardwareEarly(cull.assets, m)] = counts[throngRegionHardware(cull.assets, m)];
+        }
     }
     // A crowd of several models: the submesh draws its model's members, from its sub-region.
     uint model = 0u;
@@ -46,10 +48,12 @@ void main() {
         // count) are not drawn.
         if (mixed) first = min(first, cull_assets[model].capacity);
         uint count = mixed ? min(counts[throngRegionCount(model, l)], cull_assets[model].capacity) - first : counts[l] - first;
-        // Auto: LOD 0's large members, at its region's end (the late phase's before the early's).
+        // Auto: LOD 0's large members, at its region's (model's sub-region's) end, the late
+        // phase's before the early's.
         bool from_end = l == 0u && cull.hardware_px > 0.0;
-        uint end_first = late ? counts[THRONG_COUNT_HARDWARE_EARLY] : 0u;
-        if (from_end) count = counts[THRONG_COUNT_HARDWARE] - end_first;
+        uint end_count = mixed ? min(counts[throngRegionHardware(cull.assets, model)], cull_assets[model].capacity) : counts[THRONG_COUNT_HARDWARE];
+        uint end_first = !late ? 0u : mixed ? min(counts[throngRegionHardwareEarly(cull.assets, model)], cull_assets[model].capacity) : counts[THRONG_COUNT_HARDWARE_EARLY];
+        if (from_end) count = end_count - end_first;
         uvec2 range = ranges[submesh * THRONG_MAX_LODS + l];
         if (count == 0u || range.y == 0u) continue;
         DrawCommand d;
@@ -58,7 +62,7 @@ void main() {
         d.first_index = range.x;
         d.vertex_offset = 0;
         d.first_instance = cull.visible_base + l * cull.visible_stride + (mixed ? cull_assets[model].first_slot : 0u) +
-                           (from_end ? cull.visible_stride - counts[THRONG_COUNT_HARDWARE] : first);
+                           (from_end ? (mixed ? cull_assets[model].capacity : cull.visible_stride) - end_count : first);
         draws[(region * cull.submeshes + submesh) * THRONG_MAX_LODS + n] = d;
         ++n;
     }

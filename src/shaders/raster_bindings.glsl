@@ -14,7 +14,8 @@ layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visibl
 layout(std430, set = 0, binding = THRONG_BINDING_CLUSTERS) readonly buffer Clusters { uvec4 clusters[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_VERTICES) readonly buffer ClusterVertices { uint cluster_vertices[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CLUSTER_TRIANGLES) readonly buffer ClusterTriangles { uint cluster_triangles[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; RasterRegion regions[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_MODELS) readonly buffer Models { RasterModel raster_models[]; };
 #ifdef THRONG_RASTER_DEPTH
 // The shadow pass's depth (ComputeRaster::addShadowPasses): a float's bits per texel, the
 // nearest to the light the largest (reversed Z), bound where the camera's visibility buffer is.

@@ -1,11 +1,12 @@
 // The compute rasterizer (docs/FAR_FIELD.md, sections 2-3), one workgroup per (member, cluster)
-// of one LOD: its threads load the cluster's vertices into shared memory, then rasterize its
+// of one LOD (its model found from the plan's regions: modelOfGroup): its threads load the cluster's vertices into shared memory, then rasterize its
 // triangles from there, each pixel centre a triangle covers taking the 64-bit atomic minimum of
-// (depth key << 40 | member << 16 | chain triangle) in the visibility buffer. Triangles behind
+// (depth key << 40 | member << 16 | the triangle of its model: chain triangle less
+// RasterModel::first_triangle) in the visibility buffer. Triangles behind
 // the eye or reaching in front of the near plane are left out. Both faces are drawn (the graphics
 // pipelines cull nothing); a pixel centre on an edge counts for both triangles of that edge.
 // Two variants: THRONG_RASTER_CACHED (raster_cached.comp) draws the members the vertex cache holds
-// (the first plan.cache[lod].y slots) from the cache and nothing else, so it carries no skinning
+// (the first RasterRegion::cached slots of each model's sub-region) from the cache and nothing else, so it carries no skinning
 // code; the others skin (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT,
 // THRONG_RASTER_PROCEDURAL: raster_skin.glsl) or read the bind pose of the members after them.
 // A prop's clusters are drawn only for the members that carry it (memberDrawsSubmesh).
@@ -69,27 +70,35 @@ void rasterize(vec3 a, vec3 b, vec3 c, THRONG_RASTER_ID id) {
 }
 
 void main() {
-    uvec4 lod_clusters = raster.lod_clusters[pc.lod];
-    if (lod_clusters.y == 0u) return;
-    uvec4 cache = plan.cache[pc.lod];
-#ifdef THRONG_RASTER_CACHED
-    uint first = 0u, members = cache.y;
-#else
-    uint first = pc.late != 0u ? plan.late_first[pc.lod / 4u][pc.lod % 4u] : cache.y;
-    uint members = plan.members[pc.lod / 4u][pc.lod % 4u];
-#endif
     uint group = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
-    uint slot = first + group / lod_clusters.y;
+#if defined(THRONG_RASTER_CACHED)
+    const uint kind = THRONG_WORK_CACHED;
+#elif defined(THRONG_SKIN_COARSE)
+    const uint kind = THRONG_WORK_COARSE;
+#else
+    const uint kind = THRONG_WORK_FULL;
+#endif
+    uint model = modelOfGroup(pc.lod, group, kind);
+    RasterRegion region = regions[regionIndex(pc.lod, model)];
+    uvec4 lod_clusters = raster_models[model].lod_clusters[pc.lod];
+    if (lod_clusters.y == 0u) return;
+    uint local = group - regionStart(region, kind);
+#ifdef THRONG_RASTER_CACHED
+    uint first = 0u, members = region.cached;
+#else
+    uint first = region.first, members = region.members;  // late: after the early phase's
+#endif
+    uint slot = first + local / lod_clusters.y;
     if (slot >= members) return;  // the whole workgroup
-    uvec4 cluster = clusters[lod_clusters.x + group % lod_clusters.y];
-    uint member = memberAt(pc.lod, slot);
+    uvec4 cluster = clusters[lod_clusters.x + local % lod_clusters.y];
+    uint member = memberAt(pc.lod, model, slot);
     InstanceRecord inst = instances[member];
     // A cluster holds one submesh's triangles: a prop's on a member without it, none (the whole workgroup).
     if (!memberDrawsSubmesh(member, inst, resolve_triangles[cluster.z].w)) return;
     uint t = gl_LocalInvocationID.x;
     if (t < cluster.y) {
 #ifdef THRONG_RASTER_CACHED
-        vec3 p = decodeCachedPosition(vertex_cache[cache.x + slot * cache.w + vertex_slots[cluster.x + t]]);
+        vec3 p = decodeCachedPosition(model, vertex_cache[region.cache_vertex + slot * region.vertices + vertex_slots[cluster.x + t]]);
 #else
         vec3 p, n;
         uint vertex = cluster_vertices[cluster.x + t];
@@ -106,7 +115,7 @@ void main() {
 #ifdef THRONG_RASTER_DEPTH
         rasterize(a.xyz, b.xyz, c.xyz, 0u);
 #else
-        rasterize(a.xyz, b.xyz, c.xyz, (uint64_t(member) << 16) | uint64_t(cluster.z + tri));
+        rasterize(a.xyz, b.xyz, c.xyz, (uint64_t(member) << 16) | uint64_t(cluster.z + tri - raster_models[model].first_triangle));
 #endif
     }
 }

@@ -1,4 +1,5 @@
-// The vertex cache pass, one LOD (push constant), one workgroup per cached member. Skeletal
+// The vertex cache pass, one LOD (push constant), one workgroup per cached member (of any model:
+// modelOfGroup). Skeletal
 // variants: its threads first put the member's joint matrices in shared memory, once:
 // THRONG_RASTER_BAKED (raster_cache.comp) blends them from the baked animation (the two frames
 // around its time, tweened, and clip B cross-faded in, exactly as baked_skin.glsl's
@@ -35,10 +36,17 @@ shared vec4 palette[3 * THRONG_CACHE_MAX_JOINTS];
 #endif
 
 void main() {
-    uvec4 cache = plan.cache[pc.lod];
-    uint slot = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
-    if (slot >= cache.y) return;  // the whole workgroup
-    uint member = memberAt(pc.lod, slot);
+    uint group = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
+    uint model = modelOfGroup(pc.lod, group, THRONG_WORK_CACHE);
+    RasterRegion region = regions[regionIndex(pc.lod, model)];
+    uint slot = group - region.group_cache;
+    if (slot >= region.cached) return;  // the whole workgroup
+    uint member = memberAt(pc.lod, model, slot);
+#if defined(THRONG_RASTER_PALETTE)
+    uint joints = raster.joint_count; // the palettes' layout (one model)
+#else
+    uint joints = raster_models[model].joint_count;
+#endif
 #if defined(THRONG_CACHE_PER_VERTEX)
     InstanceRecord inst = instances[member];
 #elif defined(THRONG_RASTER_PALETTE)
@@ -58,7 +66,7 @@ void main() {
     float local = raster.time * inst.speed + inst.time_offset;
     uint clip_a = throngClipA(inst.clips), clip_b = throngClipB(inst.clips);
     FramePair fa = framesAt(clip_a, local), fb = framesAt(clip_b, local);
-    for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+    for (uint joint = gl_LocalInvocationID.x; joint < joints; joint += THRONG_CACHE_LOCAL_SIZE) {
         mat3x4 m = tweenedJoint(clip_a, fa, joint);
         if (inst.blend > 0.0) m = m * (1.0 - inst.blend) + tweenedJoint(clip_b, fb, joint) * inst.blend;
         palette[3u * joint] = m[0];
@@ -69,7 +77,7 @@ void main() {
 #ifndef THRONG_CACHE_PER_VERTEX
     if (kDualQuaternion) {  // once a joint rather than once a vertex's joint
         barrier();
-        for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
+        for (uint joint = gl_LocalInvocationID.x; joint < joints; joint += THRONG_CACHE_LOCAL_SIZE) {
             uint at = 3u * joint;
             JointDualQuaternion q = jointDualQuaternion(mat3x4(palette[at], palette[at + 1u], palette[at + 2u]));
             palette[at] = q.real;
@@ -78,15 +86,15 @@ void main() {
         }
     }
 #endif
-    if (gl_LocalInvocationID.x == 0u) member_slots[member] = cache.z + slot;
+    if (gl_LocalInvocationID.x == 0u) member_slots[member] = region.cached_index + slot;
     barrier();
-    uint first = raster.lod_vertices[pc.lod].x, base = cache.x + slot * cache.w;
-    for (uint v = gl_LocalInvocationID.x; v < cache.w; v += THRONG_CACHE_LOCAL_SIZE) {
+    uint first = raster_models[model].lod_vertices[pc.lod].x, base = region.cache_vertex + slot * region.vertices;
+    for (uint v = gl_LocalInvocationID.x; v < region.vertices; v += THRONG_CACHE_LOCAL_SIZE) {
 #ifdef THRONG_CACHE_PER_VERTEX
         uint vertex = lod_vertex_words[first + v];
         vec3 p, n;
         skinVertex(member, inst, vertex, fetchVertex(vertex), pc.lod, p, n);
-        vertex_cache[base + v] = encodeCachedPosition(p);
+        vertex_cache[base + v] = encodeCachedPosition(model, p);
         cache_normals[base + v] = encodeCachedNormal(n);
 #else
         uint b = (first + v) * THRONG_CACHE_VERTEX_WORDS;
@@ -104,7 +112,7 @@ void main() {
                 blend.linear += mat3x4(palette[at], palette[at + 1u], palette[at + 2u]) * weights[j];
         }
         mat3x4 skin = endJointBlend(blend);
-        vertex_cache[base + v] = encodeCachedPosition(vec4(position, 1.0) * skin);
+        vertex_cache[base + v] = encodeCachedPosition(model, vec4(position, 1.0) * skin);
         cache_normals[base + v] = encodeCachedNormal(vec4(decodeCachedNormal(lod_vertex_words[b + 3u]), 0.0) * skin);
 #endif
     }

@@ -121,11 +121,3 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
 vec3 placeMember(InstanceRecord inst, vec3 p) {
     return rotateByQuaternion(instanceOrientation(inst), p) * inst.position_scale.w + inst.position_scale.xyz;
 }
-
-// The LOD chain triangle `triangle` belongs to.
-uint lodOfTriangle(uint triangle) {
-    uint lod = 0u;
-    for (uint l = 1u; l < THRONG_MAX_LODS; ++l)
-        if (raster.lod_clusters[l].w > 0u && triangle >= raster.lod_clusters[l].z) lod = l;
-    return lod;
-}

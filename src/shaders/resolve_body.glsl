@@ -1,6 +1,6 @@
 // The resolve pass (docs/FAR_FIELD.md, section 4), in compute (a thread per pixel, tiles of
 // THRONG_RESOLVE_TILE x THRONG_RESOLVE_TILE): for each pixel the compute rasterizer wrote, the
-// member and chain triangle from the visibility buffer, its three vertices' positions and
+// member and its model's triangle from the visibility buffer, its three vertices' positions and
 // normals from the vertex cache where the cache holds the member, else skinned again (three a
 // pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
 // pixel centre, and what lit.frag shades: directional + ambient light, two-sided, vertex colour
@@ -36,7 +36,8 @@ layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture
 layout(push_constant) uniform Push { uint texture; } push;
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
-layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; RasterRegion regions[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_MODELS) readonly buffer Models { RasterModel raster_models[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_CACHE) readonly buffer VertexCache { uvec2 vertex_cache[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_CACHE_NORMALS) readonly buffer CacheNormals { uint cache_normals[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) readonly buffer MemberSlots { uint member_slots[]; };
@@ -74,23 +75,25 @@ void main() {
     uint pixel = uint(px.y) * uint(raster.viewport.x) + uint(px.x);
     uvec2 v = visibility[pixel]; // (low word, high word)
     if (v.x == 0xffffffffu && v.y == 0xffffffffu) return;
-    uint triangle = v.x & 0xffffu;
     uint member = (v.x >> 16) | ((v.y & 0xffu) << 16);
+    InstanceRecord inst = instances[member];
+    uint model = rasterModelOf(inst);
+    uint triangle = raster_models[model].first_triangle + (v.x & 0xffffu); // the model's triangle in the chain
     uvec4 tri = resolve_triangles[triangle];
     SubmeshShading shading = submesh_shading[tri.w];
     bool textured = shading.texture != THRONG_NO_TEXTURE;
     if ((textured ? shading.texture : 0u) != push.texture) return; // another texture's dispatch
-    uint lod = lodOfTriangle(triangle);
-    InstanceRecord inst = instances[member];
+    uint lod = lodOfTriangle(model, triangle);
     vec4 q = instanceOrientation(inst);
-    uint slot = cachedSlot(member, lod);
+    uint slot = cachedSlot(member, lod, model);
 #ifdef THRONG_RESOLVE_CACHED
     if (slot == ~0u) return;
-    uvec4 at = plan.cache[lod].x + slot * plan.cache[lod].w + triangle_slots[triangle];
+    RasterRegion region = regions[regionIndex(lod, model)];
+    uvec4 at = region.cache_vertex + slot * region.vertices + triangle_slots[triangle];
 #elif defined(THRONG_SKIN_COARSE)
-    if (!THRONG_COARSE_LOD(lod, raster.coarse_lods)) return;
+    if (!modelCoarse(model, lod)) return;
 #else
-    if (slot != ~0u || THRONG_COARSE_LOD(lod, raster.coarse_lods)) return;
+    if (slot != ~0u || modelCoarse(model, lod)) return;
 #endif
     vec2 s[3];
     float z[3];
@@ -101,7 +104,7 @@ void main() {
     for (int k = 0; k < 3; ++k) {
         vec3 p;
 #ifdef THRONG_RESOLVE_CACHED
-        p = decodeCachedPosition(vertex_cache[at[k]]);
+        p = decodeCachedPosition(model, vertex_cache[at[k]]);
         n[k] = decodeCachedNormal(cache_normals[at[k]]);
         uint b = tri[k] * THRONG_VERTEX_WORDS;
         color[k] = unpackUnorm4x8(vertex_words[b + 8u]);

@@ -64,7 +64,7 @@ using uint = uint32_t;
 #define THRONG_BINDING_RESOLVE_TRIANGLES                                                                               \
     23                                    // storage buffer: uvec4 per chain triangle (three global vertex ids, submesh)
 #define THRONG_BINDING_SUBMESH_SHADING 24 // storage buffer: SubmeshShading per submesh
-#define THRONG_BINDING_RASTER_PLAN 25     // storage buffer: RasterPlan (indirect dispatches per LOD)
+#define THRONG_BINDING_RASTER_PLAN 25 // storage buffer: RasterPlan (indirect dispatches per LOD), then RasterRegion[]
 #define THRONG_BINDING_VERTEX_CACHE                                                                                    \
     26 // storage buffer: uvec2 per cached vertex (model-space position, 21 bits per axis in the cache box)
 #define THRONG_BINDING_MEMBER_SLOTS                                                                                    \
@@ -83,6 +83,7 @@ using uint = uint32_t;
     35 // storage buffer: uvec4 per pixel, what the resolve shaded: linear colour (3 float bits), depth (float bits;
        // THRONG_RESOLVED_NONE: nothing), which the composite draw writes into the frame's targets
 #define THRONG_RESOLVED_NONE 0xffffffffu
+#define THRONG_BINDING_RASTER_MODELS 37 // storage buffer: RasterModel per model of the crowd (RasterParams::models)
 #define THRONG_BINDING_RESOLVE_TILES                                                                                   \
     36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
        // then a uint per resolve tile (1: the resolve shaded a pixel of it), then the listed tiles' indices
@@ -161,6 +162,15 @@ using uint = uint32_t;
 THRONG_FN uint throngRegionCount(uint asset, uint lod) { return THRONG_COUNTS + asset * THRONG_MAX_LODS + lod; }
 THRONG_FN uint throngRegionEarly(uint assets, uint asset, uint lod) {
     return THRONG_COUNTS + (assets + asset) * THRONG_MAX_LODS + lod;
+}
+// And auto's hardware share (THRONG_HARDWARE_LEVEL) per model, at the end of the model's
+// sub-region of LOD 0's region: its members in [throngRegionHardware], the early phase's in
+// [throngRegionHardwareEarly] (THRONG_COUNT_HARDWARE keeps the crowd's total).
+THRONG_FN uint throngRegionHardware(uint assets, uint asset) {
+    return THRONG_COUNTS + 2u * assets * THRONG_MAX_LODS + asset;
+}
+THRONG_FN uint throngRegionHardwareEarly(uint assets, uint asset) {
+    return THRONG_COUNTS + (2u * THRONG_MAX_LODS + 1u) * assets + asset;
 }
 
 // The depth pyramid (pyramid.comp; src/render/depth_pyramid.h): level 0 the depth image, level
@@ -345,7 +355,10 @@ struct CullAsset {
     uint capacity;      // the sub-region's slots: the model's members (CullParams::visible_stride for one model)
     uint first_submesh; // its submeshes, [first_submesh, first_submesh + submesh_count) of the crowd's
     uint submesh_count;
-    uint reserved0;
+    // Auto's hardware share: a member of this model at LOD 0 goes to the hardware from
+    // CullParams::hardware_px times this across: 1 for one model; for several, the square root of
+    // its LOD 0's triangles, hardware_px then being autoShare's for one triangle (crowd_gpu.h).
+    float hardware_scale;
     uint reserved1;
     uint reserved2;
 };
@@ -358,24 +371,22 @@ struct CullPhase {
     uint reserved2;
 };
 
-// What the compute rasterizer needs to know (std430 storage buffer): 436 bytes.
+// What the compute rasterizer needs to know (std430 storage buffer): 152 bytes. What differs per
+// model of the crowd (its levels' clusters, its cache box) is in its RasterModel.
 struct RasterParams {
     mat4 view_projection;
     vec4 light_direction; // as DrawConstants
     vec2 viewport;        // pixels
     float time;           // the draw time (the motion's clock)
     uint lod_stride;      // slots per LOD region of the visible list
-    uint coarse_lods;     // as DrawConstants::coarse_lods
+    // Nonzero: this frame skins each model's coarse levels coarsely (RasterModel::coarse_lods); 0: none.
+    uint coarse_lods;
     uint culled; // 1: members come from the culling pass's regions; 0: every member at LOD 0 from the identity region
     uint members;
     uint identity_base;
-    uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count, first chain triangle, chain
-                           // triangles
-    uvec4 lod_vertices[8]; // per LOD: first entry of its vertex list (THRONG_BINDING_LOD_VERTICES), vertex count, 0, 0
-    vec4 cache_origin;     // xyz: the cache box's corner (model space; every pose of every clip lies inside)
-    vec4 cache_step;       // xyz: the box's size / THRONG_CACHE_STEPS per axis
-    uint joint_count;      // palette entries per member
-    uint cache_lods;       // members at LODs below this are skinned once into the vertex cache (0: no cache)
+    uint models;         // RasterModel entries (THRONG_BINDING_RASTER_MODELS): the crowd's models, at least 1
+    uint joint_count;    // palette entries per member (the palettes' layout: the crowd's largest skeleton)
+    uint cache_lods;     // 0: no vertex cache this frame; else each model's levels below its RasterModel::cache_lods
     uint cache_capacity; // vertices the cache holds (8 + 4 bytes each); members that do not fit are skinned per cluster
     uint frame_slot;     // the frame slot these parameters are for (the resolve's ShadowParams)
     uint vertex_count;   // the model's vertices (technique cpu's skinned vertices: that many per member)
@@ -388,6 +399,26 @@ struct RasterParams {
     // Added to every LOD region's first slot of the visible list when culled: 0 for the camera's
     // view, CrowdGpu::lightBase() for the light's (ComputeRaster's shadow pass).
     uint visible_base;
+};
+
+// Per model of the crowd (one for a crowd of one model), what the compute rasterizer reads
+// through a member's model (throngAssetOf(InstanceRecord::clips)): 320 bytes. Its levels are
+// its own clusters of the chain (render::ClusterChain::models); the visibility buffer names
+// its triangles from first_triangle, so each model has 65,535 of its own.
+struct RasterModel {
+    uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count (0: no such level), first chain
+                           // triangle, chain triangles
+    uvec4 lod_vertices[8]; // per LOD: first entry of its vertex list (THRONG_BINDING_LOD_VERTICES), vertex count, 0, 0
+    vec4 cache_origin;     // xyz: its cache box's corner (model space; every pose of its clips lies inside)
+    vec4 cache_step;       // xyz: the box's size / THRONG_CACHE_STEPS per axis
+    uint first_triangle;   // its first chain triangle: the visibility buffer holds chain triangle - first_triangle
+    uint first_slot;       // its sub-region of each LOD region of the visible list (CullAsset::first_slot)
+    uint capacity;         // the sub-region's slots (CullAsset::capacity)
+    uint joint_count;      // its skeleton's joints (the cache pass blends these)
+    uint coarse_lods;      // its coarse-skinned levels as DrawConstants::coarse_lods, where the frame skins coarsely
+    uint cache_lods;       // the cache holds its levels below this where the frame skins coarsely (cachedLevels)
+    uint cache_lods_full;  // and where it does not
+    uint reserved0;
 };
 
 // What the resolve shades a submesh with (std430): 32 bytes. The submesh's base colour
@@ -403,27 +434,39 @@ struct SubmeshShading {
     uint reserved2;
 };
 
-// The compute rasterizer's dispatches, written on the GPU from the culling counts: 8 indirect
-// dispatches (x, y, z) padded to 16 bytes, then the members of each LOD, then the vertex
-// cache's layout and dispatches, the resolve's counts, the late phase's first slots and the resolve's
-// dispatches: 656 bytes.
+// The compute rasterizer's dispatches, written on the GPU from the culling counts (raster_plan.comp):
+// per LOD the indirect dispatches (x, y, z) of each kind of work over every model's members at
+// that level, padded to 16 bytes, then the vertex cache's totals and the resolve's counts and
+// dispatches: 592 bytes. A RasterRegion per (LOD, model) follows in the same buffer.
 struct RasterPlan {
-    uvec4 dispatches[8]; // per LOD: the rasterizer's workgroups for the members the cache does not hold
-    uvec4 members[2];    // LOD l in component l % 4 of [l / 4]
-    uvec4 cache[8];      // per LOD: first cache vertex, members cached (its first slots), first cached-member index,
-                         // vertices per member
+    uvec4 dispatches[8];        // per LOD: the per-cluster raster of the members the cache does not hold (skinned in
+                                // full, or the bind pose)
+    uvec4 coarse_dispatches[8]; // per LOD: the same for the models whose level is skinned coarsely
     uvec4 cache_dispatches[8]; // per LOD: the cache pass, one workgroup per cached member, in rows of THRONG_RASTER_ROW
-    uvec4 cached_dispatches[8]; // per LOD: the rasterizer's workgroups for the cached members' clusters (`dispatches`:
-                                // the rest)
+    uvec4 cached_dispatches[8]; // per LOD: the rasterizer's workgroups for the cached members' clusters
     uvec4 totals;         // cached vertices, cached members, members at cached LODs skinned per cluster (no room), 0
     uvec4 resolve_counts; // members per resolve variant: cached, skinned fully (or the bind pose), coarse-skinned; all
-    // The late phase of occlusion culling (raster_plan.comp with `late`): per LOD the first slot of
-    // the members the late culling pass added (the early phase's count), LOD l in component l % 4
-    // of [l / 4]; `dispatches` and `members` then cover the late members only, never cached.
-    uvec4 late_first[2];
     // Per resolve variant (as resolve_counts): its indirect dispatch, a workgroup per
     // THRONG_RESOLVE_TILE x THRONG_RESOLVE_TILE pixels, none when it counts no member.
     uvec4 resolve_dispatches[3];
+};
+
+// One model's members at one LOD in this frame's plan (after RasterPlan, at [lod * models + model]):
+// 48 bytes. A workgroup of a LOD's dispatch finds its model as the last whose first workgroup of
+// that kind is at most its own (raster_regions.glsl).
+struct RasterRegion {
+    uint members;  // slots of the model's sub-region of the LOD region this phase covers
+    uint first;    // the first slot the per-cluster raster draws: after the cached ones (late: the early phase's)
+    uint cached;   // its first `cached` slots are in the vertex cache (the early phase's layout, kept for the resolve)
+    uint vertices; // vertices a cached member holds (the model's level's)
+    uint cache_vertex; // the cache's first vertex of its cached members
+    uint cached_index; // the cached-member index of its first cached member (THRONG_BINDING_MEMBER_SLOTS)
+    uint group_cache;  // its first workgroup in its level's cache dispatch,
+    uint group_cached; // in the cached raster's,
+    uint group_full;   // the full per-cluster raster's
+    uint group_coarse; // and the coarse one's (a model's level is skinned one way: no workgroups in the other)
+    uint reserved0;
+    uint reserved1;
 };
 #define THRONG_RESOLVE_TILE 8
 
@@ -594,19 +637,20 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
-static_assert(sizeof(RasterParams) == 436);
 static_assert(sizeof(ImpostorParams) == 128);
 static_assert(offsetof(ImpostorParams, time) == 112);
-static_assert(offsetof(RasterParams, lod_vertices) == 240);
-static_assert(offsetof(RasterParams, cache_origin) == 368);
-static_assert(offsetof(RasterParams, joint_count) == 400);
-static_assert(offsetof(RasterPlan, cache) == 160);
-static_assert(offsetof(RasterPlan, cached_dispatches) == 416);
-static_assert(offsetof(RasterPlan, totals) == 544);
-static_assert(offsetof(RasterParams, lod_clusters) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
-static_assert(sizeof(RasterPlan) == 656);
-static_assert(offsetof(RasterPlan, resolve_counts) == 560);
+static_assert(offsetof(RasterParams, models) == 112);
+static_assert(offsetof(RasterParams, visible_base) == 148);
+static_assert(sizeof(RasterParams) == 152);
+static_assert(sizeof(RasterModel) == 320);
+static_assert(offsetof(RasterModel, cache_origin) == 256);
+static_assert(offsetof(RasterModel, first_triangle) == 288);
+static_assert(sizeof(RasterPlan) == 592);
+static_assert(offsetof(RasterPlan, cached_dispatches) == 384);
+static_assert(offsetof(RasterPlan, totals) == 512);
+static_assert(offsetof(RasterPlan, resolve_counts) == 528);
+static_assert(sizeof(RasterRegion) == 48);
 static_assert(sizeof(PyramidConstants) == 16);
 static_assert(offsetof(CullParams, depth_row) == 96);
 static_assert(offsetof(CullParams, pixels_per_unit) == 144);

@@ -154,6 +154,7 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
     job.model_shares = o.shares;
+    job.model_size = o.model_size;
     const Result<CrowdJobResult> out = renderCrowd(device, models, job);
     if (!out) {
         r["error"] = out.error().message;

@@ -20,6 +20,10 @@
 namespace throng::cli {
 namespace {
 
+constexpr const char* kModelSizeHelp =
+    "Each model scaled so its bind pose's largest extent is SIZE units (models made in other units side by side: a Fox "
+    "in centimetres beside a walker in metres); 0: as made";
+
 // Values CLI11 would accept but we do not: "nan", "inf", "-1" for an unsigned option.
 // A finite number in [lo, hi], with a message that names the range as a user would write it.
 CLI::Validator finiteIn(double lo, double hi) {
@@ -404,6 +408,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "(shares default to equal: builtin:walker@70% builtin:strider)");
     render_cmd->add_option("--model", render_models, "The same as the positional MODEL")->excludes(r_model);
     render_cmd->add_option("--instances", render.instances, "Crowd size")->check(countIn(1, 16 << 20));
+    render_cmd->add_option("--model-size", render.model_size, kModelSizeHelp)->check(finiteIn(0.0, 1e6));
     CLI::Option* r_technique =
         render_cmd->add_option("--technique", render.technique, techniqueHelp("Animation technique"));
     CLI::Option* r_swim = render_cmd->add_option(
@@ -457,6 +462,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
                               " (" + benchVariantOptions() + "); --layer applies to the series of " +
                               techniquesWith(&TechniqueInfo::takes_layers));
     bench_cmd->add_option("--instances", bench.instances, "Comma-separated crowd sizes");
+    bench_cmd->add_option("--model-size", bench.model_size, kModelSizeHelp)->check(finiteIn(0.0, 1e6));
     bench_cmd->add_option("--frames", bench.frames, "Timed frames per configuration")->check(countIn(1, 100000));
     bench_cmd->add_option("--warmup", bench.warmup, "Frames before timing")->check(countIn(0, 100000));
     bench_cmd

@@ -86,6 +86,7 @@ struct RenderOptions {
     // one's share of the members (empty: equal shares). One model: a crowd as it always was.
     std::vector<std::string> models;
     std::vector<float> shares;
+    float model_size = 0.0f; // CrowdJob::model_size: each model scaled to this largest extent (0: as made)
     uint32_t instances = 1000;
     std::string technique = "baked";
     std::string encoding = "mat"; // TechniqueInfo::encodes_joints: mat | quat
@@ -117,6 +118,7 @@ struct BenchOptions {
     std::string model = "builtin:walker"; // the first of `models`
     std::vector<std::string> models;      // as RenderOptions::models (MODEL[@SHARE%] each)
     std::vector<float> shares;
+    float model_size = 0.0f; // as RenderOptions::model_size
     // Comma-separated NAME or NAME@VARIANT (bench.cpp, parseVariant), or all (the techniques with
     // TechniqueInfo::in_bench_all, and the model's own).
     std::string techniques = "all";

@@ -168,6 +168,7 @@ int runRender(const RenderOptions& o) {
     parseAnimationStorage(o.animation, job.animation); // the parser admits only the names it knows
     job.members = o.instances;
     job.model_shares = o.shares;
+    job.model_size = o.model_size;
     job.seed = o.seed;
     job.width = o.width;
     job.height = o.height;
