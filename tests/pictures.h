@@ -29,6 +29,17 @@ inline Agreement comparePictures(const render::RenderOutput& a, const render::Re
     return r;
 }
 
+// One pixel of the compute rasterizer's visibility buffer (raster_body.glsl): depth key << 40 |
+// member << 16 | the triangle of the member's model; `covered` false where nothing was drawn.
+struct VisibilityId {
+    bool covered = false;
+    uint32_t depth_key = 0, member = 0, triangle = 0;
+};
+inline VisibilityId decodeVisibility(uint64_t v) {
+    if (v == ~uint64_t(0)) return {};
+    return {true, uint32_t(v >> 40), uint32_t(v >> 16) & 0xffffffu, uint32_t(v & 0xffffu)};
+}
+
 // Reversed-Z perspective looking from `eye` at `target` (as the renderer's views build theirs),
 // for a picture of `aspect` (width / height).
 inline glm::mat4 cameraAt(const glm::vec3& eye, const glm::vec3& target, float fov_degrees, float aspect) {

@@ -217,17 +217,17 @@ TEST_F(ComputeRaster, VisibilityIdsNameTheNearestTriangleAtEachPixel) {
     size_t checked = 0;
     for (uint32_t y = 1; y < h; y += 7)
         for (uint32_t x = 1; x < w; x += 7) {
-            const uint64_t v = vis[size_t(y) * w + x];
-            if (v == ~uint64_t(0)) continue;
-            const uint32_t member = uint32_t(v >> 16) & 0xffffffu, tri = uint32_t(v & 0xffffu);
+            const test::VisibilityId id = test::decodeVisibility(vis[size_t(y) * w + x]);
+            if (!id.covered) continue;
+            const uint32_t member = id.member, tri = id.triangle;
             ASSERT_LT(member, crowd.instances.size());
             ASSERT_LT(tri, lod0) << "an unculled frame draws LOD 0 only";
             const glm::dvec2 centre(x + 0.5, y + 0.5);
             const double depth = depthAt(member, tri, centre, 1e-4);
             ASSERT_GE(depth, 0.0) << "pixel " << x << "," << y << ": member " << member << " triangle " << tri
                                   << " does not cover it";
-            const uint32_t key = uint32_t(v >> 40), expected = 0xffffffu - (std::bit_cast<uint32_t>(float(depth)) >> 8);
-            EXPECT_LE(std::abs(int64_t(key) - int64_t(expected)), 64) << "pixel " << x << "," << y;
+            const uint32_t expected = 0xffffffu - (std::bit_cast<uint32_t>(float(depth)) >> 8);
+            EXPECT_LE(std::abs(int64_t(id.depth_key) - int64_t(expected)), 64) << "pixel " << x << "," << y;
             for (uint32_t m = 0; m < crowd.instances.size(); ++m)
                 for (uint32_t t = 0; t < lod0; ++t) {
                     const double d = depthAt(m, t, centre, -1e-3); // strictly inside

@@ -21,6 +21,7 @@ struct ViewerOptions : CrowdOptions {
     // (empty: equal shares). Empty: `model` alone.
     std::vector<std::string> models;
     std::vector<float> shares;
+    float model_size = 0.0f; // each model scaled so its bind pose's largest extent is this (0: as made)
     uint32_t instances = 1000;
     uint64_t seed = 1;
     float fps = 30.0f;            // baking rate for imported models

@@ -42,6 +42,8 @@ CrowdRenderer::CrowdRenderer(gpu::Allocator& allocator, const GpuAsset& asset, c
     : allocator_(&allocator), asset_(&asset), setup_(setup), records_(setup.members) {
     records_.resize(std::max<size_t>(setup.capacity, setup.members.size()), gpu::shader::InstanceRecord{});
     setup_.members.clear(); // records_ has them
+    if (asset.ranges.size() > 1)
+        for (const AssetRange& r : asset.ranges) model_clips_.push_back({r.first_clip, r.clip_count});
 }
 
 CrowdRenderer::~CrowdRenderer() {
@@ -305,7 +307,8 @@ TechniqueStats CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projec
     }
     if (shadows_ != nullptr) {
         if (member_area_stale_ && setup_.shadows.area.min == setup_.shadows.area.max) {
-            member_area_ = memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds);
+            member_area_ =
+                memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds, model_clips_);
             member_area_stale_ = false;
         }
         shadows_->update(slot, light_direction, member_area_);

@@ -189,6 +189,7 @@ class CrowdRenderer {
     const GpuAsset* asset_;
     CrowdRendererSetup setup_;
     std::vector<gpu::shader::InstanceRecord> records_;
+    std::vector<glm::uvec2> model_clips_;          // a crowd of several models: each one's clips (first, count)
     uint32_t changed_first_ = 0, changed_end_ = 0; // records changed since the last update()
     BakedAssetMesh mesh_;
     std::unique_ptr<ShadowMap> shadows_;

@@ -52,18 +52,25 @@ Status checkShadowSettings(const gpu::Context& ctx, const ShadowSettings& s) {
     return {};
 }
 
-Bounds memberArea(std::span<const gpu::shader::InstanceRecord> records, std::span<const Bounds> clip_bounds) {
-    // The largest reach of any clip's box from a member's origin, times the member's scale.
-    float reach = 0.0f;
-    for (const Bounds& b : clip_bounds)
-        reach = std::max({reach, glm::length(glm::max(glm::abs(b.min), glm::abs(b.max)))});
+Bounds memberArea(std::span<const gpu::shader::InstanceRecord> records, std::span<const Bounds> clip_bounds,
+                  std::span<const glm::uvec2> model_clips) {
+    // Per model, the largest reach of any of its clips' boxes from a member's origin, times the
+    // member's scale (models of very different sizes scaled to one: CrowdLayout::model_size).
+    const glm::uvec2 every(0u, uint32_t(clip_bounds.size()));
+    const std::span<const glm::uvec2> models = model_clips.empty() ? std::span(&every, 1) : model_clips;
+    std::vector<float> reach(models.size(), 0.0f);
+    for (size_t m = 0; m < models.size(); ++m)
+        for (uint32_t c = models[m].x; c < models[m].x + models[m].y && c < clip_bounds.size(); ++c)
+            reach[m] =
+                std::max(reach[m], glm::length(glm::max(glm::abs(clip_bounds[c].min), glm::abs(clip_bounds[c].max))));
     Bounds out;
     bool any = false;
     for (const gpu::shader::InstanceRecord& r : records) {
         const float scale = std::abs(r.position_scale.w);
         if (scale == 0.0f) continue; // removed
+        const float own = reach[std::min<size_t>(gpu::shader::throngAssetOf(r.clips), reach.size() - 1)];
         const glm::vec3 p(r.position_scale);
-        const glm::vec3 lo = p - glm::vec3(reach * scale), hi = p + glm::vec3(reach * scale);
+        const glm::vec3 lo = p - glm::vec3(own * scale), hi = p + glm::vec3(own * scale);
         out.min = any ? glm::min(out.min, lo) : lo;
         out.max = any ? glm::max(out.max, hi) : hi;
         any = true;

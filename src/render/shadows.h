@@ -38,8 +38,11 @@ constexpr uint32_t kMaxShadowMapSize = 16384;
 // that cannot render and sample D32_SFLOAT.
 Status checkShadowSettings(const gpu::Context& context, const ShadowSettings& settings);
 
-// The box that holds every member of `records` (the first `live`) in any pose of `clip_bounds`.
-Bounds memberArea(std::span<const gpu::shader::InstanceRecord> records, std::span<const Bounds> clip_bounds);
+// The box that holds every member of `records` in any pose of `clip_bounds` (per clip), each
+// member in any pose of its model's clips: `model_clips` per model (first clip, clip count; a
+// crowd of several models, asset_library.h), or every clip (empty).
+Bounds memberArea(std::span<const gpu::shader::InstanceRecord> records, std::span<const Bounds> clip_bounds,
+                  std::span<const glm::uvec2> model_clips = {});
 
 // The ground's x-z rectangle (min x, min z, max x, max z) around `area`: wide enough for the
 // shadows of what stands in it under `light_direction`.

@@ -13,11 +13,12 @@ namespace throng::view {
 
 namespace {
 
-std::unique_ptr<render::Crowd> crowdFor(const AssetOnGpu& asset, const CrowdState& want, uint64_t seed,
+std::unique_ptr<render::Crowd> crowdFor(const AssetOnGpu& asset, const CrowdState& want, const CrowdSetup& setup,
                                         std::span<const float> shares) {
     render::CrowdLayout co;
     co.count = want.instances;
-    co.seed = seed;
+    co.seed = setup.seed;
+    co.model_size = setup.model_size;
     co.volume = render::techniqueSwims(want.technique); // a school of fish swims in a volume
     auto crowd = std::make_unique<render::Crowd>(asset.mixed() ? render::makeCrowd(asset.library, co, shares)
                                                                : render::makeCrowd(asset.baked(), co));
@@ -169,7 +170,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (want.clip >= int(THRONG_MAX_CLIPS)) // InstanceRecord::clips holds 12 bits a clip
             return fail("clip " + std::to_string(want.clip) + " is past the " + std::to_string(THRONG_MAX_CLIPS) +
                         " a crowd plays");
-        std::unique_ptr<render::Crowd> crowd = crowdFor(use, want, setup_.seed, shares_);
+        std::unique_ptr<render::Crowd> crowd = crowdFor(use, want, setup_, shares_);
         const gpu::Context& ctx = *setup_.allocator->context;
 
         render::CrowdRendererSetup rs;

@@ -49,7 +49,8 @@ struct CrowdSetup {
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{}; // of the targets record() draws into (setTargets() changes it)
     uint32_t frames_in_flight = render::kFramesInFlight;
-    uint64_t seed = 1; // the crowd's layout, clips, phases and tints
+    uint64_t seed = 1;       // the crowd's layout, clips, phases and tints
+    float model_size = 0.0f; // render::CrowdLayout::model_size: each model scaled to it (0: as made)
     // The crowd's options every state is drawn with (the viewer's command line), but for what the
     // state says (technique, skinning, precision, raster, impostors, shadows). Layers apply while
     // the technique takes them (TechniqueInfo::takes_layers); culling changes with setCull().

@@ -190,6 +190,7 @@ class Viewer final : public CommandHost {
         s.options = o;
         s.frames_in_flight = kSlots;
         s.seed = o.seed;
+        s.model_size = o.model_size;
         s.log = [this](const std::string& line) { log(line); };
         return s;
     }

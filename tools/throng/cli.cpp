@@ -500,6 +500,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     CLI::Option* v_fps = view_cmd->add_option("--fps", view.fps, "Bake rate when the model is not a .throng file")
                              ->check(finiteIn(1.0, 1000.0));
     view_cmd->add_option("--seed", view.seed, "Crowd layout and variation seed")->check(countIn(0, UINT64_MAX));
+    view_cmd->add_option("--model-size", view.model_size, kModelSizeHelp)->check(finiteIn(0.0, 1e6));
     view_cmd->add_option("--present", view.present, "fifo (vsync, default), mailbox or immediate")
         ->check(CLI::IsMember({"fifo", "mailbox", "immediate"}));
     view_cmd->add_option(
