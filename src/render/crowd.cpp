@@ -181,6 +181,12 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
     return layOut(asset, o, box, [&](uint32_t) { return all; });
 }
 
+std::string simulatedSizeProblem(float model_size) {
+    if (model_size == 0.0f) return {};
+    return "a model size with simulation: the simulation spaces and paces each model at its size as made, not yet "
+           "at the size given (docs/MIXED_CROWDS.md)";
+}
+
 uint32_t dealModel(uint32_t index, std::span<const float> shares) {
     if (shares.size() <= 1) return 0;
     double total = 0.0;

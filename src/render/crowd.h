@@ -11,6 +11,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <span>
+#include <string>
 #include <vector>
 
 namespace throng::render {
@@ -51,6 +52,11 @@ std::vector<Bounds> clipCullBounds(const AssetLibrary& library);
 // clip, phase, speed (0.8-1.2), scale (0.9-1.1) and tint; the same seed gives the same crowd on
 // every platform (own integer hash, no std:: distributions).
 Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& options);
+
+// Why a crowd laid out at CrowdLayout::model_size cannot be simulated (empty: it can): the
+// simulation spaces members and limits their speeds in world units from each model's size as
+// made (sim::settingsFor), so a model scaled far from it would be spaced and paced wrongly.
+std::string simulatedSizeProblem(float model_size);
 
 // The same for the models of `library`, each member dealt one (InstanceRecord::clips' model) by
 // the hash of its index (throngPropHash(i, THRONG_MODEL_SALT)) against `shares` (one per model,
