@@ -3,9 +3,9 @@
 # one model against a million of four and of five (the built-in walker, strider, waver, fish and
 # twist, equal shares), simulated, and of ten (those and the five shared models, each scaled to
 # 1.8 units: --model-size) standing, through the compute rasterizer (one visibility buffer for
-# every model) in the overview and through auto in the street view, and through the hardware
-# alone as the reference; one model's compute run is also the check against docs/BENCHMARKS.md's
-# run 7 that planning per (model, LOD) cost one model nothing.
+# every model) in the overview and through auto in the street view; one model's compute run is
+# also the check against docs/BENCHMARKS.md's run 7 that planning per (model, LOD) cost one model
+# nothing (the hardware alone is in docs/BENCHMARKS.md).
 # Prepare as tools/device_bench.sh says, carrying build/release/throng; then a device `run`
 # carrying .device whose command is the loader line device-prep.sh prints followed by
 # `bash tools/device_mixed.sh`.
@@ -26,6 +26,4 @@ bench_run four-compute $four $sim --raster compute
 bench_run five-compute $five $sim --raster compute
 bench_run one-auto-street $sim --raster auto --view street
 bench_run four-auto-street $four $sim --raster auto --view street
-bench_run one-hardware $sim --raster hardware
-bench_run four-hardware $four $sim --raster hardware
 (cd "$out" && tar czf mixed_json.tgz *.json && rm -f *.json)
