@@ -154,7 +154,7 @@ std::vector<RasterModel> rasterModels(std::string_view technique, const BakedAss
                                       const ClusterChain& chain, const CrowdGpu& crowd, const SwimParams& swim,
                                       bool has_cache) {
     std::vector<RasterModel> out;
-    const std::vector<Bounds> clip_bounds = clipCullBounds(baked);
+    const std::vector<Bounds> clip_bounds = clipCullBounds(baked, asset.ranges); // each clip with its model's bind pose
     const uint32_t levels = uint32_t(crowd.lods().size());
     for (size_t m = 0; m < chain.models.size(); ++m) {
         const ChainModel& cm = chain.models[m];
@@ -585,10 +585,11 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     std::memcpy(params_[slot]->mapped(), &p, sizeof p);
     const bool cache = p.cache_lods > 0;
     if (cache)
-        passes.push_back({"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                          [this, slot](VkCommandBuffer cmd) { recordCache(cmd, slot); },
-                          frame::Members | frame::Animation | frame::Culled,
-                          frame::Cache | frame::RasterWork | frame::Visibility | frame::Resolved});
+        passes.push_back(
+            {"cache", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
+             [this, slot, coarse = p.coarse_lods != 0](VkCommandBuffer cmd) { recordCache(cmd, slot, coarse); },
+             frame::Members | frame::Animation | frame::Culled,
+             frame::Cache | frame::RasterWork | frame::Visibility | frame::Resolved});
     const bool coarse = p.coarse_lods != 0;
     passes.push_back({"raster", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                       [this, slot, cache, coarse](VkCommandBuffer cmd) { recordRaster(cmd, slot, !cache, coarse); },
@@ -712,11 +713,10 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t cl
                            VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
 }
 
-void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot) const {
+void ComputeRaster::recordCache(VkCommandBuffer cmd, uint32_t slot, bool coarse) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     recordPlan(cmd, visibility_->buffer, 0xffffffffu); // empty: the farthest key, no id
-    dispatchPerLod(cmd, levelsWith(Work::Cache, frame_coarse_), offsetof(RasterPlan, cache_dispatches),
-                   cache_pipeline_);
+    dispatchPerLod(cmd, levelsWith(Work::Cache, coarse), offsetof(RasterPlan, cache_dispatches), cache_pipeline_);
 }
 
 void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, bool coarse) const {

@@ -196,7 +196,7 @@ class ComputeRaster {
     Levels levelsWith(Work kind, bool coarse) const;
     void recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t clear_word, bool late = false) const;
     void recordShadow(VkCommandBuffer cmd, uint32_t slot, bool hardware_follows) const;
-    void recordCache(VkCommandBuffer cmd, uint32_t slot) const;
+    void recordCache(VkCommandBuffer cmd, uint32_t slot, bool coarse) const;
     void recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan,
                       bool coarse) const; // plan: no cache pass planned the frame
     void recordSkinned(VkCommandBuffer cmd, VkPipeline full, bool coarse, bool late) const;

@@ -70,12 +70,17 @@ std::vector<Bounds> clipCullBounds(const BakedAsset& asset) {
     return out;
 }
 
-std::vector<Bounds> clipCullBounds(const AssetLibrary& library) {
+std::vector<Bounds> clipCullBounds(const BakedAsset& asset, std::span<const AssetRange> ranges) {
+    if (ranges.size() <= 1) return clipCullBounds(asset);
     std::vector<Bounds> out;
-    for (const AssetRange& r : library.ranges)
+    for (const AssetRange& r : ranges)
         for (uint32_t c = r.first_clip; c < r.first_clip + r.clip_count; ++c)
-            out.push_back(clipCullBox(library.asset.clips[c], r.bind_bounds));
+            out.push_back(clipCullBox(asset.clips[c], r.bind_bounds));
     return out;
+}
+
+std::vector<Bounds> clipCullBounds(const AssetLibrary& library) {
+    return clipCullBounds(library.asset, library.ranges);
 }
 
 namespace {

@@ -46,6 +46,8 @@ struct Crowd {
 // clip's box with its own model's bind pose).
 std::vector<Bounds> clipCullBounds(const BakedAsset& asset);
 std::vector<Bounds> clipCullBounds(const AssetLibrary& library);
+// The same for `asset` holding the models `ranges` (a library's asset and ranges; one or none: the asset's).
+std::vector<Bounds> clipCullBounds(const BakedAsset& asset, std::span<const AssetRange> ranges);
 
 // Members on a jittered square grid (or cube grid: CrowdLayout::volume; spacing from the
 // model's footprint), random heading,

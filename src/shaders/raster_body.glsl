@@ -79,6 +79,11 @@ void main() {
     const uint kind = THRONG_WORK_FULL;
 #endif
     uint model = modelOfGroup(pc.lod, group, kind);
+#ifndef THRONG_RASTER_CACHED
+    // A group past the LOD's work of this kind lands on the last model: if that model's level is
+    // skinned the other way, its slots are the other dispatch's.
+    if (modelCoarse(model, pc.lod) != (kind == THRONG_WORK_COARSE)) return;
+#endif
     RasterRegion region = regions[regionIndex(pc.lod, model)];
     uvec4 lod_clusters = raster_models[model].lod_clusters[pc.lod];
     if (lod_clusters.y == 0u) return;

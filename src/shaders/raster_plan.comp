@@ -38,7 +38,8 @@ void planResolve() {
 
 // Members of model m at LOD l counted so far (both phases), or by the early phase.
 uint counted(uint m, uint l, bool early) {
-    if (raster.culled == 0u) return l == 0u && m == 0u ? raster.members : 0u;  // one model, every member at LOD 0
+    if (raster.culled == 0u)  // every member at LOD 0, each model's from its part of the identity region
+        return l != 0u ? 0u : raster.models == 1u ? raster.members : raster_models[m].capacity;
     if (raster.models == 1u) return counts[early ? THRONG_COUNT_EARLY + l : l];
     uint at = early ? throngRegionEarly(raster.models, m, l) : throngRegionCount(m, l);
     return min(counts[at], raster_models[m].capacity);  // culling stores no more than its sub-region holds

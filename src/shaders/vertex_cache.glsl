@@ -30,9 +30,10 @@ bool modelCoarse(uint model, uint lod) {
 uint regionIndex(uint lod, uint model) { return lod * raster.models + model; }
 
 // The member in slot `slot` of model `model`'s sub-region of LOD `lod` (the culling pass's
-// region of the view, or the identity region: one model).
+// region of the view, or, unculled, of the identity region, which holds each model's members
+// together).
 uint memberAt(uint lod, uint model, uint slot) {
-    if (raster.culled == 0u) return visible[raster.identity_base + slot];
+    if (raster.culled == 0u) return visible[raster.identity_base + raster_models[model].first_slot + slot];
     return visible[raster.visible_base + lod * raster.lod_stride + raster_models[model].first_slot + slot];
 }
 
@@ -48,7 +49,8 @@ uint regionStart(RasterRegion r, uint kind) {
 
 // The model whose work of kind `kind` at LOD `lod` workgroup `group` does: the last whose first
 // workgroup is at most `group` (a model with no such work starts where the next does, so it is
-// never the answer unless the group is past all work: the caller's slot test then ends it).
+// never the answer unless the group is past all work of this kind: the caller then ends it by
+// its slot, or for the per-cluster raster by the model's level being skinned the other way).
 uint modelOfGroup(uint lod, uint group, uint kind) {
     uint lo = 0u, hi = raster.models - 1u;
     while (lo < hi) {
