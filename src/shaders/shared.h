@@ -453,7 +453,7 @@ struct RasterPlan {
 
 // One model's members at one LOD in this frame's plan (after RasterPlan, at [lod * models + model]):
 // 48 bytes. A workgroup of a LOD's dispatch finds its model as the last whose first workgroup of
-// that kind is at most its own (raster_regions.glsl).
+// that kind is at most its own (vertex_cache.glsl's modelOfGroup).
 struct RasterRegion {
     uint members;  // slots of the model's sub-region of the LOD region this phase covers
     uint first;    // the first slot the per-cluster raster draws: after the cached ones (late: the early phase's)
