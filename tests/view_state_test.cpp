@@ -473,6 +473,16 @@ TEST_F(ViewState, SeveralModelsAreOneCrowd) {
         return n;
     };
     EXPECT_GT(modelsOf()[0], modelsOf()[1]) << "shares 3:1";
+    // The console lists them with their members.
+    Host host;
+    host.crowd = &crowd;
+    Commands commands(crowd, host, "");
+    EXPECT_TRUE(commands.execute("models"));
+    char share[16];
+    std::snprintf(share, sizeof share, "%.1f%%", 100.0 * modelsOf()[0] / 20.0);
+    EXPECT_TRUE(contains(host.lines, "models: builtin:walker " + std::to_string(modelsOf()[0]) + " members (" + share +
+                                         "), builtin:waver " + std::to_string(modelsOf()[1])))
+        << host.lines;
     // Each member its own model's 'walk'.
     CrowdState walk{"baked", 20};
     walk.clip = 0;

@@ -50,6 +50,7 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("screenshot out/a b.png").ok(), false); // one argument: no spaces
     EXPECT_EQ(parse("screenshot out/view.png").value().text, "out/view.png");
     EXPECT_EQ(parse("stats").value().kind, CommandKind::Stats);
+    EXPECT_EQ(parse("models").value().kind, CommandKind::Models);
     EXPECT_EQ(parse("events").value().kind, CommandKind::Events);
     EXPECT_EQ(parse("skinning dual-quaternion").value().text, "dual-quaternion");
     EXPECT_EQ(parse("skinning linear").value().kind, CommandKind::Skinning);
@@ -85,7 +86,7 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(light.elevation, 35.0f);
     for (const char* bad : {"light 10", "light 10,4", "light 10,91", "light x,40", "light 10,40,2", "light nan,40"})
         EXPECT_FALSE(parse(bad).ok()) << bad;
-    EXPECT_EQ(commandHelp().size(), 25u);
+    EXPECT_EQ(commandHelp().size(), 26u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {

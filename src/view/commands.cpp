@@ -7,6 +7,24 @@
 
 namespace throng::view {
 
+// "models: builtin:walker 750 members (75.0%), builtin:fish 250 (25.0%)": the crowd's models in
+// order, each with the members dealt it.
+std::string Commands::modelsLine() const {
+    const std::vector<Scene>& scenes = crowd_.scenes();
+    std::vector<size_t> members(scenes.size(), 0);
+    for (const gpu::shader::InstanceRecord& r : crowd_.crowd().instances)
+        ++members[std::min<size_t>(gpu::shader::throngAssetOf(r.clips), members.size() - 1)];
+    const size_t total = std::max<size_t>(crowd_.crowd().instances.size(), 1);
+    std::string line = "models:";
+    for (size_t m = 0; m < scenes.size(); ++m) {
+        char share[32];
+        std::snprintf(share, sizeof share, " (%.1f%%)", 100.0 * double(members[m]) / double(total));
+        line += (m == 0 ? " " : ", ") + scenes[m].source + " " + std::to_string(members[m]) +
+                (m == 0 ? " members" : "") + share;
+    }
+    return line;
+}
+
 Commands::Commands(LiveCrowd& crowd, CommandHost& host, std::string_view script) : crowd_(crowd), host_(host) {
     for (const std::string& line : splitScript(script)) script_.push_back(line);
 }
@@ -160,6 +178,7 @@ bool Commands::apply(const Command& c) {
         host_.log("error: this window's swapchain images cannot be copied (no TRANSFER_SRC usage, or not 8-bit RGBA)");
         return false;
     case CommandKind::Stats: host_.log(host_.statsLine()); return true;
+    case CommandKind::Models: host_.log(modelsLine()); return true;
     case CommandKind::Events: {
         const double now = crowd_.clock();
         const auto counts = crowd_.eventCounts(now - 1.0, now);

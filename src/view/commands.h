@@ -56,6 +56,7 @@ class Commands {
 
   private:
     bool apply(const Command& c);
+    std::string modelsLine() const;                    // the `models` command's line
     bool change(const CrowdState& want, bool reframe); // applyState, or an error line
     bool changeClip(const std::string& name);
     bool changePrecision(const std::string& name);

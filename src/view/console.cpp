@@ -80,6 +80,7 @@ constexpr Spec kSpecs[] = {
     {"size", CommandKind::Size, "WxH", "resize the window"},
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
+    {"models", CommandKind::Models, "", "list the crowd's models, each with its members and their share"},
     {"wait", CommandKind::Wait, "N", "scripts: let N frames pass before the next command"},
     {"quit", CommandKind::Quit, "", "close the viewer"},
 };
@@ -221,6 +222,7 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Clip: c.text = arg; return c;
     case CommandKind::Help:
     case CommandKind::Stats:
+    case CommandKind::Models:
     case CommandKind::Events:
     case CommandKind::Quit: return c;
     }

@@ -25,6 +25,7 @@
 //   size WxH                 resize the window (16 .. 16384 each; scripts and tests of resizing)
 //   screenshot FILE.png      the next frame, overlay included, written atomically
 //   stats                    one line: technique, crowd, frame times, GPU passes, CPU stages
+//   models                   the crowd's models, each with its members and their share
 //   wait N                   scripts: let N frames pass before the next scripted command
 //   quit                     close the viewer
 #pragma once
@@ -65,6 +66,7 @@ enum class CommandKind {
     Size,
     Screenshot,
     Stats,
+    Models,
     Wait,
     Quit
 };
