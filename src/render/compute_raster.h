@@ -132,7 +132,8 @@ struct VertexCacheStats {
 
 class ComputeRaster {
   public:
-    // `baked`: the asset `asset` was uploaded from (its clusters are built here). `crowd`: the
+    // `baked`: the asset `asset` was uploaded from (its clusters are built here; a library's,
+    // asset.ranges its models). `crowd`: the
     // members and their culling. Targets of `extent` and the given formats; `slots` frames in
     // flight. `drawn`: the technique `technique` names, whose computePalettes(slot) the palette
     // variants read and whose computeVertices(slot) the vertices variants read (keeps it; needed
