@@ -219,6 +219,14 @@ Crowd makeCrowd(const AssetLibrary& library, const CrowdLayout& o, std::span<con
     }
     Crowd crowd = layOut(library.asset, o, box, [&](uint32_t i) { return models[dealModel(i, shares)]; });
     crowd.clip_bounds = clipCullBounds(library);
+    // Records in model order (each keeps the place it was dealt): a GPU subgroup's members then
+    // mostly share a model, so culling's per-(model, LOD) counters and sub-regions see few
+    // addresses per subgroup (dealt in index order, four models made the H200's cull pass 5.5x
+    // slower than one model's: 0.75 against 0.14 ms for a million).
+    std::stable_sort(crowd.instances.begin(), crowd.instances.end(),
+                     [](const gpu::shader::InstanceRecord& a, const gpu::shader::InstanceRecord& b) {
+                         return gpu::shader::throngAssetOf(a.clips) < gpu::shader::throngAssetOf(b.clips);
+                     });
     return crowd;
 }
 
