@@ -619,3 +619,59 @@ TEST_F(Sim, SeveralModelsOnGpuMatchCpuReference) {
     // The same crowd of the walker alone steps as it always did: one model's settings have none.
     EXPECT_TRUE(sim::settingsFor(*models[0], crowd, sim::Kind::Walkers, 11).models.empty());
 }
+
+// Models drawn at another size (CrowdLayout::model_size, issue #25): the simulation measures
+// each at the size drawn, so a crowd at twice the size steps as the same crowd twice as large,
+// bit for bit (a factor of two is exact in floating point: the layout, the settings, the
+// fixed-point unit and every record double, the integer state stays). Alone (the strider, root
+// motion) against its size as made, and three models of three sizes against the same at twice
+// that size, on the GPU as on the CPU.
+TEST_F(Sim, ModelsAtTwiceTheSizeStepAsTheSameCrowdTwiceAsLarge) {
+    auto sized = [](std::span<const BakedAsset* const> models, float model_size) {
+        Result<render::AssetLibrary> lib = render::buildAssetLibrary(models);
+        EXPECT_TRUE(lib.ok());
+        render::CrowdLayout o;
+        o.count = 200;
+        o.seed = 5;
+        o.model_size = model_size;
+        Scenario s;
+        const render::Crowd crowd =
+            models.size() == 1 ? render::makeCrowd(*models[0], o) : render::makeCrowd(lib.value(), o);
+        s.settings = models.size() == 1 ? sim::settingsFor(*models[0], crowd, sim::Kind::Walkers, 5)
+                                        : sim::settingsFor(models, lib.value(), crowd, sim::Kind::Walkers, 5);
+        EXPECT_TRUE(sim::validate(s.settings).ok()) << sim::validate(s.settings).message;
+        s.initial = sim::initialState(crowd.instances, s.settings);
+        return s;
+    };
+    auto expectTwice = [](const Scenario& small, const Scenario& large, const char* what) {
+        SCOPED_TRACE(what);
+        const SimState a = runCpu(small, 40), b = runCpu(large, 40);
+        ASSERT_EQ(a.members.size(), b.members.size());
+        size_t moved = 0;
+        for (size_t i = 0; i < a.members.size(); ++i) {
+            sim::shader::MemberState m = b.members[i];
+            ASSERT_EQ(glm::uintBitsToFloat(m.scale), 2.0f * glm::uintBitsToFloat(a.members[i].scale)) << i;
+            m.scale = a.members[i].scale;
+            ASSERT_EQ(std::memcmp(&m, &a.members[i], sizeof(m)), 0) << "member " << i;
+            moved += a.members[i].position != small.initial.members[i].position;
+        }
+        EXPECT_GT(moved, a.members.size() / 2) << "the crowd walks";
+        const std::vector<gpu::shader::InstanceRecord> ra = records(a, small.settings), rb = records(b, large.settings);
+        for (size_t i = 0; i < ra.size(); ++i)
+            ASSERT_EQ(rb[i].position_scale, 2.0f * ra[i].position_scale) << "member " << i;
+    };
+    const BakedAsset* strider[] = {&striderOnce()};
+    const Bounds& bind = striderOnce().bind_bounds;
+    const glm::vec3 e = bind.max - bind.min;
+    const Scenario made = sized(strider, 0.0f), doubled = sized(strider, 2.0f * std::max({e.x, e.y, e.z}));
+    EXPECT_EQ(doubled.settings.scale, 2.0f);
+    EXPECT_EQ(doubled.settings.radius, 2.0f * made.settings.radius);
+    expectTwice(made, doubled, "the strider at twice its size");
+
+    const BakedAsset* three[] = {&bakedOnce(false), &striderOnce(), &bakedOnce(true)};
+    const Scenario small = sized(three, 1.5f), large = sized(three, 3.0f);
+    ASSERT_EQ(large.settings.models.size(), 3u);
+    EXPECT_NE(large.settings.models[0].scale, large.settings.models[2].scale) << "the fish is made at another size";
+    expectTwice(small, large, "three models at 1.5 and 3 units");
+    expectGpuMatchesCpu("three models at 3 units", large, 30, 10);
+}

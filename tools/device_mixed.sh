@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The NVIDIA H200 runs of issue #25 (mixed crowds, docs/MIXED_CROWDS.md): a million members of
 # one model against a million of four and of five (the built-in walker, strider, waver, fish and
-# twist, equal shares), simulated, and of ten (those and the five shared models, each scaled to
-# 1.8 units: --model-size) standing, through the compute rasterizer (one visibility buffer for
+# twist, equal shares) and of ten (those and the five shared models, each scaled to 1.8 units:
+# --model-size), simulated and standing, through the compute rasterizer (one visibility buffer for
 # every model) in the overview and through auto in the street view; one model's compute run is
 # also the check against docs/BENCHMARKS.md's run 7 that planning per (model, LOD) cost one model
 # nothing (the hardware alone is in docs/BENCHMARKS.md).
@@ -18,12 +18,13 @@ sim="--techniques baked --instances 1000000 --simulate"
 d=.device/assets # the shared models, copied there by hand (device_bench.sh's pattern)
 ten="$five $d/CesiumMan.glb $d/Fox.glb $d/RobotExpressive.glb $d/RiggedSimple.glb $d/animation_with_skeleton.fbx"
 
-# Ten models at one size stand (the simulation takes models at their size as made only).
 bench_run one-compute-standing --techniques baked --instances 1000000 --raster compute
 bench_run ten-compute-standing $ten --model-size 1.8 --techniques baked --instances 1000000 --raster compute
 bench_run one-compute $sim --raster compute
 bench_run four-compute $four $sim --raster compute
 bench_run five-compute $five $sim --raster compute
+bench_run ten-compute $ten --model-size 1.8 $sim --raster compute
 bench_run one-auto-street $sim --raster auto --view street
 bench_run four-auto-street $four $sim --raster auto --view street
+bench_run ten-auto-street $ten --model-size 1.8 $sim --raster auto --view street
 (cd "$out" && tar czf mixed_json.tgz *.json && rm -f *.json)

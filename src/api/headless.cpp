@@ -92,8 +92,6 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
     if (std::string problem = optionsProblem(job); !problem.empty()) return Error{problem};
     if (!(job.model_size >= 0.0f && job.model_size <= 1e6f))
         return Error{"model_size " + std::to_string(job.model_size) + ": a size in units from 0 (as made) to 1e6"};
-    if (job.simulate)
-        if (std::string problem = render::simulatedSizeProblem(job.model_size); !problem.empty()) return Error{problem};
     render::RenderSettings s;
     static_cast<CrowdOptions&>(s) = job; // the crowd's options as given
     s.baked = &asset;

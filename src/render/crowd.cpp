@@ -183,13 +183,9 @@ Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& o) {
     Bounds box = poseBounds(asset, asset.bind_bounds, 0, uint32_t(asset.clips.size()));
     box.min *= all.scale;
     box.max *= all.scale;
-    return layOut(asset, o, box, [&](uint32_t) { return all; });
-}
-
-std::string simulatedSizeProblem(float model_size) {
-    if (model_size == 0.0f) return {};
-    return "a model size with simulation: the simulation spaces and paces each model at its size as made, not yet "
-           "at the size given (docs/MIXED_CROWDS.md)";
+    Crowd crowd = layOut(asset, o, box, [&](uint32_t) { return all; });
+    crowd.model_scales = {all.scale};
+    return crowd;
 }
 
 uint32_t dealModel(uint32_t index, std::span<const float> shares) {
@@ -219,6 +215,7 @@ Crowd makeCrowd(const AssetLibrary& library, const CrowdLayout& o, std::span<con
     }
     Crowd crowd = layOut(library.asset, o, box, [&](uint32_t i) { return models[dealModel(i, shares)]; });
     crowd.clip_bounds = clipCullBounds(library);
+    for (const MemberClips& m : models) crowd.model_scales.push_back(m.scale);
     // Records in model order (each keeps the place it was dealt): a GPU subgroup's members then
     // mostly share a model, so culling's per-(model, LOD) counters and sub-regions see few
     // addresses per subgroup (dealt in index order, four models made the H200's cull pass 5.5x

@@ -40,6 +40,10 @@ struct Crowd {
     // own scale: what the street view frames a member by. Empty (min > max): the union of
     // clip_bounds (a crowd not laid out by makeCrowd).
     Bounds member_bounds{glm::vec3(1.0f), glm::vec3(-1.0f)};
+    // Per model, the scale its members' records carry for CrowdLayout::model_size (each member's
+    // own 0.9-1.1 times it); empty: 1 for every model. The simulation measures each model at it
+    // (sim::settingsFor).
+    std::vector<float> model_scales;
 };
 
 // The boxes of Crowd::clip_bounds for `asset`, and for the clips of a library's models (each
@@ -54,11 +58,6 @@ std::vector<Bounds> clipCullBounds(const BakedAsset& asset, std::span<const Asse
 // clip, phase, speed (0.8-1.2), scale (0.9-1.1) and tint; the same seed gives the same crowd on
 // every platform (own integer hash, no std:: distributions).
 Crowd makeCrowd(const BakedAsset& asset, const CrowdLayout& options);
-
-// Why a crowd laid out at CrowdLayout::model_size cannot be simulated (empty: it can): the
-// simulation spaces members and limits their speeds in world units from each model's size as
-// made (sim::settingsFor), so a model scaled far from it would be spaced and paced wrongly.
-std::string simulatedSizeProblem(float model_size);
 
 // The same for the models of `library`, each member dealt one (InstanceRecord::clips' model) by
 // the hash of its index (throngPropHash(i, THRONG_MODEL_SALT)) against `shares` (one per model,

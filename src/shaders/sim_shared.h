@@ -87,7 +87,8 @@ struct MemberState {
     uint anim;      // walkers: clip time, Q20 seconds; fish: swim phase, Q20 cycles in [0, 1)
     uint rate;      // playback rate over the next step, Q12 (the InstanceRecord's speed)
     uint rng;       // state of the member's random numbers (goals, waits)
-    uint size;      // the member's scale, Q12 (integer maths)
+    uint size;      // the member's own scale, Q12 (integer maths): its record's over its model's
+                    // (SimSettings::scale), whose distances and speeds SimParams holds
     uint scale;     // the member's scale as float bits (InstanceRecord::position_scale.w)
     uint color;     // RGBA8 (InstanceRecord::color)
     ivec2 motion;   // walkers: (x, z) of the last step's move, units: velocity plus the separation push

@@ -116,7 +116,10 @@ float naturalGroundSpeed(const BakedAsset& asset, uint32_t clip) {
     return speed < 0.05 * height ? 0.0f : float(speed);
 }
 
-SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kind kind, uint64_t seed) {
+namespace {
+
+// settingsFor's measure of `asset` at its size as made.
+SimSettings measured(const BakedAsset& asset, const render::Crowd& crowd, Kind kind, uint64_t seed) {
     SimSettings s;
     s.kind = kind;
     s.seed = seed;
@@ -174,13 +177,41 @@ SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kin
     return s;
 }
 
+// `s` (measured at a model's size as made) for the model drawn `scale` times that: every
+// distance and speed times `scale` (root motion's travel too, not its yaw), rates and times as
+// they were.
+SimSettings atScale(SimSettings s, float scale) {
+    if (!(scale > 0.0f) || scale == 1.0f) return s;
+    s.scale = scale;
+    for (float* f :
+         {&s.radius, &s.separation, &s.push, &s.max_speed, &s.min_speed, &s.max_accel, &s.walk_speed, &s.run_speed,
+          &s.arrive_radius, &s.slow_radius, &s.cruise_speed, &s.cohesion, &s.wall_margin, &s.wall_accel})
+        *f *= scale;
+    for (ClipSlot& slot : s.slots) {
+        slot.natural_speed *= scale;
+        for (glm::vec3& r : slot.root_motion) r = glm::vec3(r.x * scale, r.y * scale, r.z);
+    }
+    return s;
+}
+
+float modelScaleOf(const render::Crowd& crowd, size_t model) {
+    return model < crowd.model_scales.size() ? crowd.model_scales[model] : 1.0f;
+}
+
+} // namespace
+
+SimSettings settingsFor(const BakedAsset& asset, const render::Crowd& crowd, Kind kind, uint64_t seed) {
+    return atScale(measured(asset, crowd, kind, seed), modelScaleOf(crowd, 0));
+}
+
 SimSettings settingsFor(std::span<const BakedAsset* const> models, const render::AssetLibrary& library,
                         const render::Crowd& crowd, Kind kind, uint64_t seed) {
     SimSettings s = settingsFor(*models[0], crowd, kind, seed);
     if (models.size() == 1) return s;
     // Each model measured alone; the crowd takes the largest radius, speed limits and pushes.
     std::vector<SimSettings> own;
-    for (const BakedAsset* m : models) own.push_back(settingsFor(*m, crowd, kind, seed));
+    for (size_t m = 0; m < models.size(); ++m)
+        own.push_back(atScale(measured(*models[m], crowd, kind, seed), modelScaleOf(crowd, m)));
     for (const SimSettings& o : own) {
         s.radius = std::max(s.radius, o.radius);
         s.max_speed = std::max(s.max_speed, o.max_speed);
@@ -205,12 +236,14 @@ SimSettings settingsFor(std::span<const BakedAsset* const> models, const render:
             if (slot.clip >= 0) slot.clip += int32_t(library.ranges[m].first_clip);
         g.walk_speed = own[m].walk_speed;
         g.run_speed = own[m].run_speed;
+        g.scale = own[m].scale;
         g.first_clip = library.ranges[m].first_clip;
         s.models.push_back(std::move(g));
     }
     s.slots = s.models[0].slots;
     s.walk_speed = s.models[0].walk_speed;
     s.run_speed = s.models[0].run_speed;
+    s.scale = s.models[0].scale;
     return s;
 }
 

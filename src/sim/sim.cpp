@@ -87,6 +87,7 @@ SimSettings modelSettings(const SimSettings& s, uint32_t model) {
     out.slots = g.slots;
     out.walk_speed = g.walk_speed;
     out.run_speed = g.run_speed;
+    out.scale = g.scale;
     return out;
 }
 
@@ -103,6 +104,8 @@ Status validate(const SimSettings& s) {
     const bool walkers = s.kind == Kind::Walkers;
     if (s.kind != Kind::Walkers && s.kind != Kind::School) return fail("unknown kind");
     if (!(s.step > 0.0f && s.step <= 0.125f)) return fail("step " + number(s.step) + " s is outside (0, 1/8]");
+    if (!(std::isfinite(s.scale) && s.scale > 0.0f && s.scale <= 1e6f))
+        return fail("model scale " + number(s.scale) + " is outside (0, 1e6]");
     if (!(std::isfinite(s.radius) && s.radius > 0.0f))
         return fail("radius " + number(s.radius) + " is not a positive number");
     if (!(s.separation > 0.0f && s.separation <= s.radius))
@@ -361,10 +364,11 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
             const int64_t u = std::clamp<int64_t>(std::llround((world - origin[a]) / unit), -kLimit, kLimit);
             p[a] = int32_t(std::clamp<int64_t>(u, P.field_min[a], P.field_max[a]));
         }
-        const float scale = std::isfinite(r.position_scale.w) && r.position_scale.w > 0.0f ? r.position_scale.w : 1.0f;
-        m.scale = glm::floatBitsToUint(scale);
-        m.size = uint32_t(
-            std::clamp<int64_t>(std::llround(double(scale) * THRONG_SIM_RATE_ONE), 1, 4 * THRONG_SIM_RATE_ONE));
+        const float record_scale =
+            std::isfinite(r.position_scale.w) && r.position_scale.w > 0.0f ? r.position_scale.w : 1.0f;
+        m.scale = glm::floatBitsToUint(record_scale);
+        const double scale = double(record_scale) / double(ms.scale); // the member's own, for its speeds
+        m.size = uint32_t(std::clamp<int64_t>(std::llround(scale * THRONG_SIM_RATE_ONE), 1, 4 * THRONG_SIM_RATE_ONE));
         m.color = r.color;
         m.rng = memberSeed(s.seed, i);
         const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);

@@ -58,6 +58,7 @@ struct ModelGait {
     std::array<ClipSlot, 3> slots; // walkers: by Slot, the crowd's clip numbers (the library's)
     float walk_speed = 1.4f;       // walkers: as SimSettings::walk_speed, for this model
     float run_speed = 0.0f;
+    float scale = 1.0f;      // as SimSettings::scale, for this model
     uint32_t first_clip = 0; // fish: the clip their records name (the model's first)
 };
 
@@ -77,6 +78,10 @@ struct SimSettings {
     float min_speed = 0.0f;    // fish: units/s
     float max_accel = 4.0f;    // units/s^2
     float max_rate = 3.0f;     // the largest playback rate, in [1, 4]
+    // The scale every member's record carries beside its own (render::Crowd::model_scales: its
+    // model drawn at CrowdLayout::model_size). The distances and speeds here are at it, so a
+    // member's own scale, for its speeds, is its record's divided by it. In (0, 1e6].
+    float scale = 1.0f;
 
     // Walkers.
     std::array<ClipSlot, 3> slots; // by Slot: idle, walk, run

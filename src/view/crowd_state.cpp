@@ -196,9 +196,6 @@ bool LiveCrowd::apply(const CrowdState& want) {
                 return fail(st.message.rfind("shadows", 0) == 0 ? st.message : "shadows: " + st.message);
         }
         std::shared_ptr<sim::EventMirror> events;
-        if (want.simulate)
-            if (std::string problem = render::simulatedSizeProblem(setup_.model_size); !problem.empty())
-                return fail(problem);
         if (want.simulate) {
             if (!sim_pipelines_) sim_pipelines_ = sim::createSimPipelines(ctx);
             // The members' animation events come from a CPU copy of the steps: only where there are
