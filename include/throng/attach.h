@@ -12,8 +12,12 @@
 // about 4 pixels).
 //
 // Each member carries a prop or not by a seeded hash of its key (InstanceRecord::key, else its
-// index) against the prop's share (throngCarries in src/shaders/shared.h, the same on the CPU and
+// index) against the prop's share (throngWears in src/shaders/shared.h, the same on the CPU and
 // the GPU); the vertex shader moves a prop's triangles out of view on members without it.
+//
+// Props in a slot (Attachment::slot; issue #25's kits: hats, hair, bags) are its parts: a member
+// wears at most one part of a slot, each part on its share of the members (the shares of a slot
+// add up to 1 or less; the rest wear none), chosen by one hash of the key per slot.
 //
 // Not stored in .throng files: attach after loading (`--attach` in render, bench and view does).
 // The compute rasterizer draws a prop's clusters only on the members that carry it (untinted, as
@@ -34,6 +38,7 @@ struct Attachment {
     Model prop;             // drawn rigid in its bind pose (its skins are ignored), with its materials and textures
     glm::mat4 offset{1.0f}; // the prop's placement in the joint's frame (its bind-pose transform)
     float share = 1.0f;     // of the members that carry it, in [0, 1] (steps of 1/256)
+    std::string slot;       // the kit slot it is a part of (empty: none, carried on its own share)
 };
 
 // The most props one asset carries (they are numbered in 7 bits).
@@ -49,9 +54,15 @@ constexpr uint32_t kMaxProps = 127;
 Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments);
 
 // Whether submesh `submesh` of `asset` belongs to a prop, and the DrawConstants::draw_bits
-// bits its draws carry (the prop's number and share: src/shaders/shared.h; 0 for the model's own).
+// bits its draws carry (THRONG_DRAW_UNTINTED and the prop's wear selector: src/shaders/shared.h;
+// 0 for the model's own).
 bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh);
 uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh);
+
+// Prop `prop`'s wear selector (throngWear: its slot's salt and its interval of 256ths; 0 past
+// the props), and whether the member of key `key` wears it (as the shaders decide).
+uint32_t propWear(const BakedAsset& asset, uint32_t prop);
+bool wears(const BakedAsset& asset, uint32_t prop, uint32_t key);
 
 // `--attach JOINT=MODEL[,X,Y,Z[,RX,RY,RZ[,SCALE]]][@SHARE%]`: the joint, the model to load, the
 // offset (translation in model units, then rotations in degrees about x, y, z applied in that

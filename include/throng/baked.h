@@ -185,6 +185,7 @@ struct BakedProp {
     uint32_t first_vertex = 0, vertex_count = 0;
     float share = 1.0f;     // of the members that carry it
     glm::mat4 offset{1.0f}; // in the joint's frame
+    std::string slot;       // the kit slot it is a part of (throng/attach.h; empty: none)
 };
 
 struct BakedAsset {

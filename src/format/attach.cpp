@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 namespace throng {
 
@@ -96,6 +97,19 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
                                             "source animation)");
     if (asset.props.size() + attachments.size() > kMaxProps)
         return Status::failure("at most " + std::to_string(kMaxProps) + " props on one model");
+    // A slot's parts share one member in it at most: their shares add up to 1 or less.
+    std::map<std::string, double> slot_shares;
+    for (const BakedProp& p : asset.props)
+        if (!p.slot.empty()) slot_shares[p.slot] += double(p.share);
+    for (const Attachment& a : attachments) {
+        if (a.slot.empty()) continue;
+        if (a.slot.size() > 64 || a.slot.find_first_of("\n\r") != std::string::npos)
+            return Status::failure("slot name '" + a.slot.substr(0, 64) + "': at most 64 characters on one line");
+        if ((slot_shares[a.slot] += double(a.share)) > 1.0 + 1e-6)
+            return Status::failure("slot '" + a.slot + "': its parts' shares add up to " +
+                                   std::to_string(int(std::lround(slot_shares[a.slot] * 100.0))) +
+                                   "%, past 100% (a member wears one part of a slot at most)");
+    }
     BakedAsset out = asset; // all or nothing
     for (const Attachment& a : attachments) {
         const std::string what = "prop '" + a.prop.source + "' on joint '" + a.joint + "'";
@@ -121,6 +135,7 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
         prop.name = a.prop.source;
         prop.joint = joint;
         prop.share = a.share;
+        prop.slot = a.slot;
         prop.offset = a.offset;
         prop.first_vertex = uint32_t(out.vertices.size());
         prop.vertex_count = uint32_t(g.vertices.size());
@@ -216,16 +231,36 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
     return {};
 }
 
+uint32_t propWear(const BakedAsset& asset, uint32_t prop) {
+    if (prop >= asset.props.size()) return 0;
+    const std::string& slot = asset.props[prop].slot;
+    // The slot's salt is its first prop's number; the intervals follow the props' order.
+    uint32_t salt = prop + 1;
+    double before = 0.0;
+    if (!slot.empty())
+        for (uint32_t p = 0; p < prop; ++p)
+            if (asset.props[p].slot == slot) {
+                salt = std::min(salt, p + 1);
+                before += double(std::clamp(asset.props[p].share, 0.0f, 1.0f));
+            }
+    const double after = before + double(std::clamp(asset.props[prop].share, 0.0f, 1.0f));
+    auto q = [](double share) { return uint32_t(std::clamp<long>(std::lround(share * 256.0), 0, 256)); };
+    return gpu::shader::throngWear(salt, std::min(q(before), 255u), q(after));
+}
+
 bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh) { return propDrawBits(asset, submesh) != 0; }
 
 uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh) {
-    for (size_t p = 0; p < asset.props.size(); ++p) {
+    for (uint32_t p = 0; p < asset.props.size(); ++p) {
         const BakedProp& prop = asset.props[p];
         if (submesh < prop.first_submesh || submesh - prop.first_submesh >= prop.submesh_count) continue;
-        const uint32_t share = uint32_t(std::lround(std::clamp(prop.share, 0.0f, 1.0f) * 256.0f));
-        return uint32_t(p + 1) << THRONG_PROP_SHIFT | share << THRONG_PROP_SHARE_SHIFT;
+        return THRONG_DRAW_UNTINTED | propWear(asset, p) << THRONG_DRAW_WEAR_SHIFT;
     }
     return 0;
+}
+
+bool wears(const BakedAsset& asset, uint32_t prop, uint32_t key) {
+    return gpu::shader::throngWears(key, propWear(asset, prop));
 }
 
 Result<AttachmentSpec> parseAttachment(std::string_view text) {

@@ -132,8 +132,8 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
                                 &pass.sets[slot * pass.textures + set], dynamic_offset != nullptr ? 1 : 0,
                                 dynamic_offset);
         constants.base_color = sub.base_color;
-        // The frame slot stays; the prop bits are the submesh's.
-        constants.draw_bits = (constants.draw_bits & (0xffu << THRONG_DRAW_SLOT_SHIFT)) |
+        // The frame slot stays; the wear selector and the untinted bit are the submesh's.
+        constants.draw_bits = (constants.draw_bits & (THRONG_DRAW_SLOT_MASK << THRONG_DRAW_SLOT_SHIFT)) |
                               (set != 0 ? THRONG_DRAW_TEXTURED : 0u) |
                               (s < asset.submesh_props.size() ? asset.submesh_props[s] : 0u);
         // A crowd of several models: the submesh's model's coarse levels.

@@ -23,7 +23,7 @@ void main() {
     if (!gl_FrontFacing) n = -n;
     float diffuse = max(dot(n, -draw.light_direction.xyz), 0.0);
 #ifdef THRONG_SHADOWS
-    if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, draw.light_direction.xyz, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & 0xffu);
+    if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, draw.light_direction.xyz, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK);
 #endif
     vec4 albedo = in_color;
     if ((draw.draw_bits & THRONG_DRAW_TEXTURED) != 0u) albedo *= texture(base_texture, in_uv);

@@ -20,21 +20,18 @@ layout(location = 2) out vec4 out_color;
 layout(location = 3) out vec3 out_world; // read by lit_shadowed.frag only
 
 // Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
-// output of the vertex. A prop's vertex (the submesh's draw_bits says) on a member that does
-// not carry it lands outside the clip volume (its triangles vanish; capture: NaN).
+// output of the vertex. A vertex of a prop or kit part (the submesh's wear selector in
+// draw_bits) on a member that does not wear it lands outside the clip volume (its triangles
+// vanish; capture: NaN).
 void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) {
-    uint prop = draw.draw_bits >> THRONG_PROP_SHIFT;
-    if (prop != 0u) {
-        uint share = (draw.draw_bits >> THRONG_PROP_SHARE_SHIFT) & 0x1ffu;
-        if (!throngCarries(inst.key != 0u ? inst.key : member, prop, share)) {
-            gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
-            captureWorld(member, vec3(uintBitsToFloat(0x7fc00000u)));
-            out_normal = vec3(0.0, 1.0, 0.0);
-            out_uv = vec2(0.0);
-            out_color = vec4(0.0);
-            out_world = vec3(0.0);
-            return;
-        }
+    if (!throngWears(inst.key != 0u ? inst.key : member, draw.draw_bits >> THRONG_DRAW_WEAR_SHIFT)) {
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        captureWorld(member, vec3(uintBitsToFloat(0x7fc00000u)));
+        out_normal = vec3(0.0, 1.0, 0.0);
+        out_uv = vec2(0.0);
+        out_color = vec4(0.0);
+        out_world = vec3(0.0);
+        return;
     }
     vec4 q = instanceOrientation(inst);
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
@@ -44,5 +41,6 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
     out_normal = rotateByQuaternion(q, n);
     out_uv = vtx.uv;
     // A prop keeps its own colours: the member's tint is the member's.
-    out_color = vtx.color * (prop != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color)) * draw.base_color;
+    bool untinted = (draw.draw_bits & THRONG_DRAW_UNTINTED) != 0u;
+    out_color = vtx.color * (untinted ? vec4(1.0) : unpackUnorm4x8(inst.color)) * draw.base_color;
 }

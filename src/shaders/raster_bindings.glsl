@@ -31,9 +31,9 @@ layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_SLOTS) readonly buffer V
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
 
-// Whether member `member` (its record `inst`) draws submesh `submesh`: a prop's submesh only on
-// the members that carry the prop, as member.glsl's emitVertex decides for the vertex shaders.
+// Whether member `member` (its record `inst`) draws submesh `submesh`: a prop's or kit part's
+// submesh only on the members that wear it, as member.glsl's emitVertex decides for the vertex
+// shaders.
 bool memberDrawsSubmesh(uint member, InstanceRecord inst, uint submesh) {
-    uint bits = submesh_props[submesh], prop = bits >> THRONG_PROP_SHIFT;
-    return prop == 0u || throngCarries(inst.key != 0u ? inst.key : member, prop, (bits >> THRONG_PROP_SHARE_SHIFT) & 0x1ffu);
+    return throngWears(inst.key != 0u ? inst.key : member, submesh_props[submesh] >> THRONG_DRAW_WEAR_SHIFT);
 }

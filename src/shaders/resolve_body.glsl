@@ -131,7 +131,7 @@ void main() {
     // a negative `area` here.
     if (area > 0.0) normal = -normal;
     // A prop keeps its own colours (member.glsl): the member's tint is the member's.
-    vec4 tint = submesh_props[tri.w] != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color);
+    vec4 tint = (submesh_props[tri.w] & THRONG_DRAW_UNTINTED) != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color);
     vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * shading.base_color;
     if (textured) {
         vec2 at_uv = pb.x * uv[0] + pb.y * uv[1] + pb.z * uv[2];

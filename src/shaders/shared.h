@@ -78,7 +78,8 @@ using uint = uint32_t;
 #define THRONG_BINDING_TRIANGLE_SLOTS                                                                                  \
     31 // storage buffer: uvec4 per chain triangle (its vertices' indices among its LOD's vertices, 0)
 #define THRONG_BINDING_SUBMESH_PROPS                                                                                   \
-    34 // storage buffer: uint per submesh, its prop bits (as DrawConstants::draw_bits carries them; 0: the model's)
+    34 // storage buffer: uint per submesh, its wear selector and THRONG_DRAW_UNTINTED as DrawConstants::draw_bits
+       // carries them (0: the model's, drawn on every member)
 #define THRONG_BINDING_RESOLVED                                                                                        \
     35 // storage buffer: uvec4 per pixel, what the resolve shaded: linear colour (3 float bits), depth (float bits;
        // THRONG_RESOLVED_NONE: nothing), which the composite draw writes into the frame's targets
@@ -231,15 +232,21 @@ THRONG_FN uint throngClipA(uint clips) { return clips & 0xfffu; }
 THRONG_FN uint throngClipB(uint clips) { return (clips >> 12u) & 0xfffu; }
 THRONG_FN uint throngAssetOf(uint clips) { return clips >> 24u; }
 
-// DrawConstants::draw_bits: bit 0 the submesh's texture is bound; bits 8-15 the frame slot.
+// DrawConstants::draw_bits: bit 0 the submesh's texture is bound; bit 1 the submesh keeps its
+// own colours (a prop: not tinted by the member); bits 2-7 the frame slot; bits 8-31 the
+// submesh's wear selector (below; 0: every member draws it).
 #define THRONG_DRAW_TEXTURED 1u
-#define THRONG_DRAW_SLOT_SHIFT 8u
-// Props (throng/attach.h): a prop's submeshes carry, in DrawConstants::draw_bits, the prop's
-// number (1-based) in bits 25-31 and the share of members that carry it in bits 16-24 (0 to
-// 256 = all). Member key k carries prop p when the top 8 bits of throngPropHash(k, p) are below
-// the share: the same integer hash on the CPU and the GPU.
-#define THRONG_PROP_SHARE_SHIFT 16u
-#define THRONG_PROP_SHIFT 25u
+#define THRONG_DRAW_UNTINTED 2u
+#define THRONG_DRAW_SLOT_SHIFT 2u
+#define THRONG_DRAW_SLOT_MASK 0x3fu
+#define THRONG_DRAW_WEAR_SHIFT 8u
+// Props and kit parts (throng/attach.h): which members draw a submesh. A wear selector (24 bits)
+// holds a salt (bits 0-6, 1 .. THRONG_MAX_PROPS; 0: every member) and an interval [lo, hi) of
+// 256ths (lo bits 7-14, hi bits 15-23, 0 .. 256): member key k wears the submesh when the top 8
+// bits of throngPropHash(k, salt) lie in it. A prop alone has its own number as salt and [0,
+// share); the parts of a slot share their slot's salt (its first part's number) and take
+// adjacent intervals, so a member wears at most one part of a slot, each as often as its weight.
+// The same integer hash on the CPU and the GPU.
 #define THRONG_MAX_PROPS 127u
 THRONG_FN uint throngPropHash(uint key, uint prop) {
     uint h = key * 747796405u + prop * 2891336453u + 1u;
@@ -247,6 +254,15 @@ THRONG_FN uint throngPropHash(uint key, uint prop) {
     return (h >> 22u) ^ h;
 }
 THRONG_FN bool throngCarries(uint key, uint prop, uint share) { return (throngPropHash(key, prop) >> 24u) < share; }
+THRONG_FN uint throngWear(uint salt, uint lo, uint hi) {
+    return (salt & 0x7fu) | (lo & 0xffu) << 7u | (hi & 0x1ffu) << 15u;
+}
+THRONG_FN bool throngWears(uint key, uint wear) {
+    uint salt = wear & 0x7fu;
+    if (salt == 0u) return true;
+    uint h = throngPropHash(key, salt) >> 24u;
+    return h >= ((wear >> 7u) & 0xffu) && h < ((wear >> 15u) & 0x1ffu);
+}
 // A crowd of several models deals member i its model by throngPropHash(i, THRONG_MODEL_SALT)
 // (render/crowd.h dealModel; props use 1 .. THRONG_MAX_PROPS).
 #define THRONG_MODEL_SALT 255u
@@ -273,8 +289,9 @@ struct DrawConstants {
     float time;           // seconds since the crowd started
     uint joint_count;     // palette entries per instance (palette, bonetex)
     uint draw_bits;       // four things a draw's shaders need, packed: THRONG_DRAW_TEXTURED (the submesh's texture is
-                          // bound), the frame slot at THRONG_DRAW_SLOT_SHIFT (8 bits: ShadowParams), and a prop's share
-                          // and number at THRONG_PROP_SHARE_SHIFT and THRONG_PROP_SHIFT (0 for the model's submeshes)
+                          // bound), THRONG_DRAW_UNTINTED (a prop's colours), the frame slot at THRONG_DRAW_SLOT_SHIFT
+                          // (6 bits: ShadowParams) and the submesh's wear selector at THRONG_DRAW_WEAR_SHIFT (0: every
+                          // member's)
     uint vertex_count;    // vertices per instance (cpu: pre-skinned vertices are instance-major)
     uint bone_texture_width; // bonetex: texels per row of the bone texture
     uint first_instance;     // palette-ubo: first instance of the batch being drawn
