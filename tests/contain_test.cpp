@@ -135,6 +135,14 @@ void expectSameModel(const Model& a, const Model& b) {
             EXPECT_TRUE(sameBits(x.values, y.values)) << "track " << t;
         }
     }
+    ASSERT_EQ(a.parts.size(), b.parts.size());
+    for (size_t p = 0; p < a.parts.size(); ++p) {
+        EXPECT_EQ(a.parts[p].name, b.parts[p].name);
+        EXPECT_EQ(a.parts[p].slot, b.parts[p].slot);
+        EXPECT_TRUE(sameBits(a.parts[p].share, b.parts[p].share));
+        EXPECT_EQ(a.parts[p].first_mesh, b.parts[p].first_mesh);
+        EXPECT_EQ(a.parts[p].mesh_count, b.parts[p].mesh_count);
+    }
     EXPECT_EQ(a.warnings, b.warnings);
 }
 
@@ -208,6 +216,7 @@ Model everyField() {
                                 {0.0f},
                                 {{0, 0, 0, 0}, {1, 1, 1, 0}, {nan_payload, 0, 0, 0}}});
     m.clips = {clip, Clip{"empty", 0.0f, {}}};
+    m.parts = {Part{"hat", "head", 0.25f, 0, 1}, Part{"bag", "", 1.0f, 1, 1}};
     m.warnings = {"first warning", "second: \"quoted\""};
     return m;
 }

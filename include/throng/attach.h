@@ -30,6 +30,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace throng {
 
@@ -41,8 +42,8 @@ struct Attachment {
     std::string slot;       // the kit slot it is a part of (empty: none, carried on its own share)
 };
 
-// The most props one asset carries (they are numbered in 7 bits).
-constexpr uint32_t kMaxProps = 127;
+// The most props one asset carries, its own parts included (they are numbered in 7 bits).
+constexpr uint32_t kMaxProps = kMaxParts;
 
 // Appends each attachment's prop to `asset` (vertices, indices at every level of detail,
 // submeshes, textures, the props list), grows every frame bound and the bind bounds by the prop
@@ -62,6 +63,8 @@ uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh);
 // Prop `prop`'s wear selector (throngWear: its slot's salt and its interval of 256ths; 0 past
 // the props), and whether the member of key `key` wears it (as the shaders decide).
 uint32_t propWear(const BakedAsset& asset, uint32_t prop);
+// The props as parts (name, slot, share; submeshes as the mesh range), for validateParts.
+std::vector<Part> propParts(const BakedAsset& asset);
 bool wears(const BakedAsset& asset, uint32_t prop, uint32_t key);
 
 // `--attach JOINT=MODEL[,X,Y,Z[,RX,RY,RZ[,SCALE]]][@SHARE%]`: the joint, the model to load, the

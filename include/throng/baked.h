@@ -176,8 +176,11 @@ struct BakedImpostors {
 };
 constexpr uint32_t kMaxImpostorTexels = 16384; // image width and height at most (a common maxImageDimension2D)
 
-// A prop that follows a joint (throng/attach.h): submeshes first_submesh .. first_submesh +
-// submesh_count - 1 of the asset are its, skinned to palette entry `joint` alone.
+// A prop or part: submeshes first_submesh .. first_submesh + submesh_count - 1 and vertices
+// first_vertex .. + vertex_count - 1 of the asset are its, worn by `share` of the members (within
+// its slot: throng/attach.h). Either attached (attachProps: skinned to palette entry `joint`
+// alone, placed by `offset`) or one of the model's own parts (Model::parts: joint 0, offset the
+// identity, skinned as the model made it).
 struct BakedProp {
     std::string name;   // the prop model's source, for messages
     uint32_t joint = 0; // palette entry

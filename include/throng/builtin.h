@@ -8,6 +8,10 @@
 //                   planted in the clip itself (root motion; bake --root-motion takes it out).
 //   builtin:waver   the walker with a third clip, `wave`: standing, the right arm raised and
 //                   waving (for layers: `--technique pose --layer wave@shoulder_r`).
+//   builtin:kit     the walker with parts in four slots (Model::parts; issue #25's kits): hair
+//                   (short, bun, long, mohawk), hat (brimmed, cap, top hat, helmet), bag
+//                   (backpack, satchel, tall pack, drum) and face (glasses, beard, mask, eye
+//                   patch), each part on its share of the members, one part of a slot at most.
 //   builtin:sword   a prop for attachments (throng/attach.h): grip at the origin, blade along +z.
 //   builtin:hat     a prop: brim underside at y = 0, crown up to 0.13.
 //   builtin:twist   an open cylinder along +y (radius 0.25, height 2) on joints `base` (origin)
@@ -25,7 +29,7 @@
 
 namespace throng {
 
-std::span<const std::string_view> builtinNames(); // {"fish", "hat", "strider", "sword", "twist", "walker", "waver"}
+std::span<const std::string_view> builtinNames(); // {"fish", "hat", "kit", "strider", "sword", "twist", "walker", "waver"}
 
 // name without the "builtin:" prefix; an unknown name is an Error listing the known ones.
 Result<Model> makeBuiltin(std::string_view name);
@@ -34,6 +38,7 @@ Model makeFish();
 Model makeWalker();
 Model makeStrider();
 Model makeWaver();
+Model makeKit();
 Model makeSword();
 Model makeHat();
 Model makeTwist();

@@ -18,6 +18,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,17 @@ struct Clip {
     std::vector<Track> tracks;
 };
 
+// Meshes that not every member wears (issue #25's kits: hair, hats, bags; throng/attach.h):
+// meshes first_mesh .. first_mesh + mesh_count - 1, worn by `share` of the members, and where
+// `slot` is named, never with another part of that slot (the shares of a slot add up to 1 or
+// less; the rest of the members wear none of it). bake() makes each a BakedProp.
+struct Part {
+    std::string name;  // for messages and `throng info`
+    std::string slot;  // empty: worn on its own share, independently of the others
+    float share = 1.0f; // in [0, 1], steps of 1/256
+    uint32_t first_mesh = 0, mesh_count = 0;
+};
+
 struct Model {
     std::string source; // path, or builtin:NAME
     std::string format; // human-readable, e.g. "glTF 2.0 binary (.glb)"
@@ -138,6 +150,7 @@ struct Model {
     std::vector<Material> materials;
     std::vector<Texture> textures;
     std::vector<Clip> clips;
+    std::vector<Part> parts; // meshes not every member wears (none: every mesh on every member)
     std::vector<std::string> warnings; // things the importer changed or skipped, one line each
 };
 
@@ -148,6 +161,10 @@ std::vector<std::string> missingTextures(const Model& model);
 // "mesh 2 'Body' vertex 17: weights sum to 0.75, not 1".
 Status validate(const Skeleton& skeleton);
 Status validate(const Model& model);
+// The rules of parts alone (Model::parts, BakedAsset::props alike): at most kMaxParts, shares in
+// [0, 1], names on one line (256 characters, a slot 64), a slot's shares adding up to 1 or less.
+constexpr uint32_t kMaxParts = 127; // numbered in 7 bits (src/shaders/shared.h: THRONG_MAX_PROPS)
+Status validateParts(std::span<const Part> parts);
 
 // --- Derived facts (what `throng info` prints) ------------------------------------------
 

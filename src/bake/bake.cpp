@@ -144,6 +144,33 @@ Status copyMeshes(const Model& model, BakedAsset& asset, std::vector<std::string
     return {};
 }
 
+// Model::parts as BakedProps over the submeshes and vertices of their meshes (copyMeshes keeps
+// the meshes' order: a mesh's submeshes, or one for its indices, and its vertices in turn).
+void copyParts(const Model& model, BakedAsset& asset) {
+    std::vector<uint32_t> first_submesh, first_vertex; // per mesh, then one past the last
+    uint32_t submeshes = 0, vertices = 0;
+    for (const Mesh& mesh : model.meshes) {
+        first_submesh.push_back(submeshes);
+        first_vertex.push_back(vertices);
+        submeshes += mesh.submeshes.empty() ? (mesh.indices.empty() ? 0u : 1u) : uint32_t(mesh.submeshes.size());
+        vertices += uint32_t(mesh.positions.size());
+    }
+    first_submesh.push_back(submeshes);
+    first_vertex.push_back(vertices);
+    for (const Part& p : model.parts) {
+        const uint32_t end = p.first_mesh + p.mesh_count;
+        BakedProp b;
+        b.name = p.name;
+        b.slot = p.slot;
+        b.share = p.share;
+        b.first_submesh = first_submesh[p.first_mesh];
+        b.submesh_count = first_submesh[end] - b.first_submesh;
+        b.first_vertex = first_vertex[p.first_mesh];
+        b.vertex_count = first_vertex[end] - b.first_vertex;
+        asset.props.push_back(std::move(b));
+    }
+}
+
 // Vertex animation of frame f of clip c: every vertex skinned by the reference with the frame's
 // exact matrices, position (w = 1) then normal (w = 0), rounded to float (then half).
 Status bakeVatFrame(const Model& model, const std::vector<glm::dmat4>& exact, BakedAsset& asset, size_t c, uint32_t f) {
@@ -276,6 +303,7 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                      std::to_string(asset.texelsPerRow()) + "), more than the limit of " +
                      std::to_string(kMaxBakedTexels) + "; lower the fps"};
     if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
+    copyParts(model, asset);
     buildLods(asset, options.lods);
     const uint64_t vat_texels = options.vat ? asset.vatTexelCount() : 0;
     if (vat_texels > kMaxBakedTexels)

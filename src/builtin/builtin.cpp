@@ -7,7 +7,7 @@
 namespace throng {
 namespace {
 
-constexpr std::array<std::string_view, 7> kNames = {"fish", "hat", "strider", "sword", "twist", "walker", "waver"};
+constexpr std::array<std::string_view, 8> kNames = {"fish", "hat", "kit", "strider", "sword", "twist", "walker", "waver"};
 
 } // namespace
 
@@ -18,6 +18,7 @@ Result<Model> makeBuiltin(std::string_view name) {
     if (name == "walker") return makeWalker();
     if (name == "strider") return makeStrider();
     if (name == "waver") return makeWaver();
+    if (name == "kit") return makeKit();
     if (name == "sword") return makeSword();
     if (name == "hat") return makeHat();
     if (name == "twist") return makeTwist();

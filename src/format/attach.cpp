@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <map>
 
 namespace throng {
 
@@ -97,19 +96,10 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
                                             "source animation)");
     if (asset.props.size() + attachments.size() > kMaxProps)
         return Status::failure("at most " + std::to_string(kMaxProps) + " props on one model");
-    // A slot's parts share one member in it at most: their shares add up to 1 or less.
-    std::map<std::string, double> slot_shares;
-    for (const BakedProp& p : asset.props)
-        if (!p.slot.empty()) slot_shares[p.slot] += double(p.share);
-    for (const Attachment& a : attachments) {
-        if (a.slot.empty()) continue;
-        if (a.slot.size() > 64 || a.slot.find_first_of("\n\r") != std::string::npos)
-            return Status::failure("slot name '" + a.slot.substr(0, 64) + "': at most 64 characters on one line");
-        if ((slot_shares[a.slot] += double(a.share)) > 1.0 + 1e-6)
-            return Status::failure("slot '" + a.slot + "': its parts' shares add up to " +
-                                   std::to_string(int(std::lround(slot_shares[a.slot] * 100.0))) +
-                                   "%, past 100% (a member wears one part of a slot at most)");
-    }
+    // The props there and the new ones as parts: shares, slots, names (validateParts).
+    std::vector<Part> parts = propParts(asset);
+    for (const Attachment& a : attachments) parts.push_back({a.prop.source, a.slot, a.share, 0, 0});
+    if (Status st = validateParts(parts); !st) return st;
     BakedAsset out = asset; // all or nothing
     for (const Attachment& a : attachments) {
         const std::string what = "prop '" + a.prop.source + "' on joint '" + a.joint + "'";
@@ -229,6 +219,12 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
     }
     asset = std::move(out);
     return {};
+}
+
+std::vector<Part> propParts(const BakedAsset& asset) {
+    std::vector<Part> parts;
+    for (const BakedProp& p : asset.props) parts.push_back({p.name, p.slot, p.share, p.first_submesh, p.submesh_count});
+    return parts;
 }
 
 uint32_t propWear(const BakedAsset& asset, uint32_t prop) {

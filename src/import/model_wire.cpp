@@ -26,7 +26,7 @@ static_assert(sizeof(glm::quat) == 16 && sizeof(glm::mat4) == 64 && sizeof(glm::
 static_assert(sizeof(Transform) == 40 && sizeof(Skeleton) == 72 && sizeof(Skin) == 56);
 static_assert(sizeof(PaletteEntry) == 68 && sizeof(Material) == 56 && sizeof(Texture) == 120);
 static_assert(sizeof(Submesh) == 12 && sizeof(Mesh) == 232 && sizeof(Track) == 56 && sizeof(Clip) == 64);
-static_assert(sizeof(Model) == 304);
+static_assert(sizeof(Part) == 80 && sizeof(Model) == 328);
 #endif
 
 // --- writing ----------------------------------------------------------------------------------
@@ -231,6 +231,22 @@ void getClip(Reader& r, Clip& c) {
     getEach(r, c.tracks, getTrack);
 }
 
+void putPart(ByteWriter& w, const Part& p) {
+    w.string(p.name);
+    w.string(p.slot);
+    w.f32(p.share);
+    w.u32(p.first_mesh);
+    w.u32(p.mesh_count);
+}
+
+void getPart(Reader& r, Part& p) {
+    getString(r, p.name);
+    getString(r, p.slot);
+    p.share = r.in().f32();
+    p.first_mesh = r.in().u32();
+    p.mesh_count = r.in().u32();
+}
+
 } // namespace
 
 std::vector<uint8_t> encodeModel(const Model& model) {
@@ -247,6 +263,7 @@ std::vector<uint8_t> encodeModel(const Model& model) {
     putEach(w, model.materials, putMaterial);
     putEach(w, model.textures, putTexture);
     putEach(w, model.clips, putClip);
+    putEach(w, model.parts, putPart);
     putEach(w, model.warnings, putString);
     return std::move(w.out);
 }
@@ -266,6 +283,7 @@ Result<Model> decodeModel(std::span<const uint8_t> bytes) {
     getEach(r, model.materials, getMaterial);
     getEach(r, model.textures, getTexture);
     getEach(r, model.clips, getClip);
+    getEach(r, model.parts, getPart);
     getEach(r, model.warnings, getString);
     if (r.failed()) return Error{"the importer's result is damaged: " + r.problem()};
     if (Status s = r.in().finish(); !s)

@@ -4,6 +4,7 @@
 
 #include "names.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -164,6 +165,41 @@ Status validate(const Model& model) {
     for (size_t m = 0; m < model.materials.size(); ++m)
         if (model.materials[m].texture >= int32_t(model.textures.size()))
             return Status::failure("material " + std::to_string(m) + ": texture out of range");
+    std::vector<bool> in_part(model.meshes.size(), false);
+    for (const Part& p : model.parts) {
+        const std::string what = "part '" + p.name.substr(0, 64) + "'";
+        if (p.mesh_count == 0 || p.first_mesh >= model.meshes.size() ||
+            p.mesh_count > model.meshes.size() - p.first_mesh)
+            return Status::failure(what + ": meshes " + std::to_string(p.first_mesh) + " + " +
+                                   std::to_string(p.mesh_count) + " outside the model's " +
+                                   std::to_string(model.meshes.size()));
+        for (uint32_t m = p.first_mesh; m < p.first_mesh + p.mesh_count; ++m) {
+            if (in_part[m]) return Status::failure(what + ": mesh " + std::to_string(m) + " is in another part too");
+            in_part[m] = true;
+        }
+    }
+    return validateParts(model.parts);
+}
+
+Status validateParts(std::span<const Part> parts) {
+    if (parts.size() > kMaxParts)
+        return Status::failure(std::to_string(parts.size()) + " parts, more than " + std::to_string(kMaxParts));
+    std::vector<std::pair<std::string, double>> slots;
+    for (const Part& p : parts) {
+        const std::string what = "part '" + p.name.substr(0, 64) + "'";
+        if (p.name.size() > 256 || p.slot.size() > 64 || p.name.find_first_of("\n\r") != std::string::npos ||
+            p.slot.find_first_of("\n\r") != std::string::npos)
+            return Status::failure(what + ": a name past 256 or a slot past 64 characters, or not on one line");
+        if (!(p.share >= 0.0f && p.share <= 1.0f))
+            return Status::failure(what + ": share " + std::to_string(p.share) + " outside 0..1");
+        if (p.slot.empty()) continue;
+        auto it = std::find_if(slots.begin(), slots.end(), [&](const auto& s) { return s.first == p.slot; });
+        if (it == slots.end()) it = slots.insert(slots.end(), {p.slot, 0.0});
+        if ((it->second += double(p.share)) > 1.0 + 1e-6)
+            return Status::failure("slot '" + p.slot + "': its parts' shares add up to " +
+                                   std::to_string(int(std::lround(it->second * 100.0))) +
+                                   "%, past 100% (a member wears one part of a slot at most)");
+    }
     return {};
 }
 
