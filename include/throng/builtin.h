@@ -29,7 +29,8 @@
 
 namespace throng {
 
-std::span<const std::string_view> builtinNames(); // {"fish", "hat", "kit", "strider", "sword", "twist", "walker", "waver"}
+std::span<const std::string_view>
+builtinNames(); // {"fish", "hat", "kit", "strider", "sword", "twist", "walker", "waver"}
 
 // name without the "builtin:" prefix; an unknown name is an Error listing the known ones.
 Result<Model> makeBuiltin(std::string_view name);

@@ -134,8 +134,8 @@ struct Clip {
 // `slot` is named, never with another part of that slot (the shares of a slot add up to 1 or
 // less; the rest of the members wear none of it). bake() makes each a BakedProp.
 struct Part {
-    std::string name;  // for messages and `throng info`
-    std::string slot;  // empty: worn on its own share, independently of the others
+    std::string name;   // for messages and `throng info`
+    std::string slot;   // empty: worn on its own share, independently of the others
     float share = 1.0f; // in [0, 1], steps of 1/256
     uint32_t first_mesh = 0, mesh_count = 0;
 };
@@ -150,7 +150,7 @@ struct Model {
     std::vector<Material> materials;
     std::vector<Texture> textures;
     std::vector<Clip> clips;
-    std::vector<Part> parts; // meshes not every member wears (none: every mesh on every member)
+    std::vector<Part> parts;           // meshes not every member wears (none: every mesh on every member)
     std::vector<std::string> warnings; // things the importer changed or skipped, one line each
 };
 

@@ -7,7 +7,8 @@
 namespace throng {
 namespace {
 
-constexpr std::array<std::string_view, 8> kNames = {"fish", "hat", "kit", "strider", "sword", "twist", "walker", "waver"};
+constexpr std::array<std::string_view, 8> kNames = {"fish",  "hat",   "kit",    "strider",
+                                                    "sword", "twist", "walker", "waver"};
 
 } // namespace
 

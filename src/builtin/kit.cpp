@@ -30,7 +30,9 @@ const glm::vec4 kBrown{0.23f, 0.13f, 0.07f, 1.0f}, kBlond{0.78f, 0.62f, 0.32f, 1
     kOrange{0.90f, 0.45f, 0.08f, 1.0f}, kWhite{0.92f, 0.92f, 0.90f, 1.0f}, kGrey{0.35f, 0.35f, 0.37f, 1.0f};
 
 // The head's crown: the walker's head is about 0.18 wide, 0.20 deep, its top at y = 1.80.
-void hairCap(Mesh& m, const glm::vec4& c) { addEllipsoid(m, {0.0f, 1.685f, 0.008f}, {0.098f, 0.125f, 0.108f}, c, 8, 0.05f); }
+void hairCap(Mesh& m, const glm::vec4& c) {
+    addEllipsoid(m, {0.0f, 1.685f, 0.008f}, {0.098f, 0.125f, 0.108f}, c, 8, 0.05f);
+}
 
 // A cylinder about +y centred on (x, z).
 void cylinderAt(Mesh& m, float x, float z, float radius, float y0, float y1, const glm::vec4& c) {
@@ -53,7 +55,9 @@ std::vector<PartDef> kitParts() {
              addBox(m, {-0.088f, 1.44f, -0.105f}, {0.088f, 1.70f, -0.055f}, kBlack);
          }},
         {"hair", "mohawk", 0.15f, "head",
-         [](Mesh& m) { addBox(m, {-0.014f, 1.70f, -0.09f}, {0.014f, 1.87f, 0.09f}, kRed); }},
+         [](Mesh& m) {
+             addBox(m, {-0.014f, 1.70f, -0.09f}, {0.014f, 1.87f, 0.09f}, kRed);
+         }},
 
         {"hat", "brimmed hat", 0.20f, "head",
          [](Mesh& m) {
@@ -71,10 +75,14 @@ std::vector<PartDef> kitParts() {
              cylinderAt(m, 0.0f, 0.01f, 0.085f, 1.78f, 2.0f, kBlack);
          }},
         {"hat", "helmet", 0.10f, "head",
-         [](Mesh& m) { addEllipsoid(m, {0.0f, 1.70f, 0.008f}, {0.112f, 0.135f, 0.122f}, kSteel, 8, 0.0f); }},
+         [](Mesh& m) {
+             addEllipsoid(m, {0.0f, 1.70f, 0.008f}, {0.112f, 0.135f, 0.122f}, kSteel, 8, 0.0f);
+         }},
 
         {"bag", "backpack", 0.25f, "chest",
-         [](Mesh& m) { addBox(m, {-0.12f, 1.04f, -0.25f}, {0.12f, 1.40f, -0.105f}, kCanvas); }},
+         [](Mesh& m) {
+             addBox(m, {-0.12f, 1.04f, -0.25f}, {0.12f, 1.40f, -0.105f}, kCanvas);
+         }},
         {"bag", "satchel", 0.20f, "chest",
          [](Mesh& m) {
              addBox(m, {0.165f, 0.86f, -0.07f}, {0.215f, 1.04f, 0.10f}, kLeather);
@@ -94,11 +102,17 @@ std::vector<PartDef> kitParts() {
              addBox(m, {-0.012f, 1.70f, 0.10f}, {0.012f, 1.71f, 0.11f}, kBlack);
          }},
         {"face", "beard", 0.20f, "head",
-         [](Mesh& m) { addEllipsoid(m, {0.0f, 1.625f, 0.06f}, {0.072f, 0.065f, 0.06f}, kBrown, 6); }},
+         [](Mesh& m) {
+             addEllipsoid(m, {0.0f, 1.625f, 0.06f}, {0.072f, 0.065f, 0.06f}, kBrown, 6);
+         }},
         {"face", "mask", 0.10f, "head",
-         [](Mesh& m) { addBox(m, {-0.08f, 1.60f, 0.085f}, {0.08f, 1.67f, 0.112f}, kWhite); }},
+         [](Mesh& m) {
+             addBox(m, {-0.08f, 1.60f, 0.085f}, {0.08f, 1.67f, 0.112f}, kWhite);
+         }},
         {"face", "eye patch", 0.05f, "head",
-         [](Mesh& m) { addBox(m, {-0.07f, 1.69f, 0.098f}, {-0.02f, 1.725f, 0.116f}, kBlack); }},
+         [](Mesh& m) {
+             addBox(m, {-0.07f, 1.69f, 0.098f}, {-0.02f, 1.725f, 0.116f}, kBlack);
+         }},
     };
 }
 

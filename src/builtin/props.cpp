@@ -20,7 +20,6 @@ namespace {
 
 using namespace shapes;
 
-
 Model rigidModel(const char* name, Mesh mesh) {
     Model model;
     model.source = std::string("builtin:") + name;

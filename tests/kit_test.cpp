@@ -1,0 +1,201 @@
+// Kits (issue #25, docs/MIXED_CROWDS.md): a model's parts in slots (Model::parts, builtin:kit).
+// The parts' choice against its shares over 100,000 members, the refusals of bad parts, and on
+// the GPU (validation on): the hardware and the compute rasterizer draw the same kit crowd, and
+// every pixel the visibility buffer gives a part belongs to a member that wears it (the CPU's
+// wears(), the shaders' throngWears).
+#include "../src/render/compute_raster.h"
+#include "../src/render/crowd_renderer.h"
+#include "../src/render/renderer.h"
+#include "../src/render/views.h"
+
+#include <throng/attach.h>
+#include <throng/bake.h>
+#include <throng/builtin.h>
+
+#include "gpu_suite.h"
+#include "pictures.h"
+
+#include <cstdio>
+#include <map>
+#include <set>
+
+using namespace throng;
+
+namespace {
+
+BakedAsset bakedKit(bool vat = false) {
+    BakeOptions o;
+    o.vat = vat;
+    Result<BakedAsset> r = bake(makeKit(), o);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r).value() : BakedAsset{};
+}
+
+// The prop (part) submesh `submesh` belongs to, or -1 (the body).
+int partOf(const BakedAsset& asset, uint32_t submesh) {
+    for (uint32_t p = 0; p < asset.props.size(); ++p)
+        if (submesh >= asset.props[p].first_submesh && submesh - asset.props[p].first_submesh < asset.props[p].submesh_count)
+            return int(p);
+    return -1;
+}
+
+} // namespace
+
+// builtin:kit bakes its 16 parts in four slots; over 100,000 members each part is worn by its
+// share within 1% and nobody wears two parts of one slot.
+TEST(Kit, PartsFollowTheirSharesOneASlot) {
+    const Model model = makeKit();
+    ASSERT_TRUE(validate(model).ok()) << validate(model).message;
+    const BakedAsset asset = bakedKit();
+    ASSERT_EQ(asset.props.size(), 16u);
+    std::map<std::string, double> slot_share;
+    for (const BakedProp& p : asset.props) {
+        EXPECT_EQ(p.submesh_count, 1u) << p.name;
+        EXPECT_GT(p.vertex_count, 0u) << p.name;
+        slot_share[p.slot] += double(p.share);
+    }
+    EXPECT_EQ(slot_share.size(), 4u);
+    constexpr uint32_t kMembers = 100000;
+    std::vector<uint32_t> worn(asset.props.size(), 0);
+    std::map<std::string, uint32_t> none;
+    for (uint32_t key = 0; key < kMembers; ++key) {
+        std::map<std::string, uint32_t> in_slot;
+        for (uint32_t p = 0; p < asset.props.size(); ++p)
+            if (wears(asset, p, key)) {
+                ++worn[p];
+                ++in_slot[asset.props[p].slot];
+            }
+        for (const auto& [slot, share] : slot_share) {
+            ASSERT_LE(in_slot[slot], 1u) << "key " << key << " wears two parts of slot " << slot;
+            none[slot] += in_slot[slot] == 0;
+        }
+    }
+    for (uint32_t p = 0; p < asset.props.size(); ++p)
+        EXPECT_NEAR(double(worn[p]) / kMembers, double(asset.props[p].share), 0.01) << asset.props[p].name;
+    for (const auto& [slot, share] : slot_share)
+        EXPECT_NEAR(double(none[slot]) / kMembers, 1.0 - share, 0.01) << "none of slot " << slot;
+}
+
+// Parts outside the meshes, on a mesh twice, with a share out of range, or a slot past 100%:
+// one line each.
+TEST(Kit, RefusesBadParts) {
+    auto refused = [](void (*change)(Model&), const char* expected) {
+        Model m = makeKit();
+        change(m);
+        const Status s = validate(m);
+        ASSERT_FALSE(s.ok()) << expected;
+        EXPECT_NE(s.message.find(expected), std::string::npos) << s.message;
+        EXPECT_EQ(s.message.find('\n'), std::string::npos) << s.message;
+        EXPECT_FALSE(bake(m, BakeOptions{}).ok());
+    };
+    refused([](Model& m) { m.parts[0].first_mesh = 99; }, "outside the model's 17");
+    refused([](Model& m) { m.parts[1].first_mesh = m.parts[0].first_mesh; }, "is in another part too");
+    refused([](Model& m) { m.parts[2].share = std::nanf(""); }, "outside 0..1");
+    refused([](Model& m) { m.parts[0].share = 0.9f; }, "slot 'hair': its parts' shares add up to 115%, past 100%");
+    refused([](Model& m) { m.parts[3].slot = std::string(80, 's'); }, "not on one line");
+}
+
+class KitGpu : public test::GpuSuite {
+  protected:
+    static void SetUpTestSuite() {
+        GpuSuite::SetUpTestSuite();
+        asset_ = new BakedAsset(bakedKit(true));
+        if (allocator_ == nullptr) return;
+        if (Result<render::GpuAsset> g = render::uploadAsset(*allocator_, *asset_); g)
+            on_gpu_ = new render::GpuAsset(std::move(g).value());
+    }
+    static void TearDownTestSuite() {
+        if (on_gpu_ != nullptr) on_gpu_->release();
+        delete on_gpu_;
+        delete asset_;
+        on_gpu_ = nullptr;
+        asset_ = nullptr;
+        GpuSuite::TearDownTestSuite();
+    }
+    void SetUp() override {
+        GpuSuite::SetUp();
+        ASSERT_NE(on_gpu_, nullptr) << "the kit did not upload";
+    }
+    static inline BakedAsset* asset_ = nullptr;
+    static inline render::GpuAsset* on_gpu_ = nullptr;
+};
+
+// The kit crowd through the compute rasterizer against the hardware's picture (each draws a part
+// only on the members that wear it: the vertex shader, the per-cluster raster): at least 99% of
+// the pixels agree and the same triangles are drawn, for baked, static and vat, street view.
+TEST_F(KitGpu, BothRasterizersDrawTheSameParts) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    render::CrowdLayout layout;
+    layout.count = 80;
+    const render::Crowd crowd = render::makeCrowd(*asset_, layout);
+    const uint32_t w = 320, h = 180;
+    for (const char* technique : {"baked", "static", "vat"}) {
+        auto draw = [&](Raster raster) {
+            render::RenderSettings s;
+            s.width = w;
+            s.height = h;
+            s.frames = 2;
+            s.time = 0.4f;
+            s.technique = technique;
+            s.raster = raster;
+            s.baked = asset_;
+            const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
+            Result<render::RenderOutput> out = render::renderCrowd(*allocator_, *on_gpu_, crowd, vp, s);
+            EXPECT_TRUE(out.ok()) << out.error().message;
+            return out.ok() ? std::move(out).value() : render::RenderOutput{};
+        };
+        const render::RenderOutput hardware = draw(Raster::Hardware), compute = draw(Raster::Compute);
+        ASSERT_EQ(compute.raster, Raster::Compute) << technique;
+        const test::Agreement a = test::comparePictures(hardware, compute, 24);
+        std::printf("%s: %zu of %zu pixels differ (%zu covered)\n", technique, a.differ, a.pixels, a.covered);
+        EXPECT_GT(a.covered, 2000u) << technique;
+        EXPECT_LE(a.differ, a.pixels / 100) << technique;
+        EXPECT_EQ(hardware.drawn.triangles, compute.drawn.triangles) << technique;
+    }
+}
+
+// The visibility buffer of a kit crowd decoded on the CPU: every covered pixel names a member and
+// a triangle of the body or of a part that member wears; most of the parts show.
+TEST_F(KitGpu, VisibilityIdsNameOnlyWornParts) {
+    if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
+    render::CrowdLayout layout;
+    layout.count = 80;
+    const render::Crowd crowd = render::makeCrowd(*asset_, layout);
+    const uint32_t w = 320, h = 180;
+    render::CrowdGpu gpu_crowd(*allocator_, *on_gpu_, crowd.instances, crowd.clip_bounds, 1);
+    render::ComputeRaster raster(*allocator_, "static", *asset_, *on_gpu_, gpu_crowd, {w, h}, VK_FORMAT_R8G8B8A8_SRGB,
+                                 VK_FORMAT_D32_SFLOAT, 1);
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
+    std::vector<gpu::Pass> passes;
+    gpu_crowd.addPasses(passes, 0, vp, {w, h}, CullSettings{true, true, 1.0f, false, false});
+    raster.addPasses(passes, 0, render::crowdConstants(vp, 0.0f, *on_gpu_));
+    for (const gpu::Pass& pass : passes) {
+        gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) { pass.record(cmd); });
+        if (pass.name == "raster") break;
+    }
+    const std::vector<uint64_t> vis = raster.visibility();
+    const render::ClusterChain& chain = raster.clusters();
+    size_t body = 0, parts = 0;
+    std::set<int> seen;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            const test::VisibilityId id = test::decodeVisibility(vis[size_t(y) * w + x]);
+            if (!id.covered) continue;
+            ASSERT_LT(id.member, crowd.instances.size());
+            ASSERT_LT(id.triangle, chain.models[0].triangle_count);
+            const int part = partOf(*asset_, chain.submeshes[chain.models[0].first_triangle + id.triangle]);
+            if (part < 0) {
+                ++body;
+                continue;
+            }
+            const uint32_t key = crowd.instances[id.member].key != 0 ? crowd.instances[id.member].key : id.member;
+            ASSERT_TRUE(wears(*asset_, uint32_t(part), key))
+                << "pixel " << x << "," << y << ": member " << id.member << " does not wear " << asset_->props[part].name;
+            ++parts;
+            seen.insert(part);
+        }
+    std::printf("%zu pixels of bodies, %zu of %zu different parts\n", body, parts, seen.size());
+    EXPECT_GT(body, 1000u);
+    EXPECT_GT(parts, 300u);
+    EXPECT_GE(seen.size(), 12u) << "most parts show on 80 members";
+}
