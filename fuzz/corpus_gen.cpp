@@ -3,7 +3,7 @@
 //   fuzz_throng/  fish.throng (what `throng bake builtin:fish` writes), the two-joint rig of
 //                 tests/gltf_builder.h baked float, half + vertex animation, and with every
 //                 section stored uncompressed (so mutations hit the parsers, not zstd); with
-//                 root motion and events, uncompressed
+//                 root motion and events, uncompressed; with a part in a slot, uncompressed
 //   fuzz_gltf/    the rig as .gltf and .glb with each feature the builder offers, and the
 //                 smallest glTF
 //   fuzz_assimp/  a selector byte (fuzz_assimp.cpp) + the rig as Collada, small OBJ, PLY, STL,
@@ -155,6 +155,16 @@ void throngSeeds(const fs::path& dir) {
     bakeTo(rig, motion, dir / "rig-root-events.throng");
     const Bytes motion_raw = uncompressed(readAll(dir / "rig-root-events.throng"));
     writeAll(dir / "rig-root-events.throng", motion_raw.data(), motion_raw.size());
+
+    // A part in a slot (section PART), uncompressed.
+    throng::Model parted = rig;
+    parted.parts = {throng::Part{"half", "look", 0.5f, 0, uint32_t(rig.meshes.size())}};
+    throng::BakeOptions small;
+    small.fps = 4.0f;
+    small.lods = 1;
+    bakeTo(parted, small, dir / "rig-parts.throng");
+    const Bytes parts_raw = uncompressed(readAll(dir / "rig-parts.throng"));
+    writeAll(dir / "rig-parts.throng", parts_raw.data(), parts_raw.size());
 
     // Small impostors posed as dual quaternions (sections IMPS and IMSK), uncompressed.
     throng::BakeOptions pictures;

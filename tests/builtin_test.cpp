@@ -53,14 +53,15 @@ void expectUnitNormals(const Mesh& mesh) {
 
 TEST(Builtin, NamesAndUnknown) {
     const auto names = builtinNames();
-    ASSERT_EQ(names.size(), 7u);
+    ASSERT_EQ(names.size(), 8u);
     EXPECT_EQ(names[0], "fish");
     EXPECT_EQ(names[1], "hat");
-    EXPECT_EQ(names[2], "strider");
-    EXPECT_EQ(names[3], "sword");
-    EXPECT_EQ(names[4], "twist");
-    EXPECT_EQ(names[5], "walker");
-    EXPECT_EQ(names[6], "waver");
+    EXPECT_EQ(names[2], "kit");
+    EXPECT_EQ(names[3], "strider");
+    EXPECT_EQ(names[4], "sword");
+    EXPECT_EQ(names[5], "twist");
+    EXPECT_EQ(names[6], "walker");
+    EXPECT_EQ(names[7], "waver");
     for (std::string_view name : names) {
         Result<Model> m = makeBuiltin(name);
         ASSERT_TRUE(m.ok()) << name;
@@ -70,7 +71,7 @@ TEST(Builtin, NamesAndUnknown) {
     const Result<Model> bad = makeBuiltin("dragon");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().message,
-              "unknown built-in model 'dragon' (known: fish, hat, strider, sword, twist, walker, waver)");
+              "unknown built-in model 'dragon' (known: fish, hat, kit, strider, sword, twist, walker, waver)");
 }
 
 // builtin:waver is the walker plus `wave`, whose keys sit on the 30 fps frames and loop.

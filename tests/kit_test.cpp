@@ -11,11 +11,14 @@
 #include <throng/attach.h>
 #include <throng/bake.h>
 #include <throng/builtin.h>
+#include <throng/format.h>
 
 #include "gpu_suite.h"
 #include "pictures.h"
+#include "test_util.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -34,7 +37,8 @@ BakedAsset bakedKit(bool vat = false) {
 // The prop (part) submesh `submesh` belongs to, or -1 (the body).
 int partOf(const BakedAsset& asset, uint32_t submesh) {
     for (uint32_t p = 0; p < asset.props.size(); ++p)
-        if (submesh >= asset.props[p].first_submesh && submesh - asset.props[p].first_submesh < asset.props[p].submesh_count)
+        if (submesh >= asset.props[p].first_submesh &&
+            submesh - asset.props[p].first_submesh < asset.props[p].submesh_count)
             return int(p);
     return -1;
 }
@@ -93,6 +97,37 @@ TEST(Kit, RefusesBadParts) {
     refused([](Model& m) { m.parts[2].share = std::nanf(""); }, "outside 0..1");
     refused([](Model& m) { m.parts[0].share = 0.9f; }, "slot 'hair': its parts' shares add up to 115%, past 100%");
     refused([](Model& m) { m.parts[3].slot = std::string(80, 's'); }, "not on one line");
+}
+
+// A baked kit written to a .throng file (section PART) reads back with its parts; an asset whose
+// parts are inconsistent is not written, and nothing is left on disk.
+TEST(Kit, PartsRoundTripThroughTheFile) {
+    const BakedAsset asset = bakedKit();
+    const std::string path = (test::scratchDir("kit") / "kit.throng").string();
+    ASSERT_TRUE(writeThrong(asset, path).ok());
+    Result<BakedAsset> back = readThrong(path);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    ASSERT_EQ(back.value().props.size(), asset.props.size());
+    for (size_t p = 0; p < asset.props.size(); ++p) {
+        const BakedProp &a = asset.props[p], &b = back.value().props[p];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.slot, b.slot);
+        EXPECT_EQ(a.share, b.share);
+        EXPECT_EQ(a.first_submesh, b.first_submesh);
+        EXPECT_EQ(a.submesh_count, b.submesh_count);
+        EXPECT_EQ(a.first_vertex, b.first_vertex);
+        EXPECT_EQ(a.vertex_count, b.vertex_count);
+        EXPECT_EQ(a.offset, b.offset);
+        for (uint32_t key : {1u, 7u, 12345u})
+            EXPECT_EQ(wears(asset, uint32_t(p), key), wears(back.value(), uint32_t(p), key));
+    }
+    std::filesystem::remove(path);
+    BakedAsset bad = asset;
+    bad.props[1].first_submesh = bad.props[0].first_submesh;
+    const Status s = writeThrong(bad, path);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message.find("is another prop's too"), std::string::npos) << s.message;
+    EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 class KitGpu : public test::GpuSuite {
@@ -189,8 +224,8 @@ TEST_F(KitGpu, VisibilityIdsNameOnlyWornParts) {
                 continue;
             }
             const uint32_t key = crowd.instances[id.member].key != 0 ? crowd.instances[id.member].key : id.member;
-            ASSERT_TRUE(wears(*asset_, uint32_t(part), key))
-                << "pixel " << x << "," << y << ": member " << id.member << " does not wear " << asset_->props[part].name;
+            ASSERT_TRUE(wears(*asset_, uint32_t(part), key)) << "pixel " << x << "," << y << ": member " << id.member
+                                                             << " does not wear " << asset_->props[part].name;
             ++parts;
             seen.insert(part);
         }

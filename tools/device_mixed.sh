@@ -5,7 +5,8 @@
 # --model-size), simulated and standing, through the compute rasterizer (one visibility buffer for
 # every model) in the overview and through auto in the street view; one model's compute run is
 # also the check against docs/BENCHMARKS.md's run 7 that planning per (model, LOD) cost one model
-# nothing (the hardware alone is in docs/BENCHMARKS.md).
+# nothing (the hardware alone is in docs/BENCHMARKS.md); and a kit's 100,000 members against the
+# walker's in the street view.
 # Prepare as tools/device_bench.sh says, carrying build/release/throng; then a device `run`
 # carrying .device whose command is the loader line device-prep.sh prints followed by
 # `bash tools/device_mixed.sh`.
@@ -27,4 +28,7 @@ bench_run ten-compute $ten --model-size 1.8 $sim --raster compute
 bench_run one-auto-street $sim --raster auto --view street
 bench_run four-auto-street $four $sim --raster auto --view street
 bench_run ten-auto-street $ten --model-size 1.8 $sim --raster auto --view street
+# A kit (builtin:kit: 4 slots of 4 parts) against the plain walker, 100,000 in the street view.
+bench_run walker-street --techniques baked --instances 100000 --view street
+bench_run kit-street builtin:kit --techniques baked --instances 100000 --view street
 (cd "$out" && tar czf mixed_json.tgz *.json && rm -f *.json)

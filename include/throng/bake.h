@@ -122,9 +122,10 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
 // largest distance measured between its surface and LOD 0's, in model units (lod.cpp says how).
 // The chain stops early when a level would keep more than 80% of the one before, after a level
 // of at most 2% of LOD 0's triangles, or where indices would pass 2^32 - 1. Deterministic.
-// Vertices are untouched. Contract (asserted): asset.lods is empty and `indices` holds only
-// LOD 0's ranges (vertices, indices and submeshes as validate() wants them); levels <=
-// kMaxBakedLods.
+// The submeshes of asset.props (parts) are not simplified and count in no level's error or
+// triangles: each level draws them whole or not at all (partDrawnAt). Vertices are untouched. Contract (asserted):
+// asset.lods is empty and `indices` holds only LOD 0's ranges (vertices, indices and submeshes as validate() wants
+// them); levels <= kMaxBakedLods.
 void buildLods(BakedAsset& asset, uint32_t levels);
 
 // The impostor pictures (src/bake/impostor.cpp; baked.h, BakedImpostors): every clip at

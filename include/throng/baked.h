@@ -191,6 +191,12 @@ struct BakedProp {
     std::string slot;       // the kit slot it is a part of (throng/attach.h; empty: none)
 };
 
+// Whether a prop or part whose bind-pose box has diagonal `size` is drawn at a level of detail
+// of error `error` (model units): whole at the levels whose error is under a quarter of its size,
+// not at all past them, where it would cover fewer than about 4 pixels (a level's error is about
+// one) and a small part's triangles would outnumber a far member's own. Levels never simplify it.
+inline bool partDrawnAt(float error, float size) { return error * 4.0f <= size; }
+
 struct BakedAsset {
     std::string name; // source, for messages
     Precision precision = Precision::Float32;
@@ -268,7 +274,8 @@ glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint3
 // ranges of `submeshes` and error 0. Impostors, when present: tile 1 .. 256, azimuths 1 .. 64,
 // elevations 1 .. 16, fps in 0.1 .. 1000, a positive finite radius, one frame count (>= 1) per
 // clip, max_frames their largest, width and height at most kMaxImpostorTexels, both images of
-// bytesPerImage() bytes.
+// bytesPerImage() bytes. Props and parts: their submeshes inside the asset's and one prop each,
+// vertices inside, joint in the palette, offset finite, and validateParts (throng/model.h).
 Status validate(const BakedAsset& asset);
 
 // IEEE 754 binary16 conversion, round to nearest even; shared by the baker and tests.

@@ -162,7 +162,7 @@ std::vector<std::string> missingTextures(const Model& model);
 Status validate(const Skeleton& skeleton);
 Status validate(const Model& model);
 // The rules of parts alone (Model::parts, BakedAsset::props alike): at most kMaxParts, shares in
-// [0, 1], names on one line (256 characters, a slot 64), a slot's shares adding up to 1 or less.
+// [0, 1], names on one line (4,096 characters, a slot 64), a slot's shares adding up to 1 or less.
 constexpr uint32_t kMaxParts = 127; // numbered in 7 bits (src/shaders/shared.h: THRONG_MAX_PROPS)
 Status validateParts(std::span<const Part> parts);
 

@@ -402,6 +402,7 @@ Result<std::vector<BakedLod>> lodChain(const Model& model, uint32_t levels) {
     BakedAsset mesh;
     std::vector<std::string> warnings; // about textures: not the question here
     if (Status s = copyMeshes(model, mesh, warnings); !s) return Error{s.message};
+    copyParts(model, mesh);
     buildLods(mesh, levels);
     return std::move(mesh.lods);
 }

@@ -289,16 +289,36 @@ uint64_t triangles(const std::vector<SubmeshLevel>& levels) {
 
 } // namespace
 
+float partSize(const BakedAsset& asset, const BakedProp& part) {
+    if (part.vertex_count == 0) return 0.0f;
+    const BakedVertex& first = asset.vertices[part.first_vertex];
+    Bounds box{glm::vec3(first.position[0], first.position[1], first.position[2]), {}};
+    box.max = box.min;
+    for (uint32_t v = part.first_vertex; v < part.first_vertex + part.vertex_count; ++v) {
+        const glm::vec3 p(asset.vertices[v].position[0], asset.vertices[v].position[1], asset.vertices[v].position[2]);
+        box.min = glm::min(box.min, p);
+        box.max = glm::max(box.max, p);
+    }
+    return box.diagonal();
+}
+
 void buildLods(BakedAsset& asset, uint32_t levels) {
     assert(asset.lods.empty() && levels <= kMaxBakedLods);
     BakedLod mesh;
     for (const BakedSubmesh& s : asset.submeshes) mesh.submeshes.push_back({s.first_index, s.index_count});
     asset.lods.push_back(mesh);
 
+    // A part's submeshes (asset.props) are kept whole and left out of the levels' errors and
+    // triangle counts: the rest of the model makes the same chain as without them.
+    std::vector<float> part_size(asset.submeshes.size(), -1.0f);
+    for (const BakedProp& p : asset.props)
+        for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count && s < part_size.size(); ++s)
+            part_size[s] = partSize(asset, p);
     std::vector<SubmeshSource> sources;
     std::vector<SubmeshLevel> current;
-    for (const BakedSubmesh& s : asset.submeshes) {
-        sources.push_back(compact(asset, s));
+    for (size_t s = 0; s < asset.submeshes.size(); ++s) {
+        const BakedSubmesh whole = part_size[s] < 0.0f ? asset.submeshes[s] : BakedSubmesh{};
+        sources.push_back(compact(asset, whole));
         current.push_back(SubmeshLevel{sources.back().original, 0.0f});
     }
     std::vector<TriangleBvh> bvhs;
@@ -314,10 +334,16 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
         if (asset.indices.size() + 3 * now > std::numeric_limits<uint32_t>::max()) break; // 32-bit ranges
         BakedLod lod;
         lod.error = asset.lods.back().error;
+        for (size_t s = 0; s < next.size(); ++s) lod.error = std::max(lod.error, next[s].error);
         for (size_t s = 0; s < next.size(); ++s) {
+            if (part_size[s] >= 0.0f) { // LOD 0's range where partDrawnAt, else none
+                const BakedSubmesh& whole = asset.submeshes[s];
+                lod.submeshes.push_back(
+                    {whole.first_index, partDrawnAt(lod.error, part_size[s]) ? whole.index_count : 0u});
+                continue;
+            }
             lod.submeshes.push_back({uint32_t(asset.indices.size()), uint32_t(next[s].indices.size())});
             for (uint32_t i : next[s].indices) asset.indices.push_back(sources[s].global[i]);
-            lod.error = std::max(lod.error, next[s].error);
         }
         asset.lods.push_back(std::move(lod));
         current = std::move(next);

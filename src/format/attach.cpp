@@ -133,10 +133,7 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
         prop.submesh_count = uint32_t(g.submeshes.size());
         for (const Texture& t : a.prop.textures) out.textures.push_back(BakedTexture{t.mime_type, t.encoded});
 
-        // Indices at the end. The prop whole at the levels whose error is under a quarter of its
-        // size, none past them: there it would cover fewer than about 4 pixels (a level's error
-        // is about one), and a small prop's triangles outnumber a far member's own (the walker's
-        // coarsest level has 18).
+        // Indices at the end. The prop whole at the levels partDrawnAt says, none past them.
         Bounds box{glm::vec3(g.vertices[0].position[0], g.vertices[0].position[1], g.vertices[0].position[2]), {}};
         box.max = box.min;
         for (const BakedVertex& v : g.vertices) {
@@ -150,7 +147,7 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments) {
             sub.first_index += first_index;
             out.submeshes.push_back(sub);
             for (BakedLod& lod : out.lods) {
-                const bool drawn = lod.error * 4.0f <= prop_size;
+                const bool drawn = partDrawnAt(lod.error, prop_size);
                 lod.submeshes.push_back({sub.first_index, drawn ? sub.index_count : 0u});
             }
         }

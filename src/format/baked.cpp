@@ -1,5 +1,6 @@
 // baked.cpp — BakedAsset helpers: frame timing, texel access, clip bounds, LOD levels, validate(),
 // IEEE half conversion.
+#include <throng/attach.h>
 #include <throng/baked.h>
 
 #include "../model/names.h"
@@ -422,6 +423,29 @@ glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint3
     return out;
 }
 
+// Props and parts (throng/attach.h): their submeshes and vertices inside the asset's, one prop
+// each, joints in the palette, offsets finite, and the rules of parts (validateParts).
+Status validateProps(const BakedAsset& asset) {
+    std::vector<bool> taken(asset.submeshes.size(), false);
+    for (const BakedProp& p : asset.props) {
+        const std::string what = "prop '" + p.name.substr(0, 64) + "'";
+        if (p.submesh_count == 0 || p.first_submesh >= asset.submeshes.size() ||
+            p.submesh_count > asset.submeshes.size() - p.first_submesh)
+            return Status::failure(what + ": submeshes outside the asset's " + std::to_string(asset.submeshes.size()));
+        if (p.first_vertex > asset.vertices.size() || p.vertex_count > asset.vertices.size() - p.first_vertex)
+            return Status::failure(what + ": vertices outside the asset's " + std::to_string(asset.vertices.size()));
+        if (p.joint >= std::max(asset.joint_count, 1u)) return Status::failure(what + ": joint out of range");
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r)
+                if (!std::isfinite(p.offset[c][r])) return Status::failure(what + ": the offset is not finite");
+        for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count; ++s) {
+            if (taken[s]) return Status::failure(what + ": submesh " + std::to_string(s) + " is another prop's too");
+            taken[s] = true;
+        }
+    }
+    return validateParts(propParts(asset));
+}
+
 Status validate(const BakedAsset& asset) {
     if (!std::isfinite(asset.fps) || asset.fps < 1.0f || asset.fps > 1000.0f)
         return Status::failure("fps " + std::to_string(asset.fps) + " out of range (1 .. 1000)");
@@ -431,6 +455,7 @@ Status validate(const BakedAsset& asset) {
     if (Status s = validateVat(asset); !s) return s;
     if (Status s = validateLods(asset); !s) return s;
     if (Status s = validateImpostors(asset); !s) return s;
+    if (Status s = validateProps(asset); !s) return s;
     return validateSource(asset);
 }
 

@@ -71,7 +71,10 @@ constexpr uint32_t kEvnt = fourcc("EVNT");
 // Optional within version 2, only beside IMPS and only when not linear (older readers skip it and
 // take the pictures as they are): how the impostors' poses blend joints (BakedImpostors::skinning).
 constexpr uint32_t kImsk = fourcc("IMSK");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk};
+// Optional within version 2 (issue #25's parts; older readers skip it and draw every part on
+// every member): props and kit parts (BakedAsset::props).
+constexpr uint32_t kPart = fourcc("PART");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk, kPart};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -282,6 +285,21 @@ Bytes evntSection(const BakedAsset& a) {
             w.f32(e.time);
             w.string(e.name);
         }
+    }
+    return std::move(w.out);
+}
+
+// PART: prop count, then per prop: name, slot, share, joint, first submesh, submesh count, first
+// vertex, vertex count, offset (16 floats, column-major).
+Bytes partSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.props.size()));
+    for (const BakedProp& p : a.props) {
+        w.string(p.name);
+        w.string(p.slot);
+        w.f32(p.share);
+        for (uint32_t v : {p.joint, p.first_submesh, p.submesh_count, p.first_vertex, p.vertex_count}) w.u32(v);
+        w.array(&p.offset, 1);
     }
     return std::move(w.out);
 }
@@ -704,6 +722,32 @@ Status parseEvents(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// Counts and name lengths are checked before anything is allocated (a prop takes at least 96
+// bytes); ranges, shares and slots by validate().
+Status parseParts(ByteReader& r, BakedAsset& a) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (count > kMaxParts || !r.has(uint64_t(count) * 96))
+        return Status::failure("section 'PART': " + std::to_string(count) + " props do not fit the section (at most " +
+                               std::to_string(kMaxParts) + ")");
+    a.props.resize(count);
+    for (BakedProp& p : a.props) {
+        for (auto [text, limit] : {std::pair{&p.name, 4096u}, std::pair{&p.slot, 64u}}) {
+            const uint32_t length = r.u32();
+            if (r.failed()) return r.status();
+            if (length > limit || !r.has(length))
+                return Status::failure("section 'PART': a name of " + std::to_string(length) + " bytes");
+            text->resize(length);
+            r.array(text->data(), length);
+        }
+        p.share = r.f32();
+        for (uint32_t* v : {&p.joint, &p.first_submesh, &p.submesh_count, &p.first_vertex, &p.vertex_count})
+            *v = r.u32();
+        r.array(&p.offset, 1);
+    }
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -721,6 +765,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kRoot: return parseRoot(r, a);
     case kEvnt: return parseEvents(r, a);
     case kImsk: return parseImpostorSkinning(r, a);
+    case kPart: return parseParts(r, a);
     }
     return {};
 }
@@ -826,6 +871,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     if (!asset.root_joint.empty()) raw.emplace_back(kRoot, rootSection(asset));
     if (std::any_of(asset.clips.begin(), asset.clips.end(), [](const BakedClip& c) { return !c.events.empty(); }))
         raw.emplace_back(kEvnt, evntSection(asset));
+    if (!asset.props.empty()) raw.emplace_back(kPart, partSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);

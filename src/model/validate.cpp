@@ -187,9 +187,9 @@ Status validateParts(std::span<const Part> parts) {
     std::vector<std::pair<std::string, double>> slots;
     for (const Part& p : parts) {
         const std::string what = "part '" + p.name.substr(0, 64) + "'";
-        if (p.name.size() > 256 || p.slot.size() > 64 || p.name.find_first_of("\n\r") != std::string::npos ||
+        if (p.name.size() > 4096 || p.slot.size() > 64 || p.name.find_first_of("\n\r") != std::string::npos ||
             p.slot.find_first_of("\n\r") != std::string::npos)
-            return Status::failure(what + ": a name past 256 or a slot past 64 characters, or not on one line");
+            return Status::failure(what + ": a name past 4,096 or a slot past 64 characters, or not on one line");
         if (!(p.share >= 0.0f && p.share <= 1.0f))
             return Status::failure(what + ": share " + std::to_string(p.share) + " outside 0..1");
         if (p.slot.empty()) continue;

@@ -3,6 +3,7 @@
 
 #include <glm/trigonometric.hpp>
 
+#include <throng/attach.h>
 #include <throng/root_motion.h>
 
 #include <throng/bake.h>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -39,6 +41,36 @@ bool checkOutput(const std::string& path) {
 }
 
 namespace {
+
+// Parts (Model::parts, BakedAsset::props): each with its slot and share.
+nlohmann::json partsJson(const std::vector<Part>& parts) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Part& p : parts) out.push_back({{"name", p.name}, {"slot", p.slot}, {"share", p.share}});
+    return out;
+}
+
+// "  parts      N in S slots", then a line per slot (its parts and shares, and the share that
+// wears none) and one for the parts outside slots.
+void printParts(const nlohmann::json& parts) {
+    if (parts.empty()) return;
+    std::vector<std::string> slots;
+    for (const auto& p : parts)
+        if (std::find(slots.begin(), slots.end(), p["slot"].get<std::string>()) == slots.end())
+            slots.push_back(p["slot"].get<std::string>());
+    const size_t named = slots.size() - size_t(std::count(slots.begin(), slots.end(), std::string()));
+    std::printf("  parts      %zu in %zu slots\n", parts.size(), named);
+    for (const std::string& slot : slots) {
+        std::printf("    %-10s", slot.empty() ? "(alone)" : slot.c_str());
+        double sum = 0.0;
+        for (const auto& p : parts)
+            if (p["slot"].get<std::string>() == slot) {
+                std::printf(" %s %.3g%%", p["name"].get<std::string>().c_str(), 100.0 * p["share"].get<double>());
+                sum += p["share"].get<double>();
+            }
+        if (!slot.empty()) std::printf(", none %.3g%%", std::max(0.0, 100.0 * (1.0 - sum)));
+        std::printf("\n");
+    }
+}
 
 // The LOD chain `throng bake` would store (the simplifier runs: milliseconds for a crowd member).
 nlohmann::json lodsJson(const Result<std::vector<BakedLod>>& lods) {
@@ -108,6 +140,7 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
         {"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}, {"diagonal", b.diagonal()}};
     j["lods"] = lodsJson(lods); // empty when they cannot be built, and lods_error says why
     if (!lods) j["lods_error"] = lods.error().message;
+    j["parts"] = partsJson(model.parts);
     j["warnings"] = model.warnings;
     return j;
 }
@@ -152,6 +185,7 @@ void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     } else {
         std::printf("  lods       none: %s\n", lods.error().message.c_str());
     }
+    printParts(partsJson(model.parts));
     std::printf("  warnings   %zu\n", model.warnings.size());
     for (const std::string& w : model.warnings) std::printf("    - %s\n", w.c_str());
 }
@@ -187,6 +221,7 @@ nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
     for (const BakedLod& l : a.lods) lods.push_back({{"triangles", l.triangleCount()}, {"error", l.error}});
     j["lods"] = lods;
     j["vat"] = a.hasVat();
+    j["parts"] = partsJson(propParts(a));
     j["impostors"] = a.impostors.empty() ? json(nullptr)
                                          : json{{"views", a.impostors.views()},
                                                 {"tile", a.impostors.tile},
@@ -230,6 +265,7 @@ void printBakedText(const nlohmann::json& j) {
         std::printf("    LOD %zu  %9llu triangles  error %.4g\n", l,
                     j["lods"][l]["triangles"].get<unsigned long long>(), j["lods"][l]["error"].get<double>());
     std::printf("  vat        %s\n", j["vat"].get<bool>() ? "yes" : "no");
+    printParts(j["parts"]);
     if (j["impostors"].is_null())
         std::printf("  impostors  no\n");
     else
