@@ -12,13 +12,17 @@
 #include <throng/bake.h>
 #include <throng/builtin.h>
 #include <throng/format.h>
+#include <throng/import.h>
+#include <throng/kit.h>
 
+#include "gltf_builder.h"
 #include "gpu_suite.h"
 #include "pictures.h"
 #include "test_util.h"
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -128,6 +132,92 @@ TEST(Kit, PartsRoundTripThroughTheFile) {
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.message.find("is another prop's too"), std::string::npos) << s.message;
     EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// Kit files (throng/kit.h): what parseKit refuses, one line naming the part and the field.
+TEST(KitFile, RefusesBadText) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"[1,2", "kit: not JSON"},
+        {"[]", "kit: expected an object"},
+        {R"({"parts": []})", "kit: no \"base\""},
+        {R"({"base": "builtin:walker", "colour": 1})", "kit: unknown key \"colour\""},
+        {R"({"base": "builtin:walker", "parts": [{"slot": "hat"}]})", "kit: part 0: no \"model\""},
+        {R"({"base": "builtin:walker", "parts": [{"model": "builtin:hat", "share": 2}]})",
+         "kit: part 0: \"share\" is not a number from 0 to 1"},
+        {R"({"base": "builtin:walker", "parts": [{"model": "builtin:hat", "offset": [1, 2]}]})",
+         "kit: part 0: \"offset\" takes 3, 6 or 7 numbers"},
+        {R"({"base": "builtin:walker", "parts": [{"model": "builtin:hat", "offset": [0, 0, 0, 0, 0, 0, -1]}]})",
+         "kit: part 0: \"offset\"'s scale must be positive"},
+        {R"({"base": "builtin:walker", "parts": [{"model": "builtin:hat", "hue": 3}]})",
+         "kit: part 0: unknown key \"hue\""},
+        {R"({"base": "builtin:walker", "parts": [{"model": "a", "slot": "s", "share": 0.7},
+                                                {"model": "b", "slot": "s", "share": 0.7}]})",
+         "kit: slot 's': its parts' shares add up to 140%, past 100%"},
+    };
+    for (const auto& [text, expected] : cases) {
+        Result<KitSpec> k = parseKit(text);
+        ASSERT_FALSE(k.ok()) << text;
+        EXPECT_NE(k.error().message.find(expected), std::string::npos) << k.error().message;
+        EXPECT_EQ(k.error().message.find('\n'), std::string::npos) << k.error().message;
+    }
+    Result<KitSpec> good = parseKit(
+        R"({"base": "builtin:walker", "parts": [{"model": "builtin:hat", "slot": "hat", "share": 0.25, "joint": "head",
+            "offset": [0, 0.2, 0, 0, 90, 0, 1.5]}]})");
+    ASSERT_TRUE(good.ok()) << good.error().message;
+    EXPECT_EQ(good.value().parts[0].name, "builtin:hat");
+    EXPECT_EQ(good.value().parts[0].share, 0.25f);
+    EXPECT_NEAR(good.value().parts[0].offset[3][1], 0.2f, 1e-6f);
+}
+
+// A kit file assembled from glTF files (tests/gltf_builder.h's two-joint rig): a part skinned to
+// the same skeleton keeps its weights on the base's joints; a part bound elsewhere, a part whose
+// joint the base lacks and a rigid part on a missing joint are refused naming the joint; the kit
+// bakes with its parts and every command takes the file (importModel).
+TEST(KitFile, AssemblesPartsOnTheBaseSkeleton) {
+    const auto dir = test::scratchDir("kit-file");
+    test::makeRig().writeGlb((dir / "rig.glb").string());
+    test::GltfBuilder moved = test::makeRig();
+    const std::vector<float> ibm = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0,     0, 1,
+                                    1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1.5f, 0, 1};
+    moved.json["skins"][0]["inverseBindMatrices"] = moved.addAccessor(ibm, test::kFloat, 2, "MAT4");
+    moved.writeGlb((dir / "moved.glb").string());
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    };
+    Result<Model> kit = importModel(write("kit.json", R"({"base": "rig.glb", "parts": [
+        {"name": "twin", "model": "rig.glb", "slot": "body", "share": 0.5},
+        {"name": "cap", "model": "builtin:hat", "slot": "hat", "share": 0.25, "joint": "bone", "offset": [0, 1, 0]}]})"));
+    ASSERT_TRUE(kit.ok()) << kit.error().message;
+    const Model& m = kit.value();
+    ASSERT_EQ(m.parts.size(), 2u);
+    ASSERT_EQ(m.meshes.size(), 3u);
+    EXPECT_EQ(m.parts[0].first_mesh, 1u);
+    EXPECT_EQ(m.meshes[1].joints, m.meshes[0].joints) << "the twin's weights on the base's joints";
+    EXPECT_EQ(m.meshes[1].positions, m.meshes[0].positions);
+    for (const glm::u16vec4& j : m.meshes[2].joints) EXPECT_EQ(j[0], 1) << "the cap rides on 'bone'";
+    EXPECT_NEAR(m.meshes[2].positions[0].y, 2.0f, 1e-5f) << "at the bone's bind position plus the offset";
+    Result<BakedAsset> baked = bake(m, BakeOptions{});
+    ASSERT_TRUE(baked.ok()) << baked.error().message;
+    EXPECT_EQ(baked.value().props.size(), 2u);
+    EXPECT_EQ(baked.value().props[1].slot, "hat");
+
+    const std::pair<std::string, std::string> refused[] = {
+        {R"({"base": "rig.glb", "parts": [{"model": "moved.glb"}]})",
+         "kit: part 'moved.glb': joint 'bone' is bound elsewhere than the base's (0.5"},
+        {R"({"base": "rig.glb", "parts": [{"model": "builtin:twist"}]})",
+         "kit: part 'builtin:twist': joint 'base' is not a skinning joint of the base (joints: root, bone)"},
+        {R"({"base": "rig.glb", "parts": [{"model": "builtin:hat", "joint": "head"}]})",
+         "kit: part 'builtin:hat': no skinning joint 'head' in the base (joints: root, bone)"},
+        {R"({"base": "missing.glb"})", "kit: base 'missing.glb'"},
+        {R"({"base": "rig.glb", "parts": [{"model": "kit.json"}]})", "a kit in a kit"},
+    };
+    for (const auto& [text, expected] : refused) {
+        Result<Model> r = importModel(write("bad.json", text));
+        ASSERT_FALSE(r.ok()) << text;
+        EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
+        EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+    }
 }
 
 class KitGpu : public test::GpuSuite {

@@ -77,4 +77,8 @@ struct AttachmentSpec {
 };
 Result<AttachmentSpec> parseAttachment(std::string_view text);
 
+// The offset of (X, Y, Z, RX, RY, RZ, SCALE): the translation, then rotations in degrees about
+// x, y, z applied in that order, then a uniform scale (as --attach and kit files write it).
+glm::mat4 attachmentOffset(const double (&values)[7]);
+
 } // namespace throng

@@ -122,8 +122,9 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
 // largest distance measured between its surface and LOD 0's, in model units (lod.cpp says how).
 // The chain stops early when a level would keep more than 80% of the one before, after a level
 // of at most 2% of LOD 0's triangles, or where indices would pass 2^32 - 1. Deterministic.
-// The submeshes of asset.props (parts) are not simplified and count in no level's error or
-// triangles: each level draws them whole or not at all (partDrawnAt). Vertices are untouched. Contract (asserted):
+// The submeshes of asset.props (parts) count in no level's error or triangles: each level
+// simplifies a part only as far as its error stays within the level's, and leaves it out past
+// partDrawnAt. Vertices are untouched. Contract (asserted):
 // asset.lods is empty and `indices` holds only LOD 0's ranges (vertices, indices and submeshes as validate() wants
 // them); levels <= kMaxBakedLods.
 void buildLods(BakedAsset& asset, uint32_t levels);

@@ -194,7 +194,7 @@ struct BakedProp {
 // Whether a prop or part whose bind-pose box has diagonal `size` is drawn at a level of detail
 // of error `error` (model units): whole at the levels whose error is under a quarter of its size,
 // not at all past them, where it would cover fewer than about 4 pixels (a level's error is about
-// one) and a small part's triangles would outnumber a far member's own. Levels never simplify it.
+// one) and a small part's triangles would outnumber a far member's own.
 inline bool partDrawnAt(float error, float size) { return error * 4.0f <= size; }
 
 struct BakedAsset {

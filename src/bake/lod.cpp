@@ -308,42 +308,46 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
     for (const BakedSubmesh& s : asset.submeshes) mesh.submeshes.push_back({s.first_index, s.index_count});
     asset.lods.push_back(mesh);
 
-    // A part's submeshes (asset.props) are kept whole and left out of the levels' errors and
-    // triangle counts: the rest of the model makes the same chain as without them.
+    // A part's submeshes (asset.props) count in no level's error or triangles, so the rest of the
+    // model makes the same chain as without them. Each level simplifies a part as far as the
+    // level's error allows (else it keeps its finer triangles) and drops it past partDrawnAt.
     std::vector<float> part_size(asset.submeshes.size(), -1.0f);
     for (const BakedProp& p : asset.props)
         for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count && s < part_size.size(); ++s)
             part_size[s] = partSize(asset, p);
     std::vector<SubmeshSource> sources;
     std::vector<SubmeshLevel> current;
-    for (size_t s = 0; s < asset.submeshes.size(); ++s) {
-        const BakedSubmesh whole = part_size[s] < 0.0f ? asset.submeshes[s] : BakedSubmesh{};
-        sources.push_back(compact(asset, whole));
+    for (const BakedSubmesh& s : asset.submeshes) {
+        sources.push_back(compact(asset, s));
         current.push_back(SubmeshLevel{sources.back().original, 0.0f});
     }
     std::vector<TriangleBvh> bvhs;
     for (const SubmeshSource& s : sources) bvhs.push_back(buildBvh(s.positions, s.original));
-    const uint64_t full = triangles(current);
+    auto bodyTriangles = [&](const std::vector<SubmeshLevel>& chosen) {
+        uint64_t n = 0;
+        for (size_t s = 0; s < chosen.size(); ++s)
+            if (part_size[s] < 0.0f) n += chosen[s].indices.size() / 3;
+        return n;
+    };
+    const uint64_t full = bodyTriangles(current);
     uint64_t previous = full;
     while (asset.lods.size() < levels && double(previous) > kFloor * double(full)) {
         std::vector<SubmeshLevel> next = current; // kept only if the level is worth it
         const double shrink = double(previous) <= kFar * double(full) ? kFarShrink : kLevelShrink;
         for (size_t s = 0; s < next.size(); ++s) simplifyLevel(sources[s], bvhs[s], shrink, next[s]);
-        const uint64_t now = triangles(next);
+        const uint64_t now = bodyTriangles(next);
         if (double(now) > kWorthALevel * double(previous)) break;
-        if (asset.indices.size() + 3 * now > std::numeric_limits<uint32_t>::max()) break; // 32-bit ranges
+        if (asset.indices.size() + 3 * triangles(next) > std::numeric_limits<uint32_t>::max()) break; // 32-bit
         BakedLod lod;
         lod.error = asset.lods.back().error;
-        for (size_t s = 0; s < next.size(); ++s) lod.error = std::max(lod.error, next[s].error);
+        for (size_t s = 0; s < next.size(); ++s)
+            if (part_size[s] < 0.0f) lod.error = std::max(lod.error, next[s].error);
         for (size_t s = 0; s < next.size(); ++s) {
-            if (part_size[s] >= 0.0f) { // LOD 0's range where partDrawnAt, else none
-                const BakedSubmesh& whole = asset.submeshes[s];
-                lod.submeshes.push_back(
-                    {whole.first_index, partDrawnAt(lod.error, part_size[s]) ? whole.index_count : 0u});
-                continue;
-            }
-            lod.submeshes.push_back({uint32_t(asset.indices.size()), uint32_t(next[s].indices.size())});
-            for (uint32_t i : next[s].indices) asset.indices.push_back(sources[s].global[i]);
+            if (part_size[s] >= 0.0f && next[s].error > lod.error) next[s] = current[s]; // too coarse yet
+            const bool drawn = part_size[s] < 0.0f || partDrawnAt(lod.error, part_size[s]);
+            lod.submeshes.push_back({uint32_t(asset.indices.size()), drawn ? uint32_t(next[s].indices.size()) : 0u});
+            if (drawn)
+                for (uint32_t i : next[s].indices) asset.indices.push_back(sources[s].global[i]);
         }
         asset.lods.push_back(std::move(lod));
         current = std::move(next);

@@ -298,12 +298,15 @@ Result<AttachmentSpec> parseAttachment(std::string_view text) {
             return bad("'" + parts[i + 1] + "' is not a number");
     }
     if (!(v[6] > 0.0)) return bad("the scale must be positive");
+    spec.offset = attachmentOffset(v);
+    return spec;
+}
+
+glm::mat4 attachmentOffset(const double (&v)[7]) {
     const glm::dmat4 rotation = glm::eulerAngleZ(glm::radians(v[5])) * glm::eulerAngleY(glm::radians(v[4])) *
                                 glm::eulerAngleX(glm::radians(v[3]));
     glm::dmat4 offset = glm::translate(glm::dmat4(1.0), glm::dvec3(v[0], v[1], v[2])) * rotation;
-    offset = glm::scale(offset, glm::dvec3(v[6]));
-    spec.offset = glm::mat4(offset);
-    return spec;
+    return glm::mat4(glm::scale(offset, glm::dvec3(v[6])));
 }
 
 } // namespace throng

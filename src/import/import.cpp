@@ -1,6 +1,7 @@
 // importModel(): checks the file, then dispatches by source kind.
 #include <throng/builtin.h>
 #include <throng/import.h>
+#include <throng/kit.h>
 
 #include "contain.h"
 #include "external_textures.h"
@@ -33,8 +34,9 @@ Result<Model> importModel(const std::string& source) {
 
     std::string ext = fs::path(source).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext == ".gltf" || ext == ".glb" || kind == io::FileKind::Glb || kind == io::FileKind::GltfJson)
-        return importGltf(source);
+    if (kind == io::FileKind::Glb || kind == io::FileKind::GltfJson) return importGltf(source);
+    if (ext == ".json") return importKit(source); // JSON, not glTF: a kit file (throng/kit.h)
+    if (ext == ".gltf" || ext == ".glb") return importGltf(source);
     Result<Model> model = detail::importContained(source);
     if (model) detail::loadExternalTextures(model.value(), source);
     return model;
