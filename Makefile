@@ -9,7 +9,7 @@ JOBS ?= $(shell nproc)
 ASSETS ?= $(abspath ../shared/assets)
 REQUIRE_ASSETS ?= OFF
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_throng fuzz_gltf fuzz_cli fuzz_assimp
+FUZZ_TARGETS ?= fuzz_throng fuzz_gltf fuzz_cli fuzz_assimp fuzz_kit
 
 .PHONY: all release deps demo bench test test-format test-release test-install test-sanitize test-fuzz fuzz fuzz-build fuzz-long format clean FORCE
 
@@ -126,7 +126,7 @@ fuzz-long: deps fuzz-build
 # the whole renderer, which would double this build; its seeds and regressions are replayed under
 # ASan in test-sanitize, and `make fuzz` runs it.
 test-fuzz:
-	$(MAKE) fuzz FUZZ_SECONDS=10 FUZZ_TARGETS="fuzz_throng fuzz_gltf fuzz_assimp"
+	$(MAKE) fuzz FUZZ_SECONDS=10 FUZZ_TARGETS="fuzz_throng fuzz_gltf fuzz_assimp fuzz_kit"
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -9,6 +9,7 @@
 //   fuzz_assimp/  a selector byte (fuzz_assimp.cpp) + the rig as Collada, small OBJ, PLY, STL,
 //                 DirectX .x, OFF, BVH and SMD files
 //   fuzz_cli/     command lines, one word per line
+//   fuzz_kit/     kit files: built-in parts rigid and skinned, a base alone, a slot past 100%
 //   regressions/TARGET/  every input that once made a target fail, rebuilt (fuzz/regressions.cpp)
 //   with ASSETS_DIR (the shared models, ../shared/assets): also their .glb/.gltf files for
 //                 fuzz_gltf and their Collada and FBX files (with the selector byte) for
@@ -315,6 +316,18 @@ void cliSeeds(const fs::path& dir) {
     }
 }
 
+void kitSeeds(const fs::path& dir) {
+    writeText(dir / "builtin-parts.json", R"({"base": "builtin:walker", "parts": [
+  {"name": "hat", "model": "builtin:hat", "slot": "head", "share": 0.4, "joint": "head", "offset": [0, 0.2, 0]},
+  {"name": "big hat", "model": "builtin:hat", "slot": "head", "share": 0.2, "joint": "head",
+   "offset": [0, 0.2, 0, 0, 45, 0, 1.5]},
+  {"model": "builtin:sword", "share": 0.3, "joint": "hand_r", "offset": [0, 0, 0, 20, 0, 0]},
+  {"model": "coat.glb", "slot": "top", "share": 1}]})");
+    writeText(dir / "base-only.json", R"({"base": "rig.glb"})");
+    writeText(dir / "bad-share.json", R"({"base": "a", "parts": [{"model": "b", "slot": "s", "share": 0.75},
+  {"model": "c", "slot": "s", "share": 0.5}]})");
+}
+
 // --- the shared models --------------------------------------------------------------------
 
 // Real files from elsewhere as replay inputs (up to 1 MB each): glTF as they are, Collada and FBX
@@ -343,11 +356,13 @@ void sharedSeeds(const fs::path& assets, const fs::path& out) {
 int main(int argc, char** argv) {
     if (argc != 2 && argc != 3) fail("usage: fuzz_corpus_gen OUT_DIR [ASSETS_DIR]");
     const fs::path out = argv[1];
-    for (const char* t : {"fuzz_throng", "fuzz_gltf", "fuzz_assimp", "fuzz_cli"}) fs::create_directories(out / t);
+    for (const char* t : {"fuzz_throng", "fuzz_gltf", "fuzz_assimp", "fuzz_cli", "fuzz_kit"})
+        fs::create_directories(out / t);
     throngSeeds(out / "fuzz_throng");
     gltfSeeds(out / "fuzz_gltf");
     assimpSeeds(out / "fuzz_assimp");
     cliSeeds(out / "fuzz_cli");
+    kitSeeds(out / "fuzz_kit");
     writeRegressions(out / "regressions");
     if (argc == 3) {
         if (!fs::is_directory(argv[2])) fail(std::string("no folder ") + argv[2]);

@@ -113,7 +113,8 @@ void assimpRegressions(const fs::path& dir) {
 } // namespace
 
 void writeRegressions(const fs::path& out) {
-    for (const char* t : {"fuzz_throng", "fuzz_gltf", "fuzz_assimp", "fuzz_cli"}) fs::create_directories(out / t);
+    for (const char* t : {"fuzz_throng", "fuzz_gltf", "fuzz_assimp", "fuzz_cli", "fuzz_kit"})
+        fs::create_directories(out / t);
     gltfRegressions(out / "fuzz_gltf");
     throngRegressions(out / "fuzz_throng");
     assimpRegressions(out / "fuzz_assimp");

@@ -25,7 +25,7 @@ case "${1:-}" in
 *) echo "usage: fuzz/run.sh --seconds N | --long [TARGET...]" >&2; exit 2 ;;
 esac
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_throng fuzz_gltf fuzz_cli fuzz_assimp)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_throng fuzz_gltf fuzz_cli fuzz_assimp fuzz_kit)
 runs=${FUZZ_RUNS:-1000000}
 assimp_seconds=${FUZZ_ASSIMP_SECONDS:-3600}
 

@@ -1,6 +1,6 @@
 # The fuzz targets and what each links, shared by the libFuzzer build (fuzz/CMakeLists.txt,
 # THRONG_FUZZ=ON) and the replay tests of every other build (fuzz/replay.cmake). docs/FUZZING.md.
-set(THRONG_FUZZ_TARGETS fuzz_throng fuzz_gltf fuzz_assimp fuzz_cli)
+set(THRONG_FUZZ_TARGETS fuzz_throng fuzz_gltf fuzz_assimp fuzz_cli fuzz_kit)
 set(THRONG_FUZZ_DIR ${CMAKE_SOURCE_DIR}/fuzz)
 
 # throng_fuzz_executable(EXE TARGET [extra sources...]): EXE built from fuzz/TARGET.cpp.
@@ -9,7 +9,7 @@ function(throng_fuzz_executable exe target)
   target_link_libraries(${exe} PRIVATE throng_warnings)
   if(target STREQUAL "fuzz_throng")
     target_link_libraries(${exe} PRIVATE throng_format)
-  elseif(target STREQUAL "fuzz_gltf" OR target STREQUAL "fuzz_assimp")
+  elseif(target STREQUAL "fuzz_gltf" OR target STREQUAL "fuzz_assimp" OR target STREQUAL "fuzz_kit")
     target_link_libraries(${exe} PRIVATE throng_import)
   elseif(target STREQUAL "fuzz_cli")
     # The parser calls the option checks of render.cpp and bench.cpp, whose objects need info.cpp

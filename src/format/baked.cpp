@@ -428,7 +428,7 @@ glm::vec4 vatTexel(const BakedAsset& asset, uint32_t clip, uint32_t frame, uint3
 Status validateProps(const BakedAsset& asset) {
     std::vector<bool> taken(asset.submeshes.size(), false);
     for (const BakedProp& p : asset.props) {
-        const std::string what = "prop '" + p.name.substr(0, 64) + "'";
+        const std::string what = "prop" + detail::quotedName(p.name.substr(0, 64));
         if (p.submesh_count == 0 || p.first_submesh >= asset.submeshes.size() ||
             p.submesh_count > asset.submeshes.size() - p.first_submesh)
             return Status::failure(what + ": submeshes outside the asset's " + std::to_string(asset.submeshes.size()));

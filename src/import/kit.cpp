@@ -4,6 +4,8 @@
 #include <throng/import.h>
 #include <throng/kit.h>
 
+#include "../model/names.h"
+
 #include <glm/gtc/matrix_inverse.hpp>
 #include <nlohmann/json.hpp>
 
@@ -54,8 +56,8 @@ Result<KitPartSpec> parsePart(const json& j, size_t index) {
             if (!(values[6] > 0.0)) return Error{where + ": \"offset\"'s scale must be positive"};
             p.offset = attachmentOffset(values);
         } else
-            return Error{where + ": unknown key \"" + key.substr(0, 64) +
-                         "\" (a part has name, model, slot, share, joint, offset)"};
+            return Error{where + ": unknown key" + detail::quotedName(key.substr(0, 64)) +
+                         " (a part has name, model, slot, share, joint, offset)"};
         if (!s) return Error{s.message};
     }
     if (p.model.empty()) return Error{where + ": no \"model\""};
@@ -66,7 +68,9 @@ Result<KitPartSpec> parsePart(const json& j, size_t index) {
 std::string paletteNames(const Model& m) {
     std::string names;
     for (size_t k = 0; k < m.palette.size() && k < 40; ++k)
-        names += (names.empty() ? "" : ", ") + m.skeleton.names[m.palette[k].joint];
+        names += (names.empty() ? "" : ", ") + m.skeleton.names[m.palette[k].joint].substr(0, 64);
+    for (char& c : names)
+        if (static_cast<unsigned char>(c) < 32 || c == 127) c = '?'; // one line, whatever the file names
     return names + (m.palette.size() > 40 ? ", ..." : "");
 }
 
@@ -91,7 +95,7 @@ int32_t appendMaterials(Model& kit, const Model& part) {
 // Every mesh of `part`, its joints renamed to the base's palette (skinned) or all on `joint`
 // placed by `place` (rigid).
 Status appendMeshes(Model& kit, const Model& part, const KitPartSpec& spec) {
-    const std::string what = "kit: part '" + spec.name.substr(0, 64) + "'";
+    const std::string what = "kit: part" + detail::quotedName(spec.name.substr(0, 64));
     const int32_t first_material = appendMaterials(kit, part);
     const Bounds bounds = bindPoseBounds(kit);
     const double tolerance = 1e-3 * std::max(double(bounds.diagonal()), 1e-6);
@@ -100,8 +104,8 @@ Status appendMeshes(Model& kit, const Model& part, const KitPartSpec& spec) {
     if (!spec.joint.empty()) {
         rigid = paletteIndexOf(kit, spec.joint);
         if (rigid < 0)
-            return Status::failure(what + ": no skinning joint '" + spec.joint.substr(0, 64) +
-                                   "' in the base (joints: " + paletteNames(kit) + ")");
+            return Status::failure(what + ": no skinning joint" + detail::quotedName(spec.joint.substr(0, 64)) +
+                                   " in the base (joints: " + paletteNames(kit) + ")");
         place = glm::inverse(glm::dmat4(kit.palette[size_t(rigid)].inverse_bind)) * glm::dmat4(spec.offset);
     }
     std::vector<int32_t> remap(part.palette.size(), -2); // -2: not looked up yet
@@ -130,9 +134,9 @@ Status appendMeshes(Model& kit, const Model& part, const KitPartSpec& spec) {
                         const std::string& name = part.skeleton.names[part.palette[j].joint];
                         remap[j] = paletteIndexOf(kit, name);
                         if (remap[j] < 0)
-                            return Status::failure(what + ": joint '" + name.substr(0, 64) +
-                                                   "' is not a skinning joint of the base (joints: " +
-                                                   paletteNames(kit) + ")");
+                            return Status::failure(
+                                what + ": joint" + detail::quotedName(name.substr(0, 64)) +
+                                " is not a skinning joint of the base (joints: " + paletteNames(kit) + ")");
                         const glm::dmat4 a = glm::inverse(glm::dmat4(part.palette[j].inverse_bind));
                         const glm::dmat4 b = glm::inverse(glm::dmat4(kit.palette[size_t(remap[j])].inverse_bind));
                         double apart = glm::length(glm::dvec3(a[3]) - glm::dvec3(b[3]));
@@ -140,10 +144,10 @@ Status appendMeshes(Model& kit, const Model& part, const KitPartSpec& spec) {
                             apart = std::max(apart, glm::length(glm::dvec3(a[c]) - glm::dvec3(b[c])) *
                                                         std::max(double(bounds.diagonal()), 1e-6));
                         if (!(apart <= tolerance))
-                            return Status::failure(what + ": joint '" + name.substr(0, 64) +
-                                                   "' is bound elsewhere than the base's (" + std::to_string(apart) +
-                                                   " units apart; the base is " +
-                                                   std::to_string(bounds.diagonal()) + " across)");
+                            return Status::failure(what + ": joint" + detail::quotedName(name.substr(0, 64)) +
+                                                   " is bound elsewhere than the base's (" + std::to_string(apart) +
+                                                   " units apart; the base is " + std::to_string(bounds.diagonal()) +
+                                                   " across)");
                     }
                     mesh.joints[v][k] = uint16_t(remap[j]);
                 }
@@ -176,7 +180,8 @@ Result<KitSpec> parseKit(std::string_view json_text) {
                 spec.parts.push_back(std::move(p).value());
             }
         } else
-            return Error{"kit: unknown key \"" + it.key().substr(0, 64) + "\" (a kit has base and parts)"};
+            return Error{"kit: unknown key" + detail::quotedName(it.key().substr(0, 64)) +
+                         " (a kit has base and parts)"};
     }
     if (spec.base.empty()) return Error{"kit: no \"base\""};
     std::vector<Part> parts;
@@ -192,22 +197,24 @@ Result<Model> assembleKit(const KitSpec& spec, const std::string& folder) {
     };
     auto load = [&](const std::string& model, const std::string& what) -> Result<Model> {
         Result<Model> m = importModel(path(model));
-        if (!m) return Error{"kit: " + what + " '" + model.substr(0, 256) + "': " + m.error().message};
+        if (!m) return Error{"kit: " + what + detail::quotedName(model.substr(0, 256)) + ": " + m.error().message};
         if (!m.value().parts.empty())
-            return Error{"kit: " + what + " '" + model.substr(0, 256) + "' has parts of its own (a kit in a kit)"};
+            return Error{"kit: " + what + detail::quotedName(model.substr(0, 256)) +
+                         " has parts of its own (a kit in a kit)"};
         return m;
     };
     Result<Model> base = load(spec.base, "base");
     if (!base) return base.error();
     Model kit = std::move(base).value();
-    if (kit.palette.empty()) return Error{"kit: base '" + spec.base.substr(0, 256) + "' has no skinning joints"};
+    if (kit.palette.empty())
+        return Error{"kit: base" + detail::quotedName(spec.base.substr(0, 256)) + " has no skinning joints"};
     for (const KitPartSpec& p : spec.parts) {
         Result<Model> part = load(p.model, "part");
         if (!part) return part.error();
         const uint32_t first_mesh = uint32_t(kit.meshes.size());
         if (Status s = appendMeshes(kit, part.value(), p); !s) return Error{s.message};
         if (kit.meshes.size() == first_mesh)
-            return Error{"kit: part '" + p.name.substr(0, 64) + "': the model has no meshes"};
+            return Error{"kit: part" + detail::quotedName(p.name.substr(0, 64)) + ": the model has no meshes"};
         kit.parts.push_back(Part{p.name, p.slot, p.share, first_mesh, uint32_t(kit.meshes.size()) - first_mesh});
         for (const std::string& w : part.value().warnings) kit.warnings.push_back("part '" + p.name + "': " + w);
     }

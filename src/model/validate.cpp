@@ -167,7 +167,7 @@ Status validate(const Model& model) {
             return Status::failure("material " + std::to_string(m) + ": texture out of range");
     std::vector<bool> in_part(model.meshes.size(), false);
     for (const Part& p : model.parts) {
-        const std::string what = "part '" + p.name.substr(0, 64) + "'";
+        const std::string what = "part" + detail::quotedName(p.name.substr(0, 64));
         if (p.mesh_count == 0 || p.first_mesh >= model.meshes.size() ||
             p.mesh_count > model.meshes.size() - p.first_mesh)
             return Status::failure(what + ": meshes " + std::to_string(p.first_mesh) + " + " +
@@ -186,7 +186,7 @@ Status validateParts(std::span<const Part> parts) {
         return Status::failure(std::to_string(parts.size()) + " parts, more than " + std::to_string(kMaxParts));
     std::vector<std::pair<std::string, double>> slots;
     for (const Part& p : parts) {
-        const std::string what = "part '" + p.name.substr(0, 64) + "'";
+        const std::string what = "part" + detail::quotedName(p.name.substr(0, 64));
         if (p.name.size() > 4096 || p.slot.size() > 64 || p.name.find_first_of("\n\r") != std::string::npos ||
             p.slot.find_first_of("\n\r") != std::string::npos)
             return Status::failure(what + ": a name past 4,096 or a slot past 64 characters, or not on one line");
@@ -196,7 +196,7 @@ Status validateParts(std::span<const Part> parts) {
         auto it = std::find_if(slots.begin(), slots.end(), [&](const auto& s) { return s.first == p.slot; });
         if (it == slots.end()) it = slots.insert(slots.end(), {p.slot, 0.0});
         if ((it->second += double(p.share)) > 1.0 + 1e-6)
-            return Status::failure("slot '" + p.slot + "': its parts' shares add up to " +
+            return Status::failure("slot" + detail::quotedName(p.slot) + ": its parts' shares add up to " +
                                    std::to_string(int(std::lround(it->second * 100.0))) +
                                    "%, past 100% (a member wears one part of a slot at most)");
     }
