@@ -211,6 +211,8 @@ TEST(KitFile, AssemblesPartsOnTheBaseSkeleton) {
          "kit: part 'builtin:hat': no skinning joint 'head' in the base (joints: root, bone)"},
         {R"({"base": "missing.glb"})", "kit: base 'missing.glb'"},
         {R"({"base": "rig.glb", "parts": [{"model": "kit.json"}]})", "a kit in a kit"},
+        {R"({"base": "rig.glb", "parts": [{"model": "bad.json"}]})", "is a kit file, not a model (a kit in a kit)"},
+        {R"({"base": "bad.json"})", "is a kit file, not a model (a kit in a kit)"},
     };
     for (const auto& [text, expected] : refused) {
         Result<Model> r = importModel(write("bad.json", text));

@@ -1,5 +1,6 @@
 // Kit files: parse, then assemble the base and its parts into one Model; see throng/kit.h.
 #include <throng/attach.h>
+#include <throng/file_kind.h>
 #include <throng/files.h>
 #include <throng/import.h>
 #include <throng/kit.h>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
@@ -196,6 +198,12 @@ Result<Model> assembleKit(const KitSpec& spec, const std::string& folder) {
         return (std::filesystem::path(folder) / model).string();
     };
     auto load = [&](const std::string& model, const std::string& what) -> Result<Model> {
+        // A kit file among the models would be read as a kit again (itself: without end).
+        std::string ext = std::filesystem::path(model).extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (ext == ".json" && io::sniffFileKind(path(model)) != io::FileKind::GltfJson)
+            return Error{"kit: " + what + detail::quotedName(model.substr(0, 256)) +
+                         " is a kit file, not a model (a kit in a kit)"};
         Result<Model> m = importModel(path(model));
         if (!m) return Error{"kit: " + what + detail::quotedName(model.substr(0, 256)) + ": " + m.error().message};
         if (!m.value().parts.empty())
