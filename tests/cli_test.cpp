@@ -53,6 +53,39 @@ TEST(Cli, InfoSharedModelJson) {
     EXPECT_GT(j["clips"][0]["keyframes"].get<int>(), 0);
 }
 
+// Kits end to end (issue #25): info lists builtin:kit's parts; a kit file bakes into a .throng
+// file that keeps its parts and renders; a bad kit file is one line and exit 1.
+TEST(Cli, KitFilesBakeAndRender) {
+    const CliRun info = run("info builtin:kit --json");
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    const nlohmann::json j = nlohmann::json::parse(info.out);
+    ASSERT_EQ(j["parts"].size(), 16u);
+    EXPECT_EQ(j["parts"][0]["slot"], "hair");
+
+    const auto dir = throng::test::scratchDir("cli_kit");
+    const std::string kit = (dir / "kit.json").string(), baked = (dir / "kit.throng").string(),
+                      png = (dir / "kit.png").string(), bad = (dir / "bad.json").string();
+    std::ofstream(kit) << R"({"base": "builtin:walker", "parts": [
+        {"model": "builtin:hat", "slot": "hat", "share": 0.5, "joint": "head", "offset": [0, 0.2, 0]},
+        {"model": "builtin:sword", "share": 0.4, "joint": "hand_r"}]})";
+    const CliRun bake = run("bake " + kit + " -o " + baked);
+    ASSERT_EQ(bake.exit_code, 0) << bake.err;
+    const CliRun back = run("info --json " + baked);
+    ASSERT_EQ(back.exit_code, 0) << back.err;
+    const nlohmann::json b = nlohmann::json::parse(back.out);
+    ASSERT_EQ(b["parts"].size(), 2u);
+    EXPECT_EQ(b["parts"][0]["slot"], "hat");
+    EXPECT_EQ(b["parts"][1]["share"], 0.4f);
+    const CliRun render = run("render " + baked + " --instances 20 --size 96x54 --view street --validate --out " + png);
+    ASSERT_EQ(render.exit_code, 0) << render.err;
+
+    std::ofstream(bad) << R"({"base": "builtin:walker", "parts": [{"model": "builtin:hat", "joint": "tail"}]})";
+    const CliRun refused = run("render " + bad + " --out " + png);
+    EXPECT_EQ(refused.exit_code, 1);
+    EXPECT_NE(refused.err.find("no skinning joint 'tail' in the base"), std::string::npos) << refused.err;
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+}
+
 TEST(Cli, ErrorIsOneLineAndExitsOne) {
     const auto dir = throng::test::scratchDir("cli_error");
     const std::string empty = (dir / "empty.glb").string();
