@@ -824,7 +824,8 @@ TEST(Embed, SeveralModelsAreOneCrowdOfTheHost) {
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 
-// The member calls of a crowd of several models in random order (add, set, remove; ids reused;
+// The member calls of a crowd of several models, one of them a kit (builtin:kit: its parts chosen
+// by each member's id), in random order (add, set, remove; ids reused;
 // models changed; bad models, clips, stale ids and full models among them), each checked at once
 // against a plain CPU model of the crowd (ids, each member's model and fields, live counts per
 // model); every so often a frame, whose counts must be the CPU's, and at the end the picture,
@@ -835,7 +836,10 @@ TEST(Embed, MemberCallsOverSeveralModelsAgreeWithACpuModel) {
     Result<BakedAsset> baked_fish = bake(makeFish(), BakeOptions{});
     ASSERT_TRUE(baked_fish.ok());
     const BakedAsset& fish = baked_fish.value();
-    const BakedAsset* assets[] = {&asset, &fish, &asset};
+    Result<BakedAsset> baked_kit = bake(makeKit(), BakeOptions{}); // parts chosen by each member's id
+    ASSERT_TRUE(baked_kit.ok());
+    const BakedAsset& kit = baked_kit.value();
+    const BakedAsset* assets[] = {&asset, &fish, &kit};
     const uint32_t capacity[] = {5, 3, 4};
     Host host;
     CrowdRendererDesc desc;
@@ -939,9 +943,10 @@ TEST(Embed, MemberCallsOverSeveralModelsAgreeWithACpuModel) {
     EXPECT_GT(removed, 200u);
     EXPECT_GT(moved, 50u);
     EXPECT_GT(refused, 100u);
-    // The last picture: the headless renderer's of the CPU's members.
+    // The last picture: the headless renderer's of the CPU's members (the kit's members wearing
+    // the parts their ids choose).
     const std::vector<uint8_t> embedded = host.frame(r, 0, {vp, 0.5f}, nullptr);
-    const BakedAsset* models[] = {&asset, &fish, &asset};
+    const BakedAsset* models[] = {&asset, &fish, &kit};
     Result<render::AssetLibrary> lib = render::buildAssetLibrary(models);
     ASSERT_TRUE(lib.ok());
     const render::Crowd crowd =
