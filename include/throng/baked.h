@@ -191,6 +191,18 @@ struct BakedProp {
     std::string slot;       // the kit slot it is a part of (throng/attach.h; empty: none)
 };
 
+// A look (Model::looks; throng/looks.h): the member's colour of submeshes `submeshes` is one of
+// `colors` (linear RGB), colour i on about shares[i] / (their sum) of the members. `number` is
+// the look's index among its model's looks (its salt: throng/looks.h), kept where the looks of
+// several models are put together (a crowd's library); derived, not stored.
+struct BakedLook {
+    std::string name;
+    std::vector<uint32_t> submeshes; // ascending, each in one look at most
+    std::vector<glm::vec3> colors;
+    std::vector<float> shares; // one per colour (empty: equal)
+    uint32_t number = 0;
+};
+
 // Whether a prop or part whose bind-pose box has diagonal `size` is drawn at a level of detail
 // of error `error` (model units): whole at the levels whose error is under a quarter of its size,
 // not at all past them, where it would cover fewer than about 4 pixels (a level's error is about
@@ -223,9 +235,12 @@ struct BakedAsset {
     Bounds bind_bounds;
     AnimationSource source;   // see AnimationSource
     BakedImpostors impostors; // see BakedImpostors; empty unless baked with impostors
-    // Props added by attachProps() (throng/attach.h): which submeshes are whose. Not stored in
-    // .throng files (a property of the crowd being drawn, applied after loading).
+    // The model's parts (Model::parts) and props added by attachProps() (throng/attach.h): which
+    // submeshes are whose. Stored in .throng files (section PART, docs/FORMAT.md).
     std::vector<BakedProp> props;
+    // Colours that vary by member (Model::looks; none: every member the same but its tint).
+    // Stored in .throng files (section LOOK).
+    std::vector<BakedLook> looks;
     // The joint whose motion the clips' root_motion curves took out (throng/root_motion.h);
     // empty: none (then no clip has a curve).
     std::string root_joint;

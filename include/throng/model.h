@@ -140,6 +140,18 @@ struct Part {
     uint32_t first_mesh = 0, mesh_count = 0;
 };
 
+// Colour variation (issue #25's looks; throng/looks.h): the materials `materials` (indices into
+// Model::materials) of a member are coloured by one of `colors` (linear RGB, multiplying the
+// material's base colour, texture and vertex colours), colour i on about shares[i] / (the sum of
+// the shares) of the members, chosen by a seeded hash of the member's key. bake() makes each a
+// BakedLook over the materials' submeshes.
+struct Look {
+    std::string name;                // for messages and `throng info`, e.g. "top"
+    std::vector<uint32_t> materials; // at least one; a material in one look at most
+    std::vector<glm::vec3> colors;   // 1 .. kMaxLookColors, finite, >= 0
+    std::vector<float> shares;       // one per colour, >= 0, not all 0 (empty: equal)
+};
+
 struct Model {
     std::string source; // path, or builtin:NAME
     std::string format; // human-readable, e.g. "glTF 2.0 binary (.glb)"
@@ -151,6 +163,7 @@ struct Model {
     std::vector<Texture> textures;
     std::vector<Clip> clips;
     std::vector<Part> parts;           // meshes not every member wears (none: every mesh on every member)
+    std::vector<Look> looks;           // materials whose colours vary by member (none: one look)
     std::vector<std::string> warnings; // things the importer changed or skipped, one line each
 };
 
@@ -165,6 +178,12 @@ Status validate(const Model& model);
 // [0, 1], names on one line (4,096 characters, a slot 64), a slot's shares adding up to 1 or less.
 constexpr uint32_t kMaxParts = 127; // numbered in 7 bits (src/shaders/shared.h: THRONG_MAX_PROPS)
 Status validateParts(std::span<const Part> parts);
+// The rules of a look alone (Model::looks, BakedAsset::looks alike): a name on one line (64
+// characters), 1 .. kMaxLookColors finite non-negative colours, as many shares (or none), each
+// finite and >= 0, adding up to more than 0. The count is checked by the callers (kMaxLooks).
+constexpr uint32_t kMaxLooks = 64;      // per model (salted in 8 bits: src/shaders/shared.h THRONG_LOOK_SALT)
+constexpr uint32_t kMaxLookColors = 64; // per look
+Status validateLook(const std::string& name, std::span<const glm::vec3> colors, std::span<const float> shares);
 
 // --- Derived facts (what `throng info` prints) ------------------------------------------
 

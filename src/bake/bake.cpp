@@ -7,6 +7,7 @@
 // The mesh also gets its chain of levels of detail (lod.cpp): index ranges into the same vertices.
 #include <throng/bake.h>
 #include <throng/events.h>
+#include <throng/looks.h>
 #include <throng/root_motion.h>
 
 #include <throng/anim.h>
@@ -304,6 +305,7 @@ Result<BakedAsset> bake(const Model& model, const BakeOptions& options, BakeRepo
                      std::to_string(kMaxBakedTexels) + "; lower the fps"};
     if (Status s = copyMeshes(model, asset, rep.warnings); !s) return Error{s.message};
     copyParts(model, asset);
+    asset.looks = bakedLooks(model);
     buildLods(asset, options.lods);
     const uint64_t vat_texels = options.vat ? asset.vatTexelCount() : 0;
     if (vat_texels > kMaxBakedTexels)

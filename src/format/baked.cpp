@@ -2,6 +2,7 @@
 // IEEE half conversion.
 #include <throng/attach.h>
 #include <throng/baked.h>
+#include <throng/looks.h>
 
 #include "../model/names.h"
 
@@ -456,6 +457,7 @@ Status validate(const BakedAsset& asset) {
     if (Status s = validateLods(asset); !s) return s;
     if (Status s = validateImpostors(asset); !s) return s;
     if (Status s = validateProps(asset); !s) return s;
+    if (Status s = validateLooks(asset); !s) return s;
     return validateSource(asset);
 }
 

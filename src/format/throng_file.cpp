@@ -74,7 +74,10 @@ constexpr uint32_t kImsk = fourcc("IMSK");
 // Optional within version 2 (issue #25's parts; older readers skip it and draw every part on
 // every member): props and kit parts (BakedAsset::props).
 constexpr uint32_t kPart = fourcc("PART");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk, kPart};
+// Optional within version 2 (issue #25's looks; older readers skip it and draw every member in
+// the materials' own colours): colours that vary by member (BakedAsset::looks, throng/looks.h).
+constexpr uint32_t kLook = fourcc("LOOK");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk, kPart, kLook};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -300,6 +303,24 @@ Bytes partSection(const BakedAsset& a) {
         w.f32(p.share);
         for (uint32_t v : {p.joint, p.first_submesh, p.submesh_count, p.first_vertex, p.vertex_count}) w.u32(v);
         w.array(&p.offset, 1);
+    }
+    return std::move(w.out);
+}
+
+// LOOK: look count, then per look: name, submesh count, the submeshes (u32 each), colour count,
+// the colours (linear RGB, 3 f32 each), share count (0 or the colour count), the shares (f32).
+// A look's number is its place in the section.
+Bytes lookSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.looks.size()));
+    for (const BakedLook& l : a.looks) {
+        w.string(l.name);
+        w.u32(uint32_t(l.submeshes.size()));
+        w.array(l.submeshes.data(), l.submeshes.size());
+        w.u32(uint32_t(l.colors.size()));
+        w.array(l.colors.data(), l.colors.size());
+        w.u32(uint32_t(l.shares.size()));
+        w.array(l.shares.data(), l.shares.size());
     }
     return std::move(w.out);
 }
@@ -748,6 +769,47 @@ Status parseParts(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// Counts are checked against what is left before anything is allocated (a look takes at least
+// 16 bytes); submesh ranges, colours and shares by validate().
+Status parseLooks(ByteReader& r, BakedAsset& a) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (count > kMaxLooks || !r.has(uint64_t(count) * 16))
+        return Status::failure("section 'LOOK': " + std::to_string(count) + " looks do not fit the section (at most " +
+                               std::to_string(kMaxLooks) + ")");
+    a.looks.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        BakedLook& l = a.looks[i];
+        l.number = i;
+        const uint32_t length = r.u32();
+        if (r.failed()) return r.status();
+        if (length > 64 || !r.has(length))
+            return Status::failure("section 'LOOK': a name of " + std::to_string(length) + " bytes");
+        l.name.resize(length);
+        r.array(l.name.data(), length);
+        const uint32_t submeshes = r.u32();
+        if (r.failed()) return r.status();
+        if (!r.has(uint64_t(submeshes) * 4))
+            return Status::failure("section 'LOOK': " + std::to_string(submeshes) +
+                                   " submeshes do not fit the section");
+        l.submeshes.resize(submeshes);
+        r.array(l.submeshes.data(), submeshes);
+        const uint32_t colors = r.u32();
+        if (r.failed()) return r.status();
+        if (colors > kMaxLookColors || !r.has(uint64_t(colors) * 12))
+            return Status::failure("section 'LOOK': " + std::to_string(colors) + " colours do not fit the section");
+        l.colors.resize(colors);
+        r.array(l.colors.data(), colors);
+        const uint32_t shares = r.u32();
+        if (r.failed()) return r.status();
+        if (shares > kMaxLookColors || !r.has(uint64_t(shares) * 4))
+            return Status::failure("section 'LOOK': " + std::to_string(shares) + " shares do not fit the section");
+        l.shares.resize(shares);
+        r.array(l.shares.data(), shares);
+    }
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -766,6 +828,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kEvnt: return parseEvents(r, a);
     case kImsk: return parseImpostorSkinning(r, a);
     case kPart: return parseParts(r, a);
+    case kLook: return parseLooks(r, a);
     }
     return {};
 }
@@ -872,6 +935,7 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
     if (std::any_of(asset.clips.begin(), asset.clips.end(), [](const BakedClip& c) { return !c.events.empty(); }))
         raw.emplace_back(kEvnt, evntSection(asset));
     if (!asset.props.empty()) raw.emplace_back(kPart, partSection(asset));
+    if (!asset.looks.empty()) raw.emplace_back(kLook, lookSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);

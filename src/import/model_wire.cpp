@@ -26,7 +26,7 @@ static_assert(sizeof(glm::quat) == 16 && sizeof(glm::mat4) == 64 && sizeof(glm::
 static_assert(sizeof(Transform) == 40 && sizeof(Skeleton) == 72 && sizeof(Skin) == 56);
 static_assert(sizeof(PaletteEntry) == 68 && sizeof(Material) == 56 && sizeof(Texture) == 120);
 static_assert(sizeof(Submesh) == 12 && sizeof(Mesh) == 232 && sizeof(Track) == 56 && sizeof(Clip) == 64);
-static_assert(sizeof(Part) == 80 && sizeof(Model) == 328);
+static_assert(sizeof(Part) == 80 && sizeof(Look) == 104 && sizeof(Model) == 352);
 #endif
 
 // --- writing ----------------------------------------------------------------------------------
@@ -247,6 +247,20 @@ void getPart(Reader& r, Part& p) {
     p.mesh_count = r.in().u32();
 }
 
+void putLook(ByteWriter& w, const Look& l) {
+    w.string(l.name);
+    putRaw(w, l.materials);
+    putRaw(w, l.colors);
+    putRaw(w, l.shares);
+}
+
+void getLook(Reader& r, Look& l) {
+    getString(r, l.name);
+    getRaw(r, l.materials);
+    getRaw(r, l.colors);
+    getRaw(r, l.shares);
+}
+
 } // namespace
 
 std::vector<uint8_t> encodeModel(const Model& model) {
@@ -264,6 +278,7 @@ std::vector<uint8_t> encodeModel(const Model& model) {
     putEach(w, model.textures, putTexture);
     putEach(w, model.clips, putClip);
     putEach(w, model.parts, putPart);
+    putEach(w, model.looks, putLook);
     putEach(w, model.warnings, putString);
     return std::move(w.out);
 }
@@ -284,6 +299,7 @@ Result<Model> decodeModel(std::span<const uint8_t> bytes) {
     getEach(r, model.textures, getTexture);
     getEach(r, model.clips, getClip);
     getEach(r, model.parts, getPart);
+    getEach(r, model.looks, getLook);
     getEach(r, model.warnings, getString);
     if (r.failed()) return Error{"the importer's result is damaged: " + r.problem()};
     if (Status s = r.in().finish(); !s)

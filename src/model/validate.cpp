@@ -178,7 +178,48 @@ Status validate(const Model& model) {
             in_part[m] = true;
         }
     }
-    return validateParts(model.parts);
+    if (Status s = validateParts(model.parts); !s) return s;
+    if (model.looks.size() > kMaxLooks)
+        return Status::failure(std::to_string(model.looks.size()) + " looks, more than " + std::to_string(kMaxLooks));
+    std::vector<bool> in_look(model.materials.size(), false);
+    for (const Look& l : model.looks) {
+        const std::string what = "look" + detail::quotedName(l.name.substr(0, 64));
+        if (Status s = validateLook(l.name, l.colors, l.shares); !s) return s;
+        if (l.materials.empty()) return Status::failure(what + ": colours no material");
+        for (uint32_t m : l.materials) {
+            if (m >= model.materials.size())
+                return Status::failure(what + ": material " + std::to_string(m) + " outside the model's " +
+                                       std::to_string(model.materials.size()));
+            if (in_look[m])
+                return Status::failure(what + ": material " + std::to_string(m) + " is in another look too");
+            in_look[m] = true;
+        }
+    }
+    return {};
+}
+
+Status validateLook(const std::string& name, std::span<const glm::vec3> colors, std::span<const float> shares) {
+    const std::string what = "look" + detail::quotedName(name.substr(0, 64));
+    if (name.size() > 64 || name.find_first_of("\n\r") != std::string::npos)
+        return Status::failure(what + ": a name past 64 characters or not on one line");
+    if (colors.empty() || colors.size() > kMaxLookColors)
+        return Status::failure(what + ": " + std::to_string(colors.size()) + " colours (1 .. " +
+                               std::to_string(kMaxLookColors) + ")");
+    for (size_t c = 0; c < colors.size(); ++c)
+        for (int i = 0; i < 3; ++i)
+            if (!(colors[c][i] >= 0.0f && colors[c][i] <= 65504.0f))
+                return Status::failure(what + ": colour " + std::to_string(c) + " is not finite and >= 0");
+    if (shares.empty()) return {};
+    if (shares.size() != colors.size())
+        return Status::failure(what + ": " + std::to_string(shares.size()) + " shares for " +
+                               std::to_string(colors.size()) + " colours");
+    double total = 0.0;
+    for (float s : shares) {
+        if (!(s >= 0.0f && s <= 1e6f)) return Status::failure(what + ": a share is not finite and >= 0");
+        total += s;
+    }
+    if (total <= 0.0) return Status::failure(what + ": its shares add up to 0");
+    return {};
 }
 
 Status validateParts(std::span<const Part> parts) {

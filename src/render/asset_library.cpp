@@ -141,6 +141,10 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
             p.first_vertex += r.first_vertex;
             out.props.push_back(p);
         }
+        for (BakedLook l : a->looks) { // numbered as in its model, so its members' colours are the same
+            for (uint32_t& s : l.submeshes) s += r.first_submesh;
+            out.looks.push_back(std::move(l));
+        }
         if (out.vertices.size() == a->vertices.size()) {
             out.bind_bounds = a->bind_bounds;
         } else {

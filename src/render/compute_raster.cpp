@@ -307,12 +307,13 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             triangle_slots.push_back(at);
         }
     }
-    // What the resolve shades each submesh with: its colour and texture (as recordMeshPass binds them).
+    // What the resolve shades each submesh with: its colour, texture and look (as recordMeshPass binds them).
     std::vector<gpu::shader::SubmeshShading> shading;
     for (const BakedSubmesh& s : asset.submeshes) {
         gpu::shader::SubmeshShading sh{};
         sh.base_color = s.base_color;
         sh.texture = submeshTexture(asset, s);
+        sh.look = shading.size() < asset.submesh_looks.size() ? asset.submesh_looks[shading.size()] : 0u;
         shading.push_back(sh);
     }
     textures_ = std::max<uint32_t>(uint32_t(asset.textures.size()), 1u);
@@ -402,14 +403,17 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
         bindings.push_back(b); // instances, clips, animation
-    for (uint32_t b :
-         {THRONG_BINDING_VERTICES,        THRONG_BINDING_VISIBLE,          THRONG_BINDING_RASTER_PARAMS,
-          THRONG_BINDING_CLUSTERS,        THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
-          THRONG_BINDING_VISIBILITY,      THRONG_BINDING_CULL_COUNTS,      THRONG_BINDING_RESOLVE_TRIANGLES,
-          THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN,      THRONG_BINDING_VERTEX_CACHE,
-          THRONG_BINDING_MEMBER_SLOTS,    THRONG_BINDING_LOD_VERTICES,     THRONG_BINDING_VERTEX_SLOTS,
-          THRONG_BINDING_CACHE_NORMALS,   THRONG_BINDING_TRIANGLE_SLOTS,   THRONG_BINDING_SUBMESH_PROPS,
-          THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES,    THRONG_BINDING_RASTER_MODELS}) {
+    for (uint32_t b : {THRONG_BINDING_VERTICES,          THRONG_BINDING_VISIBLE,
+                       THRONG_BINDING_RASTER_PARAMS,     THRONG_BINDING_CLUSTERS,
+                       THRONG_BINDING_CLUSTER_VERTICES,  THRONG_BINDING_CLUSTER_TRIANGLES,
+                       THRONG_BINDING_VISIBILITY,        THRONG_BINDING_CULL_COUNTS,
+                       THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_SHADING,
+                       THRONG_BINDING_RASTER_PLAN,       THRONG_BINDING_VERTEX_CACHE,
+                       THRONG_BINDING_MEMBER_SLOTS,      THRONG_BINDING_LOD_VERTICES,
+                       THRONG_BINDING_VERTEX_SLOTS,      THRONG_BINDING_CACHE_NORMALS,
+                       THRONG_BINDING_TRIANGLE_SLOTS,    THRONG_BINDING_SUBMESH_PROPS,
+                       THRONG_BINDING_RESOLVED,          THRONG_BINDING_RESOLVE_TILES,
+                       THRONG_BINDING_RASTER_MODELS,     THRONG_BINDING_LOOKS}) {
         // The composite's vertex shader places its tiles (composite.vert).
         const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
         const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
@@ -491,7 +495,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 31 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 32 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -524,6 +528,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TRIANGLES, resolve_triangles_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_SHADING, submesh_shading_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_PROPS, submesh_props_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_LOOKS, asset.looks.buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_CACHE, vertex_cache_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_MEMBER_SLOTS, member_slots_->buffer),

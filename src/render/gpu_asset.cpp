@@ -2,6 +2,7 @@
 #include "gpu_asset.h"
 
 #include <throng/attach.h>
+#include <throng/looks.h>
 
 #include "coarse_skinning.h"
 
@@ -141,6 +142,8 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.submeshes = asset.submeshes;
         for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
+        const LookTable looks = lookTable(asset);
+        g.submesh_looks = looks.submesh_records;
         g.ranges.push_back(wholeAsset(asset, g.coarse_error)); // the coarse error found above
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
@@ -159,6 +162,9 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
                                     gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
+        g.looks = gpu::createBuffer(a, looks.words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
+                                    gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, g.looks, looks.words.data(), g.looks.size);
 
         // The storage not in use holds one zero texel, so every binding the shaders declare is valid.
         const bool half = asset.precision == Precision::Float16;
@@ -270,6 +276,7 @@ void GpuAsset::release() {
         gpu::destroyBuffer(a, vertices);
         gpu::destroyBuffer(a, indices);
         gpu::destroyBuffer(a, clips);
+        gpu::destroyBuffer(a, looks);
         gpu::destroyImage(a, animation);
         gpu::destroyImage(a, vat);
         if (animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, animation_view, gpu::hostCallbacks(device));

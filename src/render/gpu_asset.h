@@ -47,6 +47,8 @@ struct GpuAssetData {
     VkSampler linear = VK_NULL_HANDLE;   // colour textures
     std::vector<BakedSubmesh> submeshes; // LOD 0
     std::vector<uint32_t> submesh_props; // per submesh: the prop bits its draws carry (propDrawBits; 0: the model's)
+    gpu::Buffer looks;                   // uint[]: the looks table (throng/looks.h lookTable)
+    std::vector<uint32_t> submesh_looks; // per submesh: its look's record in `looks` (0: none)
     std::vector<GpuLod> lods;            // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
     uint32_t vertex_count = 0;
     uint32_t index_count = 0; // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more

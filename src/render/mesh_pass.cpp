@@ -42,6 +42,8 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     bindings.push_back(
         {THRONG_BINDING_VISIBLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
     bindings.push_back(
+        {THRONG_BINDING_LOOKS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    bindings.push_back(
         {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     if (setup.shadows != nullptr) setup.shadows->addBindings(bindings);
     const bool capture = setup.capture != VK_NULL_HANDLE;
@@ -80,7 +82,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     // Pool sizes: enough of every type a technique may use, per set.
     pass.textures = 1 + uint32_t(asset.textures.size());
     const uint32_t set_count = pass.textures * std::max(desc.slots, 1u);
-    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 * set_count},
+    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count},
@@ -106,7 +108,8 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
         const gpu::DescriptorWrite writes[] = {
             gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, setup.crowd->visible())};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VISIBLE, setup.crowd->visible()),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_LOOKS, asset.looks.buffer)};
         gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
         if (setup.shadows != nullptr) gpu::writeDescriptors(ctx.device, pass.sets[s], setup.shadows->writes());
         if (capture) {
@@ -136,6 +139,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
         constants.draw_bits = (constants.draw_bits & (THRONG_DRAW_SLOT_MASK << THRONG_DRAW_SLOT_SHIFT)) |
                               (set != 0 ? THRONG_DRAW_TEXTURED : 0u) |
                               (s < asset.submesh_props.size() ? asset.submesh_props[s] : 0u);
+        constants.look = s < asset.submesh_looks.size() ? asset.submesh_looks[s] : 0u;
         // A crowd of several models: the submesh's model's coarse levels.
         if (asset.ranges.size() > 1 && coarse_end != 0)
             constants.coarse_lods =

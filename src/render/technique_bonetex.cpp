@@ -106,9 +106,6 @@ class BonetexTechnique final : public MeshTechnique {
         return p;
     }
 
-    void adjustConstants(gpu::shader::DrawConstants& constants) const override {
-        constants.bone_texture_width = width_;
-    }
     TechniqueStats stats() const override { return stats_; }
 
   private:

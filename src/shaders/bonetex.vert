@@ -13,7 +13,8 @@ layout(push_constant) uniform Push { DrawConstants draw; };
 #include "member.glsl"
 
 vec4 boneTexel(uint index) {
-    return texelFetch(bones, ivec2(int(index % draw.bone_texture_width), int(index / draw.bone_texture_width)), 0);
+    uint width = uint(textureSize(bones, 0).x); // texels per row
+    return texelFetch(bones, ivec2(int(index % width), int(index / width)), 0);
 }
 
 mat3x4 boneJoint(uint instance, uint joint) {

@@ -9,8 +9,10 @@
 
 layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Instances { InstanceRecord instances[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_LOOKS) readonly buffer Looks { uint looks[]; };
 
 #include "instance.glsl"
+#include "looks.glsl"
 
 uint memberIndex() { return visible[uint(gl_InstanceIndex)]; }
 
@@ -24,7 +26,8 @@ layout(location = 3) out vec3 out_world; // read by lit_shadowed.frag only
 // draw_bits) on a member that does not wear it lands outside the clip volume (its triangles
 // vanish; capture: NaN).
 void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) {
-    if (!throngWears(inst.key != 0u ? inst.key : member, draw.draw_bits >> THRONG_DRAW_WEAR_SHIFT)) {
+    uint key = inst.key != 0u ? inst.key : member;
+    if (!throngWears(key, draw.draw_bits >> THRONG_DRAW_WEAR_SHIFT)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         captureWorld(member, vec3(uintBitsToFloat(0x7fc00000u)));
         out_normal = vec3(0.0, 1.0, 0.0);
@@ -40,7 +43,9 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
     out_world = world;
     out_normal = rotateByQuaternion(q, n);
     out_uv = vtx.uv;
-    // A prop keeps its own colours: the member's tint is the member's.
+    // A prop keeps its own colours: the member's tint is the member's. A look (a prop's too: hair
+    // colours) colours the submesh by the member's key.
     bool untinted = (draw.draw_bits & THRONG_DRAW_UNTINTED) != 0u;
-    out_color = vtx.color * (untinted ? vec4(1.0) : unpackUnorm4x8(inst.color)) * draw.base_color;
+    out_color = vtx.color * (untinted ? vec4(1.0) : unpackUnorm4x8(inst.color)) * draw.base_color *
+                vec4(lookColor(draw.look, key), 1.0);
 }

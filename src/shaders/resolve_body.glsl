@@ -5,7 +5,8 @@
 // pixel: bounded by the picture, not the crowd), perspective-correct barycentrics at the
 // pixel centre, and what lit.frag shades: directional + ambient light, two-sided, vertex colour
 // times member colour (not on props: a prop keeps its own colours, as member.glsl) times submesh
-// colour (SubmeshShading) times the submesh's base-colour texture, and with THRONG_SHADOWS (the
+// colour (SubmeshShading) times the member's colour of the submesh's look (looks.glsl) times the
+// submesh's base-colour texture, and with THRONG_SHADOWS (the
 // *_shadowed variants) the shadow map's light (shadow.glsl). The texture is sampled with
 // textureGrad: the UV's screen derivatives from the triangle itself (its perspective-correct
 // barycentrics one pixel right and one pixel down), as a visibility buffer must (a fragment
@@ -35,6 +36,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_SHADING) readonly buffe
 layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture;
 layout(push_constant) uniform Push { uint texture; } push;
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_LOOKS) readonly buffer Looks { uint looks[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PLAN) readonly buffer Plan { RasterPlan plan; RasterRegion regions[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RASTER_MODELS) readonly buffer Models { RasterModel raster_models[]; };
@@ -49,6 +51,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TILES) buffer Tiles { u
 
 #include "vertex.glsl"
 #include "instance.glsl"
+#include "looks.glsl"
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
 #ifdef THRONG_SHADOWS
@@ -132,7 +135,8 @@ void main() {
     if (area > 0.0) normal = -normal;
     // A prop keeps its own colours (member.glsl): the member's tint is the member's.
     vec4 tint = (submesh_props[tri.w] & THRONG_DRAW_UNTINTED) != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color);
-    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * shading.base_color;
+    vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * shading.base_color *
+                  vec4(lookColor(shading.look, inst.key != 0u ? inst.key : member), 1.0);
     if (textured) {
         vec2 at_uv = pb.x * uv[0] + pb.y * uv[1] + pb.z * uv[2];
         vec3 right = perspectiveBarycentrics(c + vec2(1.0, 0.0), s, area, inv_w);

@@ -84,6 +84,7 @@ using uint = uint32_t;
     35 // storage buffer: uvec4 per pixel, what the resolve shaded: linear colour (3 float bits), depth (float bits;
        // THRONG_RESOLVED_NONE: nothing), which the composite draw writes into the frame's targets
 #define THRONG_RESOLVED_NONE 0xffffffffu
+#define THRONG_BINDING_LOOKS 38         // storage buffer: uint[], the looks table (THRONG_LOOK_SALT)
 #define THRONG_BINDING_RASTER_MODELS 37 // storage buffer: RasterModel per model of the crowd (RasterParams::models)
 #define THRONG_BINDING_RESOLVE_TILES                                                                                   \
     36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
@@ -263,6 +264,17 @@ THRONG_FN bool throngWears(uint key, uint wear) {
     uint h = throngPropHash(key, salt) >> 24u;
     return h >= ((wear >> 7u) & 0xffu) && h < ((wear >> 15u) & 0x1ffu);
 }
+// Looks (issue #25's colour variation, throng/looks.h): the looks table (THRONG_BINDING_LOOKS,
+// uint[]) holds, from word 1 (word 0 is unused), a record per look: its salt | its colour count
+// << 8, then two words per colour: packHalf2x16(red, green), and the low half of
+// packHalf2x16(blue, 0) | the colour's bound << 16. A submesh's look word (DrawConstants::look,
+// SubmeshShading::look) is its look's record (0: none); the member of key k takes the first colour
+// whose bound (in 256ths, ascending, the last 256) exceeds the top 8 bits of throngPropHash(k,
+// salt). Look l of a model has salt THRONG_LOOK_SALT + l (props and parts take 1 .. 127).
+#define THRONG_LOOK_SALT 128u
+#define THRONG_MAX_LOOK_COLORS 64u
+THRONG_FN uint throngLookPick(uint key, uint salt) { return throngPropHash(key, salt) >> 24u; }
+
 // A crowd of several models deals member i its model by throngPropHash(i, THRONG_MODEL_SALT)
 // (render/crowd.h dealModel; props use 1 .. THRONG_MAX_PROPS).
 #define THRONG_MODEL_SALT 255u
@@ -293,8 +305,8 @@ struct DrawConstants {
                           // (6 bits: ShadowParams) and the submesh's wear selector at THRONG_DRAW_WEAR_SHIFT (0: every
                           // member's)
     uint vertex_count;    // vertices per instance (cpu: pre-skinned vertices are instance-major)
-    uint bone_texture_width; // bonetex: texels per row of the bone texture
-    uint first_instance;     // palette-ubo: first instance of the batch being drawn
+    uint look;            // the submesh's look: its record in the looks table (THRONG_LOOK_SALT; 0: none)
+    uint first_instance;  // palette-ubo: first instance of the batch being drawn
     uint lod_stride;  // slots per LOD region of the visible list: gl_InstanceIndex / lod_stride is the LOD (0: unknown)
     uint coarse_lods; // baked: LODs (bits 0-15) up to (bits 16-31, exclusive) are skinned coarsely (coarse_skinning.h)
 };
@@ -446,7 +458,7 @@ struct RasterModel {
 struct SubmeshShading {
     vec4 base_color;
     uint texture;
-    uint reserved0;
+    uint look; // its record in the looks table (THRONG_LOOK_SALT; 0: none)
     uint reserved1;
     uint reserved2;
 };
@@ -634,7 +646,7 @@ static_assert(offsetof(ClipRecord, first_texel) == 12);
 static_assert(offsetof(ClipRecord, row_texels) == 16);
 static_assert(sizeof(DrawConstants) == 128);
 static_assert(offsetof(DrawConstants, vertex_count) == 108);
-static_assert(offsetof(DrawConstants, bone_texture_width) == 112);
+static_assert(offsetof(DrawConstants, look) == 112);
 static_assert(offsetof(DrawConstants, first_instance) == 116);
 static_assert(offsetof(DrawConstants, coarse_lods) == 124);
 static_assert(offsetof(DrawConstants, light_direction) == 64);
