@@ -11,7 +11,10 @@
 //   builtin:kit     the walker with parts in four slots (Model::parts; issue #25's kits): hair
 //                   (short, bun, long, mohawk), hat (brimmed, cap, top hat, helmet), bag
 //                   (backpack, satchel, tall pack, drum) and face (glasses, beard, mask, eye
-//                   patch), each part on its share of the members, one part of a slot at most.
+//                   patch), each part on its share of the members, one part of a slot at most;
+//                   and looks (Model::looks, throng/looks.h): its body in materials skin, top,
+//                   bottom, shoes and hair, the members' skin tones, tops, trousers and hair
+//                   colours (the hair parts' and the beard's too) chosen from palettes.
 //   builtin:sword   a prop for attachments (throng/attach.h): grip at the origin, blade along +z.
 //   builtin:hat     a prop: brim underside at y = 0, crown up to 0.13.
 //   builtin:twist   an open cylinder along +y (radius 0.25, height 2) on joints `base` (origin)

@@ -5,8 +5,10 @@
 // (InstanceRecord::key, else its index) against the shares: the same integer hash on the CPU
 // (lookColor below) and the GPU (throngLookPick in src/shaders/shared.h), so what a member
 // wears can be known without drawing it. The colour multiplies the submesh's base colour,
-// texture and vertex colours (and the member's tint) on every technique, through both
-// rasterizers and in impostors. The looks of a model are independent of each other and of its
+// texture and vertex colours on every technique, through both rasterizers; it replaces the
+// member's tint (InstanceRecord::color) on the submeshes it colours (a skin tone tinted green is
+// no skin tone), which the others keep. Impostors do not show looks yet (their pictures hold
+// one colour per texel). The looks of a model are independent of each other and of its
 // parts (each has its own salt).
 //
 // Made in code (Model::looks; builtin:kit has four), in kit files ("looks": throng/kit.h) and

@@ -4,10 +4,17 @@
 // rigidly (weight 1) to the joint it sits on: hair, hats and face pieces to `head`, bags to
 // `chest`. Each slot's shares add up to less than 1: the rest of the members wear none of it.
 // Parts keep their own colours (the member's tint is the body's).
+//
+// Looks (throng/looks.h): the walker's body regions become materials of their own (skin, top,
+// bottom, shoes, hair: the triangles grouped by their vertices' colours), and four looks colour
+// them: skin tones, tops, trousers and hair colours, the hair look also colouring the hair parts
+// and the beard (a member's hair, bun and beard are one colour).
 #include <throng/builtin.h>
 
 #include "shapes.h"
+#include "walker_colors.h"
 
+#include <array>
 #include <functional>
 #include <string>
 
@@ -22,6 +29,17 @@ struct PartDef {
     float share;
     const char* joint;
     std::function<void(Mesh&)> build;
+    bool hair = false; // coloured by the hair look (its vertex colours made white)
+};
+
+// The kit's materials: the body's regions, then the parts' (white: their vertex colours show).
+enum KitMaterial : uint32_t {
+    kSkinMaterial,
+    kTopMaterial,
+    kBottomMaterial,
+    kShoesMaterial,
+    kHairMaterial,
+    kPartMaterial
 };
 
 const glm::vec4 kBrown{0.23f, 0.13f, 0.07f, 1.0f}, kBlond{0.78f, 0.62f, 0.32f, 1.0f}, kBlack{0.05f, 0.05f, 0.06f, 1.0f},
@@ -43,17 +61,19 @@ void cylinderAt(Mesh& m, float x, float z, float radius, float y0, float y1, con
 
 std::vector<PartDef> kitParts() {
     return {
-        {"hair", "short hair", 0.30f, "head", [](Mesh& m) { hairCap(m, kBrown); }},
+        {"hair", "short hair", 0.30f, "head", [](Mesh& m) { hairCap(m, kBrown); }, true},
         {"hair", "bun", 0.25f, "head",
          [](Mesh& m) {
              hairCap(m, kBlond);
              addEllipsoid(m, {0.0f, 1.76f, -0.085f}, glm::vec3(0.045f), kBlond, 6);
-         }},
+         },
+         true},
         {"hair", "long hair", 0.20f, "head",
          [](Mesh& m) {
              hairCap(m, kBlack);
              addBox(m, {-0.088f, 1.44f, -0.105f}, {0.088f, 1.70f, -0.055f}, kBlack);
-         }},
+         },
+         true},
         {"hair", "mohawk", 0.15f, "head",
          [](Mesh& m) {
              addBox(m, {-0.014f, 1.70f, -0.09f}, {0.014f, 1.87f, 0.09f}, kRed);
@@ -104,7 +124,8 @@ std::vector<PartDef> kitParts() {
         {"face", "beard", 0.20f, "head",
          [](Mesh& m) {
              addEllipsoid(m, {0.0f, 1.625f, 0.06f}, {0.072f, 0.065f, 0.06f}, kBrown, 6);
-         }},
+         },
+         true},
         {"face", "mask", 0.10f, "head",
          [](Mesh& m) {
              addBox(m, {-0.08f, 1.60f, 0.085f}, {0.08f, 1.67f, 0.112f}, kWhite);
@@ -116,11 +137,85 @@ std::vector<PartDef> kitParts() {
     };
 }
 
+// The walker's one mesh as a submesh per region: each triangle goes to the region most of its
+// vertices' colours name (the first vertex's where all three differ); the vertex colours become
+// white but the eyes' (dark on the skin's colour), so the looks colour the regions.
+void splitBody(Model& model) {
+    using namespace walker_colors;
+    Mesh& body = model.meshes[0];
+    auto region = [](const glm::vec4& c) {
+        return c == kShirt      ? kTopMaterial
+               : c == kTrousers ? kBottomMaterial
+               : c == kShoes    ? kShoesMaterial
+               : c == kHair     ? kHairMaterial
+                                : kSkinMaterial;
+    };
+    std::array<std::vector<uint32_t>, kPartMaterial> by_region;
+    for (size_t t = 0; t + 2 < body.indices.size(); t += 3) {
+        const uint32_t r[3] = {region(body.colors[body.indices[t]]), region(body.colors[body.indices[t + 1]]),
+                               region(body.colors[body.indices[t + 2]])};
+        const uint32_t chosen = r[1] == r[2] ? r[1] : r[0];
+        by_region[chosen].insert(by_region[chosen].end(), body.indices.begin() + t, body.indices.begin() + t + 3);
+    }
+    body.indices.clear();
+    body.submeshes.clear();
+    for (uint32_t m = 0; m < by_region.size(); ++m) {
+        if (by_region[m].empty()) continue;
+        body.submeshes.push_back(Submesh{uint32_t(body.indices.size()), uint32_t(by_region[m].size()), int32_t(m)});
+        body.indices.insert(body.indices.end(), by_region[m].begin(), by_region[m].end());
+    }
+    for (glm::vec4& c : body.colors) c = c == kEyes ? glm::vec4(glm::vec3(kEyes / kSkin), 1.0f) : glm::vec4(1.0f);
+}
+
+std::vector<Look> kitLooks() {
+    return {
+        {"skin",
+         {kSkinMaterial},
+         {{0.80f, 0.58f, 0.45f},
+          {0.68f, 0.45f, 0.32f},
+          {0.60f, 0.36f, 0.24f},
+          {0.45f, 0.26f, 0.16f},
+          {0.30f, 0.17f, 0.10f},
+          {0.17f, 0.09f, 0.05f}},
+         {}},
+        {"top",
+         {kTopMaterial},
+         {{0.45f, 0.08f, 0.06f},
+          {0.05f, 0.08f, 0.25f},
+          {0.10f, 0.30f, 0.08f},
+          {0.80f, 0.60f, 0.10f},
+          {0.80f, 0.80f, 0.78f},
+          {0.20f, 0.20f, 0.22f},
+          {0.04f, 0.32f, 0.34f},
+          {0.25f, 0.07f, 0.35f}},
+         {4.0f, 2.0f, 2.0f, 1.0f, 1.0f, 2.0f, 1.0f, 1.0f}},
+        {"bottom",
+         {kBottomMaterial},
+         {{0.06f, 0.09f, 0.20f}, {0.02f, 0.02f, 0.02f}, {0.35f, 0.28f, 0.16f}, {0.20f, 0.20f, 0.22f}},
+         {0.40f, 0.25f, 0.20f, 0.15f}},
+        {"hair",
+         {kHairMaterial},
+         {{0.04f, 0.025f, 0.015f},
+          {0.23f, 0.13f, 0.07f},
+          {0.78f, 0.62f, 0.32f},
+          {0.012f, 0.012f, 0.014f},
+          {0.45f, 0.12f, 0.04f},
+          {0.45f, 0.45f, 0.45f}},
+         {3.0f, 3.0f, 2.0f, 2.0f, 1.0f, 1.0f}},
+    };
+}
+
 } // namespace
 
 Model makeKit() {
+    using namespace walker_colors;
     Model model = makeWalker();
     model.source = "builtin:kit";
+    model.materials = {Material{"skin", glm::vec4(1.0f), -1},   Material{"top", glm::vec4(1.0f), -1},
+                       Material{"bottom", glm::vec4(1.0f), -1}, Material{"shoes", kShoes, -1},
+                       Material{"hair", glm::vec4(1.0f), -1},   Material{"part", glm::vec4(1.0f), -1}};
+    splitBody(model);
+    model.looks = kitLooks();
     for (const PartDef& def : kitParts()) {
         uint16_t joint = 0;
         for (uint16_t j = 0; j < model.skeleton.names.size(); ++j)
@@ -131,7 +226,8 @@ Model makeKit() {
         def.build(mesh);
         mesh.joints.assign(mesh.positions.size(), glm::u16vec4(joint, 0, 0, 0));
         mesh.weights.assign(mesh.positions.size(), glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
-        mesh.submeshes = {Submesh{0, uint32_t(mesh.indices.size()), 0}};
+        if (def.hair) mesh.colors.assign(mesh.colors.size(), glm::vec4(1.0f));
+        mesh.submeshes = {Submesh{0, uint32_t(mesh.indices.size()), int32_t(def.hair ? kHairMaterial : kPartMaterial)}};
         model.parts.push_back(Part{def.name, def.slot, def.share, uint32_t(model.meshes.size()), 1});
         model.meshes.push_back(std::move(mesh));
     }

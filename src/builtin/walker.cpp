@@ -15,6 +15,8 @@
 // loop seamlessly. LINEAR rotation tracks plus a hips translation track.
 #include <throng/builtin.h>
 
+#include "walker_colors.h"
+
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -127,12 +129,7 @@ struct Tube {
 constexpr int kCapRings = 4;
 constexpr double kEps = 1e-4; // finite-difference step for the normals
 
-constexpr glm::vec4 kSkin{0.60f, 0.36f, 0.24f, 1.0f}; // linear RGBA
-constexpr glm::vec4 kShirt{0.45f, 0.08f, 0.06f, 1.0f};
-constexpr glm::vec4 kTrousers{0.06f, 0.09f, 0.20f, 1.0f};
-constexpr glm::vec4 kShoes{0.03f, 0.025f, 0.02f, 1.0f};
-constexpr glm::vec4 kHair{0.04f, 0.025f, 0.015f, 1.0f};
-constexpr glm::vec4 kEyes{0.01f, 0.01f, 0.01f, 1.0f};
+using namespace walker_colors;
 
 // The cross-section at fractional station index x: quarter ellipses over the first and last
 // intervals (round poles), cubic Hermite with finite-difference slopes elsewhere (C1).

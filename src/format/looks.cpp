@@ -79,8 +79,8 @@ std::vector<BakedLook> bakedLooks(const Model& model) {
         const Look& look = model.looks[l];
         BakedLook b{look.name, {}, look.colors, look.shares, l};
         for (uint32_t s = 0; s < material.size(); ++s)
-            if (material[s] >= 0 && std::find(look.materials.begin(), look.materials.end(), uint32_t(material[s])) !=
-                                        look.materials.end())
+            if (material[s] >= 0 &&
+                std::find(look.materials.begin(), look.materials.end(), uint32_t(material[s])) != look.materials.end())
                 b.submeshes.push_back(s);
         out.push_back(std::move(b));
     }

@@ -44,8 +44,9 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
     out_normal = rotateByQuaternion(q, n);
     out_uv = vtx.uv;
     // A prop keeps its own colours: the member's tint is the member's. A look (a prop's too: hair
-    // colours) colours the submesh by the member's key.
-    bool untinted = (draw.draw_bits & THRONG_DRAW_UNTINTED) != 0u;
+    // colours) colours the submesh by the member's key, instead of the tint (a skin tone tinted
+    // green is no skin tone).
+    bool untinted = (draw.draw_bits & THRONG_DRAW_UNTINTED) != 0u || draw.look != 0u;
     out_color = vtx.color * (untinted ? vec4(1.0) : unpackUnorm4x8(inst.color)) * draw.base_color *
                 vec4(lookColor(draw.look, key), 1.0);
 }

@@ -134,7 +134,9 @@ void main() {
     // a negative `area` here.
     if (area > 0.0) normal = -normal;
     // A prop keeps its own colours (member.glsl): the member's tint is the member's.
-    vec4 tint = (submesh_props[tri.w] & THRONG_DRAW_UNTINTED) != 0u ? vec4(1.0) : unpackUnorm4x8(inst.color);
+    // A look colours its submesh instead of the tint (member.glsl).
+    bool untinted = (submesh_props[tri.w] & THRONG_DRAW_UNTINTED) != 0u || shading.look != 0u;
+    vec4 tint = untinted ? vec4(1.0) : unpackUnorm4x8(inst.color);
     vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * shading.base_color *
                   vec4(lookColor(shading.look, inst.key != 0u ? inst.key : member), 1.0);
     if (textured) {

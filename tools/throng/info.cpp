@@ -4,6 +4,7 @@
 #include <glm/trigonometric.hpp>
 
 #include <throng/attach.h>
+#include <throng/looks.h>
 #include <throng/root_motion.h>
 
 #include <throng/bake.h>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -68,6 +70,38 @@ void printParts(const nlohmann::json& parts) {
                 sum += p["share"].get<double>();
             }
         if (!slot.empty()) std::printf(", none %.3g%%", std::max(0.0, 100.0 * (1.0 - sum)));
+        std::printf("\n");
+    }
+}
+
+// Looks (Model::looks, BakedAsset::looks): each with its colours (linear RGB) and their shares
+// of the members (as lookBounds deals them, in 256ths).
+nlohmann::json lookJson(const std::string& name, const std::vector<glm::vec3>& colors,
+                        const std::vector<float>& shares) {
+    nlohmann::json out{{"name", name}, {"colors", nlohmann::json::array()}, {"shares", nlohmann::json::array()}};
+    const std::vector<uint32_t> bounds = lookBounds(shares, colors.size());
+    for (size_t c = 0; c < colors.size(); ++c) {
+        out["colors"].push_back({colors[c].r, colors[c].g, colors[c].b});
+        out["shares"].push_back(double(bounds[c] - (c == 0 ? 0u : bounds[c - 1])) / 256.0);
+    }
+    return out;
+}
+
+// "  looks      N", then a line per look: its colours as sRGB hex and their shares.
+void printLooks(const nlohmann::json& looks) {
+    if (looks.empty()) return;
+    std::printf("  looks      %zu\n", looks.size());
+    for (const auto& l : looks) {
+        std::printf("    %-10s", l["name"].get<std::string>().c_str());
+        for (size_t c = 0; c < l["colors"].size(); ++c) {
+            int rgb[3];
+            for (int i = 0; i < 3; ++i) {
+                const double v = std::clamp(l["colors"][c][i].get<double>(), 0.0, 1.0);
+                rgb[i] =
+                    int(std::lround(255.0 * (v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055)));
+            }
+            std::printf(" #%02x%02x%02x %.3g%%", rgb[0], rgb[1], rgb[2], 100.0 * l["shares"][c].get<double>());
+        }
         std::printf("\n");
     }
 }
@@ -141,6 +175,8 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
     j["lods"] = lodsJson(lods); // empty when they cannot be built, and lods_error says why
     if (!lods) j["lods_error"] = lods.error().message;
     j["parts"] = partsJson(model.parts);
+    j["looks"] = nlohmann::json::array();
+    for (const Look& l : model.looks) j["looks"].push_back(lookJson(l.name, l.colors, l.shares));
     j["warnings"] = model.warnings;
     return j;
 }
@@ -186,6 +222,9 @@ void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
         std::printf("  lods       none: %s\n", lods.error().message.c_str());
     }
     printParts(partsJson(model.parts));
+    nlohmann::json looks = nlohmann::json::array();
+    for (const Look& l : model.looks) looks.push_back(lookJson(l.name, l.colors, l.shares));
+    printLooks(looks);
     std::printf("  warnings   %zu\n", model.warnings.size());
     for (const std::string& w : model.warnings) std::printf("    - %s\n", w.c_str());
 }
@@ -222,6 +261,8 @@ nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
     j["lods"] = lods;
     j["vat"] = a.hasVat();
     j["parts"] = partsJson(propParts(a));
+    j["looks"] = json::array();
+    for (const BakedLook& l : a.looks) j["looks"].push_back(lookJson(l.name, l.colors, l.shares));
     j["impostors"] = a.impostors.empty() ? json(nullptr)
                                          : json{{"views", a.impostors.views()},
                                                 {"tile", a.impostors.tile},
@@ -266,6 +307,7 @@ void printBakedText(const nlohmann::json& j) {
                     j["lods"][l]["triangles"].get<unsigned long long>(), j["lods"][l]["error"].get<double>());
     std::printf("  vat        %s\n", j["vat"].get<bool>() ? "yes" : "no");
     printParts(j["parts"]);
+    printLooks(j["looks"]);
     if (j["impostors"].is_null())
         std::printf("  impostors  no\n");
     else
