@@ -157,9 +157,16 @@ void throngSeeds(const fs::path& dir) {
     const Bytes motion_raw = uncompressed(readAll(dir / "rig-root-events.throng"));
     writeAll(dir / "rig-root-events.throng", motion_raw.data(), motion_raw.size());
 
-    // A part in a slot (section PART), uncompressed.
+    // A part in a slot (section PART) and a look (section LOOK: a material of its own, two
+    // colours), uncompressed.
     throng::Model parted = rig;
     parted.parts = {throng::Part{"half", "look", 0.5f, 0, uint32_t(rig.meshes.size())}};
+    parted.materials.push_back(throng::Material{"dyed", glm::vec4(1.0f), -1});
+    for (throng::Mesh& m : parted.meshes) {
+        if (m.submeshes.empty()) m.submeshes.push_back({0, uint32_t(m.indices.size()), -1});
+        for (throng::Submesh& sub : m.submeshes) sub.material = int32_t(parted.materials.size() - 1);
+    }
+    parted.looks = {throng::Look{"dye", {uint32_t(parted.materials.size() - 1)}, {{1, 0, 0}, {0, 0, 1}}, {3, 1}}};
     throng::BakeOptions small;
     small.fps = 4.0f;
     small.lods = 1;
@@ -324,6 +331,9 @@ void kitSeeds(const fs::path& dir) {
   {"model": "builtin:sword", "share": 0.3, "joint": "hand_r", "offset": [0, 0, 0, 20, 0, 0]},
   {"model": "coat.glb", "slot": "top", "share": 1}]})");
     writeText(dir / "base-only.json", R"({"base": "rig.glb"})");
+    writeText(dir / "looks.json", R"({"base": "builtin:walker", "looks": [
+  {"name": "dye", "materials": ["walker"], "colors": ["#b35045", [0.05, 0.08, 0.25], "#ffffff"], "shares": [2, 1, 1]},
+  {"name": "hat", "materials": ["hat", "walker"], "colors": [[1, 1, 1]]}]})");
     writeText(dir / "bad-share.json", R"({"base": "a", "parts": [{"model": "b", "slot": "s", "share": 0.75},
   {"model": "c", "slot": "s", "share": 0.5}]})");
 }

@@ -680,7 +680,7 @@ render::Crowd libraryCrowd(const render::AssetLibrary& lib, const std::vector<st
         rec.clips = gpu::shader::throngClips(first + m.clip, first + m.blend_clip, m.model);
         rec.position_scale = glm::vec4(m.position, 1.0f);
         rec.orientation = render::packQuaternion(glm::angleAxis(m.heading, glm::vec3(0, 1, 0)));
-        rec.key = id + 1;
+        rec.key = m.key != 0 ? m.key : id + 1;
         crowd.instances.push_back(rec);
     }
     return crowd;

@@ -2,14 +2,17 @@
 // its key. The choice against the shares over 100,000 members, the refusals, the file round trip,
 // and on the GPU (validation on): a crowd whose members all take one key draws the picture of a
 // model whose looked materials are painted that key's colours (the CPU's lookColor), for every
-// technique, through both rasterizers.
+// technique, through both rasterizers; looks in kit files.
 #include "../src/render/crowd.h"
 #include "../src/render/renderer.h"
 #include "../src/render/views.h"
 
+#include <throng/attach.h>
 #include <throng/bake.h>
 #include <throng/builtin.h>
 #include <throng/format.h>
+#include <throng/import.h>
+#include <throng/kit.h>
 #include <throng/looks.h>
 
 #include "gpu_suite.h"
@@ -21,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <set>
 
@@ -40,6 +44,47 @@ BakedAsset bakedKit(bool vat = false) {
 glm::vec3 stored(glm::vec3 c) {
     const glm::vec2 rg = glm::unpackHalf2x16(glm::packHalf2x16(glm::vec2(c.r, c.g)));
     return {rg.x, rg.y, glm::unpackHalf2x16(glm::packHalf2x16(glm::vec2(c.b, 0.0f))).x};
+}
+
+// The pictures' mean colours over blocks of 8 x 8 pixels where both show members (16 pixels
+// or more not the background): how many blocks there are and in how many the means differ by
+// more than 16 of 255 in a channel. Impostors are compared so: a picture baked with the colours
+// blends them across a material's edge where one coloured by its look does not (a texel takes the
+// look most of its samples have, and a pixel its nearest texel's), and most pixels of a member a
+// few pixels wide are near an edge; at 32 texels a tile a hand is a texel wide and takes the
+// trousers' look beside it (10% of the blocks differ), at 64 (below) 2%.
+struct Blocks {
+    size_t compared = 0, differ = 0;
+};
+Blocks compareBlocks(const render::RenderOutput& a, const render::RenderOutput& b) {
+    Blocks r;
+    const uint32_t w = a.width, h = a.height;
+    auto background = [&](const std::vector<uint8_t>& p, size_t i) {
+        return p[i] == p[0] && p[i + 1] == p[1] && p[i + 2] == p[2];
+    };
+    for (uint32_t by = 0; by + 8 <= h; by += 8)
+        for (uint32_t bx = 0; bx + 8 <= w; bx += 8) {
+            double sa[3] = {0, 0, 0}, sb[3] = {0, 0, 0};
+            size_t na = 0, nb = 0;
+            for (uint32_t y = by; y < by + 8; ++y)
+                for (uint32_t x = bx; x < bx + 8; ++x) {
+                    const size_t i = (size_t(y) * w + x) * 4;
+                    if (!background(a.rgba, i)) {
+                        ++na;
+                        for (int c = 0; c < 3; ++c) sa[c] += a.rgba[i + c];
+                    }
+                    if (!background(b.rgba, i)) {
+                        ++nb;
+                        for (int c = 0; c < 3; ++c) sb[c] += b.rgba[i + c];
+                    }
+                }
+            if (na < 16 || nb < 16) continue;
+            ++r.compared;
+            bool differ = false;
+            for (int c = 0; c < 3; ++c) differ = differ || std::abs(sa[c] / double(na) - sb[c] / double(nb)) > 16.0;
+            r.differ += differ;
+        }
+    return r;
 }
 
 } // namespace
@@ -124,6 +169,60 @@ TEST(Looks, RoundTripThroughTheFile) {
     EXPECT_FALSE(std::filesystem::exists(path));
 }
 
+// Looks in kit files (throng/kit.h): colours as "#rrggbb" (sRGB) or linear numbers, materials by
+// name across the base and the parts; what parseKit and assembleKit refuse, one line each.
+TEST(Looks, KitFilesColourMaterialsByName) {
+    const auto dir = test::scratchDir("looks-kit");
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    };
+    Result<Model> kit = importModel(write("kit.json", R"({"base": "builtin:walker",
+        "parts": [{"model": "builtin:hat", "slot": "hat", "share": 0.5, "joint": "head", "offset": [0, 1.8, 0]}],
+        "looks": [{"name": "dye", "materials": ["walker"], "colors": ["#ff0000", [0, 0, 0.5]], "shares": [3, 1]}]})"));
+    ASSERT_TRUE(kit.ok()) << kit.error().message;
+    ASSERT_EQ(kit.value().looks.size(), 1u);
+    const Look& look = kit.value().looks[0];
+    EXPECT_EQ(look.materials, std::vector<uint32_t>{0});
+    EXPECT_EQ(look.colors[0], glm::vec3(1.0f, 0.0f, 0.0f)) << "#ff0000 is linear 1, 0, 0";
+    EXPECT_EQ(look.colors[1], glm::vec3(0.0f, 0.0f, 0.5f));
+    Result<BakedAsset> baked = bake(kit.value(), BakeOptions{});
+    ASSERT_TRUE(baked.ok()) << baked.error().message;
+    ASSERT_EQ(baked.value().looks.size(), 1u);
+    EXPECT_EQ(baked.value().looks[0].submeshes, std::vector<uint32_t>{0}) << "the walker's one submesh";
+    EXPECT_NEAR(std::pow((0x80 / 255.0 + 0.055) / 1.055, 2.4), 0.2158605, 1e-6); // the sRGB curve used below
+    Result<KitSpec> half =
+        parseKit(R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": ["#808080"]}]})");
+    ASSERT_TRUE(half.ok()) << half.error().message;
+    EXPECT_NEAR(half.value().looks[0].colors[0].g, 0.2158605f, 1e-6f);
+
+    const std::pair<std::string, std::string> refused[] = {
+        {R"({"base": "builtin:walker", "looks": [{"name": "x", "materials": ["coat"], "colors": ["#ffffff"]}]})",
+         "kit: look 'x': no material 'coat' (the kit has walker)"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": ["#12345"]}]})",
+         "kit: look 0: colour '#12345' is not #rrggbb"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": [[1, 2]]}]})",
+         "kit: look 0: a colour is neither"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": [[1, 2, -3]]}]})",
+         "kit: look 'x': colour 0 is not finite and >= 0"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": ["#ffffff"], "shares": [1, 2]}]})",
+         "kit: look 'x': 2 shares for 1 colours"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": []}]})",
+         "kit: look 'x': 0 colours (1 .. 64)"},
+        {R"({"base": "b", "looks": [{"name": "x", "colors": ["#ffffff"]}]})", "kit: look 0: no \"materials\""},
+        {R"({"base": "b", "looks": [{"materials": ["m"], "colors": ["#ffffff"]}]})", "kit: look 0: no \"name\""},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": ["#ffffff"], "hue": 1}]})",
+         "kit: look 0: unknown key 'hue'"},
+        {R"({"base": "b", "looks": {}})", "kit: \"looks\" is not a list"},
+    };
+    for (const auto& [text, expected] : refused) {
+        Result<Model> r = importModel(write("bad.json", text));
+        ASSERT_FALSE(r.ok()) << text;
+        EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
+        EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+    }
+}
+
 class LooksGpu : public test::GpuSuite {};
 
 // Every member of key k, drawn with the kit's looks, against the kit without looks whose looked
@@ -183,4 +282,104 @@ TEST_F(LooksGpu, MembersWearTheColoursTheirKeysChoose) {
     }
     for (size_t l = 0; l < chosen.size(); ++l) EXPECT_EQ(chosen[l].size(), 2u) << "look " << l << ": pick other keys";
     looked_gpu.value().release();
+}
+
+// Impostors keep a member's looks: every member of key k drawn as an impostor of the kit with
+// looks against the impostors of the kit whose looked materials are painted k's colours (baked
+// into its pictures): the same colours block by block (compareBlocks says why not pixel by
+// pixel); and two keys that choose other colours give other pictures. (Parts are not in impostor
+// pictures.)
+TEST_F(LooksGpu, ImpostorsKeepTheirMembersColours) {
+    BakeOptions o;
+    o.impostors.enabled = true;
+    o.impostors.tile = 64;
+    o.impostors.azimuths = 8;
+    o.impostors.elevations = 2;
+    o.impostors.fps = 5.0f;
+    Result<BakedAsset> looked = bake(makeKit(), o);
+    ASSERT_TRUE(looked.ok()) << looked.error().message;
+    Result<render::GpuAsset> looked_gpu = render::uploadAsset(*allocator_, looked.value());
+    ASSERT_TRUE(looked_gpu.ok()) << looked_gpu.error().message;
+    render::CrowdLayout layout;
+    layout.count = 40;
+    render::Crowd crowd = render::makeCrowd(looked.value(), layout);
+    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
+    const uint32_t w = 256, h = 144;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
+    auto draw = [&](const BakedAsset& a, const render::GpuAsset& g) {
+        render::RenderSettings s;
+        s.width = w;
+        s.height = h;
+        s.frames = 1;
+        s.time = 0.4f;
+        s.technique = "baked";
+        s.baked = &a;
+        s.cull.impostor_px = 10000.0f; // every member
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, g, crowd, vp, s);
+        EXPECT_TRUE(out.ok()) << out.error().message;
+        return out.ok() ? std::move(out).value() : render::RenderOutput{};
+    };
+    std::vector<render::RenderOutput> by_key;
+    for (uint32_t key : {3u, 11u}) {
+        Model painted = makeKit();
+        for (size_t l = 0; l < painted.looks.size(); ++l) {
+            const glm::vec3 c = stored(looked.value().looks[l].colors[lookColor(looked.value().looks[l], key)]);
+            for (uint32_t m : painted.looks[l].materials) painted.materials[m].base_color *= glm::vec4(c, 1.0f);
+        }
+        painted.looks.clear();
+        Result<BakedAsset> painted_baked = bake(painted, o);
+        ASSERT_TRUE(painted_baked.ok()) << painted_baked.error().message;
+        Result<render::GpuAsset> painted_gpu = render::uploadAsset(*allocator_, painted_baked.value());
+        ASSERT_TRUE(painted_gpu.ok()) << painted_gpu.error().message;
+        for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
+        by_key.push_back(draw(looked.value(), looked_gpu.value()));
+        const render::RenderOutput reference = draw(painted_baked.value(), painted_gpu.value());
+        EXPECT_EQ(by_key.back().drawn.impostors, by_key.back().drawn.in_frustum);
+        const Blocks agree = compareBlocks(by_key.back(), reference);
+        std::printf("key %u impostors: %zu of %zu blocks differ\n", key, agree.differ, agree.compared);
+        EXPECT_GT(agree.compared, 40u);
+        EXPECT_LE(agree.differ, agree.compared / 20) << "key " << key;
+        painted_gpu.value().release();
+    }
+    const Blocks keys = compareBlocks(by_key[0], by_key[1]);
+    EXPECT_GT(keys.differ, keys.compared / 5) << "keys 3 and 11 dress the crowd alike";
+    looked_gpu.value().release();
+}
+
+// keyFor (the host's way to dress a member): the key it finds gives the parts and colours asked
+// for, none where asked so, and the rest left to the key; unknown names and impossible wishes
+// are one line each.
+TEST(Looks, KeyForDressesAMemberAsWished) {
+    const BakedAsset asset = bakedKit();
+    Dress dress;
+    dress.parts = {{"hat", "top hat"}, {"face", ""}};
+    dress.colors = {{"top", 4}, {"hair", 2}};
+    Result<uint32_t> key = keyFor(asset, dress);
+    ASSERT_TRUE(key.ok()) << key.error().message;
+    for (uint32_t p = 0; p < asset.props.size(); ++p) {
+        if (asset.props[p].slot == "hat") {
+            EXPECT_EQ(wears(asset, p, key.value()), asset.props[p].name == "top hat");
+        }
+        if (asset.props[p].slot == "face") {
+            EXPECT_FALSE(wears(asset, p, key.value())) << asset.props[p].name;
+        }
+    }
+    EXPECT_EQ(lookColor(asset.looks[1], key.value()), 4u);
+    EXPECT_EQ(lookColor(asset.looks[3], key.value()), 2u);
+    Result<uint32_t> next = keyFor(asset, dress, key.value() + 1);
+    ASSERT_TRUE(next.ok()) << next.error().message;
+    EXPECT_GT(next.value(), key.value()) << "the next key that does";
+
+    const std::pair<Dress, std::string> refused[] = {
+        {Dress{{{"shoes", "boots"}}, {}}, "no slot 'shoes' (the model's: hair, hat, bag, face)"},
+        {Dress{{{"hat", "crown"}}, {}},
+         "slot 'hat' has no part 'crown' (its parts: brimmed hat, cap, top hat, helmet)"},
+        {Dress{{}, {{"socks", 0}}}, "no look 'socks' (the model's: skin, top, bottom, hair)"},
+        {Dress{{}, {{"top", 8}}}, "look 'top' has 8 colours, not colour 8"},
+    };
+    for (const auto& [wish, expected] : refused) {
+        Result<uint32_t> r = keyFor(asset, wish);
+        ASSERT_FALSE(r.ok()) << expected;
+        EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
+    }
 }

@@ -19,6 +19,19 @@ sim="--techniques baked --instances 1000000 --simulate"
 d=.device/assets # the shared models, copied there by hand (device_bench.sh's pattern)
 ten="$five $d/CesiumMan.glb $d/Fox.glb $d/RobotExpressive.glb $d/RiggedSimple.glb $d/animation_with_skeleton.fbx"
 
+# `bash tools/device_mixed.sh kit`: the kit's runs alone (builtin:kit with its looks against the
+# walker, street view, occlusion culling on and off).
+if [ "${1:-}" = kit ]; then
+    for occ in on off; do
+        bench_run walker-street-occlusion-$occ --techniques baked --instances 100000 --view street --occlusion $occ
+        bench_run kit-street-occlusion-$occ builtin:kit --techniques baked --instances 100000 --view street --occlusion $occ
+    done
+    bench_run walker-overview --techniques baked --instances 1000000 --raster compute
+    bench_run kit-overview builtin:kit --techniques baked --instances 1000000 --raster compute
+    (cd "$out" && tar czf mixed_json.tgz *.json && rm -f *.json)
+    exit 0
+fi
+
 bench_run one-compute-standing --techniques baked --instances 1000000 --raster compute
 bench_run ten-compute-standing $ten --model-size 1.8 --techniques baked --instances 1000000 --raster compute
 bench_run one-compute $sim --raster compute

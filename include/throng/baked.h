@@ -151,8 +151,12 @@ struct AnimationSource {
 // Clip c plays frames(c) pictures at times f * D / (frames(c) - 1) (one picture when D is 0).
 // Two images of RGBA8 texels, layer c, row f * tile + y, column v * tile + x:
 // ((c * max_frames * tile + y') * views * tile + x') * 4 bytes from the start:
-//   color:  the submesh's base colour times the vertex colour, sRGB-encoded; alpha coverage
-//   normal: the model-space normal * 0.5 + 0.5; alpha coverage.
+//   color:  the submesh's base colour times the vertex colour (and its texture), sRGB-encoded;
+//           alpha coverage
+//   normal: the model-space normal * 0.5 + 0.5; alpha the texel's look + 1 (BakedAsset::looks;
+//           0: none), which the impostor shader colours the texel by (files from before looks
+//           hold the coverage there: their assets have no looks, and the shader reads none).
+// Props and kit parts are not in the pictures.
 struct BakedImpostors {
     uint32_t tile = 0; // texels per side; 0: no impostors
     // How the pictures' poses blend joints (ImpostorOptions::skinning): a crowd skinned otherwise

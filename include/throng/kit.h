@@ -15,7 +15,17 @@
 // the base, placed by "offset" (3, 6 or 7 numbers: X, Y, Z, then degrees about x, y, z, then a
 // uniform scale; attachmentOffset in throng/attach.h), as --attach places a prop. "slot" (empty
 // or left out: worn on its own share), "share" (0 to 1, default 1) and "name" (default: the
-// model's file name) are Part's (throng/model.h). importModel() reads a file ending in .json
+// model's file name) are Part's (throng/model.h).
+//
+// "looks" (optional; throng/looks.h) colour materials by member: each names the materials it
+// colours (every material of the assembled kit, base's and parts' alike, of each name given),
+// its colours ("#rrggbb", sRGB as paint programs write them, or [r, g, b] linear numbers) and
+// optionally their shares (non-negative weights; left out: equal):
+//
+//   "looks": [{"name": "top", "materials": ["Shirt"], "colors": ["#b35045", "#3f5089", [0.8, 0.8, 0.8]],
+//              "shares": [2, 1, 1]}]
+//
+// A kit of a base and looks alone gives a model colour variation. importModel() reads a file ending in .json
 // that is not glTF as a kit, so every command takes one where it takes a model; `throng bake
 // kit.json -o kit.throng` stores the parts (section PART).
 #pragma once
@@ -35,22 +45,31 @@ struct KitPartSpec {
     glm::mat4 offset{1.0f};
 };
 
+struct KitLookSpec {
+    std::string name;
+    std::vector<std::string> materials; // material names
+    std::vector<glm::vec3> colors;      // linear RGB
+    std::vector<float> shares;          // empty: equal
+};
+
 struct KitSpec {
     std::string base;
     std::vector<KitPartSpec> parts;
+    std::vector<KitLookSpec> looks;
 };
 
 // The kit file's text. Errors (one line, naming the part and the field): not JSON, not an
 // object, unknown keys, a missing or empty "base" or part "model", values of the wrong type, a
 // share outside [0, 1], an offset not of 3, 6 or 7 finite numbers or of a scale <= 0, more than
-// kMaxParts parts, names past Part's limits.
+// kMaxParts parts, names past Part's limits; a look without "name", "materials" or "colors", a
+// colour neither "#rrggbb" nor three numbers, what validateLook() refuses, more than kMaxLooks.
 Result<KitSpec> parseKit(std::string_view json_text);
 
 // The model of `spec`: its base with every part's meshes, materials and textures appended and
 // its Part. `folder`: where relative model paths start. Errors (one line): a model that does
 // not import (its error), a part that is itself a kit, a joint the base does not have (the
-// message lists the base's), a skinned part's joint bound elsewhere than the base's (how far),
-// what validate() refuses.
+// message lists the base's), a skinned part's joint bound elsewhere than the base's (how far), a
+// look's material the kit does not have (the message lists the kit's), what validate() refuses.
 Result<Model> assembleKit(const KitSpec& spec, const std::string& folder);
 
 // parseKit of the file at `path`, then assembleKit from its folder. Files past 1 MiB are refused.

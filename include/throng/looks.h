@@ -7,8 +7,10 @@
 // wears can be known without drawing it. The colour multiplies the submesh's base colour,
 // texture and vertex colours on every technique, through both rasterizers; it replaces the
 // member's tint (InstanceRecord::color) on the submeshes it colours (a skin tone tinted green is
-// no skin tone), which the others keep. Impostors do not show looks yet (their pictures hold
-// one colour per texel). The looks of a model are independent of each other and of its
+// no skin tone), which the others keep. Impostors keep a member's looks: their pictures store
+// each texel's look (the one most of its samples have; a pixel takes its nearest texel's), so
+// where materials meet within a texel (a hand a texel wide beside the trousers) the texel takes
+// one look's colour where a mesh would blend two. The looks of a model are independent of each other and of its
 // parts (each has its own salt).
 //
 // Made in code (Model::looks; builtin:kit has four), in kit files ("looks": throng/kit.h) and
@@ -20,7 +22,9 @@
 #include <throng/result.h>
 
 #include <cstdint>
+#include <map>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace throng {
@@ -45,6 +49,22 @@ struct LookTable {
     std::vector<uint32_t> submesh_records; // one per submesh
 };
 LookTable lookTable(const BakedAsset& asset);
+
+// What a host wants one member to wear: in each slot named, the part named ("": none of the
+// slot's), and in each look named, the colour (an index into its colors). Slots and looks not
+// named are left to the key.
+struct Dress {
+    std::map<std::string, std::string> parts; // slot -> part name
+    std::map<std::string, uint32_t> colors;   // look name -> colour
+};
+
+// A key (InstanceRecord::key, Member::key in throng/render.h) that dresses a member as `dress`
+// says: the first from `from` on (0 is skipped: it stands for the member's index) whose parts
+// (wears, throng/attach.h) and colours (lookColor) are the ones wished, found by trying keys in
+// turn (the wishes' shares multiplied are the chance of each; 2^26 tries at most). Errors (one
+// line): a slot, part, look or colour the asset does not have (the message lists them); no key
+// within the tries (the wished shares are too rare together).
+Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t from = 1);
 
 // Model::looks as BakedLooks over the submeshes made of their materials (bake(): the order of
 // copyMeshes, a mesh's submeshes in turn, a mesh of indices alone one without a material).

@@ -182,7 +182,10 @@ struct Member {
     float speed = 1.0f;       // playback rate
     uint32_t blend_clip = 0;  // cross-fade target
     float blend = 0.0f;       // weight of blend_clip, 0..1
-    glm::vec4 tint{1.0f};     // RGBA, multiplies the colour
+    glm::vec4 tint{1.0f};     // RGBA, multiplies the colour (not of materials a look colours)
+    // Its seed for what it wears (a kit's parts, throng/attach.h) and its colours (looks,
+    // throng/looks.h): keyFor() finds one that dresses it as wished. 0: its id's (id + 1).
+    uint32_t key = 0;
 };
 
 // An animation event (throng/events.h) a member reached.

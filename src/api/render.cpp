@@ -117,7 +117,8 @@ struct CrowdRenderer::State {
     }
     gpu::shader::InstanceRecord record(const Member& m, MemberId id) const {
         gpu::shader::InstanceRecord r = toRecord(m, asset.ranges[m.model].first_clip);
-        r.key = id.value + 1; // its props (attach.h) stay its own wherever its record moves
+        // Its props (attach.h) and colours stay its own wherever its record moves.
+        r.key = m.key != 0 ? m.key : id.value + 1;
         return r;
     }
 };

@@ -6,7 +6,11 @@
 // its colour (vertex colour times submesh colour times the submesh's texture, sampled from its mip
 // chain at the level one sample covers, as the GPU samples it: texture/texture.h) and normal; a
 // texel's coverage is its share of covered samples, its colour and normal the covered samples'
-// mean. So a member keeps its colours when it becomes an impostor.
+// mean. So a member keeps its colours when it becomes an impostor. A texel's look (throng/looks.h:
+// the look most of its samples' submeshes have, its number + 1, 0 none) is in the normal
+// image's alpha: the impostor shader colours the texel by the member's colour of that look, as
+// the mesh's shaders colour the submesh (the stored colour leaves the look out). Props and kit
+// parts are left out of the pictures (a picture is every member's; each wears its own parts).
 #include <throng/anim.h>
 #include <throng/bake.h>
 
@@ -93,7 +97,37 @@ Textures decodeTextures(const BakedAsset& a) {
 struct Sample {
     double depth = -1e300; // toward the viewer: larger is nearer
     glm::dvec3 color{0.0}, normal{0.0};
+    uint8_t look = 0; // its submesh's look + 1 (0: none)
 };
+
+// Per submesh: its look + 1 (0: none), and whether the pictures leave it out (a prop's or a
+// part's: a picture is every member's, and a member wears some parts and not others).
+struct SubmeshRole {
+    uint8_t look = 0;
+    bool left_out = false;
+};
+
+std::vector<SubmeshRole> submeshRoles(const BakedAsset& a) {
+    std::vector<SubmeshRole> roles(a.submeshes.size());
+    for (size_t l = 0; l < a.looks.size() && l < 255; ++l)
+        for (uint32_t s : a.looks[l].submeshes)
+            if (s < roles.size()) roles[s].look = uint8_t(l + 1);
+    for (const BakedProp& p : a.props)
+        for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count && s < roles.size(); ++s)
+            roles[s].left_out = true;
+    return roles;
+}
+
+// The look most of `looks` (the covered samples' or the neighbours') have; the first's on a tie.
+uint8_t mostLook(const std::vector<uint8_t>& looks) {
+    uint8_t best = looks.empty() ? 0 : looks[0];
+    size_t best_count = 0;
+    for (uint8_t l : looks) {
+        const size_t n = size_t(std::count(looks.begin(), looks.end(), l));
+        if (n > best_count) best = l, best_count = n;
+    }
+    return best;
+}
 
 // One view's tile of the skinned mesh into `color` and `normal` at texel (x0, y0) of the images.
 void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh, const BakedImpostors& im,
@@ -109,8 +143,10 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
         return glm::dvec3((glm::dot(d, right) / im.radius + 1.0) * 0.5 * side,
                           (1.0 - glm::dot(d, up) / im.radius) * 0.5 * side, glm::dot(d, dir));
     };
+    const std::vector<SubmeshRole> roles = submeshRoles(a);
     for (size_t s = 0; s < a.submeshes.size(); ++s) {
         const BakedSubmesh& sm = a.submeshes[s];
+        if (roles[s].left_out) continue;
         const std::vector<texture::Rgba8>* chain =
             sm.texture >= 0 && size_t(sm.texture) < textures.size() && !textures[size_t(sm.texture)].empty()
                 ? &textures[size_t(sm.texture)]
@@ -164,6 +200,7 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
                         out.color *= glm::dvec3(
                             texture::sampleTrilinear(*chain, w[0] * uv[0] + w[1] * uv[1] + w[2] * uv[2], lod));
                     out.normal = n * facing;
+                    out.look = roles[s].look;
                 }
         }
     }
@@ -173,12 +210,14 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
     struct Texel {
         glm::dvec3 color{0.0}, normal{0.0};
         double coverage = 0.0;
+        uint8_t look = 0;
     };
     std::vector<Texel> texels(size_t(im.tile) * im.tile);
     for (uint32_t y = 0; y < im.tile; ++y)
         for (uint32_t x = 0; x < im.tile; ++x) {
             glm::dvec3 c(0.0), n(0.0);
             uint32_t covered = 0;
+            std::vector<uint8_t> looks;
             for (uint32_t sy = 0; sy < kSamples; ++sy)
                 for (uint32_t sx = 0; sx < kSamples; ++sx) {
                     const Sample& s = samples[size_t(y * kSamples + sy) * side + x * kSamples + sx];
@@ -186,9 +225,11 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
                     ++covered;
                     c += s.color;
                     n += s.normal;
+                    looks.push_back(s.look);
                 }
             Texel& t = texels[size_t(y) * im.tile + x];
             t.coverage = double(covered) / double(kSamples * kSamples);
+            t.look = mostLook(looks);
             if (covered > 0) {
                 t.color = c / double(covered);
                 const double len = glm::length(n);
@@ -200,6 +241,7 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
             Texel t = texels[size_t(y) * im.tile + x];
             if (t.coverage == 0.0) {
                 uint32_t around = 0;
+                std::vector<uint8_t> looks;
                 for (int dy = -1; dy <= 1; ++dy)
                     for (int dx = -1; dx <= 1; ++dx) {
                         const int nx = int(x) + dx, ny = int(y) + dy;
@@ -208,8 +250,10 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
                         if (o.coverage == 0.0) continue;
                         t.color += o.color;
                         t.normal += o.normal;
+                        looks.push_back(o.look);
                         ++around;
                     }
+                t.look = mostLook(looks);
                 if (around > 0) t.color /= double(around);
                 const double len = glm::length(t.normal);
                 t.normal = len > 0.0 ? t.normal / len : dir;
@@ -224,7 +268,7 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
             normal[at] = toByte(n.x * 0.5 + 0.5);
             normal[at + 1] = toByte(n.y * 0.5 + 0.5);
             normal[at + 2] = toByte(n.z * 0.5 + 0.5);
-            normal[at + 3] = toByte(coverage);
+            normal[at + 3] = t.look; // the look the impostor shader colours the texel by
         }
 }
 

@@ -5,7 +5,8 @@
 // new ones. Skin weights, normals, colours and every technique's per-vertex data therefore stay
 // exact and shared; only triangles go.
 //
-// Per submesh, level l aims at half the triangles of level l - 1, simplified from the ORIGINAL
+// Per submesh (submeshes that share vertices as one: shareGroups), level l aims at half the
+// triangles of level l - 1, simplified from the ORIGINAL
 // triangles each time (so every level is compared with LOD 0, not with the level before).
 // Two simplifiers compete: meshopt_simplify (edge collapses under a quadric error, topology
 // kept), which seams, borders and UV islands eventually stall or force into costly collapses,
@@ -32,6 +33,7 @@
 #include <meshoptimizer.h>
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -50,14 +52,57 @@ constexpr double kFloor = 0.003;   // no level after one at most this fraction o
 // triangle target as the only limit: the renderer picks levels by their reported error instead.
 constexpr float kNoErrorLimit = 1.0f;
 
-// One submesh, compacted to the vertices it uses: the simplifiers allocate per vertex they are
-// given, and a submesh of a large mesh uses few of them.
+// One group of submeshes (shareGroups: one submesh, or those that share vertices), compacted to
+// the vertices it uses: the simplifiers allocate per vertex they are given, and a submesh of a
+// large mesh uses few of them.
 struct SubmeshSource {
     std::vector<uint32_t> global;   // local vertex -> BakedAsset vertex
     std::vector<float> positions;   // x, y, z per local vertex
     std::vector<uint32_t> original; // LOD 0's triangles, local indices
+    std::vector<uint32_t> members;  // per local vertex: bit i set where the group's submesh i uses it
     float scale = 0.0f;             // meshopt_simplifyScale: relative error -> model units
 };
+
+constexpr size_t kMaxGroup = 32; // submeshes in one group (SubmeshSource::members' bits)
+
+// Submeshes that share vertices (a mesh split into materials, as builtin:kit's body into skin,
+// top, bottom, shoes and hair) are simplified as one: apart, each one's edges along the others
+// are borders the edge collapses keep, and the chain stalls where the whole mesh's would not.
+// Groups are of submeshes alike in being parts or not (part_size < 0: not), at most kMaxGroup,
+// in submesh order; every other submesh is a group of its own.
+std::vector<std::vector<uint32_t>> shareGroups(const BakedAsset& asset, const std::vector<float>& part_size) {
+    const size_t n = asset.submeshes.size();
+    std::vector<uint32_t> root(n);
+    for (uint32_t s = 0; s < n; ++s) root[s] = s;
+    auto find = [&](uint32_t s) {
+        while (root[s] != s) s = root[s] = root[root[s]];
+        return s;
+    };
+    std::vector<uint32_t> size(n, 1);
+    std::unordered_map<uint32_t, uint32_t> first_user; // vertex -> the first submesh that uses it
+    for (uint32_t s = 0; s < n; ++s) {
+        const BakedSubmesh& sub = asset.submeshes[s];
+        for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
+            const auto [it, added] = first_user.emplace(asset.indices[i], s);
+            if (added) continue;
+            const uint32_t a = find(it->second), b = find(s);
+            if (a == b || (part_size[a] < 0.0f) != (part_size[b] < 0.0f) || size[a] + size[b] > kMaxGroup) continue;
+            root[std::max(a, b)] = std::min(a, b);
+            size[std::min(a, b)] += size[std::max(a, b)];
+        }
+    }
+    std::vector<std::vector<uint32_t>> groups;
+    std::vector<int32_t> group_of(n, -1);
+    for (uint32_t s = 0; s < n; ++s) {
+        const uint32_t r = find(s);
+        if (group_of[r] < 0) {
+            group_of[r] = int32_t(groups.size());
+            groups.emplace_back();
+        }
+        groups[size_t(group_of[r])].push_back(s);
+    }
+    return groups;
+}
 
 // A submesh at the last level made.
 struct SubmeshLevel {
@@ -65,21 +110,52 @@ struct SubmeshLevel {
     float error = 0.0f;            // model units
 };
 
-SubmeshSource compact(const BakedAsset& asset, const BakedSubmesh& sub) {
+SubmeshSource compact(const BakedAsset& asset, const std::vector<uint32_t>& group) {
     SubmeshSource c;
     std::unordered_map<uint32_t, uint32_t> local;
-    c.original.reserve(sub.index_count);
-    for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
-        const uint32_t v = asset.indices[i];
-        const auto [it, added] = local.emplace(v, uint32_t(c.global.size()));
-        if (added) {
-            c.global.push_back(v);
-            c.positions.insert(c.positions.end(), asset.vertices[v].position, asset.vertices[v].position + 3);
+    for (size_t g = 0; g < group.size(); ++g) {
+        const BakedSubmesh& sub = asset.submeshes[group[g]];
+        for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
+            const uint32_t v = asset.indices[i];
+            const auto [it, added] = local.emplace(v, uint32_t(c.global.size()));
+            if (added) {
+                c.global.push_back(v);
+                c.positions.insert(c.positions.end(), asset.vertices[v].position, asset.vertices[v].position + 3);
+                c.members.push_back(0u);
+            }
+            c.members[it->second] |= 1u << g;
+            c.original.push_back(it->second);
         }
-        c.original.push_back(it->second);
     }
     if (!c.global.empty()) c.scale = meshopt_simplifyScale(c.positions.data(), c.global.size(), 3 * sizeof(float));
     return c;
+}
+
+// A group's level back into its submeshes: each triangle to a submesh all three of its vertices
+// belong to (the group's first such), else to the one most of them belong to (the first on a
+// tie). Local indices, per submesh of the group.
+std::vector<std::vector<uint32_t>> splitGroup(const SubmeshSource& c, size_t submeshes,
+                                              const std::vector<uint32_t>& indices) {
+    std::vector<std::vector<uint32_t>> out(submeshes);
+    if (submeshes == 1) {
+        out[0] = indices;
+        return out;
+    }
+    for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+        const uint32_t m[3] = {c.members[indices[t]], c.members[indices[t + 1]], c.members[indices[t + 2]]};
+        uint32_t chosen = 0;
+        if (const uint32_t all = m[0] & m[1] & m[2]; all != 0) {
+            chosen = uint32_t(std::countr_zero(all));
+        } else {
+            uint32_t most = 0;
+            for (uint32_t b = 0; b < submeshes; ++b) {
+                const uint32_t n = ((m[0] >> b) & 1u) + ((m[1] >> b) & 1u) + ((m[2] >> b) & 1u);
+                if (n > most) most = n, chosen = b;
+            }
+        }
+        out[chosen].insert(out[chosen].end(), indices.begin() + long(t), indices.begin() + long(t) + 3);
+    }
+    return out;
 }
 
 // --- Measured error: how far a level's surface strays from LOD 0's -----------------------
@@ -315,18 +391,21 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
     for (const BakedProp& p : asset.props)
         for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count && s < part_size.size(); ++s)
             part_size[s] = partSize(asset, p);
+    const std::vector<std::vector<uint32_t>> groups = shareGroups(asset, part_size);
+    std::vector<float> group_part_size; // a group's first submesh's (a part's submeshes share its size)
     std::vector<SubmeshSource> sources;
     std::vector<SubmeshLevel> current;
-    for (const BakedSubmesh& s : asset.submeshes) {
-        sources.push_back(compact(asset, s));
+    for (const std::vector<uint32_t>& g : groups) {
+        group_part_size.push_back(part_size[g[0]]);
+        sources.push_back(compact(asset, g));
         current.push_back(SubmeshLevel{sources.back().original, 0.0f});
     }
     std::vector<TriangleBvh> bvhs;
     for (const SubmeshSource& s : sources) bvhs.push_back(buildBvh(s.positions, s.original));
     auto bodyTriangles = [&](const std::vector<SubmeshLevel>& chosen) {
         uint64_t n = 0;
-        for (size_t s = 0; s < chosen.size(); ++s)
-            if (part_size[s] < 0.0f) n += chosen[s].indices.size() / 3;
+        for (size_t g = 0; g < chosen.size(); ++g)
+            if (group_part_size[g] < 0.0f) n += chosen[g].indices.size() / 3;
         return n;
     };
     const uint64_t full = bodyTriangles(current);
@@ -334,20 +413,26 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
     while (asset.lods.size() < levels && double(previous) > kFloor * double(full)) {
         std::vector<SubmeshLevel> next = current; // kept only if the level is worth it
         const double shrink = double(previous) <= kFar * double(full) ? kFarShrink : kLevelShrink;
-        for (size_t s = 0; s < next.size(); ++s) simplifyLevel(sources[s], bvhs[s], shrink, next[s]);
+        for (size_t g = 0; g < next.size(); ++g) simplifyLevel(sources[g], bvhs[g], shrink, next[g]);
         const uint64_t now = bodyTriangles(next);
         if (double(now) > kWorthALevel * double(previous)) break;
         if (asset.indices.size() + 3 * triangles(next) > std::numeric_limits<uint32_t>::max()) break; // 32-bit
         BakedLod lod;
         lod.error = asset.lods.back().error;
-        for (size_t s = 0; s < next.size(); ++s)
-            if (part_size[s] < 0.0f) lod.error = std::max(lod.error, next[s].error);
-        for (size_t s = 0; s < next.size(); ++s) {
-            if (part_size[s] >= 0.0f && next[s].error > lod.error) next[s] = current[s]; // too coarse yet
-            const bool drawn = part_size[s] < 0.0f || partDrawnAt(lod.error, part_size[s]);
-            lod.submeshes.push_back({uint32_t(asset.indices.size()), drawn ? uint32_t(next[s].indices.size()) : 0u});
-            if (drawn)
-                for (uint32_t i : next[s].indices) asset.indices.push_back(sources[s].global[i]);
+        for (size_t g = 0; g < next.size(); ++g)
+            if (group_part_size[g] < 0.0f) lod.error = std::max(lod.error, next[g].error);
+        std::vector<std::vector<uint32_t>> by_submesh(asset.submeshes.size()); // global indices
+        for (size_t g = 0; g < next.size(); ++g) {
+            if (group_part_size[g] >= 0.0f && next[g].error > lod.error) next[g] = current[g]; // too coarse yet
+            const bool drawn = group_part_size[g] < 0.0f || partDrawnAt(lod.error, group_part_size[g]);
+            if (!drawn) continue;
+            std::vector<std::vector<uint32_t>> split = splitGroup(sources[g], groups[g].size(), next[g].indices);
+            for (size_t i = 0; i < groups[g].size(); ++i)
+                for (uint32_t v : split[i]) by_submesh[groups[g][i]].push_back(sources[g].global[v]);
+        }
+        for (const std::vector<uint32_t>& sub : by_submesh) {
+            lod.submeshes.push_back({uint32_t(asset.indices.size()), uint32_t(sub.size())});
+            asset.indices.insert(asset.indices.end(), sub.begin(), sub.end());
         }
         asset.lods.push_back(std::move(lod));
         current = std::move(next);

@@ -1,6 +1,8 @@
 // Colour variation across a crowd; see throng/looks.h.
 #include <throng/looks.h>
 
+#include <throng/attach.h>
+
 #include "../shaders/shared.h"
 
 #include <glm/gtc/packing.hpp>
@@ -51,10 +53,13 @@ Status validateLooks(const BakedAsset& asset) {
 
 LookTable lookTable(const BakedAsset& asset) {
     LookTable t;
-    t.words.push_back(0u); // record 0: none
+    t.words.push_back(uint32_t(asset.looks.size())); // then each look's record, then the records
+    t.words.resize(1 + asset.looks.size());
     t.submesh_records.assign(asset.submeshes.size(), 0u);
-    for (const BakedLook& l : asset.looks) {
+    for (size_t i = 0; i < asset.looks.size(); ++i) {
+        const BakedLook& l = asset.looks[i];
         const uint32_t record = uint32_t(t.words.size());
+        t.words[1 + i] = record;
         for (uint32_t s : l.submeshes)
             if (s < t.submesh_records.size()) t.submesh_records[s] = record;
         t.words.push_back((THRONG_LOOK_SALT + l.number) | uint32_t(l.colors.size()) << 8u);
@@ -66,6 +71,66 @@ LookTable lookTable(const BakedAsset& asset) {
         }
     }
     return t;
+}
+
+Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t from) {
+    struct Wish {
+        std::vector<uint32_t> props; // the slot's parts
+        int32_t part = -1;           // the one worn (-1: none)
+    };
+    std::vector<Wish> wishes;
+    auto list = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n.substr(0, 64);
+        return out.empty() ? std::string("none") : out;
+    };
+    for (const auto& [slot, part] : dress.parts) {
+        Wish w;
+        std::vector<std::string> slots, names;
+        for (uint32_t p = 0; p < asset.props.size(); ++p) {
+            const BakedProp& prop = asset.props[p];
+            if (!prop.slot.empty() && std::find(slots.begin(), slots.end(), prop.slot) == slots.end())
+                slots.push_back(prop.slot);
+            if (prop.slot != slot) continue;
+            w.props.push_back(p);
+            names.push_back(prop.name);
+            if (prop.name == part) w.part = int32_t(p);
+        }
+        if (slot.empty() || w.props.empty())
+            return Error{"no slot '" + slot.substr(0, 64) + "' (the model's: " + list(slots) + ")"};
+        if (!part.empty() && w.part < 0)
+            return Error{"slot '" + slot.substr(0, 64) + "' has no part '" + part.substr(0, 64) +
+                         "' (its parts: " + list(names) + ")"};
+        wishes.push_back(std::move(w));
+    }
+    std::vector<std::pair<const BakedLook*, uint32_t>> colors;
+    for (const auto& [name, color] : dress.colors) {
+        const BakedLook* found = nullptr;
+        std::vector<std::string> names;
+        for (const BakedLook& l : asset.looks) {
+            names.push_back(l.name);
+            if (l.name == name) found = &l;
+        }
+        if (found == nullptr) return Error{"no look '" + name.substr(0, 64) + "' (the model's: " + list(names) + ")"};
+        if (color >= found->colors.size())
+            return Error{"look '" + name.substr(0, 64) + "' has " + std::to_string(found->colors.size()) +
+                         " colours, not colour " + std::to_string(color)};
+        colors.emplace_back(found, color);
+    }
+    constexpr uint64_t kTries = uint64_t(1) << 26;
+    uint32_t key = std::max(from, 1u);
+    for (uint64_t t = 0; t < kTries; ++t, key = key == UINT32_MAX ? 1u : key + 1) {
+        bool fits = true;
+        for (const Wish& w : wishes) {
+            for (uint32_t p : w.props)
+                if (wears(asset, p, key) != (int32_t(p) == w.part)) fits = false;
+            if (!fits) break;
+        }
+        for (size_t c = 0; fits && c < colors.size(); ++c) fits = lookColor(*colors[c].first, key) == colors[c].second;
+        if (fits) return key;
+    }
+    return Error{"no key of " + std::to_string(kTries) +
+                 " tried dresses a member so: its wishes are too rare together"};
 }
 
 std::vector<BakedLook> bakedLooks(const Model& model) {

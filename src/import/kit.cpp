@@ -67,6 +67,78 @@ Result<KitPartSpec> parsePart(const json& j, size_t index) {
     return p;
 }
 
+// "#rrggbb" (sRGB) or [r, g, b] (linear) as a linear colour.
+Result<glm::vec3> parseColor(const json& v, const std::string& where) {
+    glm::vec3 c(0.0f);
+    if (v.is_string()) {
+        const std::string t = v.get<std::string>();
+        if (t.size() != 7 || t[0] != '#' ||
+            !std::all_of(t.begin() + 1, t.end(), [](unsigned char x) { return std::isxdigit(x) != 0; }))
+            return Error{where + ": colour" + detail::quotedName(t.substr(0, 16)) + " is not #rrggbb"};
+        for (int i = 0; i < 3; ++i) {
+            const double srgb = double(std::stoi(t.substr(1 + 2 * i, 2), nullptr, 16)) / 255.0;
+            c[i] = float(srgb <= 0.04045 ? srgb / 12.92 : std::pow((srgb + 0.055) / 1.055, 2.4));
+        }
+        return c;
+    }
+    if (!v.is_array() || v.size() != 3) return Error{where + ": a colour is neither \"#rrggbb\" nor [r, g, b]"};
+    for (int i = 0; i < 3; ++i) {
+        if (!v[size_t(i)].is_number()) return Error{where + ": a colour holds something other than a number"};
+        c[i] = float(v[size_t(i)].get<double>());
+    }
+    return c;
+}
+
+Result<KitLookSpec> parseLook(const json& j, size_t index) {
+    const std::string where = "kit: look " + std::to_string(index);
+    if (!j.is_object()) return Error{where + ": expected an object with \"name\", \"materials\" and \"colors\""};
+    KitLookSpec l;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        const json& v = it.value();
+        if (key == "name") {
+            if (!v.is_string()) return Error{where + ": \"name\" is not a string"};
+            l.name = v.get<std::string>();
+        } else if (key == "materials") {
+            if (!v.is_array() || v.empty() || v.size() > 4096)
+                return Error{where + ": \"materials\" is not a list of material names"};
+            for (const json& m : v) {
+                if (!m.is_string()) return Error{where + ": \"materials\" holds something other than a name"};
+                l.materials.push_back(m.get<std::string>());
+            }
+        } else if (key == "colors") {
+            if (!v.is_array() || v.size() > kMaxLookColors)
+                return Error{where + ": \"colors\" is not a list of 1 to " + std::to_string(kMaxLookColors) +
+                             " colours"};
+            for (const json& c : v) {
+                Result<glm::vec3> color = parseColor(c, where);
+                if (!color) return color.error();
+                l.colors.push_back(color.value());
+            }
+        } else if (key == "shares") {
+            if (!v.is_array() || v.size() > kMaxLookColors)
+                return Error{where + ": \"shares\" is not a list of numbers"};
+            for (const json& x : v) {
+                if (!x.is_number()) return Error{where + ": \"shares\" holds something other than a number"};
+                l.shares.push_back(float(x.get<double>()));
+            }
+        } else
+            return Error{where + ": unknown key" + detail::quotedName(key.substr(0, 64)) +
+                         " (a look has name, materials, colors, shares)"};
+    }
+    if (l.name.empty()) return Error{where + ": no \"name\""};
+    if (l.materials.empty()) return Error{where + ": no \"materials\""};
+    if (Status s = validateLook(l.name, l.colors, l.shares); !s) return Error{"kit: " + s.message};
+    return l;
+}
+
+// The names of the kit's materials, for messages.
+std::string materialNames(const Model& m) {
+    std::string out;
+    for (const Material& x : m.materials) out += (out.empty() ? "" : ", ") + x.name.substr(0, 64);
+    return out.size() > 512 ? out.substr(0, 509) + "..." : out;
+}
+
 std::string paletteNames(const Model& m) {
     std::string names;
     for (size_t k = 0; k < m.palette.size() && k < 40; ++k)
@@ -181,9 +253,19 @@ Result<KitSpec> parseKit(std::string_view json_text) {
                 if (!p) return p.error();
                 spec.parts.push_back(std::move(p).value());
             }
+        } else if (it.key() == "looks") {
+            if (!it.value().is_array()) return Error{"kit: \"looks\" is not a list"};
+            if (it.value().size() > kMaxLooks)
+                return Error{"kit: " + std::to_string(it.value().size()) + " looks, more than " +
+                             std::to_string(kMaxLooks)};
+            for (size_t i = 0; i < it.value().size(); ++i) {
+                Result<KitLookSpec> l = parseLook(it.value()[i], i);
+                if (!l) return l.error();
+                spec.looks.push_back(std::move(l).value());
+            }
         } else
             return Error{"kit: unknown key" + detail::quotedName(it.key().substr(0, 64)) +
-                         " (a kit has base and parts)"};
+                         " (a kit has base, parts and looks)"};
     }
     if (spec.base.empty()) return Error{"kit: no \"base\""};
     std::vector<Part> parts;
@@ -225,6 +307,22 @@ Result<Model> assembleKit(const KitSpec& spec, const std::string& folder) {
             return Error{"kit: part" + detail::quotedName(p.name.substr(0, 64)) + ": the model has no meshes"};
         kit.parts.push_back(Part{p.name, p.slot, p.share, first_mesh, uint32_t(kit.meshes.size()) - first_mesh});
         for (const std::string& w : part.value().warnings) kit.warnings.push_back("part '" + p.name + "': " + w);
+    }
+    for (const KitLookSpec& l : spec.looks) {
+        Look look{l.name, {}, l.colors, l.shares};
+        for (const std::string& name : l.materials) {
+            bool found = false;
+            for (uint32_t m = 0; m < kit.materials.size(); ++m)
+                if (kit.materials[m].name == name) {
+                    found = true;
+                    if (std::find(look.materials.begin(), look.materials.end(), m) == look.materials.end())
+                        look.materials.push_back(m);
+                }
+            if (!found)
+                return Error{"kit: look" + detail::quotedName(l.name.substr(0, 64)) + ": no material" +
+                             detail::quotedName(name.substr(0, 64)) + " (the kit has " + materialNames(kit) + ")"};
+        }
+        kit.looks.push_back(std::move(look));
     }
     if (Status s = validate(kit); !s) return Error{"kit: " + s.message};
     return kit;

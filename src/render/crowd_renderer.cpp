@@ -209,8 +209,8 @@ std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
 
 std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {
     const CrowdRendererSetup& s = setup_;
-    return std::make_unique<ImpostorPass>(*allocator_, *s.baked, asset_->clips.buffer, *crowd_, s.color_format,
-                                          s.depth_format, s.frames_in_flight);
+    return std::make_unique<ImpostorPass>(*allocator_, *s.baked, asset_->clips.buffer, asset_->looks.buffer, *crowd_,
+                                          s.color_format, s.depth_format, s.frames_in_flight);
 }
 
 Status CrowdRenderer::setRaster(Raster mode) {

@@ -35,8 +35,8 @@ glm::vec3 cameraPosition(const glm::mat4& vp) {
     return glm::vec3(glm::inverse(a) * b);
 }
 
-ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer clips, const CrowdGpu& crowd,
-                           VkFormat color_format, VkFormat depth_format, uint32_t slots)
+ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer clips, VkBuffer looks,
+                           const CrowdGpu& crowd, VkFormat color_format, VkFormat depth_format, uint32_t slots)
     : crowd_(&crowd) {
     const gpu::Context& ctx = *a.context;
     const BakedImpostors& im = baked.impostors;
@@ -83,8 +83,9 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t b : {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES,
-                       THRONG_IMPOSTOR_BINDING_VISIBLE, THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES})
+    for (uint32_t b :
+         {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES, THRONG_IMPOSTOR_BINDING_VISIBLE,
+          THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES, THRONG_IMPOSTOR_BINDING_LOOKS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     for (uint32_t b : {THRONG_IMPOSTOR_BINDING_COLOR, THRONG_IMPOSTOR_BINDING_NORMAL})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
@@ -98,7 +99,7 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     desc.depth_format = depth_format;
     pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * slots},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 * slots},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}};
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
@@ -109,6 +110,7 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_VISIBLE, crowd.visible()),
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_CLIPS, clips),
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_FRAMES, frames_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_LOOKS, looks),
             gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_COLOR, sampler_, color_->view,
                                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
             gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_NORMAL, sampler_, normal_->view,

@@ -30,10 +30,11 @@ class ImpostorPass {
   public:
     // The pictures of `baked` on the GPU, drawing the impostor region of `crowd` (which must be
     // culled with CullSettings::impostor_px > 0) into targets of the given formats; `slots`
-    // frames in flight. `clips`: the asset's ClipRecord buffer (GpuAsset::clips). Throws
-    // gpu::GpuError. Contract: impostorProblem(baked) is empty.
-    ImpostorPass(gpu::Allocator& allocator, const BakedAsset& baked, VkBuffer clips, const CrowdGpu& crowd,
-                 VkFormat color_format, VkFormat depth_format, uint32_t slots);
+    // frames in flight. `clips` and `looks`: the asset's ClipRecord buffer and looks table
+    // (GpuAsset::clips, GpuAsset::looks). Throws gpu::GpuError. Contract: impostorProblem(baked)
+    // is empty.
+    ImpostorPass(gpu::Allocator& allocator, const BakedAsset& baked, VkBuffer clips, VkBuffer looks,
+                 const CrowdGpu& crowd, VkFormat color_format, VkFormat depth_format, uint32_t slots);
 
     // The `impostors` pass of frame slot `slot` at `constants` (camera, light, time). Keeps
     // `this`. Call after the crowd's other passes: it draws what their culling chose.

@@ -18,12 +18,15 @@ layout(std430, set = 0, binding = THRONG_IMPOSTOR_BINDING_FRAMES) readonly buffe
 layout(location = 0) out vec3 out_uvw;
 layout(location = 1) flat out vec4 out_tint;
 layout(location = 2) flat out vec4 out_rotation;
+layout(location = 3) flat out uint out_key; // the member's key (looks)
 
 const float kPi = 3.14159265358979;
 const vec2 kCorners[4] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));
 
 void main() {
-    InstanceRecord inst = instances[visible[gl_InstanceIndex]];
+    uint member = visible[gl_InstanceIndex];
+    InstanceRecord inst = instances[member];
+    out_key = inst.key != 0u ? inst.key : member;
     vec4 q = instanceOrientation(inst);
     float scale = inst.position_scale.w;
     vec3 center = rotateByQuaternion(q, im.sphere.xyz) * scale + inst.position_scale.xyz;

@@ -15,3 +15,6 @@ vec3 lookColor(uint record, uint key) {
     }
     return vec3(1.0);
 }
+
+// The record of look `index` (BakedAsset::looks' order), 0 past the asset's looks.
+uint lookRecord(uint index) { return index < looks[0] ? looks[1u + index] : 0u; }

@@ -111,7 +111,8 @@ using uint = uint32_t;
 #define THRONG_IMPOSTOR_BINDING_CLIPS 3     // storage buffer: ClipRecord[]
 #define THRONG_IMPOSTOR_BINDING_FRAMES 4    // storage buffer: uint pictures per clip
 #define THRONG_IMPOSTOR_BINDING_COLOR 5     // sampled image array: colour + coverage tiles (BakedImpostors)
-#define THRONG_IMPOSTOR_BINDING_NORMAL 6    // sampled image array: normal + coverage tiles
+#define THRONG_IMPOSTOR_BINDING_NORMAL 6    // sampled image array: normal + look tiles
+#define THRONG_IMPOSTOR_BINDING_LOOKS 7     // storage buffer: uint[], the looks table (THRONG_LOOK_SALT)
 
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
 #define THRONG_CULL_BINDING_PARAMS                                                                                     \
@@ -265,8 +266,9 @@ THRONG_FN bool throngWears(uint key, uint wear) {
     return h >= ((wear >> 7u) & 0xffu) && h < ((wear >> 15u) & 0x1ffu);
 }
 // Looks (issue #25's colour variation, throng/looks.h): the looks table (THRONG_BINDING_LOOKS,
-// uint[]) holds, from word 1 (word 0 is unused), a record per look: its salt | its colour count
-// << 8, then two words per colour: packHalf2x16(red, green), and the low half of
+// THRONG_IMPOSTOR_BINDING_LOOKS; uint[]) holds the look count L, then look l's record for l < L
+// (BakedAsset::looks' order; impostor pictures name looks so), then a record per look: its salt
+// | its colour count << 8, then two words per colour: packHalf2x16(red, green), and the low half of
 // packHalf2x16(blue, 0) | the colour's bound << 16. A submesh's look word (DrawConstants::look,
 // SubmeshShading::look) is its look's record (0: none); the member of key k takes the first colour
 // whose bound (in 256ths, ascending, the last 256) exceeds the top 8 bits of throngPropHash(k,
