@@ -53,8 +53,8 @@ Status validateLooks(const BakedAsset& asset) {
 
 LookTable lookTable(const BakedAsset& asset) {
     LookTable t;
-    t.words.push_back(uint32_t(asset.looks.size())); // then each look's record, then the records
-    t.words.resize(1 + asset.looks.size());
+    t.words.assign(1 + asset.looks.size(), 0u); // the count, each look's record, then the records
+    t.words[0] = uint32_t(asset.looks.size());
     t.submesh_records.assign(asset.submeshes.size(), 0u);
     for (size_t i = 0; i < asset.looks.size(); ++i) {
         const BakedLook& l = asset.looks[i];
