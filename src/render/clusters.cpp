@@ -2,9 +2,12 @@
 #include "clusters.h"
 #include "asset_library.h"
 
+#include <throng/attach.h>
+
 #include <meshoptimizer.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <unordered_map>
 
@@ -28,6 +31,15 @@ std::vector<std::vector<BakedLodRange>> levelRanges(const BakedAsset& asset, uin
     return out;
 }
 
+struct CornersHash {
+    size_t operator()(const std::array<uint32_t, 3>& c) const {
+        uint64_t h = c[0] * 0x9e3779b97f4a7c15ull;
+        h = (h ^ c[1]) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ c[2]) * 0x94d049bb133111ebull;
+        return size_t(h ^ (h >> 31));
+    }
+};
+
 // Appends the clusters of submeshes [first_submesh, first_submesh + submesh_count) at each of the
 // first `levels` levels to `chain`, as one model.
 void appendModel(ClusterChain& chain, const BakedAsset& asset, const std::vector<float>& positions,
@@ -35,21 +47,46 @@ void appendModel(ClusterChain& chain, const BakedAsset& asset, const std::vector
     ChainModel model;
     model.first_level = uint32_t(chain.lods.size());
     model.first_triangle = uint32_t(chain.triangles.size());
+    // The submeshes by kind (their draw bits), kinds in the order of their first submesh.
+    std::vector<std::vector<uint32_t>> kinds;
+    {
+        std::vector<uint32_t> bits;
+        for (uint32_t s = 0; s < submesh_count; ++s) {
+            const uint32_t b = propDrawBits(asset, first_submesh + s);
+            const size_t k = size_t(std::find(bits.begin(), bits.end(), b) - bits.begin());
+            if (k == bits.size()) {
+                bits.push_back(b);
+                kinds.emplace_back();
+            }
+            kinds[k].push_back(s);
+        }
+    }
     for (const std::vector<BakedLodRange>& ranges : levelRanges(asset, first_submesh, submesh_count, levels)) {
         const uint32_t first_cluster = uint32_t(chain.clusters.size());
         size_t skinned = 0;
         std::set<uint32_t> referenced;
-        for (size_t s = 0; s < ranges.size(); ++s) {
-            const BakedLodRange& r = ranges[s];
-            if (r.index_count == 0) continue;
-            const uint32_t* indices = asset.indices.data() + r.first_index;
-            referenced.insert(indices, indices + r.index_count);
-            const size_t bound = meshopt_buildMeshletsBound(r.index_count, kClusterVertices, kClusterTriangles);
+        for (const std::vector<uint32_t>& kind : kinds) {
+            // The kind's triangles together, and which submesh each (by its corners) came from.
+            std::vector<uint32_t> indices;
+            std::unordered_map<std::array<uint32_t, 3>, uint32_t, CornersHash> submesh_of;
+            for (uint32_t s : kind) {
+                const BakedLodRange& r = ranges[s];
+                for (uint32_t i = r.first_index; i + 2 < r.first_index + r.index_count; i += 3) {
+                    std::array<uint32_t, 3> corners = {asset.indices[i], asset.indices[i + 1], asset.indices[i + 2]};
+                    indices.insert(indices.end(), corners.begin(), corners.end());
+                    if (kind.size() == 1) continue;
+                    std::sort(corners.begin(), corners.end());
+                    submesh_of.emplace(corners, s);
+                }
+            }
+            if (indices.empty()) continue;
+            referenced.insert(indices.begin(), indices.end());
+            const size_t bound = meshopt_buildMeshletsBound(indices.size(), kClusterVertices, kClusterTriangles);
             std::vector<meshopt_Meshlet> meshlets(bound);
             std::vector<unsigned int> meshlet_vertices(bound * kClusterVertices);
             std::vector<unsigned char> meshlet_triangles(bound * kClusterTriangles * 3);
             const size_t count = meshopt_buildMeshlets(
-                meshlets.data(), meshlet_vertices.data(), meshlet_triangles.data(), indices, r.index_count,
+                meshlets.data(), meshlet_vertices.data(), meshlet_triangles.data(), indices.data(), indices.size(),
                 positions.data(), asset.vertices.size(), 3 * sizeof(float), kClusterVertices, kClusterTriangles, 0.0f);
             for (size_t m = 0; m < count; ++m) {
                 const meshopt_Meshlet& ml = meshlets[m];
@@ -63,7 +100,14 @@ void appendModel(ClusterChain& chain, const BakedAsset& asset, const std::vector
                 for (uint32_t t = 0; t < ml.triangle_count; ++t) {
                     const unsigned char* tri = &meshlet_triangles[ml.triangle_offset + 3 * t];
                     chain.triangles.push_back(uint32_t(tri[0]) | uint32_t(tri[1]) << 8 | uint32_t(tri[2]) << 16);
-                    chain.submeshes.push_back(first_submesh + uint32_t(s));
+                    uint32_t s = kind[0];
+                    if (kind.size() > 1) {
+                        std::array<uint32_t, 3> corners;
+                        for (int k = 0; k < 3; ++k) corners[k] = meshlet_vertices[ml.vertex_offset + tri[k]];
+                        std::sort(corners.begin(), corners.end());
+                        if (auto it = submesh_of.find(corners); it != submesh_of.end()) s = it->second;
+                    }
+                    chain.submeshes.push_back(first_submesh + s);
                 }
                 skinned += ml.vertex_count;
                 chain.clusters.push_back(c);

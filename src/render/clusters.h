@@ -1,9 +1,11 @@
 // The clusters the compute rasterizer works in (docs/FAR_FIELD.md, section 1): every level of
-// detail's triangles, per submesh, cut into clusters of at most kClusterVertices vertices and
-// kClusterTriangles triangles (meshoptimizer's meshlets), so that one workgroup can skin a
-// cluster's vertices once into shared memory and rasterize its triangles from there. Props'
-// submeshes too: a cluster never mixes submeshes, so the rasterizer leaves a prop's clusters out
-// for a member that does not carry it.
+// detail's triangles, per kind of submesh, cut into clusters of at most kClusterVertices vertices
+// and kClusterTriangles triangles (meshoptimizer's meshlets), so that one workgroup can skin a
+// cluster's vertices once into shared memory and rasterize its triangles from there. A cluster
+// mixes only submeshes every member draws alike (the same propDrawBits, throng/attach.h: the
+// model's own, or one prop's or kit part's), so the rasterizer leaves a prop's clusters out for
+// a member that does not carry it; the model's own submeshes (a body in several materials, each
+// coloured by its look) share clusters, and each triangle keeps its submesh (`submeshes`).
 //
 // Triangles are numbered over the whole chain in cluster order (the "chain triangle"): cluster c
 // holds chain triangles first_triangle .. first_triangle + triangle_count - 1.

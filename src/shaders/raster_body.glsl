@@ -98,7 +98,7 @@ void main() {
     uvec4 cluster = clusters[lod_clusters.x + local % lod_clusters.y];
     uint member = memberAt(pc.lod, model, slot);
     InstanceRecord inst = instances[member];
-    // A cluster holds one submesh's triangles: a prop's on a member without it, none (the whole workgroup).
+    // A cluster holds submeshes drawn alike (clusters.h): a prop's on a member without it, none (the whole workgroup).
     if (!memberDrawsSubmesh(member, inst, resolve_triangles[cluster.z].w)) return;
     uint t = gl_LocalInvocationID.x;
     if (t < cluster.y) {
