@@ -282,7 +282,8 @@ TEST_F(KitGpu, BothRasterizersDrawTheSameParts) {
 }
 
 // The visibility buffer of a kit crowd decoded on the CPU: every covered pixel names a member and
-// a triangle of the body or of a part that member wears; most of the parts show.
+// a triangle of the body or of a part that member wears; most of the parts show; the raster
+// launches per member the body's clusters and a slot's largest part's, not every part's.
 TEST_F(KitGpu, VisibilityIdsNameOnlyWornParts) {
     if (!context_->int64_atomics) GTEST_SKIP() << "the device lacks 64-bit buffer atomics: no compute rasterizer";
     render::CrowdLayout layout;
@@ -322,6 +323,17 @@ TEST_F(KitGpu, VisibilityIdsNameOnlyWornParts) {
             seen.insert(part);
         }
     std::printf("%zu pixels of bodies, %zu of %zu different parts\n", body, parts, seen.size());
+    // The raster's work per member: the body's clusters, then per slot as many as its largest
+    // part has (a member wears one part of a slot at most), not every part's.
+    const gpu::shader::RasterModel& model = raster.models()[0];
+    for (uint32_t l = 0; l < chain.models[0].level_count; ++l) {
+        const glm::uvec4 level = model.lod_clusters[l], work = model.lod_vertices[l];
+        std::printf("LOD %u: %u clusters, %u work items a member\n", l, level.y, work.z);
+        if (l == 0) {
+            EXPECT_GT(work.z, 0u);
+            EXPECT_LT(work.z, level.y) << "every part's clusters launched";
+        }
+    }
     EXPECT_GT(body, 1000u);
     EXPECT_GT(parts, 300u);
     EXPECT_GE(seen.size(), 12u) << "most parts show on 80 members";

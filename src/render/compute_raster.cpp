@@ -1,5 +1,8 @@
 // The compute rasterizer; see compute_raster.h.
 #include "compute_raster.h"
+
+#include <throng/attach.h>
+
 #include "frame_resources.h"
 
 #include "crowd.h"
@@ -192,6 +195,70 @@ std::vector<RasterModel> rasterModels(std::string_view technique, const BakedAss
     return out;
 }
 
+// The raster's work per member where a model has props or kit parts (THRONG_BINDING_RASTER_SLOTS
+// in shared.h): for each (model, LOD) whose level holds the body's clusters first and each
+// part's together, the body's clusters and then per slot (the parts sharing a salt) as many items
+// as its largest part has clusters; sets RasterModel::lod_vertices[l].z (the items) and .w (the
+// first slot record), and returns the records. A level laid out otherwise keeps a workgroup per
+// cluster (.z = 0).
+std::vector<glm::uvec4> rasterSlots(const BakedAsset& baked, const ClusterChain& chain,
+                                    std::vector<RasterModel>& models) {
+    std::vector<glm::uvec4> records;
+    if (baked.props.empty()) return records;
+    std::vector<int32_t> prop_of(baked.submeshes.size(), -1);
+    for (uint32_t p = 0; p < baked.props.size(); ++p)
+        for (uint32_t sub = baked.props[p].first_submesh;
+             sub < baked.props[p].first_submesh + baked.props[p].submesh_count && sub < prop_of.size(); ++sub)
+            prop_of[sub] = int32_t(p);
+    for (size_t m = 0; m < chain.models.size() && m < models.size(); ++m) {
+        const ChainModel& cm = chain.models[m];
+        for (uint32_t l = 0; l < cm.level_count && l < THRONG_MAX_LODS; ++l) {
+            const glm::uvec2 level = chain.lods[cm.first_level + l];
+            // Each cluster's prop (-1: the body): the body first, each prop's clusters together.
+            uint32_t body = 0;
+            std::vector<std::pair<int32_t, glm::uvec2>> parts; // prop, (first cluster in the level, count)
+            bool laid_out = true;
+            for (uint32_t c = 0; c < level.y && laid_out; ++c) {
+                const int32_t prop = prop_of[chain.submeshes[chain.clusters[level.x + c].first_triangle]];
+                if (prop < 0) {
+                    laid_out = parts.empty();
+                    ++body;
+                } else if (!parts.empty() && parts.back().first == prop) {
+                    ++parts.back().second.y;
+                } else {
+                    for (const auto& seen : parts) laid_out = laid_out && seen.first != prop;
+                    parts.push_back({prop, glm::uvec2(c, 1)});
+                }
+            }
+            if (!laid_out || parts.empty()) continue;
+            // Slots by salt, in the order of their first part here.
+            std::vector<std::pair<uint32_t, std::vector<size_t>>> slots;
+            for (size_t i = 0; i < parts.size(); ++i) {
+                const uint32_t salt = propWear(baked, uint32_t(parts[i].first)) & 0x7fu;
+                auto it = std::find_if(slots.begin(), slots.end(), [&](const auto& x) { return x.first == salt; });
+                if (it == slots.end()) it = slots.insert(slots.end(), {salt, {}});
+                it->second.push_back(i);
+            }
+            const uint32_t first_record = uint32_t(records.size());
+            uint32_t items = body, part_record = first_record + uint32_t(slots.size());
+            for (const auto& [salt, members] : slots) {
+                uint32_t most = 0;
+                for (size_t i : members) most = std::max(most, parts[i].second.y);
+                records.push_back(glm::uvec4(items, part_record, uint32_t(members.size()), most));
+                items += most;
+                part_record += uint32_t(members.size());
+            }
+            for (const auto& [salt, members] : slots)
+                for (size_t i : members)
+                    records.push_back(glm::uvec4(propWear(baked, uint32_t(parts[i].first)), parts[i].second.x,
+                                                 parts[i].second.y, 0u));
+            models[m].lod_vertices[l].z = items;
+            models[m].lod_vertices[l].w = first_record;
+        }
+    }
+    return records;
+}
+
 } // namespace
 
 uint64_t vertexCacheBytes(const gpu::Context& ctx, uint64_t requested, uint64_t members, uint64_t finest_vertices,
@@ -380,6 +447,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     base_.joint_count = uint32_t(joints);
     base_.cache_capacity = uint32_t(cache_vertices);
     models_ = rasterModels(technique, baked, asset, chain_, crowd, options.swim, skinned && cache_vertices > 0);
+    raster_slots_ = uploadStorage(a, rasterSlots(baked, chain_, models_));
     base_.models = uint32_t(models_.size());
     models_buffer_ = uploadStorage(a, models_);
     plan_ = gpu::ownBuffer(a, sizeof(RasterPlan) + THRONG_MAX_LODS * models_.size() * sizeof(RasterRegion),
@@ -403,17 +471,15 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
         bindings.push_back(b); // instances, clips, animation
-    for (uint32_t b : {THRONG_BINDING_VERTICES,          THRONG_BINDING_VISIBLE,
-                       THRONG_BINDING_RASTER_PARAMS,     THRONG_BINDING_CLUSTERS,
-                       THRONG_BINDING_CLUSTER_VERTICES,  THRONG_BINDING_CLUSTER_TRIANGLES,
-                       THRONG_BINDING_VISIBILITY,        THRONG_BINDING_CULL_COUNTS,
-                       THRONG_BINDING_RESOLVE_TRIANGLES, THRONG_BINDING_SUBMESH_SHADING,
-                       THRONG_BINDING_RASTER_PLAN,       THRONG_BINDING_VERTEX_CACHE,
-                       THRONG_BINDING_MEMBER_SLOTS,      THRONG_BINDING_LOD_VERTICES,
-                       THRONG_BINDING_VERTEX_SLOTS,      THRONG_BINDING_CACHE_NORMALS,
-                       THRONG_BINDING_TRIANGLE_SLOTS,    THRONG_BINDING_SUBMESH_PROPS,
-                       THRONG_BINDING_RESOLVED,          THRONG_BINDING_RESOLVE_TILES,
-                       THRONG_BINDING_RASTER_MODELS,     THRONG_BINDING_LOOKS}) {
+    for (uint32_t b :
+         {THRONG_BINDING_VERTICES,        THRONG_BINDING_VISIBLE,          THRONG_BINDING_RASTER_PARAMS,
+          THRONG_BINDING_CLUSTERS,        THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
+          THRONG_BINDING_VISIBILITY,      THRONG_BINDING_CULL_COUNTS,      THRONG_BINDING_RESOLVE_TRIANGLES,
+          THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN,      THRONG_BINDING_VERTEX_CACHE,
+          THRONG_BINDING_MEMBER_SLOTS,    THRONG_BINDING_LOD_VERTICES,     THRONG_BINDING_VERTEX_SLOTS,
+          THRONG_BINDING_CACHE_NORMALS,   THRONG_BINDING_TRIANGLE_SLOTS,   THRONG_BINDING_SUBMESH_PROPS,
+          THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES,    THRONG_BINDING_RASTER_MODELS,
+          THRONG_BINDING_LOOKS,           THRONG_BINDING_RASTER_SLOTS}) {
         // The composite's vertex shader places its tiles (composite.vert).
         const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
         const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
@@ -495,7 +561,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 32 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 33 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -529,6 +595,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_SHADING, submesh_shading_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_SUBMESH_PROPS, submesh_props_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOOKS, asset.looks.buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_SLOTS, raster_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_PLAN, plan_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_CACHE, vertex_cache_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_MEMBER_SLOTS, member_slots_->buffer),

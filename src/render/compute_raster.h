@@ -218,7 +218,7 @@ class ComputeRaster {
     bool skinned_ = false;                         // TechniqueInfo::skinned_in_compute: a vertex cache
     bool coarse_ = false;                          // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
-        submesh_shading_, submesh_props_, visibility_, plan_;
+        submesh_shading_, submesh_props_, raster_slots_, visibility_, plan_;
     gpu::OwnedBuffer resolved_;      // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
     gpu::OwnedBuffer resolve_tiles_; // the composite's draw and tiles (THRONG_BINDING_RESOLVE_TILES)
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;

@@ -30,6 +30,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_LOD_VERTICES) readonly buffer L
 layout(std430, set = 0, binding = THRONG_BINDING_VERTEX_SLOTS) readonly buffer VertexSlots { uint vertex_slots[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_RASTER_SLOTS) readonly buffer RasterSlots { uvec4 raster_slots[]; };
 
 // Whether member `member` (its record `inst`) draws submesh `submesh`: a prop's or kit part's
 // submesh only on the members that wear it, as member.glsl's emitVertex decides for the vertex

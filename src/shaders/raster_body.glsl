@@ -86,18 +86,36 @@ void main() {
 #endif
     RasterRegion region = regions[regionIndex(pc.lod, model)];
     uvec4 lod_clusters = raster_models[model].lod_clusters[pc.lod];
-    if (lod_clusters.y == 0u) return;
+    uvec4 lod_work = raster_models[model].lod_vertices[pc.lod];  // z: work items per member (0: its clusters)
+    uint work = lod_work.z != 0u ? lod_work.z : lod_clusters.y;
+    if (work == 0u) return;
     uint local = group - regionStart(region, kind);
 #ifdef THRONG_RASTER_CACHED
     uint first = 0u, members = region.cached;
 #else
     uint first = region.first, members = region.members;  // late: after the early phase's
 #endif
-    uint slot = first + local / lod_clusters.y;
+    uint slot = first + local / work;
     if (slot >= members) return;  // the whole workgroup
-    uvec4 cluster = clusters[lod_clusters.x + local % lod_clusters.y];
     uint member = memberAt(pc.lod, model, slot);
     InstanceRecord inst = instances[member];
+    uint item = local % work, at = item;  // `at`: the cluster within the level
+    if (lod_work.z != 0u && item >= raster_slots[lod_work.w].x) {
+        // A slot's item j: cluster j of the part this member wears there (shared.h, THRONG_BINDING_RASTER_SLOTS).
+        uint s = lod_work.w;
+        while (item >= raster_slots[s].x + raster_slots[s].w) ++s;
+        uvec4 rec = raster_slots[s];
+        uint j = item - rec.x, key = inst.key != 0u ? inst.key : member;
+        at = ~0u;
+        for (uint p = 0u; p < rec.z; ++p) {
+            uvec4 part = raster_slots[rec.y + p];
+            if (!throngWears(key, part.x)) continue;
+            if (j < part.z) at = part.y + j;
+            break;
+        }
+        if (at == ~0u) return;  // the whole workgroup: no such cluster on this member
+    }
+    uvec4 cluster = clusters[lod_clusters.x + at];
     // A cluster holds submeshes drawn alike (clusters.h): a prop's on a member without it, none (the whole workgroup).
     if (!memberDrawsSubmesh(member, inst, resolve_triangles[cluster.z].w)) return;
     uint t = gl_LocalInvocationID.x;

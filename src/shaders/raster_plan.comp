@@ -52,7 +52,8 @@ void main() {
         uint g_cache = 0u, g_cached = 0u, g_full = 0u, g_coarse = 0u;
         for (uint m = 0u; m < raster.models; ++m) {
             uint at = l * raster.models + m;
-            uint clusters = raster_models[m].lod_clusters[l].y;
+            uint clusters = raster_models[m].lod_vertices[l].z != 0u ? raster_models[m].lod_vertices[l].z
+                                                                      : raster_models[m].lod_clusters[l].y;
             uint members = clusters == 0u ? 0u : counted(m, l, false);
             bool is_coarse = raster.coarse_lods != 0u && THRONG_COARSE_LOD(l, raster_models[m].coarse_lods);
             RasterRegion r;

@@ -84,7 +84,14 @@ using uint = uint32_t;
     35 // storage buffer: uvec4 per pixel, what the resolve shaded: linear colour (3 float bits), depth (float bits;
        // THRONG_RESOLVED_NONE: nothing), which the composite draw writes into the frame's targets
 #define THRONG_RESOLVED_NONE 0xffffffffu
-#define THRONG_BINDING_LOOKS 38         // storage buffer: uint[], the looks table (THRONG_LOOK_SALT)
+#define THRONG_BINDING_LOOKS 38 // storage buffer: uint[], the looks table (THRONG_LOOK_SALT)
+// storage buffer: uvec4[], the raster's work per member where a model has parts (raster_body.glsl):
+// per (model, LOD) its slot records (first work item, first part record, part count, most
+// clusters of a part), then the part records (wear selector, first cluster within the level,
+// cluster count, 0). A member's work is the body's clusters, then per slot as many items as the
+// slot's largest part has clusters: item j of a slot is cluster j of the part the member wears
+// there (none: the item does nothing), so unworn parts' clusters are not launched at all.
+#define THRONG_BINDING_RASTER_SLOTS 39
 #define THRONG_BINDING_RASTER_MODELS 37 // storage buffer: RasterModel per model of the crowd (RasterParams::models)
 #define THRONG_BINDING_RESOLVE_TILES                                                                                   \
     36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
@@ -439,7 +446,9 @@ struct RasterParams {
 struct RasterModel {
     uvec4 lod_clusters[8]; // per LOD (THRONG_MAX_LODS): first cluster, cluster count (0: no such level), first chain
                            // triangle, chain triangles
-    uvec4 lod_vertices[8]; // per LOD: first entry of its vertex list (THRONG_BINDING_LOD_VERTICES), vertex count, 0, 0
+    uvec4 lod_vertices[8]; // per LOD: first entry of its vertex list (THRONG_BINDING_LOD_VERTICES), vertex count, the
+                           // raster's work per member (THRONG_BINDING_RASTER_SLOTS; 0: one per cluster), its first
+                           // slot record
     vec4 cache_origin;     // xyz: its cache box's corner (model space; every pose of its clips lies inside)
     vec4 cache_step;       // xyz: the box's size / THRONG_CACHE_STEPS per axis
     uint first_triangle;   // its first chain triangle: the visibility buffer holds chain triangle - first_triangle
