@@ -7,6 +7,7 @@
 #include <throng/bake.h>
 #include <throng/builtin.h>
 
+#include "baked_models.h"
 #include "gpu_suite.h"
 #include "test_util.h"
 
@@ -26,13 +27,7 @@ using namespace throng;
 
 namespace {
 
-BakedAsset bakedWalker(bool vat = false) {
-    BakeOptions o;
-    o.vat = vat;
-    Result<BakedAsset> r = bake(makeWalker(), o);
-    EXPECT_TRUE(r.ok());
-    return r.ok() ? std::move(r).value() : BakedAsset{};
-}
+BakedAsset bakedWalker(bool vat = false) { return test::bakedOrFail(makeWalker(), vat); }
 
 Attachment sword(float share = 1.0f) {
     Attachment a;

@@ -15,6 +15,7 @@
 #include <throng/import.h>
 #include <throng/kit.h>
 
+#include "baked_models.h"
 #include "gltf_builder.h"
 #include "gpu_suite.h"
 #include "pictures.h"
@@ -30,13 +31,7 @@ using namespace throng;
 
 namespace {
 
-BakedAsset bakedKit(bool vat = false) {
-    BakeOptions o;
-    o.vat = vat;
-    Result<BakedAsset> r = bake(makeKit(), o);
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-    return r.ok() ? std::move(r).value() : BakedAsset{};
-}
+BakedAsset bakedKit(bool vat = false) { return test::bakedOrFail(makeKit(), vat); }
 
 // The prop (part) submesh `submesh` belongs to, or -1 (the body).
 int partOf(const BakedAsset& asset, uint32_t submesh) {

@@ -15,6 +15,7 @@
 #include <throng/kit.h>
 #include <throng/looks.h>
 
+#include "baked_models.h"
 #include "gpu_suite.h"
 #include "pictures.h"
 #include "test_util.h"
@@ -32,13 +33,7 @@ using namespace throng;
 
 namespace {
 
-BakedAsset bakedKit(bool vat = false) {
-    BakeOptions o;
-    o.vat = vat;
-    Result<BakedAsset> r = bake(makeKit(), o);
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-    return r.ok() ? std::move(r).value() : BakedAsset{};
-}
+BakedAsset bakedKit(bool vat = false) { return test::bakedOrFail(makeKit(), vat); }
 
 // A colour as the looks table stores it (halves).
 glm::vec3 stored(glm::vec3 c) {
@@ -223,7 +218,23 @@ TEST(Looks, KitFilesColourMaterialsByName) {
     }
 }
 
-class LooksGpu : public test::GpuSuite {};
+class LooksGpu : public test::GpuSuite {
+  protected:
+    static constexpr uint32_t kWidth = 256, kHeight = 144;
+    // One frame of `crowd` (model `a`, on the GPU `g`) at 0.4 s, kWidth x kHeight, through
+    // `vp`, with what `s` says of the technique, raster and impostors.
+    render::RenderOutput draw(const BakedAsset& a, const render::GpuAsset& g, const render::Crowd& crowd,
+                              const glm::mat4& vp, render::RenderSettings s) const {
+        s.width = kWidth;
+        s.height = kHeight;
+        s.frames = 1;
+        s.time = 0.4f;
+        s.baked = &a;
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, g, crowd, vp, s);
+        EXPECT_TRUE(out.ok()) << s.technique << ": " << out.error().message;
+        return out.ok() ? std::move(out).value() : render::RenderOutput{};
+    }
+};
 
 // Every member of key k, drawn with the kit's looks, against the kit without looks whose looked
 // submeshes are painted k's colours (the CPU's choice, as the table stores them): the same
@@ -237,8 +248,7 @@ TEST_F(LooksGpu, MembersWearTheColoursTheirKeysChoose) {
     layout.count = 40;
     render::Crowd crowd = render::makeCrowd(looked, layout);
     for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
-    const uint32_t w = 256, h = 144;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
     std::vector<std::set<uint32_t>> chosen(looked.looks.size());
     for (uint32_t key : {3u, 11u}) {
         BakedAsset painted = looked;
@@ -256,21 +266,11 @@ TEST_F(LooksGpu, MembersWearTheColoursTheirKeysChoose) {
         for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "pose", "static"})
             for (Raster raster : {Raster::Hardware, Raster::Compute}) {
                 if (raster == Raster::Compute && !compute) continue;
-                auto draw = [&](const BakedAsset& a, const render::GpuAsset& g) {
-                    render::RenderSettings s;
-                    s.width = w;
-                    s.height = h;
-                    s.frames = 1;
-                    s.time = 0.4f;
-                    s.technique = technique;
-                    s.raster = raster;
-                    s.baked = &a;
-                    Result<render::RenderOutput> out = render::renderCrowd(*allocator_, g, crowd, vp, s);
-                    EXPECT_TRUE(out.ok()) << technique << ": " << out.error().message;
-                    return out.ok() ? std::move(out).value() : render::RenderOutput{};
-                };
-                const render::RenderOutput a = draw(looked, looked_gpu.value());
-                const render::RenderOutput b = draw(painted, painted_gpu.value());
+                render::RenderSettings s;
+                s.technique = technique;
+                s.raster = raster;
+                const render::RenderOutput a = draw(looked, looked_gpu.value(), crowd, vp, s);
+                const render::RenderOutput b = draw(painted, painted_gpu.value(), crowd, vp, s);
                 const test::Agreement agree = test::comparePictures(a, b, 2);
                 std::printf("key %u %-12s %-8s %zu of %zu pixels differ (%zu covered)\n", key, technique,
                             a.raster == Raster::Compute ? "compute" : "hardware", agree.differ, agree.pixels,
@@ -304,21 +304,10 @@ TEST_F(LooksGpu, ImpostorsKeepTheirMembersColours) {
     layout.count = 40;
     render::Crowd crowd = render::makeCrowd(looked.value(), layout);
     for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
-    const uint32_t w = 256, h = 144;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
-    auto draw = [&](const BakedAsset& a, const render::GpuAsset& g) {
-        render::RenderSettings s;
-        s.width = w;
-        s.height = h;
-        s.frames = 1;
-        s.time = 0.4f;
-        s.technique = "baked";
-        s.baked = &a;
-        s.cull.impostor_px = 10000.0f; // every member
-        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, g, crowd, vp, s);
-        EXPECT_TRUE(out.ok()) << out.error().message;
-        return out.ok() ? std::move(out).value() : render::RenderOutput{};
-    };
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    render::RenderSettings s;
+    s.technique = "baked";
+    s.cull.impostor_px = 10000.0f; // every member
     std::vector<render::RenderOutput> by_key;
     for (uint32_t key : {3u, 11u}) {
         Model painted = makeKit();
@@ -332,8 +321,8 @@ TEST_F(LooksGpu, ImpostorsKeepTheirMembersColours) {
         Result<render::GpuAsset> painted_gpu = render::uploadAsset(*allocator_, painted_baked.value());
         ASSERT_TRUE(painted_gpu.ok()) << painted_gpu.error().message;
         for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
-        by_key.push_back(draw(looked.value(), looked_gpu.value()));
-        const render::RenderOutput reference = draw(painted_baked.value(), painted_gpu.value());
+        by_key.push_back(draw(looked.value(), looked_gpu.value(), crowd, vp, s));
+        const render::RenderOutput reference = draw(painted_baked.value(), painted_gpu.value(), crowd, vp, s);
         EXPECT_EQ(by_key.back().drawn.impostors, by_key.back().drawn.in_frustum);
         const Blocks agree = compareBlocks(by_key.back(), reference);
         std::printf("key %u impostors: %zu of %zu blocks differ\n", key, agree.differ, agree.compared);
