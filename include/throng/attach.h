@@ -54,9 +54,10 @@ constexpr uint32_t kMaxProps = kMaxParts;
 // past the asset's limits (vertices, texels).
 Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments);
 
-// Whether submesh `submesh` of `asset` belongs to a prop, and the DrawConstants::draw_bits
-// bits its draws carry (THRONG_DRAW_UNTINTED and the prop's wear selector: src/shaders/shared.h;
-// 0 for the model's own).
+// The prop (or part) submesh `submesh` of `asset` belongs to (-1: the model's own), whether it
+// belongs to one, and the DrawConstants::draw_bits bits its draws carry (THRONG_DRAW_UNTINTED and
+// the prop's wear selector: src/shaders/shared.h; 0 for the model's own).
+int32_t propOfSubmesh(const BakedAsset& asset, uint32_t submesh);
 bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh);
 uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh);
 

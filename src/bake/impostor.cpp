@@ -12,6 +12,7 @@
 // the mesh's shaders colour the submesh (the stored colour leaves the look out). Props and kit
 // parts are left out of the pictures (a picture is every member's; each wears its own parts).
 #include <throng/anim.h>
+#include <throng/attach.h>
 #include <throng/bake.h>
 
 #include "../texture/texture.h"
@@ -19,6 +20,7 @@
 #include <glm/glm.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -112,22 +114,27 @@ std::vector<SubmeshRole> submeshRoles(const BakedAsset& a) {
     for (size_t l = 0; l < a.looks.size() && l < 255; ++l)
         for (uint32_t s : a.looks[l].submeshes)
             if (s < roles.size()) roles[s].look = uint8_t(l + 1);
-    for (const BakedProp& p : a.props)
-        for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count && s < roles.size(); ++s)
-            roles[s].left_out = true;
+    for (uint32_t s = 0; s < roles.size(); ++s) roles[s].left_out = isPropSubmesh(a, s);
     return roles;
 }
 
-// The look most of `looks` (the covered samples' or the neighbours') have; the first's on a tie.
-uint8_t mostLook(const std::vector<uint8_t>& looks) {
-    uint8_t best = looks.empty() ? 0 : looks[0];
-    size_t best_count = 0;
-    for (uint8_t l : looks) {
-        const size_t n = size_t(std::count(looks.begin(), looks.end(), l));
-        if (n > best_count) best = l, best_count = n;
+// The looks of a texel's covered samples (at most kSamples^2) or of its covered neighbours (at
+// most 8), and the one most of them have: the first's on a tie (0 for none).
+struct LookVotes {
+    std::array<uint8_t, 9> looks{};
+    size_t count = 0;
+    void add(uint8_t look) { looks[count++] = look; }
+    uint8_t most() const {
+        uint8_t best = count == 0 ? 0 : looks[0];
+        size_t best_count = 0;
+        for (size_t i = 0; i < count; ++i) {
+            const size_t n = size_t(std::count(looks.begin(), looks.begin() + long(count), looks[i]));
+            if (n > best_count) best = looks[i], best_count = n;
+        }
+        return best;
     }
-    return best;
-}
+};
+static_assert(kSamples * kSamples <= 9);
 
 // One view's tile of the skinned mesh into `color` and `normal` at texel (x0, y0) of the images.
 void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh, const BakedImpostors& im,
@@ -217,7 +224,7 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
         for (uint32_t x = 0; x < im.tile; ++x) {
             glm::dvec3 c(0.0), n(0.0);
             uint32_t covered = 0;
-            std::vector<uint8_t> looks;
+            LookVotes looks;
             for (uint32_t sy = 0; sy < kSamples; ++sy)
                 for (uint32_t sx = 0; sx < kSamples; ++sx) {
                     const Sample& s = samples[size_t(y * kSamples + sy) * side + x * kSamples + sx];
@@ -225,11 +232,11 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
                     ++covered;
                     c += s.color;
                     n += s.normal;
-                    looks.push_back(s.look);
+                    looks.add(s.look);
                 }
             Texel& t = texels[size_t(y) * im.tile + x];
             t.coverage = double(covered) / double(kSamples * kSamples);
-            t.look = mostLook(looks);
+            t.look = looks.most();
             if (covered > 0) {
                 t.color = c / double(covered);
                 const double len = glm::length(n);
@@ -241,7 +248,7 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
             Texel t = texels[size_t(y) * im.tile + x];
             if (t.coverage == 0.0) {
                 uint32_t around = 0;
-                std::vector<uint8_t> looks;
+                LookVotes looks;
                 for (int dy = -1; dy <= 1; ++dy)
                     for (int dx = -1; dx <= 1; ++dx) {
                         const int nx = int(x) + dx, ny = int(y) + dy;
@@ -250,10 +257,10 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
                         if (o.coverage == 0.0) continue;
                         t.color += o.color;
                         t.normal += o.normal;
-                        looks.push_back(o.look);
+                        looks.add(o.look);
                         ++around;
                     }
-                t.look = mostLook(looks);
+                t.look = looks.most();
                 if (around > 0) t.color /= double(around);
                 const double len = glm::length(t.normal);
                 t.normal = len > 0.0 ? t.normal / len : dir;

@@ -241,15 +241,19 @@ uint32_t propWear(const BakedAsset& asset, uint32_t prop) {
     return gpu::shader::throngWear(salt, std::min(q(before), 255u), q(after));
 }
 
-bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh) { return propDrawBits(asset, submesh) != 0; }
-
-uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh) {
+int32_t propOfSubmesh(const BakedAsset& asset, uint32_t submesh) {
     for (uint32_t p = 0; p < asset.props.size(); ++p) {
         const BakedProp& prop = asset.props[p];
-        if (submesh < prop.first_submesh || submesh - prop.first_submesh >= prop.submesh_count) continue;
-        return THRONG_DRAW_UNTINTED | propWear(asset, p) << THRONG_DRAW_WEAR_SHIFT;
+        if (submesh >= prop.first_submesh && submesh - prop.first_submesh < prop.submesh_count) return int32_t(p);
     }
-    return 0;
+    return -1;
+}
+
+bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh) { return propOfSubmesh(asset, submesh) >= 0; }
+
+uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh) {
+    const int32_t p = propOfSubmesh(asset, submesh);
+    return p < 0 ? 0u : THRONG_DRAW_UNTINTED | propWear(asset, uint32_t(p)) << THRONG_DRAW_WEAR_SHIFT;
 }
 
 bool wears(const BakedAsset& asset, uint32_t prop, uint32_t key) {

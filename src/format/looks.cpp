@@ -26,12 +26,20 @@ std::vector<uint32_t> lookBounds(std::span<const float> shares, size_t colors) {
     return bounds;
 }
 
-uint32_t lookColor(const BakedLook& look, uint32_t key) {
-    const std::vector<uint32_t> bounds = lookBounds(look.shares, look.colors.size());
-    const uint32_t pick = gpu::shader::throngLookPick(key, THRONG_LOOK_SALT + look.number);
+namespace {
+
+// The colour of a look of salt `salt` and colour bounds `bounds` (lookBounds) that key `key` takes.
+uint32_t pickColor(std::span<const uint32_t> bounds, uint32_t salt, uint32_t key) {
+    const uint32_t pick = gpu::shader::throngLookPick(key, salt);
     for (uint32_t c = 0; c < bounds.size(); ++c)
         if (pick < bounds[c]) return c;
     return uint32_t(bounds.size()) - 1; // not reached: the last bound is 256
+}
+
+} // namespace
+
+uint32_t lookColor(const BakedLook& look, uint32_t key) {
+    return pickColor(lookBounds(look.shares, look.colors.size()), THRONG_LOOK_SALT + look.number, key);
 }
 
 Status validateLooks(const BakedAsset& asset) {
@@ -75,8 +83,8 @@ LookTable lookTable(const BakedAsset& asset) {
 
 Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t from) {
     struct Wish {
-        std::vector<uint32_t> props; // the slot's parts
-        int32_t part = -1;           // the one worn (-1: none)
+        std::vector<uint32_t> props; // the slot's parts' wear selectors (propWear)
+        int32_t part = -1;           // the index in `props` of the one worn (-1: none)
     };
     std::vector<Wish> wishes;
     auto list = [](const std::vector<std::string>& names) {
@@ -92,9 +100,9 @@ Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t fr
             if (!prop.slot.empty() && std::find(slots.begin(), slots.end(), prop.slot) == slots.end())
                 slots.push_back(prop.slot);
             if (prop.slot != slot) continue;
-            w.props.push_back(p);
+            if (prop.name == part) w.part = int32_t(w.props.size());
+            w.props.push_back(propWear(asset, p));
             names.push_back(prop.name);
-            if (prop.name == part) w.part = int32_t(p);
         }
         if (slot.empty() || w.props.empty())
             return Error{"no slot '" + slot.substr(0, 64) + "' (the model's: " + list(slots) + ")"};
@@ -103,7 +111,11 @@ Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t fr
                          "' (its parts: " + list(names) + ")"};
         wishes.push_back(std::move(w));
     }
-    std::vector<std::pair<const BakedLook*, uint32_t>> colors;
+    struct ColorWish {
+        std::vector<uint32_t> bounds; // the look's (lookBounds)
+        uint32_t salt = 0, color = 0;
+    };
+    std::vector<ColorWish> colors;
     for (const auto& [name, color] : dress.colors) {
         const BakedLook* found = nullptr;
         std::vector<std::string> names;
@@ -115,18 +127,19 @@ Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t fr
         if (color >= found->colors.size())
             return Error{"look '" + name.substr(0, 64) + "' has " + std::to_string(found->colors.size()) +
                          " colours, not colour " + std::to_string(color)};
-        colors.emplace_back(found, color);
+        colors.push_back({lookBounds(found->shares, found->colors.size()), THRONG_LOOK_SALT + found->number, color});
     }
     constexpr uint64_t kTries = uint64_t(1) << 26;
     uint32_t key = std::max(from, 1u);
     for (uint64_t t = 0; t < kTries; ++t, key = key == UINT32_MAX ? 1u : key + 1) {
         bool fits = true;
         for (const Wish& w : wishes) {
-            for (uint32_t p : w.props)
-                if (wears(asset, p, key) != (int32_t(p) == w.part)) fits = false;
+            for (size_t i = 0; i < w.props.size(); ++i)
+                if (gpu::shader::throngWears(key, w.props[i]) != (int32_t(i) == w.part)) fits = false;
             if (!fits) break;
         }
-        for (size_t c = 0; fits && c < colors.size(); ++c) fits = lookColor(*colors[c].first, key) == colors[c].second;
+        for (size_t c = 0; fits && c < colors.size(); ++c)
+            fits = pickColor(colors[c].bounds, colors[c].salt, key) == colors[c].color;
         if (fits) return key;
     }
     return Error{"no key of " + std::to_string(kTries) +

@@ -82,7 +82,8 @@ constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
 constexpr size_t kMinTrackBytes = 4 + 1 + 1 + 4;  // joint, target, interpolation, key count
-static_assert(sizeof(glm::vec4) == 16 && sizeof(glm::mat4) == 64, "vec4 and mat4 are stored as packed floats");
+static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec4) == 16 && sizeof(glm::mat4) == 64,
+              "vec3, vec4 and mat4 are stored as packed floats");
 
 std::string typeName(uint32_t type) {
     std::string s;
@@ -769,6 +770,18 @@ Status parseParts(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// One of a look's lists: a u32 count (at most `limit`, checked against what is left before
+// anything is allocated), then the values.
+template <class T> Status readLookList(ByteReader& r, std::vector<T>& out, uint32_t limit, const char* what) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (count > limit || !r.has(uint64_t(count) * sizeof(T)))
+        return Status::failure("section 'LOOK': " + std::to_string(count) + " " + what + " do not fit the section");
+    out.resize(count);
+    r.array(out.data(), count);
+    return {};
+}
+
 // Counts are checked against what is left before anything is allocated (a look takes at least
 // 16 bytes); submesh ranges, colours and shares by validate().
 Status parseLooks(ByteReader& r, BakedAsset& a) {
@@ -787,25 +800,9 @@ Status parseLooks(ByteReader& r, BakedAsset& a) {
             return Status::failure("section 'LOOK': a name of " + std::to_string(length) + " bytes");
         l.name.resize(length);
         r.array(l.name.data(), length);
-        const uint32_t submeshes = r.u32();
-        if (r.failed()) return r.status();
-        if (!r.has(uint64_t(submeshes) * 4))
-            return Status::failure("section 'LOOK': " + std::to_string(submeshes) +
-                                   " submeshes do not fit the section");
-        l.submeshes.resize(submeshes);
-        r.array(l.submeshes.data(), submeshes);
-        const uint32_t colors = r.u32();
-        if (r.failed()) return r.status();
-        if (colors > kMaxLookColors || !r.has(uint64_t(colors) * 12))
-            return Status::failure("section 'LOOK': " + std::to_string(colors) + " colours do not fit the section");
-        l.colors.resize(colors);
-        r.array(l.colors.data(), colors);
-        const uint32_t shares = r.u32();
-        if (r.failed()) return r.status();
-        if (shares > kMaxLookColors || !r.has(uint64_t(shares) * 4))
-            return Status::failure("section 'LOOK': " + std::to_string(shares) + " shares do not fit the section");
-        l.shares.resize(shares);
-        r.array(l.shares.data(), shares);
+        if (Status s = readLookList(r, l.submeshes, UINT32_MAX, "submeshes"); !s) return s;
+        if (Status s = readLookList(r, l.colors, kMaxLookColors, "colours"); !s) return s;
+        if (Status s = readLookList(r, l.shares, kMaxLookColors, "shares"); !s) return s;
     }
     return r.finish();
 }

@@ -205,11 +205,6 @@ std::vector<glm::uvec4> rasterSlots(const BakedAsset& baked, const ClusterChain&
                                     std::vector<RasterModel>& models) {
     std::vector<glm::uvec4> records;
     if (baked.props.empty()) return records;
-    std::vector<int32_t> prop_of(baked.submeshes.size(), -1);
-    for (uint32_t p = 0; p < baked.props.size(); ++p)
-        for (uint32_t sub = baked.props[p].first_submesh;
-             sub < baked.props[p].first_submesh + baked.props[p].submesh_count && sub < prop_of.size(); ++sub)
-            prop_of[sub] = int32_t(p);
     for (size_t m = 0; m < chain.models.size() && m < models.size(); ++m) {
         const ChainModel& cm = chain.models[m];
         for (uint32_t l = 0; l < cm.level_count && l < THRONG_MAX_LODS; ++l) {
@@ -219,7 +214,7 @@ std::vector<glm::uvec4> rasterSlots(const BakedAsset& baked, const ClusterChain&
             std::vector<std::pair<int32_t, glm::uvec2>> parts; // prop, (first cluster in the level, count)
             bool laid_out = true;
             for (uint32_t c = 0; c < level.y && laid_out; ++c) {
-                const int32_t prop = prop_of[chain.submeshes[chain.clusters[level.x + c].first_triangle]];
+                const int32_t prop = propOfSubmesh(baked, chain.submeshes[chain.clusters[level.x + c].first_triangle]);
                 if (prop < 0) {
                     laid_out = parts.empty();
                     ++body;
