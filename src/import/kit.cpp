@@ -6,6 +6,7 @@
 #include <throng/kit.h>
 
 #include "../model/names.h"
+#include "../texture/texture.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 #include <nlohmann/json.hpp>
@@ -75,10 +76,8 @@ Result<glm::vec3> parseColor(const json& v, const std::string& where) {
         if (t.size() != 7 || t[0] != '#' ||
             !std::all_of(t.begin() + 1, t.end(), [](unsigned char x) { return std::isxdigit(x) != 0; }))
             return Error{where + ": colour" + detail::quotedName(t.substr(0, 16)) + " is not #rrggbb"};
-        for (int i = 0; i < 3; ++i) {
-            const double srgb = double(std::stoi(t.substr(1 + 2 * i, 2), nullptr, 16)) / 255.0;
-            c[i] = float(srgb <= 0.04045 ? srgb / 12.92 : std::pow((srgb + 0.055) / 1.055, 2.4));
-        }
+        for (int i = 0; i < 3; ++i)
+            c[i] = float(texture::srgbToLinear(double(std::stoi(t.substr(1 + 2 * i, 2), nullptr, 16)) / 255.0));
         return c;
     }
     if (!v.is_array() || v.size() != 3) return Error{where + ": a colour is neither \"#rrggbb\" nor [r, g, b]"};
