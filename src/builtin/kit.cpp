@@ -167,20 +167,22 @@ void splitBody(Model& model) {
     for (glm::vec4& c : body.colors) c = c == kEyes ? glm::vec4(glm::vec3(kEyes / kSkin), 1.0f) : glm::vec4(1.0f);
 }
 
+// Each palette holds the walker's own colour (the skin's third, the others' first).
 std::vector<Look> kitLooks() {
+    using namespace walker_colors;
     return {
         {"skin",
          {kSkinMaterial},
          {{0.80f, 0.58f, 0.45f},
           {0.68f, 0.45f, 0.32f},
-          {0.60f, 0.36f, 0.24f},
+          glm::vec3(kSkin),
           {0.45f, 0.26f, 0.16f},
           {0.30f, 0.17f, 0.10f},
           {0.17f, 0.09f, 0.05f}},
          {}},
         {"top",
          {kTopMaterial},
-         {{0.45f, 0.08f, 0.06f},
+         {glm::vec3(kShirt),
           {0.05f, 0.08f, 0.25f},
           {0.10f, 0.30f, 0.08f},
           {0.80f, 0.60f, 0.10f},
@@ -191,11 +193,11 @@ std::vector<Look> kitLooks() {
          {4.0f, 2.0f, 2.0f, 1.0f, 1.0f, 2.0f, 1.0f, 1.0f}},
         {"bottom",
          {kBottomMaterial},
-         {{0.06f, 0.09f, 0.20f}, {0.02f, 0.02f, 0.02f}, {0.35f, 0.28f, 0.16f}, {0.20f, 0.20f, 0.22f}},
+         {glm::vec3(kTrousers), {0.02f, 0.02f, 0.02f}, {0.35f, 0.28f, 0.16f}, {0.20f, 0.20f, 0.22f}},
          {0.40f, 0.25f, 0.20f, 0.15f}},
         {"hair",
          {kHairMaterial},
-         {{0.04f, 0.025f, 0.015f},
+         {glm::vec3(kHair),
           {0.23f, 0.13f, 0.07f},
           {0.78f, 0.62f, 0.32f},
           {0.012f, 0.012f, 0.014f},
