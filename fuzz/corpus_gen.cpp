@@ -158,7 +158,7 @@ void throngSeeds(const fs::path& dir) {
     writeAll(dir / "rig-root-events.throng", motion_raw.data(), motion_raw.size());
 
     // A part in a slot (section PART) and a look (section LOOK: a material of its own, two
-    // colours), uncompressed.
+    // colours, each with a texture: section LKTX; the textures' bytes need not decode), uncompressed.
     throng::Model parted = rig;
     parted.parts = {throng::Part{"half", "look", 0.5f, 0, uint32_t(rig.meshes.size())}};
     parted.materials.push_back(throng::Material{"dyed", glm::vec4(1.0f), -1});
@@ -166,7 +166,14 @@ void throngSeeds(const fs::path& dir) {
         if (m.submeshes.empty()) m.submeshes.push_back({0, uint32_t(m.indices.size()), -1});
         for (throng::Submesh& sub : m.submeshes) sub.material = int32_t(parted.materials.size() - 1);
     }
-    parted.looks = {throng::Look{"dye", {uint32_t(parted.materials.size() - 1)}, {{1, 0, 0}, {0, 0, 1}}, {3, 1}}};
+    const int32_t first_texture = int32_t(parted.textures.size());
+    for (const char* name : {"red", "blue"})
+        parted.textures.push_back(throng::Texture{name, "image/png", "", {0x89, 'P', 'N', 'G', 13, 10, 26, 10}});
+    parted.looks = {throng::Look{"dye",
+                                 {uint32_t(parted.materials.size() - 1)},
+                                 {{1, 0, 0}, {0, 0, 1}},
+                                 {3, 1},
+                                 {first_texture, first_texture + 1}}};
     throng::BakeOptions small;
     small.fps = 4.0f;
     small.lods = 1;
@@ -333,7 +340,8 @@ void kitSeeds(const fs::path& dir) {
     writeText(dir / "base-only.json", R"({"base": "rig.glb"})");
     writeText(dir / "looks.json", R"({"base": "builtin:walker", "looks": [
   {"name": "dye", "materials": ["walker"], "colors": ["#b35045", [0.05, 0.08, 0.25], "#ffffff"], "shares": [2, 1, 1]},
-  {"name": "hat", "materials": ["hat", "walker"], "colors": [[1, 1, 1]]}]})");
+  {"name": "hat", "materials": ["hat", "walker"], "colors": [[1, 1, 1]]},
+  {"name": "print", "materials": ["walker"], "textures": ["a.png", "b.jpg"], "shares": [1, 3]}]})");
     writeText(dir / "bad-share.json", R"({"base": "a", "parts": [{"model": "b", "slot": "s", "share": 0.75},
   {"model": "c", "slot": "s", "share": 0.5}]})");
 }

@@ -149,6 +149,7 @@ void expectSameModel(const Model& a, const Model& b) {
         EXPECT_EQ(a.looks[l].materials, b.looks[l].materials);
         EXPECT_TRUE(sameBits(a.looks[l].colors, b.looks[l].colors));
         EXPECT_TRUE(sameBits(a.looks[l].shares, b.looks[l].shares));
+        EXPECT_EQ(a.looks[l].textures, b.looks[l].textures);
     }
     EXPECT_EQ(a.warnings, b.warnings);
 }
@@ -224,7 +225,7 @@ Model everyField() {
                                 {{0, 0, 0, 0}, {1, 1, 1, 0}, {nan_payload, 0, 0, 0}}});
     m.clips = {clip, Clip{"empty", 0.0f, {}}};
     m.parts = {Part{"hat", "head", 0.25f, 0, 1}, Part{"bag", "", 1.0f, 1, 1}};
-    m.looks = {Look{"top", {0, 1}, {{0.5f, 0.25f, 1.0f}, {nan_payload, 0.0f, 2.0f}}, {0.75f, 0.25f}},
+    m.looks = {Look{"top", {0, 1}, {{0.5f, 0.25f, 1.0f}, {nan_payload, 0.0f, 2.0f}}, {0.75f, 0.25f}, {0, 0}},
                Look{"skin", {2}, {{1.0f, 0.8f, 0.6f}}, {}}};
     m.warnings = {"first warning", "second: \"quoted\""};
     return m;

@@ -2,7 +2,8 @@
 // its key. The choice against the shares over 100,000 members, the refusals, the file round trip,
 // and on the GPU (validation on): a crowd whose members all take one key draws the picture of a
 // model whose looked materials are painted that key's colours (the CPU's lookColor), for every
-// technique, through both rasterizers; looks in kit files.
+// technique, through both rasterizers; looks in kit files. Texture variants (a look of
+// textures) likewise, and their impostors by the textures' means.
 #include "../src/render/crowd.h"
 #include "../src/render/renderer.h"
 #include "../src/render/views.h"
@@ -19,6 +20,9 @@
 #include "gpu_suite.h"
 #include "pictures.h"
 #include "test_util.h"
+#include "textured_card.h"
+
+#include "../src/texture/texture.h"
 
 #include <glm/gtc/packing.hpp>
 
@@ -371,4 +375,216 @@ TEST(Looks, KeyForDressesAMemberAsWished) {
         ASSERT_FALSE(r.ok()) << expected;
         EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
     }
+}
+
+// --- Texture variants (Look::textures) ----------------------------------------------------
+
+namespace {
+
+// A 16 x 16 texture of stripes `a` and `b` (RGBA8, sRGB), `across` vertical or horizontal, as
+// a model file carries it (PNG).
+Texture stripes(const char* name, glm::u8vec3 a, glm::u8vec3 b, bool across) {
+    constexpr uint32_t kSide = 16;
+    std::vector<uint8_t> rgba;
+    for (uint32_t y = 0; y < kSide; ++y)
+        for (uint32_t x = 0; x < kSide; ++x) {
+            const glm::u8vec3 c = ((across ? x : y) / 4) % 2 == 0 ? a : b;
+            rgba.insert(rgba.end(), {c.r, c.g, c.b, 255});
+        }
+    return Texture{name, "image/png", "", test::encodePng(kSide, kSide, rgba)};
+}
+
+// builtin:kit whose look "top" varies the texture: red-white stripes one way, blue-yellow the
+// other, the second also dyed.
+Model variedKit() {
+    Model m = makeKit();
+    const int32_t first = int32_t(m.textures.size());
+    m.textures.push_back(stripes("red", {230, 20, 20}, {250, 250, 250}, true));
+    m.textures.push_back(stripes("blue", {20, 40, 230}, {240, 220, 30}, false));
+    for (Look& l : m.looks)
+        if (l.name == "top") {
+            l.colors = {glm::vec3(1.0f), glm::vec3(1.0f, 0.6f, 0.8f)};
+            l.shares = {};
+            l.textures = {first, first + 1};
+        }
+    return m;
+}
+
+// The first key from 1 on whose colour of `look` is `color`.
+uint32_t keyChoosing(const BakedLook& look, uint32_t color) {
+    uint32_t key = 1;
+    while (lookColor(look, key) != color) ++key;
+    return key;
+}
+
+} // namespace
+
+// A look's textures in models, kit files and .throng files (section LKTX): refused where they
+// are not one per colour or name no texture; the same after the round trip.
+TEST(TextureVariants, AreCheckedAndStored) {
+    Model m = variedKit();
+    ASSERT_TRUE(validate(m).ok()) << validate(m).message;
+    auto refused = [&](const std::function<void(Model&)>& spoil, const std::string& expected) {
+        Model bad = m;
+        spoil(bad);
+        const Status s = validate(bad);
+        ASSERT_FALSE(s.ok()) << expected;
+        EXPECT_NE(s.message.find(expected), std::string::npos) << s.message;
+    };
+    refused([](Model& x) { x.looks[1].textures.pop_back(); }, "look 'top': 1 textures for 2 colours");
+    refused([](Model& x) { x.looks[1].textures[1] = 9; }, "look 'top': texture 9 outside the 2 textures");
+    refused([](Model& x) { x.looks[1].textures[0] = -1; }, "texture -1 outside");
+
+    const BakedAsset asset = test::bakedOrFail(m);
+    ASSERT_EQ(asset.looks[1].textures, (std::vector<int32_t>{0, 1}));
+    const std::string path = (test::scratchDir("texture-variants") / "kit.throng").string();
+    ASSERT_TRUE(writeThrong(asset, path).ok());
+    Result<BakedAsset> back = readThrong(path);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    for (size_t l = 0; l < asset.looks.size(); ++l) EXPECT_EQ(back.value().looks[l].textures, asset.looks[l].textures);
+    EXPECT_EQ(back.value().textures.size(), 2u);
+    std::filesystem::remove(path);
+
+    // Kit files: "textures" lists image files beside the kit, "colors" then optional.
+    const auto dir = test::scratchDir("texture-variants-kit");
+    auto write = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
+        std::ofstream(dir / name, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        return (dir / name).string();
+    };
+    write("red.png", m.textures[0].encoded);
+    write("blue.png", m.textures[1].encoded);
+    auto text = [](const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); };
+    Result<Model> kit = importModel(write("kit.json", text(R"({"base": "builtin:walker",
+        "looks": [{"name": "suit", "materials": ["walker"], "textures": ["red.png", "blue.png"], "shares": [3, 1]}]})")));
+    ASSERT_TRUE(kit.ok()) << kit.error().message;
+    ASSERT_EQ(kit.value().looks.size(), 1u);
+    EXPECT_EQ(kit.value().looks[0].textures, (std::vector<int32_t>{0, 1}));
+    EXPECT_EQ(kit.value().looks[0].colors, std::vector<glm::vec3>(2, glm::vec3(1.0f)));
+    EXPECT_EQ(kit.value().textures[1].encoded, m.textures[1].encoded);
+    write("not-an-image.png", text("hello"));
+    const std::pair<std::string, std::string> bad_kits[] = {
+        {R"({"base": "builtin:walker", "looks": [{"name": "x", "materials": ["walker"], "textures": ["gone.png"]}]})",
+         "kit: look 'x': texture 'gone.png': "},
+        {R"({"base": "builtin:walker", "looks": [{"name": "x", "materials": ["walker"], "textures": ["not-an-image.png"]}]})",
+         "kit: look 'x': texture 'not-an-image.png': the image does not decode"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "colors": ["#ffffff"], "textures": ["a.png", "b.png"]}]})",
+         "kit: look 0: 2 textures for 1 colours"},
+        {R"({"base": "b", "looks": [{"name": "x", "materials": ["m"], "textures": [3]}]})",
+         "kit: look 0: \"textures\" holds something other than a file name"},
+    };
+    for (const auto& [json_text, expected] : bad_kits) {
+        Result<Model> r = importModel(write("bad.json", text(json_text)));
+        ASSERT_FALSE(r.ok()) << json_text;
+        EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
+        EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+    }
+}
+
+// Every member of key k, drawn with a look of texture variants, against the kit without looks
+// whose looked submeshes are painted k's colours and sample k's texture: the same picture for
+// every technique through both rasterizers, for a key of each texture.
+TEST_F(LooksGpu, MembersWearTheTexturesTheirKeysChoose) {
+    const BakedAsset varied = test::bakedOrFail(variedKit(), true);
+    ASSERT_EQ(varied.looks.size(), 4u);
+    Result<render::GpuAsset> varied_gpu = render::uploadAsset(*allocator_, varied);
+    ASSERT_TRUE(varied_gpu.ok()) << varied_gpu.error().message;
+    render::CrowdLayout layout;
+    layout.count = 40;
+    render::Crowd crowd = render::makeCrowd(varied, layout);
+    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    std::vector<render::RenderOutput> by_key;
+    for (uint32_t choice : {0u, 1u}) {
+        const uint32_t key = keyChoosing(varied.looks[1], choice);
+        BakedAsset painted = varied;
+        painted.looks.clear();
+        for (const BakedLook& l : varied.looks) {
+            const uint32_t c = lookColor(l, key);
+            for (uint32_t s : l.submeshes) {
+                painted.submeshes[s].base_color *= glm::vec4(stored(l.colors[c]), 1.0f);
+                if (!l.textures.empty()) painted.submeshes[s].texture = l.textures[c];
+            }
+        }
+        Result<render::GpuAsset> painted_gpu = render::uploadAsset(*allocator_, painted);
+        ASSERT_TRUE(painted_gpu.ok()) << painted_gpu.error().message;
+        for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
+        for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "pose", "static"})
+            for (Raster raster : {Raster::Hardware, Raster::Compute}) {
+                if (raster == Raster::Compute && !context_->int64_atomics) continue;
+                render::RenderSettings s;
+                s.technique = technique;
+                s.raster = raster;
+                const render::RenderOutput a = draw(varied, varied_gpu.value(), crowd, vp, s);
+                const render::RenderOutput b = draw(painted, painted_gpu.value(), crowd, vp, s);
+                const test::Agreement agree = test::comparePictures(a, b, 2);
+                std::printf("texture %u (key %u) %-12s %-8s %zu of %zu pixels differ (%zu covered)\n", choice, key,
+                            technique, a.raster == Raster::Compute ? "compute" : "hardware", agree.differ, agree.pixels,
+                            agree.covered);
+                EXPECT_GT(agree.covered, 1000u) << technique;
+                EXPECT_LE(agree.differ, agree.pixels / 1000) << technique << " key " << key;
+                if (std::string(technique) == "baked" && raster == Raster::Hardware) by_key.push_back(a);
+            }
+        painted_gpu.value().release();
+    }
+    ASSERT_EQ(by_key.size(), 2u);
+    const test::Agreement keys = test::comparePictures(by_key[0], by_key[1], 2);
+    EXPECT_GT(keys.differ, keys.covered / 10) << "the two textures draw alike";
+    varied_gpu.value().release();
+}
+
+// Impostors of a look with texture variants draw its submeshes in the colour times the chosen
+// texture's mean (the pictures hold them untextured): the same pictures as the impostors of the
+// kit whose look has no textures and those colours (the CPU's means), for a key of each
+// texture. (How a look's impostor compares with the mesh: ImpostorsKeepTheirMembersColours.)
+TEST_F(LooksGpu, ImpostorsDrawTheTexturesMeanColour) {
+    BakeOptions o;
+    o.impostors.enabled = true;
+    o.impostors.tile = 64;
+    o.impostors.azimuths = 8;
+    o.impostors.elevations = 2;
+    o.impostors.fps = 5.0f;
+    const Model model = variedKit();
+    Result<BakedAsset> varied = bake(model, o);
+    ASSERT_TRUE(varied.ok()) << varied.error().message;
+    Result<render::GpuAsset> varied_gpu = render::uploadAsset(*allocator_, varied.value());
+    ASSERT_TRUE(varied_gpu.ok()) << varied_gpu.error().message;
+    Model flat = model; // the top's colours times its textures' means, untextured
+    for (Look& l : flat.looks) {
+        for (size_t c = 0; c < l.textures.size(); ++c) {
+            Result<texture::Rgba8> d = texture::decodeTexture(varied.value().textures[size_t(l.textures[c])]);
+            ASSERT_TRUE(d.ok());
+            l.colors[c] *= glm::vec3(texture::meanColor(d.value()));
+        }
+        l.textures.clear();
+    }
+    Result<BakedAsset> flat_baked = bake(flat, o);
+    ASSERT_TRUE(flat_baked.ok()) << flat_baked.error().message;
+    Result<render::GpuAsset> flat_gpu = render::uploadAsset(*allocator_, flat_baked.value());
+    ASSERT_TRUE(flat_gpu.ok()) << flat_gpu.error().message;
+    render::CrowdLayout layout;
+    layout.count = 40;
+    render::Crowd crowd = render::makeCrowd(varied.value(), layout);
+    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
+    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    render::RenderSettings s;
+    s.technique = "baked";
+    s.cull.impostor_px = 10000.0f; // every member
+    std::vector<render::RenderOutput> by_key;
+    for (uint32_t choice : {0u, 1u}) {
+        const uint32_t key = keyChoosing(varied.value().looks[1], choice);
+        for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
+        by_key.push_back(draw(varied.value(), varied_gpu.value(), crowd, vp, s));
+        const render::RenderOutput reference = draw(flat_baked.value(), flat_gpu.value(), crowd, vp, s);
+        EXPECT_EQ(by_key.back().drawn.impostors, by_key.back().drawn.in_frustum);
+        const test::Agreement agree = test::comparePictures(by_key.back(), reference, 2);
+        std::printf("texture %u (key %u) impostors: %zu of %zu pixels differ (%zu covered)\n", choice, key,
+                    agree.differ, agree.pixels, agree.covered);
+        EXPECT_GT(agree.covered, 1000u);
+        EXPECT_LE(agree.differ, agree.pixels / 1000) << "key " << key;
+    }
+    const test::Agreement keys = test::comparePictures(by_key[0], by_key[1], 2);
+    EXPECT_GT(keys.differ, keys.covered / 20) << "the two textures' means draw alike";
+    flat_gpu.value().release();
+    varied_gpu.value().release();
 }

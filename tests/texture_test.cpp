@@ -106,3 +106,31 @@ TEST(Texture, SamplesTrilinearlyWithRepeat) {
 }
 
 } // namespace
+
+namespace {
+
+// Resampling (texture variants of several sizes share one array image): a shrink by two is the
+// chain's next level exactly (its texel centres fall on that level's), the same size is the
+// image itself, a growth keeps a uniform image uniform; the mean colour in linear light.
+TEST(Texture, ResamplesToTheSizeOfItsArray) {
+    texture::Rgba8 image{4, 4, {}};
+    for (uint32_t i = 0; i < 16; ++i)
+        image.texels.insert(image.texels.end(), {uint8_t(i * 16), uint8_t(255 - i * 8), 40, 255});
+    const std::vector<texture::Rgba8> mips = texture::buildMips(image);
+    EXPECT_EQ(texture::resample(image, 2, 2).texels, mips[1].texels);
+    EXPECT_EQ(texture::resample(image, 4, 4).texels, image.texels);
+    const texture::Rgba8 grown = texture::resample(texture::Rgba8{1, 1, {200, 100, 50, 255}}, 3, 5);
+    ASSERT_EQ(grown.texels.size(), 3u * 5u * 4u);
+    for (size_t i = 0; i < grown.texels.size(); i += 4)
+        EXPECT_EQ(std::vector<uint8_t>(grown.texels.begin() + long(i), grown.texels.begin() + long(i) + 4),
+                  (std::vector<uint8_t>{200, 100, 50, 255}));
+    const texture::Rgba8 two{2, 1, {255, 0, 0, 255, 0, 0, 255, 255}};
+    const glm::dvec3 mean = texture::meanColor(two);
+    EXPECT_DOUBLE_EQ(mean.r, 0.5);
+    EXPECT_DOUBLE_EQ(mean.g, 0.0);
+    EXPECT_DOUBLE_EQ(mean.b, 0.5);
+    EXPECT_NEAR(texture::meanColor(texture::Rgba8{1, 1, {128, 128, 128, 255}}).r, texture::srgbToLinear(128 / 255.0),
+                1e-6);
+}
+
+} // namespace

@@ -203,7 +203,8 @@ struct BakedLook {
     std::string name;
     std::vector<uint32_t> submeshes; // ascending, each in one look at most
     std::vector<glm::vec3> colors;
-    std::vector<float> shares; // one per colour (empty: equal)
+    std::vector<float> shares;     // one per colour (empty: equal)
+    std::vector<int32_t> textures; // empty, or one per colour: indices into BakedAsset::textures (Look::textures)
     uint32_t number = 0;
 };
 

@@ -25,9 +25,16 @@
 //   "looks": [{"name": "top", "materials": ["Shirt"], "colors": ["#b35045", "#3f5089", [0.8, 0.8, 0.8]],
 //              "shares": [2, 1, 1]}]
 //
-// A kit of a base and looks alone gives a model colour variation. importModel() reads a file ending in .json
+// and optionally texture variants ("textures": image files, PNG or JPEG, from the kit's folder,
+// one per colour; "colors" may then be left out: white): the members of colour i sample texture
+// i in place of the materials' own base-colour texture (Look::textures):
+//
+//   "looks": [{"name": "suit", "materials": ["Suit"], "textures": ["suit.png", "suit-red.png"]}]
+//
+// A kit of a base and looks alone gives a model colour and texture variation. importModel() reads a file ending in .json
 // that is not glTF as a kit, so every command takes one where it takes a model; `throng bake
-// kit.json -o kit.throng` stores the parts (section PART).
+// kit.json -o kit.throng` stores the parts (section PART), the looks (LOOK, LKTX) and their
+// textures (TEXR).
 #pragma once
 
 #include <throng/model.h>
@@ -48,8 +55,9 @@ struct KitPartSpec {
 struct KitLookSpec {
     std::string name;
     std::vector<std::string> materials; // material names
-    std::vector<glm::vec3> colors;      // linear RGB
+    std::vector<glm::vec3> colors;      // linear RGB (empty with textures: white, one per texture)
     std::vector<float> shares;          // empty: equal
+    std::vector<std::string> textures;  // image files (texture variants, Look::textures), from the kit's folder
 };
 
 struct KitSpec {
@@ -61,15 +69,17 @@ struct KitSpec {
 // The kit file's text. Errors (one line, naming the part and the field): not JSON, not an
 // object, unknown keys, a missing or empty "base" or part "model", values of the wrong type, a
 // share outside [0, 1], an offset not of 3, 6 or 7 finite numbers or of a scale <= 0, more than
-// kMaxParts parts, names past Part's limits; a look without "name", "materials" or "colors", a
-// colour neither "#rrggbb" nor three numbers, what validateLook() refuses, more than kMaxLooks.
+// kMaxParts parts, names past Part's limits; a look without "name", "materials" or "colors" (or
+// "textures"), a colour neither "#rrggbb" nor three numbers, textures not as many as colours,
+// what validateLook() refuses, more than kMaxLooks.
 Result<KitSpec> parseKit(std::string_view json_text);
 
 // The model of `spec`: its base with every part's meshes, materials and textures appended and
 // its Part. `folder`: where relative model paths start. Errors (one line): a model that does
 // not import (its error), a part that is itself a kit, a joint the base does not have (the
 // message lists the base's), a skinned part's joint bound elsewhere than the base's (how far), a
-// look's material the kit does not have (the message lists the kit's), what validate() refuses.
+// look's material the kit does not have (the message lists the kit's), a look's texture file
+// that cannot be read or does not decode as an image, what validate() refuses.
 Result<Model> assembleKit(const KitSpec& spec, const std::string& folder);
 
 // parseKit of the file at `path`, then assembleKit from its folder. Files past 1 MiB are refused.

@@ -10,11 +10,18 @@
 // no skin tone), which the others keep. Impostors keep a member's looks: their pictures store
 // each texel's look (the one most of its samples have; a pixel takes its nearest texel's), so
 // where materials meet within a texel (a hand a texel wide beside the trousers) the texel takes
-// one look's colour where a mesh would blend two. The looks of a model are independent of each other and of its
-// parts (each has its own salt).
+// one look's colour where a mesh would blend two. The looks of a model are independent of each
+// other and of its parts (each has its own salt).
+//
+// Texture variants: a look may also give each colour a texture (Look::textures), which the
+// members of that colour sample as its submeshes' base-colour texture. On the GPU each such look
+// is one image array (render/gpu_textures.h; the textures resampled to the largest one's size)
+// whose layer is the member's colour. Impostors draw a variant as its colour times the texture's
+// mean (their pictures hold those submeshes untextured: a texture's detail is below an
+// impostor's texel), so they need no picture per variant.
 //
 // Made in code (Model::looks; builtin:kit has four), in kit files ("looks": throng/kit.h) and
-// stored in .throng files (section LOOK, docs/FORMAT.md).
+// stored in .throng files (sections LOOK and LKTX, docs/FORMAT.md).
 #pragma once
 
 #include <throng/baked.h>
@@ -34,7 +41,8 @@ namespace throng {
 // Contract: validateLook() passes.
 std::vector<uint32_t> lookBounds(std::span<const float> shares, size_t colors);
 
-// The colour (an index into look.colors) the member of key `key` takes.
+// The colour (an index into look.colors, and into look.textures where it has them) the member of
+// key `key` takes.
 uint32_t lookColor(const BakedLook& look, uint32_t key);
 
 // The looks of a baked asset: submeshes in range and in one look at most, the rules of a look
@@ -43,12 +51,14 @@ uint32_t lookColor(const BakedLook& look, uint32_t key);
 Status validateLooks(const BakedAsset& asset);
 
 // The looks table the shaders read (THRONG_BINDING_LOOKS: the layout in src/shaders/shared.h)
-// and each submesh's record in it (0: none). Contract: validateLooks() passes.
+// and each submesh's record in it (0: none). `texture_means` holds each of asset.textures' mean
+// colour (linear RGB: what an impostor draws of a look's texture variant; white where missing).
+// Contract: validateLooks() passes.
 struct LookTable {
     std::vector<uint32_t> words;           // at least one
     std::vector<uint32_t> submesh_records; // one per submesh
 };
-LookTable lookTable(const BakedAsset& asset);
+LookTable lookTable(const BakedAsset& asset, std::span<const glm::vec3> texture_means = {});
 
 // What a host wants one member to wear: in each slot named, the part named ("": none of the
 // slot's), and in each look named, the colour (an index into its colors). Slots and looks not

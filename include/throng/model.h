@@ -143,13 +143,17 @@ struct Part {
 // Colour variation (issue #25's looks; throng/looks.h): the materials `materials` (indices into
 // Model::materials) of a member are coloured by one of `colors` (linear RGB, multiplying the
 // material's base colour, texture and vertex colours), colour i on about shares[i] / (the sum of
-// the shares) of the members, chosen by a seeded hash of the member's key. bake() makes each a
-// BakedLook over the materials' submeshes.
+// the shares) of the members, chosen by a seeded hash of the member's key. A look may also vary
+// the texture (texture variants): with `textures`, the members of colour i sample textures[i]
+// as the base-colour texture of the look's materials instead of the materials' own (a material
+// without one gains it), times colors[i] (white where only the texture varies). bake() makes
+// each a BakedLook over the materials' submeshes.
 struct Look {
     std::string name;                // for messages and `throng info`, e.g. "top"
     std::vector<uint32_t> materials; // at least one; a material in one look at most
     std::vector<glm::vec3> colors;   // 1 .. kMaxLookColors, finite, >= 0
     std::vector<float> shares;       // one per colour, >= 0, not all 0 (empty: equal)
+    std::vector<int32_t> textures;   // empty, or one per colour: indices into Model::textures
 };
 
 struct Model {
@@ -180,10 +184,12 @@ constexpr uint32_t kMaxParts = 127; // numbered in 7 bits (src/shaders/shared.h:
 Status validateParts(std::span<const Part> parts);
 // The rules of a look alone (Model::looks, BakedAsset::looks alike): a name on one line (64
 // characters), 1 .. kMaxLookColors finite non-negative colours, as many shares (or none), each
-// finite and >= 0, adding up to more than 0. The count is checked by the callers (kMaxLooks).
+// finite and >= 0, adding up to more than 0, and no textures or one per colour, each below
+// `texture_count`. The count is checked by the callers (kMaxLooks).
 constexpr uint32_t kMaxLooks = 64;      // per model (salted in 8 bits: src/shaders/shared.h THRONG_LOOK_SALT)
 constexpr uint32_t kMaxLookColors = 64; // per look
-Status validateLook(const std::string& name, std::span<const glm::vec3> colors, std::span<const float> shares);
+Status validateLook(const std::string& name, std::span<const glm::vec3> colors, std::span<const float> shares,
+                    std::span<const int32_t> textures = {}, size_t texture_count = 0);
 
 // --- Derived facts (what `throng info` prints) ------------------------------------------
 

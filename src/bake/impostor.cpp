@@ -9,8 +9,10 @@
 // mean. So a member keeps its colours when it becomes an impostor. A texel's look (throng/looks.h:
 // the look most of its samples' submeshes have, its number + 1, 0 none) is in the normal
 // image's alpha: the impostor shader colours the texel by the member's colour of that look, as
-// the mesh's shaders colour the submesh (the stored colour leaves the look out). Props and kit
-// parts are left out of the pictures (a picture is every member's; each wears its own parts).
+// the mesh's shaders colour the submesh (the stored colour leaves the look out; a look with
+// texture variants leaves the texture out too: the shader multiplies by the variant's mean).
+// Props and kit parts are left out of the pictures (a picture is every member's; each wears its
+// own parts).
 #include <throng/anim.h>
 #include <throng/attach.h>
 #include <throng/bake.h>
@@ -102,10 +104,12 @@ struct Sample {
     uint8_t look = 0; // its submesh's look + 1 (0: none)
 };
 
-// Per submesh: its look + 1 (0: none), and whether the pictures leave it out (a prop's or a
-// part's: a picture is every member's, and a member wears some parts and not others).
+// Per submesh: its look + 1 (0: none), whether that look varies its texture (then drawn
+// untextured), and whether the pictures leave it out (a prop's or a part's: a picture is every
+// member's, and a member wears some parts and not others).
 struct SubmeshRole {
     uint8_t look = 0;
+    bool varied = false;
     bool left_out = false;
 };
 
@@ -113,7 +117,7 @@ std::vector<SubmeshRole> submeshRoles(const BakedAsset& a) {
     std::vector<SubmeshRole> roles(a.submeshes.size());
     for (size_t l = 0; l < a.looks.size() && l < 255; ++l)
         for (uint32_t s : a.looks[l].submeshes)
-            if (s < roles.size()) roles[s].look = uint8_t(l + 1);
+            if (s < roles.size()) roles[s] = {uint8_t(l + 1), !a.looks[l].textures.empty(), false};
     for (uint32_t s = 0; s < roles.size(); ++s) roles[s].left_out = isPropSubmesh(a, s);
     return roles;
 }
@@ -154,10 +158,11 @@ void drawView(const BakedAsset& a, const Textures& textures, const Skinned& mesh
     for (size_t s = 0; s < a.submeshes.size(); ++s) {
         const BakedSubmesh& sm = a.submeshes[s];
         if (roles[s].left_out) continue;
-        const std::vector<texture::Rgba8>* chain =
-            sm.texture >= 0 && size_t(sm.texture) < textures.size() && !textures[size_t(sm.texture)].empty()
-                ? &textures[size_t(sm.texture)]
-                : nullptr;
+        const std::vector<texture::Rgba8>* chain = !roles[s].varied && sm.texture >= 0 &&
+                                                           size_t(sm.texture) < textures.size() &&
+                                                           !textures[size_t(sm.texture)].empty()
+                                                       ? &textures[size_t(sm.texture)]
+                                                       : nullptr;
         for (uint32_t i = 0; i + 2 < sm.index_count; i += 3) {
             const uint32_t id[3] = {a.indices[sm.first_index + i], a.indices[sm.first_index + i + 1],
                                     a.indices[sm.first_index + i + 2]};

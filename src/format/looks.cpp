@@ -45,7 +45,7 @@ uint32_t lookColor(const BakedLook& look, uint32_t key) {
 Status validateLooks(const BakedAsset& asset) {
     std::vector<bool> in_look(asset.submeshes.size(), false);
     for (const BakedLook& l : asset.looks) {
-        if (Status s = validateLook(l.name, l.colors, l.shares); !s) return s;
+        if (Status s = validateLook(l.name, l.colors, l.shares, l.textures, asset.textures.size()); !s) return s;
         const std::string what = "look '" + l.name + "'";
         if (l.number >= kMaxLooks) return Status::failure(what + ": numbered " + std::to_string(l.number));
         for (uint32_t s : l.submeshes) {
@@ -59,7 +59,7 @@ Status validateLooks(const BakedAsset& asset) {
     return {};
 }
 
-LookTable lookTable(const BakedAsset& asset) {
+LookTable lookTable(const BakedAsset& asset, std::span<const glm::vec3> texture_means) {
     LookTable t;
     t.words.assign(1 + asset.looks.size(), 0u); // the count, each look's record, then the records
     t.words[0] = uint32_t(asset.looks.size());
@@ -70,12 +70,18 @@ LookTable lookTable(const BakedAsset& asset) {
         t.words[1 + i] = record;
         for (uint32_t s : l.submeshes)
             if (s < t.submesh_records.size()) t.submesh_records[s] = record;
-        t.words.push_back((THRONG_LOOK_SALT + l.number) | uint32_t(l.colors.size()) << 8u);
+        const bool textured = !l.textures.empty();
+        t.words.push_back((THRONG_LOOK_SALT + l.number) | uint32_t(l.colors.size()) << 8u |
+                          (textured ? THRONG_LOOK_TEXTURED : 0u));
         const std::vector<uint32_t> bounds = lookBounds(l.shares, l.colors.size());
-        for (size_t c = 0; c < l.colors.size(); ++c) {
-            const glm::vec3 rgb = l.colors[c];
+        auto entry = [&](glm::vec3 rgb, uint32_t bound) {
             t.words.push_back(glm::packHalf2x16(glm::vec2(rgb.r, rgb.g)));
-            t.words.push_back((glm::packHalf2x16(glm::vec2(rgb.b, 0.0f)) & 0xffffu) | bounds[c] << 16u);
+            t.words.push_back((glm::packHalf2x16(glm::vec2(rgb.b, 0.0f)) & 0xffffu) | bound << 16u);
+        };
+        for (size_t c = 0; c < l.colors.size(); ++c) entry(l.colors[c], bounds[c]);
+        for (size_t c = 0; textured && c < l.colors.size(); ++c) {
+            const size_t tex = size_t(std::max(l.textures[c], 0));
+            entry(l.colors[c] * (tex < texture_means.size() ? texture_means[tex] : glm::vec3(1.0f)), 0u);
         }
     }
     return t;
@@ -155,7 +161,7 @@ std::vector<BakedLook> bakedLooks(const Model& model) {
     std::vector<BakedLook> out;
     for (uint32_t l = 0; l < model.looks.size(); ++l) {
         const Look& look = model.looks[l];
-        BakedLook b{look.name, {}, look.colors, look.shares, l};
+        BakedLook b{look.name, {}, look.colors, look.shares, look.textures, l};
         for (uint32_t s = 0; s < material.size(); ++s)
             if (material[s] >= 0 &&
                 std::find(look.materials.begin(), look.materials.end(), uint32_t(material[s])) != look.materials.end())

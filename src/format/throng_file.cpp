@@ -77,7 +77,10 @@ constexpr uint32_t kPart = fourcc("PART");
 // Optional within version 2 (issue #25's looks; older readers skip it and draw every member in
 // the materials' own colours): colours that vary by member (BakedAsset::looks, throng/looks.h).
 constexpr uint32_t kLook = fourcc("LOOK");
-constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk, kPart, kLook};
+// Optional within version 2, after LOOK (texture variants; older readers skip it and draw the
+// looks' materials with their own textures): each look's textures (BakedLook::textures).
+constexpr uint32_t kLookTextures = fourcc("LKTX");
+constexpr uint32_t kOptional[] = {kSkel, kTrak, kVatx, kLods, kImps, kRoot, kEvnt, kImsk, kPart, kLook, kLookTextures};
 constexpr size_t kMinJointBytes = 4 + 4 + 40;     // name length, parent, TRS
 constexpr size_t kPaletteEntryBytes = 4 + 64;     // joint, inverse bind
 constexpr size_t kMinSourceClipBytes = 4 + 4 + 4; // name length, duration, track count
@@ -322,6 +325,18 @@ Bytes lookSection(const BakedAsset& a) {
         w.array(l.colors.data(), l.colors.size());
         w.u32(uint32_t(l.shares.size()));
         w.array(l.shares.data(), l.shares.size());
+    }
+    return std::move(w.out);
+}
+
+// LKTX: look count (LOOK's), then per look: texture count (0 or its colour count), the textures
+// (i32 each, indices into the asset's textures).
+Bytes lookTextureSection(const BakedAsset& a) {
+    ByteWriter w;
+    w.u32(uint32_t(a.looks.size()));
+    for (const BakedLook& l : a.looks) {
+        w.u32(uint32_t(l.textures.size()));
+        w.array(l.textures.data(), l.textures.size());
     }
     return std::move(w.out);
 }
@@ -772,11 +787,14 @@ Status parseParts(ByteReader& r, BakedAsset& a) {
 
 // One of a look's lists: a u32 count (at most `limit`, checked against what is left before
 // anything is allocated), then the values.
-template <class T> Status readLookList(ByteReader& r, std::vector<T>& out, uint32_t limit, const char* what) {
+template <class T>
+Status readLookList(ByteReader& r, std::vector<T>& out, uint32_t limit, const char* what,
+                    const char* section = "LOOK") {
     const uint32_t count = r.u32();
     if (r.failed()) return r.status();
     if (count > limit || !r.has(uint64_t(count) * sizeof(T)))
-        return Status::failure("section 'LOOK': " + std::to_string(count) + " " + what + " do not fit the section");
+        return Status::failure(std::string("section '") + section + "': " + std::to_string(count) + " " + what +
+                               " do not fit the section");
     out.resize(count);
     r.array(out.data(), count);
     return {};
@@ -807,6 +825,18 @@ Status parseLooks(ByteReader& r, BakedAsset& a) {
     return r.finish();
 }
 
+// After LOOK: as many looks as it has; texture counts and ranges by validate().
+Status parseLookTextures(ByteReader& r, BakedAsset& a) {
+    const uint32_t count = r.u32();
+    if (r.failed()) return r.status();
+    if (count != a.looks.size())
+        return Status::failure("section 'LKTX': textures for " + std::to_string(count) + " looks, not the " +
+                               std::to_string(a.looks.size()) + " of section 'LOOK' before it");
+    for (BakedLook& l : a.looks)
+        if (Status s = readLookList(r, l.textures, kMaxLookColors, "textures", "LKTX"); !s) return s;
+    return r.finish();
+}
+
 Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     switch (type) {
     case kMeta: return parseMeta(r, a);
@@ -826,6 +856,7 @@ Status parseSection(uint32_t type, ByteReader& r, BakedAsset& a) {
     case kImsk: return parseImpostorSkinning(r, a);
     case kPart: return parseParts(r, a);
     case kLook: return parseLooks(r, a);
+    case kLookTextures: return parseLookTextures(r, a);
     }
     return {};
 }
@@ -933,6 +964,8 @@ Status writeThrong(const BakedAsset& asset, const std::string& path) {
         raw.emplace_back(kEvnt, evntSection(asset));
     if (!asset.props.empty()) raw.emplace_back(kPart, partSection(asset));
     if (!asset.looks.empty()) raw.emplace_back(kLook, lookSection(asset));
+    if (std::any_of(asset.looks.begin(), asset.looks.end(), [](const BakedLook& l) { return !l.textures.empty(); }))
+        raw.emplace_back(kLookTextures, lookTextureSection(asset));
     const size_t n = raw.size();
     std::vector<Bytes> stored;
     std::vector<Entry> entries(n);

@@ -121,14 +121,41 @@ Result<KitLookSpec> parseLook(const json& j, size_t index) {
                 if (!x.is_number()) return Error{where + ": \"shares\" holds something other than a number"};
                 l.shares.push_back(float(x.get<double>()));
             }
+        } else if (key == "textures") {
+            if (!v.is_array() || v.empty() || v.size() > kMaxLookColors)
+                return Error{where + ": \"textures\" is not a list of 1 to " + std::to_string(kMaxLookColors) +
+                             " image files"};
+            for (const json& t : v) {
+                if (!t.is_string() || t.get<std::string>().empty())
+                    return Error{where + ": \"textures\" holds something other than a file name"};
+                l.textures.push_back(t.get<std::string>());
+            }
         } else
             return Error{where + ": unknown key" + detail::quotedName(key.substr(0, 64)) +
-                         " (a look has name, materials, colors, shares)"};
+                         " (a look has name, materials, colors, shares, textures)"};
     }
     if (l.name.empty()) return Error{where + ": no \"name\""};
     if (l.materials.empty()) return Error{where + ": no \"materials\""};
+    if (l.colors.empty() && !l.textures.empty()) l.colors.assign(l.textures.size(), glm::vec3(1.0f));
+    if (!l.textures.empty() && l.textures.size() != l.colors.size())
+        return Error{where + ": " + std::to_string(l.textures.size()) + " textures for " +
+                     std::to_string(l.colors.size()) + " colours"};
     if (Status s = validateLook(l.name, l.colors, l.shares); !s) return Error{"kit: " + s.message};
     return l;
+}
+
+// A look's texture variant: the image file's bytes, which must decode (texture/texture.h).
+Result<Texture> lookTexture(const std::string& file) {
+    constexpr uint64_t kMaxBytes = uint64_t(256) << 20;
+    Result<std::vector<uint8_t>> bytes = io::readRegularFile(file, kMaxBytes);
+    if (!bytes) return bytes.error();
+    Texture t;
+    t.name = std::filesystem::path(file).filename().string();
+    t.encoded = std::move(bytes).value();
+    const bool png = t.encoded.size() >= 4 && t.encoded[0] == 0x89 && t.encoded[1] == 'P';
+    t.mime_type = png ? "image/png" : "image/jpeg";
+    if (Result<texture::Rgba8> d = texture::decodeTexture(BakedTexture{t.mime_type, t.encoded}); !d) return d.error();
+    return t;
 }
 
 // The names of the kit's materials, for messages.
@@ -308,7 +335,15 @@ Result<Model> assembleKit(const KitSpec& spec, const std::string& folder) {
         for (const std::string& w : part.value().warnings) kit.warnings.push_back("part '" + p.name + "': " + w);
     }
     for (const KitLookSpec& l : spec.looks) {
-        Look look{l.name, {}, l.colors, l.shares};
+        Look look{l.name, {}, l.colors, l.shares, {}};
+        for (const std::string& file : l.textures) {
+            Result<Texture> t = lookTexture(path(file));
+            if (!t)
+                return Error{"kit: look" + detail::quotedName(l.name.substr(0, 64)) + ": texture" +
+                             detail::quotedName(file.substr(0, 256)) + ": " + t.error().message};
+            look.textures.push_back(int32_t(kit.textures.size()));
+            kit.textures.push_back(std::move(t).value());
+        }
         for (const std::string& name : l.materials) {
             bool found = false;
             for (uint32_t m = 0; m < kit.materials.size(); ++m)

@@ -26,7 +26,7 @@ static_assert(sizeof(glm::quat) == 16 && sizeof(glm::mat4) == 64 && sizeof(glm::
 static_assert(sizeof(Transform) == 40 && sizeof(Skeleton) == 72 && sizeof(Skin) == 56);
 static_assert(sizeof(PaletteEntry) == 68 && sizeof(Material) == 56 && sizeof(Texture) == 120);
 static_assert(sizeof(Submesh) == 12 && sizeof(Mesh) == 232 && sizeof(Track) == 56 && sizeof(Clip) == 64);
-static_assert(sizeof(Part) == 80 && sizeof(Look) == 104 && sizeof(Model) == 352);
+static_assert(sizeof(Part) == 80 && sizeof(Look) == 128 && sizeof(Model) == 352);
 #endif
 
 // --- writing ----------------------------------------------------------------------------------
@@ -252,6 +252,7 @@ void putLook(ByteWriter& w, const Look& l) {
     putRaw(w, l.materials);
     putRaw(w, l.colors);
     putRaw(w, l.shares);
+    putRaw(w, l.textures);
 }
 
 void getLook(Reader& r, Look& l) {
@@ -259,6 +260,7 @@ void getLook(Reader& r, Look& l) {
     getRaw(r, l.materials);
     getRaw(r, l.colors);
     getRaw(r, l.shares);
+    getRaw(r, l.textures);
 }
 
 } // namespace

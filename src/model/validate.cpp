@@ -184,7 +184,7 @@ Status validate(const Model& model) {
     std::vector<bool> in_look(model.materials.size(), false);
     for (const Look& l : model.looks) {
         const std::string what = "look" + detail::quotedName(l.name.substr(0, 64));
-        if (Status s = validateLook(l.name, l.colors, l.shares); !s) return s;
+        if (Status s = validateLook(l.name, l.colors, l.shares, l.textures, model.textures.size()); !s) return s;
         if (l.materials.empty()) return Status::failure(what + ": colours no material");
         for (uint32_t m : l.materials) {
             if (m >= model.materials.size())
@@ -198,7 +198,8 @@ Status validate(const Model& model) {
     return {};
 }
 
-Status validateLook(const std::string& name, std::span<const glm::vec3> colors, std::span<const float> shares) {
+Status validateLook(const std::string& name, std::span<const glm::vec3> colors, std::span<const float> shares,
+                    std::span<const int32_t> textures, size_t texture_count) {
     const std::string what = "look" + detail::quotedName(name.substr(0, 64));
     if (name.size() > 64 || name.find_first_of("\n\r") != std::string::npos)
         return Status::failure(what + ": a name past 64 characters or not on one line");
@@ -209,6 +210,13 @@ Status validateLook(const std::string& name, std::span<const glm::vec3> colors, 
         for (int i = 0; i < 3; ++i)
             if (!(colors[c][i] >= 0.0f && colors[c][i] <= 65504.0f))
                 return Status::failure(what + ": colour " + std::to_string(c) + " is not finite and >= 0");
+    if (!textures.empty() && textures.size() != colors.size())
+        return Status::failure(what + ": " + std::to_string(textures.size()) + " textures for " +
+                               std::to_string(colors.size()) + " colours");
+    for (size_t t = 0; t < textures.size(); ++t)
+        if (textures[t] < 0 || size_t(textures[t]) >= texture_count)
+            return Status::failure(what + ": texture " + std::to_string(textures[t]) + " outside the " +
+                                   std::to_string(texture_count) + " textures");
     if (shares.empty()) return {};
     if (shares.size() != colors.size())
         return Status::failure(what + ": " + std::to_string(shares.size()) + " shares for " +

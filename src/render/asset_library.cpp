@@ -143,6 +143,7 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
         }
         for (BakedLook l : a->looks) { // numbered as in its model, so its members' colours are the same
             for (uint32_t& s : l.submeshes) s += r.first_submesh;
+            for (int32_t& t : l.textures) t += int32_t(r.first_texture);
             out.looks.push_back(std::move(l));
         }
         if (out.vertices.size() == a->vertices.size()) {

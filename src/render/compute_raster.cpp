@@ -374,7 +374,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     for (const BakedSubmesh& s : asset.submeshes) {
         gpu::shader::SubmeshShading sh{};
         sh.base_color = s.base_color;
-        sh.texture = submeshTexture(asset, s);
+        sh.texture = submeshTexture(asset, shading.size());
         sh.look = shading.size() < asset.submesh_looks.size() ? asset.submesh_looks[shading.size()] : 0u;
         shading.push_back(sh);
     }
@@ -570,7 +570,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         const uint32_t s = shadow ? set - camera_sets : set / textures_, t = shadow ? 0 : set % textures_;
         const VkDescriptorSet target = shadow ? shadow_sets_[s] : sets_[set];
         writeAnimationBindings(ctx.device, target, crowd.instances(), asset);
-        const gpu::Image& texture = asset.textures.empty() ? asset.white : asset.textures[t];
+        const gpu::Image& texture = asset.textures.empty() ? asset.no_texture : asset.textures[t];
         const gpu::DescriptorWrite texture_write[] = {
             gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, texture.view)};
         gpu::writeDescriptors(ctx.device, target, texture_write);

@@ -5,10 +5,9 @@
 #include <throng/looks.h>
 
 #include "coarse_skinning.h"
+#include "gpu_textures.h"
 
 #include "../shaders/shared.h"
-
-#include "../texture/texture.h"
 
 #include <algorithm>
 #include <limits>
@@ -31,34 +30,6 @@ VkSampler createSampler(const gpu::Context& ctx, VkFilter filter) {
     VkSampler s = VK_NULL_HANDLE;
     VK_CHECK(vkCreateSampler(ctx.device, &ci, gpu::hostCallbacks(ctx.device), &s));
     return s;
-}
-
-gpu::Image rgbaImage(gpu::Allocator& a, uint32_t w, uint32_t h, const void* pixels) {
-    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, w, h, 1,
-                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    try {
-        gpu::uploadImage(a, img, pixels, VkDeviceSize(w) * h * 4);
-    } catch (...) {
-        gpu::destroyImage(a, img);
-        throw;
-    }
-    return img;
-}
-
-// A colour texture and its mip chain (texture::buildMips), sRGB.
-gpu::Image textureImage(gpu::Allocator& a, const std::vector<texture::Rgba8>& mips) {
-    std::vector<uint8_t> texels;
-    for (const texture::Rgba8& level : mips) texels.insert(texels.end(), level.texels.begin(), level.texels.end());
-    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, mips[0].width, mips[0].height, 1,
-                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                      VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D, uint32_t(mips.size()));
-    try {
-        gpu::uploadImage(a, img, texels.data(), texels.size());
-    } catch (...) {
-        gpu::destroyImage(a, img);
-        throw;
-    }
-    return img;
 }
 
 // Vertex animation texels (null: none), `width` texels a row, `frames` rows a clip.
@@ -142,8 +113,6 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.submeshes = asset.submeshes;
         for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
-        const LookTable looks = lookTable(asset);
-        g.submesh_looks = looks.submesh_records;
         g.ranges.push_back(wholeAsset(asset, g.coarse_error)); // the coarse error found above
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
@@ -162,9 +131,6 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         g.clips = gpu::createBuffer(a, clips.size() * sizeof(clips[0]), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
                                     gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, g.clips, clips.data(), g.clips.size);
-        g.looks = gpu::createBuffer(a, looks.words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
-                                    gpu::MemoryUse::Device);
-        gpu::uploadBuffer(a, g.looks, looks.words.data(), g.looks.size);
 
         // The storage not in use holds one zero texel, so every binding the shaders declare is valid.
         const bool half = asset.precision == Precision::Float16;
@@ -199,19 +165,13 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         uploadVat(a, vat, g);
 
         const uint8_t white[4] = {255, 255, 255, 255};
-        g.white = rgbaImage(a, 1, 1, white);
-        for (size_t t = 0; t < asset.textures.size(); ++t) {
-            const BakedTexture& tex = asset.textures[t];
-            Result<texture::Rgba8> decoded = texture::decodeTexture(tex, lim.maxImageDimension2D);
-            if (!decoded) {
-                if (!tex.encoded.empty()) // no bytes: the importer or bake said so (textureNotFound)
-                    g.warnings.push_back("texture " + std::to_string(t) + " could not be decoded (" +
-                                         decoded.error().message + "); white used");
-                g.textures.push_back(rgbaImage(a, 1, 1, white));
-            } else {
-                g.textures.push_back(textureImage(a, texture::buildMips(std::move(decoded).value())));
-            }
-        }
+        g.white = pixelImage(a, white, VK_IMAGE_VIEW_TYPE_2D);
+        // The looks table names the textures' means (impostors draw them for texture variants).
+        const LookTable looks = lookTable(asset, uploadTextures(a, asset, g));
+        g.submesh_looks = looks.submesh_records;
+        g.looks = gpu::createBuffer(a, looks.words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
+                                    gpu::MemoryUse::Device);
+        gpu::uploadBuffer(a, g.looks, looks.words.data(), g.looks.size);
         g.point = createSampler(ctx, VK_FILTER_NEAREST);
         g.linear = createSampler(ctx, VK_FILTER_LINEAR);
     } catch (const gpu::GpuError& e) {
@@ -282,6 +242,7 @@ void GpuAsset::release() {
         if (animation_view != VK_NULL_HANDLE) vkDestroyBufferView(device, animation_view, gpu::hostCallbacks(device));
         gpu::destroyBuffer(a, animation_texels);
         gpu::destroyImage(a, white);
+        gpu::destroyImage(a, no_texture);
         for (gpu::Image& t : textures) gpu::destroyImage(a, t);
         if (point != VK_NULL_HANDLE) vkDestroySampler(device, point, gpu::hostCallbacks(device));
         if (linear != VK_NULL_HANDLE) vkDestroySampler(device, linear, gpu::hostCallbacks(device));

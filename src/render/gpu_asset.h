@@ -41,15 +41,19 @@ struct GpuAssetData {
     gpu::Image vat;
     bool has_vat = false;
     std::string vat_problem;
-    std::vector<gpu::Image> textures;    // RGBA8 sRGB, one per BakedTexture (white 1x1 when it would not decode)
-    gpu::Image white;                    // 1x1, bound where a submesh has no texture
-    VkSampler point = VK_NULL_HANDLE;    // the animation image: texelFetch only, but a sampler is required
-    VkSampler linear = VK_NULL_HANDLE;   // colour textures
-    std::vector<BakedSubmesh> submeshes; // LOD 0
-    std::vector<uint32_t> submesh_props; // per submesh: the prop bits its draws carry (propDrawBits; 0: the model's)
-    gpu::Buffer looks;                   // uint[]: the looks table (throng/looks.h lookTable)
-    std::vector<uint32_t> submesh_looks; // per submesh: its look's record in `looks` (0: none)
-    std::vector<GpuLod> lods;            // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
+    // RGBA8 sRGB image arrays (gpu_textures.h): one per BakedTexture (white 1x1 when it would not
+    // decode or only looks' variants use it), then one per look with texture variants.
+    std::vector<gpu::Image> textures;
+    std::vector<uint32_t> submesh_textures; // per submesh: its index in `textures`, or THRONG_NO_TEXTURE
+    gpu::Image no_texture;                  // 1x1 white, one layer: bound where a submesh samples no texture
+    gpu::Image white;                       // 1x1 white, a 2D view: the placeholder of other sampled bindings
+    VkSampler point = VK_NULL_HANDLE;       // the animation image: texelFetch only, but a sampler is required
+    VkSampler linear = VK_NULL_HANDLE;      // colour textures
+    std::vector<BakedSubmesh> submeshes;    // LOD 0
+    std::vector<uint32_t> submesh_props;    // per submesh: the prop bits its draws carry (propDrawBits; 0: the model's)
+    gpu::Buffer looks;                      // uint[]: the looks table (throng/looks.h lookTable)
+    std::vector<uint32_t> submesh_looks;    // per submesh: its look's record in `looks` (0: none)
+    std::vector<GpuLod> lods;               // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
     uint32_t vertex_count = 0;
     uint32_t index_count = 0; // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more
     uint32_t clip_count = 0;
@@ -91,11 +95,10 @@ class GpuAsset : public GpuAssetData {
     gpu::Allocator* allocator_ = nullptr;
 };
 
-// The texture `submesh` samples: its index into asset.textures, or THRONG_NO_TEXTURE where it
-// names none or one past them (drawn untextured, with its colour), as every draw binds it.
-inline uint32_t submeshTexture(const GpuAsset& asset, const BakedSubmesh& submesh) {
-    return submesh.texture >= 0 && size_t(submesh.texture) < asset.textures.size() ? uint32_t(submesh.texture)
-                                                                                   : THRONG_NO_TEXTURE;
+// The texture submesh `s` samples: its index into asset.textures (its material's, or its look's
+// variants), or THRONG_NO_TEXTURE (drawn untextured, with its colour), as every draw binds it.
+inline uint32_t submeshTexture(const GpuAsset& asset, size_t s) {
+    return s < asset.submesh_textures.size() ? asset.submesh_textures[s] : THRONG_NO_TEXTURE;
 }
 
 // Errors: the animation exceeds the image limits, maxTexelBufferElements and

@@ -104,7 +104,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     for (uint32_t s = 0; s < set_count; ++s) {
         const uint32_t texture = s % pass.textures;
         if (desc.write) desc.write(pass.sets[s], s / pass.textures);
-        const gpu::Image& tex = texture == 0 ? asset.white : asset.textures[texture - 1];
+        const gpu::Image& tex = texture == 0 ? asset.no_texture : asset.textures[texture - 1];
         const gpu::DescriptorWrite writes[] = {
             gpu::DescriptorWrite::sampled(THRONG_BINDING_TEXTURE, asset.linear, tex.view),
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTICES, asset.vertices.buffer),
@@ -129,7 +129,7 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
     for (uint32_t s = 0; s < asset.submeshes.size(); ++s) {
         const BakedSubmesh& sub = asset.submeshes[s];
         if (sub.index_count == 0) continue;
-        const uint32_t texture = submeshTexture(asset, sub);
+        const uint32_t texture = submeshTexture(asset, s);
         const uint32_t set = texture == THRONG_NO_TEXTURE ? 0 : texture + 1;
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1,
                                 &pass.sets[slot * pass.textures + set], dynamic_offset != nullptr ? 1 : 0,

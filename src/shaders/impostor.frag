@@ -5,7 +5,9 @@
 // The impostor's picture: coverage below one half is not drawn; the stored colour (base colour x
 // vertex colour) times the member's colour of the texel's look (the nearest texel's: looks are
 // not filtered) where it has one, else times the member's tint (as member.glsl colours the
-// mesh), lit by the stored normal turned as the member, as lit.frag lights the mesh.
+// mesh), lit by the stored normal turned as the member, as lit.frag lights the mesh. A look with
+// texture variants gives its colour times the variant's mean (looks.glsl lookFlatColor: the
+// pictures hold its submeshes untextured).
 
 layout(std430, set = 0, binding = THRONG_IMPOSTOR_BINDING_PARAMS) readonly buffer Params { ImpostorParams im; };
 layout(set = 0, binding = THRONG_IMPOSTOR_BINDING_COLOR) uniform sampler2DArray impostor_color;
@@ -33,6 +35,6 @@ void main() {
     ivec3 texel = ivec3(clamp(ivec2(in_uvw.xy * vec2(size.xy)), ivec2(0), size.xy - 1), int(round(in_uvw.z)));
     uint look = uint(round(texelFetch(impostor_normal, texel, 0).a * 255.0));
     uint record = look == 0u ? 0u : lookRecord(look - 1u);
-    vec3 colour = record != 0u ? lookColor(record, in_key) : in_tint.rgb;
+    vec3 colour = record != 0u ? lookFlatColor(record, in_key) : in_tint.rgb;
     out_color = vec4(albedo.rgb * colour * light, 1.0);
 }

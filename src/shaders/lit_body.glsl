@@ -8,11 +8,12 @@ layout(location = 1) in vec2 in_uv;
 layout(location = 2) in vec4 in_color;
 layout(location = 3) in vec3 in_world; // member.glsl writes it for shadows; read below either way, so the
                                        // interfaces match without maintenance4
+layout(location = 4) flat in uint in_layer; // the member's layer of the texture array (texture variants)
 #ifdef THRONG_SHADOWS
 #include "shadow.glsl"
 #endif
 
-layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture;
+layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2DArray base_texture; // gpu_textures.h
 layout(push_constant) uniform Push { DrawConstants draw; };
 
 layout(location = 0) out vec4 out_color;
@@ -26,7 +27,7 @@ void main() {
     if (diffuse > 0.0) diffuse *= shadowLight(in_world, n, draw.light_direction.xyz, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK);
 #endif
     vec4 albedo = in_color;
-    if ((draw.draw_bits & THRONG_DRAW_TEXTURED) != 0u) albedo *= texture(base_texture, in_uv);
+    if ((draw.draw_bits & THRONG_DRAW_TEXTURED) != 0u) albedo *= texture(base_texture, vec3(in_uv, float(in_layer)));
     float light = draw.light_direction.w + (1.0 - draw.light_direction.w) * diffuse;
     out_color = vec4(albedo.rgb * light, 1.0);
 }

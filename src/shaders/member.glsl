@@ -20,6 +20,7 @@ layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec2 out_uv;
 layout(location = 2) out vec4 out_color;
 layout(location = 3) out vec3 out_world; // read by lit_shadowed.frag only
+layout(location = 4) flat out uint out_layer; // the layer of the submesh's texture array (looks.glsl lookLayer)
 
 // Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
 // output of the vertex. A vertex of a prop or kit part (the submesh's wear selector in
@@ -34,6 +35,7 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
         out_uv = vec2(0.0);
         out_color = vec4(0.0);
         out_world = vec3(0.0);
+        out_layer = 0u;
         return;
     }
     vec4 q = instanceOrientation(inst);
@@ -49,4 +51,5 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
     bool untinted = (draw.draw_bits & THRONG_DRAW_UNTINTED) != 0u || draw.look != 0u;
     out_color = vtx.color * (untinted ? vec4(1.0) : unpackUnorm4x8(inst.color)) * draw.base_color *
                 vec4(lookColor(draw.look, key), 1.0);
+    out_layer = lookLayer(draw.look, key);
 }

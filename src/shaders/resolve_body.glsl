@@ -6,7 +6,7 @@
 // pixel centre, and what lit.frag shades: directional + ambient light, two-sided, vertex colour
 // times member colour (not on props: a prop keeps its own colours, as member.glsl) times submesh
 // colour (SubmeshShading) times the member's colour of the submesh's look (looks.glsl) times the
-// submesh's base-colour texture, and with THRONG_SHADOWS (the
+// submesh's base-colour texture (its layer the member's of a look with texture variants), and with THRONG_SHADOWS (the
 // *_shadowed variants) the shadow map's light (shadow.glsl). The texture is sampled with
 // textureGrad: the UV's screen derivatives from the triangle itself (its perspective-correct
 // barycentrics one pixel right and one pixel down), as a visibility buffer must (a fragment
@@ -33,7 +33,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_INSTANCES) readonly buffer Inst
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) readonly buffer Visibility { uvec2 visibility[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_SHADING) readonly buffer Shading { SubmeshShading submesh_shading[]; };
-layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2D base_texture;
+layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2DArray base_texture; // render/gpu_textures.h
 layout(push_constant) uniform Push { uint texture; } push;
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_LOOKS) readonly buffer Looks { uint looks[]; };
@@ -137,15 +137,16 @@ void main() {
     // A look colours its submesh instead of the tint (member.glsl).
     bool untinted = (submesh_props[tri.w] & THRONG_DRAW_UNTINTED) != 0u || shading.look != 0u;
     vec4 tint = untinted ? vec4(1.0) : unpackUnorm4x8(inst.color);
+    uint key = inst.key != 0u ? inst.key : member;
     vec4 albedo = (pb.x * color[0] + pb.y * color[1] + pb.z * color[2]) * tint * shading.base_color *
-                  vec4(lookColor(shading.look, inst.key != 0u ? inst.key : member), 1.0);
+                  vec4(lookColor(shading.look, key), 1.0);
     if (textured) {
         vec2 at_uv = pb.x * uv[0] + pb.y * uv[1] + pb.z * uv[2];
         vec3 right = perspectiveBarycentrics(c + vec2(1.0, 0.0), s, area, inv_w);
         vec3 down = perspectiveBarycentrics(c + vec2(0.0, 1.0), s, area, inv_w);
         vec2 dx = right.x * uv[0] + right.y * uv[1] + right.z * uv[2] - at_uv;
         vec2 dy = down.x * uv[0] + down.y * uv[1] + down.z * uv[2] - at_uv;
-        albedo *= textureGrad(base_texture, at_uv, dx, dy);
+        albedo *= textureGrad(base_texture, vec3(at_uv, float(lookLayer(shading.look, key))), dx, dy);
     }
     float diffuse = max(dot(normal, -raster.light_direction.xyz), 0.0);
 #ifdef THRONG_SHADOWS

@@ -280,8 +280,13 @@ THRONG_FN bool throngWears(uint key, uint wear) {
 // SubmeshShading::look) is its look's record (0: none); the member of key k takes the first colour
 // whose bound (in 256ths, ascending, the last 256) exceeds the top 8 bits of throngPropHash(k,
 // salt). Look l of a model has salt THRONG_LOOK_SALT + l (props and parts take 1 .. 127).
+// A look with texture variants (THRONG_LOOK_TEXTURED in its first word) samples layer c of its
+// submeshes' texture array for colour c, and its record goes on with two more words per colour,
+// packed alike without bounds: the colour times its texture's mean, which impostors draw (their
+// pictures hold those submeshes untextured: a texture's detail is below an impostor's texel).
 #define THRONG_LOOK_SALT 128u
 #define THRONG_MAX_LOOK_COLORS 64u
+#define THRONG_LOOK_TEXTURED 0x10000u
 THRONG_FN uint throngLookPick(uint key, uint salt) { return throngPropHash(key, salt) >> 24u; }
 
 // A crowd of several models deals member i its model by throngPropHash(i, THRONG_MODEL_SALT)

@@ -119,4 +119,34 @@ glm::dvec4 sampleTrilinear(const std::vector<Rgba8>& mips, glm::dvec2 uv, double
     return s > 0.0 ? a * (1.0 - s) + sampleLevel(mips[l1], uv) * s : a;
 }
 
+Rgba8 resample(const Rgba8& image, uint32_t width, uint32_t height) {
+    width = std::max(width, 1u);
+    height = std::max(height, 1u);
+    if (image.width == width && image.height == height) return image;
+    const std::vector<Rgba8> mips = buildMips(image);
+    const double shrink = std::max(double(image.width) / width, double(image.height) / height);
+    const double lod = shrink > 1.0 ? std::log2(shrink) : 0.0;
+    Rgba8 out;
+    out.width = width;
+    out.height = height;
+    out.texels.resize(size_t(width) * height * 4);
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            const glm::dvec4 c = sampleTrilinear(mips, {(x + 0.5) / width, (y + 0.5) / height}, lod);
+            uint8_t* t = &out.texels[(size_t(y) * width + x) * 4];
+            for (int i = 0; i < 3; ++i) t[i] = toByte(linearToSrgb(c[i]));
+            t[3] = toByte(c[3]);
+        }
+    return out;
+}
+
+glm::dvec3 meanColor(const Rgba8& image) {
+    const std::array<double, 256>& lin = decodeTable();
+    glm::dvec3 sum(0.0);
+    const size_t texels = size_t(image.width) * image.height;
+    for (size_t i = 0; i < texels && i * 4 + 3 < image.texels.size(); ++i)
+        sum += glm::dvec3(lin[image.texels[i * 4]], lin[image.texels[i * 4 + 1]], lin[image.texels[i * 4 + 2]]);
+    return texels == 0 ? glm::dvec3(1.0) : sum / double(texels);
+}
+
 } // namespace throng::texture

@@ -46,6 +46,14 @@ std::vector<Rgba8> buildMips(Rgba8 level0);
 // detail `lod` (clamped to the chain): texel centres at (i + 0.5) / width.
 glm::dvec4 sampleTrilinear(const std::vector<Rgba8>& mips, glm::dvec2 uv, double lod);
 
+// `image` resampled to `width` x `height` (each at least 1): each new texel is sampleTrilinear of
+// image's chain at its centre, at the level the shrink calls for (0 where it grows). Texture
+// variants that share an array image (render/gpu_asset.cpp) are made one size so.
+Rgba8 resample(const Rgba8& image, uint32_t width, uint32_t height);
+
+// The mean of every texel's colour (linear RGB), in double.
+glm::dvec3 meanColor(const Rgba8& image);
+
 // sRGB transfer, one channel in [0, 1].
 double srgbToLinear(double c);
 double linearToSrgb(double c);

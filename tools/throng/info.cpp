@@ -74,11 +74,12 @@ void printParts(const nlohmann::json& parts) {
     }
 }
 
-// Looks (Model::looks, BakedAsset::looks): each with its colours (linear RGB) and their shares
-// of the members (as lookBounds deals them, in 256ths).
-nlohmann::json lookJson(const std::string& name, const std::vector<glm::vec3>& colors,
-                        const std::vector<float>& shares) {
+// Looks (Model::looks, BakedAsset::looks): each with its colours (linear RGB), their shares
+// of the members (as lookBounds deals them, in 256ths) and its texture variants where it has them.
+nlohmann::json lookJson(const std::string& name, const std::vector<glm::vec3>& colors, const std::vector<float>& shares,
+                        const std::vector<int32_t>& textures) {
     nlohmann::json out{{"name", name}, {"colors", nlohmann::json::array()}, {"shares", nlohmann::json::array()}};
+    if (!textures.empty()) out["textures"] = textures; // texture variants: one per colour
     const std::vector<uint32_t> bounds = lookBounds(shares, colors.size());
     for (size_t c = 0; c < colors.size(); ++c) {
         out["colors"].push_back({colors[c].r, colors[c].g, colors[c].b});
@@ -100,7 +101,9 @@ void printLooks(const nlohmann::json& looks) {
                 rgb[i] =
                     int(std::lround(255.0 * (v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055)));
             }
-            std::printf(" #%02x%02x%02x %.3g%%", rgb[0], rgb[1], rgb[2], 100.0 * l["shares"][c].get<double>());
+            std::printf(" #%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+            if (l.contains("textures")) std::printf(" texture %d", l["textures"][c].get<int>());
+            std::printf(" %.3g%%", 100.0 * l["shares"][c].get<double>());
         }
         std::printf("\n");
     }
@@ -176,7 +179,7 @@ nlohmann::json describe(const Model& model, const Result<std::vector<BakedLod>>&
     if (!lods) j["lods_error"] = lods.error().message;
     j["parts"] = partsJson(model.parts);
     j["looks"] = nlohmann::json::array();
-    for (const Look& l : model.looks) j["looks"].push_back(lookJson(l.name, l.colors, l.shares));
+    for (const Look& l : model.looks) j["looks"].push_back(lookJson(l.name, l.colors, l.shares, l.textures));
     j["warnings"] = model.warnings;
     return j;
 }
@@ -223,7 +226,7 @@ void printText(const Model& model, const Result<std::vector<BakedLod>>& lods) {
     }
     printParts(partsJson(model.parts));
     nlohmann::json looks = nlohmann::json::array();
-    for (const Look& l : model.looks) looks.push_back(lookJson(l.name, l.colors, l.shares));
+    for (const Look& l : model.looks) looks.push_back(lookJson(l.name, l.colors, l.shares, l.textures));
     printLooks(looks);
     std::printf("  warnings   %zu\n", model.warnings.size());
     for (const std::string& w : model.warnings) std::printf("    - %s\n", w.c_str());
@@ -262,7 +265,7 @@ nlohmann::json describeBaked(const std::string& source, const BakedAsset& a) {
     j["vat"] = a.hasVat();
     j["parts"] = partsJson(propParts(a));
     j["looks"] = json::array();
-    for (const BakedLook& l : a.looks) j["looks"].push_back(lookJson(l.name, l.colors, l.shares));
+    for (const BakedLook& l : a.looks) j["looks"].push_back(lookJson(l.name, l.colors, l.shares, l.textures));
     j["impostors"] = a.impostors.empty() ? json(nullptr)
                                          : json{{"views", a.impostors.views()},
                                                 {"tile", a.impostors.tile},
