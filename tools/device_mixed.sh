@@ -20,11 +20,13 @@ d=.device/assets # the shared models, copied there by hand (device_bench.sh's pa
 ten="$five $d/CesiumMan.glb $d/Fox.glb $d/RobotExpressive.glb $d/RiggedSimple.glb $d/animation_with_skeleton.fbx"
 
 # `bash tools/device_mixed.sh kit`: the kit's runs alone (builtin:kit with its looks against the
-# walker, street view, occlusion culling on and off).
+# walker, street view, occlusion culling on and off; the walker in texture variants,
+# examples/looks/, likewise).
 if [ "${1:-}" = kit ]; then
     for occ in on off; do
         bench_run walker-street-occlusion-$occ --techniques baked --instances 100000 --view street --occlusion $occ
         bench_run kit-street-occlusion-$occ builtin:kit --techniques baked --instances 100000 --view street --occlusion $occ
+        bench_run patterns-street-occlusion-$occ examples/looks/walker-patterns.json --techniques baked --instances 100000 --view street --occlusion $occ
     done
     bench_run walker-overview --techniques baked --instances 1000000 --raster compute
     bench_run kit-overview builtin:kit --techniques baked --instances 1000000 --raster compute

@@ -170,7 +170,7 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
 
 CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
                    std::span<const Bounds> cull_bounds, uint32_t slots, std::shared_ptr<const CullPipelines> pipelines,
-                   bool light_view, std::span<const uint32_t> model_capacity)
+                   bool light_view, std::span<const uint32_t> model_capacity, const PartBoxes& part_boxes)
     : allocator_(&a), asset_(&asset), members_(uint32_t(members.size())), live_(members_), lods_(assetLods(asset)) {
     const gpu::Context& ctx = *a.context;
     can_cull_ = ctx.indirect_count;
@@ -200,11 +200,7 @@ CrowdGpu::CrowdGpu(gpu::Allocator& a, const GpuAsset& asset, std::span<const gpu
     gpu::uploadBuffer(a, *visible_, identity.data(), identity.size() * sizeof(uint32_t),
                       VkDeviceSize(identity_base_) * sizeof(uint32_t));
 
-    std::vector<glm::vec4> boxes;
-    for (const Bounds& b : cull_bounds) {
-        boxes.push_back(glm::vec4(b.min, 0.0f));
-        boxes.push_back(glm::vec4(b.max, 0.0f));
-    }
+    std::vector<glm::vec4> boxes = cullBoxTable(cull_bounds, part_boxes, asset.ranges, cull_assets_);
     if (boxes.empty()) boxes.assign(2, glm::vec4(0.0f));
     bounds_ = gpu::ownBuffer(a, boxes.size() * sizeof(glm::vec4), storage, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *bounds_, boxes.data(), boxes.size() * sizeof(glm::vec4));

@@ -107,10 +107,13 @@ class CrowdGpu {
     // `light_view`: room for culling against a light's view too (addLightPasses).
     // `model_capacity`: for a crowd of several models, each one's most members at once (empty:
     // the members of each in `members`); their sum at most members.size().
+    // `part_boxes`: where models have kit parts or props, the boxes culling unites per member by
+    // what it wears (part_culling.h; GpuAsset::part_boxes grown as the technique grows
+    // `cull_bounds`); empty: `cull_bounds` alone.
     CrowdGpu(gpu::Allocator& allocator, const GpuAsset& asset, std::span<const gpu::shader::InstanceRecord> members,
              std::span<const Bounds> cull_bounds, uint32_t slots,
              std::shared_ptr<const CullPipelines> pipelines = nullptr, bool light_view = false,
-             std::span<const uint32_t> model_capacity = {});
+             std::span<const uint32_t> model_capacity = {}, const PartBoxes& part_boxes = {});
 
     VkBuffer instances() const { return instances_->buffer; }
     VkBuffer visible() const { return visible_->buffer; }

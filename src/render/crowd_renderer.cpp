@@ -86,9 +86,17 @@ void CrowdRenderer::build() {
         if (!ctx.indirect_count) // its culling pass sorts the members by model for the draws
             throw Refused{"a crowd of several models needs drawIndirectCount, which this device lacks"};
     }
+    // Boxes by what each member wears, grown as the technique grows the clips' (layers play any
+    // clip: then the clips' boxes, every part in them, as they are).
+    PartBoxes part_boxes;
+    if (s.layers.empty() && !asset_->part_boxes.empty()) {
+        part_boxes = asset_->part_boxes;
+        part_boxes.own = techniqueCullBounds(s.technique, part_boxes.own, s.swim);
+        part_boxes.parts = techniqueCullBounds(s.technique, part_boxes.parts, s.swim);
+    }
     crowd_ = std::make_unique<CrowdGpu>(*allocator_, *asset_, records_,
                                         techniqueCullBounds(s.technique, s.clip_bounds, s.swim, !s.layers.empty()),
-                                        s.frames_in_flight, nullptr, shadows_ != nullptr, s.model_capacity);
+                                        s.frames_in_flight, nullptr, shadows_ != nullptr, s.model_capacity, part_boxes);
     if (s.motion) {
         if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{problem};
         motion_ = s.motion(*allocator_, crowd_->instances());

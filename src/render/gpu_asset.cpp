@@ -114,6 +114,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
         g.ranges.push_back(wholeAsset(asset, g.coarse_error)); // the coarse error found above
+        g.part_boxes = partBoxes(asset, g.ranges);
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
@@ -185,6 +186,7 @@ Result<GpuAsset> uploadLibrary(gpu::Allocator& a, const AssetLibrary& library, A
     if (!uploaded) return uploaded;
     GpuAsset g = std::move(uploaded).value();
     g.ranges = library.ranges;
+    if (library.ranges.size() > 1) g.part_boxes = partBoxes(library.asset, g.ranges);
     g.warnings.insert(g.warnings.end(), library.notes.begin(), library.notes.end());
     if (library.ranges.size() > 1) {
         try { // out of memory: `g` frees what exists

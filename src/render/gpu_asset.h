@@ -2,6 +2,7 @@
 #pragma once
 
 #include "asset_library.h"
+#include "part_culling.h"
 
 #include "../gpu/resources.h"
 #include "../shaders/shared.h"
@@ -65,6 +66,9 @@ struct GpuAssetData {
     // The models it holds (asset_library.h): one, the whole asset (uploadAsset), or a library's
     // (uploadLibrary), each a range of the arrays above.
     std::vector<AssetRange> ranges;
+    // Where models have kit parts or props: the boxes culling unites per member (part_culling.h;
+    // CPU data, for CrowdGpu).
+    PartBoxes part_boxes;
     std::vector<std::string> warnings;
 };
 

@@ -30,7 +30,7 @@ void main() {
     if (member >= cull.members) return;
     if (phase.phase == THRONG_CULL_PHASE_EARLY && drawn[member] == 0u) return;
     InstanceRecord inst = instances[member];
-    MemberBox box = memberBox(inst);
+    MemberBox box = memberBox(inst, member);
     bool inside = inFrustum(box);
     if (phase.phase == THRONG_CULL_PHASE_ALL) drawn[member] = inside ? 1u : 0u;
     if (!inside) return;

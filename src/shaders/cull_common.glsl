@@ -12,11 +12,29 @@ struct MemberBox {
     float radius;    // of the sphere around the box
 };
 
-// The member's two clips' boxes (model space), placed as the member.
-MemberBox memberBox(InstanceRecord inst) {
+// The member's two clips' boxes (model space), with those of the parts it wears where its model
+// has parts (render/part_culling.h: its clips' boxes then hold its own vertices only), placed as
+// the member (record `member`: its key where the record has none).
+MemberBox memberBox(InstanceRecord inst, uint member) {
     uint clip_a = throngClipA(inst.clips), clip_b = throngClipB(inst.clips);
     vec3 lo = min(clip_bounds[2u * clip_a].xyz, clip_bounds[2u * clip_b].xyz);
     vec3 hi = max(clip_bounds[2u * clip_a + 1u].xyz, clip_bounds[2u * clip_b + 1u].xyz);
+    uint model = memberModel(inst);
+    uint parts = cull_assets[model].parts;
+    if (parts != 0u) {
+        uint table = cull_assets[model].part_table;
+        uint first = floatBitsToUint(clip_bounds[table].x);
+        uint count = max(floatBitsToUint(clip_bounds[table].y), 1u);
+        uint key = inst.key != 0u ? inst.key : member;
+        uint boxes = table + 1u + parts;
+        uint at_a = boxes + 2u * min(clip_a - first, count - 1u) * parts;
+        uint at_b = boxes + 2u * min(clip_b - first, count - 1u) * parts;
+        for (uint p = 0u; p < parts; ++p) {
+            if (!throngWears(key, floatBitsToUint(clip_bounds[table + 1u + p].x))) continue;
+            lo = min(lo, min(clip_bounds[at_a + 2u * p].xyz, clip_bounds[at_b + 2u * p].xyz));
+            hi = max(hi, max(clip_bounds[at_a + 2u * p + 1u].xyz, clip_bounds[at_b + 2u * p + 1u].xyz));
+        }
+    }
     float scale = inst.position_scale.w;
     vec4 q = instanceOrientation(inst);
     vec3 half_size = 0.5 * (hi - lo) * abs(scale);

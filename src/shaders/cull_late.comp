@@ -61,7 +61,7 @@ void main() {
     if (member >= cull.members) return;
     bool drawn_early = drawn[member] != 0u;
     InstanceRecord inst = instances[member];
-    MemberBox box = memberBox(inst);
+    MemberBox box = memberBox(inst, member);
     if (!inFrustum(box)) {
         drawn[member] = 0u;
         return;

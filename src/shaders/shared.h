@@ -125,8 +125,10 @@ using uint = uint32_t;
 #define THRONG_CULL_BINDING_PARAMS                                                                                     \
     0 // storage buffer: CullParams (not a uniform buffer: lavapipe (Mesa 22.3) leaks ~350 KB per compute dispatch that
       // reads one)
-#define THRONG_CULL_BINDING_INSTANCES 1   // storage buffer: InstanceRecord[]
-#define THRONG_CULL_BINDING_BOUNDS 2      // storage buffer: vec4 min, vec4 max per clip (model space, conservative)
+#define THRONG_CULL_BINDING_INSTANCES 1 // storage buffer: InstanceRecord[]
+#define THRONG_CULL_BINDING_BOUNDS                                                                                     \
+    2 // storage buffer: vec4 min, vec4 max per clip (model space, conservative), then part tables
+      // (render/part_culling.h)
 #define THRONG_CULL_BINDING_VISIBLE 3     // storage buffer: uint[] the visible list
 #define THRONG_CULL_BINDING_COUNTS 4      // storage buffer: uint[THRONG_COUNTS] (THRONG_COUNT_* below)
 #define THRONG_CULL_BINDING_RANGES 5      // storage buffer: uvec2 (first index, index count) per (submesh, LOD)
@@ -402,8 +404,10 @@ struct CullAsset {
     // CullParams::hardware_px times this across: 1 for one model; for several, the square root of
     // its LOD 0's triangles, hardware_px then being autoShare's for one triangle (crowd_gpu.h).
     float hardware_scale;
-    uint reserved1;
-    uint reserved2;
+    // Kit parts and props (render/part_culling.h): how many the model has (0: its clip boxes hold
+    // every vertex), and where its table starts in the bounds buffer (vec4s).
+    uint parts;
+    uint part_table;
 };
 
 // Push constants of the culling shaders: 16 bytes.
