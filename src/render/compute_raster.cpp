@@ -379,6 +379,15 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         shading.push_back(sh);
     }
     textures_ = std::max<uint32_t>(uint32_t(asset.textures.size()), 1u);
+    // The resolve's dispatches: one per texture a submesh samples (not per texture the asset
+    // has: looks' variants leave their textures' own images unsampled), the first also shading
+    // the untextured submeshes.
+    resolve_textures_.clear();
+    for (const gpu::shader::SubmeshShading& sh : shading)
+        if (sh.texture != THRONG_NO_TEXTURE && sh.texture < textures_) resolve_textures_.push_back(sh.texture);
+    std::sort(resolve_textures_.begin(), resolve_textures_.end());
+    resolve_textures_.erase(std::unique(resolve_textures_.begin(), resolve_textures_.end()), resolve_textures_.end());
+    if (resolve_textures_.empty()) resolve_textures_.push_back(0);
     std::vector<uint32_t> props = asset.submesh_props; // per submesh (0: the model's)
     props.resize(asset.submeshes.size(), 0u);
     clusters_ = uploadStorage(a, clusters);
@@ -813,21 +822,22 @@ void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const Levels& levels, Vk
 
 // The resolve variants (resolve_body.glsl), each over the whole picture, each leaving the
 // others' pixels: the cached members (with a cache this frame), the rest skinned in full (or the
-// bind pose), the coarse-skinned levels (`baked` only); each once per texture with that texture's
-// set (the submeshes of other textures left: one dispatch for the usual model of one texture,
-// where a descriptor array indexed per pixel would need descriptor indexing of the device), each
-// an indirect dispatch the plan empties when it counts no member for the variant
-// (RasterPlan::resolve_dispatches). Pixels no variant shades keep the mark the plan's clear left.
+// bind pose), the coarse-skinned levels (`baked` only); each once per texture a submesh samples
+// with that texture's set (the submeshes of other textures left; the first also the untextured: one dispatch for the
+// usual model of one texture, where a descriptor array indexed per pixel would need descriptor indexing of the device),
+// each an indirect dispatch the plan empties when it counts no member for the variant (RasterPlan::resolve_dispatches).
+// Pixels no variant shades keep the mark the plan's clear left.
 void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const {
     auto dispatch = [&](VkPipeline pipeline, uint32_t variant) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         vkCmdDispatchIndirect(cmd, plan_->buffer,
                               offsetof(RasterPlan, resolve_dispatches) + variant * sizeof(glm::uvec4));
     };
-    for (uint32_t t = 0; t < textures_; ++t) {
+    for (size_t i = 0; i < resolve_textures_.size(); ++i) {
+        const uint32_t t = resolve_textures_[i];
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_ + t], 0,
                                 nullptr);
-        const uint32_t push[4] = {t, 0, 0, 0};
+        const uint32_t push[4] = {t, i == 0 ? 1u : 0u, 0, 0};
         vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof push, push);
         if (cache) dispatch(resolve_cached_pipeline_, 0);
         dispatch(resolve_pipeline_, 1);

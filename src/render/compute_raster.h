@@ -239,8 +239,9 @@ class ComputeRaster {
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,
         raster_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_, composite_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
-    uint32_t textures_ = 1;             // descriptor sets per slot: one per texture of the asset (white: 1)
-    std::vector<VkDescriptorSet> sets_; // [slot * textures_ + texture]
+    uint32_t textures_ = 1;                  // descriptor sets per slot: one per texture of the asset (white: 1)
+    std::vector<VkDescriptorSet> sets_;      // [slot * textures_ + texture]
+    std::vector<uint32_t> resolve_textures_; // the textures submeshes sample (at least one): a resolve dispatch each
 };
 
 } // namespace throng::render

@@ -22,9 +22,9 @@
 // THRONG_SKIN_COARSE (resolve_coarse.comp) the coarse-skinned levels; the others
 // (THRONG_RASTER_BAKED, THRONG_RASTER_PALETTE, THRONG_RASTER_VAT, THRONG_RASTER_PROCEDURAL,
 // THRONG_RASTER_VERTICES, or the bind pose) the rest. Each is dispatched only when the plan counts
-// members for it (RasterPlan::resolve_dispatches), once per texture: the dispatch for texture t
-// (push constant) shades the submeshes that sample t, the one for texture 0 also those that sample
-// none. Expects shared.h.
+// members for it (RasterPlan::resolve_dispatches), once per texture a submesh samples: the
+// dispatch for texture t (push constant) shades the submeshes that sample t, the first one also
+// those that sample none. Expects shared.h.
 
 layout(local_size_x = THRONG_RESOLVE_TILE, local_size_y = THRONG_RESOLVE_TILE) in;
 
@@ -34,7 +34,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_VISIBILITY) readonly buffer Vis
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TRIANGLES) readonly buffer Triangles { uvec4 resolve_triangles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_SHADING) readonly buffer Shading { SubmeshShading submesh_shading[]; };
 layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2DArray base_texture; // render/gpu_textures.h
-layout(push_constant) uniform Push { uint texture; } push;
+layout(push_constant) uniform Push { uint texture; uint untextured; } push;
 layout(std430, set = 0, binding = THRONG_BINDING_SUBMESH_PROPS) readonly buffer SubmeshProps { uint submesh_props[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_LOOKS) readonly buffer Looks { uint looks[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_VISIBLE) readonly buffer Visible { uint visible[]; };
@@ -85,7 +85,7 @@ void main() {
     uvec4 tri = resolve_triangles[triangle];
     SubmeshShading shading = submesh_shading[tri.w];
     bool textured = shading.texture != THRONG_NO_TEXTURE;
-    if ((textured ? shading.texture : 0u) != push.texture) return; // another texture's dispatch
+    if (textured ? shading.texture != push.texture : push.untextured == 0u) return; // another texture's dispatch
     uint lod = lodOfTriangle(model, triangle);
     vec4 q = instanceOrientation(inst);
     uint slot = cachedSlot(member, lod, model);
