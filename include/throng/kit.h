@@ -31,10 +31,9 @@
 //
 //   "looks": [{"name": "suit", "materials": ["Suit"], "textures": ["suit.png", "suit-red.png"]}]
 //
-// A kit of a base and looks alone gives a model colour and texture variation. importModel() reads a file ending in .json
-// that is not glTF as a kit, so every command takes one where it takes a model; `throng bake
-// kit.json -o kit.throng` stores the parts (section PART), the looks (LOOK, LKTX) and their
-// textures (TEXR).
+// A kit of a base and looks alone gives a model colour and texture variation. importModel() reads a file ending in
+// .json that is not glTF as a kit, so every command takes one where it takes a model; `throng bake kit.json -o
+// kit.throng` stores the parts (section PART), the looks (LOOK, LKTX) and their textures (TEXR).
 #pragma once
 
 #include <throng/model.h>

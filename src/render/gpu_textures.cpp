@@ -21,9 +21,10 @@ gpu::Image layeredImage(gpu::Allocator& a, const std::vector<std::vector<texture
     for (size_t l = 0; l < levels; ++l)
         for (const std::vector<texture::Rgba8>& chain : layers)
             texels.insert(texels.end(), chain[l].texels.begin(), chain[l].texels.end());
-    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, layers[0][0].width, layers[0][0].height,
-                                      uint32_t(layers.size()), VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                      VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY, uint32_t(levels));
+    gpu::Image img =
+        gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, layers[0][0].width, layers[0][0].height, uint32_t(layers.size()),
+                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                         VK_IMAGE_VIEW_TYPE_2D_ARRAY, uint32_t(levels));
     try {
         gpu::uploadImage(a, img, texels.data(), texels.size());
     } catch (...) {
@@ -38,9 +39,9 @@ texture::Rgba8 whiteTexel() { return {1, 1, std::vector<uint8_t>(kWhite, kWhite 
 } // namespace
 
 gpu::Image pixelImage(gpu::Allocator& a, const uint8_t* pixel, VkImageViewType view) {
-    gpu::Image img = gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, 1, 1, 1,
-                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                      VK_IMAGE_ASPECT_COLOR_BIT, view);
+    gpu::Image img =
+        gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, 1, 1, 1,
+                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT, view);
     try {
         gpu::uploadImage(a, img, pixel, 4);
     } catch (...) {
