@@ -60,8 +60,15 @@ constexpr uint64_t kCachedNormalBytes = sizeof(uint32_t);
 constexpr uint64_t kCachedVertexBytes = kCachedPositionBytes + kCachedNormalBytes;
 
 // Each LOD's vertex list as the cache pass reads it (THRONG_CACHE_VERTEX_WORDS a vertex): bind
-// pose position, octahedral normal, joints, weights.
+// pose position, octahedral normal, joints, weights, and the wear selector of the part or prop
+// the vertex is of (propWear; 0: the model's own), so that the pass skins no vertex of a part
+// the member does not wear (the raster and the resolve read none of those).
 std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vector<uint32_t>& lod_vertices) {
+    std::vector<uint32_t> wear(asset.vertices.size(), 0u);
+    for (uint32_t p = 0; p < asset.props.size(); ++p)
+        for (uint32_t v = asset.props[p].first_vertex;
+             v < asset.props[p].first_vertex + asset.props[p].vertex_count && v < wear.size(); ++v)
+            wear[v] = propWear(asset, p);
     std::vector<uint32_t> words;
     words.reserve(lod_vertices.size() * THRONG_CACHE_VERTEX_WORDS);
     for (uint32_t id : lod_vertices) {
@@ -71,6 +78,7 @@ std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vecto
         words.push_back(uint32_t(v.joints[0]) | uint32_t(v.joints[1]) << 16);
         words.push_back(uint32_t(v.joints[2]) | uint32_t(v.joints[3]) << 16);
         for (int k = 0; k < 4; ++k) words.push_back(std::bit_cast<uint32_t>(v.weights[k]));
+        words.push_back(wear[id]);
     }
     return words;
 }

@@ -18,10 +18,11 @@ void expand(Bounds& b, const glm::vec3& p) {
     b.max = glm::max(b.max, p);
 }
 
-// An empty box padded as clipCullBox (crowd.cpp) pads a clip's; a point at the origin for none.
+// `b` padded as clipCullBox (crowd.cpp) pads a clip's box; a point at the origin where `b` is empty.
 Bounds padded(const Bounds& b) {
     if (!(b.min.x <= b.max.x)) return Bounds{glm::vec3(0.0f), glm::vec3(0.0f)};
-    const glm::vec3 pad = 0.01f * (b.max - b.min) + glm::vec3(1e-5f) * (1.0f + glm::max(glm::abs(b.min), glm::abs(b.max)));
+    const glm::vec3 pad =
+        0.01f * (b.max - b.min) + glm::vec3(1e-5f) * (1.0f + glm::max(glm::abs(b.min), glm::abs(b.max)));
     return {b.min - pad, b.max + pad};
 }
 
@@ -57,7 +58,9 @@ PartBoxes partBoxes(const BakedAsset& asset, std::span<const AssetRange> ranges)
         if (std::find(out.model.begin(), out.model.end(), m) == out.model.end()) continue;
         const uint32_t v_end = std::min<uint32_t>(r.first_vertex + r.vertex_count, uint32_t(asset.vertices.size()));
         for (uint32_t c = r.first_clip; c < r.first_clip + r.clip_count && c < clips; ++c) {
-            auto box = [&](uint32_t v) -> Bounds& { return group[v] < 0 ? own[c] : parts[c * props + size_t(group[v])]; };
+            auto box = [&](uint32_t v) -> Bounds& {
+                return group[v] < 0 ? own[c] : parts[c * props + size_t(group[v])];
+            };
             for (uint32_t v = r.first_vertex; v < v_end; ++v) // the bind pose (`static` draws it)
                 expand(box(v), glm::vec3(asset.vertices[v].position[0], asset.vertices[v].position[1],
                                          asset.vertices[v].position[2]));
@@ -69,7 +72,8 @@ PartBoxes partBoxes(const BakedAsset& asset, std::span<const AssetRange> ranges)
                     std::array<glm::vec4, 3> blend{};
                     for (int i = 0; i < 4; ++i)
                         if (vx.weights[i] > 0.0f && vx.joints[i] < asset.joint_count)
-                            for (int k = 0; k < 3; ++k) blend[size_t(k)] += vx.weights[i] * rows[3 * vx.joints[i] + size_t(k)];
+                            for (int k = 0; k < 3; ++k)
+                                blend[size_t(k)] += vx.weights[i] * rows[3 * vx.joints[i] + size_t(k)];
                     const glm::vec4 p(vx.position[0], vx.position[1], vx.position[2], 1.0f);
                     expand(box(v), glm::vec3(glm::dot(blend[0], p), glm::dot(blend[1], p), glm::dot(blend[2], p)));
                 }
@@ -86,7 +90,8 @@ std::vector<glm::vec4> cullBoxTable(std::span<const Bounds> clips, const PartBox
     std::vector<glm::vec4> table;
     std::vector<uint32_t> clip_model(clips.size(), 0);
     for (uint32_t m = 0; m < ranges.size(); ++m)
-        for (uint32_t c = ranges[m].first_clip; c < ranges[m].first_clip + ranges[m].clip_count && c < clips.size(); ++c)
+        for (uint32_t c = ranges[m].first_clip; c < ranges[m].first_clip + ranges[m].clip_count && c < clips.size();
+             ++c)
             clip_model[c] = m;
     auto hasParts = [&](uint32_t m) {
         return std::find(parts.model.begin(), parts.model.end(), m) != parts.model.end();

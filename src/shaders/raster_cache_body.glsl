@@ -15,7 +15,8 @@
 // skinVertex: THRONG_RASTER_VAT (raster_cache_vat.comp) samples the vertex animation,
 // THRONG_RASTER_PROCEDURAL (raster_cache_procedural.comp) swims the rest mesh,
 // THRONG_RASTER_VERTICES (raster_cache_vertices.comp) copies technique cpu's CPU-skinned vertices.
-// Every variant stores the position and normal once for every cluster and pixel that uses them.
+// Every variant stores the position and normal once for every cluster and pixel that uses them;
+// the skeletal ones skip the vertices of parts the member does not wear (nothing reads them).
 // The member's index among the cached members goes to member_slots for the resolve.
 // Expects shared.h and one of the defines above.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -86,6 +87,10 @@ void main() {
         }
     }
 #endif
+#ifndef THRONG_CACHE_PER_VERTEX
+    uint key = instances[member].key;
+    if (key == 0u) key = member;
+#endif
     if (gl_LocalInvocationID.x == 0u) member_slots[member] = region.cached_index + slot;
     barrier();
     uint first = raster_models[model].lod_vertices[pc.lod].x, base = region.cache_vertex + slot * region.vertices;
@@ -98,6 +103,8 @@ void main() {
         cache_normals[base + v] = encodeCachedNormal(n);
 #else
         uint b = (first + v) * THRONG_CACHE_VERTEX_WORDS;
+        uint wear = lod_vertex_words[b + 10u]; // a part's vertex: skinned only where the member wears it
+        if (wear != 0u && !throngWears(key, wear)) continue;
         vec3 position = uintBitsToFloat(uvec3(lod_vertex_words[b], lod_vertex_words[b + 1u], lod_vertex_words[b + 2u]));
         uint j01 = lod_vertex_words[b + 4u], j23 = lod_vertex_words[b + 5u];
         uvec4 joints = uvec4(j01 & 0xffffu, j01 >> 16, j23 & 0xffffu, j23 >> 16);

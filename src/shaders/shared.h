@@ -98,7 +98,7 @@ using uint = uint32_t;
        // then a uint per resolve tile (1: the resolve shaded a pixel of it), then the listed tiles' indices
 #define THRONG_RESOLVE_TILES_FLAGS 4u // the word of tile 0's flag; the list starts after every tile's flag
 #define THRONG_CACHE_VERTEX_WORDS                                                                                      \
-    10 // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats)
+    11 // position (3 floats), normal (octahedral snorm16 x 2), joints (4 x u16), weights (4 floats), wear selector
 #define THRONG_CACHE_MAX_JOINTS 128 // the cache pass keeps a member's palette in shared memory; more joints: no cache
 #define THRONG_RASTER_LOCAL_SIZE 64 // threads per (member, cluster) workgroup: one per cluster vertex
 #define THRONG_CACHE_LOCAL_SIZE 128 // threads per workgroup of the vertex cache pass: one workgroup per cached member
