@@ -242,6 +242,21 @@ class KitGpu : public test::GpuSuite {
     }
     static inline BakedAsset* asset_ = nullptr;
     static inline render::GpuAsset* on_gpu_ = nullptr;
+    static constexpr uint32_t kWidth = 320, kHeight = 180;
+    // The last of `frames` frames (at `time`) of `crowd` in the street view, kWidth x kHeight,
+    // with `s`'s technique, raster and culling.
+    render::RenderOutput draw(const render::Crowd& crowd, render::RenderSettings s, uint32_t frames, float time) const {
+        s.width = kWidth;
+        s.height = kHeight;
+        s.frames = frames;
+        s.time = time;
+        s.baked = asset_;
+        const glm::mat4 vp =
+            render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, *on_gpu_, crowd, vp, s);
+        EXPECT_TRUE(out.ok()) << out.error().message;
+        return out.ok() ? std::move(out).value() : render::RenderOutput{};
+    }
 };
 
 // The kit crowd through the compute rasterizer against the hardware's picture (each draws a part
@@ -252,23 +267,14 @@ TEST_F(KitGpu, BothRasterizersDrawTheSameParts) {
     render::CrowdLayout layout;
     layout.count = 80;
     const render::Crowd crowd = render::makeCrowd(*asset_, layout);
-    const uint32_t w = 320, h = 180;
     for (const char* technique : {"baked", "static", "vat"}) {
-        auto draw = [&](Raster raster) {
+        auto drawn = [&](Raster raster) {
             render::RenderSettings s;
-            s.width = w;
-            s.height = h;
-            s.frames = 2;
-            s.time = 0.4f;
             s.technique = technique;
             s.raster = raster;
-            s.baked = asset_;
-            const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
-            Result<render::RenderOutput> out = render::renderCrowd(*allocator_, *on_gpu_, crowd, vp, s);
-            EXPECT_TRUE(out.ok()) << out.error().message;
-            return out.ok() ? std::move(out).value() : render::RenderOutput{};
+            return draw(crowd, s, 2, 0.4f);
         };
-        const render::RenderOutput hardware = draw(Raster::Hardware), compute = draw(Raster::Compute);
+        const render::RenderOutput hardware = drawn(Raster::Hardware), compute = drawn(Raster::Compute);
         ASSERT_EQ(compute.raster, Raster::Compute) << technique;
         const test::Agreement a = test::comparePictures(hardware, compute, 24);
         std::printf("%s: %zu of %zu pixels differ (%zu covered)\n", technique, a.differ, a.pixels, a.covered);
@@ -384,28 +390,19 @@ TEST_F(KitGpu, CullingByWornPartsChangesNoPixel) {
     render::CrowdLayout layout;
     layout.count = 300;
     const render::Crowd crowd = render::makeCrowd(*asset_, layout);
-    const uint32_t w = 320, h = 180;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(w) / float(h));
     for (Raster raster : {Raster::Hardware, Raster::Compute}) {
         if (raster == Raster::Compute && !context_->int64_atomics) continue;
-        auto draw = [&](bool cull) {
+        auto drawn = [&](bool cull) {
             render::RenderSettings s;
-            s.width = w;
-            s.height = h;
-            s.frames = 3;
-            s.time = 0.9f;
             s.technique = "baked";
             s.raster = raster;
-            s.baked = asset_;
             s.cull = CullSettings{cull, false, 0.0f, cull};
-            Result<render::RenderOutput> out = render::renderCrowd(*allocator_, *on_gpu_, crowd, vp, s);
-            EXPECT_TRUE(out.ok()) << out.error().message;
-            return out.ok() ? std::move(out).value() : render::RenderOutput{};
+            return draw(crowd, s, 3, 0.9f);
         };
-        const render::RenderOutput all = draw(false), culled = draw(true);
+        const render::RenderOutput all = drawn(false), culled = drawn(true);
         const render::PartBoxes kept = on_gpu_->part_boxes;
         on_gpu_->part_boxes = {};
-        const render::RenderOutput whole = draw(true);
+        const render::RenderOutput whole = drawn(true);
         on_gpu_->part_boxes = kept;
         ASSERT_EQ(all.rgba.size(), culled.rgba.size());
         size_t differ = 0;

@@ -238,6 +238,54 @@ class LooksGpu : public test::GpuSuite {
         EXPECT_TRUE(out.ok()) << s.technique << ": " << out.error().message;
         return out.ok() ? std::move(out).value() : render::RenderOutput{};
     }
+    // 40 members of `a`, untinted (a look's colours then show as they are).
+    static render::Crowd crowdOf(const BakedAsset& a) {
+        render::CrowdLayout layout;
+        layout.count = 40;
+        render::Crowd crowd = render::makeCrowd(a, layout);
+        for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
+        return crowd;
+    }
+    static glm::mat4 streetView(const render::Crowd& crowd) {
+        return render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    }
+    // Small impostors for the tests that draw every member as one.
+    static BakeOptions impostorOptions() {
+        BakeOptions o;
+        o.impostors.enabled = true;
+        o.impostors.tile = 64;
+        o.impostors.azimuths = 8;
+        o.impostors.elevations = 2;
+        o.impostors.fps = 5.0f;
+        return o;
+    }
+    // Every member of `crowd` taking key `key`: `a` against `b` (the same crowd painted as `a`
+    // draws it) for every mesh technique through both rasterizers, the same pictures (the last
+    // bit of rounding aside). Returns `a`'s picture through `baked` on the hardware path.
+    render::RenderOutput expectSamePictures(const BakedAsset& a, const render::GpuAsset& a_gpu, const BakedAsset& b,
+                                            const render::GpuAsset& b_gpu, render::Crowd& crowd, uint32_t key,
+                                            const char* label) const {
+        for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
+        const glm::mat4 vp = streetView(crowd);
+        render::RenderOutput baked;
+        for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "pose", "static"})
+            for (Raster raster : {Raster::Hardware, Raster::Compute}) {
+                if (raster == Raster::Compute && !context_->int64_atomics) continue;
+                render::RenderSettings s;
+                s.technique = technique;
+                s.raster = raster;
+                const render::RenderOutput pa = draw(a, a_gpu, crowd, vp, s);
+                const render::RenderOutput pb = draw(b, b_gpu, crowd, vp, s);
+                const test::Agreement agree = test::comparePictures(pa, pb, 2);
+                std::printf("%s (key %u) %-12s %-8s %zu of %zu pixels differ (%zu covered)\n", label, key, technique,
+                            pa.raster == Raster::Compute ? "compute" : "hardware", agree.differ, agree.pixels,
+                            agree.covered);
+                EXPECT_GT(agree.covered, 1000u) << technique;
+                EXPECT_LE(agree.differ, agree.pixels / 1000) << technique << " key " << key;
+                if (std::string(technique) == "baked" && raster == Raster::Hardware) baked = pa;
+            }
+        return baked;
+    }
 };
 
 // Every member of key k, drawn with the kit's looks, against the kit without looks whose looked
@@ -248,11 +296,7 @@ TEST_F(LooksGpu, MembersWearTheColoursTheirKeysChoose) {
     const BakedAsset looked = bakedKit(true);
     Result<render::GpuAsset> looked_gpu = render::uploadAsset(*allocator_, looked);
     ASSERT_TRUE(looked_gpu.ok()) << looked_gpu.error().message;
-    render::CrowdLayout layout;
-    layout.count = 40;
-    render::Crowd crowd = render::makeCrowd(looked, layout);
-    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    render::Crowd crowd = crowdOf(looked);
     std::vector<std::set<uint32_t>> chosen(looked.looks.size());
     for (uint32_t key : {3u, 11u}) {
         BakedAsset painted = looked;
@@ -265,23 +309,7 @@ TEST_F(LooksGpu, MembersWearTheColoursTheirKeysChoose) {
         }
         Result<render::GpuAsset> painted_gpu = render::uploadAsset(*allocator_, painted);
         ASSERT_TRUE(painted_gpu.ok()) << painted_gpu.error().message;
-        for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
-        const bool compute = context_->int64_atomics;
-        for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "pose", "static"})
-            for (Raster raster : {Raster::Hardware, Raster::Compute}) {
-                if (raster == Raster::Compute && !compute) continue;
-                render::RenderSettings s;
-                s.technique = technique;
-                s.raster = raster;
-                const render::RenderOutput a = draw(looked, looked_gpu.value(), crowd, vp, s);
-                const render::RenderOutput b = draw(painted, painted_gpu.value(), crowd, vp, s);
-                const test::Agreement agree = test::comparePictures(a, b, 2);
-                std::printf("key %u %-12s %-8s %zu of %zu pixels differ (%zu covered)\n", key, technique,
-                            a.raster == Raster::Compute ? "compute" : "hardware", agree.differ, agree.pixels,
-                            agree.covered);
-                EXPECT_GT(agree.covered, 1000u) << technique;
-                EXPECT_LE(agree.differ, agree.pixels / 1000) << technique << " key " << key;
-            }
+        expectSamePictures(looked, looked_gpu.value(), painted, painted_gpu.value(), crowd, key, "colours");
         painted_gpu.value().release();
     }
     for (size_t l = 0; l < chosen.size(); ++l) EXPECT_EQ(chosen[l].size(), 2u) << "look " << l << ": pick other keys";
@@ -294,21 +322,13 @@ TEST_F(LooksGpu, MembersWearTheColoursTheirKeysChoose) {
 // pixel); and two keys that choose other colours give other pictures. (Parts are not in impostor
 // pictures.)
 TEST_F(LooksGpu, ImpostorsKeepTheirMembersColours) {
-    BakeOptions o;
-    o.impostors.enabled = true;
-    o.impostors.tile = 64;
-    o.impostors.azimuths = 8;
-    o.impostors.elevations = 2;
-    o.impostors.fps = 5.0f;
+    const BakeOptions o = impostorOptions();
     Result<BakedAsset> looked = bake(makeKit(), o);
     ASSERT_TRUE(looked.ok()) << looked.error().message;
     Result<render::GpuAsset> looked_gpu = render::uploadAsset(*allocator_, looked.value());
     ASSERT_TRUE(looked_gpu.ok()) << looked_gpu.error().message;
-    render::CrowdLayout layout;
-    layout.count = 40;
-    render::Crowd crowd = render::makeCrowd(looked.value(), layout);
-    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    render::Crowd crowd = crowdOf(looked.value());
+    const glm::mat4 vp = streetView(crowd);
     render::RenderSettings s;
     s.technique = "baked";
     s.cull.impostor_px = 10000.0f; // every member
@@ -489,11 +509,7 @@ TEST_F(LooksGpu, MembersWearTheTexturesTheirKeysChoose) {
     ASSERT_EQ(varied.looks.size(), 4u);
     Result<render::GpuAsset> varied_gpu = render::uploadAsset(*allocator_, varied);
     ASSERT_TRUE(varied_gpu.ok()) << varied_gpu.error().message;
-    render::CrowdLayout layout;
-    layout.count = 40;
-    render::Crowd crowd = render::makeCrowd(varied, layout);
-    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    render::Crowd crowd = crowdOf(varied);
     std::vector<render::RenderOutput> by_key;
     for (uint32_t choice : {0u, 1u}) {
         const uint32_t key = keyChoosing(varied.looks[1], choice);
@@ -508,26 +524,10 @@ TEST_F(LooksGpu, MembersWearTheTexturesTheirKeysChoose) {
         }
         Result<render::GpuAsset> painted_gpu = render::uploadAsset(*allocator_, painted);
         ASSERT_TRUE(painted_gpu.ok()) << painted_gpu.error().message;
-        for (gpu::shader::InstanceRecord& r : crowd.instances) r.key = key;
-        for (const char* technique : {"cpu", "palette", "palette-ubo", "bonetex", "baked", "vat", "pose", "static"})
-            for (Raster raster : {Raster::Hardware, Raster::Compute}) {
-                if (raster == Raster::Compute && !context_->int64_atomics) continue;
-                render::RenderSettings s;
-                s.technique = technique;
-                s.raster = raster;
-                const render::RenderOutput a = draw(varied, varied_gpu.value(), crowd, vp, s);
-                const render::RenderOutput b = draw(painted, painted_gpu.value(), crowd, vp, s);
-                const test::Agreement agree = test::comparePictures(a, b, 2);
-                std::printf("texture %u (key %u) %-12s %-8s %zu of %zu pixels differ (%zu covered)\n", choice, key,
-                            technique, a.raster == Raster::Compute ? "compute" : "hardware", agree.differ, agree.pixels,
-                            agree.covered);
-                EXPECT_GT(agree.covered, 1000u) << technique;
-                EXPECT_LE(agree.differ, agree.pixels / 1000) << technique << " key " << key;
-                if (std::string(technique) == "baked" && raster == Raster::Hardware) by_key.push_back(a);
-            }
+        by_key.push_back(
+            expectSamePictures(varied, varied_gpu.value(), painted, painted_gpu.value(), crowd, key, "textures"));
         painted_gpu.value().release();
     }
-    ASSERT_EQ(by_key.size(), 2u);
     const test::Agreement keys = test::comparePictures(by_key[0], by_key[1], 2);
     EXPECT_GT(keys.differ, keys.covered / 10) << "the two textures draw alike";
     varied_gpu.value().release();
@@ -538,12 +538,7 @@ TEST_F(LooksGpu, MembersWearTheTexturesTheirKeysChoose) {
 // kit whose look has no textures and those colours (the CPU's means), for a key of each
 // texture. (How a look's impostor compares with the mesh: ImpostorsKeepTheirMembersColours.)
 TEST_F(LooksGpu, ImpostorsDrawTheTexturesMeanColour) {
-    BakeOptions o;
-    o.impostors.enabled = true;
-    o.impostors.tile = 64;
-    o.impostors.azimuths = 8;
-    o.impostors.elevations = 2;
-    o.impostors.fps = 5.0f;
+    const BakeOptions o = impostorOptions();
     const Model model = variedKit();
     Result<BakedAsset> varied = bake(model, o);
     ASSERT_TRUE(varied.ok()) << varied.error().message;
@@ -562,11 +557,8 @@ TEST_F(LooksGpu, ImpostorsDrawTheTexturesMeanColour) {
     ASSERT_TRUE(flat_baked.ok()) << flat_baked.error().message;
     Result<render::GpuAsset> flat_gpu = render::uploadAsset(*allocator_, flat_baked.value());
     ASSERT_TRUE(flat_gpu.ok()) << flat_gpu.error().message;
-    render::CrowdLayout layout;
-    layout.count = 40;
-    render::Crowd crowd = render::makeCrowd(varied.value(), layout);
-    for (gpu::shader::InstanceRecord& r : crowd.instances) r.color = 0xffffffffu;
-    const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / float(kHeight));
+    render::Crowd crowd = crowdOf(varied.value());
+    const glm::mat4 vp = streetView(crowd);
     render::RenderSettings s;
     s.technique = "baked";
     s.cull.impostor_px = 10000.0f; // every member
