@@ -400,6 +400,15 @@ TEST_F(KitGpu, CullingByWornPartsChangesNoPixel) {
             return draw(crowd, s, 3, 0.9f);
         };
         const render::RenderOutput all = drawn(false), culled = drawn(true);
+        // What the members draw unculled: the body's triangles and each part's at its share.
+        double worn = 0.0;
+        for (uint32_t sm = 0; sm < asset_->submeshes.size(); ++sm) {
+            const int part = partOf(*asset_, sm);
+            worn +=
+                (part < 0 ? 1.0 : double(asset_->props[size_t(part)].share)) * (asset_->submeshes[sm].index_count / 3);
+        }
+        EXPECT_NEAR(double(all.drawn.triangles), worn * double(crowd.instances.size()), 1e-3 * worn * 300.0);
+        EXPECT_LT(all.drawn.triangles, all.submitted_triangles) << "every part counted on every member";
         const render::PartBoxes kept = on_gpu_->part_boxes;
         on_gpu_->part_boxes = {};
         const render::RenderOutput whole = drawn(true);

@@ -437,6 +437,22 @@ uint64_t CrowdGpu::modelTriangles(uint32_t model, uint32_t lod) const {
     return n;
 }
 
+double CrowdGpu::wornTriangles(uint32_t model, uint32_t lod) const {
+    const gpu::shader::CullAsset& c = cull_assets_[model];
+    double n = 0.0;
+    for (uint32_t s = c.first_submesh; s < c.first_submesh + c.submesh_count && s < lods_[lod].ranges.size(); ++s) {
+        const uint32_t wear =
+            s < asset_->submesh_props.size() ? asset_->submesh_props[s] >> THRONG_DRAW_WEAR_SHIFT : 0u;
+        // The wear selector's interval of 256ths (throngWears in shared.h); no salt: every member.
+        const double share =
+            (wear & 0x7fu) == 0u
+                ? 1.0
+                : double(((wear >> 15u) & 0x1ffu) - std::min((wear >> 7u) & 0xffu, (wear >> 15u) & 0x1ffu)) / 256.0;
+        n += share * double(lods_[lod].ranges[s].y / 3);
+    }
+    return n;
+}
+
 uint64_t CrowdGpu::fullDetailTriangles() const {
     uint64_t n = 0;
     for (uint32_t m = 0; m < cull_assets_.size(); ++m) n += uint64_t(cull_assets_[m].capacity) * modelTriangles(m, 0);
@@ -452,7 +468,10 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     if (!slot_culled_[slot]) {
         c.in_frustum = live_;
         c.per_lod[0] = live_;
-        c.triangles = fullDetailTriangles();
+        double triangles = 0.0;
+        for (uint32_t m = 0; m < cull_assets_.size(); ++m)
+            triangles += double(cull_assets_.size() > 1 ? cull_assets_[m].capacity : live_) * wornTriangles(m, 0);
+        c.triangles = uint64_t(std::llround(triangles));
         return c;
     }
     const uint32_t* raw = static_cast<const uint32_t*>(readback_[slot]->mapped());
@@ -460,19 +479,21 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     c.occluded = raw[THRONG_COUNT_OCCLUDED];
     c.impostors = raw[THRONG_COUNT_IMPOSTORS];
     c.hardware = raw[THRONG_COUNT_HARDWARE];
+    double triangles = 0.0;
     for (size_t l = 0; l < lods_.size(); ++l) {
         c.per_lod[l] = raw[l] + (l == 0 ? raw[THRONG_COUNT_HARDWARE] : 0u); // auto's hardware share of LOD 0
-        if (cull_assets_.size() == 1) c.triangles += uint64_t(c.per_lod[l]) * lodTriangles(lods_[l]);
+        if (cull_assets_.size() == 1) triangles += double(c.per_lod[l]) * wornTriangles(0, uint32_t(l));
     }
     const uint32_t models = uint32_t(cull_assets_.size());
     for (uint32_t m = 0; models > 1 && m < models; ++m) {
         for (uint32_t l = 0; l < lods_.size(); ++l)
-            c.triangles += uint64_t(std::min(raw[gpu::shader::throngRegionCount(m, l)], cull_assets_[m].capacity)) *
-                           modelTriangles(m, l);
-        c.triangles += // auto's hardware share of its LOD 0
-            uint64_t(std::min(raw[gpu::shader::throngRegionHardware(models, m)], cull_assets_[m].capacity)) *
-            modelTriangles(m, 0);
+            triangles += double(std::min(raw[gpu::shader::throngRegionCount(m, l)], cull_assets_[m].capacity)) *
+                         wornTriangles(m, l);
+        triangles += // auto's hardware share of its LOD 0
+            double(std::min(raw[gpu::shader::throngRegionHardware(models, m)], cull_assets_[m].capacity)) *
+            wornTriangles(m, 0);
     }
+    c.triangles = uint64_t(std::llround(triangles));
     return c;
 }
 

@@ -46,7 +46,10 @@ struct CullCounts {
     uint32_t impostors = 0; // drawn as impostors (not in per_lod)
     uint32_t hardware = 0;  // of per_lod[0], drawn by the hardware with auto (HardwareShare)
     std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
-    uint64_t triangles = 0; // drawn: per LOD its members times its triangles
+    // Drawn: per LOD its members times its triangles, a part's or prop's (kits, --attach) counted
+    // at its share of the members (the members who wear it draw it; an expectation where the
+    // counts are per level, not per member).
+    uint64_t triangles = 0;
 };
 
 // Which culled members the technique's indirect draws cover; the compute rasterizer
@@ -191,8 +194,12 @@ class CrowdGpu {
     const std::vector<gpu::shader::CullAsset>& models() const { return cull_assets_; }
     // The model whose submeshes hold `submesh` (0 for one model).
     uint32_t modelOfSubmesh(uint32_t submesh) const;
-    // Model `model`'s triangles at level `lod`, and every live member's at LOD 0 together.
+    // Model `model`'s triangles at level `lod` (every part's), and every live member's at LOD 0
+    // together.
     uint64_t modelTriangles(uint32_t model, uint32_t lod) const;
+    // What a member of model `model` draws at level `lod` on average: its parts' and props'
+    // triangles weighed by their shares.
+    double wornTriangles(uint32_t model, uint32_t lod) const;
     uint64_t fullDetailTriangles() const;
 
   private:
