@@ -58,6 +58,8 @@ Status attachProps(BakedAsset& asset, std::span<const Attachment> attachments);
 // belongs to one, and the DrawConstants::draw_bits bits its draws carry (THRONG_DRAW_UNTINTED and
 // the prop's wear selector: src/shaders/shared.h; 0 for the model's own).
 int32_t propOfSubmesh(const BakedAsset& asset, uint32_t submesh);
+// Per vertex of `asset`: the prop (or part) it belongs to, -1 the model's own.
+std::vector<int32_t> propOfVertices(const BakedAsset& asset);
 bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh);
 uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh);
 

@@ -249,6 +249,15 @@ int32_t propOfSubmesh(const BakedAsset& asset, uint32_t submesh) {
     return -1;
 }
 
+std::vector<int32_t> propOfVertices(const BakedAsset& asset) {
+    std::vector<int32_t> out(asset.vertices.size(), -1);
+    for (uint32_t p = 0; p < asset.props.size(); ++p)
+        for (uint32_t v = asset.props[p].first_vertex;
+             v < asset.props[p].first_vertex + asset.props[p].vertex_count && v < out.size(); ++v)
+            out[v] = int32_t(p);
+    return out;
+}
+
 bool isPropSubmesh(const BakedAsset& asset, uint32_t submesh) { return propOfSubmesh(asset, submesh) >= 0; }
 
 uint32_t propDrawBits(const BakedAsset& asset, uint32_t submesh) {

@@ -64,11 +64,9 @@ constexpr uint64_t kCachedVertexBytes = kCachedPositionBytes + kCachedNormalByte
 // the vertex is of (propWear; 0: the model's own), so that the pass skins no vertex of a part
 // the member does not wear (the raster and the resolve read none of those).
 std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vector<uint32_t>& lod_vertices) {
-    std::vector<uint32_t> wear(asset.vertices.size(), 0u);
-    for (uint32_t p = 0; p < asset.props.size(); ++p)
-        for (uint32_t v = asset.props[p].first_vertex;
-             v < asset.props[p].first_vertex + asset.props[p].vertex_count && v < wear.size(); ++v)
-            wear[v] = propWear(asset, p);
+    std::vector<uint32_t> prop_wear;
+    for (uint32_t p = 0; p < asset.props.size(); ++p) prop_wear.push_back(propWear(asset, p));
+    const std::vector<int32_t> prop_of = propOfVertices(asset);
     std::vector<uint32_t> words;
     words.reserve(lod_vertices.size() * THRONG_CACHE_VERTEX_WORDS);
     for (uint32_t id : lod_vertices) {
@@ -78,7 +76,7 @@ std::vector<uint32_t> cacheVertexWords(const BakedAsset& asset, const std::vecto
         words.push_back(uint32_t(v.joints[0]) | uint32_t(v.joints[1]) << 16);
         words.push_back(uint32_t(v.joints[2]) | uint32_t(v.joints[3]) << 16);
         for (int k = 0; k < 4; ++k) words.push_back(std::bit_cast<uint32_t>(v.weights[k]));
-        words.push_back(wear[id]);
+        words.push_back(prop_of[id] < 0 ? 0u : prop_wear[size_t(prop_of[id])]);
     }
     return words;
 }

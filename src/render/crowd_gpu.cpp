@@ -443,12 +443,7 @@ double CrowdGpu::wornTriangles(uint32_t model, uint32_t lod) const {
     for (uint32_t s = c.first_submesh; s < c.first_submesh + c.submesh_count && s < lods_[lod].ranges.size(); ++s) {
         const uint32_t wear =
             s < asset_->submesh_props.size() ? asset_->submesh_props[s] >> THRONG_DRAW_WEAR_SHIFT : 0u;
-        // The wear selector's interval of 256ths (throngWears in shared.h); no salt: every member.
-        const double share =
-            (wear & 0x7fu) == 0u
-                ? 1.0
-                : double(((wear >> 15u) & 0x1ffu) - std::min((wear >> 7u) & 0xffu, (wear >> 15u) & 0x1ffu)) / 256.0;
-        n += share * double(lods_[lod].ranges[s].y / 3);
+        n += double(gpu::shader::throngWearShare(wear)) / 256.0 * double(lods_[lod].ranges[s].y / 3);
     }
     return n;
 }

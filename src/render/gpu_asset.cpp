@@ -66,9 +66,21 @@ void uploadVat(gpu::Allocator& a, const VatTexels& v, GpuAsset& g) {
                      g.has_vat ? v.width * v.frames * v.clips * texel_bytes : texel_bytes);
 }
 
+// uploadAsset(), with the part boxes (part_culling.h) of the models `models` (empty: the asset is
+// one), so that a library's are skinned once, by its own models' ranges.
+Result<GpuAsset> uploadModels(gpu::Allocator& a, const BakedAsset& asset, AnimationStorage storage,
+                              std::span<const AssetRange> models);
+
 } // namespace
 
 Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, AnimationStorage storage) {
+    return uploadModels(a, asset, storage, {});
+}
+
+namespace {
+
+Result<GpuAsset> uploadModels(gpu::Allocator& a, const BakedAsset& asset, AnimationStorage storage,
+                              std::span<const AssetRange> models) {
     const gpu::Context& ctx = *a.context;
     const VkPhysicalDeviceLimits& lim = ctx.properties.limits;
     const uint32_t width = asset.texelsPerRow();
@@ -114,7 +126,7 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
         for (uint32_t s = 0; s < asset.submeshes.size(); ++s) g.submesh_props.push_back(propDrawBits(asset, s));
         g.bind_bounds = asset.bind_bounds;
         g.ranges.push_back(wholeAsset(asset, g.coarse_error)); // the coarse error found above
-        g.part_boxes = partBoxes(asset, g.ranges);
+        g.part_boxes = partBoxes(asset, models.empty() ? std::span<const AssetRange>(g.ranges) : models);
         const VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         g.vertices = gpu::createBuffer(a, asset.vertices.size() * sizeof(BakedVertex),
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst, gpu::MemoryUse::Device);
@@ -181,12 +193,13 @@ Result<GpuAsset> uploadAsset(gpu::Allocator& a, const BakedAsset& asset, Animati
     return g;
 }
 
+} // namespace
+
 Result<GpuAsset> uploadLibrary(gpu::Allocator& a, const AssetLibrary& library, AnimationStorage storage) {
-    Result<GpuAsset> uploaded = uploadAsset(a, library.asset, storage);
+    Result<GpuAsset> uploaded = uploadModels(a, library.asset, storage, library.ranges);
     if (!uploaded) return uploaded;
     GpuAsset g = std::move(uploaded).value();
     g.ranges = library.ranges;
-    if (library.ranges.size() > 1) g.part_boxes = partBoxes(library.asset, g.ranges);
     g.warnings.insert(g.warnings.end(), library.notes.begin(), library.notes.end());
     if (library.ranges.size() > 1) {
         try { // out of memory: `g` frees what exists

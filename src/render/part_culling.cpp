@@ -37,7 +37,7 @@ PartBoxes partBoxes(const BakedAsset& asset, std::span<const AssetRange> ranges)
         ranges = whole;
     }
     const size_t props = asset.props.size(), clips = asset.clips.size();
-    std::vector<int32_t> group(asset.vertices.size(), -1); // per vertex: its prop, -1 the model's own
+    const std::vector<int32_t> group = propOfVertices(asset); // per vertex: its prop, -1 the model's own
     out.wear.resize(props);
     out.model.assign(props, 0);
     for (uint32_t p = 0; p < props; ++p) {
@@ -47,8 +47,6 @@ PartBoxes partBoxes(const BakedAsset& asset, std::span<const AssetRange> ranges)
             if (prop.first_vertex >= ranges[m].first_vertex &&
                 prop.first_vertex < ranges[m].first_vertex + ranges[m].vertex_count)
                 out.model[p] = m;
-        for (uint32_t v = prop.first_vertex; v < prop.first_vertex + prop.vertex_count && v < group.size(); ++v)
-            group[v] = int32_t(p);
     }
     const Bounds none{glm::vec3(kInf), glm::vec3(-kInf)};
     std::vector<Bounds> own(clips, none), parts(clips * props, none);

@@ -268,6 +268,11 @@ THRONG_FN bool throngCarries(uint key, uint prop, uint share) { return (throngPr
 THRONG_FN uint throngWear(uint salt, uint lo, uint hi) {
     return (salt & 0x7fu) | (lo & 0xffu) << 7u | (hi & 0x1ffu) << 15u;
 }
+// The members a wear selector takes, in 256ths (256: every member).
+THRONG_FN uint throngWearShare(uint wear) {
+    uint lo = (wear >> 7u) & 0xffu, hi = (wear >> 15u) & 0x1ffu;
+    return (wear & 0x7fu) == 0u ? 256u : hi - (lo < hi ? lo : hi);
+}
 THRONG_FN bool throngWears(uint key, uint wear) {
     uint salt = wear & 0x7fu;
     if (salt == 0u) return true;
