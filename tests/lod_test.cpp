@@ -280,6 +280,78 @@ TEST(Lod, BuildLodsOnAHandMadeMesh) {
     EXPECT_LT(a.lods[1].error, 0.5f);
 }
 
+// A closed box of 8 vertices and 12 triangles, centred at `centre`, appended to `a` as submesh
+// `submesh` (a new one when it is the next index, else the triangles join that submesh's).
+void addBox(BakedAsset& a, glm::vec3 centre, glm::vec3 half, size_t submesh) {
+    const uint32_t base = uint32_t(a.vertices.size());
+    for (int i = 0; i < 8; ++i) {
+        BakedVertex v{};
+        const glm::vec3 p = centre + half * glm::vec3(i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f);
+        v.position[0] = p.x, v.position[1] = p.y, v.position[2] = p.z;
+        v.normal[1] = 1.0f;
+        v.weights[0] = 1.0f;
+        a.vertices.push_back(v);
+    }
+    const uint32_t faces[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                                   {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    if (submesh == a.submeshes.size())
+        a.submeshes.push_back(BakedSubmesh{uint32_t(a.indices.size()), 0, glm::vec4(1.0f), -1});
+    ASSERT_EQ(a.submeshes[submesh].first_index + a.submeshes[submesh].index_count, a.indices.size());
+    for (const auto& f : faces)
+        for (uint32_t k : f) a.indices.push_back(base + k);
+    a.submeshes[submesh].index_count += 36;
+}
+
+// The stalled chain's fallbacks (lod.cpp): pieces too small to simplify alone, each its own
+// submesh (more of them than a share group holds), are joined and clustered as one body; the
+// chain goes well below the pieces' 12 triangles each, and every triangle of a level stays in a
+// submesh one of its vertices came from.
+TEST(Lod, ManySmallPiecesAreSimplifiedAsOneBody) {
+    BakedAsset a;
+    const int side = 7; // 49 boxes in a 7 x 7 patch: 588 triangles
+    for (int z = 0; z < side; ++z)
+        for (int x = 0; x < side; ++x)
+            addBox(a, glm::vec3(float(x), 0.0f, float(z)), glm::vec3(0.3f), a.submeshes.size());
+    buildLods(a, kMaxBakedLods);
+    ASSERT_GE(a.lods.size(), 3u);
+    const uint64_t full = a.lods[0].triangleCount();
+    EXPECT_EQ(full, 588u);
+    EXPECT_LT(a.lods.back().triangleCount(), full / 10) << "the chain stalled";
+    for (size_t l = 1; l < a.lods.size(); ++l) {
+        EXPECT_LT(a.lods[l].triangleCount(), a.lods[l - 1].triangleCount());
+        EXPECT_GE(a.lods[l].error, a.lods[l - 1].error);
+        EXPECT_LT(a.lods[l].error, 2.0f * float(side)) << "LOD " << l; // within the patch's size
+        for (size_t s = 0; s < a.submeshes.size(); ++s) {
+            const BakedSubmesh& sub = a.submeshes[s];
+            const BakedLodRange& r = a.lods[l].submeshes[s];
+            for (uint32_t t = r.first_index; t < r.first_index + r.index_count; t += 3) {
+                bool own = false;
+                for (uint32_t k = 0; k < 3; ++k)
+                    own |= a.indices[t + k] >= a.vertices.size() ? false : a.indices[t + k] / 8 == sub.first_index / 36;
+                EXPECT_TRUE(own) << "LOD " << l << " submesh " << s;
+            }
+        }
+    }
+}
+
+// A long thin model (21 boxes touching in a row along x, 42 times longer than wide, one submesh,
+// like the FBX sample's chain of bones):
+// clustering on a cubic grid keeps every box or none, so the chain stopped at 252 triangles; on
+// the grid stretched per axis it goes on.
+TEST(Lod, ALongThinModelIsClusteredOnAStretchedGrid) {
+    BakedAsset a;
+    for (int i = 0; i < 21; ++i) addBox(a, glm::vec3(2.0f * float(i), 0.0f, 0.0f), glm::vec3(1.0f, 0.5f, 0.5f), 0);
+    buildLods(a, kMaxBakedLods);
+    ASSERT_GE(a.lods.size(), 2u);
+    EXPECT_EQ(a.lods[0].triangleCount(), 252u);
+    EXPECT_LE(a.lods.back().triangleCount(), 84u) << "the chain stalled";
+    for (size_t l = 1; l < a.lods.size(); ++l) {
+        EXPECT_LT(a.lods[l].triangleCount(), a.lods[l - 1].triangleCount());
+        EXPECT_GE(a.lods[l].error, a.lods[l - 1].error);
+        EXPECT_LT(a.lods[l].error, 42.0f) << "LOD " << l; // the row's length
+    }
+}
+
 TEST(Lod, RoundTripThroughAThrongFileIsBitExact) {
     const BakedAsset a = mustBake(makeWalker());
     const std::string path = (test::scratchDir("lod") / "walker.throng").string();
@@ -323,6 +395,24 @@ TEST(LodShared, Fox) {
 TEST(LodShared, RobotExpressive) {
     THRONG_ASSET(p, "RobotExpressive/RobotExpressive.glb");
     sharedChain(p, false);
+}
+
+// Models whose chains stalled before the fallbacks (the robot's 19 small meshes at 287
+// triangles, the FBX sample's row of boxes at 252) now reach the coarse levels a far crowd needs.
+void expectCoarseEnd(const std::string& path, double fraction) {
+    Result<Model> model = importModel(path);
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    const BakedAsset a = mustBake(model.value());
+    printChain(path, a);
+    EXPECT_LE(double(a.lods.back().triangleCount()), fraction * double(a.lods[0].triangleCount()));
+}
+TEST(LodShared, RobotExpressiveReachesTheCoarseEnd) {
+    THRONG_ASSET(p, "RobotExpressive/RobotExpressive.glb");
+    expectCoarseEnd(p, 0.02);
+}
+TEST(LodShared, FbxSampleReachesTheCoarseEnd) {
+    THRONG_ASSET(p, "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx");
+    expectCoarseEnd(p, 0.02);
 }
 
 // --- The CLI -------------------------------------------------------------------------------

@@ -22,12 +22,24 @@
 // hierarchy), or meshoptimizer's estimate where that is larger, and never below the level
 // before: a renderer picks the coarsest level whose error, projected, is small enough.
 //
+// Two fallbacks keep the coarse end going where both simplifiers stall (a model of many small
+// pieces stays hundreds of triangles wide, and a crowd of a million draws them all):
+// - a level that keeps more than 80% of the one before is tried again with the whole body (every
+//   submesh that is not a part) as one source, so clustering may join separate pieces (a robot
+//   of 19 meshes, each too small to simplify alone); once taken, the levels after it go on from
+//   the whole body, each triangle given back to the submesh most of its vertices came from;
+// - when neither simplifier gets a source below its level (clustering's grid is cubic, so on a
+//   long thin model it either keeps every piece or collapses everything), clustering runs once
+//   more on the positions stretched to a unit cube, one scale per axis.
+// Both run only where a source (or the whole level) stalls, so a chain without stalls is as before
+// (the built-ins' are).
+//
 // The chain stops at the requested number of levels, when a level would keep more than 80% of
 // the one before, or after a level of at most 0.3% of LOD 0. Past 2% of LOD 0 the levels shrink
 // faster (30% of the one before): those are for members a few pixels tall, which a crowd seen
-// along the ground has by the hundred thousand (the walker's last level has 24 triangles). Positions are simplified in
-// the bind pose; a clustered level can join vertices of different limbs that are close at rest, which shows only at the
-// distances its error is chosen for.
+// along the ground has by the hundred thousand (the walker's last level has 18 triangles).
+// Positions are simplified in the bind pose; a clustered level can join vertices of different
+// limbs that are close at rest, which shows only at the distances its error is chosen for.
 #include <throng/bake.h>
 
 #include <meshoptimizer.h>
@@ -59,11 +71,12 @@ struct SubmeshSource {
     std::vector<uint32_t> global;   // local vertex -> BakedAsset vertex
     std::vector<float> positions;   // x, y, z per local vertex
     std::vector<uint32_t> original; // LOD 0's triangles, local indices
-    std::vector<uint32_t> members;  // per local vertex: bit i set where the group's submesh i uses it
+    std::vector<uint32_t> members;  // per local vertex: bit i set where the group's submesh i uses it (i < 32)
+    std::vector<uint32_t> owner;    // per local vertex: the first of the group's submeshes that uses it
     float scale = 0.0f;             // meshopt_simplifyScale: relative error -> model units
 };
 
-constexpr size_t kMaxGroup = 32; // submeshes in one group (SubmeshSource::members' bits)
+constexpr size_t kMaxGroup = 32; // submeshes in a share group (SubmeshSource::members' bits)
 
 // Submeshes that share vertices (a mesh split into materials, as builtin:kit's body into skin,
 // top, bottom, shoes and hair) are simplified as one: apart, each one's edges along the others
@@ -122,8 +135,9 @@ SubmeshSource compact(const BakedAsset& asset, const std::vector<uint32_t>& grou
                 c.global.push_back(v);
                 c.positions.insert(c.positions.end(), asset.vertices[v].position, asset.vertices[v].position + 3);
                 c.members.push_back(0u);
+                c.owner.push_back(uint32_t(g));
             }
-            c.members[it->second] |= 1u << g;
+            if (g < kMaxGroup) c.members[it->second] |= 1u << g;
             c.original.push_back(it->second);
         }
     }
@@ -133,7 +147,8 @@ SubmeshSource compact(const BakedAsset& asset, const std::vector<uint32_t>& grou
 
 // A group's level back into its submeshes: each triangle to a submesh all three of its vertices
 // belong to (the group's first such), else to the one most of them belong to (the first on a
-// tie). Local indices, per submesh of the group.
+// tie). A source of more than kMaxGroup submeshes (the whole body, the stalled chain's fallback)
+// counts each vertex for its first submesh only. Local indices, per submesh of the group.
 std::vector<std::vector<uint32_t>> splitGroup(const SubmeshSource& c, size_t submeshes,
                                               const std::vector<uint32_t>& indices) {
     std::vector<std::vector<uint32_t>> out(submeshes);
@@ -142,8 +157,14 @@ std::vector<std::vector<uint32_t>> splitGroup(const SubmeshSource& c, size_t sub
         return out;
     }
     for (size_t t = 0; t + 2 < indices.size(); t += 3) {
-        const uint32_t m[3] = {c.members[indices[t]], c.members[indices[t + 1]], c.members[indices[t + 2]]};
         uint32_t chosen = 0;
+        if (submeshes > kMaxGroup) {
+            const uint32_t o[3] = {c.owner[indices[t]], c.owner[indices[t + 1]], c.owner[indices[t + 2]]};
+            chosen = o[1] == o[2] ? o[1] : o[0];
+            out[chosen].insert(out[chosen].end(), indices.begin() + long(t), indices.begin() + long(t) + 3);
+            continue;
+        }
+        const uint32_t m[3] = {c.members[indices[t]], c.members[indices[t + 1]], c.members[indices[t + 2]]};
         if (const uint32_t all = m[0] & m[1] & m[2]; all != 0) {
             chosen = uint32_t(std::countr_zero(all));
         } else {
@@ -324,6 +345,23 @@ Candidate candidate(const SubmeshSource& c, const TriangleBvh& bvh, std::vector<
     return Candidate{std::move(indices), error};
 }
 
+// Positions mapped to [0, 1] on each axis by that axis's own extent (an axis of no extent to 0).
+std::vector<float> stretchToUnitCube(const std::vector<float>& positions) {
+    float lo[3] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+                   std::numeric_limits<float>::max()};
+    float hi[3] = {-lo[0], -lo[1], -lo[2]};
+    for (size_t i = 0; i < positions.size(); ++i) {
+        lo[i % 3] = std::min(lo[i % 3], positions[i]);
+        hi[i % 3] = std::max(hi[i % 3], positions[i]);
+    }
+    std::vector<float> out(positions.size());
+    for (size_t i = 0; i < positions.size(); ++i) {
+        const float extent = hi[i % 3] - lo[i % 3];
+        out[i] = extent > 0.0f ? (positions[i] - lo[i % 3]) / extent : 0.0f;
+    }
+    return out;
+}
+
 // The submesh's next level: about half the triangles of `level`, never more. Both simplifiers
 // run from LOD 0's triangles; of those that reach at most kStalled of the level's triangles the
 // one with the smaller error wins (edge collapses, usually, until seams and borders stall them
@@ -343,8 +381,16 @@ void simplifyLevel(const SubmeshSource& c, const TriangleBvh& bvh, double shrink
     n = meshopt_simplifySloppy(out.data(), c.original.data(), c.original.size(), c.positions.data(), c.global.size(),
                                3 * sizeof(float), target, kNoErrorLimit, &error);
     if (n > 0 && n < have) candidates.push_back(candidate(c, bvh, out, n, error));
-    if (candidates.empty()) return;
     auto reaches = [&](const Candidate& x) { return double(x.indices.size()) <= kStalled * double(have); };
+    if (std::none_of(candidates.begin(), candidates.end(), reaches)) {
+        // Both stalled: clustering on a grid stretched to the source's extent on every axis.
+        const std::vector<float> stretched = stretchToUnitCube(c.positions);
+        n = meshopt_simplifySloppy(out.data(), c.original.data(), c.original.size(), stretched.data(), c.global.size(),
+                                   3 * sizeof(float), target, kNoErrorLimit, &error);
+        // Its estimate is in stretched units, at most one model extent per unit.
+        if (n > 0 && n < have) candidates.push_back(candidate(c, bvh, out, n, error));
+    }
+    if (candidates.empty()) return;
     auto better = [&](const Candidate& x, const Candidate& y) {
         if (reaches(x) != reaches(y)) return reaches(x);
         if (reaches(x)) return x.error < y.error || (x.error == y.error && x.indices.size() < y.indices.size());
@@ -361,6 +407,46 @@ uint64_t triangles(const std::vector<SubmeshLevel>& levels) {
     uint64_t n = 0;
     for (const SubmeshLevel& l : levels) n += l.indices.size() / 3;
     return n;
+}
+
+// The stalled chain's fallback: every group of the body (submeshes that are not parts) joined
+// into one, the last group, whose level is the union of theirs (their errors' largest); parts'
+// groups stay as they are, in order.
+void joinBody(const BakedAsset& asset, std::vector<std::vector<uint32_t>>& groups, std::vector<float>& group_part_size,
+              std::vector<SubmeshSource>& sources, std::vector<SubmeshLevel>& current) {
+    std::vector<std::vector<uint32_t>> kept_groups;
+    std::vector<float> kept_sizes;
+    std::vector<SubmeshSource> kept_sources;
+    std::vector<SubmeshLevel> kept_levels;
+    std::vector<uint32_t> body;
+    std::vector<uint32_t> body_globals; // the body's current triangles, BakedAsset vertices
+    float body_error = 0.0f;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        if (group_part_size[g] >= 0.0f) {
+            kept_groups.push_back(std::move(groups[g]));
+            kept_sizes.push_back(group_part_size[g]);
+            kept_sources.push_back(std::move(sources[g]));
+            kept_levels.push_back(std::move(current[g]));
+            continue;
+        }
+        body.insert(body.end(), groups[g].begin(), groups[g].end());
+        for (uint32_t v : current[g].indices) body_globals.push_back(sources[g].global[v]);
+        body_error = std::max(body_error, current[g].error);
+    }
+    std::sort(body.begin(), body.end());
+    SubmeshSource joined = compact(asset, body);
+    std::unordered_map<uint32_t, uint32_t> local;
+    for (uint32_t v = 0; v < joined.global.size(); ++v) local.emplace(joined.global[v], v);
+    SubmeshLevel level{{}, body_error};
+    for (uint32_t v : body_globals) level.indices.push_back(local.at(v));
+    kept_groups.push_back(std::move(body));
+    kept_sizes.push_back(-1.0f);
+    kept_sources.push_back(std::move(joined));
+    kept_levels.push_back(std::move(level));
+    groups = std::move(kept_groups);
+    group_part_size = std::move(kept_sizes);
+    sources = std::move(kept_sources);
+    current = std::move(kept_levels);
 }
 
 } // namespace
@@ -391,7 +477,7 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
     for (const BakedProp& p : asset.props)
         for (uint32_t s = p.first_submesh; s < p.first_submesh + p.submesh_count && s < part_size.size(); ++s)
             part_size[s] = partSize(asset, p);
-    const std::vector<std::vector<uint32_t>> groups = shareGroups(asset, part_size);
+    std::vector<std::vector<uint32_t>> groups = shareGroups(asset, part_size);
     std::vector<float> group_part_size; // a group's first submesh's (a part's submeshes share its size)
     std::vector<SubmeshSource> sources;
     std::vector<SubmeshLevel> current;
@@ -410,11 +496,25 @@ void buildLods(BakedAsset& asset, uint32_t levels) {
     };
     const uint64_t full = bodyTriangles(current);
     uint64_t previous = full;
+    bool whole = false; // the body is one group (joinBody), after a stalled level
     while (asset.lods.size() < levels && double(previous) > kFloor * double(full)) {
-        std::vector<SubmeshLevel> next = current; // kept only if the level is worth it
         const double shrink = double(previous) <= kFar * double(full) ? kFarShrink : kLevelShrink;
-        for (size_t g = 0; g < next.size(); ++g) simplifyLevel(sources[g], bvhs[g], shrink, next[g]);
-        const uint64_t now = bodyTriangles(next);
+        std::vector<SubmeshLevel> next; // kept only if the level is worth it
+        auto simplifyAll = [&] {
+            next = current;
+            for (size_t g = 0; g < next.size(); ++g) simplifyLevel(sources[g], bvhs[g], shrink, next[g]);
+            return bodyTriangles(next);
+        };
+        uint64_t now = simplifyAll();
+        const size_t body_groups = size_t(
+            std::count_if(group_part_size.begin(), group_part_size.end(), [](float size) { return size < 0.0f; }));
+        if (double(now) > kWorthALevel * double(previous) && !whole && body_groups > 1) {
+            joinBody(asset, groups, group_part_size, sources, current);
+            bvhs.clear();
+            for (const SubmeshSource& c : sources) bvhs.push_back(buildBvh(c.positions, c.original));
+            whole = true;
+            now = simplifyAll();
+        }
         if (double(now) > kWorthALevel * double(previous)) break;
         if (asset.indices.size() + 3 * triangles(next) > std::numeric_limits<uint32_t>::max()) break; // 32-bit
         BakedLod lod;
