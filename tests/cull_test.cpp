@@ -52,7 +52,7 @@ std::set<uint32_t> membersSeenByCpu(const BakedAsset& baked, const render::Crowd
     const render::BakedAssetMesh mesh = render::cpuMesh(baked);
     const size_t joints = baked.source.palette.size();
     std::vector<render::MatrixRows> rows(crowd.instances.size() * joints);
-    render::sampleCrowdPoses(baked.source, crowd.instances, time, rows);
+    render::sampleCrowdPoses(render::poseSources(&baked.source), crowd.instances, time, rows);
     std::set<uint32_t> seen;
     for (uint32_t m = 0; m < crowd.instances.size(); ++m) {
         for (size_t v = 0; v < mesh.positions.size(); ++v) {

@@ -718,7 +718,7 @@ TEST(CrowdPose, MatchesTheDoubleReference) {
     const float time = 0.45f;
     const size_t joints = baked.source.palette.size();
     std::vector<render::MatrixRows> rows(instances.size() * joints);
-    render::sampleCrowdPoses(baked.source, instances, time, rows);
+    render::sampleCrowdPoses(render::poseSources(&baked.source), instances, time, rows);
     for (size_t i = 0; i < instances.size(); ++i) {
         const auto& inst = instances[i];
         const double local = double(time) * inst.speed + inst.time_offset;

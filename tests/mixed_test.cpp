@@ -263,7 +263,8 @@ TEST(AssetLibrary, ModelsScaledToOneSize) {
 
 // Three models in one crowd, drawn by the hardware with culling and LOD: the picture of the
 // three one-model crowds drawn apart and composed by their depth (the nearest wins), pixel for
-// pixel.
+// pixel; with palette and bonetex each member posed on the CPU from its own model's source
+// animation (three skeletons of different joint counts in one palette layout).
 TEST_F(Mixed, ModelsDrawAsTheirOwnCrowdsComposed) {
     const ThreeModels three;
     const auto& models = three.models;
@@ -289,7 +290,7 @@ TEST_F(Mixed, ModelsDrawAsTheirOwnCrowdsComposed) {
     const uint32_t w = 320, h = 180;
     for (const render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street}) {
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(w) / float(h));
-        for (const char* technique : {"baked", "static", "vat", "procedural"})
+        for (const char* technique : {"baked", "static", "vat", "procedural", "palette", "bonetex"})
             for (const bool occlusion : {false, true}) {
                 SCOPED_TRACE(std::string(technique) + " " + std::string(toString(view)) +
                              (occlusion ? " occlusion" : ""));
@@ -303,6 +304,7 @@ TEST_F(Mixed, ModelsDrawAsTheirOwnCrowdsComposed) {
                 s.raster = Raster::Hardware;
                 s.read_depth = true;
                 s.baked = &lib.asset;
+                s.model_sources = lib.sources; // palette and bonetex pose each member from its own model's
                 Result<render::RenderOutput> mixed = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
                 ASSERT_TRUE(mixed.ok()) << mixed.error().message;
                 EXPECT_LT(mixed.value().drawn.triangles, mixed.value().submitted_triangles) << "culling and LOD ran";
@@ -311,6 +313,7 @@ TEST_F(Mixed, ModelsDrawAsTheirOwnCrowdsComposed) {
                 for (uint32_t m = 0; m < 3; ++m) {
                     const render::Crowd part = membersOf(crowd, lib, m, *models[m]);
                     s.baked = models[m];
+                    s.model_sources = {};
                     Result<render::RenderOutput> out = render::renderCrowd(*allocator_, alone[m], part, vp, s);
                     ASSERT_TRUE(out.ok()) << out.error().message;
                     part_triangles += out.value().drawn.triangles;
@@ -352,6 +355,7 @@ TEST_F(Mixed, RefusesWhatCannotDrawItInOneLine) {
     s.width = s.height = 64;
     s.frames = 1;
     s.baked = &built.value().asset;
+    s.model_sources = built.value().sources;
     for (const TechniqueInfo& t : techniques()) {
         s.technique = std::string(t.name);
         s.raster = Raster::Hardware;
@@ -386,6 +390,21 @@ TEST_F(Mixed, RefusesWhatCannotDrawItInOneLine) {
     Result<render::RenderOutput> pose = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
     ASSERT_FALSE(pose.ok());
     EXPECT_EQ(pose.error().message, mixedCrowdProblem("pose"));
+    // Layers name one model's clips and joints: palette, which draws the crowd, refuses them here.
+    s.technique = "palette";
+    s.raster = Raster::Hardware;
+    s.layers = {"wave@shoulder"};
+    Result<render::RenderOutput> layered = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+    ASSERT_FALSE(layered.ok());
+    EXPECT_NE(layered.error().message.find("a crowd of several models takes none"), std::string::npos)
+        << layered.error().message;
+    EXPECT_EQ(layered.error().message.find('\n'), std::string::npos);
+    // Without the models' source animations palette cannot pose them: one line.
+    s.layers.clear();
+    s.model_sources = {};
+    Result<render::RenderOutput> unposed = render::renderCrowd(*allocator_, on_gpu.value(), crowd, vp, s);
+    ASSERT_FALSE(unposed.ok());
+    EXPECT_NE(unposed.error().message.find("source animation"), std::string::npos) << unposed.error().message;
     on_gpu.value().release();
 }
 
@@ -441,6 +460,7 @@ TEST_F(MixedThree, ComputeRasterizerDrawsTheCrowdAsTheHardwareDoes) {
         s.technique = technique;
         s.raster = raster;
         s.baked = &lib.asset;
+        s.model_sources = lib.sources;
         s.shadows.size = shadows;
         const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(w) / float(h));
         Result<render::RenderOutput> out = render::renderCrowd(*allocator_, on_gpu, crowd, vp, s);
@@ -457,7 +477,7 @@ TEST_F(MixedThree, ComputeRasterizerDrawsTheCrowdAsTheHardwareDoes) {
     };
     const CullSettings culled{true, true, 1.0f, true, true};
     for (const render::ViewKind view : {render::ViewKind::Overview, render::ViewKind::Street})
-        for (const char* technique : {"baked", "static", "vat", "procedural"}) {
+        for (const char* technique : {"baked", "static", "vat", "procedural", "palette", "bonetex"}) {
             const std::string what = std::string(technique) + ", " + std::string(toString(view));
             agree(draw(technique, view, Raster::Hardware, culled, 0), draw(technique, view, Raster::Compute, culled, 0),
                   what.c_str());

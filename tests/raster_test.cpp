@@ -517,7 +517,7 @@ PaletteCacheCheck checkPaletteCache(gpu::Allocator& allocator, const BakedAsset&
     ts.color_format = VK_FORMAT_R8G8B8A8_SRGB;
     ts.depth_format = VK_FORMAT_D32_SFLOAT;
     ts.frames_in_flight = 1;
-    ts.source = &baked.source;
+    ts.sources = render::poseSources(&baked.source);
     ts.layers = kPoseLayers;
     ts.encoding = encoding;
     ts.skinning = skinning;

@@ -103,8 +103,8 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& ass
 
 // One crowd of several models (issue #25, docs/MIXED_CROWDS.md), each member dealt one by
 // job.model_shares: one culling pass, one set of draws or one visibility buffer (either
-// rasterizer), with the techniques that skin from baked animation or draw the rest mesh
-// (mixedCrowdProblem), simulated or not, without impostors. One model: the function above. Errors: those above; no
+// rasterizer), with the techniques that have TechniqueInfo::mixed_crowds (mixedCrowdProblem),
+// simulated or not (as the technique allows), without impostors. One model: the function above. Errors: those above; no
 // models, more than 256, shares that are not one positive finite amount per model, models the crowd cannot hold
 // together (AssetLibrary).
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const BakedAsset* const> models,

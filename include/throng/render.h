@@ -144,8 +144,9 @@ struct CrowdRendererDesc : CrowdOptions {
     const BakedAsset* asset = nullptr;
     // A crowd of several models instead of `asset` (leave it null): one culling pass and one set of
     // draws for all; a Member names its model. max_members is then their sum (the field is not
-    // read). So far such a crowd is drawn by the hardware (raster auto falls back to it) with the
-    // techniques that skin from baked animation or draw the rest mesh (mixedCrowdProblem), without
+    // read). Such a crowd is drawn by the techniques with TechniqueInfo::mixed_crowds (those that
+    // skin from baked animation or draw the rest mesh, and palette and bonetex, which pose each
+    // member from its own model's source animation, without layers; mixedCrowdProblem), without
     // impostors; at most kMaxCrowdModels models and 4,096 clips together. Simulated, throng deals
     // the members to the models in the proportions of their max_members, each walking with its
     // own clips and speeds.

@@ -63,6 +63,9 @@ struct TechniqueInfo {
 
     // In `throng bench --techniques all` (the model's own technique joins it where it is not).
     bool in_bench_all = false;
+    // It draws a crowd of several models (issue #25): each member from its own model's data
+    // (mixedCrowdProblem says why not where it does not).
+    bool mixed_crowds = false;
 };
 
 // Every technique, in the order the tools list them.
@@ -81,9 +84,9 @@ std::string techniqueList(bool (*pick)(const TechniqueInfo&) = nullptr, std::str
 std::string simulationProblem(std::string_view name);
 
 // Why technique `name` cannot draw a crowd of several models ("" when it can, or when the
-// technique is unknown): it poses or skins members from one model's source animation or mesh on
-// the CPU or in its own pass (TechniqueInfo::needs_source, needs_cpu_mesh), which a crowd of
-// several models does not have yet (issue #25, docs/MIXED_CROWDS.md).
+// technique is unknown; TechniqueInfo::mixed_crowds): `pose` packs one model's skeleton and keys
+// into its own pass's tables and `cpu` skins one model's mesh, which a crowd of several models
+// does not give them yet (issue #25, docs/MIXED_CROWDS.md).
 std::string mixedCrowdProblem(std::string_view name);
 
 // The names of the techniques that have `ability`, as a sentence: "palette, palette-ubo, baked

@@ -95,6 +95,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
     render::RenderSettings s;
     static_cast<CrowdOptions&>(s) = job; // the crowd's options as given
     s.baked = &asset;
+    if (library) s.model_sources = library->sources;
     s.width = job.width;
     s.height = job.height;
     s.time = job.time;

@@ -189,6 +189,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         render::CrowdRendererSetup setup;
         static_cast<CrowdOptions&>(setup) = desc; // the crowd's options as the host gave them
         setup.baked = s.baked;
+        if (s.library) setup.model_sources = s.library->sources;
         // The host's members come and go within each model's room; a simulated crowd's are dealt
         // by throng (each model's share its max_members), counted from the records.
         if (s.library && !desc.simulate) setup.model_capacity = s.model_capacity;

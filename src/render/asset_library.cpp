@@ -153,6 +153,7 @@ Result<AssetLibrary> buildAssetLibrary(std::span<const BakedAsset* const> assets
             out.bind_bounds.max = glm::max(out.bind_bounds.max, a->bind_bounds.max);
         }
         lib.ranges.push_back(std::move(r));
+        lib.sources.push_back(a->source);
     }
 
     // Levels: a model with fewer repeats its coarsest; the library's error the largest.

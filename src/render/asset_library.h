@@ -20,9 +20,10 @@
 //   member's level from its model's errors). The library's level errors are the largest of the
 //   models' at each level (non-decreasing, as validate() wants).
 // - the source animation, impostors and the root joint's name are one model's things: a
-//   library of several models has none of the first two (techniques that sample the source on
-//   the CPU, and impostors, refuse such a crowd) and the first root joint name any model has
-//   (a name for messages: each clip keeps its own root motion curve).
+//   library of several models has none of the first two in `asset` and the first root joint name
+//   any model has (a name for messages: each clip keeps its own root motion curve). Each model's
+//   source animation is kept beside it (AssetLibrary::sources: palette, palette-ubo and bonetex
+//   pose each member from its own model's; `pose`, `cpu` and impostors refuse such a crowd).
 // A library of one model is that model unchanged.
 #pragma once
 
@@ -56,6 +57,9 @@ struct AssetLibrary {
     BakedAsset asset;               // every model concatenated (one model: that model)
     std::vector<AssetRange> ranges; // one per model, in the order given
     std::vector<std::string> notes; // what the concatenation left out, one line each
+    // Several models: each one's source animation, in `ranges` order (empty where a model has
+    // none; one model: in `asset`).
+    std::vector<AnimationSource> sources;
     // Several models' vertex animation (one model: in `asset`): texel (2 * (v - the model's first
     // vertex) + normal, frame, clip) at ((clip * asset.max_frames + frame) * vat_row_texels + x),
     // 4 components in asset.precision (floats in vat_f32 or halves in vat_f16). vat_row_texels 0:

@@ -1,5 +1,6 @@
 // CPU pose sampling for a whole crowd; see crowd_pose.h.
 #include "crowd_pose.h"
+#include "asset_library.h"
 
 #include <throng/anim.h>
 
@@ -42,43 +43,66 @@ MatrixRows toRows(const glm::mat4& m) {
 
 } // namespace
 
-void sampleCrowdPoses(const AnimationSource& s, std::span<const gpu::shader::InstanceRecord> instances, float time,
+PoseSources poseSources(const AnimationSource* source) {
+    PoseSources out;
+    if (source == nullptr || source->empty()) return out;
+    out.models = {source};
+    out.first_clip = {0};
+    out.joints = source->palette.size();
+    return out;
+}
+
+PoseSources poseSources(std::span<const AnimationSource> sources, std::span<const AssetRange> ranges, size_t joints) {
+    PoseSources out;
+    if (sources.empty() || sources.size() != ranges.size()) return out;
+    for (size_t m = 0; m < sources.size(); ++m) {
+        if (sources[m].empty() || sources[m].palette.size() > joints || sources[m].clips.size() != ranges[m].clip_count)
+            return PoseSources{};
+        out.models.push_back(&sources[m]);
+        out.first_clip.push_back(ranges[m].first_clip);
+    }
+    out.joints = joints;
+    return out;
+}
+
+void sampleCrowdPoses(const PoseSources& sources, std::span<const gpu::shader::InstanceRecord> instances, float time,
                       std::span<MatrixRows> out, std::span<const PoseLayerSetup> layers) {
-    const size_t joints = s.palette.size();
-    tbb::enumerable_thread_specific<Scratch> scratch([&] {
-        Scratch w;
-        w.local.resize(s.skeleton.size());
-        w.over.resize(s.skeleton.size());
-        w.model.resize(s.skeleton.size());
-        w.skin.resize(joints);
-        return w;
-    });
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, instances.size(), 64),
-                      [&](const tbb::blocked_range<size_t>& range) {
-                          Scratch& w = scratch.local();
-                          for (size_t i = range.begin(); i != range.end(); ++i) {
-                              const gpu::shader::InstanceRecord& inst = instances[i];
-                              const float local = time * inst.speed + inst.time_offset;
-                              const uint32_t clip_a = gpu::shader::throngClipA(inst.clips),
-                                             clip_b = gpu::shader::throngClipB(inst.clips);
-                              sampleClip(s, clip_a, local, w.local);
-                              if (inst.blend > 0.0f) {
-                                  sampleClip(s, clip_b, local, w.over);
-                                  blendOver(w, std::min(inst.blend, 1.0f), {});
-                              }
-                              const uint32_t key = inst.key != 0 ? inst.key : uint32_t(i);
-                              for (uint32_t l = 0; l < layers.size(); ++l) {
-                                  if (!gpu::shader::throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share))
-                                      continue;
-                                  sampleClip(s, layers[l].clip, local, w.over);
-                                  blendOver(w, layers[l].weight, layers[l].mask);
-                              }
-                              LocalToModelJob{&s.skeleton, w.local, w.model}.run();
-                              SkinningMatricesJob{s.palette, w.model, w.skin}.run();
-                              MatrixRows* dst = &out[i * joints];
-                              for (size_t j = 0; j < joints; ++j) dst[j] = toRows(w.skin[j]);
-                          }
-                      });
+    const size_t joints = sources.joints;
+    tbb::enumerable_thread_specific<Scratch> scratch;
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, instances.size(), 64), [&](const tbb::blocked_range<size_t>& range) {
+            Scratch& w = scratch.local();
+            for (size_t i = range.begin(); i != range.end(); ++i) {
+                const gpu::shader::InstanceRecord& inst = instances[i];
+                const uint32_t m =
+                    std::min<uint32_t>(gpu::shader::throngAssetOf(inst.clips), uint32_t(sources.models.size() - 1));
+                const AnimationSource& s = *sources.models[m];
+                if (w.local.size() != s.skeleton.size() || w.skin.size() != s.palette.size()) {
+                    w.local.resize(s.skeleton.size());
+                    w.over.resize(s.skeleton.size());
+                    w.model.resize(s.skeleton.size());
+                    w.skin.resize(s.palette.size());
+                }
+                const float local = time * inst.speed + inst.time_offset;
+                const uint32_t clip_a = gpu::shader::throngClipA(inst.clips) - sources.first_clip[m],
+                               clip_b = gpu::shader::throngClipB(inst.clips) - sources.first_clip[m];
+                sampleClip(s, clip_a, local, w.local);
+                if (inst.blend > 0.0f) {
+                    sampleClip(s, clip_b, local, w.over);
+                    blendOver(w, std::min(inst.blend, 1.0f), {});
+                }
+                const uint32_t key = inst.key != 0 ? inst.key : uint32_t(i);
+                for (uint32_t l = 0; l < layers.size(); ++l) {
+                    if (!gpu::shader::throngCarries(key, THRONG_LAYER_SALT + l, layers[l].share)) continue;
+                    sampleClip(s, layers[l].clip, local, w.over);
+                    blendOver(w, layers[l].weight, layers[l].mask);
+                }
+                LocalToModelJob{&s.skeleton, w.local, w.model}.run();
+                SkinningMatricesJob{s.palette, w.model, w.skin}.run();
+                MatrixRows* dst = &out[i * joints];
+                for (size_t j = 0; j < w.skin.size(); ++j) dst[j] = toRows(w.skin[j]);
+            }
+        });
 }
 
 void encodeQuaternion(const MatrixRows& m, glm::vec4 out[2]) {

@@ -111,8 +111,11 @@ void CrowdRenderer::build() {
     ts.depth_format = s.depth_format;
     ts.frames_in_flight = s.frames_in_flight;
     ts.swim = s.swim;
+    if (mixed())
+        ts.sources = poseSources(s.model_sources, asset_->ranges, asset_->joint_count);
+    else if (s.baked != nullptr)
+        ts.sources = poseSources(&s.baked->source);
     if (s.baked != nullptr) {
-        ts.source = &s.baked->source;
         if (const TechniqueInfo* info = findTechnique(s.technique); info != nullptr && info->needs_cpu_mesh)
             mesh_ = cpuMesh(*s.baked);
         ts.mesh = &mesh_;

@@ -36,6 +36,9 @@ struct TestHooks {
 // what the owner of the frames adds: the asset, the members, the targets, the motion.
 struct CrowdRendererSetup : throng::CrowdOptions {
     const BakedAsset* baked = nullptr; // CPU-side data: cpu, palette and bonetex, the compute rasterizer, impostors
+    // A crowd of several models: each model's source animation (AssetLibrary::sources, in the
+    // library's order), which palette, palette-ubo and bonetex pose members from. Outlives the renderer.
+    std::span<const AnimationSource> model_sources;
     std::vector<gpu::shader::InstanceRecord> members; // the members as they start
     uint32_t capacity = 0; // records on the GPU (at least members.size()); room for members added later
     // A crowd of several models whose members come and go (the render API): each model's most

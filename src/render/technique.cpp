@@ -51,7 +51,8 @@ constexpr Entry kTechniques[] = {
       .pads_cull_bounds = true,
       .needs_source = true,
       .encodes_joints = true,
-      .in_bench_all = true},
+      .in_bench_all = true,
+      .mixed_crowds = true},
      createPaletteTechnique},
     {{.name = "palette-ubo",
       .summary = "as palette, from 16 KiB uniform blocks drawn in batches",
@@ -74,7 +75,8 @@ constexpr Entry kTechniques[] = {
       .pads_cull_bounds = true,
       .needs_source = true,
       .texel_precision = true,
-      .in_bench_all = true},
+      .in_bench_all = true,
+      .mixed_crowds = true},
      createBonetexTechnique},
     {{.name = "baked",
       .summary = "the baked animation sampled, cross-faded and skinned on the GPU",
@@ -85,7 +87,8 @@ constexpr Entry kTechniques[] = {
       .bake_precision = true,
       .animation_storage = true,
       .coarse_skinning = true,
-      .in_bench_all = true},
+      .in_bench_all = true,
+      .mixed_crowds = true},
      createBakedTechnique},
     {{.name = "pose",
       .summary = "every member posed on the GPU from the model's keys (exact cross-fades, layers)",
@@ -106,7 +109,8 @@ constexpr Entry kTechniques[] = {
       .skinned_in_compute = true,
       .vat_in_compute = true,
       .needs_vat = true,
-      .in_bench_all = true},
+      .in_bench_all = true,
+      .mixed_crowds = true},
      createVatTechnique},
     {{.name = "procedural",
       .summary = "fish swimming in the vertex shader (builtin:fish)",
@@ -114,13 +118,15 @@ constexpr Entry kTechniques[] = {
       .compute_raster = true,
       .skinned_in_compute = true,
       .swim_in_compute = true,
-      .swims = true},
+      .swims = true,
+      .mixed_crowds = true},
      createProceduralTechnique},
     {{.name = "static",
       .summary = "the bind pose, plain instancing (the ceiling)",
       .members_on_gpu = true,
       .compute_raster = true,
-      .in_bench_all = true},
+      .in_bench_all = true,
+      .mixed_crowds = true},
      createStaticTechnique},
 };
 
@@ -187,10 +193,12 @@ std::string simulationProblem(std::string_view name) {
 
 std::string mixedCrowdProblem(std::string_view name) {
     const TechniqueInfo* info = findTechnique(name);
-    if (info == nullptr || (!info->needs_source && !info->needs_cpu_mesh)) return {};
+    if (info == nullptr || info->mixed_crowds) return {};
     return "technique " + std::string(name) +
-           " poses members from one model's source animation; a crowd of several models is drawn by " +
-           techniqueList([](const TechniqueInfo& t) { return !t.needs_source && !t.needs_cpu_mesh; }, " or ");
+           (info->needs_cpu_mesh   ? " skins one model's mesh on the CPU"
+            : info->members_on_gpu ? " poses members from one model's keys on the GPU"
+                                   : " draws each batch's members with every submesh, unculled") +
+           "; a crowd of several models is drawn by " + techniquesWith(&TechniqueInfo::mixed_crowds, " or ");
 }
 
 } // namespace throng
@@ -314,9 +322,12 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
                 return Error{"layers (--layer) are blended by the techniques that pose members from the source "
                              "animation (" +
                              techniquesWith(&TechniqueInfo::takes_layers) + "), not " + std::string(name)};
-            if (setup.source == nullptr)
+            if (setup.sources.models.size() > 1)
+                return Error{
+                    "layers (--layer) name one model's clips and joints; a crowd of several models takes none"};
+            if (setup.sources.one() == nullptr)
                 return Error{"layers (--layer) need the model's source animation, which this asset lacks"};
-            Result<std::vector<PoseLayerSetup>> layers = resolveLayers(*setup.source, setup.layers);
+            Result<std::vector<PoseLayerSetup>> layers = resolveLayers(*setup.sources.one(), setup.layers);
             if (!layers) return layers.error();
             resolved.pose_layers = std::move(layers).value();
         }

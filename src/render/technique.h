@@ -28,6 +28,7 @@
 
 #include "crowd.h"
 #include "crowd_gpu.h"
+#include "crowd_pose.h"
 #include "gpu_asset.h"
 #include "pose_gpu.h"
 
@@ -70,8 +71,10 @@ struct TechniqueSetup {
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     uint32_t frames_in_flight = 2;
-    SwimParams swim = defaultSwim();                // TechniqueInfo::swims only
-    const AnimationSource* source = nullptr;        // TechniqueInfo::needs_source
+    SwimParams swim = defaultSwim(); // TechniqueInfo::swims only
+    // TechniqueInfo::needs_source: each model's source animation (crowd_pose.h; several models
+    // only for the techniques with TechniqueInfo::mixed_crowds).
+    PoseSources sources;
     const BakedAssetMesh* mesh = nullptr;           // TechniqueInfo::needs_cpu_mesh
     JointEncoding encoding = JointEncoding::Matrix; // TechniqueInfo::encodes_joints
     Skinning skinning = Skinning::Linear;           // DualQuaternion: TechniqueInfo::dual_quaternion

@@ -24,7 +24,7 @@ class BonetexTechnique final : public MeshTechnique {
         gpu::Allocator& a = *setup.allocator;
         const gpu::Context& ctx = *a.context;
         half_ = setup.bone_precision == Precision::Float16;
-        const size_t entries = size_t(instance_count_) * setup.source->palette.size();
+        const size_t entries = size_t(instance_count_) * setup.sources.joints;
         const size_t texels = std::max<size_t>(2 * entries, 1);
         width_ = uint32_t(std::min<size_t>(texels, ctx.properties.limits.maxImageDimension2D));
         height_ = uint32_t((texels + width_ - 1) / width_);
@@ -57,7 +57,7 @@ class BonetexTechnique final : public MeshTechnique {
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
+        sampleCrowdPoses(setup_.sources, *setup_.instances, time, poses_, setup_.pose_layers);
         stats_.sample_ms = millisecondsSince(start);
         const auto upload = Clock::now();
         // Encoding (and converting to half) on all cores, like the sampling: serial, it cost 3 to
@@ -121,10 +121,10 @@ class BonetexTechnique final : public MeshTechnique {
 } // namespace
 
 Result<std::unique_ptr<Technique>> createBonetexTechnique(const TechniqueSetup& setup) {
-    if (setup.source == nullptr || setup.source->empty())
+    if (setup.sources.empty())
         return Error{
             "technique bonetex samples poses on the CPU and needs the source animation, which this asset lacks"};
-    const uint64_t texels = 2ull * setup.instances->size() * setup.source->palette.size();
+    const uint64_t texels = 2ull * setup.instances->size() * setup.sources.joints;
     const uint64_t limit = uint64_t(setup.allocator->context->properties.limits.maxImageDimension2D);
     if (texels > limit * limit)
         return Error{"bonetex: " + std::to_string(texels) + " texels exceed one texture of this device"};

@@ -29,7 +29,7 @@ class CpuTechnique final : public MeshTechnique {
     CpuTechnique(const TechniqueSetup& setup, const BakedAssetMesh& mesh) : MeshTechnique(setup), mesh_(mesh) {
         gpu::Allocator& a = *setup.allocator;
         vertex_count_ = uint32_t(mesh_.positions.size());
-        poses_.resize(size_t(instance_count_) * setup.source->palette.size());
+        poses_.resize(size_t(instance_count_) * setup.sources.joints);
         const uint64_t block = uint64_t(vertex_count_) * 24;
         bytes_per_frame_ = size_t(instance_count_) * block;
         per_batch_ = uint32_t(std::clamp<uint64_t>(storageBufferLimit(setup) / std::max<uint64_t>(block, 1), 1,
@@ -61,10 +61,10 @@ class CpuTechnique final : public MeshTechnique {
 
     void update(uint32_t slot, float time) override {
         const auto start = Clock::now();
-        sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
+        sampleCrowdPoses(setup_.sources, *setup_.instances, time, poses_, setup_.pose_layers);
         stats_.sample_ms = millisecondsSince(start);
         const auto skin = Clock::now();
-        const size_t joints = setup_.source->palette.size();
+        const size_t joints = setup_.sources.joints;
         tbb::parallel_for(
             tbb::blocked_range<size_t>(0, instance_count_, 4), [&](const tbb::blocked_range<size_t>& range) {
                 std::vector<glm::mat4> matrices(joints);
@@ -118,7 +118,7 @@ class CpuTechnique final : public MeshTechnique {
 } // namespace
 
 Result<std::unique_ptr<Technique>> createCpuTechnique(const TechniqueSetup& setup) {
-    if (setup.source == nullptr || setup.source->empty() || setup.mesh == nullptr)
+    if (setup.sources.one() == nullptr || setup.mesh == nullptr)
         return Error{"technique cpu skins on the CPU and needs the source animation and mesh, which this asset lacks"};
     // All frame slots' vertices must fit the host-visible heap (checked before allocating, so
     // an absurd crowd fails at once instead of after gigabytes of allocations).

@@ -32,7 +32,7 @@ class PaletteTechnique final : public MeshTechnique {
     PaletteTechnique(const TechniqueSetup& setup, PaletteStore store) : MeshTechnique(setup), store_(store) {
         gpu::Allocator& a = *setup.allocator;
         const bool quat = setup.encoding == JointEncoding::Quaternion;
-        joints_ = setup.source->palette.size();
+        joints_ = setup.sources.joints;
         const size_t entries = size_t(instance_count_) * joints_;
         entry_bytes_ = quat ? 32 : 48;
         bytes_per_frame_ = entries * entry_bytes_;
@@ -91,13 +91,13 @@ class PaletteTechnique final : public MeshTechnique {
         auto* mapped = static_cast<uint8_t*>(palettes_[slot]->mapped());
         if (poses_.empty()) {
             // Matrices in a storage buffer: sample straight into the mapped buffer (MatrixRows is the GPU layout).
-            sampleCrowdPoses(*setup_.source, *setup_.instances, time,
+            sampleCrowdPoses(setup_.sources, *setup_.instances, time,
                              {reinterpret_cast<MatrixRows*>(mapped), size_t(instance_count_) * joints_},
                              setup_.pose_layers);
             stats_.sample_ms = millisecondsSince(start);
             stats_.upload_ms = 0.0;
         } else {
-            sampleCrowdPoses(*setup_.source, *setup_.instances, time, poses_, setup_.pose_layers);
+            sampleCrowdPoses(setup_.sources, *setup_.instances, time, poses_, setup_.pose_layers);
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
             const bool quat = setup_.encoding == JointEncoding::Quaternion;
@@ -164,27 +164,27 @@ class PaletteTechnique final : public MeshTechnique {
 } // namespace
 
 Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& setup) {
-    if (setup.source == nullptr || setup.source->empty())
+    if (setup.sources.empty())
         return Error{
             "technique palette samples poses on the CPU and needs the source animation, which this asset lacks"};
     const uint64_t entry = setup.encoding == JointEncoding::Quaternion ? 32 : 48;
-    if (Status s = checkStorageBuffer(setup, uint64_t(setup.instances->size()) * setup.source->palette.size() * entry,
-                                      "technique palette: " + std::to_string(setup.instances->size()) +
-                                          " instances x " + std::to_string(setup.source->palette.size()) +
-                                          " joints x " + std::to_string(entry) + " B");
+    if (Status s =
+            checkStorageBuffer(setup, uint64_t(setup.instances->size()) * setup.sources.joints * entry,
+                               "technique palette: " + std::to_string(setup.instances->size()) + " instances x " +
+                                   std::to_string(setup.sources.joints) + " joints x " + std::to_string(entry) + " B");
         !s)
         return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Storage));
 }
 
 Result<std::unique_ptr<Technique>> createPaletteUboTechnique(const TechniqueSetup& setup) {
-    if (setup.source == nullptr || setup.source->empty())
+    if (setup.sources.empty())
         return Error{
             "technique palette-ubo samples poses on the CPU and needs the source animation, which this asset lacks"};
     // The bone limit: one instance's palette must fit in the 16 KiB block.
     const bool quat = setup.encoding == JointEncoding::Quaternion;
     const size_t limit = THRONG_UBO_VEC4S / (quat ? 2 : 3);
-    const size_t joints = setup.source->palette.size();
+    const size_t joints = setup.sources.joints;
     if (joints > limit)
         return Error{"technique palette-ubo holds at most " + std::to_string(limit) +
                      " joints per instance in a 16 KiB uniform block (" +

@@ -32,7 +32,7 @@ class PoseTechnique final : public MeshTechnique {
     explicit PoseTechnique(const TechniqueSetup& setup) : MeshTechnique(setup) {
         gpu::Allocator& a = *setup.allocator;
         const gpu::Context& ctx = *a.context;
-        const AnimationSource& source = *setup.source;
+        const AnimationSource& source = *setup.sources.one();
         nodes_ = source.skeleton.size();
         joints_ = uint32_t(source.palette.size());
         const PoseData data = packPose(source, setup.pose_layers);
@@ -172,18 +172,18 @@ class PoseTechnique final : public MeshTechnique {
 } // namespace
 
 Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& setup) {
-    if (setup.source == nullptr || setup.source->empty())
+    if (setup.sources.one() == nullptr)
         return Error{"technique pose samples the model's keys on the GPU and needs the source animation, which this "
                      "asset lacks"};
     // pose.comp (skeletons of more nodes than pose_nodes.comp's workgroup) keeps a stack per thread.
-    if (const uint32_t depth = skeletonDepth(setup.source->skeleton);
-        setup.source->skeleton.size() > THRONG_POSE_GROUP_NODES && depth > THRONG_POSE_MAX_DEPTH)
+    if (const uint32_t depth = skeletonDepth(setup.sources.one()->skeleton);
+        setup.sources.one()->skeleton.size() > THRONG_POSE_GROUP_NODES && depth > THRONG_POSE_MAX_DEPTH)
         return Error{"technique pose: the skeleton is " + std::to_string(depth) + " levels deep, more than the " +
                      std::to_string(THRONG_POSE_MAX_DEPTH) + " its pass holds (baked and vat draw it)"};
     const uint64_t members = setup.instances->size();
     const std::string what = "technique pose: " + std::to_string(members) + " members x ";
-    if (Status s = checkStorageBuffer(setup, members * setup.source->palette.size() * 48,
-                                      what + std::to_string(setup.source->palette.size()) + " joints x 48 B");
+    if (Status s = checkStorageBuffer(setup, members * setup.sources.one()->palette.size() * 48,
+                                      what + std::to_string(setup.sources.one()->palette.size()) + " joints x 48 B");
         !s)
         return Error{s.message};
     return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup));

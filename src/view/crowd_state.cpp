@@ -180,6 +180,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (!render::techniqueTakesLayers(want.technique)) rs.layers.clear();
         rs.bone_precision = want.precision;
         rs.baked = &use.baked();
+        if (use.mixed()) rs.model_sources = use.library.sources;
         rs.members = crowd->instances;
         rs.clip_bounds = crowd->clip_bounds;
         rs.color_format = setup_.color_format;
