@@ -42,24 +42,34 @@ void addBox(Mesh& mesh, const glm::vec3& lo, const glm::vec3& hi, const glm::vec
 }
 
 void addCylinder(Mesh& mesh, float radius, float y0, float y1, const glm::vec4& color, int segments) {
-    for (int i = 0; i < segments; ++i) {
-        const float a0 = glm::two_pi<float>() * float(i) / float(segments);
-        const float a1 = glm::two_pi<float>() * float(i + 1) / float(segments);
-        const glm::vec3 d0(std::sin(a0), 0.0f, std::cos(a0)), d1(std::sin(a1), 0.0f, std::cos(a1));
-        const glm::vec3 n = glm::normalize(d0 + d1);
-        addQuad(mesh,
-                {d0 * radius + glm::vec3(0, y0, 0), d1 * radius + glm::vec3(0, y0, 0),
-                 d1 * radius + glm::vec3(0, y1, 0), d0 * radius + glm::vec3(0, y1, 0)},
-                n, color);
-        const uint32_t base = uint32_t(mesh.positions.size());
-        addVertex(mesh, glm::vec3(0, y1, 0), glm::vec3(0, 1, 0), color); // top fan
-        addVertex(mesh, d0 * radius + glm::vec3(0, y1, 0), glm::vec3(0, 1, 0), color);
-        addVertex(mesh, d1 * radius + glm::vec3(0, y1, 0), glm::vec3(0, 1, 0), color);
-        addVertex(mesh, glm::vec3(0, y0, 0), glm::vec3(0, -1, 0), color); // bottom fan
-        addVertex(mesh, d1 * radius + glm::vec3(0, y0, 0), glm::vec3(0, -1, 0), color);
-        addVertex(mesh, d0 * radius + glm::vec3(0, y0, 0), glm::vec3(0, -1, 0), color);
-        for (uint32_t k = 0; k < 6; ++k) mesh.indices.push_back(base + k);
+    // Side: two rings of shared vertices with radial normals (smooth); each cap a fan around its
+    // centre with its own ring (a hard edge against the side): 4 * segments + 2 vertices.
+    const uint32_t n = uint32_t(segments);
+    auto ring = [&](float y, const glm::vec3* cap_normal) {
+        for (uint32_t i = 0; i < n; ++i) {
+            const float a = glm::two_pi<float>() * float(i) / float(segments);
+            const glm::vec3 d(std::sin(a), 0.0f, std::cos(a));
+            addVertex(mesh, d * radius + glm::vec3(0.0f, y, 0.0f), cap_normal != nullptr ? *cap_normal : d, color);
+        }
+    };
+    const glm::vec3 up(0.0f, 1.0f, 0.0f), down(0.0f, -1.0f, 0.0f);
+    const uint32_t side = uint32_t(mesh.positions.size());
+    ring(y0, nullptr);
+    ring(y1, nullptr);
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t j = (i + 1) % n;
+        mesh.indices.insert(mesh.indices.end(),
+                            {side + i, side + j, side + n + j, side + i, side + n + j, side + n + i});
     }
+    const uint32_t top = uint32_t(mesh.positions.size());
+    addVertex(mesh, glm::vec3(0.0f, y1, 0.0f), up, color);
+    ring(y1, &up);
+    for (uint32_t i = 0; i < n; ++i) mesh.indices.insert(mesh.indices.end(), {top, top + 1 + i, top + 1 + (i + 1) % n});
+    const uint32_t bottom = uint32_t(mesh.positions.size());
+    addVertex(mesh, glm::vec3(0.0f, y0, 0.0f), down, color);
+    ring(y0, &down);
+    for (uint32_t i = 0; i < n; ++i)
+        mesh.indices.insert(mesh.indices.end(), {bottom, bottom + 1 + (i + 1) % n, bottom + 1 + i});
 }
 
 void addEllipsoid(Mesh& mesh, const glm::vec3& centre, const glm::vec3& radii, const glm::vec4& color, int rings,
