@@ -34,6 +34,8 @@ shared vec4 screen[THRONG_RASTER_LOCAL_SIZE];  // pixels x, y; depth z/w; w (<= 
 
 float edge(vec2 u, vec2 v, vec2 p) { return (v.x - u.x) * (p.y - u.y) - (v.y - u.y) * (p.x - u.x); }
 
+#define THRONG_RASTER_BLOCK 8  // pixels a side of the blocks a large triangle is walked in
+
 #ifdef THRONG_RASTER_DEPTH
 #define THRONG_RASTER_ID uint
 #else
@@ -54,18 +56,40 @@ void rasterize(vec3 a, vec3 b, vec3 c, THRONG_RASTER_ID id) {
     float dzdy = ((c.x - b.x) * a.z + (a.x - c.x) * b.z + (b.x - a.x) * c.z) / area;
     float bias = float(THRONG_SHADOW_BIAS_SLOPE) * max(abs(dzdx), abs(dzdy));
 #endif
-    for (int y = p0.y; y <= p1.y; ++y)
-        for (int x = p0.x; x <= p1.x; ++x) {
-            vec2 p = vec2(x, y) + 0.5;
-            float w0 = edge(b.xy, c.xy, p) * sign_area, w1 = edge(c.xy, a.xy, p) * sign_area, w2 = edge(a.xy, b.xy, p) * sign_area;
-            if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
-            float z = (w0 * a.z + w1 * b.z + w2 * c.z) / abs(area);
+    // A triangle larger than a block is walked in blocks of THRONG_RASTER_BLOCK x THRONG_RASTER_BLOCK
+    // pixels, a block skipped where its four corner pixel centres lie outside one edge by more
+    // than rounding can move an edge function (1e-5 of the edge's length times the triangle's
+    // size, where float rounding moves it by about 1e-7 of that): every pixel of such a block fails the test below,
+    // which alone decides what is drawn. A long thin triangle (a hat's brim, a cap's fan) then
+    // visits the blocks along it, not its whole bounding box.
+    bool blocks = p1.x - p0.x >= THRONG_RASTER_BLOCK || p1.y - p0.y >= THRONG_RASTER_BLOCK;
+    float reach = 1e-5 * (max(hi.x - lo.x, hi.y - lo.y) + 2.0);  // the whole triangle's box, not the screen's part
+    vec3 margin = reach * vec3(abs(c.x - b.x) + abs(c.y - b.y), abs(a.x - c.x) + abs(a.y - c.y), abs(b.x - a.x) + abs(b.y - a.y));
+    for (int by = p0.y; by <= p1.y; by += THRONG_RASTER_BLOCK)
+        for (int bx = p0.x; bx <= p1.x; bx += THRONG_RASTER_BLOCK) {
+            ivec2 q1 = min(ivec2(bx, by) + (THRONG_RASTER_BLOCK - 1), p1);
+            if (blocks) {
+                vec2 u = vec2(bx, by) + 0.5, v = vec2(q1) + 0.5;
+                vec3 most = vec3(-1e30);
+                for (int k = 0; k < 4; ++k) {
+                    vec2 q = vec2((k & 1) != 0 ? v.x : u.x, (k & 2) != 0 ? v.y : u.y);
+                    most = max(most, vec3(edge(b.xy, c.xy, q), edge(c.xy, a.xy, q), edge(a.xy, b.xy, q)) * sign_area);
+                }
+                if (any(lessThan(most, -margin))) continue;
+            }
+            for (int y = by; y <= q1.y; ++y)
+                for (int x = bx; x <= q1.x; ++x) {
+                    vec2 p = vec2(x, y) + 0.5;
+                    float w0 = edge(b.xy, c.xy, p) * sign_area, w1 = edge(c.xy, a.xy, p) * sign_area, w2 = edge(a.xy, b.xy, p) * sign_area;
+                    if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
+                    float z = (w0 * a.z + w1 * b.z + w2 * c.z) / abs(area);
 #ifdef THRONG_RASTER_DEPTH
-            atomicMax(shadow_depth[uint(y) * uint(raster.viewport.x) + uint(x)], floatBitsToUint(clamp(z - bias, 0.0, 1.0)));
+                    atomicMax(shadow_depth[uint(y) * uint(raster.viewport.x) + uint(x)], floatBitsToUint(clamp(z - bias, 0.0, 1.0)));
 #else
-            uint key = 0xffffffu - (floatBitsToUint(clamp(z, 0.0, 1.0)) >> 8);
-            atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
+                    uint key = 0xffffffu - (floatBitsToUint(clamp(z, 0.0, 1.0)) >> 8);
+                    atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
 #endif
+                }
         }
 }
 
