@@ -42,56 +42,86 @@ float edge(vec2 u, vec2 v, vec2 p) { return (v.x - u.x) * (p.y - u.y) - (v.y - u
 #define THRONG_RASTER_ID uint64_t
 #endif
 
-void rasterize(vec3 a, vec3 b, vec3 c, THRONG_RASTER_ID id) {
-    float area = edge(a.xy, b.xy, c.xy);
-    if (area == 0.0) return;
+// A triangle set up for drawing: its pixels' box on screen and what the test per pixel needs.
+struct Triangle {
+    vec3 a, b, c;
+    float area, sign_area;
+    ivec2 p0, p1;  // the box of pixel centres it may cover, on screen
+    vec3 margin;   // per edge (bc, ca, ab): how far outside a block's corners must lie to skip the block
+    float bias;    // the depth draw's slope-scaled bias
+};
+
+// False where it covers no pixel centre's box (degenerate, or off the screen).
+bool setupTriangle(vec3 a, vec3 b, vec3 c, out Triangle tr) {
+    tr.a = a;
+    tr.b = b;
+    tr.c = c;
+    tr.area = edge(a.xy, b.xy, c.xy);
     vec2 lo = min(a.xy, min(b.xy, c.xy)), hi = max(a.xy, max(b.xy, c.xy));
     ivec2 last = ivec2(raster.viewport) - 1;
-    ivec2 p0 = max(ivec2(ceil(lo - 0.5)), ivec2(0)), p1 = min(ivec2(floor(hi - 0.5)), last);
-    float sign_area = area > 0.0 ? 1.0 : -1.0;
+    tr.p0 = max(ivec2(ceil(lo - 0.5)), ivec2(0));
+    tr.p1 = min(ivec2(floor(hi - 0.5)), last);
+    tr.sign_area = tr.area > 0.0 ? 1.0 : -1.0;
+    // A block is skipped where its four corner pixel centres lie outside one edge by more than
+    // rounding can move an edge function: 1e-5 of the edge's length times the triangle's size
+    // (the whole triangle's box, not the screen's part), where float rounding moves it by about
+    // 1e-7 of that. Every pixel of such a block fails the test per pixel, which alone decides.
+    float reach = 1e-5 * (max(hi.x - lo.x, hi.y - lo.y) + 2.0);
+    tr.margin = reach * vec3(abs(c.x - b.x) + abs(c.y - b.y), abs(a.x - c.x) + abs(a.y - c.y), abs(b.x - a.x) + abs(b.y - a.y));
+    tr.bias = 0.0;
 #ifdef THRONG_RASTER_DEPTH
     // The depth draw's slope-scaled bias: the larger of the depth's slopes along x and y per texel
     // (the approximation Vulkan allows for the gradient's length), away from the light.
-    float dzdx = ((b.y - c.y) * a.z + (c.y - a.y) * b.z + (a.y - b.y) * c.z) / area;
-    float dzdy = ((c.x - b.x) * a.z + (a.x - c.x) * b.z + (b.x - a.x) * c.z) / area;
-    float bias = float(THRONG_SHADOW_BIAS_SLOPE) * max(abs(dzdx), abs(dzdy));
+    if (tr.area != 0.0) {
+        float dzdx = ((b.y - c.y) * a.z + (c.y - a.y) * b.z + (a.y - b.y) * c.z) / tr.area;
+        float dzdy = ((c.x - b.x) * a.z + (a.x - c.x) * b.z + (b.x - a.x) * c.z) / tr.area;
+        tr.bias = float(THRONG_SHADOW_BIAS_SLOPE) * max(abs(dzdx), abs(dzdy));
+    }
 #endif
-    // A triangle larger than a block is walked in blocks of THRONG_RASTER_BLOCK x THRONG_RASTER_BLOCK
-    // pixels, a block skipped where its four corner pixel centres lie outside one edge by more
-    // than rounding can move an edge function (1e-5 of the edge's length times the triangle's
-    // size, where float rounding moves it by about 1e-7 of that): every pixel of such a block fails the test below,
-    // which alone decides what is drawn. A long thin triangle (a hat's brim, a cap's fan) then
-    // visits the blocks along it, not its whole bounding box.
-    bool blocks = p1.x - p0.x >= THRONG_RASTER_BLOCK || p1.y - p0.y >= THRONG_RASTER_BLOCK;
-    float reach = 1e-5 * (max(hi.x - lo.x, hi.y - lo.y) + 2.0);  // the whole triangle's box, not the screen's part
-    vec3 margin = reach * vec3(abs(c.x - b.x) + abs(c.y - b.y), abs(a.x - c.x) + abs(a.y - c.y), abs(b.x - a.x) + abs(b.y - a.y));
-    for (int by = p0.y; by <= p1.y; by += THRONG_RASTER_BLOCK)
-        for (int bx = p0.x; bx <= p1.x; bx += THRONG_RASTER_BLOCK) {
-            ivec2 q1 = min(ivec2(bx, by) + (THRONG_RASTER_BLOCK - 1), p1);
-            if (blocks) {
-                vec2 u = vec2(bx, by) + 0.5, v = vec2(q1) + 0.5;
-                vec3 most = vec3(-1e30);
-                for (int k = 0; k < 4; ++k) {
-                    vec2 q = vec2((k & 1) != 0 ? v.x : u.x, (k & 2) != 0 ? v.y : u.y);
-                    most = max(most, vec3(edge(b.xy, c.xy, q), edge(c.xy, a.xy, q), edge(a.xy, b.xy, q)) * sign_area);
-                }
-                if (any(lessThan(most, -margin))) continue;
-            }
-            for (int y = by; y <= q1.y; ++y)
-                for (int x = bx; x <= q1.x; ++x) {
-                    vec2 p = vec2(x, y) + 0.5;
-                    float w0 = edge(b.xy, c.xy, p) * sign_area, w1 = edge(c.xy, a.xy, p) * sign_area, w2 = edge(a.xy, b.xy, p) * sign_area;
-                    if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
-                    float z = (w0 * a.z + w1 * b.z + w2 * c.z) / abs(area);
+    return tr.area != 0.0 && all(lessThanEqual(tr.p0, tr.p1));
+}
+
+// Its blocks of THRONG_RASTER_BLOCK x THRONG_RASTER_BLOCK pixels across and down.
+ivec2 triangleBlocks(Triangle tr) { return (tr.p1 - tr.p0) / THRONG_RASTER_BLOCK + 1; }
+
+// Block k (row-major) of the triangle's box: every pixel centre of it the triangle covers takes
+// the atomic (minimum of depth key and id, or the depth draw's maximum); nothing where the
+// block's corners lie outside one edge (Triangle::margin).
+void drawBlock(Triangle tr, uint k, THRONG_RASTER_ID id) {
+    ivec2 n = triangleBlocks(tr);
+    ivec2 q0 = tr.p0 + ivec2(int(k % uint(n.x)), int(k / uint(n.x))) * THRONG_RASTER_BLOCK;
+    ivec2 q1 = min(q0 + (THRONG_RASTER_BLOCK - 1), tr.p1);
+    vec3 a = tr.a, b = tr.b, c = tr.c;
+    if (n.x * n.y > 1) {
+        vec2 u = vec2(q0) + 0.5, v = vec2(q1) + 0.5;
+        vec3 most = vec3(-1e30);
+        for (int i = 0; i < 4; ++i) {
+            vec2 q = vec2((i & 1) != 0 ? v.x : u.x, (i & 2) != 0 ? v.y : u.y);
+            most = max(most, vec3(edge(b.xy, c.xy, q), edge(c.xy, a.xy, q), edge(a.xy, b.xy, q)) * tr.sign_area);
+        }
+        if (any(lessThan(most, -tr.margin))) return;
+    }
+    for (int y = q0.y; y <= q1.y; ++y)
+        for (int x = q0.x; x <= q1.x; ++x) {
+            vec2 p = vec2(x, y) + 0.5;
+            float w0 = edge(b.xy, c.xy, p) * tr.sign_area, w1 = edge(c.xy, a.xy, p) * tr.sign_area, w2 = edge(a.xy, b.xy, p) * tr.sign_area;
+            if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0) continue;
+            float z = (w0 * a.z + w1 * b.z + w2 * c.z) / abs(tr.area);
 #ifdef THRONG_RASTER_DEPTH
-                    atomicMax(shadow_depth[uint(y) * uint(raster.viewport.x) + uint(x)], floatBitsToUint(clamp(z - bias, 0.0, 1.0)));
+            atomicMax(shadow_depth[uint(y) * uint(raster.viewport.x) + uint(x)], floatBitsToUint(clamp(z - tr.bias, 0.0, 1.0)));
 #else
-                    uint key = 0xffffffu - (floatBitsToUint(clamp(z, 0.0, 1.0)) >> 8);
-                    atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
+            uint key = 0xffffffu - (floatBitsToUint(clamp(z, 0.0, 1.0)) >> 8);
+            atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
 #endif
-                }
         }
 }
+
+// A cluster's triangles of more than THRONG_RASTER_SHARED_BLOCKS blocks, drawn after the others
+// by the whole workgroup, a block per thread (a triangle near the eye or a long sliver would
+// keep one thread busy while the others wait). A cluster has at most 124 triangles (clusters.h).
+#define THRONG_RASTER_SHARED_BLOCKS 4u
+shared uint large_triangles[2 * THRONG_RASTER_LOCAL_SIZE];
+shared uint large_count;
 
 void main() {
     uint group = gl_WorkGroupID.y * THRONG_RASTER_ROW + gl_WorkGroupID.x;
@@ -154,15 +184,33 @@ void main() {
         vec4 clip = raster.view_projection * vec4(placeMember(inst, p), 1.0);
         screen[t] = clip.w > 1e-6 ? vec4((clip.xy / clip.w * 0.5 + 0.5) * raster.viewport, clip.z / clip.w, clip.w) : vec4(0.0, 0.0, 0.0, -1.0);
     }
+    if (t == 0u) large_count = 0u;
     barrier();
+#ifdef THRONG_RASTER_DEPTH
+#define THRONG_TRIANGLE_ID(tri) 0u
+#else
+#define THRONG_TRIANGLE_ID(tri) ((uint64_t(member) << 16) | uint64_t(cluster.z + (tri) - raster_models[model].first_triangle))
+#endif
     for (uint tri = t; tri < cluster.w; tri += THRONG_RASTER_LOCAL_SIZE) {
         uint packed = cluster_triangles[cluster.z + tri];
         vec4 a = screen[packed & 0xffu], b = screen[(packed >> 8) & 0xffu], c = screen[(packed >> 16) & 0xffu];
         if (a.w <= 0.0 || b.w <= 0.0 || c.w <= 0.0 || a.z > 1.0 || b.z > 1.0 || c.z > 1.0) continue;
-#ifdef THRONG_RASTER_DEPTH
-        rasterize(a.xyz, b.xyz, c.xyz, 0u);
-#else
-        rasterize(a.xyz, b.xyz, c.xyz, (uint64_t(member) << 16) | uint64_t(cluster.z + tri - raster_models[model].first_triangle));
-#endif
+        Triangle tr;
+        if (!setupTriangle(a.xyz, b.xyz, c.xyz, tr)) continue;
+        ivec2 n = triangleBlocks(tr);
+        if (uint(n.x * n.y) > THRONG_RASTER_SHARED_BLOCKS) {
+            large_triangles[atomicAdd(large_count, 1u)] = tri;
+            continue;
+        }
+        for (uint k = 0u; k < uint(n.x * n.y); ++k) drawBlock(tr, k, THRONG_TRIANGLE_ID(tri));
+    }
+    barrier();
+    for (uint i = 0u; i < large_count; ++i) {
+        uint tri = large_triangles[i];
+        uint packed = cluster_triangles[cluster.z + tri];
+        Triangle tr;
+        setupTriangle(screen[packed & 0xffu].xyz, screen[(packed >> 8) & 0xffu].xyz, screen[(packed >> 16) & 0xffu].xyz, tr);
+        ivec2 n = triangleBlocks(tr);
+        for (uint k = t; k < uint(n.x * n.y); k += THRONG_RASTER_LOCAL_SIZE) drawBlock(tr, k, THRONG_TRIANGLE_ID(tri));
     }
 }
