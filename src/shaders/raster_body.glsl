@@ -47,7 +47,6 @@ struct Triangle {
     vec3 a, b, c;
     float area, sign_area;
     ivec2 p0, p1;  // the box of pixel centres it may cover, on screen
-    vec3 margin;   // per edge (bc, ca, ab): how far outside a block's corners must lie to skip the block
     float bias;    // the depth draw's slope-scaled bias
 };
 
@@ -62,12 +61,6 @@ bool setupTriangle(vec3 a, vec3 b, vec3 c, out Triangle tr) {
     tr.p0 = max(ivec2(ceil(lo - 0.5)), ivec2(0));
     tr.p1 = min(ivec2(floor(hi - 0.5)), last);
     tr.sign_area = tr.area > 0.0 ? 1.0 : -1.0;
-    // A block is skipped where its four corner pixel centres lie outside one edge by more than
-    // rounding can move an edge function: 1e-5 of the edge's length times the triangle's size
-    // (the whole triangle's box, not the screen's part), where float rounding moves it by about
-    // 1e-7 of that. Every pixel of such a block fails the test per pixel, which alone decides.
-    float reach = 1e-5 * (max(hi.x - lo.x, hi.y - lo.y) + 2.0);
-    tr.margin = reach * vec3(abs(c.x - b.x) + abs(c.y - b.y), abs(a.x - c.x) + abs(a.y - c.y), abs(b.x - a.x) + abs(b.y - a.y));
     tr.bias = 0.0;
 #ifdef THRONG_RASTER_DEPTH
     // The depth draw's slope-scaled bias: the larger of the depth's slopes along x and y per texel
@@ -84,23 +77,10 @@ bool setupTriangle(vec3 a, vec3 b, vec3 c, out Triangle tr) {
 // Its blocks of THRONG_RASTER_BLOCK x THRONG_RASTER_BLOCK pixels across and down.
 ivec2 triangleBlocks(Triangle tr) { return (tr.p1 - tr.p0) / THRONG_RASTER_BLOCK + 1; }
 
-// Block k (row-major) of the triangle's box: every pixel centre of it the triangle covers takes
-// the atomic (minimum of depth key and id, or the depth draw's maximum); nothing where the
-// block's corners lie outside one edge (Triangle::margin).
-void drawBlock(Triangle tr, uint k, THRONG_RASTER_ID id) {
-    ivec2 n = triangleBlocks(tr);
-    ivec2 q0 = tr.p0 + ivec2(int(k % uint(n.x)), int(k / uint(n.x))) * THRONG_RASTER_BLOCK;
-    ivec2 q1 = min(q0 + (THRONG_RASTER_BLOCK - 1), tr.p1);
+// Every pixel centre in q0 .. q1 the triangle covers takes the atomic (minimum of depth key and
+// id, or the depth draw's maximum): the test per pixel, which alone decides what is drawn.
+void drawPixels(Triangle tr, ivec2 q0, ivec2 q1, THRONG_RASTER_ID id) {
     vec3 a = tr.a, b = tr.b, c = tr.c;
-    if (n.x * n.y > 1) {
-        vec2 u = vec2(q0) + 0.5, v = vec2(q1) + 0.5;
-        vec3 most = vec3(-1e30);
-        for (int i = 0; i < 4; ++i) {
-            vec2 q = vec2((i & 1) != 0 ? v.x : u.x, (i & 2) != 0 ? v.y : u.y);
-            most = max(most, vec3(edge(b.xy, c.xy, q), edge(c.xy, a.xy, q), edge(a.xy, b.xy, q)) * tr.sign_area);
-        }
-        if (any(lessThan(most, -tr.margin))) return;
-    }
     for (int y = q0.y; y <= q1.y; ++y)
         for (int x = q0.x; x <= q1.x; ++x) {
             vec2 p = vec2(x, y) + 0.5;
@@ -114,6 +94,31 @@ void drawBlock(Triangle tr, uint k, THRONG_RASTER_ID id) {
             atomicMin(visibility[uint(y) * uint(raster.viewport.x) + uint(x)], (uint64_t(key) << 40) | id);
 #endif
         }
+}
+
+// How far outside an edge (bc, ca, ab) a block's corners must lie for the block to be skipped:
+// more than rounding can move an edge function, 1e-5 of the edge's length times the triangle's
+// size (its whole box, not the screen's part), where float rounding moves it by about 1e-7 of
+// that. Every pixel of such a block fails the test per pixel.
+vec3 blockMargin(Triangle tr) {
+    vec3 a = tr.a, b = tr.b, c = tr.c;
+    vec2 lo = min(a.xy, min(b.xy, c.xy)), hi = max(a.xy, max(b.xy, c.xy));
+    float reach = 1e-5 * (max(hi.x - lo.x, hi.y - lo.y) + 2.0);
+    return reach * vec3(abs(c.x - b.x) + abs(c.y - b.y), abs(a.x - c.x) + abs(a.y - c.y), abs(b.x - a.x) + abs(b.y - a.y));
+}
+
+// Block k (row-major) of a triangle of several blocks: its pixels, unless its corners lie
+// outside one edge by `margin` (blockMargin).
+void drawBlock(Triangle tr, ivec2 n, uint k, vec3 margin, THRONG_RASTER_ID id) {
+    ivec2 q0 = tr.p0 + ivec2(int(k % uint(n.x)), int(k / uint(n.x))) * THRONG_RASTER_BLOCK;
+    ivec2 q1 = min(q0 + (THRONG_RASTER_BLOCK - 1), tr.p1);
+    vec2 u = vec2(q0) + 0.5, v = vec2(q1) + 0.5;
+    vec3 most = vec3(-1e30);
+    for (int i = 0; i < 4; ++i) {
+        vec2 q = vec2((i & 1) != 0 ? v.x : u.x, (i & 2) != 0 ? v.y : u.y);
+        most = max(most, vec3(edge(tr.b.xy, tr.c.xy, q), edge(tr.c.xy, tr.a.xy, q), edge(tr.a.xy, tr.b.xy, q)) * tr.sign_area);
+    }
+    if (!any(lessThan(most, -margin))) drawPixels(tr, q0, q1, id);
 }
 
 // A cluster's triangles of more than THRONG_RASTER_SHARED_BLOCKS blocks, drawn after the others
@@ -198,11 +203,15 @@ void main() {
         Triangle tr;
         if (!setupTriangle(a.xyz, b.xyz, c.xyz, tr)) continue;
         ivec2 n = triangleBlocks(tr);
-        if (uint(n.x * n.y) > THRONG_RASTER_SHARED_BLOCKS) {
+        uint blocks = uint(n.x * n.y);
+        if (blocks == 1u) {
+            drawPixels(tr, tr.p0, tr.p1, THRONG_TRIANGLE_ID(tri));
+        } else if (blocks <= THRONG_RASTER_SHARED_BLOCKS) {
+            vec3 margin = blockMargin(tr);
+            for (uint k = 0u; k < blocks; ++k) drawBlock(tr, n, k, margin, THRONG_TRIANGLE_ID(tri));
+        } else {
             large_triangles[atomicAdd(large_count, 1u)] = tri;
-            continue;
         }
-        for (uint k = 0u; k < uint(n.x * n.y); ++k) drawBlock(tr, k, THRONG_TRIANGLE_ID(tri));
     }
     barrier();
     for (uint i = 0u; i < large_count; ++i) {
@@ -211,6 +220,7 @@ void main() {
         Triangle tr;
         setupTriangle(screen[packed & 0xffu].xyz, screen[(packed >> 8) & 0xffu].xyz, screen[(packed >> 16) & 0xffu].xyz, tr);
         ivec2 n = triangleBlocks(tr);
-        for (uint k = t; k < uint(n.x * n.y); k += THRONG_RASTER_LOCAL_SIZE) drawBlock(tr, k, THRONG_TRIANGLE_ID(tri));
+        vec3 margin = blockMargin(tr);
+        for (uint k = t; k < uint(n.x * n.y); k += THRONG_RASTER_LOCAL_SIZE) drawBlock(tr, n, k, margin, THRONG_TRIANGLE_ID(tri));
     }
 }
