@@ -488,7 +488,7 @@ TEST(Cli, RenderDrawsSeveralModelsAsOneCrowd) {
     const CliRun pose = run("render builtin:walker builtin:strider --technique pose --out " + png);
     EXPECT_EQ(pose.exit_code, 1);
     EXPECT_NE(pose.err.find("throng: error: builtin:walker + builtin:strider: technique pose poses members from one "
-                            "model's source animation"),
+                            "model's keys on the GPU"),
               std::string::npos)
         << pose.err;
 }
