@@ -457,7 +457,8 @@ TEST(ViewTimeRuler, GpuPassesFromTimestamps) {
 
 // A crowd of several models in the viewer (docs/MIXED_CROWDS.md): the imported walker and
 // waver; `clip walk` has each member play its own model's walk; vat bakes both again with vertex
-// animation; a simulated crowd walks each model with its own clips; what cannot draw it refuses.
+// animation; a simulated crowd walks each model with its own clips; palette draws it; what
+// cannot draw it refuses.
 TEST_F(ViewState, SeveralModelsAreOneCrowd) {
     Result<Scene> waver = loadScene("builtin:waver", BakeOptions{});
     ASSERT_TRUE(waver.ok());
@@ -504,6 +505,10 @@ TEST_F(ViewState, SeveralModelsAreOneCrowd) {
     simulated.simulate = true;
     ASSERT_TRUE(crowd.apply(simulated)) << crowd.lastError();
     EXPECT_GT(foreground(draw()), 0.05);
+    // palette poses each member from its own model's source animation (AssetLibrary::sources).
+    ASSERT_TRUE(crowd.apply(CrowdState{"palette", 20})) << crowd.lastError();
+    EXPECT_GT(foreground(draw()), 0.05);
+    ASSERT_TRUE(crowd.apply(CrowdState{"baked", 20})) << crowd.lastError();
     // What cannot draw it says why and changes nothing.
     EXPECT_FALSE(crowd.apply(CrowdState{"pose", 20}));
     EXPECT_TRUE(contains(crowd.lastError(), "a crowd of several models")) << crowd.lastError();
