@@ -803,6 +803,30 @@ TEST(Embed, SeveralModelsAreOneCrowdOfTheHost) {
         }
     desc.raster = Raster::Hardware;
 
+    // palette: each member posed on the CPU from its own model's source animation, as the
+    // host's edits leave the records; the picture differs from baked's only by the pose
+    // sampling (exact keys against baked frames), so it is compared for coverage.
+    desc.raster = Raster::Hardware;
+    desc.technique = "palette";
+    {
+        std::unique_ptr<CrowdRenderer> posed = edited(CullSettings{});
+        ASSERT_NE(posed, nullptr);
+        const std::vector<uint8_t> picture = host.frame(*posed, 0, {vp, 0.6f}, nullptr);
+        EXPECT_EQ(posed->stats(0).members, 4u);
+        EXPECT_EQ(posed->stats(0).error, "");
+        const Result<render::RenderOutput> baked_picture =
+            libraryPicture(host, lib.value(), crowd, vp, 0.6f, CullSettings{}, Raster::Hardware);
+        ASSERT_TRUE(baked_picture.ok()) << baked_picture.error().message;
+        size_t covered = 0, baked_covered = 0;
+        for (size_t i = 0; i < picture.size(); i += 4) {
+            covered += std::memcmp(&picture[i], &picture[0], 4) != 0;
+            baked_covered += std::memcmp(&baked_picture.value().rgba[i], &baked_picture.value().rgba[0], 4) != 0;
+        }
+        EXPECT_GT(covered, 100u);
+        EXPECT_NEAR(double(covered), double(baked_covered), 0.1 * double(baked_covered));
+    }
+    desc.technique = "baked";
+
     // Simulated: throng deals the members in the proportions of the models' max_members.
     desc.simulate = true;
     desc.cull = CullSettings{};
