@@ -190,8 +190,12 @@ void GpuSimulation::recordWrite(VkCommandBuffer cmd, uint32_t flags, float time)
     dispatch(cmd, pipelines_->step, constants, groupsFor(members_, THRONG_SIM_LOCAL_SIZE));
 }
 
-void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps) {
+void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps, VkQueryPool stamps) {
     if (steps == 0) return;
+    auto stamp = [&](uint32_t step, uint32_t k) {
+        if (stamps != VK_NULL_HANDLE)
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, stamps, step * kSimStampsPerStep + k);
+    };
     auto computeBarrier = [&](VkPipelineStageFlags2 dst_stage) {
         gpu::memoryBarrier(cmd, kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, dst_stage,
                            kShaderReadWrite |
@@ -204,12 +208,14 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps) {
                        kShaderReadWrite | VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &set_, 0, nullptr);
     for (uint32_t s = 0; s < steps; ++s) {
+        stamp(s, 0);
         vkCmdFillBuffer(cmd, starts_buffer_->buffer, 0, uint64_t(levels_.front().count) * 4, 0);
         gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, kComputeStage,
                            kShaderReadWrite);
         shader::SimConstants constants{};
         dispatch(cmd, pipelines_->cells, constants, member_groups);
         computeBarrier(kComputeStage);
+        stamp(s, 1);
         // The prefix sum: every level's blocks scanned (each block's total into the next level),
         // then from the top down each level's scanned block sums added to its blocks.
         for (size_t l = 0; l < levels_.size(); ++l) {
@@ -232,9 +238,11 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps) {
             dispatch(cmd, pipelines_->scan, constants, levels_[l].count / THRONG_SIM_SCAN_BLOCK);
             computeBarrier(kComputeStage);
         }
+        stamp(s, 2);
         constants = {};
         dispatch(cmd, pipelines_->scatter, constants, member_groups);
         computeBarrier(kComputeStage);
+        stamp(s, 3);
         const bool last = s + 1 == steps;
         constants.flags = THRONG_SIM_FLAG_STEP | (last ? THRONG_SIM_FLAG_WRITE : 0u);
         SimState clock;
@@ -242,6 +250,7 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps) {
         clock.start_time = start_time_;
         constants.time = recordTime(clock, settings_);
         dispatch(cmd, pipelines_->step, constants, member_groups);
+        stamp(s, 4);
         if (!last)
             computeBarrier(kComputeStage |
                            VK_PIPELINE_STAGE_2_TRANSFER_BIT); // the next clear overwrites what this read

@@ -39,6 +39,10 @@ std::shared_ptr<const SimPipelines> createSimPipelines(const gpu::Context& conte
 // maxComputeWorkGroupCount (both dimensions); also validate()'s errors.
 Status checkDeviceLimits(const gpu::Context& context, const SimSettings& settings, uint32_t members);
 
+constexpr uint32_t kSimStampsPerStep = 5;
+// What the phases of a step are called, in the order of their stamps (GpuSimulation::record).
+constexpr const char* kSimPhases[kSimStampsPerStep - 1] = {"cells", "scan", "scatter", "step"};
+
 class GpuSimulation {
   public:
     // Uploads `initial` and writes its records into `instances` (waiting for the GPU once: load
@@ -60,7 +64,10 @@ class GpuSimulation {
     // draws read) and ends with a full memory barrier (all writes visible to every later stage:
     // vertex shaders, compute, transfers). Advances the simulation's clock by `steps` at
     // recording: every recorded command buffer must be submitted, once, in recording order.
-    void record(VkCommandBuffer cmd, uint32_t steps);
+    // `stamps` (optional, timing: tests/sim_test.cpp): a timestamp query pool of at least
+    // kSimStampsPerStep x steps queries, reset; step s writes queries kSimStampsPerStep x s + k at
+    // the start (k = 0) and after its cells (1), scan (2), scatter (3) and step (4) dispatches.
+    void record(VkCommandBuffer cmd, uint32_t steps, VkQueryPool stamps = VK_NULL_HANDLE);
 
     // The members after everything recorded so far (tests). Contract: that work has been submitted
     // (readBack waits for the queue to finish it).
