@@ -80,6 +80,12 @@ struct CullSettings {
     // with a triangle's pixels, the hardware's does not; render/crowd_gpu.h autoShare). 0: the
     // hardware draws every member at LOD 0.
     float hardware_triangle_px = 16.0f;
+    // Members less than this many pixels across on screen (their bounding sphere, as impostor_px)
+    // are drawn as splats by the compute rasterizer: a few pixels of their coverage and average
+    // colour instead of their coarsest level's triangles (docs/IN_MOTION.md; 0: none; 0 .. 8).
+    // Drawn by the compute rasterizer only: with Raster::Hardware it has no effect.
+    float splat_px = 0.0f;
+    static constexpr float kMaxSplatPx = 8.0f;
     bool active() const { return cull || lod; }
 };
 

@@ -32,6 +32,7 @@ extern const std::span<const uint32_t> raster_cached_comp_spv;
 extern const std::span<const uint32_t> raster_coarse_comp_spv;
 extern const std::span<const uint32_t> raster_static_comp_spv;
 extern const std::span<const uint32_t> raster_plan_comp_spv;
+extern const std::span<const uint32_t> raster_splat_comp_spv;
 extern const std::span<const uint32_t> raster_cache_comp_spv;
 extern const std::span<const uint32_t> raster_palette_comp_spv;
 extern const std::span<const uint32_t> raster_cache_palette_comp_spv;

@@ -7,10 +7,14 @@
 
 #include "crowd.h"
 #include "shadows.h"
+#include "splats.h"
 #include "technique_baked.h"
+#include "views.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
+
+#include <glm/gtc/packing.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -396,6 +400,19 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     if (resolve_textures_.empty()) resolve_textures_.push_back(0);
     std::vector<uint32_t> props = asset.submesh_props; // per submesh (0: the model's)
     props.resize(asset.submeshes.size(), 0u);
+    // What a splat averages and draws (splats.h): each submesh's mean colour and area, each
+    // model's silhouette table.
+    const std::vector<AssetRange> whole =
+        asset.ranges.empty() ? std::vector<AssetRange>{wholeAsset(baked)} : std::vector<AssetRange>{};
+    const std::span<const AssetRange> ranges = asset.ranges.empty() ? std::span<const AssetRange>(whole) : asset.ranges;
+    const std::vector<SubmeshMean> means = submeshMeans(baked, ranges, props, asset.texture_means);
+    for (size_t s = 0; s < shading.size() && s < means.size(); ++s) {
+        shading[s].mean_rg = glm::packHalf2x16(glm::vec2(means[s].color.r, means[s].color.g));
+        shading[s].mean_b_area = glm::packHalf2x16(glm::vec2(means[s].color.b, means[s].area));
+    }
+    std::vector<gpu::shader::SplatModel> splat_models;
+    for (const AssetRange& r : ranges) splat_models.push_back(splatModel(baked, r, props, asset.texture_means));
+    splats_ = uploadStorage(a, splat_models);
     clusters_ = uploadStorage(a, clusters);
     cluster_vertices_ = uploadStorage(a, chain_.vertices);
     cluster_triangles_ = uploadStorage(a, chain_.triangles);
@@ -489,7 +506,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
           THRONG_BINDING_MEMBER_SLOTS,    THRONG_BINDING_LOD_VERTICES,     THRONG_BINDING_VERTEX_SLOTS,
           THRONG_BINDING_CACHE_NORMALS,   THRONG_BINDING_TRIANGLE_SLOTS,   THRONG_BINDING_SUBMESH_PROPS,
           THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES,    THRONG_BINDING_RASTER_MODELS,
-          THRONG_BINDING_LOOKS,           THRONG_BINDING_RASTER_SLOTS}) {
+          THRONG_BINDING_LOOKS,           THRONG_BINDING_RASTER_SLOTS,     THRONG_BINDING_SPLATS}) {
         // The composite's vertex shader places its tiles (composite.vert).
         const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
         const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
@@ -536,6 +553,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                                                  : nullptr;
     plan_pipeline_ = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_plan_comp_spv, layout_));
+    splat_pipeline_ = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::raster_splat_comp_spv, layout_));
     if (cacheable) {
         cache_pipeline_ = gpu::Unique<VkPipeline>(
             ctx.device, gpu::createComputePipeline(ctx, shaders.cache, layout_, skin_specialization));
@@ -571,7 +590,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 33 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 34 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -615,7 +634,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_VERTEX_SLOTS, vertex_slots_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVED, resolved_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TILES, resolve_tiles_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_MODELS, models_buffer_->buffer)};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_MODELS, models_buffer_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_SPLATS, splats_->buffer)};
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
@@ -661,6 +681,9 @@ void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
     p.coarse_lods = coarse_ ? constants.coarse_lods : 0u; // the bind pose and the palettes have no coarse levels
     p.culled = crowd_->culled() ? 1u : 0u;
     p.frame_slot = slot;
+    p.splat_slot = crowd_->impostorBase() + crowd_->members() - 1; // splats fill the impostor region from its end
+    p.pixels_per_unit = pixelsPerUnit(constants.view_projection, float(extent_.height));
+    p.eye = glm::vec4(eyeOf(constants.view_projection), 1.0f);
     p.cache_lods = 0; // the most levels any model caches this frame (0: no cache pass)
     if (skinned_ && base_.cache_capacity > 0)
         for (const RasterModel& m : models_) p.cache_lods = std::max(p.cache_lods, cacheLevels(m, p.coarse_lods != 0));
@@ -730,6 +753,13 @@ void ComputeRaster::recordLate(VkCommandBuffer cmd, uint32_t slot, bool coarse) 
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_], 0, nullptr);
     recordPlan(cmd, VK_NULL_HANDLE, 0u, true); // nothing cleared: the early members stay
     recordSkinned(cmd, raster_pipeline_, coarse, true);
+    recordSplats(cmd);
+}
+
+// The splat pass's indirect dispatch (none when the plan counts no splats this phase).
+void ComputeRaster::recordSplats(VkCommandBuffer cmd) const {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, splat_pipeline_);
+    vkCmdDispatchIndirect(cmd, plan_->buffer, offsetof(RasterPlan, splat_dispatch));
 }
 
 // The per-cluster raster of the members outside the cache: those skinned in full (or the bind
@@ -809,6 +839,7 @@ void ComputeRaster::recordRaster(VkCommandBuffer cmd, uint32_t slot, bool plan, 
         dispatchPerLod(cmd, levelsWith(Work::Cache, coarse), offsetof(RasterPlan, cached_dispatches),
                        raster_cached_pipeline_);
     recordSkinned(cmd, raster_pipeline_, coarse, false);
+    recordSplats(cmd);
 }
 
 // One indirect dispatch of `pipeline` per LOD l in `levels`, from the plan's per-LOD dispatches

@@ -19,6 +19,8 @@
 //            vertices from the cache (one pipeline) or skins them (another: members the cache
 //            has no room for, `baked`'s coarse-skinned levels) into shared memory and rasterizes its
 //            triangles with 64-bit atomic min;
+//            then the members culling drew as splats (CullSettings::splat_px; splats.h), a
+//            thread each writing the few pixels of its coverage;
 //   shadow   (compute, with a shadow map: addShadowPasses) the light's members (CrowdGpu's
 //            shadow-cull) rasterized depth only, a 32-bit atomic maximum of each texel's depth,
 //            every level skinned per cluster (no cache: it holds the camera's members), then
@@ -204,6 +206,7 @@ class ComputeRaster {
     void dispatchPerLod(VkCommandBuffer cmd, const Levels& levels, VkDeviceSize plan_offset, VkPipeline pipeline,
                         bool late = false) const;
     void recordLate(VkCommandBuffer cmd, uint32_t slot, bool coarse) const;
+    void recordSplats(VkCommandBuffer cmd) const;
     void addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot);
     void recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache) const;
     void recordComposite(VkCommandBuffer cmd, uint32_t slot) const;
@@ -219,6 +222,7 @@ class ComputeRaster {
     bool coarse_ = false;                          // `baked` (TechniqueInfo::coarse_skinning): coarse-skinned levels
     gpu::OwnedBuffer clusters_, cluster_vertices_, cluster_triangles_, resolve_triangles_, triangle_slots_,
         submesh_shading_, submesh_props_, raster_slots_, visibility_, plan_;
+    gpu::OwnedBuffer splats_;        // SplatModel per model (THRONG_BINDING_SPLATS; splats.h)
     gpu::OwnedBuffer resolved_;      // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
     gpu::OwnedBuffer resolve_tiles_; // the composite's draw and tiles (THRONG_BINDING_RESOLVE_TILES)
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
@@ -237,7 +241,8 @@ class ComputeRaster {
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> plan_pipeline_, cache_pipeline_, raster_cached_pipeline_, raster_coarse_pipeline_,
-        raster_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_, composite_pipeline_;
+        raster_pipeline_, splat_pipeline_, resolve_pipeline_, resolve_cached_pipeline_, resolve_coarse_pipeline_,
+        composite_pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
     uint32_t textures_ = 1;                  // descriptor sets per slot: one per texture of the asset (white: 1)
     std::vector<VkDescriptorSet> sets_;      // [slot * textures_ + texture]

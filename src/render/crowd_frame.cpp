@@ -28,6 +28,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         const CullSettings none{false, false, 0.0f, false, false};
         CullSettings cull = technique_culls || frame.raster != nullptr ? frame.cull : none;
         if (frame.impostors == nullptr) cull.impostor_px = 0.0f; // nothing would draw them
+        if (frame.raster == nullptr) cull.splat_px = 0.0f;       // nor splats: the compute rasterizer draws them
         // What the technique's draws take: everything without the compute rasterizer, nothing with
         // compute, with auto the members at LOD 0 whose triangles are large on screen (autoShare).
         // A crowd of several models: per model (CullAsset::hardware_scale), from one triangle's share.

@@ -1,6 +1,7 @@
 // The crowd on the GPU and its culling pass; see crowd_gpu.h.
 #include "crowd_gpu.h"
 #include "frame_resources.h"
+#include "views.h"
 
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
@@ -282,7 +283,7 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
     const std::array<glm::vec4, 6> planes = frustumPlanes(vp);
     for (int i = 0; i < 6; ++i) p.planes[i] = planes[i];
     p.depth_row = glm::vec4(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
-    p.pixels_per_unit = glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * float(viewport.height);
+    p.pixels_per_unit = pixelsPerUnit(vp, float(viewport.height));
     p.lod_error_px = settings.lod_error_px;
     p.members = live_;
     p.lod_count = settings.lod ? uint32_t(lods_.size()) : 1u;
@@ -295,6 +296,7 @@ CullParams CrowdGpu::viewParams(const glm::mat4& vp, VkExtent2D viewport, const 
     p.draw_lods = hardware.lods;
     p.hardware_px = hardware.lods == 1 ? hardware.lod0_px : 0.0f;
     p.impostor_px = settings.impostor_px;
+    p.splat_px = settings.splat_px;
     p.impostor_base = impostor_base_;
     p.view_projection = vp;
     p.viewport = glm::vec2(float(viewport.width), float(viewport.height));
@@ -308,6 +310,7 @@ void CrowdGpu::addLightPasses(std::vector<gpu::Pass>& passes, uint32_t slot, con
     if (!light_culled_) return;
     CullSettings light = settings;
     light.impostor_px = 0.0f; // an impostor casts as its mesh would
+    light.splat_px = 0.0f;    // and a splat
     light.occlusion = false;
     // The map is read through a 3 x 3 filter: an error of 2 texels does not show, and far members
     // (a few texels tall) drop to their coarsest level (on the H200 a million walkers' shadow
@@ -473,6 +476,7 @@ CullCounts CrowdGpu::counts(uint32_t slot) const {
     c.in_frustum = raw[THRONG_COUNT_IN_FRUSTUM];
     c.occluded = raw[THRONG_COUNT_OCCLUDED];
     c.impostors = raw[THRONG_COUNT_IMPOSTORS];
+    c.splats = raw[THRONG_COUNT_SPLATS];
     c.hardware = raw[THRONG_COUNT_HARDWARE];
     double triangles = 0.0;
     for (size_t l = 0; l < lods_.size(); ++l) {
@@ -532,6 +536,13 @@ CrowdGpu::Snapshot CrowdGpu::snapshot() const {
     if (!out.impostors.empty())
         gpu::downloadBuffer(*allocator_, *visible_, out.impostors.data(), out.impostors.size() * sizeof(uint32_t),
                             VkDeviceSize(impostor_base_) * sizeof(uint32_t));
+    out.splats.resize(std::min(counts[THRONG_COUNT_SPLATS], members_));
+    if (!out.splats.empty()) {
+        std::vector<uint32_t> back(out.splats.size());
+        gpu::downloadBuffer(*allocator_, *visible_, back.data(), back.size() * sizeof(uint32_t),
+                            VkDeviceSize(impostor_base_ + members_ - back.size()) * sizeof(uint32_t));
+        out.splats.assign(back.rbegin(), back.rend());
+    }
     gpu::downloadBuffer(*allocator_, *impostor_draw_, &out.impostor_draw, sizeof out.impostor_draw);
     const size_t submeshes = asset_->submeshes.size();
     out.draw_counts.resize(submeshes);

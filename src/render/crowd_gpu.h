@@ -44,6 +44,7 @@ struct CullCounts {
     uint32_t in_frustum = 0;
     uint32_t occluded = 0;  // in the frustum, hidden by occlusion culling (not drawn)
     uint32_t impostors = 0; // drawn as impostors (not in per_lod)
+    uint32_t splats = 0;    // drawn as splats (not in per_lod; CullSettings::splat_px)
     uint32_t hardware = 0;  // of per_lod[0], drawn by the hardware with auto (HardwareShare)
     std::array<uint32_t, THRONG_MAX_LODS> per_lod{};
     // Drawn: per LOD its members times its triangles, a part's or prop's (kits, --attach) counted
@@ -183,6 +184,7 @@ class CrowdGpu {
         std::vector<uint32_t> draw_counts;
         std::vector<uint32_t> drawn;     // per member: 1 when the last frame drew it (or had it in its frustum)
         std::vector<uint32_t> impostors; // the impostor region, in slot order
+        std::vector<uint32_t> splats;    // the splats, from the impostor region's end, in splat order
         gpu::shader::DrawCommand impostor_draw{}; // its indexed indirect draw
     };
     Snapshot snapshot() const;

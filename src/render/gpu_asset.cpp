@@ -180,7 +180,8 @@ Result<GpuAsset> uploadModels(gpu::Allocator& a, const BakedAsset& asset, Animat
         const uint8_t white[4] = {255, 255, 255, 255};
         g.white = pixelImage(a, white, VK_IMAGE_VIEW_TYPE_2D);
         // The looks table names the textures' means (impostors draw them for texture variants).
-        const LookTable looks = lookTable(asset, uploadTextures(a, asset, g));
+        g.texture_means = uploadTextures(a, asset, g);
+        const LookTable looks = lookTable(asset, g.texture_means);
         g.submesh_looks = looks.submesh_records;
         g.looks = gpu::createBuffer(a, looks.words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | dst,
                                     gpu::MemoryUse::Device);

@@ -65,6 +65,9 @@ std::string optionsProblem(const CrowdOptions& o) {
         return "lod_error_px must be 0 to 10000 pixels, not " + std::to_string(o.cull.lod_error_px);
     if (!(o.cull.impostor_px >= 0.0f && o.cull.impostor_px <= 1e4f))
         return "impostor_px must be 0 to 10000 pixels, not " + std::to_string(o.cull.impostor_px);
+    if (!(o.cull.splat_px >= 0.0f && o.cull.splat_px <= CullSettings::kMaxSplatPx))
+        return "splat_px must be 0 to " + number(CullSettings::kMaxSplatPx) + " pixels, not " +
+               std::to_string(o.cull.splat_px);
     if (!(o.cull.hardware_triangle_px >= 0.0f && o.cull.hardware_triangle_px <= 1e6f))
         return "hardware_triangle_px must be 0 to 1000000 pixels, not " + std::to_string(o.cull.hardware_triangle_px);
     return {};

@@ -6,6 +6,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace throng::render {
 
@@ -50,6 +51,20 @@ glm::mat4 streetView(const Crowd& crowd, float aspect) {
 
 glm::mat4 crowdViewProjection(ViewKind view, const Crowd& crowd, float aspect) {
     return view == ViewKind::Street ? streetView(crowd, aspect) : frameBounds(crowd.bounds, aspect);
+}
+
+glm::vec3 eyeOf(const glm::mat4& vp) {
+    // Rows 0, 1 and 3 of vp times (eye, 1) are 0: three equations in the eye.
+    const glm::dmat3 rows =
+        glm::transpose(glm::dmat3(glm::dvec3(vp[0][0], vp[1][0], vp[2][0]), glm::dvec3(vp[0][1], vp[1][1], vp[2][1]),
+                                  glm::dvec3(vp[0][3], vp[1][3], vp[2][3])));
+    const double det = glm::determinant(rows);
+    if (!(std::abs(det) > 1e-30)) return glm::vec3(0.0f);
+    return glm::vec3(glm::inverse(rows) * -glm::dvec3(vp[3][0], vp[3][1], vp[3][3]));
+}
+
+float pixelsPerUnit(const glm::mat4& vp, float height) {
+    return glm::length(glm::vec3(vp[0][1], vp[1][1], vp[2][1])) * 0.5f * height;
 }
 
 } // namespace throng::render

@@ -31,4 +31,10 @@ StreetPose streetPose(const Crowd& crowd);
 // the model's height), for an image of aspect width / height.
 glm::mat4 crowdViewProjection(ViewKind view, const Crowd& crowd, float aspect);
 
+// What a view-projection says of its camera: the eye of a perspective one (the point whose clip
+// x, y and w are 0; the origin when there is none, as for an orthographic one), and the screen
+// pixels one world unit covers at view depth 1 in a picture `height` pixels tall.
+glm::vec3 eyeOf(const glm::mat4& view_projection);
+float pixelsPerUnit(const glm::mat4& view_projection, float height);
+
 } // namespace throng::render

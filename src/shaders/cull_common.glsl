@@ -68,12 +68,16 @@ uint chooseLod(MemberBox b, float scale, uint model) {
     return lod;
 }
 
-// The LOD to draw the member at, or THRONG_IMPOSTOR_LEVEL when its sphere is less than
-// impostor_px pixels across at its centre's depth (animated impostors: impostors.h), or
+// The LOD to draw the member at, or THRONG_SPLAT_LEVEL when its sphere is less than splat_px
+// pixels across at its centre's depth (the compute rasterizer's splats), or
+// THRONG_IMPOSTOR_LEVEL when less than impostor_px (animated impostors: impostors.h), or
 // THRONG_HARDWARE_LEVEL for a member at LOD 0 at least hardware_px across (or around the eye).
 uint chooseLevel(MemberBox b, InstanceRecord inst) {
     float scale = inst.position_scale.w;
     float depth = dot(cull.depth_row, vec4(b.center, 1.0));
+    if (cull.splat_px > 0.0) {  // below impostors: a splat (docs/IN_MOTION.md)
+        if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.splat_px) return THRONG_SPLAT_LEVEL;
+    }
     if (cull.impostor_px > 0.0) {
         if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
     }
@@ -85,6 +89,10 @@ uint chooseLevel(MemberBox b, InstanceRecord inst) {
 }
 
 void appendVisible(uint member, uint level, uint model) {
+    if (level == THRONG_SPLAT_LEVEL) {  // the impostor region from its end (a member is one or the other)
+        visible[cull.impostor_base + cull.visible_stride - 1u - atomicAdd(counts[THRONG_COUNT_SPLATS], 1u)] = member;
+        return;
+    }
     if (level == THRONG_IMPOSTOR_LEVEL) {
         visible[cull.impostor_base + atomicAdd(counts[THRONG_COUNT_IMPOSTORS], 1u)] = member;
         return;

@@ -33,6 +33,7 @@ void main() {
     if (!late && submesh == 0u) {
         for (uint l = 0u; l < cull.lod_count; ++l) counts[THRONG_COUNT_EARLY + l] = counts[l];
         counts[THRONG_COUNT_HARDWARE_EARLY] = counts[THRONG_COUNT_HARDWARE];
+        counts[THRONG_COUNT_SPLATS_EARLY] = counts[THRONG_COUNT_SPLATS];
         for (uint m = 0u; cull.assets > 1u && m < cull.assets; ++m) {
             for (uint l = 0u; l < cull.lod_count; ++l) counts[throngRegionEarly(cull.assets, m, l)] = counts[throngRegionCount(m, l)];
             counts[throngRegionHardwareEarly(cull.assets, m)] = counts[throngRegionHardware(cull.assets, m)];

@@ -16,6 +16,8 @@
 // the early members were rasterized): the dispatches of the members the late culling pass added
 // after each region's early ones, skinned per cluster (the cache holds early members only), added
 // to the resolve's counts; the cache's layout stays the early phase's, which the resolve reads.
+// And the splat pass's dispatch (a thread per splat this phase drew), whose pixels the resolve's
+// full variant shades.
 
 layout(local_size_x = 1) in;
 layout(push_constant) uniform Phase { uint lod; uint late; } pc;
@@ -103,6 +105,14 @@ void main() {
             plan.cached_dispatches[l] = rows(g_cached);
         }
     }
+    // The splats this phase draws (after the early phase's), a thread each; the resolve's full
+    // variant shades them.
+    uint splats_first = late ? counts[THRONG_COUNT_SPLATS_EARLY] : 0u;
+    uint splats = raster.culled == 0u ? 0u : min(counts[THRONG_COUNT_SPLATS], raster.lod_stride);
+    splats = splats > splats_first ? splats - splats_first : 0u;
+    uvec4 splat_rows = rows((splats + THRONG_SPLAT_LOCAL_SIZE - 1u) / THRONG_SPLAT_LOCAL_SIZE);
+    plan.splat_dispatch = uvec4(splats == 0u ? uvec3(0u, 1u, 1u) : splat_rows.xyz, splats_first);
+    skinned += splats;
     if (late) {
         plan.resolve_counts.y += skinned;
         plan.resolve_counts.z += coarse;

@@ -46,6 +46,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_MEMBER_SLOTS) readonly buffer M
 layout(std430, set = 0, binding = THRONG_BINDING_TRIANGLE_SLOTS) readonly buffer TriangleSlots { uvec4 triangle_slots[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVED) writeonly buffer Resolved { uvec4 resolved[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TILES) buffer Tiles { uint resolve_tiles[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_SPLATS) readonly buffer Splats { SplatModel splat_models[]; };
 
 #extension GL_KHR_shader_subgroup_basic : require
 
@@ -54,9 +55,60 @@ layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TILES) buffer Tiles { u
 #include "looks.glsl"
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
+#include "splat.glsl"
 #ifdef THRONG_SHADOWS
 #include "shadow.glsl"
 #endif
+
+// The tile into the composite's list, once (a workgroup is a tile: one invocation of each
+// subgroup that shaded a pixel asks, the first ask of any variant's dispatch lists it).
+void listTile() {
+    if (subgroupElect()) {
+        uvec2 tiles = throngResolveTiles(uvec2(raster.viewport));
+        uint tile = gl_WorkGroupID.y * tiles.x + gl_WorkGroupID.x;
+        if (atomicExchange(resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tile], 1u) == 0u) {
+            uint listed = atomicAdd(resolve_tiles[0], 6u) / 6u;
+            resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tiles.x * tiles.y + listed] = tile;
+        }
+    }
+}
+
+// A splat's pixel (raster_splat.comp): the member's mean colour over the submeshes it draws
+// (each one's mean times the member's look colour, or its tint, by the submesh's area; times
+// what the view it is seen from shows of the body's colours over their mean) times the
+// ambient plus the mean diffuse light over the surface its silhouette shows from the camera
+// (splatDiffuse) and, with shadows, the shadow map's light at the side of its sphere facing the
+// light; its depth the splat's.
+vec3 splatColor(uint member, InstanceRecord inst) {
+    uint model = rasterModelOf(inst);
+    SplatModel sm = splat_models[model];
+    vec4 q = instanceOrientation(inst);
+    vec3 center = rotateByQuaternion(q, sm.center.xyz) * inst.position_scale.w + inst.position_scale.xyz;
+    uint key = inst.key != 0u ? inst.key : member;
+    vec4 tint = unpackUnorm4x8(inst.color);
+    vec3 albedo = vec3(0.0);
+    float weight = 0.0;
+    for (uint s = sm.first_submesh; s < sm.first_submesh + sm.submesh_count; ++s) {
+        if (!throngWears(key, submesh_props[s] >> THRONG_DRAW_WEAR_SHIFT)) continue;
+        SubmeshShading shading = submesh_shading[s];
+        vec2 b_area = unpackHalf2x16(shading.mean_b_area);
+        vec3 mean = vec3(unpackHalf2x16(shading.mean_rg), b_area.x);
+        bool untinted = (submesh_props[s] & THRONG_DRAW_UNTINTED) != 0u || shading.look != 0u;
+        albedo += b_area.y * mean * (untinted ? vec3(1.0) : tint.rgb) * lookFlatColor(shading.look, key);
+        weight += b_area.y;
+    }
+    SplatView view = splatView(model, memberDirection(q, raster.eye.xyz - center));
+    albedo = (weight > 0.0 ? albedo / weight : vec3(1.0)) * view.shown;
+    vec3 toward_light = -raster.light_direction.xyz;
+    float diffuse = splatDiffuse(view, memberDirection(q, toward_light));
+#ifdef THRONG_SHADOWS
+    if (diffuse > 0.0) {
+        vec3 side = center + normalize(toward_light) * sm.center.w * abs(inst.position_scale.w);
+        diffuse *= shadowLight(side, normalize(toward_light), raster.light_direction.xyz, raster.frame_slot);
+    }
+#endif
+    return albedo * (raster.light_direction.w + (1.0 - raster.light_direction.w) * diffuse);
+}
 
 // The screen-space barycentrics at pixel point `c` of the triangle at screen points `s` (twice
 // its signed area `area`), extended past its edges: the plane's, wherever `c` is.
@@ -80,6 +132,16 @@ void main() {
     if (v.x == 0xffffffffu && v.y == 0xffffffffu) return;
     uint member = (v.x >> 16) | ((v.y & 0xffu) << 16);
     InstanceRecord inst = instances[member];
+    if ((v.x & 0xffffu) == THRONG_SPLAT_TRIANGLE) {
+#if !defined(THRONG_RESOLVE_CACHED) && !defined(THRONG_SKIN_COARSE)
+        if (push.untextured == 0u) return; // the first texture's dispatch shades splats
+        // The depth key's 24 bits back to a depth (raster_splat.comp wrote the centre's).
+        float depth = uintBitsToFloat((0xffffffu - (v.y >> 8)) << 8);
+        resolved[pixel] = uvec4(floatBitsToUint(splatColor(member, inst)), floatBitsToUint(depth));
+        listTile();
+#endif
+        return;
+    }
     uint model = rasterModelOf(inst);
     uint triangle = raster_models[model].first_triangle + (v.x & 0xffffu); // the model's triangle in the chain
     uvec4 tri = resolve_triangles[triangle];
@@ -159,14 +221,5 @@ void main() {
     vec3 b = screenBarycentrics(c, s, area); // depth is linear in screen space
     float depth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
     resolved[pixel] = uvec4(floatBitsToUint(albedo.rgb * light), floatBitsToUint(depth));
-    // The tile into the composite's list, once (a workgroup is a tile: one invocation of each
-    // subgroup that shaded a pixel asks, the first ask of any variant's dispatch lists it).
-    if (subgroupElect()) {
-        uvec2 tiles = throngResolveTiles(uvec2(raster.viewport));
-        uint tile = gl_WorkGroupID.y * tiles.x + gl_WorkGroupID.x;
-        if (atomicExchange(resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tile], 1u) == 0u) {
-            uint listed = atomicAdd(resolve_tiles[0], 6u) / 6u;
-            resolve_tiles[THRONG_RESOLVE_TILES_FLAGS + tiles.x * tiles.y + listed] = tile;
-        }
-    }
+    listTile();
 }

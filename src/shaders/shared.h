@@ -92,6 +92,7 @@ using uint = uint32_t;
 // slot's largest part has clusters: item j of a slot is cluster j of the part the member wears
 // there (none: the item does nothing), so unworn parts' clusters are not launched at all.
 #define THRONG_BINDING_RASTER_SLOTS 39
+#define THRONG_BINDING_SPLATS 50        // storage buffer: SplatModel per model of the crowd (docs/IN_MOTION.md)
 #define THRONG_BINDING_RASTER_MODELS 37 // storage buffer: RasterModel per model of the crowd (RasterParams::models)
 #define THRONG_BINDING_RESOLVE_TILES                                                                                   \
     36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
@@ -164,6 +165,11 @@ using uint = uint32_t;
 // end of LOD 0's region, the last slot first; counts[0] then counts the compute rasterizer's.
 #define THRONG_COUNT_HARDWARE (THRONG_MAX_LODS + 3)
 #define THRONG_COUNT_HARDWARE_EARLY (THRONG_MAX_LODS + 4) // THRONG_COUNT_HARDWARE after the early phase
+// Members drawn as splats (CullParams::splat_px; both phases), from the end of the impostor region,
+// the last slot first; and how many the early phase drew.
+#define THRONG_COUNT_SPLATS (THRONG_MAX_LODS + 5)
+#define THRONG_COUNT_SPLATS_EARLY (THRONG_MAX_LODS + 6)
+#define THRONG_SPLAT_LEVEL 0xfdu    // chooseLevel's answer for a member drawn as a splat
 #define THRONG_HARDWARE_LEVEL 0xfeu // chooseLevel's answer for a member at LOD 0 the hardware draws (hardware_px)
 #define THRONG_IMPOSTOR_LEVEL 0xffu // chooseLevel's answer for a member drawn as an impostor
 #define THRONG_COUNT_EARLY 16
@@ -392,7 +398,9 @@ struct CullParams {
     // each LOD region split into one sub-region per model and a count per (model, LOD)
     // (throngRegionCount).
     uint assets;
-    uint reserved1;
+    // Members less than this many pixels across (their sphere, as impostor_px) are drawn as splats
+    // by the compute rasterizer (docs/IN_MOTION.md; 0: none), below impostor_px.
+    float splat_px;
     uint reserved2;
 };
 
@@ -451,6 +459,11 @@ struct RasterParams {
     // Added to every LOD region's first slot of the visible list when culled: 0 for the camera's
     // view, CrowdGpu::lightBase() for the light's (ComputeRaster's shadow pass).
     uint visible_base;
+    // Splats (raster_splat.comp): the slot of the visible list holding splat 0 (the impostor
+    // region's last; splat s at splat_slot - s), and the screen pixels of one unit at view depth 1.
+    uint splat_slot;
+    float pixels_per_unit;
+    vec4 eye; // xyz: the camera's position, world space (the direction a splat is seen from)
 };
 
 // Per model of the crowd (one for a crowd of one model), what the compute rasterizer reads
@@ -484,8 +497,11 @@ struct SubmeshShading {
     vec4 base_color;
     uint texture;
     uint look; // its record in the looks table (THRONG_LOOK_SALT; 0: none)
-    uint reserved1;
-    uint reserved2;
+    // What a splat averages (src/render/splats.h): the submesh's mean colour (vertex colour times
+    // base colour times its texture's mean, linear RGB; the texture's mean left out where its look
+    // varies the texture) and its area over its model's body area, as halves: (r, g), (b, area).
+    uint mean_rg;
+    uint mean_b_area;
 };
 
 // The compute rasterizer's dispatches, written on the GPU from the culling counts (raster_plan.comp):
@@ -503,6 +519,30 @@ struct RasterPlan {
     // Per resolve variant (as resolve_counts): its indirect dispatch, a workgroup per
     // THRONG_RESOLVE_TILE x THRONG_RESOLVE_TILE pixels, none when it counts no member.
     uvec4 resolve_dispatches[3];
+    // The splat pass's indirect dispatch (x, y, 1: a thread per splat in rows of THRONG_RASTER_ROW
+    // workgroups of THRONG_SPLAT_LOCAL_SIZE) and in w the first splat this phase draws.
+    uvec4 splat_dispatch;
+};
+#define THRONG_SPLAT_LOCAL_SIZE 64
+// The triangle field of a splat's id in the visibility buffer (a model's levels have at most
+// 65,535 triangles, 0 .. 65,534: compute_raster.cpp).
+#define THRONG_SPLAT_TRIANGLE 0xffffu
+// A model's splat table (src/render/splats.h): the model drawn from THRONG_SPLAT_AZIMUTHS x
+// THRONG_SPLAT_ELEVATIONS directions; view (e, a) looks from model-space direction
+// (sin(A) cos(E), sin(E), cos(A) cos(E)), A = a * 360 / azimuths degrees, E = -90 + e * 180 /
+// (elevations - 1) degrees. Per view four vec4: (silhouette area in model units^2, mean visible
+// normal xyz), (E[n n^T] xx, yy, zz, xy), (xz, yz, 0, 0), the normals turned toward the viewer;
+// (the mean colour it shows over the body's whole surface's, per channel; 0).
+#define THRONG_SPLAT_AZIMUTHS 8
+#define THRONG_SPLAT_ELEVATIONS 7
+#define THRONG_SPLAT_VIEWS 56
+struct SplatModel {
+    vec4 center;        // xyz: the model's centre (model space) a splat is placed at; w: 0
+    uint first_submesh; // the model's submeshes, whose means (SubmeshShading::mean_*) a splat's colour averages
+    uint submesh_count;
+    uint reserved0;
+    uint reserved1;
+    vec4 views[224]; // THRONG_SPLAT_VIEWS x 4
 };
 
 // One model's members at one LOD in this frame's plan (after RasterPlan, at [lod * models + model]):
@@ -686,6 +726,7 @@ static_assert(sizeof(GroundConstants) == 112);
 static_assert(offsetof(GroundConstants, height) == 96);
 static_assert(offsetof(CullParams, visible_base) == 268);
 static_assert(sizeof(CullParams) == 288);
+static_assert(offsetof(CullParams, splat_px) == 280);
 static_assert(sizeof(CullAsset) == 64);
 static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
@@ -696,11 +737,15 @@ static_assert(offsetof(ImpostorParams, time) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
 static_assert(offsetof(RasterParams, models) == 112);
 static_assert(offsetof(RasterParams, visible_base) == 148);
-static_assert(sizeof(RasterParams) == 152);
+static_assert(offsetof(RasterParams, splat_slot) == 152);
+static_assert(offsetof(RasterParams, eye) == 160);
+static_assert(sizeof(RasterParams) == 176);
+static_assert(sizeof(SplatModel) == 32 + 224 * 16);
 static_assert(sizeof(RasterModel) == 320);
 static_assert(offsetof(RasterModel, cache_origin) == 256);
 static_assert(offsetof(RasterModel, first_triangle) == 288);
-static_assert(sizeof(RasterPlan) == 592);
+static_assert(sizeof(RasterPlan) == 608);
+static_assert(offsetof(RasterPlan, splat_dispatch) == 592);
 static_assert(offsetof(RasterPlan, cached_dispatches) == 384);
 static_assert(offsetof(RasterPlan, totals) == 512);
 static_assert(offsetof(RasterPlan, resolve_counts) == 528);

@@ -202,6 +202,12 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                      "pixels each or more on screen (default 16; 0: every member at LOD 0)")
         ->check(finiteIn(0.0, 1e6));
     command
+        ->add_option("--splat-px", flags.splat_px,
+                     "Members fewer than PX pixels across on screen are drawn by the compute rasterizer as splats: the "
+                     "few pixels they cover in their average colour, not their coarsest level's triangles "
+                     "(docs/IN_MOTION.md; 0 (default): none; --raster hardware draws none)")
+        ->check(finiteIn(0.0, double(CullSettings::kMaxSplatPx)));
+    command
         ->add_option("--impostors", flags.impostor_px,
                      "Members fewer than PX pixels tall on screen are drawn as animated impostors (pictures baked from "
                      "24 directions; "
@@ -306,7 +312,8 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options) {
                     flags.occlusion,
                     flags.coarse_skinning,
                     flags.impostor_px,
-                    flags.hardware_triangle_px};
+                    flags.hardware_triangle_px,
+                    flags.splat_px};
     parseRaster(flags.raster, options.raster);       // the parser admits only the names it knows
     parseSkinning(flags.skinning, options.skinning); // likewise
     options.vertex_cache_bytes = vertexCacheBytes(flags);

@@ -53,6 +53,7 @@ struct CrowdFlags {
     std::string raster = "auto";        // auto | hardware | compute (render, bench and view; Raster)
     float hardware_triangle_px = 16.0f; // auto: the hardware's members by triangle size (CullSettings)
     float impostor_px = 0.0f; // members fewer pixels tall are drawn as animated impostors (0: none; render and bench)
+    float splat_px = 0.0f;    // members fewer pixels across are drawn as splats by the compute rasterizer (0: none)
     std::string vertex_cache = "auto"; // MiB of the compute rasterizer's vertex cache, or auto (kVertexCacheAuto)
     bool simulate = false;             // members move on the GPU (src/sim/): TechniqueInfo::members_on_gpu
     std::string shadows = "off";       // off | on (2048) | texels a side of the shadow map

@@ -1,0 +1,252 @@
+// Splats (issue #26 section 3, docs/IN_MOTION.md; src/render/splats.h): the CPU's silhouette
+// tables against shapes whose silhouettes and light are known in closed form, and on lavapipe
+// with validation on, a crowd of members smaller than a pixel drawn as splats against the same
+// crowd drawn as triangles: the same coverage and mean colour within stated tolerances, and no
+// seam where the threshold splits a crowd.
+#include "../src/render/splats.h"
+
+#include "walker_suite.h"
+
+#include <glm/gtc/constants.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+using namespace throng;
+
+namespace {
+
+// A hand-made one-submesh asset of flat or smooth triangles (no joints: the bind pose).
+struct Shape {
+    BakedAsset asset;
+    render::AssetRange range;
+};
+
+void addVertex(BakedAsset& a, glm::vec3 p, glm::vec3 n) {
+    BakedVertex v{};
+    v.position[0] = p.x, v.position[1] = p.y, v.position[2] = p.z;
+    v.normal[0] = n.x, v.normal[1] = n.y, v.normal[2] = n.z;
+    v.color[0] = v.color[1] = v.color[2] = v.color[3] = 255;
+    v.weights[0] = 1.0f;
+    a.vertices.push_back(v);
+}
+
+void finish(Shape& s) {
+    s.asset.submeshes.push_back(BakedSubmesh{0, uint32_t(s.asset.indices.size()), glm::vec4(1.0f), -1});
+    s.range.vertex_count = uint32_t(s.asset.vertices.size());
+    s.range.index_count = uint32_t(s.asset.indices.size());
+    s.range.submesh_count = 1;
+}
+
+// A box of half extents `half` about the origin, each face its own four vertices.
+Shape box(glm::vec3 half) {
+    Shape s;
+    for (int axis = 0; axis < 3; ++axis)
+        for (float sign : {-1.0f, 1.0f}) {
+            glm::vec3 n(0.0f);
+            n[axis] = sign;
+            const glm::vec3 u = glm::vec3(n.y != 0.0f || n.z != 0.0f ? 1.0f : 0.0f, n.x != 0.0f ? 1.0f : 0.0f, 0.0f);
+            const glm::vec3 w = glm::cross(n, u);
+            const uint32_t base = uint32_t(s.asset.vertices.size());
+            for (int k = 0; k < 4; ++k) {
+                const float a = k == 1 || k == 2 ? 1.0f : -1.0f, b = k >= 2 ? 1.0f : -1.0f;
+                addVertex(s.asset, (n + a * u + b * w) * half, n);
+            }
+            for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) s.asset.indices.push_back(base + i);
+        }
+    finish(s);
+    return s;
+}
+
+// A unit sphere of `rings` x 2 rings segments, smooth.
+Shape sphere(int rings) {
+    Shape s;
+    const int segments = 2 * rings;
+    for (int r = 0; r <= rings; ++r)
+        for (int g = 0; g <= segments; ++g) {
+            const double theta = glm::pi<double>() * r / rings, phi = 2.0 * glm::pi<double>() * g / segments;
+            const glm::vec3 p(float(std::sin(theta) * std::cos(phi)), float(std::cos(theta)),
+                              float(std::sin(theta) * std::sin(phi)));
+            addVertex(s.asset, p, p);
+        }
+    for (int r = 0; r < rings; ++r)
+        for (int g = 0; g < segments; ++g) {
+            const uint32_t i = uint32_t(r * (segments + 1) + g), j = i + uint32_t(segments + 1);
+            for (uint32_t k : {i, j, i + 1, i + 1, j, j + 1}) s.asset.indices.push_back(k);
+        }
+    finish(s);
+    return s;
+}
+
+struct TableView {
+    double area;
+    glm::dvec3 mean;
+    glm::dmat3 second;
+};
+TableView tableView(const gpu::shader::SplatModel& m, uint32_t elevation, uint32_t azimuth) {
+    const glm::vec4* v = &m.views[4 * (elevation * THRONG_SPLAT_AZIMUTHS + azimuth)];
+    TableView t;
+    t.area = v[0].x;
+    t.mean = glm::dvec3(v[0].y, v[0].z, v[0].w);
+    t.second = glm::dmat3(v[1].x, v[1].w, v[2].x, v[1].w, v[1].y, v[2].y, v[2].x, v[2].y, v[1].z);
+    return t;
+}
+
+// The mean of max(n . l, 0) over a unit sphere's disc seen from `d` at phase angle alpha between
+// d and l: 2/3 of Lambert's phase function (sin a + (pi - a) cos a) / pi.
+double lambertSphere(double alpha) {
+    return 2.0 / 3.0 * (std::sin(alpha) + (glm::pi<double>() - alpha) * std::cos(alpha)) / glm::pi<double>();
+}
+
+} // namespace
+
+// A box's silhouettes from its faces' directions are its faces, its visible normals the face's.
+TEST(SplatTable, BoxSilhouettesAreItsFaces) {
+    const Shape s = box(glm::vec3(1.0f, 0.5f, 0.25f));
+    const gpu::shader::SplatModel m = render::splatModel(s.asset, s.range, {}, {});
+    EXPECT_NEAR(m.center.x, 0.0f, 1e-6f);
+    EXPECT_NEAR(m.center.w, float(0.5 * std::sqrt(4.0 + 1.0 + 0.25)), 1e-5f);
+    const uint32_t horizon = (THRONG_SPLAT_ELEVATIONS - 1) / 2;
+    const TableView front = tableView(m, horizon, 0);                                // from +Z
+    const TableView side = tableView(m, horizon, THRONG_SPLAT_AZIMUTHS / 4);          // from +X
+    const TableView top = tableView(m, THRONG_SPLAT_ELEVATIONS - 1, 0);               // from +Y
+    EXPECT_NEAR(front.area, 2.0 * 1.0, 0.03 * 2.0);
+    EXPECT_NEAR(side.area, 0.5 * 1.0, 0.03 * 0.5);
+    EXPECT_NEAR(top.area, 2.0 * 0.5, 0.03 * 1.0);
+    EXPECT_NEAR(front.mean.z, 1.0, 1e-9);
+    EXPECT_NEAR(side.mean.x, 1.0, 1e-9);
+    EXPECT_NEAR(top.mean.y, 1.0, 1e-9);
+    EXPECT_NEAR(front.second[2][2], 1.0, 1e-9);
+    // Lit head-on the face is fully lit; from behind, dark.
+    EXPECT_NEAR(render::splatDiffuse(front.mean, front.second, {0, 0, 1}), 1.0, 0.1);
+    // From behind, about dark: the expansion's second order leaves 1/16 for a single normal.
+    EXPECT_LT(render::splatDiffuse(front.mean, front.second, {0, 0, -1}), 0.07);
+}
+
+// A sphere shows a disc of area pi from everywhere, and the moments light it as Lambert's law
+// does, from the front to behind.
+TEST(SplatTable, SphereIsLitAsLambertsPhaseFunction) {
+    const Shape s = sphere(32);
+    const gpu::shader::SplatModel m = render::splatModel(s.asset, s.range, {}, {});
+    double worst = 0.0;
+    for (uint32_t e = 0; e < THRONG_SPLAT_ELEVATIONS; ++e)
+        for (uint32_t a = 0; a < THRONG_SPLAT_AZIMUTHS; ++a) {
+            const TableView v = tableView(m, e, a);
+            EXPECT_NEAR(v.area, glm::pi<double>(), 0.02 * glm::pi<double>()) << "view " << e << ", " << a;
+            const glm::dvec3 d = glm::normalize(v.mean); // the direction it was seen from
+            EXPECT_NEAR(glm::length(v.mean), 2.0 / 3.0, 0.01);
+            const glm::dvec3 other = std::abs(d.y) > 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
+            const glm::dvec3 across = glm::normalize(glm::cross(d, other));
+            for (double alpha = 0.0; alpha <= glm::pi<double>(); alpha += glm::pi<double>() / 12.0) {
+                const glm::dvec3 l = std::cos(alpha) * d + std::sin(alpha) * across;
+                worst = std::max(worst, std::abs(render::splatDiffuse(v.mean, v.second, l) - lambertSphere(alpha)));
+            }
+        }
+    std::printf("sphere: the moments' light against Lambert's, largest difference %.4f\n", worst);
+    EXPECT_LT(worst, 0.02);
+}
+
+namespace {
+
+class Splats : public test::WalkerSuite {
+  protected:
+    render::RenderOutput draw(const render::Crowd& crowd, render::ViewKind view, float splat_px,
+                              uint32_t width = 320, uint32_t height = 180, bool lod = true) const {
+        render::RenderSettings s;
+        s.raster = Raster::Compute;
+        CullSettings cull;
+        cull.lod = lod;
+        cull.occlusion = false;
+        cull.splat_px = splat_px;
+        s.width = width;
+        s.height = height;
+        s.frames = 1;
+        s.time = 0.5f;
+        s.cull = cull;
+        s.baked = &baked_;
+        const glm::mat4 vp = render::crowdViewProjection(view, crowd, float(width) / float(height));
+        Result<render::RenderOutput> out = render::renderCrowd(*allocator_, asset_, crowd, vp, s);
+        EXPECT_TRUE(out.ok()) << out.error().message;
+        return out.ok() ? std::move(out).value() : render::RenderOutput{};
+    }
+};
+
+// Pixels that are not the background (the first pixel's colour), and their mean colour: linear
+// RGB (the pictures' sRGB decoded, as a splat averages light) encoded back to sRGB 0..255.
+struct Coverage {
+    size_t pixels = 0;
+    glm::dvec3 mean{0.0};
+};
+double toLinear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
+double toSrgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
+Coverage coverage(const render::RenderOutput& o, uint32_t width, uint32_t row0, uint32_t row1) {
+    Coverage c;
+    const uint8_t* bg = o.rgba.data();
+    for (uint32_t y = row0; y < row1; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            const uint8_t* p = &o.rgba[(size_t(y) * width + x) * 4];
+            if (p[0] == bg[0] && p[1] == bg[1] && p[2] == bg[2]) continue;
+            ++c.pixels;
+            for (int k = 0; k < 3; ++k) c.mean[k] += toLinear(p[k] / 255.0);
+        }
+    if (c.pixels > 0)
+        for (int k = 0; k < 3; ++k) c.mean[k] = 255.0 * toSrgb(c.mean[k] / double(c.pixels));
+    return c;
+}
+
+} // namespace
+
+// Every member of the overview smaller than a pixel: as splats the crowd covers as many pixels as
+// its triangles at full detail do and in the same mean colour, each within a stated tolerance.
+// (Its coarsest levels, which LOD draws there, cover less: their simplified silhouettes are
+// thinner; printed for comparison.)
+TEST_F(Splats, OverviewCoverageAndColourAgreeWithTriangles) {
+    const render::Crowd crowd = crowdOf(20000);
+    const render::RenderOutput full = draw(crowd, render::ViewKind::Overview, 0.0f, 320, 180, false);
+    const render::RenderOutput lod = draw(crowd, render::ViewKind::Overview, 0.0f);
+    const render::RenderOutput splats = draw(crowd, render::ViewKind::Overview, CullSettings::kMaxSplatPx);
+    EXPECT_EQ(lod.drawn.splats, 0u);
+    EXPECT_EQ(splats.drawn.splats, splats.drawn.in_frustum) << "every member a splat";
+    EXPECT_LT(splats.triangles, lod.triangles / 100);
+    const Coverage f = coverage(full, 320, 0, 180), l = coverage(lod, 320, 0, 180), s = coverage(splats, 320, 0, 180);
+    std::printf("overview of 20,000 at 320x180: full detail covers %zu px, mean (%.1f %.1f %.1f); LOD %zu px "
+                "(%.1f %.1f %.1f); splats %zu px (%+.1f%%), (%.1f %.1f %.1f)\n",
+                f.pixels, f.mean.r, f.mean.g, f.mean.b, l.pixels, l.mean.r, l.mean.g, l.mean.b, s.pixels,
+                100.0 * (double(s.pixels) - double(f.pixels)) / double(f.pixels), s.mean.r, s.mean.g, s.mean.b);
+    ASSERT_GT(f.pixels, 2000u) << "the crowd is not in the picture";
+    EXPECT_LT(std::abs(double(s.pixels) - double(f.pixels)), 0.10 * double(f.pixels));
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(s.mean[c], f.mean[c], 8.0) << "channel " << c;
+}
+
+// Where the threshold splits the crowd (its near members triangles, the far ones splats), each
+// band of rows covers and colours as the triangles at full detail do, within the tolerance the
+// levels of detail alone make: no seam at the switching distance.
+TEST_F(Splats, NoSeamWhereTheThresholdSplitsTheCrowd) {
+    const render::Crowd crowd = crowdOf(20000);
+    const uint32_t w = 640, h = 360;
+    const render::RenderOutput full = draw(crowd, render::ViewKind::Overview, 0.0f, w, h, false);
+    const render::RenderOutput lod = draw(crowd, render::ViewKind::Overview, 0.0f, w, h);
+    const render::RenderOutput mixed = draw(crowd, render::ViewKind::Overview, 3.0f, w, h);
+    ASSERT_GT(mixed.drawn.splats, 0u);
+    uint32_t meshes = 0;
+    for (uint32_t n : mixed.drawn.per_lod) meshes += n;
+    ASSERT_GT(meshes, 0u) << "the threshold does not split the crowd";
+    std::printf("split at 3 px: %u splats, %u meshes; per band of rows, against full detail:\n", mixed.drawn.splats,
+                meshes);
+    double worst_cover = 0.0, worst_colour = 0.0, lod_cover = 0.0, lod_colour = 0.0;
+    for (uint32_t row = 0; row + 30 <= h; row += 30) {
+        const Coverage f = coverage(full, w, row, row + 30), l = coverage(lod, w, row, row + 30),
+                       m = coverage(mixed, w, row, row + 30);
+        if (f.pixels < 200) continue;
+        auto cover = [&](const Coverage& c) { return (double(c.pixels) - double(f.pixels)) / double(f.pixels); };
+        std::printf("  rows %3u..%3u: full %5zu px; LOD %+.1f%%, colour %.1f; with splats %+.1f%%, colour %.1f\n",
+                    row, row + 30, f.pixels, 100.0 * cover(l), glm::length(l.mean - f.mean), 100.0 * cover(m),
+                    glm::length(m.mean - f.mean));
+        worst_cover = std::max(worst_cover, std::abs(cover(m)));
+        worst_colour = std::max(worst_colour, glm::length(m.mean - f.mean));
+        lod_cover = std::max(lod_cover, std::abs(cover(l)));
+        lod_colour = std::max(lod_colour, glm::length(l.mean - f.mean));
+    }
+    EXPECT_LE(worst_cover, std::max(lod_cover, 0.1));
+    EXPECT_LE(worst_colour, std::max(lod_colour, 8.0));
+}
