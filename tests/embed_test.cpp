@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <random>
 #include <span>
@@ -483,6 +484,13 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("impostor_px"),
               std::string::npos);
     desc.cull.impostor_px = 0.0f;
+    for (float bad : {-1.0f, 9.0f, std::numeric_limits<float>::quiet_NaN()}) {
+        desc.cull.splat_px = bad;
+        EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message.substr(0, 24),
+                  "splat_px must be 0 to 8 ")
+            << bad;
+    }
+    desc.cull.splat_px = 0.0f;
     desc.skinning = Skinning::DualQuaternion;
     desc.technique = "static";
     EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("dual-quaternion skinning"),

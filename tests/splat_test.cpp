@@ -107,9 +107,9 @@ TEST(SplatTable, BoxSilhouettesAreItsFaces) {
     EXPECT_NEAR(m.center.x, 0.0f, 1e-6f);
     EXPECT_NEAR(m.center.w, float(0.5 * std::sqrt(4.0 + 1.0 + 0.25)), 1e-5f);
     const uint32_t horizon = (THRONG_SPLAT_ELEVATIONS - 1) / 2;
-    const TableView front = tableView(m, horizon, 0);                                // from +Z
-    const TableView side = tableView(m, horizon, THRONG_SPLAT_AZIMUTHS / 4);          // from +X
-    const TableView top = tableView(m, THRONG_SPLAT_ELEVATIONS - 1, 0);               // from +Y
+    const TableView front = tableView(m, horizon, 0);                        // from +Z
+    const TableView side = tableView(m, horizon, THRONG_SPLAT_AZIMUTHS / 4); // from +X
+    const TableView top = tableView(m, THRONG_SPLAT_ELEVATIONS - 1, 0);      // from +Y
     EXPECT_NEAR(front.area, 2.0 * 1.0, 0.03 * 2.0);
     EXPECT_NEAR(side.area, 0.5 * 1.0, 0.03 * 0.5);
     EXPECT_NEAR(top.area, 2.0 * 0.5, 0.03 * 1.0);
@@ -150,8 +150,8 @@ namespace {
 
 class Splats : public test::WalkerSuite {
   protected:
-    render::RenderOutput draw(const render::Crowd& crowd, render::ViewKind view, float splat_px,
-                              uint32_t width = 320, uint32_t height = 180, bool lod = true) const {
+    render::RenderOutput draw(const render::Crowd& crowd, render::ViewKind view, float splat_px, uint32_t width = 320,
+                              uint32_t height = 180, bool lod = true) const {
         render::RenderSettings s;
         s.raster = Raster::Compute;
         CullSettings cull;
@@ -194,21 +194,39 @@ Coverage coverage(const render::RenderOutput& o, uint32_t width, uint32_t row0, 
     return c;
 }
 
+// The overview of 20,000 walkers at 320x180 (each about a pixel tall), drawn at full detail (the
+// reference) and with LOD, once for both tests below.
+struct Overview {
+    render::Crowd crowd;
+    render::RenderOutput full, lod;
+};
+
 } // namespace
 
-// Every member of the overview smaller than a pixel: as splats the crowd covers as many pixels as
-// its triangles at full detail do and in the same mean colour, each within a stated tolerance.
-// (Its coarsest levels, which LOD draws there, cover less: their simplified silhouettes are
-// thinner; printed for comparison.)
-TEST_F(Splats, OverviewCoverageAndColourAgreeWithTriangles) {
-    const render::Crowd crowd = crowdOf(20000);
-    const render::RenderOutput full = draw(crowd, render::ViewKind::Overview, 0.0f, 320, 180, false);
-    const render::RenderOutput lod = draw(crowd, render::ViewKind::Overview, 0.0f);
-    const render::RenderOutput splats = draw(crowd, render::ViewKind::Overview, CullSettings::kMaxSplatPx);
-    EXPECT_EQ(lod.drawn.splats, 0u);
+class SplatOverview : public Splats {
+  protected:
+    const Overview& overview() {
+        static Overview o;
+        if (o.full.rgba.empty()) {
+            o.crowd = crowdOf(20000);
+            o.full = draw(o.crowd, render::ViewKind::Overview, 0.0f, 320, 180, false);
+            o.lod = draw(o.crowd, render::ViewKind::Overview, 0.0f);
+        }
+        return o;
+    }
+};
+
+// Every member smaller than a pixel: as splats the crowd covers as many pixels as its triangles at
+// full detail do and in the same mean colour, each within a stated tolerance. (Its coarsest
+// levels, which LOD draws there, cover less: their simplified silhouettes are thinner; printed.)
+TEST_F(SplatOverview, CoverageAndColourAgreeWithFullDetail) {
+    const Overview& o = overview();
+    const render::RenderOutput splats = draw(o.crowd, render::ViewKind::Overview, CullSettings::kMaxSplatPx);
+    EXPECT_EQ(o.lod.drawn.splats, 0u);
     EXPECT_EQ(splats.drawn.splats, splats.drawn.in_frustum) << "every member a splat";
-    EXPECT_LT(splats.triangles, lod.triangles / 100);
-    const Coverage f = coverage(full, 320, 0, 180), l = coverage(lod, 320, 0, 180), s = coverage(splats, 320, 0, 180);
+    EXPECT_LT(splats.triangles, o.lod.triangles / 100);
+    const Coverage f = coverage(o.full, 320, 0, 180), l = coverage(o.lod, 320, 0, 180),
+                   s = coverage(splats, 320, 0, 180);
     std::printf("overview of 20,000 at 320x180: full detail covers %zu px, mean (%.1f %.1f %.1f); LOD %zu px "
                 "(%.1f %.1f %.1f); splats %zu px (%+.1f%%), (%.1f %.1f %.1f)\n",
                 f.pixels, f.mean.r, f.mean.g, f.mean.b, l.pixels, l.mean.r, l.mean.g, l.mean.b, s.pixels,
@@ -219,28 +237,25 @@ TEST_F(Splats, OverviewCoverageAndColourAgreeWithTriangles) {
 }
 
 // Where the threshold splits the crowd (its near members triangles, the far ones splats), each
-// band of rows covers and colours as the triangles at full detail do, within the tolerance the
-// levels of detail alone make: no seam at the switching distance.
-TEST_F(Splats, NoSeamWhereTheThresholdSplitsTheCrowd) {
-    const render::Crowd crowd = crowdOf(20000);
-    const uint32_t w = 640, h = 360;
-    const render::RenderOutput full = draw(crowd, render::ViewKind::Overview, 0.0f, w, h, false);
-    const render::RenderOutput lod = draw(crowd, render::ViewKind::Overview, 0.0f, w, h);
-    const render::RenderOutput mixed = draw(crowd, render::ViewKind::Overview, 3.0f, w, h);
+// band of rows covers and colours as the triangles at full detail do, within what LOD alone
+// makes there (or 10% and 8/255): no seam at the switching distance.
+TEST_F(SplatOverview, NoSeamWhereTheThresholdSplitsTheCrowd) {
+    const Overview& o = overview();
+    const render::RenderOutput mixed = draw(o.crowd, render::ViewKind::Overview, 1.5f);
     ASSERT_GT(mixed.drawn.splats, 0u);
     uint32_t meshes = 0;
     for (uint32_t n : mixed.drawn.per_lod) meshes += n;
     ASSERT_GT(meshes, 0u) << "the threshold does not split the crowd";
-    std::printf("split at 3 px: %u splats, %u meshes; per band of rows, against full detail:\n", mixed.drawn.splats,
+    std::printf("split at 1.5 px: %u splats, %u meshes; per band of rows, against full detail:\n", mixed.drawn.splats,
                 meshes);
     double worst_cover = 0.0, worst_colour = 0.0, lod_cover = 0.0, lod_colour = 0.0;
-    for (uint32_t row = 0; row + 30 <= h; row += 30) {
-        const Coverage f = coverage(full, w, row, row + 30), l = coverage(lod, w, row, row + 30),
-                       m = coverage(mixed, w, row, row + 30);
-        if (f.pixels < 200) continue;
+    for (uint32_t row = 0; row + 15 <= 180; row += 15) {
+        const Coverage f = coverage(o.full, 320, row, row + 15), l = coverage(o.lod, 320, row, row + 15),
+                       m = coverage(mixed, 320, row, row + 15);
+        if (f.pixels < 100) continue;
         auto cover = [&](const Coverage& c) { return (double(c.pixels) - double(f.pixels)) / double(f.pixels); };
-        std::printf("  rows %3u..%3u: full %5zu px; LOD %+.1f%%, colour %.1f; with splats %+.1f%%, colour %.1f\n",
-                    row, row + 30, f.pixels, 100.0 * cover(l), glm::length(l.mean - f.mean), 100.0 * cover(m),
+        std::printf("  rows %3u..%3u: full %5zu px; LOD %+.1f%%, colour %.1f; with splats %+.1f%%, colour %.1f\n", row,
+                    row + 15, f.pixels, 100.0 * cover(l), glm::length(l.mean - f.mean), 100.0 * cover(m),
                     glm::length(m.mean - f.mean));
         worst_cover = std::max(worst_cover, std::abs(cover(m)));
         worst_colour = std::max(worst_colour, glm::length(m.mean - f.mean));

@@ -86,7 +86,10 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(light.elevation, 35.0f);
     for (const char* bad : {"light 10", "light 10,4", "light 10,91", "light x,40", "light 10,40,2", "light nan,40"})
         EXPECT_FALSE(parse(bad).ok()) << bad;
-    EXPECT_EQ(commandHelp().size(), 26u);
+    EXPECT_EQ(parse("splats 1.5").value().kind, CommandKind::Splats);
+    EXPECT_EQ(parse("splats 1.5").value().number, 1.5);
+    for (const char* bad : {"splats -1", "splats 9", "splats many"}) EXPECT_FALSE(parse(bad).ok()) << bad;
+    EXPECT_EQ(commandHelp().size(), 27u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {

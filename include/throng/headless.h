@@ -56,7 +56,7 @@ struct CrowdJob : CrowdOptions {
 };
 
 struct CrowdCounts {
-    uint32_t in_frustum = 0, occluded = 0, impostors = 0;
+    uint32_t in_frustum = 0, occluded = 0, impostors = 0, splats = 0; // splats: CullSettings::splat_px
     std::array<uint32_t, 8> per_lod{};
     uint64_t triangles = 0;
 };

@@ -247,6 +247,7 @@ struct FrameStats {
     uint32_t visible = 0;              // in the frustum
     uint32_t occluded = 0;             // in the frustum but hidden (not drawn)
     uint32_t impostors = 0;            // drawn as impostors
+    uint32_t splats = 0;               // drawn as splats (CullSettings::splat_px)
     std::array<uint32_t, 8> per_lod{}; // drawn at each level of detail
     uint64_t triangles = 0;            // drawn
     double cpu_update_ms = 0.0;        // update()'s CPU techniques (sampling, skinning, uploads)

@@ -22,6 +22,7 @@ CrowdCounts toCounts(const render::CullCounts& c) {
     out.in_frustum = c.in_frustum;
     out.occluded = c.occluded;
     out.impostors = c.impostors;
+    out.splats = c.splats;
     for (size_t l = 0; l < out.per_lod.size() && l < c.per_lod.size(); ++l) out.per_lod[l] = c.per_lod[l];
     out.triangles = c.triangles;
     return out;

@@ -441,6 +441,7 @@ FrameStats CrowdRenderer::stats(uint32_t slot) const {
     out.visible = sample.drawn.in_frustum;
     out.occluded = sample.drawn.occluded;
     out.impostors = sample.drawn.impostors;
+    out.splats = sample.drawn.splats;
     for (size_t l = 0; l < out.per_lod.size() && l < sample.drawn.per_lod.size(); ++l)
         out.per_lod[l] = sample.drawn.per_lod[l];
     out.triangles = sample.drawn.triangles;

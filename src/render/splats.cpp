@@ -23,8 +23,8 @@ glm::dvec3 viewDirection(uint32_t e, uint32_t a) {
 }
 
 // The body's triangles at LOD 0 (submeshes of the range with no prop bits), each with its submesh.
-template <class F> void forBodyTriangles(const BakedAsset& asset, const AssetRange& range,
-                                         std::span<const uint32_t> props, F&& f) {
+template <class F>
+void forBodyTriangles(const BakedAsset& asset, const AssetRange& range, std::span<const uint32_t> props, F&& f) {
     for (uint32_t s = range.first_submesh; s < range.first_submesh + range.submesh_count; ++s) {
         if (s < props.size() && props[s] != 0) continue;
         const BakedSubmesh& sm = asset.submeshes[s];
@@ -147,8 +147,9 @@ void meanColors(const BakedAsset& asset, const AssetRange& range, const SplatPos
                                    asset.indices[sm.first_index + i + 2]};
             const glm::dvec3 a(pose.positions[v[0]]), b(pose.positions[v[1]]), c(pose.positions[v[2]]);
             const double t = 0.5 * glm::length(glm::cross(b - a, c - a));
-            sum += t * (vertexColor(asset.vertices[v[0]]) + vertexColor(asset.vertices[v[1]]) +
-                        vertexColor(asset.vertices[v[2]])) /
+            sum += t *
+                   (vertexColor(asset.vertices[v[0]]) + vertexColor(asset.vertices[v[1]]) +
+                    vertexColor(asset.vertices[v[2]])) /
                    3.0;
             area += t;
         }
@@ -219,12 +220,11 @@ SplatModel splatModel(const BakedAsset& asset, const AssetRange& range, std::spa
     body = body_area > 0.0 ? body / body_area : glm::dvec3(1.0);
     for (uint32_t e = 0; e < THRONG_SPLAT_ELEVATIONS; ++e)
         for (uint32_t a = 0; a < THRONG_SPLAT_AZIMUTHS; ++a) {
-            const View v =
-                drawView(asset, range, props, factors, pose, viewDirection(e, a), std::max(resolution, 8u));
+            const View v = drawView(asset, range, props, factors, pose, viewDirection(e, a), std::max(resolution, 8u));
             glm::vec4* out = &m.views[4 * (e * THRONG_SPLAT_AZIMUTHS + a)];
             out[0] = glm::vec4(float(v.area), glm::vec3(v.mean));
-            out[1] = glm::vec4(float(v.second[0][0]), float(v.second[1][1]), float(v.second[2][2]),
-                               float(v.second[0][1]));
+            out[1] =
+                glm::vec4(float(v.second[0][0]), float(v.second[1][1]), float(v.second[2][2]), float(v.second[0][1]));
             out[2] = glm::vec4(float(v.second[0][2]), float(v.second[1][2]), 0.0f, 0.0f);
             // What the view shows over the whole surface's mean, per channel (1 where a channel is 0).
             glm::dvec3 shown(1.0);

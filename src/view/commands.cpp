@@ -89,7 +89,8 @@ bool Commands::apply(const Command& c) {
     case CommandKind::Cull:
     case CommandKind::Lod:
     case CommandKind::Occlusion:
-    case CommandKind::LodError: { // the next frames' culling: nothing is rebuilt
+    case CommandKind::LodError:
+    case CommandKind::Splats: { // the next frames' culling: nothing is rebuilt
         CullSettings cull = crowd_.cull();
         const std::string on = c.on ? "on" : "off";
         std::string done;
@@ -102,6 +103,10 @@ bool Commands::apply(const Command& c) {
         } else if (c.kind == CommandKind::Occlusion) {
             cull.occlusion = c.on;
             done = "occlusion: " + on;
+        } else if (c.kind == CommandKind::Splats) {
+            cull.splat_px = float(c.number);
+            done = "splats: " + std::to_string(float(c.number)) + " px" +
+                   (crowd_.state().raster == Raster::Hardware ? " (the hardware rasterizer draws none)" : "");
         } else {
             cull.lod_error_px = float(c.number);
             done = "lod-error: " + std::to_string(float(c.number)) + " px";

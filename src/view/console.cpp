@@ -61,6 +61,9 @@ constexpr Spec kSpecs[] = {
     {"lod", CommandKind::Lod, "on|off", "level of detail chosen on the GPU by size on screen"},
     {"occlusion", CommandKind::Occlusion, "on|off", "with cull: members hidden behind others are not drawn"},
     {"lod-error", CommandKind::LodError, "PX", "the largest error a coarser LOD may make on screen, 0 to 10000 pixels"},
+    {"splats", CommandKind::Splats, "PX",
+     "members fewer pixels across drawn by the compute rasterizer as splats of their coverage and colour, 0 (none) "
+     "to 8"},
     {"view", CommandKind::View, "overview|street", "the whole crowd, or standing at its edge looking across it"},
     {"simulate", CommandKind::Simulate, "on|off", "members move on the GPU ({})", &TechniqueInfo::members_on_gpu, ", "},
     {"impostors", CommandKind::Impostors, "PX",
@@ -175,6 +178,10 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Impostors:
         if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > 10000.0)
             return Error{usage + ": '" + arg + "' is not a number from 0 to 10000"};
+        return c;
+    case CommandKind::Splats:
+        if (!toNumber(arg, c.number) || c.number < 0.0 || c.number > double(CullSettings::kMaxSplatPx))
+            return Error{usage + ": '" + arg + "' is not a number from 0 to 8"};
         return c;
     case CommandKind::Shadows:
         if (arg == "on" || arg == "off") {

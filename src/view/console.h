@@ -54,6 +54,7 @@ enum class CommandKind {
     Lod,
     Occlusion,
     LodError,
+    Splats,
     View,
     Simulate,
     Raster,

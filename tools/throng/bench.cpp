@@ -188,6 +188,7 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
                         {"in_frustum", result.drawn.in_frustum},
                         {"occluded", result.drawn.occluded},
                         {"impostors", result.drawn.impostors},
+                        {"splats", result.drawn.splats},
                         {"per_lod", per_lod}};
         // Every pass by name, in frame order; "gpu_ms" also keys them by name beside "frame".
         r["passes"] = nlohmann::json::array();

@@ -212,6 +212,8 @@ int runRender(const RenderOptions& o) {
                 lods += (lods.empty() ? "" : " ") + std::to_string(l) + ":" + std::to_string(out.drawn.per_lod[l]);
         if (out.drawn.impostors > 0)
             lods += (lods.empty() ? "" : " ") + std::string("impostors:") + std::to_string(out.drawn.impostors);
+        if (out.drawn.splats > 0)
+            lods += (lods.empty() ? "" : " ") + std::string("splats:") + std::to_string(out.drawn.splats);
         std::string skinning = o.crowd.skinning == "linear" ? "" : ", " + o.crowd.skinning + " skinning";
         for (const std::string& layer : o.crowd.layers) skinning += ", layer " + layer;
         // Who rasterized it: auto falls back to the hardware where it must.
