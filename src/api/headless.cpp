@@ -39,6 +39,7 @@ JobFrame toFrame(const render::FrameSample& f) {
     out.upload_bytes = f.cpu.upload_bytes;
     out.record_ms = f.cpu_record_ms;
     out.drawn = toCounts(f.drawn);
+    out.sim_steps = f.sim_steps;
     return out;
 }
 

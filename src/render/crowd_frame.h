@@ -43,6 +43,8 @@ class CrowdMotion {
     // Adds the passes that bring the members (the records in CrowdGpu::instances()) toward frame
     // time `time`, and returns the time the frame is to be drawn at (the members' own clock).
     virtual float addPasses(std::vector<gpu::Pass>& passes, float time) = 0;
+    // The steps the last addPasses took (a simulation's fixed steps; 0 for motion without steps).
+    virtual uint32_t lastSteps() const { return 0; }
 };
 
 struct CrowdFrame {

@@ -394,6 +394,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.viewport = targets.extent;
     addCrowdPasses(passes, slot, frame);
     f.passes = gpu::passNames(passes);
+    f.sim_steps = motion_ ? motion_->lastSteps() : 0;
 
     gpu::FrameSlot timing;
     timing.cmd = cmd;
@@ -410,6 +411,7 @@ FrameSample CrowdRenderer::collect(uint32_t slot) const {
     sample.pass_names = f.passes;
     sample.cpu = f.cpu;
     sample.cpu_record_ms = f.record_ms;
+    sample.sim_steps = f.sim_steps;
     sample.drawn = crowd_->counts(slot);
     if (f.passes.empty()) return sample; // nothing recorded in this slot yet
     gpu::FrameSlot timing;

@@ -73,6 +73,10 @@ struct FrameSample {
     TechniqueStats cpu;         // sample, skin, upload (ms) and bytes uploaded
     double cpu_record_ms = 0.0; // recording the command buffer
     CullCounts drawn;           // members in the frustum, drawn per LOD, triangles drawn
+    // The simulation's steps this frame (its `simulate` pass takes them all; 0: none, or no
+    // simulation). A simulation steps at its own rate (1/30 s by default), so at 60 frames a
+    // second every other frame takes none: its cost per step is the passes' sum over the steps'.
+    uint32_t sim_steps = 0;
 };
 
 // The way the sunlight travels unless told otherwise (normalized when used): from above, in
@@ -183,6 +187,7 @@ class CrowdRenderer {
         std::vector<std::string> passes;
         TechniqueStats cpu;
         double record_ms = 0.0;
+        uint32_t sim_steps = 0;
         glm::mat4 view_projection{1.0f};
         float time = 0.0f;
         glm::vec3 light = kDefaultLight;

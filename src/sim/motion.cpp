@@ -27,13 +27,16 @@ class SimMotion final : public render::CrowdMotion {
                           render::frame::Members | render::frame::Simulation,
                           render::frame::Members | render::frame::Simulation});
         if (events_) events_->advance(steps); // the same steps on the CPU: their events
+        last_steps_ = steps;
         return float(now + double(steps) * step);
     }
+    uint32_t lastSteps() const override { return last_steps_; }
 
   private:
     SimSettings settings_;
     GpuSimulation sim_;
     std::shared_ptr<EventMirror> events_;
+    uint32_t last_steps_ = 0;
 };
 
 } // namespace

@@ -165,8 +165,12 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
         std::vector<std::vector<double>> pass_ms(result.passes.size());
         std::vector<double> frame_ms, sample, skin, upload_cpu, record, cpu_total;
         uint64_t bytes = 0;
+        double simulate_ms = 0.0; // the simulation's passes and steps over the measured frames
+        uint64_t sim_steps = 0;
         for (size_t i = o.warmup; i < result.frames.size(); ++i) {
             const JobFrame& f = result.frames[i];
+            simulate_ms += f.passMs("simulate");
+            sim_steps += f.sim_steps;
             for (size_t p = 0; p < pass_ms.size(); ++p) pass_ms[p].push_back(f.passMs(result.passes[p].name));
             frame_ms.push_back(f.gpu_frame_ms);
             sample.push_back(f.sample_ms);
@@ -202,6 +206,9 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
             if (result.passes[p].name == "cache")
                 r["vertex_cache"] = vertexCacheJson(result.vertex_cache, sp.median, bandwidth_gbps);
         }
+        // One step of the simulation: it steps at its own rate (1/30 s), so at 60 frames a second
+        // about every other frame's `simulate` pass takes none, and its median may be half a step.
+        if (sim_steps > 0) r["simulate_ms_per_step"] = simulate_ms / double(sim_steps);
         // The compute rasterizer's rate: the triangles drawn over its passes' median times.
         if (raster_ms > 0.0) r["raster_triangles_per_second"] = double(result.triangles) / (raster_ms * 1e-3);
         r["cpu_ms"] = {{"sample", spreadJson(spread(sample))},
