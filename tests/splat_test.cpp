@@ -236,6 +236,7 @@ TEST_F(SplatOverview, CoverageAndColourAgreeWithFullDetail) {
                 f.pixels, f.mean.r, f.mean.g, f.mean.b, l.pixels, l.mean.r, l.mean.g, l.mean.b, s.pixels,
                 100.0 * (double(s.pixels) - double(f.pixels)) / double(f.pixels), s.mean.r, s.mean.g, s.mean.b);
     ASSERT_GT(f.pixels, 2000u) << "the crowd is not in the picture";
+    // Measured: -3.9% and within 4.6/255 (lavapipe).
     EXPECT_LT(std::abs(double(s.pixels) - double(f.pixels)), 0.10 * double(f.pixels));
     for (int c = 0; c < 3; ++c) EXPECT_NEAR(s.mean[c], f.mean[c], 8.0) << "channel " << c;
 }

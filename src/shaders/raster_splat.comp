@@ -8,7 +8,8 @@
 // (the impostor region of the visible list from its end, this phase's from RasterPlan::
 // splat_dispatch.w): its model's centre placed as the member, projected; its silhouette's area
 // seen from where the camera is (the splat table's views, bilinear), in pixels at its depth; the
-// pixels whose centres lie within the disc of that area around the projected centre take the
+// pixels whose centres lie within the disc of that area around the projected centre (shifted
+// within the member's extent by its key) take the
 // member's id with the splat triangle (THRONG_SPLAT_TRIANGLE) at the centre's depth, by the same
 // 64-bit atomic minimum as the triangles. The resolve colours them (resolve_body.glsl).
 
@@ -38,19 +39,24 @@ void main() {
     vec3 center = rotateByQuaternion(q, sm.center.xyz) * inst.position_scale.w + inst.position_scale.xyz;
     vec4 clip = raster.view_projection * vec4(center, 1.0);
     if (clip.w <= 1e-6) return;
-    vec2 at = (clip.xy / clip.w * 0.5 + 0.5) * raster.viewport;
+    float pixels = scale * raster.pixels_per_unit / clip.w;  // screen pixels of one model unit there
+    // The disc's centre somewhere within the member's own extent (at most a pixel), fixed per
+    // member: members on a regular layout would otherwise sample the pixel grid in step (moire);
+    // a shift over the grid leaves the expected coverage as it is.
+    uint key = inst.key != 0u ? inst.key : member;
+    vec2 jitter = vec2(throngPropHash(key, 0x5a17u) >> 8u, throngPropHash(key, 0x5a18u) >> 8u) * (1.0 / 16777216.0) - 0.5;
+    vec2 at = (clip.xy / clip.w * 0.5 + 0.5) * raster.viewport + jitter * min(2.0 * sm.center.w * pixels, 1.0);
     float z = clip.z / clip.w;
     if (z < 0.0 || z > 1.0) return;
     SplatView v = splatView(model, memberDirection(q, raster.eye.xyz - center));
-    float pixels = scale * raster.pixels_per_unit / clip.w;
     float r2 = v.area * pixels * pixels / 3.14159265;  // the disc's radius squared, in pixels
     if (r2 <= 0.0) return;
     float r = sqrt(r2);
     ivec2 last = ivec2(raster.viewport) - 1;
     ivec2 p0 = max(ivec2(ceil(at - r - 0.5)), ivec2(0)), p1 = min(ivec2(floor(at + r - 0.5)), last);
     p1 = min(p1, p0 + 2 * int(THRONG_SPLAT_MAX_RADIUS));  // bounded work (culling keeps splats small)
-    uint key = 0xffffffu - (floatBitsToUint(z) >> 8);
-    uint64_t id = (uint64_t(key) << 40) | (uint64_t(member) << 16) | uint64_t(THRONG_SPLAT_TRIANGLE);
+    uint depth_key = 0xffffffu - (floatBitsToUint(z) >> 8);
+    uint64_t id = (uint64_t(depth_key) << 40) | (uint64_t(member) << 16) | uint64_t(THRONG_SPLAT_TRIANGLE);
     for (int y = p0.y; y <= p1.y; ++y)
         for (int x = p0.x; x <= p1.x; ++x) {
             vec2 d = vec2(x, y) + 0.5 - at;
