@@ -12,6 +12,7 @@
 #include <throng/import.h>
 
 #include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -148,6 +149,17 @@ TEST(SplatTable, SphereIsLitAsLambertsPhaseFunction) {
         }
     std::printf("sphere: the moments' light against Lambert's, largest difference %.4f\n", worst);
     EXPECT_LT(worst, 0.02);
+}
+
+// Where a splat is seen from: the camera of a view-projection, the pixels a unit covers there.
+TEST(SplatTable, TheEyeAndScaleOfAViewProjection) {
+    const glm::vec3 eye(3.0f, 4.5f, -7.0f);
+    const glm::mat4 view = glm::lookAtRH(eye, glm::vec3(0.5f, 0.0f, 2.0f), glm::vec3(0, 1, 0));
+    const glm::mat4 projection = glm::perspectiveRH_ZO(0.9f, 16.0f / 9.0f, 500.0f, 0.1f); // reversed Z
+    const glm::vec3 found = render::eyeOf(projection * view);
+    EXPECT_LT(glm::length(found - eye), 1e-4f);
+    // A unit at view depth 1: 1 / tan(fov / 2) half-heights of the picture.
+    EXPECT_NEAR(render::pixelsPerUnit(projection * view, 1080.0f), 540.0f / std::tan(0.45f), 1e-2f);
 }
 
 namespace {
