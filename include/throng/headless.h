@@ -76,8 +76,8 @@ struct JobFrame {
     uint64_t upload_bytes = 0;
     double record_ms = 0.0;
     CrowdCounts drawn;
-    uint32_t sim_steps =
-        0; // the simulation's steps this frame (its `simulate` pass; 0 on some frames: it steps at 30 Hz)
+    // The simulation's steps this frame (its `simulate` pass; 0 on some frames: it steps at 30 Hz).
+    uint32_t sim_steps = 0;
     double passMs(const std::string& name) const; // 0 when the frame had no such pass
 };
 

@@ -405,14 +405,13 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const std::vector<AssetRange> whole =
         asset.ranges.empty() ? std::vector<AssetRange>{wholeAsset(baked)} : std::vector<AssetRange>{};
     const std::span<const AssetRange> ranges = asset.ranges.empty() ? std::span<const AssetRange>(whole) : asset.ranges;
-    const std::vector<SubmeshMean> means = submeshMeans(baked, ranges, props, asset.texture_means);
-    for (size_t s = 0; s < shading.size() && s < means.size(); ++s) {
-        shading[s].mean_rg = glm::packHalf2x16(glm::vec2(means[s].color.r, means[s].color.g));
-        shading[s].mean_b_area = glm::packHalf2x16(glm::vec2(means[s].color.b, means[s].area));
+    const SplatTables tables = splatTables(baked, ranges, props, asset.texture_means);
+    for (size_t s = 0; s < shading.size() && s < tables.means.size(); ++s) {
+        const SubmeshMean& m = tables.means[s];
+        shading[s].mean_rg = glm::packHalf2x16(glm::vec2(m.color.r, m.color.g));
+        shading[s].mean_b_area = glm::packHalf2x16(glm::vec2(m.color.b, m.area));
     }
-    std::vector<gpu::shader::SplatModel> splat_models;
-    for (const AssetRange& r : ranges) splat_models.push_back(splatModel(baked, r, props, asset.texture_means));
-    splats_ = uploadStorage(a, splat_models);
+    splats_ = uploadStorage(a, tables.models);
     clusters_ = uploadStorage(a, clusters);
     cluster_vertices_ = uploadStorage(a, chain_.vertices);
     cluster_triangles_ = uploadStorage(a, chain_.triangles);

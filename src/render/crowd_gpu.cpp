@@ -536,13 +536,6 @@ CrowdGpu::Snapshot CrowdGpu::snapshot() const {
     if (!out.impostors.empty())
         gpu::downloadBuffer(*allocator_, *visible_, out.impostors.data(), out.impostors.size() * sizeof(uint32_t),
                             VkDeviceSize(impostor_base_) * sizeof(uint32_t));
-    out.splats.resize(std::min(counts[THRONG_COUNT_SPLATS], members_));
-    if (!out.splats.empty()) {
-        std::vector<uint32_t> back(out.splats.size());
-        gpu::downloadBuffer(*allocator_, *visible_, back.data(), back.size() * sizeof(uint32_t),
-                            VkDeviceSize(impostor_base_ + members_ - back.size()) * sizeof(uint32_t));
-        out.splats.assign(back.rbegin(), back.rend());
-    }
     gpu::downloadBuffer(*allocator_, *impostor_draw_, &out.impostor_draw, sizeof out.impostor_draw);
     const size_t submeshes = asset_->submeshes.size();
     out.draw_counts.resize(submeshes);

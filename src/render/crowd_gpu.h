@@ -184,7 +184,6 @@ class CrowdGpu {
         std::vector<uint32_t> draw_counts;
         std::vector<uint32_t> drawn;     // per member: 1 when the last frame drew it (or had it in its frustum)
         std::vector<uint32_t> impostors; // the impostor region, in slot order
-        std::vector<uint32_t> splats;    // the splats, from the impostor region's end, in splat order
         gpu::shader::DrawCommand impostor_draw{}; // its indexed indirect draw
     };
     Snapshot snapshot() const;

@@ -46,17 +46,17 @@ struct GpuAssetData {
     // decode or only looks' variants use it), then one per look with texture variants.
     std::vector<gpu::Image> textures;
     std::vector<uint32_t> submesh_textures; // per submesh: its index in `textures`, or THRONG_NO_TEXTURE
-    std::vector<glm::vec3>
-        texture_means;                 // per BakedTexture: its mean colour (linear RGB; white where it did not decode)
-    gpu::Image no_texture;             // 1x1 white, one layer: bound where a submesh samples no texture
-    gpu::Image white;                  // 1x1 white, a 2D view: the placeholder of other sampled bindings
-    VkSampler point = VK_NULL_HANDLE;  // the animation image: texelFetch only, but a sampler is required
-    VkSampler linear = VK_NULL_HANDLE; // colour textures
-    std::vector<BakedSubmesh> submeshes; // LOD 0
-    std::vector<uint32_t> submesh_props; // per submesh: the prop bits its draws carry (propDrawBits; 0: the model's)
-    gpu::Buffer looks;                   // uint[]: the looks table (throng/looks.h lookTable)
-    std::vector<uint32_t> submesh_looks; // per submesh: its look's record in `looks` (0: none)
-    std::vector<GpuLod> lods;            // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
+    gpu::Image no_texture;                  // 1x1 white, one layer: bound where a submesh samples no texture
+    gpu::Image white;                       // 1x1 white, a 2D view: the placeholder of other sampled bindings
+    VkSampler point = VK_NULL_HANDLE;       // the animation image: texelFetch only, but a sampler is required
+    VkSampler linear = VK_NULL_HANDLE;      // colour textures
+    std::vector<BakedSubmesh> submeshes;    // LOD 0
+    std::vector<uint32_t> submesh_props;    // per submesh: the prop bits its draws carry (propDrawBits; 0: the model's)
+    gpu::Buffer looks;                      // uint[]: the looks table (throng/looks.h lookTable)
+    std::vector<uint32_t> submesh_looks;    // per submesh: its look's record in `looks` (0: none)
+    std::vector<GpuLod> lods;               // at least one; lods[0] has the ranges of `submeshes` (lodLevels(asset))
+    // Per BakedTexture: its mean colour (linear RGB; white where it did not decode).
+    std::vector<glm::vec3> texture_means;
     uint32_t vertex_count = 0;
     uint32_t index_count = 0; // indices LOD 0 draws (the triangles of the mesh x 3); `indices` may hold more
     uint32_t clip_count = 0;

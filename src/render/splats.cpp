@@ -133,9 +133,20 @@ std::vector<glm::dvec3> submeshFactors(const BakedAsset& asset, std::span<const 
     return out;
 }
 
-// The area-weighted mean colour (vertex colour x factor) of each submesh of `range`, and its area.
-void meanColors(const BakedAsset& asset, const AssetRange& range, const SplatPose& pose,
-                std::span<const glm::dvec3> factors, std::vector<glm::dvec3>& colors, std::vector<double>& areas) {
+// Per submesh of a model, the area-weighted mean colour (vertex colour x factor) and the area;
+// and over its body (the submeshes without prop bits), the mean colour and the area.
+struct ModelColors {
+    std::vector<glm::dvec3> colors;
+    std::vector<double> areas;
+    glm::dvec3 body{1.0};
+    double body_area = 0.0;
+};
+
+ModelColors meanColors(const BakedAsset& asset, const AssetRange& range, std::span<const uint32_t> props,
+                       const SplatPose& pose, std::span<const glm::dvec3> factors) {
+    ModelColors out;
+    std::vector<glm::dvec3>& colors = out.colors;
+    std::vector<double>& areas = out.areas;
     colors.assign(range.submesh_count, glm::dvec3(1.0));
     areas.assign(range.submesh_count, 0.0);
     for (uint32_t s = range.first_submesh; s < range.first_submesh + range.submesh_count; ++s) {
@@ -156,6 +167,48 @@ void meanColors(const BakedAsset& asset, const AssetRange& range, const SplatPos
         colors[s - range.first_submesh] = (area > 0.0 ? sum / area : glm::dvec3(1.0)) * factors[s];
         areas[s - range.first_submesh] = area;
     }
+    glm::dvec3 body(0.0);
+    for (uint32_t k = 0; k < range.submesh_count; ++k)
+        if (range.first_submesh + k >= props.size() || props[range.first_submesh + k] == 0) {
+            body += areas[k] * colors[k];
+            out.body_area += areas[k];
+        }
+    if (out.body_area > 0.0) out.body = body / out.body_area;
+    return out;
+}
+
+// The silhouette table of model `range` in pose `pose`, its colours `colors` (splatModel).
+SplatModel tableOf(const BakedAsset& asset, const AssetRange& range, std::span<const uint32_t> props,
+                   std::span<const glm::dvec3> factors, const SplatPose& pose, const ModelColors& colors,
+                   uint32_t resolution) {
+    SplatModel m{};
+    m.first_submesh = range.first_submesh;
+    m.submesh_count = range.submesh_count;
+    glm::dvec3 lo(std::numeric_limits<double>::max()), hi(-std::numeric_limits<double>::max());
+    forBodyTriangles(asset, range, props, [&](uint32_t a, uint32_t b, uint32_t c, uint32_t) {
+        for (uint32_t v : {a, b, c}) {
+            lo = glm::min(lo, glm::dvec3(pose.positions[v]));
+            hi = glm::max(hi, glm::dvec3(pose.positions[v]));
+        }
+    });
+    if (!(hi.x >= lo.x)) return m; // no body
+    m.center = glm::vec4(glm::vec3(0.5 * (lo + hi)), float(0.5 * glm::length(hi - lo)));
+    const glm::dvec3& body = colors.body; // the whole surface's mean, as the resolve averages the submeshes'
+    for (uint32_t e = 0; e < THRONG_SPLAT_ELEVATIONS; ++e)
+        for (uint32_t a = 0; a < THRONG_SPLAT_AZIMUTHS; ++a) {
+            const View v = drawView(asset, range, props, factors, pose, viewDirection(e, a), std::max(resolution, 8u));
+            glm::vec4* out = &m.views[4 * (e * THRONG_SPLAT_AZIMUTHS + a)];
+            out[0] = glm::vec4(float(v.area), glm::vec3(v.mean));
+            out[1] =
+                glm::vec4(float(v.second[0][0]), float(v.second[1][1]), float(v.second[2][2]), float(v.second[0][1]));
+            out[2] = glm::vec4(float(v.second[0][2]), float(v.second[1][2]), 0.0f, 0.0f);
+            // What the view shows over the whole surface's mean, per channel (1 where a channel is 0).
+            glm::dvec3 shown(1.0);
+            for (int c = 0; c < 3; ++c)
+                if (body[c] > 1e-6 && v.area > 0.0) shown[c] = v.albedo[c] / body[c];
+            out[3] = glm::vec4(glm::vec3(shown), 0.0f);
+        }
+    return m;
 }
 
 } // namespace
@@ -192,64 +245,24 @@ SplatPose splatPose(const BakedAsset& asset, const AssetRange& range) {
 
 SplatModel splatModel(const BakedAsset& asset, const AssetRange& range, std::span<const uint32_t> props,
                       std::span<const glm::vec3> texture_means, uint32_t resolution) {
-    SplatModel m{};
-    m.first_submesh = range.first_submesh;
-    m.submesh_count = range.submesh_count;
-    const SplatPose pose = splatPose(asset, range);
-    glm::dvec3 lo(std::numeric_limits<double>::max()), hi(-std::numeric_limits<double>::max());
-    forBodyTriangles(asset, range, props, [&](uint32_t a, uint32_t b, uint32_t c, uint32_t) {
-        for (uint32_t v : {a, b, c}) {
-            lo = glm::min(lo, glm::dvec3(pose.positions[v]));
-            hi = glm::max(hi, glm::dvec3(pose.positions[v]));
-        }
-    });
-    if (!(hi.x >= lo.x)) return m; // no body
-    m.center = glm::vec4(glm::vec3(0.5 * (lo + hi)), float(0.5 * glm::length(hi - lo)));
-    // The body's mean colour over its whole surface, as the resolve averages the submeshes'.
     const std::vector<glm::dvec3> factors = submeshFactors(asset, texture_means);
-    std::vector<glm::dvec3> colors;
-    std::vector<double> areas;
-    meanColors(asset, range, pose, factors, colors, areas);
-    glm::dvec3 body(0.0);
-    double body_area = 0.0;
-    for (uint32_t k = 0; k < range.submesh_count; ++k)
-        if (range.first_submesh + k >= props.size() || props[range.first_submesh + k] == 0) {
-            body += areas[k] * colors[k];
-            body_area += areas[k];
-        }
-    body = body_area > 0.0 ? body / body_area : glm::dvec3(1.0);
-    for (uint32_t e = 0; e < THRONG_SPLAT_ELEVATIONS; ++e)
-        for (uint32_t a = 0; a < THRONG_SPLAT_AZIMUTHS; ++a) {
-            const View v = drawView(asset, range, props, factors, pose, viewDirection(e, a), std::max(resolution, 8u));
-            glm::vec4* out = &m.views[4 * (e * THRONG_SPLAT_AZIMUTHS + a)];
-            out[0] = glm::vec4(float(v.area), glm::vec3(v.mean));
-            out[1] =
-                glm::vec4(float(v.second[0][0]), float(v.second[1][1]), float(v.second[2][2]), float(v.second[0][1]));
-            out[2] = glm::vec4(float(v.second[0][2]), float(v.second[1][2]), 0.0f, 0.0f);
-            // What the view shows over the whole surface's mean, per channel (1 where a channel is 0).
-            glm::dvec3 shown(1.0);
-            for (int c = 0; c < 3; ++c)
-                if (body[c] > 1e-6 && v.area > 0.0) shown[c] = v.albedo[c] / body[c];
-            out[3] = glm::vec4(glm::vec3(shown), 0.0f);
-        }
-    return m;
+    const SplatPose pose = splatPose(asset, range);
+    return tableOf(asset, range, props, factors, pose, meanColors(asset, range, props, pose, factors), resolution);
 }
 
-std::vector<SubmeshMean> submeshMeans(const BakedAsset& asset, std::span<const AssetRange> ranges,
-                                      std::span<const uint32_t> props, std::span<const glm::vec3> texture_means) {
-    std::vector<SubmeshMean> out(asset.submeshes.size());
+SplatTables splatTables(const BakedAsset& asset, std::span<const AssetRange> ranges, std::span<const uint32_t> props,
+                        std::span<const glm::vec3> texture_means, uint32_t resolution) {
+    SplatTables out;
+    out.means.resize(asset.submeshes.size());
     const std::vector<glm::dvec3> factors = submeshFactors(asset, texture_means);
-    for (const AssetRange& range : ranges) {
+    for (const AssetRange& range : ranges) { // one pose and one set of colours per model, for both
         const SplatPose pose = splatPose(asset, range);
-        std::vector<glm::dvec3> colors;
-        std::vector<double> areas;
-        meanColors(asset, range, pose, factors, colors, areas);
-        double body = 0.0;
-        for (uint32_t k = 0; k < range.submesh_count; ++k)
-            if (range.first_submesh + k >= props.size() || props[range.first_submesh + k] == 0) body += areas[k];
+        const ModelColors colors = meanColors(asset, range, props, pose, factors);
+        out.models.push_back(tableOf(asset, range, props, factors, pose, colors, resolution));
         for (uint32_t k = 0; k < range.submesh_count; ++k) {
-            out[range.first_submesh + k].color = glm::vec3(colors[k]);
-            out[range.first_submesh + k].area = body > 0.0 ? float(areas[k] / body) : 0.0f;
+            out.means[range.first_submesh + k].color = glm::vec3(colors.colors[k]);
+            out.means[range.first_submesh + k].area =
+                colors.body_area > 0.0 ? float(colors.areas[k] / colors.body_area) : 0.0f;
         }
     }
     return out;

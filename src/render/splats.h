@@ -4,8 +4,8 @@
 //   splatModel    its silhouette seen from THRONG_SPLAT_VIEWS directions (area, and the visible
 //                 normals' first and second moments, from which the resolve lights it) and the
 //                 centre a splat is placed at (shared.h SplatModel);
-//   submeshMeans  each submesh's mean colour and area, which the resolve averages per member
-//                 with the member's look and tint (SubmeshShading::mean_*).
+//   splatTables   every model's, and each submesh's mean colour and area, which the resolve
+//                 averages per member with the member's look and tint (SubmeshShading::mean_*).
 // The pose is the model's first clip's first frame; the body only (kit parts and props: not in
 // the silhouette, in the colour by their area where a member wears them).
 #pragma once
@@ -32,7 +32,7 @@ SplatPose splatPose(const BakedAsset& asset, const AssetRange& range);
 // The silhouette table and centre of model `range` (its LOD 0 submeshes whose `props` entry is 0:
 // the body), drawn orthographically at `resolution` pixels along the longer side of each view;
 // per view also the mean colour of what it shows over the body's mean (vertex colours times the
-// submeshes' base colours and `texture_means`, as submeshMeans), which the resolve multiplies.
+// submeshes' base colours and `texture_means`, as splatTables' means), which the resolve multiplies.
 // A model with no body triangles gets area 0 everywhere (its splats cover nothing).
 gpu::shader::SplatModel splatModel(const BakedAsset& asset, const AssetRange& range,
                                    std::span<const uint32_t> submesh_props, std::span<const glm::vec3> texture_means,
@@ -42,13 +42,18 @@ struct SubmeshMean {
     glm::vec3 color{1.0f}; // linear RGB: vertex colour x base colour x texture mean (see below)
     float area = 0.0f;     // over its model's body area
 };
-// Per submesh of the asset: the area-weighted mean over its LOD 0 triangles in the splat pose of
-// the vertex colour times the base colour times its texture's mean (`texture_means`, per
-// BakedTexture; none where the submesh's look has texture variants, whose means the looks table
-// holds), and its area over its model's body area.
-std::vector<SubmeshMean> submeshMeans(const BakedAsset& asset, std::span<const AssetRange> ranges,
-                                      std::span<const uint32_t> submesh_props,
-                                      std::span<const glm::vec3> texture_means);
+// Every model's table (splatModel) and, per submesh of the asset, the area-weighted mean over its
+// LOD 0 triangles in the splat pose of the vertex colour times the base colour times its
+// texture's mean (`texture_means`, per BakedTexture; none where the submesh's look has texture
+// variants, whose means the looks table holds), and its area over its model's body area. Each
+// model is posed and its colours averaged once for both.
+struct SplatTables {
+    std::vector<gpu::shader::SplatModel> models; // per range
+    std::vector<SubmeshMean> means;              // per submesh of the asset
+};
+SplatTables splatTables(const BakedAsset& asset, std::span<const AssetRange> ranges,
+                        std::span<const uint32_t> submesh_props, std::span<const glm::vec3> texture_means,
+                        uint32_t resolution = 160);
 
 // The mean diffuse light over a silhouette's visible surface for unit direction `l` toward the
 // light, from its normals' moments `mean` (E[n]) and `second` (E[n n^T]): the clamped cosine's

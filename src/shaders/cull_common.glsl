@@ -75,16 +75,14 @@ uint chooseLod(MemberBox b, float scale, uint model) {
 uint chooseLevel(MemberBox b, InstanceRecord inst) {
     float scale = inst.position_scale.w;
     float depth = dot(cull.depth_row, vec4(b.center, 1.0));
-    if (cull.splat_px > 0.0) {  // below impostors: a splat (docs/IN_MOTION.md)
-        if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.splat_px) return THRONG_SPLAT_LEVEL;
-    }
-    if (cull.impostor_px > 0.0) {
-        if (depth > b.radius && 2.0 * b.radius * cull.pixels_per_unit / depth < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
-    }
+    // The sphere's pixels across at its centre's depth; around the eye, larger than any threshold.
+    bool around_eye = depth <= b.radius;
+    float across = around_eye ? 0.0 : 2.0 * b.radius * cull.pixels_per_unit / depth;
+    if (!around_eye && across < cull.splat_px) return THRONG_SPLAT_LEVEL; // below impostors (docs/IN_MOTION.md)
+    if (!around_eye && across < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
     uint lod = chooseLod(b, scale, memberModel(inst));
     float hardware_px = cull.hardware_px * cull_assets[memberModel(inst)].hardware_scale;
-    if (lod == 0u && hardware_px > 0.0 && (depth <= b.radius || 2.0 * b.radius * cull.pixels_per_unit / depth >= hardware_px))
-        return THRONG_HARDWARE_LEVEL;
+    if (lod == 0u && hardware_px > 0.0 && (around_eye || across >= hardware_px)) return THRONG_HARDWARE_LEVEL;
     return lod;
 }
 
