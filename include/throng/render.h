@@ -155,6 +155,17 @@ struct CrowdRendererDesc : CrowdOptions {
     uint32_t frames_in_flight = 2; // slots update()/record() take: 0 .. frames_in_flight - 1
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    // Motion vectors (RenderTarget::velocity): VK_FORMAT_R16G16_SFLOAT or VK_FORMAT_R32G32_SFLOAT;
+    // UNDEFINED: none. Each pixel the crowd covers gets its motion since the last frame recorded:
+    // its position minus where the same point of the member was then, in pixels (x right, y down,
+    // as framebuffer coordinates: a pixel at p came from p - v). Measured against the last
+    // frame's view_projection and time and each member as that frame drew it (throng keeps a
+    // copy of the members' records: 48 bytes a member, and copies them each frame). A member
+    // added, or one the host says teleported(), has none that frame. Drawn so far by the compute
+    // rasterizer (Raster::Compute, and Auto's members it draws, splats included); what the
+    // hardware draws leaves the target as it was (cleared: 0). Costs a second skinning of each
+    // pixel's triangle in the resolve.
+    VkFormat velocity_format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{}; // of every RenderTarget (required)
     // The crowd simulation on the GPU moves the members (walkers, or a school for the techniques
     // that swim; TechniqueInfo::members_on_gpu): the renderer lays out max_members members itself
@@ -211,6 +222,12 @@ struct RenderTarget {
     VkImageLayout depth_layout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkClearColorValue clear{{0.42f, 0.55f, 0.70f, 1.0f}};
     bool depth_sampled = false; // the depth image has SAMPLED usage: occlusion culling can run
+    // With CrowdRendererDesc::velocity_format (required then, null otherwise): the motion vectors,
+    // COLOR_ATTACHMENT usage, a second colour attachment of throng's passes; its layout as the
+    // colour's (UNDEFINED: cleared to 0), left in COLOR_ATTACHMENT_OPTIMAL.
+    VkImage velocity = VK_NULL_HANDLE;
+    VkImageView velocity_view = VK_NULL_HANDLE;
+    VkImageLayout velocity_layout = VK_IMAGE_LAYOUT_UNDEFINED;
 };
 
 // The way the sunlight travels by default (throng normalizes it): from above, in front and to
@@ -273,6 +290,9 @@ class CrowdRenderer {
     Status setMember(MemberId id, const Member& member); // error: an unknown id, a bad model or clip, a full model
     Status removeMember(MemberId id);                    // error: an unknown id
     std::optional<Member> member(MemberId id) const;
+    // Motion vectors: the member's last setMember() moved it without passing through the space
+    // between (a respawn, a cut): the next frame draws it without motion. Error: an unknown id.
+    Status teleported(MemberId id);
     uint32_t memberCount() const;
 
     // The animation events members reached while the frame time went from t0 (excluded) to t1

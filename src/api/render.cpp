@@ -148,6 +148,9 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
     if (desc.models.empty() && (desc.max_members == 0 || desc.max_members > kMaxMembers))
         return Error{"max_members must be 1 to " + std::to_string(kMaxMembers)};
     if (std::string problem = optionsProblem(desc); !problem.empty()) return Error{problem};
+    if (desc.velocity_format != VK_FORMAT_UNDEFINED && desc.velocity_format != VK_FORMAT_R16G16_SFLOAT &&
+        desc.velocity_format != VK_FORMAT_R32G32_SFLOAT)
+        return Error{"velocity_format must be VK_FORMAT_R16G16_SFLOAT or VK_FORMAT_R32G32_SFLOAT (or UNDEFINED: none)"};
     gpu::HostDevice host;
     host.instance = device.instance;
     host.physical = device.physical_device;
@@ -195,6 +198,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         if (s.library && !desc.simulate) setup.model_capacity = s.model_capacity;
         setup.color_format = desc.color_format;
         setup.depth_format = desc.depth_format;
+        setup.velocity_format = desc.velocity_format;
         setup.extent = desc.extent;
         setup.frames_in_flight = desc.frames_in_flight;
         if (desc.simulate) { // throng lays the crowd out: it brings its clip bounds
@@ -266,6 +270,7 @@ Result<MemberId> CrowdRenderer::addMember(const Member& m) {
     s.renderer->records()[index] = s.record(m, id);
     ++s.model_live[m.model];
     s.renderer->markChanged(index, 1);
+    s.renderer->teleported(index); // new: no motion from what the record held before
     s.renderer->setLiveMembers(s.live);
     return id;
 }
@@ -336,6 +341,7 @@ Status CrowdRenderer::removeMember(MemberId id) {
         s.id_of[index] = s.id_of[last];
         s.index_of[s.id_of[index]] = index;
         s.renderer->markChanged(index, 1);
+        s.renderer->moved(last, index); // its motion from where the last frame drew it
     }
     records[last] = gpu::shader::InstanceRecord{};
     s.renderer->markChanged(last, 1);
@@ -353,6 +359,13 @@ std::optional<Member> CrowdRenderer::member(MemberId id) const {
 }
 
 uint32_t CrowdRenderer::memberCount() const { return state_->live; }
+
+Status CrowdRenderer::teleported(MemberId id) {
+    const uint32_t index = state_->indexOf(id);
+    if (index == kNoIndex) return Status::failure("no member " + std::to_string(id.value));
+    state_->renderer->teleported(index);
+    return {};
+}
 
 void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
     State& s = *state_;
@@ -385,7 +398,14 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const RenderTarge
     targets.clear = t.clear;
     targets.color_layout = t.color_layout;
     targets.depth_layout = t.depth_layout;
+    targets.velocity = t.velocity;
+    targets.velocity_view = t.velocity_view;
+    targets.velocity_layout = t.velocity_layout;
     targets.settle = true;
+    const bool wants_velocity = s.desc.velocity_format != VK_FORMAT_UNDEFINED;
+    if (s.error.empty() && wants_velocity != (t.velocity_view != VK_NULL_HANDLE))
+        s.error = wants_velocity ? "the renderer writes motion vectors: the target needs a velocity image"
+                                 : "the target has a velocity image but the renderer has no velocity_format";
     if (s.error.empty() && (t.extent.width != s.desc.extent.width || t.extent.height != s.desc.extent.height))
         s.error = "the target is " + std::to_string(t.extent.width) + "x" + std::to_string(t.extent.height) +
                   ", the renderer's extent " + std::to_string(s.desc.extent.width) + "x" +

@@ -20,15 +20,15 @@ VkRenderingAttachmentInfo attachment(VkImageView view, VkImageLayout layout, boo
     return a;
 }
 
-// Begins dynamic rendering over all of `extent` into `color` (none: null) and `depth`, with the
-// viewport and scissor covering it.
-void beginAttachments(VkCommandBuffer cmd, VkExtent2D extent, const VkRenderingAttachmentInfo* color,
+// Begins dynamic rendering over all of `extent` into `colors` (the colour, then the velocity
+// when there is one; none: empty) and `depth`, with the viewport and scissor covering it.
+void beginAttachments(VkCommandBuffer cmd, VkExtent2D extent, std::span<const VkRenderingAttachmentInfo> colors,
                       const VkRenderingAttachmentInfo& depth) {
     VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
     ri.renderArea = {{0, 0}, extent};
     ri.layerCount = 1;
-    ri.colorAttachmentCount = color != nullptr ? 1 : 0;
-    ri.pColorAttachments = color;
+    ri.colorAttachmentCount = uint32_t(colors.size());
+    ri.pColorAttachments = colors.data();
     ri.pDepthAttachment = &depth;
     vkCmdBeginRendering(cmd, &ri);
     const VkViewport viewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
@@ -42,19 +42,25 @@ void beginAttachments(VkCommandBuffer cmd, VkExtent2D extent, const VkRenderingA
 void beginRendering(VkCommandBuffer cmd, const FrameTargets& t, bool color, bool& color_used, bool& depth_used) {
     const bool keep_color = t.color_layout != VK_IMAGE_LAYOUT_UNDEFINED;
     const bool keep_depth = t.depth_layout != VK_IMAGE_LAYOUT_UNDEFINED;
+    const bool velocity = t.velocity_view != VK_NULL_HANDLE;
     if (color && !color_used && t.color_layout != VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
         transitionImage(cmd, t.color, t.color_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    if (color && velocity && !color_used && t.velocity_layout != VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
+        transitionImage(cmd, t.velocity, t.velocity_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     if (!depth_used && t.depth_layout != VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL)
         transitionImage(cmd, t.depth, t.depth_layout, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                         VK_IMAGE_ASPECT_DEPTH_BIT);
     VkClearValue color_clear{}, depth_clear{};
     color_clear.color = t.clear;
     depth_clear.depthStencil = {0.0f, 0};
-    const VkRenderingAttachmentInfo ca =
-        attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used && !keep_color, color_clear);
+    const VkClearValue no_motion{};
+    const VkRenderingAttachmentInfo ca[2] = {
+        attachment(t.color_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, !color_used && !keep_color, color_clear),
+        attachment(t.velocity_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                   !color_used && t.velocity_layout == VK_IMAGE_LAYOUT_UNDEFINED, no_motion)};
     const VkRenderingAttachmentInfo da =
         attachment(t.depth_view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !depth_used && !keep_depth, depth_clear);
-    beginAttachments(cmd, t.extent, color ? &ca : nullptr, da);
+    beginAttachments(cmd, t.extent, std::span(ca, color ? (velocity ? 2 : 1) : 0), da);
     color_used = color_used || color;
     depth_used = true;
 }
@@ -79,8 +85,7 @@ void recordOwnDepth(VkCommandBuffer cmd, const Pass& p) {
         transitionImage(cmd, d.image, d.before, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
     VkClearValue clear{};
     clear.depthStencil = {0.0f, 0};
-    beginAttachments(cmd, d.extent, nullptr,
-                     attachment(d.view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !d.load, clear));
+    beginAttachments(cmd, d.extent, {}, attachment(d.view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, !d.load, clear));
     p.record(cmd);
     vkCmdEndRendering(cmd);
     if (d.after != VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL)

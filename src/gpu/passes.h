@@ -97,6 +97,11 @@ struct FrameTargets {
     VkImageLayout color_layout = VK_IMAGE_LAYOUT_UNDEFINED; // at the start of the frame
     VkImageLayout depth_layout = VK_IMAGE_LAYOUT_UNDEFINED;
     bool settle = false;
+    // Motion vectors (optional): a second colour attachment of every ColorDepth pass, cleared
+    // to 0 (no motion) when its layout is UNDEFINED; left in COLOR_ATTACHMENT_OPTIMAL.
+    VkImage velocity = VK_NULL_HANDLE;
+    VkImageView velocity_view = VK_NULL_HANDLE;
+    VkImageLayout velocity_layout = VK_IMAGE_LAYOUT_UNDEFINED;
 };
 
 // Records `passes` into `cmd` (begun by beginFrame(), which wrote timestamp 0): for pass i its

@@ -55,19 +55,24 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const GraphicsPipelineDesc
     ds.depthTestEnable = d.depth_format != VK_FORMAT_UNDEFINED;
     ds.depthWriteEnable = ds.depthTestEnable;
     ds.depthCompareOp = VK_COMPARE_OP_GREATER; // reversed Z: 1 near, 0 far
-    VkPipelineColorBlendAttachmentState blend{};
-    blend.colorWriteMask =
+    const bool velocity = !d.depth_only && d.velocity_format != VK_FORMAT_UNDEFINED;
+    const uint32_t colors = d.depth_only ? 0 : velocity ? 2 : 1;
+    VkPipelineColorBlendAttachmentState blend[2]{};
+    blend[0].colorWriteMask =
         VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    blend[1].colorWriteMask =
+        blend[0].colorWriteMask; // every shader of a frame with velocity writes it (no independentBlend needed)
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = d.depth_only ? 0 : 1;
-    cb.pAttachments = &blend;
+    cb.attachmentCount = colors;
+    cb.pAttachments = blend;
     const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
     VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
     dy.dynamicStateCount = 2;
     dy.pDynamicStates = dynamic;
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = d.depth_only ? 0 : 1;
-    rendering.pColorAttachmentFormats = &d.color_format;
+    const VkFormat formats[2] = {d.color_format, d.velocity_format};
+    rendering.colorAttachmentCount = colors;
+    rendering.pColorAttachmentFormats = formats;
     rendering.depthAttachmentFormat = d.depth_format;
     VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
     ci.stageCount = d.depth_only ? 1 : 2;

@@ -11,6 +11,13 @@ namespace throng::gpu {
 
 VkShaderModule createShaderModule(const Context& context, std::span<const uint32_t> spirv);
 
+// The formats of a frame's attachments: colour, depth and, with motion vectors, velocity.
+struct TargetFormats {
+    VkFormat color = VK_FORMAT_UNDEFINED;
+    VkFormat depth = VK_FORMAT_UNDEFINED;
+    VkFormat velocity = VK_FORMAT_UNDEFINED; // none
+};
+
 struct GraphicsPipelineDesc {
     std::span<const uint32_t> vertex_spirv;
     std::span<const uint32_t> fragment_spirv;
@@ -19,6 +26,15 @@ struct GraphicsPipelineDesc {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
+    // A second colour attachment, the frame's motion vectors (FrameTargets::velocity): every
+    // pipeline drawing into a frame with one has it, and its fragment shader writes location 1
+    // (the attachments' write masks must be the same without independentBlend).
+    VkFormat velocity_format = VK_FORMAT_UNDEFINED;
+    void setTargets(const TargetFormats& t) {
+        color_format = t.color;
+        depth_format = t.depth;
+        velocity_format = t.velocity;
+    }
     VkCullModeFlags cull = VK_CULL_MODE_NONE; // imported models are not reliably closed or wound
     const VkSpecializationInfo* vertex_specialization = nullptr;
     const VkSpecializationInfo* fragment_specialization = nullptr;

@@ -47,6 +47,7 @@ extern const std::span<const uint32_t> impostor_frag_spv;
 extern const std::span<const uint32_t> bandwidth_comp_spv;
 extern const std::span<const uint32_t> composite_vert_spv;
 extern const std::span<const uint32_t> composite_frag_spv;
+extern const std::span<const uint32_t> composite_velocity_frag_spv; // with motion vectors (-DTHRONG_VELOCITY)
 extern const std::span<const uint32_t> resolve_baked_comp_spv;
 extern const std::span<const uint32_t> resolve_cached_comp_spv;
 extern const std::span<const uint32_t> resolve_coarse_comp_spv;
@@ -87,4 +88,19 @@ extern const std::span<const uint32_t> palette_ubo_capture_vert_spv;
 extern const std::span<const uint32_t> bonetex_capture_vert_spv;
 extern const std::span<const uint32_t> cpu_capture_vert_spv;
 extern const std::span<const uint32_t> vat_capture_vert_spv;
+// With motion vectors (-DTHRONG_VELOCITY, motion.glsl): every shader drawing into the frame's targets.
+extern const std::span<const uint32_t> baked_velocity_vert_spv;
+extern const std::span<const uint32_t> static_velocity_vert_spv;
+extern const std::span<const uint32_t> procedural_velocity_vert_spv;
+extern const std::span<const uint32_t> palette_velocity_vert_spv;
+extern const std::span<const uint32_t> palette_ubo_velocity_vert_spv;
+extern const std::span<const uint32_t> bonetex_velocity_vert_spv;
+extern const std::span<const uint32_t> cpu_velocity_vert_spv;
+extern const std::span<const uint32_t> vat_velocity_vert_spv;
+extern const std::span<const uint32_t> ground_velocity_vert_spv;
+extern const std::span<const uint32_t> impostor_velocity_vert_spv;
+extern const std::span<const uint32_t> lit_velocity_frag_spv;
+extern const std::span<const uint32_t> lit_shadowed_velocity_frag_spv;
+extern const std::span<const uint32_t> ground_velocity_frag_spv;
+extern const std::span<const uint32_t> impostor_velocity_frag_spv;
 } // namespace throng::gpu::shaders

@@ -432,6 +432,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                     gpu::MemoryUse::Device);
+    motion_vectors_ = options.previous_records != VK_NULL_HANDLE;
+    velocity_ = gpu::ownBuffer(a, motion_vectors_ ? VkDeviceSize(extent.width) * extent.height * sizeof(uint32_t) : 16,
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Device);
+    base_.velocity = motion_vectors_ ? 1u : 0u;
     for (uint32_t s = 0; s < slots; ++s)
         params_.push_back(
             gpu::ownBuffer(a, sizeof(RasterParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
@@ -497,15 +501,19 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
         bindings.push_back(b); // instances, clips, animation
-    for (uint32_t b :
-         {THRONG_BINDING_VERTICES,        THRONG_BINDING_VISIBLE,          THRONG_BINDING_RASTER_PARAMS,
-          THRONG_BINDING_CLUSTERS,        THRONG_BINDING_CLUSTER_VERTICES, THRONG_BINDING_CLUSTER_TRIANGLES,
-          THRONG_BINDING_VISIBILITY,      THRONG_BINDING_CULL_COUNTS,      THRONG_BINDING_RESOLVE_TRIANGLES,
-          THRONG_BINDING_SUBMESH_SHADING, THRONG_BINDING_RASTER_PLAN,      THRONG_BINDING_VERTEX_CACHE,
-          THRONG_BINDING_MEMBER_SLOTS,    THRONG_BINDING_LOD_VERTICES,     THRONG_BINDING_VERTEX_SLOTS,
-          THRONG_BINDING_CACHE_NORMALS,   THRONG_BINDING_TRIANGLE_SLOTS,   THRONG_BINDING_SUBMESH_PROPS,
-          THRONG_BINDING_RESOLVED,        THRONG_BINDING_RESOLVE_TILES,    THRONG_BINDING_RASTER_MODELS,
-          THRONG_BINDING_LOOKS,           THRONG_BINDING_RASTER_SLOTS,     THRONG_BINDING_SPLATS}) {
+    for (uint32_t b : {THRONG_BINDING_VERTICES,           THRONG_BINDING_VISIBLE,
+                       THRONG_BINDING_RASTER_PARAMS,      THRONG_BINDING_CLUSTERS,
+                       THRONG_BINDING_CLUSTER_VERTICES,   THRONG_BINDING_CLUSTER_TRIANGLES,
+                       THRONG_BINDING_VISIBILITY,         THRONG_BINDING_CULL_COUNTS,
+                       THRONG_BINDING_RESOLVE_TRIANGLES,  THRONG_BINDING_SUBMESH_SHADING,
+                       THRONG_BINDING_RASTER_PLAN,        THRONG_BINDING_VERTEX_CACHE,
+                       THRONG_BINDING_MEMBER_SLOTS,       THRONG_BINDING_LOD_VERTICES,
+                       THRONG_BINDING_VERTEX_SLOTS,       THRONG_BINDING_CACHE_NORMALS,
+                       THRONG_BINDING_TRIANGLE_SLOTS,     THRONG_BINDING_SUBMESH_PROPS,
+                       THRONG_BINDING_RESOLVED,           THRONG_BINDING_RESOLVE_TILES,
+                       THRONG_BINDING_RASTER_MODELS,      THRONG_BINDING_LOOKS,
+                       THRONG_BINDING_RASTER_SLOTS,       THRONG_BINDING_SPLATS,
+                       THRONG_BINDING_PREVIOUS_INSTANCES, THRONG_BINDING_VELOCITY}) {
         // The composite's vertex shader places its tiles (composite.vert).
         const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
         const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
@@ -579,9 +587,11 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, shaders.resolve_cached, layout_));
     gpu::GraphicsPipelineDesc desc;
     desc.vertex_spirv = gpu::shaders::composite_vert_spv;
-    desc.fragment_spirv = gpu::shaders::composite_frag_spv;
+    desc.fragment_spirv = motion_vectors_ ? std::span<const uint32_t>(gpu::shaders::composite_velocity_frag_spv)
+                                          : std::span<const uint32_t>(gpu::shaders::composite_frag_spv);
     desc.layout = layout_;
     desc.color_format = color_format;
+    desc.velocity_format = options.velocity_format;
     desc.depth_format = depth_format;
     composite_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
 
@@ -589,7 +599,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     // compute passes bind set 0.
     const uint32_t camera_sets = slots * textures_, sets = camera_sets + uint32_t(shadow_params_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 34 * sets},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 36 * sets},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5 * sets}, // animation, vat, texture, shadow map, bones
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}}; // the swim
@@ -634,7 +644,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVED, resolved_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RESOLVE_TILES, resolve_tiles_->buffer),
             gpu::DescriptorWrite::storage(THRONG_BINDING_RASTER_MODELS, models_buffer_->buffer),
-            gpu::DescriptorWrite::storage(THRONG_BINDING_SPLATS, splats_->buffer)};
+            gpu::DescriptorWrite::storage(THRONG_BINDING_SPLATS, splats_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_INSTANCES,
+                                          motion_vectors_ ? options.previous_records : crowd.instances()),
+            gpu::DescriptorWrite::storage(THRONG_BINDING_VELOCITY, velocity_->buffer)};
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
@@ -672,8 +685,14 @@ uint32_t cachedLevels(const glm::uvec4 (&lod_vertices)[THRONG_MAX_LODS], uint32_
 }
 
 void ComputeRaster::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                              const gpu::shader::DrawConstants& constants, bool late_follows) {
+                              const gpu::shader::DrawConstants& constants, bool late_follows,
+                              const PreviousFrame* previous) {
     RasterParams p = base_;
+    p.velocity = motion_vectors_ && previous != nullptr ? 1u : 0u;
+    if (previous != nullptr) {
+        p.previous_view_projection = previous->view_projection;
+        p.previous_time = previous->time;
+    }
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.time = constants.time;
@@ -740,7 +759,8 @@ void ComputeRaster::addResolvePass(std::vector<gpu::Pass>& passes, uint32_t slot
     const bool cache = frame_cache_;
     passes.push_back({"resolve", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
                       [this, slot, cache](VkCommandBuffer cmd) { recordResolve(cmd, slot, cache); },
-                      frame::DrawReads | frame::Cache | frame::RasterWork | frame::Visibility, frame::Resolved});
+                      frame::DrawReads | frame::Cache | frame::RasterWork | frame::Visibility | frame::History,
+                      frame::Resolved});
     passes.push_back({"composite", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth,
                       [this, slot](VkCommandBuffer cmd) { recordComposite(cmd, slot); },
                       frame::RasterWork | frame::Resolved, 0});

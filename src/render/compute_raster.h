@@ -46,6 +46,7 @@
 #include "asset_library.h"
 #include "clusters.h"
 #include "crowd_gpu.h"
+#include "history.h"
 #include "technique.h"
 
 #include "../gpu/owned.h"
@@ -115,6 +116,13 @@ struct RasterOptions {
     // How the skeletal sources blend a vertex's joints (the crowd's; skinningProblem is empty for
     // the technique): specializes the cache pass, the per-cluster raster and the resolve.
     Skinning skinning = Skinning::Linear;
+    // Motion vectors (history.h): the members' records as the last frame drew them
+    // (MemberHistory::previous()), which the resolve skins and places again at each pixel with
+    // the last frame's time and camera (addPasses' `previous`), and the format of the frame's
+    // velocity attachment the composite then writes (VK_FORMAT_R16G16_SFLOAT). Null / UNDEFINED:
+    // no motion vectors.
+    VkBuffer previous_records = VK_NULL_HANDLE;
+    VkFormat velocity_format = VK_FORMAT_UNDEFINED;
 };
 
 // What the vertex cache held in the last frame planned, and what its traffic is (read back
@@ -152,8 +160,10 @@ class ComputeRaster {
     // of auto, HardwareShare, lies apart: crowd_gpu.h), or every member at LOD 0. Keeps `this`.
     // Call after the crowd's addPasses for the frame. With `late_follows` (an occlusion-culled
     // frame: CrowdGpu::occluding()) the resolve waits for addLatePasses.
+    // With motion vectors (RasterOptions::previous_records) `previous` is the last frame's camera
+    // and time (required then; ignored without).
     void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
-                   bool late_follows = false);
+                   bool late_follows = false, const PreviousFrame* previous = nullptr);
     // Occlusion culling's late phase, after the `pyramid` pass (built from visibility(): the
     // early members) and the crowd's `cull-late`: `raster-late` (the members the late culling
     // pass added, skinned per cluster: the cache holds the early ones) into the same visibility
@@ -224,6 +234,8 @@ class ComputeRaster {
         submesh_shading_, submesh_props_, raster_slots_, visibility_, plan_;
     gpu::OwnedBuffer splats_;        // SplatModel per model (THRONG_BINDING_SPLATS; splats.h)
     gpu::OwnedBuffer resolved_;      // uvec4 per pixel: the resolve's colour and depth (THRONG_BINDING_RESOLVED)
+    gpu::OwnedBuffer velocity_;      // uint per pixel: its motion (THRONG_BINDING_VELOCITY), with motion vectors
+    bool motion_vectors_ = false;    // RasterOptions::previous_records given
     gpu::OwnedBuffer resolve_tiles_; // the composite's draw and tiles (THRONG_BINDING_RESOLVE_TILES)
     gpu::OwnedBuffer lod_vertices_, vertex_slots_, vertex_cache_, cache_normals_, member_slots_;
     gpu::OwnedBuffer swim_;                // SwimParams (uniform), for the procedural variants

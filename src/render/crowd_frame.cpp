@@ -4,6 +4,7 @@
 #include "shadows.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace throng::render {
 
@@ -11,6 +12,10 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     gpu::shader::DrawConstants constants = frame.constants;
     constants.draw_bits = slot << THRONG_DRAW_SLOT_SHIFT;
     if (frame.motion != nullptr) constants.time = frame.motion->addPasses(passes, constants.time);
+    // What motion is measured against (the first frame: itself).
+    std::optional<PreviousFrame> previous;
+    if (frame.history != nullptr)
+        previous = frame.history->begin(slot, constants.view_projection, constants.time, frame.viewport);
     const ShadowMap* shadows = frame.crowd != nullptr ? frame.shadows : nullptr;
     // The technique's own passes before anything draws with them: its uploads, pose's palettes
     // (the shadow pass and the compute rasterizer read them too).
@@ -68,7 +73,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
         // Auto: the hardware's share first (without culling every member at LOD 0: all of it).
         if (split) techniquePasses();
         if (!split || (frame.crowd != nullptr && frame.crowd->culled())) {
-            frame.raster->addPasses(passes, slot, constants, occluding);
+            frame.raster->addPasses(passes, slot, constants, occluding, previous ? &*previous : nullptr);
             if (occluding) { // the pyramid of what both drew, then the late phase of both
                 passes.push_back(
                     frame.pyramid->pass(split ? PyramidSource::DepthAndVisibility : PyramidSource::Visibility));
@@ -87,7 +92,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     }
     // Last: the culling passes above chose them and wrote their draw.
     if (frame.impostors != nullptr && frame.crowd != nullptr && frame.crowd->culled() && frame.cull.impostor_px > 0.0f)
-        frame.impostors->addPasses(passes, slot, constants);
+        frame.impostors->addPasses(passes, slot, constants, previous ? &*previous : nullptr);
     return constants.time;
 }
 

@@ -25,6 +25,7 @@
 #include "compute_raster.h"
 #include "crowd_gpu.h"
 #include "depth_pyramid.h"
+#include "history.h"
 #include "impostors.h"
 #include "technique.h"
 
@@ -59,6 +60,10 @@ struct CrowdFrame {
     // Shadows (shadows.h): the map, its light matrix for this slot already updated (update()), the
     // technique made with it and `crowd` with a light's view. Null: none.
     const ShadowMap* shadows = nullptr;
+
+    // With motion vectors (history.h): the members as the last frame drew them, its camera and
+    // time. Null: none.
+    MemberHistory* history = nullptr;
 
     gpu::shader::DrawConstants constants{}; // camera, light, time
     CullSettings cull;                      // used only when the technique draws culled

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace throng::render {
 
@@ -53,6 +54,7 @@ CrowdRenderer::~CrowdRenderer() {
     impostors_.reset();
     technique_.reset();
     motion_.reset();
+    history_.reset();
     crowd_.reset();
     shadows_.reset();
 }
@@ -76,11 +78,8 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(gpu::Allocator& all
 void CrowdRenderer::build() {
     const gpu::Context& ctx = *allocator_->context;
     const CrowdRendererSetup& s = setup_;
-    if (s.shadows.enabled()) {
+    if (s.shadows.enabled())
         if (Status st = checkShadowSettings(ctx, s.shadows); !st) throw Refused{st.message};
-        shadows_ =
-            std::make_unique<ShadowMap>(*allocator_, s.shadows, s.color_format, s.depth_format, s.frames_in_flight);
-    }
     if (mixed()) { // a crowd of several models (asset_library.h): what draws it so far
         if (std::string problem = mixedCrowdProblem(s.technique); !problem.empty()) throw Refused{problem};
         if (!ctx.indirect_count) // its culling pass sorts the members by model for the draws
@@ -96,7 +95,13 @@ void CrowdRenderer::build() {
     }
     crowd_ = std::make_unique<CrowdGpu>(*allocator_, *asset_, records_,
                                         techniqueCullBounds(s.technique, s.clip_bounds, s.swim, !s.layers.empty()),
-                                        s.frames_in_flight, nullptr, shadows_ != nullptr, s.model_capacity, part_boxes);
+                                        s.frames_in_flight, nullptr, s.shadows.enabled(), s.model_capacity, part_boxes);
+    if (s.velocity_format != VK_FORMAT_UNDEFINED)
+        history_ =
+            std::make_unique<MemberHistory>(*allocator_, crowd_->instances(), crowd_->members(), s.frames_in_flight);
+    if (s.shadows.enabled())
+        shadows_ = std::make_unique<ShadowMap>(*allocator_, s.shadows, targetFormats(), s.frames_in_flight,
+                                               history_ ? history_->motions() : VK_NULL_HANDLE);
     if (s.motion) {
         if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{problem};
         motion_ = s.motion(*allocator_, crowd_->instances());
@@ -109,6 +114,8 @@ void CrowdRenderer::build() {
     ts.crowd = crowd_.get();
     ts.color_format = s.color_format;
     ts.depth_format = s.depth_format;
+    ts.velocity_format = s.velocity_format;
+    ts.history = history_.get();
     ts.frames_in_flight = s.frames_in_flight;
     ts.swim = s.swim;
     if (mixed())
@@ -212,16 +219,22 @@ std::string CrowdRenderer::impostorProblem() const {
 
 std::unique_ptr<ComputeRaster> CrowdRenderer::makeRaster() const {
     const CrowdRendererSetup& s = setup_;
-    return std::make_unique<ComputeRaster>(
-        *allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent, s.color_format, s.depth_format,
-        s.frames_in_flight, RasterOptions{s.vertex_cache_bytes, s.cull.lod, s.swim, shadows_.get(), s.skinning},
-        technique_.get());
+    return std::make_unique<ComputeRaster>(*allocator_, s.technique, *s.baked, *asset_, *crowd_, s.extent,
+                                           s.color_format, s.depth_format, s.frames_in_flight,
+                                           RasterOptions{s.vertex_cache_bytes, s.cull.lod, s.swim, shadows_.get(),
+                                                         s.skinning, history_ ? history_->previous() : VK_NULL_HANDLE,
+                                                         s.velocity_format},
+                                           technique_.get());
+}
+
+gpu::TargetFormats CrowdRenderer::targetFormats() const {
+    return {setup_.color_format, setup_.depth_format, setup_.velocity_format};
 }
 
 std::unique_ptr<ImpostorPass> CrowdRenderer::makeImpostors() const {
     const CrowdRendererSetup& s = setup_;
     return std::make_unique<ImpostorPass>(*allocator_, *s.baked, asset_->clips.buffer, asset_->looks.buffer, *crowd_,
-                                          s.color_format, s.depth_format, s.frames_in_flight);
+                                          targetFormats(), s.frames_in_flight, history_.get());
 }
 
 Status CrowdRenderer::setRaster(Raster mode) {
@@ -289,6 +302,14 @@ void CrowdRenderer::markChanged(uint32_t first, uint32_t count) {
         changed_first_ = std::min(changed_first_, first);
         changed_end_ = std::max(changed_end_, end);
     }
+}
+
+void CrowdRenderer::teleported(uint32_t member) {
+    if (history_ != nullptr) history_->teleported(member);
+}
+
+void CrowdRenderer::moved(uint32_t from, uint32_t to) {
+    if (history_ != nullptr) history_->moved(from, to);
 }
 
 void CrowdRenderer::setLiveMembers(uint32_t live) {
@@ -371,6 +392,8 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     }
 
     std::vector<gpu::Pass> passes;
+    // Motion vectors: the records as the last frame drew them, before anything changes them.
+    if (history_ != nullptr) passes.push_back(history_->copyPass());
     if (f.upload_count > 0) {
         const VkBuffer from = f.staging->buffer, to = crowd_->instances();
         const VkBufferCopy region{VkDeviceSize(f.upload_first) * sizeof(gpu::shader::InstanceRecord),
@@ -380,6 +403,8 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
                           [from, to, region](VkCommandBuffer c) { vkCmdCopyBuffer(c, from, to, 1, &region); }, 0,
                           frame::Members});
     }
+    if (history_ != nullptr)
+        if (std::optional<gpu::Pass> teleport = history_->teleportPass()) passes.push_back(std::move(*teleport));
     CrowdFrame frame;
     frame.crowd = crowd_.get();
     frame.motion = motion_.get();
@@ -392,7 +417,9 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.constants = crowdConstants(f.view_projection, f.time, *asset_, f.light);
     frame.cull = cull;
     frame.viewport = targets.extent;
-    addCrowdPasses(passes, slot, frame);
+    frame.history = history_.get();
+    const float drawn_at = addCrowdPasses(passes, slot, frame);
+    if (history_ != nullptr) history_->drew(f.view_projection, drawn_at);
     f.passes = gpu::passNames(passes);
     f.sim_steps = motion_ ? motion_->lastSteps() : 0;
 

@@ -47,6 +47,9 @@ struct CrowdRendererSetup : throng::CrowdOptions {
     std::vector<Bounds> clip_bounds; // per clip, what culling tests (Crowd::clip_bounds)
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    // Motion vectors (history.h): the format of the targets' velocity image (kVelocityFormat);
+    // UNDEFINED: none (FrameTargets::velocity must then be null).
+    VkFormat velocity_format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{}; // of every target record() is given (the compute rasterizer's buffers)
     uint32_t frames_in_flight = 2;
     MotionFactory motion; // empty: the members stand (or move by the owner's edits)
@@ -111,6 +114,11 @@ class CrowdRenderer {
     // are drawn). Edit them, then say which changed: the next update() uploads those.
     std::span<gpu::shader::InstanceRecord> records() { return records_; }
     void markChanged(uint32_t first, uint32_t count);
+    // Motion vectors: record `member` moved without passing through the space between (a spawn, a
+    // respawn, a jump): the next frame draws it without motion. Nothing without velocity.
+    void teleported(uint32_t member);
+    // Motion vectors: record `from` now lies at `to` (a removed member's hole filled): its history follows.
+    void moved(uint32_t from, uint32_t to);
     void setLiveMembers(uint32_t live); // <= capacity(); records past it must be zeroed (scale 0)
     uint32_t liveMembers() const { return crowd_->liveMembers(); }
     uint32_t capacity() const { return uint32_t(records_.size()); }
@@ -171,8 +179,9 @@ class CrowdRenderer {
 
   private:
     CrowdRenderer(gpu::Allocator& allocator, const GpuAsset& asset, const CrowdRendererSetup& setup);
-    void build();                                        // throws gpu::GpuError, or Refused for a refused setup
-    std::unique_ptr<ComputeRaster> makeRaster() const;   // throws gpu::GpuError
+    void build();                                      // throws gpu::GpuError, or Refused for a refused setup
+    std::unique_ptr<ComputeRaster> makeRaster() const; // throws gpu::GpuError
+    gpu::TargetFormats targetFormats() const;
     std::unique_ptr<ImpostorPass> makeImpostors() const; // throws gpu::GpuError
     struct Slot;
     void ensurePyramid(Slot& slot, const gpu::FrameTargets& targets); // throws gpu::GpuError
@@ -205,6 +214,7 @@ class CrowdRenderer {
     bool member_area_stale_ = true;
     std::unique_ptr<CrowdGpu> crowd_;
     std::unique_ptr<CrowdMotion> motion_;
+    std::unique_ptr<MemberHistory> history_; // with motion vectors (setup.velocity_format)
     std::unique_ptr<Technique> technique_;
     std::unique_ptr<ComputeRaster> raster_;
     std::unique_ptr<ImpostorPass> impostors_;

@@ -20,6 +20,8 @@
 //                    resolve (colour and depth)
 //   ShadowMap        shadow, shadow-near                ground, the draws, resolve, impostors
 //   Pyramid          pyramid                            cull-late
+//   History          history, teleport (the members as  resolve (motion vectors; history.h)
+//                    the last frame drew them)
 //
 // The frame's colour and depth targets are gpu::kColorTarget and gpu::kDepthTarget (a graphics
 // pass on them declares them without saying so).
@@ -39,9 +41,10 @@ constexpr gpu::Resources Visibility = 1u << 6;
 constexpr gpu::Resources ShadowMap = 1u << 7;
 constexpr gpu::Resources Pyramid = 1u << 8;
 constexpr gpu::Resources Resolved = 1u << 9;
+constexpr gpu::Resources History = 1u << 10;
 
-// What a draw of the members reads: where they stand, their animation, which of them culling
-// kept and how (the draw commands), and the shadow map they receive.
-constexpr gpu::Resources DrawReads = Members | Animation | Culled | ShadowMap;
+// What a draw of the members reads: where they stand (and stood: motion vectors), their
+// animation, which of them culling kept and how (the draw commands), and the shadow map they receive.
+constexpr gpu::Resources DrawReads = Members | Animation | Culled | ShadowMap | History;
 
 } // namespace throng::render::frame

@@ -5,6 +5,7 @@
 #include "../gpu/pipeline.h"
 #include "../gpu/shader_blobs.h"
 
+#include <cassert>
 #include <cstring>
 
 namespace throng::render {
@@ -36,7 +37,8 @@ glm::vec3 cameraPosition(const glm::mat4& vp) {
 }
 
 ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer clips, VkBuffer looks,
-                           const CrowdGpu& crowd, VkFormat color_format, VkFormat depth_format, uint32_t slots)
+                           const CrowdGpu& crowd, const gpu::TargetFormats& targets, uint32_t slots,
+                           const MemberHistory* history)
     : crowd_(&crowd) {
     const gpu::Context& ctx = *a.context;
     const BakedImpostors& im = baked.impostors;
@@ -83,23 +85,24 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     sampler_ = gpu::Unique<VkSampler>(ctx.device, sampler);
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t b :
-         {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES, THRONG_IMPOSTOR_BINDING_VISIBLE,
-          THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES, THRONG_IMPOSTOR_BINDING_LOOKS})
+    for (uint32_t b : {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES,
+                       THRONG_IMPOSTOR_BINDING_VISIBLE, THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES,
+                       THRONG_IMPOSTOR_BINDING_LOOKS, THRONG_IMPOSTOR_BINDING_PREVIOUS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
     for (uint32_t b : {THRONG_IMPOSTOR_BINDING_COLOR, THRONG_IMPOSTOR_BINDING_NORMAL})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 0, kStages));
     gpu::GraphicsPipelineDesc desc;
-    desc.vertex_spirv = gpu::shaders::impostor_vert_spv;
-    desc.fragment_spirv = gpu::shaders::impostor_frag_spv;
+    const bool velocity = targets.velocity != VK_FORMAT_UNDEFINED;
+    assert(!velocity || history != nullptr);
+    desc.vertex_spirv = velocity ? gpu::shaders::impostor_velocity_vert_spv : gpu::shaders::impostor_vert_spv;
+    desc.fragment_spirv = velocity ? gpu::shaders::impostor_velocity_frag_spv : gpu::shaders::impostor_frag_spv;
     desc.layout = layout_;
-    desc.color_format = color_format;
-    desc.depth_format = depth_format;
+    desc.setTargets(targets);
     pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, desc));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 * slots},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 7 * slots},
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * slots}};
     pool_ = gpu::createDescriptorPool(ctx, slots, sizes);
     sets_ = gpu::allocateSets(ctx, pool_, set_layout_, slots);
@@ -111,6 +114,8 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_CLIPS, clips),
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_FRAMES, frames_->buffer),
             gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_LOOKS, looks),
+            gpu::DescriptorWrite::storage(THRONG_IMPOSTOR_BINDING_PREVIOUS,
+                                          history != nullptr ? history->previous() : crowd.instances()),
             gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_COLOR, sampler_, color_->view,
                                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
             gpu::DescriptorWrite::sampled(THRONG_IMPOSTOR_BINDING_NORMAL, sampler_, normal_->view,
@@ -119,9 +124,14 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     }
 }
 
-void ImpostorPass::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                             const gpu::shader::DrawConstants& constants) {
+void ImpostorPass::addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
+                             const PreviousFrame* previous) {
     ImpostorParams p = base_;
+    if (previous != nullptr) {
+        p.previous_view_projection = previous->view_projection;
+        p.previous_time = previous->time;
+        p.viewport = glm::vec2(float(previous->viewport.width), float(previous->viewport.height));
+    }
     p.view_projection = constants.view_projection;
     p.light_direction = constants.light_direction;
     p.camera_position = glm::vec4(cameraPosition(constants.view_projection), 1.0f);

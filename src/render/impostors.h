@@ -10,9 +10,11 @@
 #pragma once
 
 #include "crowd_gpu.h"
+#include "history.h"
 
 #include "../gpu/owned.h"
 #include "../gpu/passes.h"
+#include "../gpu/pipeline.h"
 
 #include <throng/baked.h>
 
@@ -34,11 +36,15 @@ class ImpostorPass {
     // (GpuAsset::clips, GpuAsset::looks). Throws gpu::GpuError. Contract: impostorProblem(baked)
     // is empty.
     ImpostorPass(gpu::Allocator& allocator, const BakedAsset& baked, VkBuffer clips, VkBuffer looks,
-                 const CrowdGpu& crowd, VkFormat color_format, VkFormat depth_format, uint32_t slots);
+                 const CrowdGpu& crowd, const gpu::TargetFormats& targets, uint32_t slots,
+                 const MemberHistory* history = nullptr);
 
     // The `impostors` pass of frame slot `slot` at `constants` (camera, light, time). Keeps
     // `this`. Call after the crowd's other passes: it draws what their culling chose.
-    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants);
+    // With motion vectors (a history given at construction) `previous` is the frame's
+    // (MemberHistory::begin): each quad's corners placed again by the member's last record.
+    void addPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
+                   const PreviousFrame* previous = nullptr);
 
     uint64_t imageBytes() const { return image_bytes_; }
 

@@ -10,6 +10,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace throng::render {
 
@@ -33,6 +34,28 @@ void setPaletteSpecialization(MeshPassDesc& desc, bool quaternion_palette, Skinn
     std::memcpy(desc.specialization_data.data(), flags, sizeof(flags));
 }
 
+namespace {
+
+// The velocity variant of a member vertex shader (motion.glsl): the same source compiled with
+// THRONG_VELOCITY. Every technique's vertex shader has one.
+std::span<const uint32_t> velocityVariant(std::span<const uint32_t> vertex) {
+    namespace s = gpu::shaders;
+    const std::pair<std::span<const uint32_t>, std::span<const uint32_t>> variants[] = {
+        {s::baked_vert_spv, s::baked_velocity_vert_spv},
+        {s::static_vert_spv, s::static_velocity_vert_spv},
+        {s::procedural_vert_spv, s::procedural_velocity_vert_spv},
+        {s::palette_vert_spv, s::palette_velocity_vert_spv},
+        {s::palette_ubo_vert_spv, s::palette_ubo_velocity_vert_spv},
+        {s::bonetex_vert_spv, s::bonetex_velocity_vert_spv},
+        {s::cpu_vert_spv, s::cpu_velocity_vert_spv},
+        {s::vat_vert_spv, s::vat_velocity_vert_spv}};
+    for (const auto& [plain, velocity] : variants)
+        if (plain.data() == vertex.data()) return velocity;
+    throw gpu::GpuError("no motion-vector variant of this technique's vertex shader");
+}
+
+} // namespace
+
 void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshPass& pass) {
     const gpu::Context& ctx = *setup.allocator->context;
     const GpuAsset& asset = *setup.asset;
@@ -46,7 +69,16 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     bindings.push_back(
         {THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     if (setup.shadows != nullptr) setup.shadows->addBindings(bindings);
+    const bool velocity = setup.velocity_format != VK_FORMAT_UNDEFINED;
+    if (velocity) {
+        assert(setup.history != nullptr);
+        bindings.push_back({THRONG_BINDING_PREVIOUS_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                            VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+        bindings.push_back({THRONG_BINDING_MOTION, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    }
     const bool capture = setup.capture != VK_NULL_HANDLE;
+    if (capture && velocity) throw gpu::GpuError("capture draws no motion vectors");
     if (capture) {
         if (desc.capture_spirv.empty()) throw gpu::GpuError("this technique has no capture shader");
         bindings.push_back(
@@ -58,22 +90,27 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
                                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT));
 
     gpu::GraphicsPipelineDesc d;
-    d.vertex_spirv = capture ? desc.capture_spirv : desc.vertex_spirv;
+    d.vertex_spirv = capture ? desc.capture_spirv : velocity ? velocityVariant(desc.vertex_spirv) : desc.vertex_spirv;
     d.vertex_specialization = desc.vertex_specialization;
     VkSpecializationInfo own{uint32_t(desc.specialization_entries.size()), desc.specialization_entries.data(),
                              desc.specialization_data.size(), desc.specialization_data.data()};
     if (!desc.specialization_entries.empty()) d.vertex_specialization = &own;
-    d.fragment_spirv = setup.shadows != nullptr ? std::span<const uint32_t>(gpu::shaders::lit_shadowed_frag_spv)
-                                                : std::span<const uint32_t>(gpu::shaders::lit_frag_spv);
+    {
+        namespace s = gpu::shaders;
+        d.fragment_spirv = setup.shadows != nullptr
+                               ? (velocity ? s::lit_shadowed_velocity_frag_spv : s::lit_shadowed_frag_spv)
+                               : (velocity ? s::lit_velocity_frag_spv : s::lit_frag_spv);
+    }
     // No vertex input: the shaders pull BakedVertex from a storage buffer (vertex.glsl says why).
     d.layout = pass.layout;
-    d.color_format = setup.color_format;
-    d.depth_format = setup.depth_format;
+    d.setTargets({setup.color_format, setup.depth_format, setup.velocity_format});
     pass.pipeline = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, d));
     if (setup.shadows != nullptr) {
         gpu::GraphicsPipelineDesc depth = d;
         depth.depth_only = true;
+        depth.vertex_spirv = capture ? desc.capture_spirv : desc.vertex_spirv; // no motion in a shadow map
         depth.color_format = VK_FORMAT_UNDEFINED;
+        depth.velocity_format = VK_FORMAT_UNDEFINED;
         depth.depth_format = VK_FORMAT_D32_SFLOAT;
         depth.depth_bias_slope = -float(THRONG_SHADOW_BIAS_SLOPE); // reversed Z: away from the light
         pass.depth_pipeline = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, depth));
@@ -82,7 +119,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
     // Pool sizes: enough of every type a technique may use, per set.
     pass.textures = 1 + uint32_t(asset.textures.size());
     const uint32_t set_count = pass.textures * std::max(desc.slots, 1u);
-    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * set_count},
+    const std::array<VkDescriptorPoolSize, 5> sizes = {{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3 * set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, set_count},
                                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, set_count},
@@ -112,6 +149,12 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
             gpu::DescriptorWrite::storage(THRONG_BINDING_LOOKS, asset.looks.buffer)};
         gpu::writeDescriptors(ctx.device, pass.sets[s], writes);
         if (setup.shadows != nullptr) gpu::writeDescriptors(ctx.device, pass.sets[s], setup.shadows->writes());
+        if (velocity) {
+            const gpu::DescriptorWrite w[] = {
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_INSTANCES, setup.history->previous()),
+                gpu::DescriptorWrite::storage(THRONG_BINDING_MOTION, setup.history->motions())};
+            gpu::writeDescriptors(ctx.device, pass.sets[s], w);
+        }
         if (capture) {
             const gpu::DescriptorWrite w[] = {gpu::DescriptorWrite::storage(THRONG_BINDING_CAPTURE, setup.capture)};
             gpu::writeDescriptors(ctx.device, pass.sets[s], w);

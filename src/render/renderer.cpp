@@ -5,6 +5,7 @@
 #include "../gpu/passes.h"
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/packing.hpp>
 
 #include <algorithm>
 #include <array>
@@ -81,8 +82,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     // Everything made below is owned here and freed on every path, the frame slots first, the
     // renderer next, then the targets; after a failure the GPU may still be running submitted
     // frames (or be lost): the catch waits for it, ignoring the result, before they are freed.
-    gpu::OwnedBuffer capture, readback, depth_readback;
-    gpu::OwnedImage color, depth;
+    gpu::OwnedBuffer capture, readback, depth_readback, velocity_readback;
+    gpu::OwnedImage color, depth, velocity;
     std::unique_ptr<CrowdRenderer> renderer;
     struct Slot : gpu::FrameSlot {
         const gpu::Context* context = nullptr; // set once made
@@ -103,6 +104,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         setup.clip_bounds = crowd.clip_bounds;
         setup.color_format = kColorFormat;
         setup.depth_format = kDepthFormat;
+        setup.velocity_format = s.velocity ? kVelocityFormat : VK_FORMAT_UNDEFINED;
         setup.extent = {s.width, s.height};
         setup.frames_in_flight = kFramesInFlight;
         // Capture records every vertex of every member: nothing culled.
@@ -137,7 +139,18 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (s.read_depth)
             depth_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                             gpu::MemoryUse::Readback);
+        if (s.velocity) {
+            velocity = gpu::OwnedImage(
+                a, gpu::createImage(a, kVelocityFormat, s.width, s.height, 1,
+                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT));
+            velocity_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4,
+                                               VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+        }
         gpu::FrameTargets targets;
+        if (s.velocity) {
+            targets.velocity = velocity->image;
+            targets.velocity_view = velocity->view;
+        }
         targets.color = color->image;
         targets.color_view = color->view;
         targets.depth = depth->image;
@@ -172,7 +185,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             const uint32_t slot = submitted % kFramesInFlight;
             Slot& f = slots[slot];
             finish(slot);
-            renderer->update(slot, view_projection, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
+            const glm::mat4 vp = s.before_frame ? s.before_frame(i, *renderer) : view_projection;
+            renderer->update(slot, vp, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
             gpu::beginFrame(ctx, f, 0);
             renderer->record(f.cmd, slot, targets, ctx.depth_pyramid);
             if (i + 1 == frames && s.capture)
@@ -192,6 +206,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                     region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
                     vkCmdCopyImageToBuffer(f.cmd, depth->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                            depth_readback->buffer, 1, &region);
+                }
+                if (s.velocity) {
+                    gpu::transitionImage(f.cmd, velocity->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+                    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+                    vkCmdCopyImageToBuffer(f.cmd, velocity->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                           velocity_readback->buffer, 1, &region);
                 }
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -216,6 +237,11 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             if (s.read_depth) {
                 out.depth.resize(size_t(s.width) * s.height);
                 std::memcpy(out.depth.data(), depth_readback->mapped(), out.depth.size() * sizeof(float));
+            }
+            if (s.velocity) {
+                const uint32_t* v = static_cast<const uint32_t*>(velocity_readback->mapped());
+                out.velocity.resize(size_t(s.width) * s.height);
+                for (size_t i = 0; i < out.velocity.size(); ++i) out.velocity[i] = glm::unpackHalf2x16(v[i]);
             }
         }
         // Every pass any frame had, in the last frame's order (the steady state: a crowd's first

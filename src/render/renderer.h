@@ -31,8 +31,14 @@ struct RenderSettings : CrowdRendererSetup {
     glm::vec3 light_direction = kDefaultLight; // the way the sunlight travels (normalized when used)
     bool read_shadow_map = false;              // tests: RenderOutput::shadow_map and shadow_light
     bool read_depth = false;                   // tests: RenderOutput::depth (with readback)
+    // Motion vectors (history.h): the frames get a velocity target (kVelocityFormat) and, with
+    // readback, RenderOutput::velocity is the last frame's.
+    bool velocity = false;
     // Called before each frame is recorded with (frame, frames): progress for long runs. May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
+    // Tests: before frame i's update(), edit the members (CrowdRenderer::records, markChanged,
+    // teleported) and return its view-projection (empty: the one renderCrowd was given).
+    std::function<glm::mat4(uint32_t frame, CrowdRenderer& renderer)> before_frame;
 };
 
 struct RenderOutput {
@@ -48,8 +54,12 @@ struct RenderOutput {
     CullCounts drawn;                 // the last frame's
     std::vector<float> shadow_map;    // RenderSettings::read_shadow_map: the last frame's, row-major (reversed Z)
     std::vector<float> depth;         // RenderSettings::read_depth: the last frame's, as rgba (reversed Z: 0 empty)
-    glm::mat4 shadow_light{1.0f};     // ...and the light's view-projection it was drawn with
-    VertexCacheStats vertex_cache;    // the compute rasterizer's, the last frame's (zero without one)
+    // RenderSettings::velocity: the last frame's motion vectors, as rgba: each pixel's position
+    // minus where its surface was in the frame before, in pixels (y down); 0 where nothing moved
+    // or nothing of the crowd is.
+    std::vector<glm::vec2> velocity;
+    glm::mat4 shadow_light{1.0f};  // ...and the light's view-projection it was drawn with
+    VertexCacheStats vertex_cache; // the compute rasterizer's, the last frame's (zero without one)
 
     std::string technique;            // the technique's own name (with its variant)
     Raster raster = Raster::Hardware; // who rasterized it (CrowdRenderer::rasterMode: Auto may fall back)

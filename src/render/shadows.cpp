@@ -121,8 +121,8 @@ glm::mat4 lightViewProjection(const glm::vec3& direction, const Bounds& area) {
     return proj * view;
 }
 
-ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat color_format, VkFormat depth_format,
-                     uint32_t slots)
+ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, const gpu::TargetFormats& targets,
+                     uint32_t slots, VkBuffer motions)
     : allocator_(&a), settings_(settings), light_(slots, glm::mat4(1.0f)), areas_(slots) {
     const gpu::Context& ctx = *a.context;
     map_ =
@@ -160,22 +160,27 @@ ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, VkFormat
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     addBindings(bindings);
+    const bool velocity = targets.velocity != VK_FORMAT_UNDEFINED;
+    assert(!velocity || motions != VK_NULL_HANDLE);
+    if (velocity)
+        bindings.push_back({THRONG_BINDING_MOTION, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     ground_set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     ground_layout_ = gpu::Unique<VkPipelineLayout>(
         ctx.device, gpu::createPipelineLayout(ctx, ground_set_layout_, sizeof(GroundConstants),
                                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT));
     gpu::GraphicsPipelineDesc d;
-    d.vertex_spirv = gpu::shaders::ground_vert_spv;
-    d.fragment_spirv = gpu::shaders::ground_frag_spv;
+    d.vertex_spirv = velocity ? gpu::shaders::ground_velocity_vert_spv : gpu::shaders::ground_vert_spv;
+    d.fragment_spirv = velocity ? gpu::shaders::ground_velocity_frag_spv : gpu::shaders::ground_frag_spv;
     d.layout = ground_layout_;
-    d.color_format = color_format;
-    d.depth_format = depth_format;
+    d.setTargets(targets);
     ground_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, d));
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
     pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
     ground_set_ = gpu::allocateSets(ctx, pool_, ground_set_layout_, 1)[0];
-    const std::vector<gpu::DescriptorWrite> w = writes();
+    std::vector<gpu::DescriptorWrite> w = writes();
+    if (velocity) w.push_back(gpu::DescriptorWrite::storage(THRONG_BINDING_MOTION, motions));
     gpu::writeDescriptors(ctx.device, ground_set_, w);
 }
 

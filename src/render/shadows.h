@@ -56,8 +56,10 @@ glm::mat4 lightViewProjection(const glm::vec3& light_direction, const Bounds& ar
 class ShadowMap {
   public:
     // Throws gpu::GpuError. Contract: checkShadowSettings() passed. `slots`: frames in flight.
-    ShadowMap(gpu::Allocator& allocator, const ShadowSettings& settings, VkFormat color_format, VkFormat depth_format,
-              uint32_t slots);
+    // `motions`: with motion vectors (targets.velocity), MemberHistory::motions(), which the
+    // ground's velocity variant reads (its motion is the camera's); else null.
+    ShadowMap(gpu::Allocator& allocator, const ShadowSettings& settings, const gpu::TargetFormats& targets,
+              uint32_t slots, VkBuffer motions = VK_NULL_HANDLE);
     ~ShadowMap();
     ShadowMap(const ShadowMap&) = delete;
     ShadowMap& operator=(const ShadowMap&) = delete;

@@ -30,6 +30,7 @@
 #include "crowd_gpu.h"
 #include "crowd_pose.h"
 #include "gpu_asset.h"
+#include "history.h"
 #include "pose_gpu.h"
 
 #include "../gpu/passes.h"
@@ -70,6 +71,10 @@ struct TechniqueSetup {
     CrowdGpu* crowd = nullptr;
     VkFormat color_format = VK_FORMAT_UNDEFINED;
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
+    // Motion vectors (history.h): the velocity target's format and the crowd's history, whose
+    // previous records and per-slot MotionParams the draws' velocity variants read. None: UNDEFINED, null.
+    VkFormat velocity_format = VK_FORMAT_UNDEFINED;
+    const MemberHistory* history = nullptr;
     uint32_t frames_in_flight = 2;
     SwimParams swim = defaultSwim(); // TechniqueInfo::swims only
     // TechniqueInfo::needs_source: each model's source animation (crowd_pose.h; several models

@@ -25,5 +25,12 @@ void main() {
     mat3x4 skin = coarse ? coarseSkinning(inst, vtx.joints, vtx.weights, draw.time) : instanceSkinning(inst, vtx.joints, vtx.weights, draw.time);
     vec3 p = vec4(vtx.position, 1.0) * skin;
     vec3 n = vec4(vtx.normal, 0.0) * skin;
+#ifdef THRONG_VELOCITY // the same skinning of the member's last record at the last frame's time
+    InstanceRecord before = previous_instances[member];
+    float t = previousTime();
+    mat3x4 was = coarse ? coarseSkinning(before, vtx.joints, vtx.weights, t) : instanceSkinning(before, vtx.joints, vtx.weights, t);
+    emitVertexFrom(member, inst, vtx, p, n, vec4(vtx.position, 1.0) * was);
+#else
     emitVertex(member, inst, vtx, p, n);
+#endif
 }

@@ -10,6 +10,10 @@ layout(std430, set = 0, binding = THRONG_BINDING_RASTER_PARAMS) readonly buffer 
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVED) readonly buffer Resolved { uvec4 resolved[]; };
 
 layout(location = 0) out vec4 out_color;
+#ifdef THRONG_VELOCITY
+layout(std430, set = 0, binding = THRONG_BINDING_VELOCITY) readonly buffer Velocity { uint velocity[]; };
+layout(location = 1) out vec2 out_velocity;
+#endif
 
 void main() {
     uvec2 px = uvec2(gl_FragCoord.xy);
@@ -17,4 +21,7 @@ void main() {
     if (r.w == THRONG_RESOLVED_NONE) discard;
     out_color = vec4(uintBitsToFloat(r.xyz), 1.0);
     gl_FragDepth = uintBitsToFloat(r.w);
+#ifdef THRONG_VELOCITY
+    out_velocity = unpackHalf2x16(velocity[px.y * uint(raster.viewport.x) + px.x]);
+#endif
 }

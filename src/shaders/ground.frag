@@ -9,6 +9,11 @@
 layout(push_constant) uniform Push { GroundConstants ground; };
 layout(location = 0) in vec3 in_world;
 layout(location = 0) out vec4 out_color;
+#ifdef THRONG_VELOCITY
+#include "motion.glsl"
+layout(location = 1) in vec4 in_previous;
+layout(location = 1) out vec2 out_velocity;
+#endif
 
 void main() {
     vec3 n = vec3(0.0, 1.0, 0.0);
@@ -18,4 +23,7 @@ void main() {
     float albedo = ((cell.x + cell.y) & 1) == 0 ? 0.55 : 0.5;
     float light = ground.light_direction.w + (1.0 - ground.light_direction.w) * diffuse;
     out_color = vec4(vec3(albedo * light), 1.0);
+#ifdef THRONG_VELOCITY
+    out_velocity = velocityAt(gl_FragCoord.xy, in_previous, ground.slot);
+#endif
 }

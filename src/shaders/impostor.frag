@@ -20,6 +20,12 @@ layout(location = 2) flat in vec4 in_rotation;
 layout(location = 3) flat in uint in_key;
 
 layout(location = 0) out vec4 out_color;
+#ifdef THRONG_VELOCITY
+#define THRONG_MOTION_OWN_PARAMS
+#include "motion.glsl"
+layout(location = 4) in vec4 in_previous;
+layout(location = 1) out vec2 out_velocity;
+#endif
 
 #include "instance.glsl"
 #include "looks.glsl"
@@ -37,4 +43,7 @@ void main() {
     uint record = look == 0u ? 0u : lookRecord(look - 1u);
     vec3 colour = record != 0u ? lookFlatColor(record, in_key) : in_tint.rgb;
     out_color = vec4(albedo.rgb * colour * light, 1.0);
+#ifdef THRONG_VELOCITY
+    out_velocity = velocityFrom(gl_FragCoord.xy, in_previous, im.viewport);
+#endif
 }

@@ -19,6 +19,10 @@ layout(location = 0) out vec3 out_uvw;
 layout(location = 1) flat out vec4 out_tint;
 layout(location = 2) flat out vec4 out_rotation;
 layout(location = 3) flat out uint out_key; // the member's key (looks)
+#ifdef THRONG_VELOCITY // the quad's corner placed by the member's last record, seen by the last frame's camera
+layout(std430, set = 0, binding = THRONG_IMPOSTOR_BINDING_PREVIOUS) readonly buffer Previous { InstanceRecord previous_instances[]; };
+layout(location = 4) out vec4 out_previous;
+#endif
 
 const float kPi = 3.14159265358979;
 const vec2 kCorners[4] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));
@@ -44,6 +48,11 @@ void main() {
     vec2 corner = kCorners[gl_VertexIndex];
     vec3 model = im.sphere.xyz + (corner.x * right + corner.y * up) * im.sphere.w;
     gl_Position = im.view_projection * vec4(rotateByQuaternion(q, model) * scale + inst.position_scale.xyz, 1.0);
+#ifdef THRONG_VELOCITY
+    InstanceRecord before = previous_instances[member];
+    vec3 then = rotateByQuaternion(instanceOrientation(before), model) * before.position_scale.w + before.position_scale.xyz;
+    out_previous = im.previous_view_projection * vec4(then, 1.0);
+#endif
 
     uint clip = inst.blend > 0.5 ? throngClipB(inst.clips) : throngClipA(inst.clips);
     ClipRecord c = clips[clip];

@@ -17,6 +17,11 @@ layout(set = 0, binding = THRONG_BINDING_TEXTURE) uniform sampler2DArray base_te
 layout(push_constant) uniform Push { DrawConstants draw; };
 
 layout(location = 0) out vec4 out_color;
+#ifdef THRONG_VELOCITY
+#include "motion.glsl"
+layout(location = 5) in vec4 in_previous; // member.glsl: the last frame's clip position of the point
+layout(location = 1) out vec2 out_velocity;
+#endif
 
 void main() {
     if (any(isnan(in_world))) discard; // a broken vertex draws nothing
@@ -30,4 +35,7 @@ void main() {
     if ((draw.draw_bits & THRONG_DRAW_TEXTURED) != 0u) albedo *= texture(base_texture, vec3(in_uv, float(in_layer)));
     float light = draw.light_direction.w + (1.0 - draw.light_direction.w) * diffuse;
     out_color = vec4(albedo.rgb * light, 1.0);
+#ifdef THRONG_VELOCITY
+    out_velocity = velocityAt(gl_FragCoord.xy, in_previous, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK);
+#endif
 }

@@ -21,12 +21,20 @@ layout(location = 1) out vec2 out_uv;
 layout(location = 2) out vec4 out_color;
 layout(location = 3) out vec3 out_world; // read by lit_shadowed.frag only
 layout(location = 4) flat out uint out_layer; // the layer of the submesh's texture array (looks.glsl lookLayer)
+#ifdef THRONG_VELOCITY
+// Motion vectors (the *_velocity variants, motion.glsl): the members as the last frame drew them.
+layout(std430, set = 0, binding = THRONG_BINDING_PREVIOUS_INSTANCES) readonly buffer Previous { InstanceRecord previous_instances[]; };
+#include "motion.glsl"
+layout(location = 5) out vec4 out_previous; // the last frame's clip position of the vertex
+float previousTime() { return motions[(draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK].previous_time; }
+#endif
 
 // Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
-// output of the vertex. A vertex of a prop or kit part (the submesh's wear selector in
+// output of the vertex; with motion vectors also `then`, where the vertex was in model space in
+// the last frame, placed by the member's last record and projected by the last frame's camera. A vertex of a prop or kit part (the submesh's wear selector in
 // draw_bits) on a member that does not wear it lands outside the clip volume (its triangles
 // vanish; capture: NaN).
-void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) {
+void emitVertexFrom(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n, vec3 then) {
     uint key = inst.key != 0u ? inst.key : member;
     if (!throngWears(key, draw.draw_bits >> THRONG_DRAW_WEAR_SHIFT)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
@@ -36,11 +44,19 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
         out_color = vec4(0.0);
         out_world = vec3(0.0);
         out_layer = 0u;
+#ifdef THRONG_VELOCITY
+        out_previous = vec4(0.0, 0.0, 0.0, 1.0);
+#endif
         return;
     }
     vec4 q = instanceOrientation(inst);
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
+#ifdef THRONG_VELOCITY
+    InstanceRecord before = previous_instances[member];
+    vec3 world_then = rotateByQuaternion(instanceOrientation(before), then) * before.position_scale.w + before.position_scale.xyz;
+    out_previous = previousClip(world_then, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK);
+#endif
     captureWorld(member, world);
     out_world = world;
     out_normal = rotateByQuaternion(q, n);
@@ -53,3 +69,7 @@ void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n
                 vec4(lookColor(draw.look, key), 1.0);
     out_layer = lookLayer(draw.look, key);
 }
+
+// The same where the last frame's shape of the vertex is this frame's (the palettes', technique
+// cpu's and the bind pose's: they keep none other), placed by the member's last record.
+void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) { emitVertexFrom(member, inst, vtx, p, n, p); }

@@ -19,5 +19,11 @@ void main() {
     vec3 p = vtx.position;
     vec3 n = vtx.normal;
     swimVertex(inst, draw.time, p, n);
+#ifdef THRONG_VELOCITY // the member's last record swum at the last frame's time
+    vec3 then = vtx.position, unused = vtx.normal;
+    swimVertex(previous_instances[member], previousTime(), then, unused);
+    emitVertexFrom(member, inst, vtx, p, n, then);
+#else
     emitVertex(member, inst, vtx, p, n);
+#endif
 }

@@ -33,6 +33,10 @@ uvec4 rows(uint groups) { return uvec4(min(groups, THRONG_RASTER_ROW), (groups +
 // THRONG_BINDING_RESOLVE_TILES).
 void planResolve() {
     uvec2 tiles = throngResolveTiles(uvec2(raster.viewport));
+    if (raster.velocity != 0u) {  // the technique's variant shades the cached members (resolve_body.glsl)
+        plan.resolve_counts.y += plan.resolve_counts.x;
+        plan.resolve_counts.x = 0u;
+    }
     for (uint v = 0u; v < 3u; ++v)
         plan.resolve_dispatches[v] = plan.resolve_counts[v] != 0u ? uvec4(tiles, 1u, 0u) : uvec4(0u, 1u, 1u, 0u);
     plan.resolve_counts.w = plan.resolve_counts.x + plan.resolve_counts.y + plan.resolve_counts.z;

@@ -81,17 +81,18 @@ vec3 skinnedVec3(uint index) { return vec3(skinned[3u * index], skinned[3u * ind
 
 // Model-space position (xyz) and normal of vertex `vertex` (an index into the mesh's vertices,
 // which every LOD shares; `vtx` its data) for member `member` (its record `inst`) drawn at LOD
-// `lod`.
-void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, out vec3 position,
-                out vec3 normal) {
+// `lod` at draw time `time` (the motion vectors' last frame: its record and time). The palettes
+// and technique cpu's vertices are this frame's whatever the record and time: they hold no other.
+void skinVertexAt(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, float time,
+                  out vec3 position, out vec3 normal) {
 #if defined(THRONG_RASTER_VAT)
-    VatVertex v = instanceVat(inst, vertex, raster.time);
+    VatVertex v = instanceVat(inst, vertex, time);
     position = v.position;
     normal = v.normal;
 #elif defined(THRONG_RASTER_PROCEDURAL)
     position = vtx.position;
     normal = vtx.normal;
-    swimVertex(inst, raster.time, position, normal);
+    swimVertex(inst, time, position, normal);
 #elif defined(THRONG_RASTER_VERTICES)
     uint block = member * 2u * raster.vertex_count;
     position = skinnedVec3(block + vertex);
@@ -105,9 +106,9 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
     normal = vec4(vtx.normal, 0.0) * skin;
 #elif defined(THRONG_RASTER_BAKED)
 #ifdef THRONG_SKIN_COARSE
-    mat3x4 skin = coarseSkinning(inst, vtx.joints, vtx.weights, raster.time);
+    mat3x4 skin = coarseSkinning(inst, vtx.joints, vtx.weights, time);
 #else
-    mat3x4 skin = instanceSkinning(inst, vtx.joints, vtx.weights, raster.time);
+    mat3x4 skin = instanceSkinning(inst, vtx.joints, vtx.weights, time);
 #endif
     position = vec4(vtx.position, 1.0) * skin;
     normal = vec4(vtx.normal, 0.0) * skin;
@@ -115,6 +116,12 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
     position = vtx.position;
     normal = vtx.normal;
 #endif
+}
+
+// The same at this frame's draw time.
+void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, out vec3 position,
+                out vec3 normal) {
+    skinVertexAt(member, inst, vertex, vtx, lod, raster.time, position, normal);
 }
 
 // World-space position of a model-space point of member `inst`.

@@ -11,6 +11,8 @@
 // textureGrad: the UV's screen derivatives from the triangle itself (its perspective-correct
 // barycentrics one pixel right and one pixel down), as a visibility buffer must (a fragment
 // shader's 2 x 2 quads would hold other triangles; a compute shader has none).
+// With motion vectors (RasterParams::velocity) also each pixel's motion since the last frame
+// (writeVelocity) into THRONG_BINDING_VELOCITY.
 // Writes the linear colour and the depth into the resolved buffer (THRONG_BINDING_RESOLVED), which
 // the composite draw (composite.frag) then writes into the frame's targets, depth-tested against
 // what the hardware drew, and lists the tiles it shaded a pixel of for that draw
@@ -47,6 +49,8 @@ layout(std430, set = 0, binding = THRONG_BINDING_TRIANGLE_SLOTS) readonly buffer
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVED) writeonly buffer Resolved { uvec4 resolved[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_RESOLVE_TILES) buffer Tiles { uint resolve_tiles[]; };
 layout(std430, set = 0, binding = THRONG_BINDING_SPLATS) readonly buffer Splats { SplatModel splat_models[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_PREVIOUS_INSTANCES) readonly buffer Previous { InstanceRecord previous_instances[]; };
+layout(std430, set = 0, binding = THRONG_BINDING_VELOCITY) writeonly buffer Velocity { uint velocity[]; };
 
 #extension GL_KHR_shader_subgroup_basic : require
 
@@ -110,6 +114,22 @@ vec3 splatColor(uint member, InstanceRecord inst) {
     return albedo * (raster.light_direction.w + (1.0 - raster.light_direction.w) * diffuse);
 }
 
+// Motion vectors (RasterParams::velocity): pixel `pixel`'s motion from the last frame, whose
+// surface point was at world position `then` (the same point of the member's last record at the
+// last frame's time): its pixel centre `c` minus where the last frame's camera saw `then`. None
+// (0) where the last frame saw it behind the camera.
+void writeVelocity(uint pixel, vec2 c, vec3 then) {
+    vec4 clip = raster.previous_view_projection * vec4(then, 1.0);
+    vec2 motion = clip.w > 1e-6 ? c - (clip.xy / clip.w * 0.5 + 0.5) * raster.viewport : vec2(0.0);
+    velocity[pixel] = packHalf2x16(motion);
+}
+
+// A splat moves as its model's centre.
+vec3 splatCenter(InstanceRecord inst) {
+    SplatModel sm = splat_models[rasterModelOf(inst)];
+    return rotateByQuaternion(instanceOrientation(inst), sm.center.xyz) * inst.position_scale.w + inst.position_scale.xyz;
+}
+
 // The screen-space barycentrics at pixel point `c` of the triangle at screen points `s` (twice
 // its signed area `area`), extended past its edges: the plane's, wherever `c` is.
 vec3 screenBarycentrics(vec2 c, vec2 s[3], float area) {
@@ -138,6 +158,12 @@ void main() {
         // The depth key's 24 bits back to a depth (raster_splat.comp wrote the centre's).
         float depth = uintBitsToFloat((0xffffffu - (v.y >> 8)) << 8);
         resolved[pixel] = uvec4(floatBitsToUint(splatColor(member, inst)), floatBitsToUint(depth));
+        if (raster.velocity != 0u) {
+            // The centre's motion at the pixel: where the centre is now, minus where it was.
+            vec4 now = raster.view_projection * vec4(splatCenter(inst), 1.0);
+            vec2 c = (now.xy / now.w * 0.5 + 0.5) * raster.viewport;
+            writeVelocity(pixel, c, splatCenter(previous_instances[member]));
+        }
         listTile();
 #endif
         return;
@@ -152,13 +178,15 @@ void main() {
     vec4 q = instanceOrientation(inst);
     uint slot = cachedSlot(member, lod, model);
 #ifdef THRONG_RESOLVE_CACHED
-    if (slot == ~0u) return;
+    // With motion vectors the technique's own variant shades the cached members too: their last
+    // frame's pose needs skinning, which this variant has none of (the plan dispatches it then).
+    if (slot == ~0u || raster.velocity != 0u) return;
     RasterRegion region = regions[regionIndex(lod, model)];
     uvec4 at = region.cache_vertex + slot * region.vertices + triangle_slots[triangle];
 #elif defined(THRONG_SKIN_COARSE)
     if (!modelCoarse(model, lod)) return;
 #else
-    if (slot != ~0u || modelCoarse(model, lod)) return;
+    if ((slot != ~0u && raster.velocity == 0u) || modelCoarse(model, lod)) return;
 #endif
     vec2 s[3];
     float z[3];
@@ -221,5 +249,17 @@ void main() {
     vec3 b = screenBarycentrics(c, s, area); // depth is linear in screen space
     float depth = clamp(b.x * z[0] + b.y * z[1] + b.z * z[2], 0.0, 1.0);
     resolved[pixel] = uvec4(floatBitsToUint(albedo.rgb * light), floatBitsToUint(depth));
+#ifndef THRONG_RESOLVE_CACHED
+    if (raster.velocity != 0u) { // the same point of the triangle, skinned and placed as last frame
+        InstanceRecord before = previous_instances[member];
+        vec3 then = vec3(0.0);
+        for (int k = 0; k < 3; ++k) {
+            vec3 p, unused;
+            skinVertexAt(member, before, tri[k], fetchVertex(tri[k]), lod, raster.previous_time, p, unused);
+            then += pb[k] * placeMember(before, p);
+        }
+        writeVelocity(pixel, c, then);
+    }
+#endif
     listTile();
 }

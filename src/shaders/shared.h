@@ -92,7 +92,14 @@ using uint = uint32_t;
 // slot's largest part has clusters: item j of a slot is cluster j of the part the member wears
 // there (none: the item does nothing), so unworn parts' clusters are not launched at all.
 #define THRONG_BINDING_RASTER_SLOTS 39
-#define THRONG_BINDING_SPLATS 50        // storage buffer: SplatModel per model of the crowd (docs/IN_MOTION.md)
+#define THRONG_BINDING_SPLATS 50 // storage buffer: SplatModel per model of the crowd (docs/IN_MOTION.md)
+// Motion vectors (docs/IN_MOTION.md, render/history.h): the members' records as the last frame drew
+// them (InstanceRecord[]; a placeholder without velocity), and the resolve's per-pixel motion
+// (uint[]: packHalf2x16 of this frame's pixel position minus the last frame's, in pixels, y down),
+// written where it writes THRONG_BINDING_RESOLVED, read by the composite.
+#define THRONG_BINDING_PREVIOUS_INSTANCES 51
+#define THRONG_BINDING_VELOCITY 52
+#define THRONG_BINDING_MOTION 53 // storage buffer: MotionParams per frame slot (the hardware passes' motion vectors)
 #define THRONG_BINDING_RASTER_MODELS 37 // storage buffer: RasterModel per model of the crowd (RasterParams::models)
 #define THRONG_BINDING_RESOLVE_TILES                                                                                   \
     36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
@@ -121,6 +128,8 @@ using uint = uint32_t;
 #define THRONG_IMPOSTOR_BINDING_COLOR 5     // sampled image array: colour + coverage tiles (BakedImpostors)
 #define THRONG_IMPOSTOR_BINDING_NORMAL 6    // sampled image array: normal + look tiles
 #define THRONG_IMPOSTOR_BINDING_LOOKS 7     // storage buffer: uint[], the looks table (THRONG_LOOK_SALT)
+#define THRONG_IMPOSTOR_BINDING_PREVIOUS 8  // storage buffer: InstanceRecord[] as the last frame drew them (velocity)
+#define THRONG_IMPOSTOR_BINDING_MOTION 9    // storage buffer: MotionParams of the set's frame slot (velocity)
 
 // The culling pass (cull.comp, then draws.comp; src/render/crowd_gpu.h), set 0 of its own layout.
 #define THRONG_CULL_BINDING_PARAMS                                                                                     \
@@ -338,6 +347,15 @@ struct DrawConstants {
     uint coarse_lods; // baked: LODs (bits 0-15) up to (bits 16-31, exclusive) are skinned coarsely (coarse_skinning.h)
 };
 
+// Motion vectors of the hardware passes (render/history.h; std430, one per frame slot, indexed
+// by the slot the draw's constants carry): 80 bytes.
+struct MotionParams {
+    mat4 previous_view_projection; // the last frame's camera, unjittered
+    vec2 viewport;                 // the targets' pixels
+    float previous_time;           // the last frame's draw time
+    uint reserved;
+};
+
 // The fish swim of technique `procedural` (std140 uniform): 32 bytes. Amounts in model units
 // (side, wave) and radians (pivot, twist); see procedural.vert for the motions.
 struct SwimParams {
@@ -431,7 +449,7 @@ struct CullPhase {
     uint reserved2;
 };
 
-// What the compute rasterizer needs to know (std430 storage buffer): 152 bytes. What differs per
+// What the compute rasterizer needs to know (std430 storage buffer): 256 bytes. What differs per
 // model of the crowd (its levels' clusters, its cache box) is in its RasterModel.
 struct RasterParams {
     mat4 view_projection;
@@ -464,6 +482,12 @@ struct RasterParams {
     uint splat_slot;
     float pixels_per_unit;
     vec4 eye; // xyz: the camera's position, world space (the direction a splat is seen from)
+    // Motion vectors (velocity 1): the last frame's unjittered view-projection and draw time, which
+    // the resolve places and animates the members' previous records with (THRONG_BINDING_PREVIOUS_INSTANCES).
+    mat4 previous_view_projection;
+    float previous_time;
+    uint velocity; // 1: the resolve writes THRONG_BINDING_VELOCITY (and shades cached members itself)
+    uint pad0, pad1;
 };
 
 // Per model of the crowd (one for a crowd of one model), what the compute rasterizer reads
@@ -580,6 +604,11 @@ struct ImpostorParams {
     uint azimuths;        // BakedImpostors' views: azimuths x elevations
     uint elevations;
     uint max_frames; // rows of tiles per layer
+    // Motion vectors (impostor_velocity.*): the last frame's camera, draw time and the targets' size.
+    mat4 previous_view_projection;
+    vec2 viewport;
+    float previous_time;
+    uint reserved;
 };
 
 // Push constants of pyramid.comp: 16 bytes.
@@ -732,15 +761,17 @@ static_assert(offsetof(CullParams, pyramid_levels) == 180);
 static_assert(offsetof(CullParams, view_projection) == 192);
 static_assert(offsetof(CullParams, viewport) == 256);
 static_assert(sizeof(CullPhase) == 16);
-static_assert(sizeof(ImpostorParams) == 128);
+static_assert(sizeof(ImpostorParams) == 208);
 static_assert(offsetof(ImpostorParams, time) == 112);
 static_assert(offsetof(RasterParams, identity_base) == 108);
 static_assert(offsetof(RasterParams, models) == 112);
 static_assert(offsetof(RasterParams, visible_base) == 148);
 static_assert(offsetof(RasterParams, splat_slot) == 152);
 static_assert(offsetof(RasterParams, eye) == 160);
-static_assert(sizeof(RasterParams) == 176);
+static_assert(offsetof(RasterParams, previous_view_projection) == 176);
+static_assert(sizeof(RasterParams) == 256);
 static_assert(sizeof(SplatModel) == 32 + 224 * 16);
+static_assert(sizeof(MotionParams) == 80);
 static_assert(sizeof(RasterModel) == 320);
 static_assert(offsetof(RasterModel, cache_origin) == 256);
 static_assert(offsetof(RasterModel, first_triangle) == 288);

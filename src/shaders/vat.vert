@@ -18,5 +18,10 @@ void main() {
     uint member = memberIndex();
     InstanceRecord inst = instances[member];
     VatVertex v = instanceVat(inst, uint(gl_VertexIndex), draw.time);
+#ifdef THRONG_VELOCITY // the member's last record sampled at the last frame's time
+    VatVertex was = instanceVat(previous_instances[member], uint(gl_VertexIndex), previousTime());
+    emitVertexFrom(member, inst, vtx, v.position, v.normal, was.position);
+#else
     emitVertex(member, inst, vtx, v.position, v.normal);
+#endif
 }
