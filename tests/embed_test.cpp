@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <glm/gtc/packing.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
@@ -996,4 +997,106 @@ TEST(Embed, MemberCallsOverSeveralModelsAgreeWithACpuModel) {
     EXPECT_GT(pixelsNot(embedded, glm::u8vec4(embedded[0], embedded[1], embedded[2], embedded[3])), 100u);
     created.value().reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
+}
+
+// Motion vectors through the render API (CrowdRendererDesc::velocity_format, RenderTarget::velocity):
+// two members moved the same 1.5 units to the right between frames, the host saying one of them
+// teleported: that one draws without motion, the other moves right by what the camera makes of
+// 1.5 units (the same from the velocity image and from the members' projected positions). A
+// format other than RG16F or RG32F is refused at create(); a target without a velocity image for
+// a renderer that writes one (and the other way round) stops the frame with a reason.
+TEST(Embed, MotionVectorsAndTeleports) {
+    const BakedAsset asset = walker();
+    Host host;
+    CrowdRendererDesc desc;
+    desc.asset = &asset;
+    desc.technique = "baked";
+    desc.max_members = 4;
+    desc.extent = host.extent;
+    desc.velocity_format = VK_FORMAT_R8G8_UNORM;
+    EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("velocity_format"),
+              std::string::npos);
+    desc.velocity_format = VK_FORMAT_R16G16_SFLOAT;
+    Result<std::unique_ptr<CrowdRenderer>> created = CrowdRenderer::create(host.device->device(), desc);
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    CrowdRenderer& r = *created.value();
+    gpu::Image velocity = gpu::createImage(host.allocator, VK_FORMAT_R16G16_SFLOAT, kWidth, kHeight, 1,
+                                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    gpu::Buffer readback = gpu::createBuffer(host.allocator, VkDeviceSize(kWidth) * kHeight * 4,
+                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+    const Member a = at(glm::vec3(-2.5f, 0.0f, 0.0f), 0.0f), b = at(glm::vec3(0.5f, 0.0f, 0.0f), 0.0f);
+    const MemberId ida = r.addMember(a).value(), idb = r.addMember(b).value();
+    const glm::mat4 vp = render::frameBounds({glm::vec3(-3.0f, 0.0f, -1.0f), glm::vec3(3.5f, 2.0f, 1.0f)},
+                                             float(kWidth) / float(kHeight));
+    auto frame = [&](bool with_velocity) {
+        FrameInput in;
+        in.view_projection = vp;
+        in.time = 0.5f; // the same pose in both frames: only the moves make motion
+        r.update(0, in);
+        VkCommandBuffer cmd = gpu::beginOneTime(*host.ctx);
+        RenderTarget t = host.target(VK_IMAGE_LAYOUT_UNDEFINED);
+        if (with_velocity) {
+            t.velocity = velocity.image;
+            t.velocity_view = velocity.view;
+        }
+        r.record(cmd, 0, t);
+        if (with_velocity) {
+            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                               VK_ACCESS_2_TRANSFER_READ_BIT);
+            gpu::transitionImage(cmd, velocity.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+            VkBufferImageCopy region{};
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            region.imageExtent = {kWidth, kHeight, 1};
+            vkCmdCopyImageToBuffer(cmd, velocity.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
+                                   &region);
+            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                               VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        }
+        gpu::endOneTimeAndWait(*host.ctx, cmd);
+    };
+    frame(true);
+    EXPECT_TRUE(r.stats(0).error.empty()) << r.stats(0).error;
+    Member a2 = a, b2 = b;
+    a2.position.x += 1.5f;
+    b2.position.x += 1.5f;
+    ASSERT_TRUE(r.setMember(ida, a2).ok());
+    ASSERT_TRUE(r.setMember(idb, b2).ok());
+    ASSERT_TRUE(r.teleported(ida).ok());
+    EXPECT_FALSE(r.teleported(MemberId{12345}).ok());
+    frame(true);
+    EXPECT_TRUE(r.stats(0).error.empty()) << r.stats(0).error;
+    // Each member's pixels: those left and right of the midpoint between them.
+    auto screenX = [&](glm::vec3 p) {
+        const glm::vec4 c = vp * glm::vec4(p, 1.0f);
+        return (c.x / c.w * 0.5f + 0.5f) * float(kWidth);
+    };
+    const float middle = screenX(glm::vec3(0.5f * (a2.position.x + b2.position.x), 1.0f, 0.0f));
+    const float expected = screenX(b2.position + glm::vec3(0, 1, 0)) - screenX(b.position + glm::vec3(0, 1, 0));
+    const uint32_t* v = static_cast<const uint32_t*>(readback.mapped());
+    size_t still = 0, moving = 0;
+    double largest_still = 0.0, sum_x = 0.0;
+    for (uint32_t y = 0; y < kHeight; ++y)
+        for (uint32_t x = 0; x < kWidth; ++x) {
+            const glm::vec2 m = glm::unpackHalf2x16(v[size_t(y) * kWidth + x]);
+            if (m == glm::vec2(0.0f) && float(x) + 0.5f >= middle) continue; // not B (B moves everywhere)
+            if (float(x) + 0.5f < middle) {
+                largest_still = std::max(largest_still, double(glm::length(m)));
+                ++still;
+            } else {
+                sum_x += m.x;
+                ++moving;
+            }
+        }
+    ASSERT_GT(moving, 100u);
+    std::printf("teleported: largest motion %.5f px; moved: %zu pixels, mean %.2f px right (its centre: %.2f)\n",
+                largest_still, moving, sum_x / double(moving), expected);
+    EXPECT_LT(largest_still, 1e-3);
+    EXPECT_NEAR(sum_x / double(moving), expected, 0.05 * expected);
+    frame(false); // the renderer writes motion vectors: the target needs one
+    EXPECT_NE(r.stats(0).error.find("velocity image"), std::string::npos);
+    created.value().reset();
+    gpu::destroyBuffer(host.allocator, readback);
+    gpu::destroyImage(host.allocator, velocity);
 }

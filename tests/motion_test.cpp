@@ -138,11 +138,11 @@ TEST_F(Motion, AStillCrowdHasTheCamerasMotionOnEveryPath) {
 }
 
 // Walkers animated (`baked`, `vat`, `procedural`'s swim; through both rasterizers, LOD and the
-// vertex cache on) under a moving camera, frames a 30th of a second apart: last frame's picture, each pixel fetched from where this frame's vector says it
-// came from, against this frame's picture, on pixels inside the silhouettes (their 3 x 3
-// neighbourhood covered in both frames): at least 99% within 24/255 per channel (colour edges
-// inside a member and the light on turning surfaces make the rest), while the last frame taken
-// as it is (no vectors) agrees on far fewer.
+// vertex cache on) under a moving camera, frames a 30th of a second apart: last frame's picture, each pixel fetched
+// from where this frame's vector says it came from, against this frame's picture, on pixels inside the silhouettes
+// (their 3 x 3 neighbourhood covered in both frames): at least 99% within 24/255 per channel (colour edges inside a
+// member and the light on turning surfaces make the rest), while the last frame taken as it is (no vectors) agrees on
+// far fewer.
 TEST_F(Motion, TheLastFrameWarpedByTheVectorsIsThisFrame) {
     const render::Crowd crowd = crowdOf(300);
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Street, crowd, float(kWidth) / kHeight);
@@ -152,71 +152,70 @@ TEST_F(Motion, TheLastFrameWarpedByTheVectorsIsThisFrame) {
     const float step = 1.0f / 30.0f, time = 0.8f;
     for (const char* technique : {"baked", "vat", "procedural"})
         for (Raster raster : {Raster::Hardware, Raster::Compute}) {
-        const render::RenderOutput last = draw(crowd, technique, {before}, time - step, step, 0.0f, {}, raster);
-        const render::RenderOutput o = draw(crowd, technique, {before, now}, time, step, 0.0f, {}, raster);
-        ASSERT_EQ(last.rgba.size(), o.rgba.size());
-        auto covered = [](const render::RenderOutput& r, int x, int y) {
-            if (x < 0 || y < 0 || x >= int(kWidth) || y >= int(kHeight)) return false;
-            return r.depth[size_t(y) * kWidth + x] > 0.0f;
-        };
-        auto inside = [&](const render::RenderOutput& r, int x, int y) {
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx)
-                    if (!covered(r, x + dx, y + dy)) return false;
-            return true;
-        };
-        // This frame's pixel (x, y) against the last frame's pixels about point (fx, fy): one of
-        // the four whose centres surround it (the point lies between samples: at a colour edge
-        // the nearest may be across it) within 24/255 in every channel.
-        auto agrees = [&](int x, int y, float fx, float fy) {
-            const uint8_t* a = &o.rgba[(size_t(y) * kWidth + x) * 4];
-            const int x0 = int(std::floor(fx - 0.5f)), y0 = int(std::floor(fy - 0.5f));
-            for (int k = 0; k < 4; ++k) {
-                const int sx = std::clamp(x0 + (k & 1), 0, int(kWidth) - 1);
-                const int sy = std::clamp(y0 + (k >> 1), 0, int(kHeight) - 1);
-                const uint8_t* b = &last.rgba[(size_t(sy) * kWidth + sx) * 4];
-                bool near = true;
-                for (int c = 0; c < 3; ++c) near = near && std::abs(int(a[c]) - int(b[c])) <= 24;
-                if (near) return true;
-            }
-            return false;
-        };
-        // The world point a pixel of a frame seen by `vp` shows (its depth back through the camera).
-        auto pointAt = [](const render::RenderOutput& r, const glm::mat4& vp, int x, int y) {
-            const glm::dvec4 ndc((x + 0.5) / kWidth * 2.0 - 1.0, (y + 0.5) / kHeight * 2.0 - 1.0,
-                                 double(r.depth[size_t(y) * kWidth + x]), 1.0);
-            const glm::dvec4 w = glm::inverse(glm::dmat4(vp)) * ndc;
-            return glm::dvec3(w) / w.w;
-        };
-        size_t pixels = 0, warped = 0, unwarped = 0, hidden = 0;
-        double moved = 0.0;
-        for (int y = 0; y < int(kHeight); ++y)
-            for (int x = 0; x < int(kWidth); ++x) {
-                if (!inside(o, x, y)) continue;
-                const glm::vec2 v = o.velocity[size_t(y) * kWidth + x];
-                const int sx = int(std::floor(x + 0.5f - v.x)), sy = int(std::floor(y + 0.5f - v.y));
-                if (!inside(last, sx, sy) || !inside(last, x, y)) continue;
-                // Disoccluded: where the vector points, the last frame showed another surface (a
-                // point farther than a limb moves in a step from this one).
-                if (glm::length(pointAt(last, before, sx, sy) - pointAt(o, now, x, y)) > 0.1) {
-                    ++hidden;
-                    continue;
+            const render::RenderOutput last = draw(crowd, technique, {before}, time - step, step, 0.0f, {}, raster);
+            const render::RenderOutput o = draw(crowd, technique, {before, now}, time, step, 0.0f, {}, raster);
+            ASSERT_EQ(last.rgba.size(), o.rgba.size());
+            auto covered = [](const render::RenderOutput& r, int x, int y) {
+                if (x < 0 || y < 0 || x >= int(kWidth) || y >= int(kHeight)) return false;
+                return r.depth[size_t(y) * kWidth + x] > 0.0f;
+            };
+            auto inside = [&](const render::RenderOutput& r, int x, int y) {
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx)
+                        if (!covered(r, x + dx, y + dy)) return false;
+                return true;
+            };
+            // This frame's pixel (x, y) against the last frame's pixels about point (fx, fy): one of
+            // the four whose centres surround it (the point lies between samples: at a colour edge
+            // the nearest may be across it) within 24/255 in every channel.
+            auto agrees = [&](int x, int y, float fx, float fy) {
+                const uint8_t* a = &o.rgba[(size_t(y) * kWidth + x) * 4];
+                const int x0 = int(std::floor(fx - 0.5f)), y0 = int(std::floor(fy - 0.5f));
+                for (int k = 0; k < 4; ++k) {
+                    const int sx = std::clamp(x0 + (k & 1), 0, int(kWidth) - 1);
+                    const int sy = std::clamp(y0 + (k >> 1), 0, int(kHeight) - 1);
+                    const uint8_t* b = &last.rgba[(size_t(sy) * kWidth + sx) * 4];
+                    bool near = true;
+                    for (int c = 0; c < 3; ++c) near = near && std::abs(int(a[c]) - int(b[c])) <= 24;
+                    if (near) return true;
                 }
-                ++pixels;
-                moved += glm::length(v);
-                if (agrees(x, y, x + 0.5f - v.x, y + 0.5f - v.y)) ++warped;
-                if (agrees(x, y, x + 0.5f, y + 0.5f)) ++unwarped;
-            }
-        std::printf("%-10s %-8s %zu pixels inside (%zu disoccluded left out), mean motion %.2f px; warped by the "
-                    "vectors %.2f%% agree, unwarped %.2f%%\n",
-                    technique, toString(raster), pixels, hidden, pixels ? moved / double(pixels) : 0.0,
-                    100.0 * double(warped) / double(pixels),
-                    100.0 * double(unwarped) / double(pixels));
-        ASSERT_GT(pixels, 1000u) << technique;
-        EXPECT_GT(moved / double(pixels), 1.0) << technique << ": too little motion to tell";
-        EXPECT_GE(double(warped), 0.99 * double(pixels)) << technique;
-        EXPECT_LT(double(unwarped), 0.9 * double(warped)) << technique;
-    }
+                return false;
+            };
+            // The world point a pixel of a frame seen by `vp` shows (its depth back through the camera).
+            auto pointAt = [](const render::RenderOutput& r, const glm::mat4& vp, int x, int y) {
+                const glm::dvec4 ndc((x + 0.5) / kWidth * 2.0 - 1.0, (y + 0.5) / kHeight * 2.0 - 1.0,
+                                     double(r.depth[size_t(y) * kWidth + x]), 1.0);
+                const glm::dvec4 w = glm::inverse(glm::dmat4(vp)) * ndc;
+                return glm::dvec3(w) / w.w;
+            };
+            size_t pixels = 0, warped = 0, unwarped = 0, hidden = 0;
+            double moved = 0.0;
+            for (int y = 0; y < int(kHeight); ++y)
+                for (int x = 0; x < int(kWidth); ++x) {
+                    if (!inside(o, x, y)) continue;
+                    const glm::vec2 v = o.velocity[size_t(y) * kWidth + x];
+                    const int sx = int(std::floor(x + 0.5f - v.x)), sy = int(std::floor(y + 0.5f - v.y));
+                    if (!inside(last, sx, sy) || !inside(last, x, y)) continue;
+                    // Disoccluded: where the vector points, the last frame showed another surface (a
+                    // point farther than a limb moves in a step from this one).
+                    if (glm::length(pointAt(last, before, sx, sy) - pointAt(o, now, x, y)) > 0.1) {
+                        ++hidden;
+                        continue;
+                    }
+                    ++pixels;
+                    moved += glm::length(v);
+                    if (agrees(x, y, x + 0.5f - v.x, y + 0.5f - v.y)) ++warped;
+                    if (agrees(x, y, x + 0.5f, y + 0.5f)) ++unwarped;
+                }
+            std::printf("%-10s %-8s %zu pixels inside (%zu disoccluded left out), mean motion %.2f px; warped by the "
+                        "vectors %.2f%% agree, unwarped %.2f%%\n",
+                        technique, toString(raster), pixels, hidden, pixels ? moved / double(pixels) : 0.0,
+                        100.0 * double(warped) / double(pixels), 100.0 * double(unwarped) / double(pixels));
+            ASSERT_GT(pixels, 1000u) << technique;
+            EXPECT_GT(moved / double(pixels), 1.0) << technique << ": too little motion to tell";
+            EXPECT_GE(double(warped), 0.99 * double(pixels)) << technique;
+            EXPECT_LT(double(unwarped), 0.9 * double(warped)) << technique;
+        }
 }
 
 // Two members moved 1.5 units along x between frames (the crowd otherwise still: a still camera,
@@ -229,14 +228,13 @@ TEST_F(Motion, ATeleportedMemberHasNoMotion) {
     crowd.instances[1].position_scale = glm::vec4(1.5f, 0.0f, 4.0f, 1.0f);
     const glm::mat4 vp = lookFrom(glm::vec3(0.0f, 2.0f, 12.0f), glm::vec3(0.0f, 0.9f, 2.0f));
     const glm::vec3 shift(1.5f, 0.0f, 0.0f);
-    const render::RenderOutput o = draw(crowd, "baked", {vp, vp}, 0.5f, 0.0f, 0.0f,
-                                        [&](uint32_t frame, render::CrowdRenderer& r) {
-                                            if (frame != 1) return;
-                                            for (uint32_t m : {0u, 1u})
-                                                r.records()[m].position_scale += glm::vec4(shift, 0.0f);
-                                            r.markChanged(0, 2);
-                                            r.teleported(0);
-                                        });
+    const render::RenderOutput o =
+        draw(crowd, "baked", {vp, vp}, 0.5f, 0.0f, 0.0f, [&](uint32_t frame, render::CrowdRenderer& r) {
+            if (frame != 1) return;
+            for (uint32_t m : {0u, 1u}) r.records()[m].position_scale += glm::vec4(shift, 0.0f);
+            r.markChanged(0, 2);
+            r.teleported(0);
+        });
     // Each member's pixels: left and right of the picture's middle (x = 0 projects there).
     size_t still = 0, moving = 0, right = 0;
     double worst_still = 0.0, worst_moving = 0.0;

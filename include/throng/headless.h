@@ -50,6 +50,9 @@ struct CrowdJob : CrowdOptions {
     float settle_seconds = 0.0f;
     bool readback = true;  // the last frame's pixels in CrowdJobResult::rgba
     bool simulate = false; // the crowd simulation moves the members (TechniqueInfo::members_on_gpu)
+    // Motion vectors (CrowdRendererDesc::velocity_format): every frame writes a velocity target
+    // (RG16F); with readback the last frame's is CrowdJobResult::velocity.
+    bool velocity = false;
     glm::vec3 light_direction = kDefaultLightDirection; // the way the sunlight travels (lightFromAngles)
     // Called before each frame is recorded with (frame, frames). May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
@@ -83,6 +86,9 @@ struct JobFrame {
 
 struct CrowdJobResult {
     std::vector<uint8_t> rgba; // width * height * 4, top row first, sRGB (with readback)
+    // CrowdJob::velocity with readback: per pixel as rgba, its motion since the frame before in
+    // pixels (x right, y down): this frame's position minus the last's; 0 where nothing moved.
+    std::vector<glm::vec2> velocity;
     uint32_t width = 0, height = 0;
     std::vector<PassStats> passes; // every pass any frame had; medians of the frames after the first
     std::vector<JobFrame> frames;
@@ -98,6 +104,13 @@ struct CrowdJobResult {
     Raster raster = Raster::Hardware; // who rasterized the crowd (CrowdJob::raster auto may fall back)
     uint64_t gpu_memory_bytes = 0;    // the most throng's allocator held
 };
+
+// A picture of motion vectors (CrowdJobResult::velocity, RGBA8 as CrowdJobResult::rgba): each
+// pixel's direction of motion as its hue (right red, down yellow-green, left cyan, up violet:
+// the angle of (x, y) with y down, around the colour wheel) and its length as its brightness,
+// full at `scale` pixels and beyond (0: the 99th percentile of the lengths over 0, at least one
+// pixel; the scale used is returned in `scale`); no motion black.
+std::vector<uint8_t> velocityPicture(std::span<const glm::vec2> velocity, float& scale);
 
 // Errors: a bad name (technique), an enum out of its range, what the technique, the
 // asset or the device cannot do (the reason), out of GPU memory or a lost device; one line each.

@@ -105,6 +105,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
     s.frame_step = job.frame_step;
     s.settle_seconds = job.settle_seconds;
     s.readback = job.readback;
+    s.velocity = job.velocity;
     if (!(glm::length(job.light_direction) > 0.0f) || !std::isfinite(glm::length(job.light_direction)))
         return Error{"light direction is zero or not finite"};
     s.light_direction = job.light_direction;
@@ -142,6 +143,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         out.warnings = gpu_asset->warnings;
         out.gpu_memory_bytes = allocator.peak_reserved;
         out.rgba = std::move(r.rgba);
+        out.velocity = std::move(r.velocity);
         out.width = r.width;
         out.height = r.height;
         for (const render::PassTiming& p : r.passes) out.passes.push_back({p.name, p.gpu_ms});

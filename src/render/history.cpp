@@ -46,7 +46,9 @@ gpu::Pass MemberHistory::copyPass() {
     std::vector<VkBufferCopy> moves;
     for (const auto& [at, drawn] : moves_) moves.push_back({drawn * kRecord, at * kRecord, kRecord});
     moves_.clear();
-    return {"history", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
+    return {"history",
+            gpu::PassKind::Transfer,
+            gpu::PassTargets::ColorDepth,
             [from, to, all, moves = std::move(moves)](VkCommandBuffer cmd) {
                 vkCmdCopyBuffer(cmd, from, to, 1, &all);
                 if (moves.empty()) return;
@@ -55,7 +57,8 @@ gpu::Pass MemberHistory::copyPass() {
                                    VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
                 vkCmdCopyBuffer(cmd, from, to, uint32_t(moves.size()), moves.data());
             },
-            frame::Members, frame::History};
+            frame::Members,
+            frame::History};
 }
 
 std::optional<gpu::Pass> MemberHistory::teleportPass() {
@@ -71,11 +74,14 @@ std::optional<gpu::Pass> MemberHistory::teleportPass() {
     }
     teleported_.clear();
     const VkBuffer from = instances_, to = previous_->buffer;
-    return gpu::Pass{"teleport", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
+    return gpu::Pass{"teleport",
+                     gpu::PassKind::Transfer,
+                     gpu::PassTargets::ColorDepth,
                      [from, to, regions = std::move(regions)](VkCommandBuffer cmd) {
                          vkCmdCopyBuffer(cmd, from, to, uint32_t(regions.size()), regions.data());
                      },
-                     frame::Members | frame::History, frame::History};
+                     frame::Members | frame::History,
+                     frame::History};
 }
 
 void MemberHistory::drew(const glm::mat4& view_projection, float time) {

@@ -60,11 +60,13 @@ struct Variant {
     AnimationStorage storage = AnimationStorage::Auto;
     bool dual_quaternion = false;
     bool hardware = false; // --raster hardware for this series (baked@hardware: the gain of the default stays measured)
+    bool velocity = false; // motion vectors written (baked@velocity: their cost beside the series without)
 };
 
 // The variants: the values of an option, for the techniques whose descriptor says they read it.
 struct VariantOption {
-    bool TechniqueInfo::*reads;
+    bool TechniqueInfo::*reads; // null: every technique
+    bool readBy(const TechniqueInfo& t) const { return reads == nullptr || t.*reads; }
     const char* option; // what the variant stands for on the command line
     std::vector<std::string> values;
     void (*apply)(Variant& variant, const std::string& value);
@@ -95,6 +97,8 @@ const VariantOption kVariantOptions[] = {
      "--raster hardware",
      {"hardware"},
      [](Variant& v, const std::string&) { v.hardware = true; }},
+    // motion vectors into a velocity target (baked@velocity; render --velocity), every technique
+    {nullptr, "--velocity", {"velocity"}, [](Variant& v, const std::string&) { v.velocity = true; }},
 };
 
 Result<Variant> parseVariant(const std::string& spec) {
@@ -107,7 +111,7 @@ Result<Variant> parseVariant(const std::string& spec) {
     if (at == std::string::npos) return v;
     const std::string option = spec.substr(at + 1);
     for (const VariantOption& o : kVariantOptions)
-        if (technique->*o.reads && std::find(o.values.begin(), o.values.end(), option) != o.values.end()) {
+        if (o.readBy(*technique) && std::find(o.values.begin(), o.values.end(), option) != o.values.end()) {
             o.apply(v, option);
             return v;
         }
@@ -151,6 +155,7 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
     applyCrowdFlags(o.crowd, job);
     if (v.dual_quaternion) job.skinning = Skinning::DualQuaternion;
     if (v.hardware) job.raster = Raster::Hardware;
+    job.velocity = v.velocity;
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
     job.model_shares = o.shares;
@@ -318,7 +323,7 @@ std::string benchVariants() {
     for (const TechniqueInfo& t : techniques()) {
         std::string values;
         for (const VariantOption& o : kVariantOptions)
-            if (t.*o.reads)
+            if (o.readBy(t))
                 for (const std::string& value : o.values) values += (values.empty() ? "" : "|") + value;
         if (!values.empty()) list += (list.empty() ? "" : ", ") + std::string(t.name) + "@" + values;
     }

@@ -452,6 +452,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     render_cmd->add_option("--device", render.device, "Use the Vulkan device whose name contains this");
     render_cmd->add_flag("--validate", render.validate, "Enable the Vulkan validation layers; any error fails the run");
     render_cmd->add_option("-o,--out", render.output, "PNG to write");
+    render_cmd->add_option(
+        "--velocity", render.velocity,
+        "Also write motion vectors: the last frame's, as a PNG (hue: direction, brightness: length)");
     addCrowdFlags(render_cmd, render.crowd);
 
     BenchOptions& bench = c.bench;

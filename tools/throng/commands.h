@@ -102,6 +102,9 @@ struct RenderOptions {
     std::string device;             // substring of the device name
     bool validate = false;
     std::string output = "crowd.png";
+    // Motion vectors (CrowdJob::velocity): the last frame's as a picture (velocityPicture) into
+    // this PNG; empty: none drawn.
+    std::string velocity;
     CrowdFlags crowd;
 };
 // The models of a crowd as the command line names them, MODEL[@SHARE%] each (a share in

@@ -140,6 +140,7 @@ int runRender(const RenderOptions& o) {
         return 2;
     }
     if (!checkOutput(o.output)) return 1;
+    if (!o.velocity.empty() && !checkOutput(o.velocity)) return 1;
     std::vector<BakedAsset> assets;
     const std::vector<std::string> models = o.models.empty() ? std::vector<std::string>{o.model} : o.models;
     for (const std::string& model : models) {
@@ -174,6 +175,7 @@ int runRender(const RenderOptions& o) {
     job.height = o.height;
     job.time = o.time;
     job.frames = o.frames;
+    job.velocity = !o.velocity.empty();
     applyCrowdFlags(o.crowd, job);
     // Progress on stderr once a run is long (a large crowd on lavapipe takes minutes): after a
     // second on a terminal, after ten seconds into a log.
@@ -191,11 +193,19 @@ int runRender(const RenderOptions& o) {
         for (const std::string& w : out_ptr->warnings) std::fprintf(stderr, "throng: warning: %s\n", w.c_str());
     Status written;
     if (out_ptr != nullptr) written = writePng(o.output, out_ptr->rgba, out_ptr->width, out_ptr->height);
+    float velocity_scale = 0.0f; // the picture's: the 99th percentile of the motion
+    Status velocity_written;
+    if (out_ptr != nullptr && written && job.velocity)
+        velocity_written =
+            writePng(o.velocity, velocityPicture(out_ptr->velocity, velocity_scale), out_ptr->width, out_ptr->height);
     if (!rendered) {
         printError(modelNames(models, {}), rendered.error().message);
         code = 1;
     } else if (!written) {
         printError(o.output, written.message);
+        code = 1;
+    } else if (!velocity_written) {
+        printError(o.velocity, velocity_written.message);
         code = 1;
     } else {
         const CrowdJobResult& out = *out_ptr;
@@ -226,6 +236,9 @@ int runRender(const RenderOptions& o) {
                     out.drawn.occluded, lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
                     double(out.submitted_triangles) * 1e-6, passes.c_str(), double(out.gpu_memory_bytes) / (1 << 20),
                     o.output.c_str(), out.width, out.height);
+        if (job.velocity)
+            std::printf("throng render: motion vectors of the last frame in %s (full brightness: %.2f px a frame)\n",
+                        o.velocity.c_str(), double(velocity_scale));
     }
     // Last: the layers report objects left alive when the device goes.
     if (const uint32_t errors = HeadlessDevice::release(std::move(device).value()); errors > 0) {
