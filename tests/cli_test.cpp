@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <stb/stb_image.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -288,6 +289,34 @@ TEST(Cli, RasterAutoIsTheDefault) {
         EXPECT_EQ(refused.exit_code, 1) << refused.err;
         EXPECT_NE(refused.err.find("several buffers"), std::string::npos) << refused.err;
     }
+}
+
+// Motion vectors through the CLI: `render --velocity FILE` writes their picture beside the
+// crowd's (coloured where members move, black where nothing does), says its scale, and refuses
+// a directory as that file with one line before drawing anything.
+TEST(Cli, RenderWritesTheMotionVectorsPicture) {
+    const auto dir = throng::test::scratchDir("velocity");
+    const std::string png = (dir / "crowd.png").string(), vectors = (dir / "vectors.png").string();
+    const CliRun r = run("render --instances 40 --size 160x90 --frames 2 --view street --validate --out " + png +
+                         " --velocity " + vectors);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("motion vectors of the last frame in " + vectors), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" history "), std::string::npos) << "no history pass\n" << r.out;
+    int width = 0, height = 0, channels = 0;
+    stbi_uc* pixels = stbi_load(vectors.c_str(), &width, &height, &channels, 4);
+    ASSERT_NE(pixels, nullptr);
+    EXPECT_EQ(width, 160);
+    EXPECT_EQ(height, 90);
+    size_t moving = 0, still = 0;
+    for (size_t i = 0; i < size_t(width) * height * 4; i += 4)
+        (pixels[i] | pixels[i + 1] | pixels[i + 2]) ? ++moving : ++still;
+    stbi_image_free(pixels);
+    EXPECT_GT(moving, 100u) << "the walkers' limbs move between the frames";
+    EXPECT_GT(still, 100u) << "the sky does not";
+    const CliRun refused =
+        run("render --instances 40 --size 160x90 --frames 2 --out " + png + " --velocity " + dir.string());
+    EXPECT_EQ(refused.exit_code, 1);
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
 }
 
 // The GPU-driven crowd through the CLI: a simulated, culled street view with its passes named in

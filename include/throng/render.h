@@ -161,10 +161,14 @@ struct CrowdRendererDesc : CrowdOptions {
     // as framebuffer coordinates: a pixel at p came from p - v). Measured against the last
     // frame's view_projection and time and each member as that frame drew it (throng keeps a
     // copy of the members' records: 48 bytes a member, and copies them each frame). A member
-    // added, or one the host says teleported(), has none that frame. Drawn so far by the compute
-    // rasterizer (Raster::Compute, and Auto's members it draws, splats included); what the
-    // hardware draws leaves the target as it was (cleared: 0). Costs a second skinning of each
-    // pixel's triangle in the resolve.
+    // added, or one the host says teleported(), has none that frame. Written by every pass that
+    // draws into the target: the compute rasterizer's (a second skinning of each pixel's
+    // triangle in the resolve; a splat moves as its centre), every technique's draws (each
+    // vertex placed twice), impostors (their quads) and the shadows' ground (the camera's
+    // motion). The techniques that pose members from palettes or vertices made each frame
+    // (pose, palette, palette-ubo, bonetex, cpu) keep no previous pose: their vectors carry each
+    // member's move and the camera's, not its limbs' (baked, vat, procedural and static are
+    // exact). Pixels throng does not draw keep what the target held (cleared: 0).
     VkFormat velocity_format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{}; // of every RenderTarget (required)
     // The crowd simulation on the GPU moves the members (walkers, or a school for the techniques
