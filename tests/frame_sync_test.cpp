@@ -134,8 +134,8 @@ class FrameSync : public test::WalkerSuite {
 } // namespace
 
 // Every technique through hardware, compute and auto, in the street (occlusion culling's two
-// phases; auto's split with a low triangle size) with shadows; then simulation, impostors and a
-// frame without culling. Several frames each: the first of a crowd is not occlusion-culled.
+// phases; auto's split with a low triangle size) with shadows; then simulation, impostors, motion
+// vectors (simulated with shadows, impostors with a teleport) and a frame without culling. Several frames each: the first of a crowd is not occlusion-culled.
 TEST_F(FrameSync, EveryKindOfFrameHasTheBarriersItNeeds) {
     const render::Crowd crowd = crowdOf(120);
     CullSettings cull;
@@ -173,6 +173,28 @@ TEST_F(FrameSync, EveryKindOfFrameHasTheBarriersItNeeds) {
         far.impostor_px = 60.0f;
         const render::RenderOutput out = renderAt(crowd, render::ViewKind::Overview, 3, 0.5f, far);
         EXPECT_GT(out.drawn.impostors, 0u);
+    }
+    for (Raster raster : {Raster::Hardware, Raster::Auto}) { // motion vectors: history, teleports, every pass's
+        SCOPED_TRACE(raster == Raster::Hardware ? "motion vectors, hardware" : "motion vectors, auto");
+        if (raster != Raster::Hardware && !context_->int64_atomics) continue;
+        Result<render::MotionFactory> motion = sim::gpuMotion(*context_, baked_, crowd, sim::kindFor("baked"), 1);
+        ASSERT_TRUE(motion.ok()) << motion.error().message;
+        render::RenderSettings s;
+        s.raster = raster;
+        s.motion = std::move(motion).value();
+        s.shadows.size = 256;
+        s.velocity = true;
+        EXPECT_FALSE(renderAt(crowd, render::ViewKind::Street, 3, 0.5f, cull, s).velocity.empty());
+        render::RenderSettings t;
+        t.raster = raster;
+        t.velocity = true;
+        t.before_frame = [&](uint32_t frame, render::CrowdRenderer& r) {
+            if (frame == 1) r.teleported(3);
+            return render::crowdViewProjection(render::ViewKind::Overview, crowd, 320.0f / 180.0f);
+        };
+        CullSettings far = cull;
+        far.impostor_px = 60.0f;
+        EXPECT_GT(renderAt(crowd, render::ViewKind::Overview, 3, 0.5f, far, t).drawn.impostors, 0u);
     }
     {
         SCOPED_TRACE("not culled");
