@@ -135,7 +135,8 @@ class FrameSync : public test::WalkerSuite {
 
 // Every technique through hardware, compute and auto, in the street (occlusion culling's two
 // phases; auto's split with a low triangle size) with shadows; then simulation, impostors, motion
-// vectors (simulated with shadows, impostors with a teleport) and a frame without culling. Several frames each: the first of a crowd is not occlusion-culled.
+// vectors (simulated with shadows, impostors with a teleport) and a frame without culling. Several frames each: the
+// first of a crowd is not occlusion-culled.
 TEST_F(FrameSync, EveryKindOfFrameHasTheBarriersItNeeds) {
     const render::Crowd crowd = crowdOf(120);
     CullSettings cull;

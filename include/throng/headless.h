@@ -53,10 +53,18 @@ struct CrowdJob : CrowdOptions {
     // Motion vectors (CrowdRendererDesc::velocity_format): every frame writes a velocity target
     // (RG16F); with readback the last frame's is CrowdJobResult::velocity.
     bool velocity = false;
+    // Temporal anti-aliasing (docs/IN_MOTION.md section 2): every frame drawn through a projection
+    // jittered by a sub-pixel Halton offset, with motion vectors, and blended into the picture
+    // accumulated over the frames before (reprojected by the vectors, clamped to the frame's own
+    // neighbourhood); the last frame's picture is the accumulated one. It converges over about
+    // kTaaFrames frames: ask for that many (`render --aa taa` does).
+    bool taa = false;
     glm::vec3 light_direction = kDefaultLightDirection; // the way the sunlight travels (lightFromAngles)
     // Called before each frame is recorded with (frame, frames). May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
 };
+
+constexpr uint32_t kTaaFrames = 48; // CrowdJob::taa: the frames to converge (about twice 1 / its blend weight)
 
 struct CrowdCounts {
     uint32_t in_frustum = 0, occluded = 0, impostors = 0, splats = 0; // splats: CullSettings::splat_px

@@ -106,6 +106,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
     s.settle_seconds = job.settle_seconds;
     s.readback = job.readback;
     s.velocity = job.velocity;
+    s.taa = job.taa;
     if (!(glm::length(job.light_direction) > 0.0f) || !std::isfinite(glm::length(job.light_direction)))
         return Error{"light direction is zero or not finite"};
     s.light_direction = job.light_direction;

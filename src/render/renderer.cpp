@@ -3,6 +3,7 @@
 
 #include "../gpu/frame.h"
 #include "../gpu/passes.h"
+#include "taa.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
@@ -83,7 +84,9 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
     // renderer next, then the targets; after a failure the GPU may still be running submitted
     // frames (or be lost): the catch waits for it, ignoring the result, before they are freed.
     gpu::OwnedBuffer capture, readback, depth_readback, velocity_readback;
-    gpu::OwnedImage color, depth, velocity;
+    std::array<gpu::OwnedBuffer, kFramesInFlight> kept_readback; // per slot (keep_frames)
+    gpu::OwnedImage color, depth, velocity_image;
+    std::unique_ptr<TemporalAA> taa;
     std::unique_ptr<CrowdRenderer> renderer;
     struct Slot : gpu::FrameSlot {
         const gpu::Context* context = nullptr; // set once made
@@ -104,7 +107,8 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         setup.clip_bounds = crowd.clip_bounds;
         setup.color_format = kColorFormat;
         setup.depth_format = kDepthFormat;
-        setup.velocity_format = s.velocity ? kVelocityFormat : VK_FORMAT_UNDEFINED;
+        const bool velocity = s.velocity || s.taa; // TAA reprojects by the vectors
+        setup.velocity_format = velocity ? kVelocityFormat : VK_FORMAT_UNDEFINED;
         setup.extent = {s.width, s.height};
         setup.frames_in_flight = kFramesInFlight;
         // Capture records every vertex of every member: nothing culled.
@@ -124,9 +128,11 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         RenderOutput out;
         out.width = s.width;
         out.height = s.height;
-        color =
-            gpu::OwnedImage(a, gpu::createImage(a, kColorFormat, s.width, s.height, 1,
-                                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT));
+        color = gpu::OwnedImage(
+            a, gpu::createImage(
+                   a, kColorFormat, s.width, s.height, 1,
+                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                       (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT) : 0u)));
         // Sampled too where occlusion culling can build its depth pyramid from it.
         depth = gpu::OwnedImage(
             a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
@@ -139,17 +145,19 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (s.read_depth)
             depth_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                             gpu::MemoryUse::Readback);
-        if (s.velocity) {
-            velocity = gpu::OwnedImage(
+        if (velocity) {
+            velocity_image = gpu::OwnedImage(
                 a, gpu::createImage(a, kVelocityFormat, s.width, s.height, 1,
-                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT));
+                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                        (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u)));
             velocity_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4,
                                                VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
         }
+        if (s.taa) taa = std::make_unique<TemporalAA>(a, VkExtent2D{s.width, s.height});
         gpu::FrameTargets targets;
-        if (s.velocity) {
-            targets.velocity = velocity->image;
-            targets.velocity_view = velocity->view;
+        if (velocity) {
+            targets.velocity = velocity_image->image;
+            targets.velocity_view = velocity_image->view;
         }
         targets.color = color->image;
         targets.color_view = color->view;
@@ -174,24 +182,51 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             if (!f.pending) return;
             out.frames[f.frame] = renderer->collect(slot);
             f.pending = false;
+            if (f.frame + s.keep_frames >= frames && f.frame + 1 < frames && s.readback) {
+                const uint8_t* p = static_cast<const uint8_t*>(kept_readback[slot]->mapped());
+                out.kept.emplace_back(p, p + size_t(s.width) * s.height * 4);
+            }
         };
         // Frame 0 drawn again while the GPU settles (RenderSettings::settle_seconds).
         const auto settle_end =
             std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                    std::chrono::duration<double>(std::max(s.settle_seconds, 0.0f)));
         uint32_t submitted = 0;
+        glm::vec2 last_jitter(0.0f);
         for (uint32_t i = 0; i < frames; ++submitted) {
             if (s.progress) s.progress(i, frames);
             const uint32_t slot = submitted % kFramesInFlight;
             Slot& f = slots[slot];
             finish(slot);
-            const glm::mat4 vp = s.before_frame ? s.before_frame(i, *renderer) : view_projection;
+            glm::mat4 vp = s.before_frame ? s.before_frame(i, *renderer) : view_projection;
+            const glm::vec2 jitter = s.taa ? taaJitter(i) : glm::vec2(0.0f);
+            if (s.taa) vp = jitterProjection(vp, jitter, {s.width, s.height});
             renderer->update(slot, vp, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
             gpu::beginFrame(ctx, f, 0);
             renderer->record(f.cmd, slot, targets, ctx.depth_pyramid);
+            if (taa) {
+                taa->record(f.cmd, targets, velocity_image->image, velocity_image->view, jitter, last_jitter);
+                last_jitter = jitter;
+            }
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+            if (i + s.keep_frames >= frames && i + 1 < frames && s.readback) { // a kept frame's picture
+                if (!kept_readback[slot]->buffer)
+                    kept_readback[slot] = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4,
+                                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
+                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+                VkBufferImageCopy region{};
+                region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                region.imageExtent = {s.width, s.height, 1};
+                vkCmdCopyImageToBuffer(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                       kept_readback[slot]->buffer, 1, &region);
+                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+                gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                   VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+            }
             if (i + 1 == frames && s.readback) {
                 gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
@@ -208,10 +243,10 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                                            depth_readback->buffer, 1, &region);
                 }
                 if (s.velocity) {
-                    gpu::transitionImage(f.cmd, velocity->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                    gpu::transitionImage(f.cmd, velocity_image->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
                     region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-                    vkCmdCopyImageToBuffer(f.cmd, velocity->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                    vkCmdCopyImageToBuffer(f.cmd, velocity_image->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                            velocity_readback->buffer, 1, &region);
                 }
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -234,6 +269,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (s.readback) {
             out.rgba.resize(size_t(s.width) * s.height * 4);
             std::memcpy(out.rgba.data(), readback->mapped(), out.rgba.size());
+            if (s.keep_frames > 0) out.kept.push_back(out.rgba);
             if (s.read_depth) {
                 out.depth.resize(size_t(s.width) * s.height);
                 std::memcpy(out.depth.data(), depth_readback->mapped(), out.depth.size() * sizeof(float));

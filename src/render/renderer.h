@@ -34,6 +34,12 @@ struct RenderSettings : CrowdRendererSetup {
     // Motion vectors (history.h): the frames get a velocity target (kVelocityFormat) and, with
     // readback, RenderOutput::velocity is the last frame's.
     bool velocity = false;
+    // Temporal anti-aliasing (taa.h): frames drawn through jittered projections, with motion
+    // vectors, blended into an accumulated picture that replaces each frame's colour. Converges
+    // over throng::kTaaFrames frames (the caller asks for them).
+    bool taa = false;
+    // Tests: the pictures of the last `keep_frames` frames too (RenderOutput::kept), with readback.
+    uint32_t keep_frames = 0;
     // Called before each frame is recorded with (frame, frames): progress for long runs. May be empty.
     std::function<void(uint32_t, uint32_t)> progress;
     // Tests: before frame i's update(), edit the members (CrowdRenderer::records, markChanged,
@@ -58,8 +64,9 @@ struct RenderOutput {
     // minus where its surface was in the frame before, in pixels (y down); 0 where nothing moved
     // or nothing of the crowd is.
     std::vector<glm::vec2> velocity;
-    glm::mat4 shadow_light{1.0f};  // ...and the light's view-projection it was drawn with
-    VertexCacheStats vertex_cache; // the compute rasterizer's, the last frame's (zero without one)
+    std::vector<std::vector<uint8_t>> kept; // RenderSettings::keep_frames: those frames' rgba, in order
+    glm::mat4 shadow_light{1.0f};           // ...and the light's view-projection it was drawn with
+    VertexCacheStats vertex_cache;          // the compute rasterizer's, the last frame's (zero without one)
 
     std::string technique;            // the technique's own name (with its variant)
     Raster raster = Raster::Hardware; // who rasterized it (CrowdRenderer::rasterMode: Auto may fall back)

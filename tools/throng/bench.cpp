@@ -61,6 +61,7 @@ struct Variant {
     bool dual_quaternion = false;
     bool hardware = false; // --raster hardware for this series (baked@hardware: the gain of the default stays measured)
     bool velocity = false; // motion vectors written (baked@velocity: their cost beside the series without)
+    bool taa = false;      // temporal anti-aliasing (baked@taa)
 };
 
 // The variants: the values of an option, for the techniques whose descriptor says they read it.
@@ -99,6 +100,8 @@ const VariantOption kVariantOptions[] = {
      [](Variant& v, const std::string&) { v.hardware = true; }},
     // motion vectors into a velocity target (baked@velocity; render --velocity), every technique
     {nullptr, "--velocity", {"velocity"}, [](Variant& v, const std::string&) { v.velocity = true; }},
+    // temporal anti-aliasing, as render --aa taa (baked@taa)
+    {nullptr, "--aa taa", {"taa"}, [](Variant& v, const std::string&) { v.taa = true; }},
 };
 
 Result<Variant> parseVariant(const std::string& spec) {
@@ -156,6 +159,7 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
     if (v.dual_quaternion) job.skinning = Skinning::DualQuaternion;
     if (v.hardware) job.raster = Raster::Hardware;
     job.velocity = v.velocity;
+    job.taa = v.taa;
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
     job.model_shares = o.shares;

@@ -455,6 +455,12 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     render_cmd->add_option(
         "--velocity", render.velocity,
         "Also write motion vectors: the last frame's, as a PNG (hue: direction, brightness: length)");
+    render_cmd
+        ->add_option("--aa", render.aa,
+                     "Anti-aliasing: off, or taa (temporal: jittered frames blended along the motion vectors; draws "
+                     "at least " +
+                         std::to_string(kTaaFrames) + " frames)")
+        ->check(CLI::IsMember({"off", "taa"}));
     addCrowdFlags(render_cmd, render.crowd);
 
     BenchOptions& bench = c.bench;

@@ -105,6 +105,7 @@ struct RenderOptions {
     // Motion vectors (CrowdJob::velocity): the last frame's as a picture (velocityPicture) into
     // this PNG; empty: none drawn.
     std::string velocity;
+    std::string aa = "off"; // taa: temporal anti-aliasing over at least kTaaFrames frames (CrowdJob::taa)
     CrowdFlags crowd;
 };
 // The models of a crowd as the command line names them, MODEL[@SHARE%] each (a share in

@@ -6,6 +6,7 @@
 #include <throng/image.h>
 #include <throng/technique.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -176,6 +177,8 @@ int runRender(const RenderOptions& o) {
     job.time = o.time;
     job.frames = o.frames;
     job.velocity = !o.velocity.empty();
+    job.taa = o.aa == "taa";
+    if (job.taa) job.frames = std::max(job.frames, kTaaFrames); // what it takes to converge
     applyCrowdFlags(o.crowd, job);
     // Progress on stderr once a run is long (a large crowd on lavapipe takes minutes): after a
     // second on a terminal, after ten seconds into a log.
