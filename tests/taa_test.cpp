@@ -34,8 +34,8 @@ std::vector<double> luma(const std::vector<uint8_t>& rgba, uint32_t width, uint3
     for (uint32_t y = 0; y < h * factor; ++y)
         for (uint32_t x = 0; x < w * factor; ++x) {
             const uint8_t* p = &rgba[(size_t(y) * width + x) * 4];
-            const double l = 0.2126 * toLinear(p[0] / 255.0) + 0.7152 * toLinear(p[1] / 255.0) +
-                             0.0722 * toLinear(p[2] / 255.0);
+            const double l =
+                0.2126 * toLinear(p[0] / 255.0) + 0.7152 * toLinear(p[1] / 255.0) + 0.0722 * toLinear(p[2] / 255.0);
             out[size_t(y / factor) * w + x / factor] += l / double(factor * factor);
         }
     return out;
@@ -123,7 +123,8 @@ TEST_F(Taa, NoGhostBehindAWalkerCrossingTheStreet) {
     crowd.instances[0].position_scale = glm::vec4(-2.0f, 0.0f, 0.0f, 1.0f);
     glm::mat4 proj = glm::perspectiveRH_ZO(glm::radians(40.0f), float(kWidth) / kHeight, 100.0f, 0.1f);
     proj[1][1] *= -1.0f;
-    const glm::mat4 vp = proj * glm::lookAtRH(glm::vec3(0.0f, 1.0f, 6.0f), glm::vec3(0.0f, 0.9f, 0.0f), glm::vec3(0, 1, 0));
+    const glm::mat4 vp =
+        proj * glm::lookAtRH(glm::vec3(0.0f, 1.0f, 6.0f), glm::vec3(0.0f, 0.9f, 0.0f), glm::vec3(0, 1, 0));
     const uint32_t frames = 24;
     auto walk = [&](uint32_t frame, render::CrowdRenderer& r) {
         r.records()[0].position_scale.x = -2.0f + 0.15f * float(frame);

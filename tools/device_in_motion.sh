@@ -7,7 +7,7 @@
 source "$(dirname "$0")/device_common.sh"
 
 common=(--model builtin:walker --size 1920x1080 --simulate --frames 20 --warmup 5)
-run motion-1m-overview "${common[@]}" --techniques baked,baked@velocity,static,static@velocity --instances 1000000 --view overview
+run motion-1m-overview "${common[@]}" --techniques baked,baked@velocity,baked@taa,static,static@velocity --instances 1000000 --view overview
 run motion-1m-street "${common[@]}" --techniques baked,baked@velocity --instances 1000000 --view street
 run motion-10m-overview "${common[@]}" --techniques baked,baked@velocity --instances 10000000 --view overview --splat-px 1
 run motion-10m-street "${common[@]}" --techniques baked,baked@velocity --instances 10000000 --view street --splat-px 1

@@ -92,11 +92,10 @@ void TemporalAA::record(VkCommandBuffer cmd, const gpu::FrameTargets& t, VkImage
     const VkDevice device = allocator_->context->device;
     if (o.color_view != t.color_view || o.velocity_view != velocity_view) { // first use (the sets are idle)
         for (uint32_t k = 0; k < 2; ++k) {
-            const gpu::DescriptorWrite writes[] = {
-                gpu::DescriptorWrite::sampled(0, o.nearest, t.color_view),
-                gpu::DescriptorWrite::sampled(1, o.nearest, velocity_view),
-                gpu::DescriptorWrite::sampled(2, o.linear, pictures_[1 - k]->view),
-                gpu::DescriptorWrite::storageImage(3, pictures_[k]->view)};
+            const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::sampled(0, o.nearest, t.color_view),
+                                                   gpu::DescriptorWrite::sampled(1, o.nearest, velocity_view),
+                                                   gpu::DescriptorWrite::sampled(2, o.linear, pictures_[1 - k]->view),
+                                                   gpu::DescriptorWrite::storageImage(3, pictures_[k]->view)};
             gpu::writeDescriptors(device, o.sets[k], writes);
         }
         o.color_view = t.color_view;
@@ -113,8 +112,8 @@ void TemporalAA::record(VkCommandBuffer cmd, const gpu::FrameTargets& t, VkImage
     gpu::transitionImage(cmd, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &o.sets[k], 0, nullptr);
-    const Push push{glm::vec2(float(extent_.width), float(extent_.height)), jitter - previous_jitter, jitter,
-                    kTaaBlend, frames_ == 0 ? 1u : 0u};
+    const Push push{glm::vec2(float(extent_.width), float(extent_.height)), jitter - previous_jitter, jitter, kTaaBlend,
+                    frames_ == 0 ? 1u : 0u};
     vkCmdPushConstants(cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     vkCmdDispatch(cmd, (extent_.width + 7) / 8, (extent_.height + 7) / 8, 1);
     // The result into the frame's colour (a blit converts to its sRGB encoding).
