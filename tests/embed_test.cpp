@@ -1004,7 +1004,8 @@ TEST(Embed, MemberCallsOverSeveralModelsAgreeWithACpuModel) {
 // teleported: that one draws without motion, the other moves right by what the camera makes of
 // 1.5 units (the same from the velocity image and from the members' projected positions). A
 // format other than RG16F or RG32F is refused at create(); a target without a velocity image for
-// a renderer that writes one (and the other way round) stops the frame with a reason.
+// a renderer that writes one (and the other way round) stops the frame with a reason. A member
+// moved into a removed member's slot keeps its own motion (none, standing still).
 TEST(Embed, MotionVectorsAndTeleports) {
     const BakedAsset asset = walker();
     Host host;
@@ -1094,6 +1095,15 @@ TEST(Embed, MotionVectorsAndTeleports) {
                 largest_still, moving, sum_x / double(moving), expected);
     EXPECT_LT(largest_still, 1e-3);
     EXPECT_NEAR(sum_x / double(moving), expected, 0.05 * expected);
+    // A member that fills a removed one's slot keeps its own history: the last member (B) moves
+    // into A's slot and, standing still, has no motion.
+    ASSERT_TRUE(r.removeMember(ida).ok());
+    frame(true);
+    double largest = 0.0;
+    for (size_t i = 0; i < size_t(kWidth) * kHeight; ++i)
+        largest = std::max(largest, double(glm::length(glm::unpackHalf2x16(v[i]))));
+    std::printf("after a removal, the member moved into its slot: largest motion %.5f px\n", largest);
+    EXPECT_LT(largest, 1e-3);
     frame(false); // the renderer writes motion vectors: the target needs one
     EXPECT_NE(r.stats(0).error.find("velocity image"), std::string::npos);
     created.value().reset();

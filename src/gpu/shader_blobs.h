@@ -103,6 +103,8 @@ extern const std::span<const uint32_t> lit_velocity_frag_spv;
 extern const std::span<const uint32_t> lit_shadowed_velocity_frag_spv;
 extern const std::span<const uint32_t> ground_velocity_frag_spv;
 extern const std::span<const uint32_t> impostor_velocity_frag_spv;
+// The members' history copy (src/render/history.h).
+extern const std::span<const uint32_t> history_comp_spv;
 // Temporal anti-aliasing of headless frames (src/render/taa.h).
 extern const std::span<const uint32_t> taa_comp_spv;
 } // namespace throng::gpu::shaders

@@ -2,7 +2,9 @@
 #include "history.h"
 #include "frame_resources.h"
 
+#include "../gpu/pipeline.h"
 #include "../gpu/resources.h"
+#include "../gpu/shader_blobs.h"
 #include "../shaders/shared.h"
 
 #include <algorithm>
@@ -17,10 +19,25 @@ MemberHistory::MemberHistory(gpu::Allocator& allocator, VkBuffer instances, uint
     : instances_(instances), capacity_(std::max(capacity, 1u)), slots_(std::max(slots, 1u)) {
     motions_ = gpu::ownBuffer(allocator, slots_ * sizeof(gpu::shader::MotionParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                               gpu::MemoryUse::Upload);
+    const gpu::Context& ctx = *allocator.context;
+    const VkDescriptorSetLayoutBinding bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
+    layout_ = gpu::Unique<VkPipelineLayout>(
+        ctx.device, gpu::createPipelineLayout(ctx, set_layout_, sizeof(uint32_t), VK_SHADER_STAGE_COMPUTE_BIT));
+    pipeline_ =
+        gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::history_comp_spv, layout_));
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+    pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
+    set_ = gpu::allocateSets(ctx, pool_, set_layout_, 1)[0];
     previous_ = gpu::ownBuffer(allocator, capacity_ * kRecord,
                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                gpu::MemoryUse::Device);
+    const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storage(0, instances),
+                                           gpu::DescriptorWrite::storage(1, previous_->buffer)};
+    gpu::writeDescriptors(ctx.device, set_, writes);
 }
 
 void MemberHistory::teleported(uint32_t member) {
@@ -42,18 +59,25 @@ void MemberHistory::moved(uint32_t from, uint32_t to) {
 
 gpu::Pass MemberHistory::copyPass() {
     const VkBuffer from = instances_, to = previous_->buffer;
-    const VkBufferCopy all{0, 0, capacity_ * kRecord};
     std::vector<VkBufferCopy> moves;
     for (const auto& [at, drawn] : moves_) moves.push_back({drawn * kRecord, at * kRecord, kRecord});
     moves_.clear();
+    const uint32_t words = uint32_t(capacity_ * kRecord / 16); // uvec4s (a record is 3)
+    const uint32_t groups = std::min<uint32_t>((words + 255) / 256, 65535);
+    const VkPipeline pipeline = pipeline_;
+    const VkPipelineLayout layout = layout_;
+    const VkDescriptorSet set = set_;
     return {"history",
-            gpu::PassKind::Transfer,
+            gpu::PassKind::Compute,
             gpu::PassTargets::ColorDepth,
-            [from, to, all, moves = std::move(moves)](VkCommandBuffer cmd) {
-                vkCmdCopyBuffer(cmd, from, to, 1, &all);
+            [=, moves = std::move(moves)](VkCommandBuffer cmd) {
+                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+                vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, &words);
+                vkCmdDispatch(cmd, groups, 1, 1);
                 if (moves.empty()) return;
                 // Over the full copy: the moved records' history from where the last frame drew them.
-                gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
                 vkCmdCopyBuffer(cmd, from, to, uint32_t(moves.size()), moves.data());
             },

@@ -59,8 +59,8 @@ class MemberHistory {
     // the last): its history follows it. Moves compose until the next copyPass().
     void moved(uint32_t from, uint32_t to);
 
-    // The frame's first pass: every record copied into the history (what the last frame drew),
-    // then the moved ones' from where the last frame drew them.
+    // The frame's first pass: every record copied into the history (what the last frame drew; in
+    // compute, at the memory's rate), then the moved ones' from where the last frame drew them.
     gpu::Pass copyPass();
     // After the members' upload: the teleported members' new records copied over their history;
     // none when none teleported since the last call (then the list empties).
@@ -79,6 +79,12 @@ class MemberHistory {
     uint32_t capacity_ = 0;
     gpu::OwnedBuffer previous_;
     gpu::OwnedBuffer motions_; // MotionParams per slot, host-visible
+    // The copy's pipeline (history.comp) and its one set (instances -> previous).
+    gpu::Unique<VkDescriptorSetLayout> set_layout_;
+    gpu::Unique<VkPipelineLayout> layout_;
+    gpu::Unique<VkPipeline> pipeline_;
+    gpu::Unique<VkDescriptorPool> pool_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;
     std::vector<uint32_t> teleported_;
     std::vector<std::pair<uint32_t, uint32_t>> moves_; // (to, where the last frame drew it)
     uint32_t slots_ = 1;
