@@ -211,44 +211,31 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+            // `image` (in `layout`, of `aspect`) copied into `to` whole; the image left a transfer source.
+            auto copyOut = [&](VkImage image, VkImageLayout layout, VkImageAspectFlags aspect, VkBuffer to) {
+                gpu::transitionImage(f.cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, aspect);
+                VkBufferImageCopy region{};
+                region.imageSubresource = {aspect, 0, 0, 1};
+                region.imageExtent = {s.width, s.height, 1};
+                vkCmdCopyImageToBuffer(f.cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to, 1, &region);
+            };
+            const VkImageLayout drawn = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
             if (i + s.keep_frames >= frames && i + 1 < frames && s.readback) { // a kept frame's picture
                 if (!kept_readback[slot]->buffer)
                     kept_readback[slot] = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4,
                                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
-                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-                VkBufferImageCopy region{};
-                region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-                region.imageExtent = {s.width, s.height, 1};
-                vkCmdCopyImageToBuffer(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                       kept_readback[slot]->buffer, 1, &region);
-                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+                copyOut(color->image, drawn, VK_IMAGE_ASPECT_COLOR_BIT, kept_readback[slot]->buffer);
+                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, drawn);
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             }
             if (i + 1 == frames && s.readback) {
-                gpu::transitionImage(f.cmd, color->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-                VkBufferImageCopy region{};
-                region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-                region.imageExtent = {s.width, s.height, 1};
-                vkCmdCopyImageToBuffer(f.cmd, color->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback->buffer, 1,
-                                       &region);
-                if (s.read_depth) {
-                    gpu::transitionImage(f.cmd, depth->image, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
-                    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
-                    vkCmdCopyImageToBuffer(f.cmd, depth->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                           depth_readback->buffer, 1, &region);
-                }
-                if (s.velocity) {
-                    gpu::transitionImage(f.cmd, velocity_image->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-                    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-                    vkCmdCopyImageToBuffer(f.cmd, velocity_image->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                           velocity_readback->buffer, 1, &region);
-                }
+                copyOut(color->image, drawn, VK_IMAGE_ASPECT_COLOR_BIT, readback->buffer);
+                if (s.read_depth)
+                    copyOut(depth->image, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT,
+                            depth_readback->buffer);
+                if (s.velocity)
+                    copyOut(velocity_image->image, drawn, VK_IMAGE_ASPECT_COLOR_BIT, velocity_readback->buffer);
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
             }

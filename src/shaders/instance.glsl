@@ -9,6 +9,11 @@ vec4 instanceOrientation(InstanceRecord inst) {
     return vec4(unpackHalf2x16(inst.orientation.x), unpackHalf2x16(inst.orientation.y));
 }
 
+// World-space position of a model-space point of member `inst`.
+vec3 placeMember(InstanceRecord inst, vec3 p) {
+    return rotateByQuaternion(instanceOrientation(inst), p) * inst.position_scale.w + inst.position_scale.xyz;
+}
+
 // Tests only: the capture variant of every vertex shader (compiled with -DTHRONG_CAPTURE, see
 // CMakeLists.txt) also stores each vertex's world position, so tests can compare what the
 // vertex shader really computed with the CPU reference. The variant needs the device feature

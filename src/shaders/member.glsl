@@ -26,7 +26,8 @@ layout(location = 4) flat out uint out_layer; // the layer of the submesh's text
 layout(std430, set = 0, binding = THRONG_BINDING_PREVIOUS_INSTANCES) readonly buffer Previous { InstanceRecord previous_instances[]; };
 #include "motion.glsl"
 layout(location = 5) out vec4 out_previous; // the last frame's clip position of the vertex
-float previousTime() { return motions[(draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK].previous_time; }
+uint drawSlot() { return (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK; } // MotionParams' index
+float previousTime() { return motions[drawSlot()].previous_time; }
 #endif
 
 // Places model-space position `p` and normal `n` of `vtx` as member `member` and writes every
@@ -53,9 +54,7 @@ void emitVertexFrom(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, ve
     vec3 world = rotateByQuaternion(q, p) * inst.position_scale.w + inst.position_scale.xyz;
     gl_Position = draw.view_projection * vec4(world, 1.0);
 #ifdef THRONG_VELOCITY
-    InstanceRecord before = previous_instances[member];
-    vec3 world_then = rotateByQuaternion(instanceOrientation(before), then) * before.position_scale.w + before.position_scale.xyz;
-    out_previous = previousClip(world_then, (draw.draw_bits >> THRONG_DRAW_SLOT_SHIFT) & THRONG_DRAW_SLOT_MASK);
+    out_previous = previousClip(placeMember(previous_instances[member], then), drawSlot());
 #endif
     captureWorld(member, world);
     out_world = world;

@@ -123,8 +123,3 @@ void skinVertex(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, u
                 out vec3 normal) {
     skinVertexAt(member, inst, vertex, vtx, lod, raster.time, position, normal);
 }
-
-// World-space position of a model-space point of member `inst`.
-vec3 placeMember(InstanceRecord inst, vec3 p) {
-    return rotateByQuaternion(instanceOrientation(inst), p) * inst.position_scale.w + inst.position_scale.xyz;
-}

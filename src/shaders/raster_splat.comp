@@ -36,7 +36,7 @@ void main() {
     SplatModel sm = splat_models[model];
     vec4 q = instanceOrientation(inst);
     float scale = abs(inst.position_scale.w);
-    vec3 center = rotateByQuaternion(q, sm.center.xyz) * inst.position_scale.w + inst.position_scale.xyz;
+    vec3 center = placeMember(inst, sm.center.xyz);
     vec4 clip = raster.view_projection * vec4(center, 1.0);
     if (clip.w <= 1e-6) return;
     float pixels = scale * raster.pixels_per_unit / clip.w;  // screen pixels of one model unit there

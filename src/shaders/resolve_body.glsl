@@ -60,6 +60,8 @@ layout(std430, set = 0, binding = THRONG_BINDING_VELOCITY) writeonly buffer Velo
 #include "raster_skin.glsl"
 #include "vertex_cache.glsl"
 #include "splat.glsl"
+#define THRONG_MOTION_OWN_PARAMS // RasterParams holds the last frame's camera
+#include "motion.glsl"
 #ifdef THRONG_SHADOWS
 #include "shadow.glsl"
 #endif
@@ -77,6 +79,9 @@ void listTile() {
     }
 }
 
+// Where a splat stands: its model's centre, placed (a splat moves as that point).
+vec3 splatCenter(InstanceRecord inst) { return placeMember(inst, splat_models[rasterModelOf(inst)].center.xyz); }
+
 // A splat's pixel (raster_splat.comp): the member's mean colour over the submeshes it draws
 // (each one's mean times the member's look colour, or its tint, by the submesh's area; times
 // what the view it is seen from shows of the body's colours over their mean) times the
@@ -87,7 +92,7 @@ vec3 splatColor(uint member, InstanceRecord inst) {
     uint model = rasterModelOf(inst);
     SplatModel sm = splat_models[model];
     vec4 q = instanceOrientation(inst);
-    vec3 center = rotateByQuaternion(q, sm.center.xyz) * inst.position_scale.w + inst.position_scale.xyz;
+    vec3 center = splatCenter(inst);
     uint key = inst.key != 0u ? inst.key : member;
     vec4 tint = unpackUnorm4x8(inst.color);
     vec3 albedo = vec3(0.0);
@@ -119,15 +124,7 @@ vec3 splatColor(uint member, InstanceRecord inst) {
 // last frame's time): its pixel centre `c` minus where the last frame's camera saw `then`. None
 // (0) where the last frame saw it behind the camera.
 void writeVelocity(uint pixel, vec2 c, vec3 then) {
-    vec4 clip = raster.previous_view_projection * vec4(then, 1.0);
-    vec2 motion = clip.w > 1e-6 ? c - (clip.xy / clip.w * 0.5 + 0.5) * raster.viewport : vec2(0.0);
-    velocity[pixel] = packHalf2x16(motion);
-}
-
-// A splat moves as its model's centre.
-vec3 splatCenter(InstanceRecord inst) {
-    SplatModel sm = splat_models[rasterModelOf(inst)];
-    return rotateByQuaternion(instanceOrientation(inst), sm.center.xyz) * inst.position_scale.w + inst.position_scale.xyz;
+    velocity[pixel] = packHalf2x16(velocityFrom(c, raster.previous_view_projection * vec4(then, 1.0), raster.viewport));
 }
 
 // The screen-space barycentrics at pixel point `c` of the triangle at screen points `s` (twice
