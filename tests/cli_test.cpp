@@ -293,7 +293,8 @@ TEST(Cli, RasterAutoIsTheDefault) {
 
 // Motion vectors through the CLI: `render --velocity FILE` writes their picture beside the
 // crowd's (coloured where members move, black where nothing does), says its scale, and refuses
-// a directory as that file with one line before drawing anything.
+// a directory as that file with one line before drawing anything, and the crowd's own file as it
+// (a usage error).
 TEST(Cli, RenderWritesTheMotionVectorsPicture) {
     const auto dir = throng::test::scratchDir("velocity");
     const std::string png = (dir / "crowd.png").string(), vectors = (dir / "vectors.png").string();
@@ -317,6 +318,13 @@ TEST(Cli, RenderWritesTheMotionVectorsPicture) {
         run("render --instances 40 --size 160x90 --frames 2 --out " + png + " --velocity " + dir.string());
     EXPECT_EQ(refused.exit_code, 1);
     EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    // The same file for both: a usage error before anything is drawn or written.
+    std::filesystem::remove(png);
+    const CliRun same =
+        run("render --instances 40 --size 160x90 --out " + png + " --velocity " + (dir / "." / "crowd.png").string());
+    EXPECT_EQ(same.exit_code, 2) << same.err;
+    EXPECT_NE(same.err.find("the same file as --out"), std::string::npos) << same.err;
+    EXPECT_FALSE(std::filesystem::exists(png));
 }
 
 // The GPU-driven crowd through the CLI: a simulated, culled street view with its passes named in

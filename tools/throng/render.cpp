@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <unistd.h>
 
 namespace throng::cli {
@@ -130,7 +131,13 @@ Status parseModelList(const std::vector<std::string>& items, std::vector<std::st
 Status checkRenderOptions(const RenderOptions& o) {
     SwimParams swim = defaultSwim();
     std::string error;
-    return parseSwim(o.swim, swim, error) ? Status{} : Status::failure(error);
+    if (!parseSwim(o.swim, swim, error)) return Status::failure(error);
+    // The vectors' picture would overwrite the crowd's.
+    std::error_code ec;
+    if (!o.velocity.empty() &&
+        std::filesystem::weakly_canonical(o.velocity, ec) == std::filesystem::weakly_canonical(o.output, ec))
+        return Status::failure("--velocity " + o.velocity + ": the same file as --out");
+    return {};
 }
 
 int runRender(const RenderOptions& o) {
