@@ -256,7 +256,9 @@ TEST(View, SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay) {
     for (std::string_view t : render::techniqueNames()) script += "technique " + std::string(t) + "; ";
     script += "technique bonetex; precision half; technique baked; clip 0; speed 2; wait 2; stats; screenshot " + shot;
     const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --exec \"" + script + "\"", display);
+        "view builtin:walker --instances 60 --size 960x540 --validate --frames 30 --ground off --exec \"" + script +
+            "\"",
+        display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     for (std::string_view t : render::techniqueNames())
@@ -285,7 +287,8 @@ TEST(View, OverlayHides) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_overlay") / "hidden.png").string();
     const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 60 --size 960x540 --validate --frames 8 --exec \"overlay off; wait 1; "
+        "view builtin:walker --instances 60 --size 960x540 --validate --frames 8 --ground off --exec \"overlay off; "
+        "wait 1; "
         "screenshot " +
             shot + "\"",
         display);
@@ -327,12 +330,13 @@ TEST(View, BadCommandsSayWhyAndChangeNothing) {
 TEST(View, ComputeRasterDrawsAndRefusesWhatItCannot) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_raster") / "compute.png").string();
-    const test::CliRun r = test::runThrongInDisplay("view builtin:walker --instances 60 --size 960x540 --validate "
-                                                    "--frames 16 --raster compute --exec \"wait 1; screenshot " +
-                                                        shot +
-                                                        "; raster auto; size 400x240; wait 2; raster compute; "
-                                                        "technique bonetex; wait 1; technique static; stats\"",
-                                                    display);
+    const test::CliRun r =
+        test::runThrongInDisplay("view builtin:walker --instances 60 --size 960x540 --validate "
+                                 "--frames 16 --raster compute --ground off --exec \"wait 1; screenshot " +
+                                     shot +
+                                     "; raster auto; size 400x240; wait 2; raster compute; "
+                                     "technique bonetex; wait 1; technique static; stats\"",
+                                 display);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_FALSE(contains(r.err, "validation")) << r.err;
     for (const std::string& line : {std::string("raster: auto"), std::string("stats: static | 60 x builtin:walker")})
@@ -368,7 +372,8 @@ TEST(View, ImpostorsDrawTheFarCrowd) {
     REQUIRE_VIRTUAL_DISPLAY(display);
     const std::string shot = (test::scratchDir("view_impostors") / "impostors.png").string();
     const test::CliRun r = test::runThrongInDisplay(
-        "view builtin:walker --instances 300 --size 960x540 --validate --frames 14 --impostors 40 --exec \"wait 2; "
+        "view builtin:walker --instances 300 --size 960x540 --validate --frames 14 --impostors 40 --ground off "
+        "--exec \"wait 2; "
         "stats; screenshot " +
             shot + "; impostors 0; wait 1; impostors 25; technique palette-ubo; wait 1; technique baked; stats\"",
         display);
@@ -412,6 +417,37 @@ TEST(View, ShadowsTurnOnAndOff) {
     const Image img = loadPng(shot);
     ASSERT_EQ(img.width, 640);
     EXPECT_GT(foregroundShare(img, 0.5, 0.3, 0.95, 0.8), 0.03) << "no crowd in the picture (beside the overlay)";
+}
+
+// Temporal anti-aliasing in the viewer (--aa taa, console aa): the crowd drawn into the TAA's
+// images, its `taa` pass in the stats beside the ground (on by default), turned off and on again
+// from the console; the screenshot (the swapchain image, where the pass wrote) shows the crowd
+// on its ground, the sky above.
+TEST(View, TemporalAntiAliasingTurnsOnAndOff) {
+    REQUIRE_VIRTUAL_DISPLAY(display);
+    const std::string shot = (test::scratchDir("view_taa") / "taa.png").string();
+    const test::CliRun r = test::runThrongInDisplay(
+        "view builtin:walker --instances 60 --size 640x360 --validate --frames 24 --aa taa --exec \"overlay off; wait "
+        "8; stats; screenshot " +
+            shot + "; aa off; wait 1; stats; aa taa; size 480x270; wait 3; stats\"",
+        display);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    for (const char* line : {"aa: off", "aa: taa", "screenshot: "})
+        EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
+    std::vector<std::string> stats;
+    for (size_t at = r.out.find("stats: "); at != std::string::npos; at = r.out.find("stats: ", at + 1))
+        stats.push_back(r.out.substr(at, r.out.find('\n', at) - at));
+    ASSERT_EQ(stats.size(), 3u) << r.out;
+    EXPECT_TRUE(contains(stats[0], ", taa ") && contains(stats[0], "ground ")) << stats[0];
+    EXPECT_FALSE(contains(stats[1], ", taa ")) << stats[1];
+    EXPECT_TRUE(contains(stats[2], ", taa ")) << stats[2];
+    const Image img = loadPng(shot);
+    ASSERT_EQ(img.width, 640);
+    const double sky = foregroundShare(img, 0.0, 0.0, 1.0, 0.05), below = foregroundShare(img, 0.3, 0.4, 0.7, 0.8);
+    std::printf("with TAA: top rows %.1f%%, middle %.1f%% of pixels differ from the sky\n", 100 * sky, 100 * below);
+    EXPECT_LT(sky, 0.01);
+    EXPECT_GT(below, 0.9) << "no crowd or ground in the middle of the picture";
 }
 
 // Technique pose with a layer (--layer): drawn with its pose pass, kept across a switch away and

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Issue #26 on the lent GPU (docs/IN_MOTION.md, docs/BENCHMARKS.md "In motion"): what motion
-# vectors cost (NAME@velocity beside NAME, the same run) at a million and ten million simulated
-# walkers, 1920x1080, overview and street view, with splats at 1 px where the crowd is ten million.
+# vectors and temporal anti-aliasing cost (NAME@velocity and NAME@taa beside NAME, the same run)
+# at a million and ten million simulated walkers, 1920x1080, overview and street view, with
+# splats at 1 px where the crowd is ten million; the ground's cost (a run without it).
 # Here: make release && ../shared/tools/device-prep.sh build/release/throng; then a device run
 # carrying .device whose command is device-prep.sh's loader line and `bash tools/device_in_motion.sh`.
 source "$(dirname "$0")/device_common.sh"
 
 common=(--model builtin:walker --size 1920x1080 --simulate --frames 20 --warmup 5)
+# The ground is drawn by default (--ground on); the `-noground` run is the earlier numbers' setting.
 run motion-1m-overview "${common[@]}" --techniques baked,baked@velocity,baked@taa,static,static@velocity --instances 1000000 --view overview
-run motion-1m-street "${common[@]}" --techniques baked,baked@velocity --instances 1000000 --view street
-run motion-10m-overview "${common[@]}" --techniques baked,baked@velocity --instances 10000000 --view overview --splat-px 1
-run motion-10m-street "${common[@]}" --techniques baked,baked@velocity --instances 10000000 --view street --splat-px 1
+run motion-1m-overview-noground "${common[@]}" --techniques baked,baked@taa --instances 1000000 --view overview --ground off
+run motion-1m-street "${common[@]}" --techniques baked,baked@velocity,baked@taa --instances 1000000 --view street
+run motion-10m-overview "${common[@]}" --techniques baked,baked@velocity,baked@taa --instances 10000000 --view overview --splat-px 1
+run motion-10m-street "${common[@]}" --techniques baked,baked@taa --instances 10000000 --view street --splat-px 1

@@ -56,8 +56,10 @@ struct CrowdJob : CrowdOptions {
     // Temporal anti-aliasing (docs/IN_MOTION.md section 2): every frame drawn through a projection
     // jittered by a sub-pixel Halton offset, with motion vectors, and blended into the picture
     // accumulated over the frames before (reprojected by the vectors, clamped to the frame's own
-    // neighbourhood); the last frame's picture is the accumulated one. It converges over about
-    // kTaaFrames frames: ask for that many (`render --aa taa` does).
+    // neighbourhood, dropped where the depth shows the surface was hidden); the last frame's
+    // picture is the accumulated one, and its motion vectors (with velocity) include the
+    // jitter's change from the frame before (under a pixel). It converges over about kTaaFrames
+    // frames: ask for that many (`render --aa taa` does).
     bool taa = false;
     glm::vec3 light_direction = kDefaultLightDirection; // the way the sunlight travels (lightFromAngles)
     // Called before each frame is recorded with (frame, frames). May be empty.

@@ -116,6 +116,11 @@ struct CrowdOptions {
     uint64_t vertex_cache_bytes = kVertexCacheAuto; // the compute rasterizer's; 0: none
     CullSettings cull;
     ShadowSettings shadows;
+    // A ground under the crowd (render/ground.h: a grey plane with a faint one-unit checker at the
+    // floor of the members' box, lit as they are), also without shadows; with shadows
+    // ShadowSettings::ground draws it too, receiving them. Off here (a host draws its own world);
+    // on by default on the command line (`--ground`).
+    bool ground = false;
 };
 
 // What a program can set that no command line can: an enum out of its range, a pixel size

@@ -164,7 +164,7 @@ struct CrowdRendererDesc : CrowdOptions {
     // added, or one the host says teleported(), has none that frame. Written by every pass that
     // draws into the target: the compute rasterizer's (a second skinning of each pixel's
     // triangle in the resolve; a splat moves as its centre), every technique's draws (each
-    // vertex placed twice), impostors (their quads) and the shadows' ground (the camera's
+    // vertex placed twice), impostors (their quads) and the ground (CrowdOptions::ground; the camera's
     // motion). The techniques that pose members from palettes or vertices made each frame
     // (pose, palette, palette-ubo, bonetex, cpu) keep no previous pose: their vectors carry each
     // member's move and the camera's, not its limbs' (baked, vat, procedural and static are

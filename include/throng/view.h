@@ -35,6 +35,7 @@ struct ViewerOptions : CrowdOptions {
     ViewKind view = ViewKind::Overview;
     bool simulate = false;           // members move on the GPU (src/sim/)
     std::string light;               // --light AZIMUTH,ELEVATION in degrees (empty: the default sun; console: light)
+    bool taa = false;                // temporal anti-aliasing (--aa taa; console: aa)
     std::vector<std::string> attach; // props on joints (--attach JOINT=MODEL[,offset][@share%]; throng/attach.h)
     std::string root_motion; // models baked at start: JOINT or auto takes root motion out (throng/root_motion.h)
     std::vector<std::string> events; // models baked at start: auto | FILE.json events (console: events)

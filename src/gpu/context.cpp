@@ -58,7 +58,8 @@ void readCapabilities(Context& ctx, VkPhysicalDeviceFeatures& features, VkPhysic
         VkFormatProperties depth{}, pyramid{};
         vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_D32_SFLOAT, &depth);
         vkGetPhysicalDeviceFormatProperties(ctx.physical, VK_FORMAT_R32_SFLOAT, &pyramid);
-        ctx.depth_pyramid = ctx.indirect_count && (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
+        ctx.depth_sampled = (depth.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) != 0;
+        ctx.depth_pyramid = ctx.indirect_count && ctx.depth_sampled &&
                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
                             !masked.has("depthPyramid");

@@ -79,6 +79,8 @@ struct Context {
     // Occlusion culling can run: indirect_count, and the depth format sampled and R32_SFLOAT as a
     // storage image (masked as "depthPyramid").
     bool depth_pyramid = false;
+    // The depth format (D32_SFLOAT) can be sampled: temporal anti-aliasing reads the depth.
+    bool depth_sampled = false;
     // The compute rasterizer can run: shaderInt64 and shaderBufferInt64Atomics (enabled), and
     // indirect_count (masked as "shaderBufferInt64Atomics").
     bool int64_atomics = false;

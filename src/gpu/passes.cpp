@@ -157,9 +157,20 @@ void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pa
                   const FrameTargets& targets) {
     assert(passes.size() <= kMaxPasses);
     bool color_used = false, depth_used = false;
+    // Targets no pass drew into cleared (or kept) and moved to their attachment layouts.
+    auto settle = [&] {
+        if ((color_used && depth_used) || targets.color == VK_NULL_HANDLE || targets.depth == VK_NULL_HANDLE) return;
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        beginRendering(cmd, targets, !color_used, color_used, depth_used);
+        vkCmdEndRendering(cmd);
+    };
     const std::vector<PassBarrier> barriers = planBarriers(passes);
     for (size_t i = 0; i < passes.size(); ++i) {
         const Pass& p = passes[i];
+        // A compute or transfer pass that reads the targets finds them drawn or cleared.
+        if (p.kind != PassKind::Graphics && p.reads != kEveryResource && (p.reads & (kColorTarget | kDepthTarget)) != 0)
+            settle();
         // The first pass's is full: the previous frame on this queue may still read what this
         // one writes (the visible list, the members).
         if (const PassBarrier& b = barriers[i]; b.needed())
@@ -177,13 +188,7 @@ void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pa
         writeTimestamp(cmd, slot, uint32_t(i + 1));
     }
     // Targets no pass used still end cleared (or kept) in their attachment layouts.
-    if (targets.settle && (!color_used || !depth_used) && targets.color != VK_NULL_HANDLE &&
-        targets.depth != VK_NULL_HANDLE) {
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-        beginRendering(cmd, targets, !color_used, color_used, depth_used);
-        vkCmdEndRendering(cmd);
-    }
+    if (targets.settle) settle();
 }
 
 std::vector<double> readPassTimes(const Context& ctx, const FrameSlot& slot, size_t count) {

@@ -102,6 +102,8 @@ extern const std::span<const uint32_t> impostor_velocity_vert_spv;
 extern const std::span<const uint32_t> lit_velocity_frag_spv;
 extern const std::span<const uint32_t> lit_shadowed_velocity_frag_spv;
 extern const std::span<const uint32_t> ground_velocity_frag_spv;
+extern const std::span<const uint32_t> ground_unshadowed_frag_spv;
+extern const std::span<const uint32_t> ground_unshadowed_velocity_frag_spv;
 extern const std::span<const uint32_t> impostor_velocity_frag_spv;
 // The members' history copy (src/render/history.h).
 extern const std::span<const uint32_t> history_comp_spv;

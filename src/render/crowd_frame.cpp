@@ -1,6 +1,7 @@
 // The crowd's passes of a frame; see crowd_frame.h.
 #include "crowd_frame.h"
 
+#include "ground.h"
 #include "shadows.h"
 
 #include <algorithm>
@@ -56,8 +57,8 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
             const bool compute_casts = compute && light.lods < THRONG_MAX_LODS;
             if (compute_casts) frame.raster->addShadowPasses(passes, slot, constants, light_culled, light.lods > 0);
             if (light.lods > 0) passes.push_back(shadows->shadowPass(slot, *frame.technique, constants, compute_casts));
-            if (shadows->settings().ground) passes.push_back(shadows->groundPass(slot, constants));
         }
+        if (frame.ground != nullptr) passes.push_back(frame.ground->pass(slot, constants, frame.ground_area));
         frame.crowd->addPasses(passes, slot, constants.view_projection, frame.viewport, cull, frame.pyramid, hardware);
         if (frame.crowd->culled() && cull.lod && cull.coarse_skinning) {
             // The draw of LOD l reads members from region l of the visible list.
@@ -67,6 +68,8 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
                                                                                     << 16;
         }
     }
+    if (frame.crowd == nullptr && frame.ground != nullptr)
+        passes.push_back(frame.ground->pass(slot, constants, frame.ground_area));
     const bool occluding = frame.crowd != nullptr && frame.crowd->occluding();
     auto drawLate = [&] { addDrawPass(passes, *frame.technique, slot, constants, "draw-late"); };
     if (frame.raster != nullptr) {

@@ -37,6 +37,7 @@ namespace throng::render {
 // What moves the members before they are culled and drawn: the crowd simulation (src/sim/
 // motion.h) behind an interface, so that rendering does not depend on it.
 class ShadowMap;
+class Ground;
 
 class CrowdMotion {
   public:
@@ -60,6 +61,9 @@ struct CrowdFrame {
     // Shadows (shadows.h): the map, its light matrix for this slot already updated (update()), the
     // technique made with it and `crowd` with a light's view. Null: none.
     const ShadowMap* shadows = nullptr;
+    // The ground (ground.h), drawn under `ground_area` after the shadow passes. Null: none.
+    const Ground* ground = nullptr;
+    Bounds ground_area;
 
     // With motion vectors (history.h): the members as the last frame drew them, its camera and
     // time. Null: none.

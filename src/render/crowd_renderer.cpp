@@ -56,6 +56,7 @@ CrowdRenderer::~CrowdRenderer() {
     motion_.reset();
     history_.reset();
     crowd_.reset();
+    ground_.reset(); // reads the shadow map
     shadows_.reset();
 }
 
@@ -99,9 +100,10 @@ void CrowdRenderer::build() {
     if (s.velocity_format != VK_FORMAT_UNDEFINED)
         history_ =
             std::make_unique<MemberHistory>(*allocator_, crowd_->instances(), crowd_->members(), s.frames_in_flight);
-    if (s.shadows.enabled())
-        shadows_ = std::make_unique<ShadowMap>(*allocator_, s.shadows, targetFormats(), s.frames_in_flight,
-                                               history_ ? history_->motions() : VK_NULL_HANDLE);
+    if (s.shadows.enabled()) shadows_ = std::make_unique<ShadowMap>(*allocator_, s.shadows, s.frames_in_flight);
+    if (s.ground || (shadows_ != nullptr && s.shadows.ground))
+        ground_ = std::make_unique<Ground>(*allocator_, targetFormats(), shadows_.get(),
+                                           history_ ? history_->motions() : VK_NULL_HANDLE);
     if (s.motion) {
         if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{problem};
         motion_ = s.motion(*allocator_, crowd_->instances());
@@ -337,13 +339,13 @@ TechniqueStats CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projec
         changed_first_ = changed_end_ = 0;
         member_area_stale_ = true;
     }
-    if (shadows_ != nullptr) {
+    if (shadows_ != nullptr || ground_ != nullptr) {
         if (member_area_stale_ && setup_.shadows.area.min == setup_.shadows.area.max) {
             member_area_ =
                 memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds, model_clips_);
             member_area_stale_ = false;
         }
-        shadows_->update(slot, light_direction, member_area_);
+        if (shadows_ != nullptr) shadows_->update(slot, light_direction, member_area_);
     }
     technique_->update(slot, time);
     f.cpu = technique_->stats();
@@ -376,7 +378,8 @@ void CrowdRenderer::readyPyramidLevelZero() const {
     pyramid_pipelines_->levelZero(*allocator_->context, true);
 }
 
-void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {
+void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled,
+                           std::span<const gpu::Pass> after) {
     const auto start = std::chrono::steady_clock::now();
     const gpu::Context& ctx = *allocator_->context;
     Slot& f = slots_[slot];
@@ -414,12 +417,17 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.raster_mode = rasterMode();
     frame.impostors = impostors_.get();
     frame.shadows = shadows_.get();
+    frame.ground = ground_.get();
+    frame.ground_area = shadows_ != nullptr                                  ? shadows_->area(slot)
+                        : setup_.shadows.area.min == setup_.shadows.area.max ? member_area_
+                                                                             : setup_.shadows.area;
     frame.constants = crowdConstants(f.view_projection, f.time, *asset_, f.light);
     frame.cull = cull;
     frame.viewport = targets.extent;
     frame.history = history_.get();
     const float drawn_at = addCrowdPasses(passes, slot, frame);
     if (history_ != nullptr) history_->drew(f.view_projection, drawn_at);
+    passes.insert(passes.end(), after.begin(), after.end());
     f.passes = gpu::passNames(passes);
     f.sim_steps = motion_ ? motion_->lastSteps() : 0;
 

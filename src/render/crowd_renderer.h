@@ -10,6 +10,7 @@
 #pragma once
 
 #include "crowd_frame.h"
+#include "ground.h"
 #include "shadows.h"
 #include "technique.h"
 
@@ -134,8 +135,12 @@ class CrowdRenderer {
     // reads and writes; a full one before the first, against the earlier frames on the queue)
     // and timestamps.
     // `depth_sampled`: the depth image has SAMPLED usage (occlusion culling needs it).
-    // Contract: targets.extent equals the setup's extent.
-    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled);
+    // `after`: the caller's passes on the drawn frame (TemporalAA's), recorded after the crowd's
+    // with their barriers and timestamps (collect() reports them too).
+    // Contract: targets.extent equals the setup's extent; the frame's passes and `after` together
+    // at most gpu::kMaxPasses.
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled,
+                std::span<const gpu::Pass> after = {});
     // The slot's last frame, once the GPU finished it: GPU times (when the device has
     // timestamps), what culling drew, CPU costs.
     FrameSample collect(uint32_t slot) const;
@@ -210,7 +215,8 @@ class CrowdRenderer {
     uint32_t changed_first_ = 0, changed_end_ = 0; // records changed since the last update()
     BakedAssetMesh mesh_;
     std::unique_ptr<ShadowMap> shadows_;
-    Bounds member_area_; // the members' box (shadows without a given area), kept with the records
+    std::unique_ptr<Ground> ground_; // CrowdOptions::ground, or ShadowSettings::ground with shadows; else null
+    Bounds member_area_; // the members' box (shadows or the ground without a given area), kept with the records
     bool member_area_stale_ = true;
     std::unique_ptr<CrowdGpu> crowd_;
     std::unique_ptr<CrowdMotion> motion_;

@@ -19,7 +19,6 @@ namespace throng::render {
 
 namespace {
 
-constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB; // shaders write linear; PNG bytes come out sRGB
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
 double median(std::vector<double> v) {
@@ -78,6 +77,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
                                  const glm::mat4& view_projection, const RenderSettings& s) {
     const gpu::Context& ctx = *a.context;
     if (s.capture && s.frames != 1) return Error{"capture renders exactly one frame"};
+    if (s.taa && !ctx.depth_sampled) return Error{"TAA reads the depth, and this device cannot sample D32_SFLOAT"};
     if (s.capture && !ctx.vertex_stores)
         return Error{"capture needs vertexPipelineStoresAndAtomics, which this device lacks"};
     // Everything made below is owned here and freed on every path, the frame slots first, the
@@ -137,7 +137,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         depth = gpu::OwnedImage(
             a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                    (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u) |
+                                    (ctx.depth_pyramid || s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u) |
                                     (s.read_depth ? VkImageUsageFlags(VK_IMAGE_USAGE_TRANSFER_SRC_BIT) : 0u),
                                 VK_IMAGE_ASPECT_DEPTH_BIT));
         readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -203,11 +203,16 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             if (s.taa) vp = jitterProjection(vp, jitter, {s.width, s.height});
             renderer->update(slot, vp, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
             gpu::beginFrame(ctx, f, 0);
-            renderer->record(f.cmd, slot, targets, ctx.depth_pyramid);
+            std::vector<gpu::Pass> after;
             if (taa) {
-                taa->record(f.cmd, targets, velocity_image->image, velocity_image->view, jitter, last_jitter);
+                TaaFrame t;
+                t.targets = targets;
+                t.jitter = jitter;
+                t.previous_jitter = last_jitter;
+                after.push_back(taa->pass(t));
                 last_jitter = jitter;
             }
+            renderer->record(f.cmd, slot, targets, ctx.depth_pyramid || s.taa, after);
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);

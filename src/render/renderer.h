@@ -76,6 +76,10 @@ struct RenderOutput {
     std::vector<glm::vec4> positions;
 };
 
+// The colour format of the headless frames (and the viewer's with TAA): shaders write linear, the
+// PNG's bytes come out sRGB.
+constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+
 // The clear colour of every crowd image.
 constexpr VkClearColorValue kBackground = {{0.42f, 0.55f, 0.70f, 1.0f}};
 

@@ -121,8 +121,7 @@ glm::mat4 lightViewProjection(const glm::vec3& direction, const Bounds& area) {
     return proj * view;
 }
 
-ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, const gpu::TargetFormats& targets,
-                     uint32_t slots, VkBuffer motions)
+ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, uint32_t slots)
     : allocator_(&a), settings_(settings), light_(slots, glm::mat4(1.0f)), areas_(slots) {
     const gpu::Context& ctx = *a.context;
     map_ =
@@ -156,32 +155,6 @@ ShadowMap::ShadowMap(gpu::Allocator& a, const ShadowSettings& settings, const gp
         gpu::transitionImage(cmd, map_->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
     });
-    if (!settings.ground) return;
-
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    addBindings(bindings);
-    const bool velocity = targets.velocity != VK_FORMAT_UNDEFINED;
-    assert(!velocity || motions != VK_NULL_HANDLE);
-    if (velocity)
-        bindings.push_back({THRONG_BINDING_MOTION, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
-    ground_set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    ground_layout_ = gpu::Unique<VkPipelineLayout>(
-        ctx.device, gpu::createPipelineLayout(ctx, ground_set_layout_, sizeof(GroundConstants),
-                                              VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT));
-    gpu::GraphicsPipelineDesc d;
-    d.vertex_spirv = velocity ? gpu::shaders::ground_velocity_vert_spv : gpu::shaders::ground_vert_spv;
-    d.fragment_spirv = velocity ? gpu::shaders::ground_velocity_frag_spv : gpu::shaders::ground_frag_spv;
-    d.layout = ground_layout_;
-    d.setTargets(targets);
-    ground_pipeline_ = gpu::Unique<VkPipeline>(ctx.device, gpu::createGraphicsPipeline(ctx, d));
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
-    pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
-    ground_set_ = gpu::allocateSets(ctx, pool_, ground_set_layout_, 1)[0];
-    std::vector<gpu::DescriptorWrite> w = writes();
-    if (velocity) w.push_back(gpu::DescriptorWrite::storage(THRONG_BINDING_MOTION, motions));
-    gpu::writeDescriptors(ctx.device, ground_set_, w);
 }
 
 ShadowMap::~ShadowMap() = default;
@@ -245,31 +218,6 @@ gpu::Pass ShadowMap::shadowPass(uint32_t slot, Technique& technique, gpu::shader
     pass.depth.before = load ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED;
     pass.depth.after = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     return pass;
-}
-
-gpu::Pass ShadowMap::groundPass(uint32_t slot, const gpu::shader::DrawConstants& constants) const {
-    GroundConstants g{};
-    g.view_projection = constants.view_projection;
-    g.light_direction = constants.light_direction;
-    const Bounds& area = areas_[slot];
-    g.rect = groundRect(area, glm::normalize(glm::vec3(constants.light_direction)));
-    g.height = area.min.y;
-    g.slot = slot;
-    const VkPipeline pipeline = ground_pipeline_;
-    const VkPipelineLayout layout = ground_layout_;
-    const VkDescriptorSet set = ground_set_;
-    return {"ground",
-            gpu::PassKind::Graphics,
-            gpu::PassTargets::ColorDepth,
-            [pipeline, layout, set, g](VkCommandBuffer cmd) {
-                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
-                vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof g,
-                                   &g);
-                vkCmdDraw(cmd, 6, 1, 0, 0);
-            },
-            frame::ShadowMap,
-            0};
 }
 
 std::vector<float> ShadowMap::readMap() const {

@@ -2,8 +2,8 @@
 // directional light of the frame's constants, drawn each frame by the technique itself (its own
 // vertex shader, a depth-only pipeline: shadows move with the animation), after the crowd was
 // culled against the light's view (CrowdGpu's SHADOW phase: members outside the camera still
-// cast into it); the mesh techniques' lit pass (lit_shadowed.frag) and a ground under the crowd
-// (the `ground` pass) read it with 3 x 3 percentage-closer filtering.
+// cast into it); the mesh techniques' lit pass (lit_shadowed.frag) and the ground under the crowd
+// (ground.h) read it with 3 x 3 percentage-closer filtering.
 //
 // The light's view is orthographic over the crowd's area (ShadowSettings::area, or the members'
 // box) and the ground under it, one map for the whole crowd: a larger area spreads the same
@@ -56,10 +56,8 @@ glm::mat4 lightViewProjection(const glm::vec3& light_direction, const Bounds& ar
 class ShadowMap {
   public:
     // Throws gpu::GpuError. Contract: checkShadowSettings() passed. `slots`: frames in flight.
-    // `motions`: with motion vectors (targets.velocity), MemberHistory::motions(), which the
-    // ground's velocity variant reads (its motion is the camera's); else null.
-    ShadowMap(gpu::Allocator& allocator, const ShadowSettings& settings, const gpu::TargetFormats& targets,
-              uint32_t slots, VkBuffer motions = VK_NULL_HANDLE);
+    // The ground that receives the shadows (settings.ground) is ground.h's.
+    ShadowMap(gpu::Allocator& allocator, const ShadowSettings& settings, uint32_t slots);
     ~ShadowMap();
     ShadowMap(const ShadowMap&) = delete;
     ShadowMap& operator=(const ShadowMap&) = delete;
@@ -89,9 +87,6 @@ class ShadowMap {
     // [0, 1]), ending readable by the lit pass or, with `hardware_follows`, as a depth attachment
     // for shadowPass(..., load = true). Contract: `depth`'s writes are visible to copies.
     void recordCopy(VkCommandBuffer cmd, VkBuffer depth, bool hardware_follows) const;
-    // `ground`: the ground in the frame's colour and depth targets (ColorDepth).
-    gpu::Pass groundPass(uint32_t slot, const gpu::shader::DrawConstants& constants) const;
-
     // Tests: the map as the last frame left it (depth per texel, row-major; the device must be idle).
     std::vector<float> readMap() const;
 
@@ -103,11 +98,6 @@ class ShadowMap {
     gpu::OwnedBuffer params_; // ShadowParams per slot (host-visible)
     std::vector<glm::mat4> light_;
     std::vector<Bounds> areas_;
-    gpu::Unique<VkDescriptorSetLayout> ground_set_layout_;
-    gpu::Unique<VkPipelineLayout> ground_layout_;
-    gpu::Unique<VkPipeline> ground_pipeline_;
-    gpu::Unique<VkDescriptorPool> pool_;
-    VkDescriptorSet ground_set_ = VK_NULL_HANDLE;
 };
 
 } // namespace throng::render

@@ -50,7 +50,7 @@ struct TemporalAA::Objects {
     gpu::Unique<VkPipeline> pipeline;
     gpu::Unique<VkDescriptorPool> pool;
     std::vector<VkDescriptorSet> sets; // per picture written: [k] writes pictures_[k], reads the other
-    VkImageView color_view = VK_NULL_HANDLE, velocity_view = VK_NULL_HANDLE; // what the sets read
+    VkImageView color_view = VK_NULL_HANDLE, velocity_view = VK_NULL_HANDLE, depth_view = VK_NULL_HANDLE; // read
 };
 
 TemporalAA::TemporalAA(gpu::Allocator& a, VkExtent2D extent)
@@ -72,13 +72,14 @@ TemporalAA::TemporalAA(gpu::Allocator& a, VkExtent2D extent)
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {3, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+        {3, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {4, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
     objects_->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     objects_->layout = gpu::Unique<VkPipelineLayout>(
         ctx.device, gpu::createPipelineLayout(ctx, objects_->set_layout, sizeof(Push), VK_SHADER_STAGE_COMPUTE_BIT));
     objects_->pipeline = gpu::Unique<VkPipeline>(
         ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::taa_comp_spv, objects_->layout));
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 6},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
     objects_->pool = gpu::createDescriptorPool(ctx, 2, sizes);
     objects_->sets = gpu::allocateSets(ctx, objects_->pool, objects_->set_layout, 2);
@@ -86,48 +87,69 @@ TemporalAA::TemporalAA(gpu::Allocator& a, VkExtent2D extent)
 
 TemporalAA::~TemporalAA() = default;
 
-void TemporalAA::record(VkCommandBuffer cmd, const gpu::FrameTargets& t, VkImage velocity, VkImageView velocity_view,
-                        glm::vec2 jitter, glm::vec2 previous_jitter) {
+gpu::Pass TemporalAA::pass(const TaaFrame& frame) {
     Objects& o = *objects_;
-    const VkDevice device = allocator_->context->device;
-    if (o.color_view != t.color_view || o.velocity_view != velocity_view) { // first use (the sets are idle)
+    const gpu::FrameTargets& t = frame.targets;
+    if (o.color_view != t.color_view || o.velocity_view != t.velocity_view || o.depth_view != t.depth_view) {
+        // New targets (the GPU is idle: the contract): the sets read them from now on.
         for (uint32_t k = 0; k < 2; ++k) {
             const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::sampled(0, o.nearest, t.color_view),
-                                                   gpu::DescriptorWrite::sampled(1, o.nearest, velocity_view),
+                                                   gpu::DescriptorWrite::sampled(1, o.nearest, t.velocity_view),
                                                    gpu::DescriptorWrite::sampled(2, o.linear, pictures_[1 - k]->view),
-                                                   gpu::DescriptorWrite::storageImage(3, pictures_[k]->view)};
-            gpu::writeDescriptors(device, o.sets[k], writes);
+                                                   gpu::DescriptorWrite::storageImage(3, pictures_[k]->view),
+                                                   gpu::DescriptorWrite::sampled(4, o.nearest, t.depth_view)};
+            gpu::writeDescriptors(allocator_->context->device, o.sets[k], writes);
         }
         o.color_view = t.color_view;
-        o.velocity_view = velocity_view;
+        o.velocity_view = t.velocity_view;
+        o.depth_view = t.depth_view;
     }
-    const uint32_t k = frames_ % 2;
+    const uint32_t index = frames_++;
+    gpu::Pass p;
+    p.name = "taa";
+    p.kind = gpu::PassKind::Compute;
+    p.record = [this, frame, index](VkCommandBuffer cmd) { record(cmd, frame, index); };
+    // The velocity target is written only by passes that write the colour too (ColorDepth).
+    p.reads = gpu::kColorTarget | gpu::kDepthTarget;
+    p.writes = gpu::kColorTarget;
+    return p;
+}
+
+void TemporalAA::record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index) const {
+    const Objects& o = *objects_;
+    const gpu::FrameTargets& t = frame.targets;
+    const uint32_t k = index % 2;
     const VkImage written = pictures_[k]->image, read = pictures_[1 - k]->image;
     const VkImageLayout read_only = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    gpu::transitionImage(cmd, t.color, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, read_only);
-    gpu::transitionImage(cmd, velocity, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, read_only);
+    const VkImageLayout drawn = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    gpu::transitionImage(cmd, t.color, drawn, read_only);
+    gpu::transitionImage(cmd, t.velocity, drawn, read_only);
+    gpu::transitionImage(cmd, t.depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, read_only, VK_IMAGE_ASPECT_DEPTH_BIT);
     // The last frame's picture (its blit left it a transfer source; none yet: its contents unused).
-    gpu::transitionImage(cmd, read, frames_ == 0 ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    gpu::transitionImage(cmd, read, index == 0 ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                          read_only);
     gpu::transitionImage(cmd, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &o.sets[k], 0, nullptr);
-    const Push push{glm::vec2(float(extent_.width), float(extent_.height)), jitter - previous_jitter, jitter, kTaaBlend,
-                    frames_ == 0 ? 1u : 0u};
+    const Push push{glm::vec2(float(extent_.width), float(extent_.height)), frame.jitter - frame.previous_jitter,
+                    frame.jitter, kTaaBlend, index == 0 ? 1u : 0u};
     vkCmdPushConstants(cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     vkCmdDispatch(cmd, (extent_.width + 7) / 8, (extent_.height + 7) / 8, 1);
-    // The result into the frame's colour (a blit converts to its sRGB encoding).
+    // The result into the output (a blit converts to its format and encoding).
+    const bool own = frame.output == VK_NULL_HANDLE || frame.output == t.color;
+    const VkImage output = own ? t.color : frame.output;
     gpu::transitionImage(cmd, written, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    gpu::transitionImage(cmd, t.color, read_only, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    gpu::transitionImage(cmd, output, own ? read_only : frame.output_before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     gpu::transitionImage(cmd, read, read_only, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     VkImageBlit blit{};
     blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     blit.srcOffsets[1] = blit.dstOffsets[1] = {int32_t(extent_.width), int32_t(extent_.height), 1};
-    vkCmdBlitImage(cmd, written, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, t.color, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+    vkCmdBlitImage(cmd, written, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
                    &blit, VK_FILTER_NEAREST);
-    gpu::transitionImage(cmd, t.color, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    gpu::transitionImage(cmd, velocity, read_only, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    ++frames_;
+    gpu::transitionImage(cmd, output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, own ? drawn : frame.output_after);
+    if (!own) gpu::transitionImage(cmd, t.color, read_only, drawn);
+    gpu::transitionImage(cmd, t.velocity, read_only, drawn);
+    gpu::transitionImage(cmd, t.depth, read_only, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
 }
 
 } // namespace throng::render

@@ -1,9 +1,10 @@
-// Temporal anti-aliasing of throng's own headless frames (issue #26 section 2, docs/IN_MOTION.md;
-// `render --aa taa`): each frame is drawn through a projection shifted by a sub-pixel offset
-// (Halton 2, 3: taaJitter), with motion vectors (history.h), and a compute pass (taa.comp)
-// blends it into the picture accumulated over the frames before, reprojected by the vectors and
-// clamped to the frame's own neighbourhood; the result is copied back into the frame's colour
-// image, so the readback and the PNG are the anti-aliased picture.
+// Temporal anti-aliasing of throng's own frames (issue #26 section 2, docs/IN_MOTION.md;
+// `render --aa taa`, `bench` NAME@taa, `view --aa taa`): each frame is drawn through a projection
+// shifted by a sub-pixel offset (Halton 2, 3: taaJitter), with motion vectors (history.h), and a
+// compute pass (taa.comp) blends it into the picture accumulated over the frames before,
+// reprojected by the vectors, clamped to the frame's own neighbourhood and dropped where the
+// depth shows a disocclusion; the result is blitted into the frame's colour image (headless: the
+// readback and the PNG are the anti-aliased picture) or the viewer's swapchain image.
 //
 // Converges over about 1 / kTaaBlend frames: `render --aa taa` draws at least throng::kTaaFrames
 // (throng/headless.h).
@@ -25,30 +26,48 @@ glm::vec2 taaJitter(uint32_t frame);
 // `view_projection` shifted on screen by `jitter` pixels in targets of `extent`.
 glm::mat4 jitterProjection(const glm::mat4& view_projection, glm::vec2 jitter, VkExtent2D extent);
 
+// One frame's anti-aliasing: what TemporalAA::pass() reads and where its result goes.
+struct TaaFrame {
+    // The frame's targets, left by the crowd's passes in their attachment layouts: colour drawn
+    // through jitterProjection(.., jitter, ..) (SAMPLED usage; read through its sRGB view),
+    // depth (SAMPLED usage) and velocity (its motion vectors, SAMPLED usage).
+    gpu::FrameTargets targets;
+    glm::vec2 jitter{0.0f}, previous_jitter{0.0f}; // this frame's and the last frame's (none on the first)
+    // Where the anti-aliased picture is blitted (TRANSFER_DST usage; a format blits convert to):
+    // null: targets.color. Moved from `output_before` (UNDEFINED: its contents are not kept) to
+    // TRANSFER_DST, then to `output_after`.
+    VkImage output = VK_NULL_HANDLE;
+    VkImageLayout output_before = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkImageLayout output_after = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+};
+
 class TemporalAA {
   public:
-    // For colour images of `extent`, read through their sRGB views (SAMPLED usage) and written by
-    // a blit (TRANSFER_DST usage). Throws gpu::GpuError.
+    // For targets of `extent`. Throws gpu::GpuError.
     TemporalAA(gpu::Allocator& allocator, VkExtent2D extent);
     ~TemporalAA();
     TemporalAA(const TemporalAA&) = delete;
     TemporalAA& operator=(const TemporalAA&) = delete;
 
-    // After the frame's passes: `targets.color` (COLOR_ATTACHMENT_OPTIMAL, drawn with `jitter`)
-    // and `velocity` (its vectors, COLOR_ATTACHMENT_OPTIMAL) blended with the accumulated picture
-    // (the last frame drawn with `previous_jitter`; none on the first call), the result written
-    // back into targets.color, left in COLOR_ATTACHMENT_OPTIMAL. Frames are recorded in order on
-    // one queue.
-    void record(VkCommandBuffer cmd, const gpu::FrameTargets& targets, VkImage velocity, VkImageView velocity_view,
-                glm::vec2 jitter, glm::vec2 previous_jitter);
+    // The `taa` pass (compute; placed after the passes that draw the frame, whose barriers and
+    // timestamps it shares: CrowdRenderer::record's `after`): `frame`'s colour blended with the
+    // picture accumulated over the frames before (none on the first pass), reprojected by the
+    // vectors, clamped to the frame's neighbourhood as far as the surface moved, dropped where
+    // the depth shows another surface; written to `frame.output`. The targets are back in their
+    // attachment layouts after it. Contract: passes are recorded in the order they are made, on
+    // one queue; the targets' views change only while the GPU is idle (the descriptor sets
+    // reading them are rewritten).
+    gpu::Pass pass(const TaaFrame& frame);
+    uint32_t frames() const { return frames_; } // passes made so far
 
   private:
+    void record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index) const;
     struct Objects;
     gpu::Allocator* allocator_;
     VkExtent2D extent_{};
     gpu::OwnedImage pictures_[2]; // the accumulated picture, this frame's and the last's in turn
     uint32_t frames_ = 0;
-    std::unique_ptr<Objects> objects_; // pipeline, layout, sampler, descriptor pool
+    std::unique_ptr<Objects> objects_; // pipeline, layout, samplers, descriptor pool
 };
 
 } // namespace throng::render

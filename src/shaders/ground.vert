@@ -2,8 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
 
-// The ground under a crowd that casts shadows (src/render/shadows.h): one quad, two triangles,
-// over the constants' x-z rectangle at their height.
+// The ground under a crowd (src/render/ground.h): one quad, two triangles, over the constants'
+// x-z rectangle at their height.
 
 layout(push_constant) uniform Push { GroundConstants ground; };
 layout(location = 0) out vec3 out_world;

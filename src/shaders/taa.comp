@@ -2,13 +2,15 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
 
-// Temporal anti-aliasing of a headless frame (src/render/taa.h, docs/IN_MOTION.md section 2):
-// each pixel's colour this frame (drawn through a projection jittered by a sub-pixel Halton
-// offset) blended with the accumulated picture of the frames before, fetched from where the
-// pixel's motion vector says its surface was (bilinear), clamped first to the box of this frame's
-// 3 x 3 neighbourhood in YCoCg (what the pixel may show now: a history of another surface, after
-// a disocclusion or a change of light, falls outside it and is pulled in). Writes the new
-// accumulated picture (linear RGB); the caller copies it into the frame's colour image.
+// Temporal anti-aliasing (src/render/taa.h, docs/IN_MOTION.md section 2): each pixel's colour
+// this frame (drawn through a projection jittered by a sub-pixel Halton offset), filtered at the
+// pixel centre, blended with the accumulated picture of the frames before, fetched from where the
+// pixel's motion vector says its surface was (bilinear) and clamped to the box of this frame's
+// 3 x 3 neighbourhood in YCoCg (what the pixel may show now: a history of another surface, after a
+// disocclusion or a change of light, falls outside it and is pulled in); dropped where the depth
+// says the surface was hidden last frame. Writes the new accumulated picture (linear RGB; alpha:
+// the distance of the pixel's surface, for the next frame's depth test); the caller copies it
+// into the frame's colour image.
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -16,6 +18,12 @@ layout(set = 0, binding = 0) uniform sampler2D current;  // the frame's colour (
 layout(set = 0, binding = 1) uniform sampler2D velocity; // RG: pixels, this frame minus the last (history.h)
 layout(set = 0, binding = 2) uniform sampler2D history;  // the accumulated picture of the frames before
 layout(set = 0, binding = 3, rgba16f) uniform writeonly image2D result;
+layout(set = 0, binding = 4) uniform sampler2D depth;    // the frame's depth, reversed Z (0: nothing drawn)
+
+// The history is another surface's where its distance differs from this frame's by more than
+// this fraction: a member standing on the ground of the overview, 0.5% nearer than the ground at
+// 300 units, keeps its history; the ground behind a member of the street view does not.
+const float kDepthTolerance = 0.1;
 
 layout(push_constant) uniform Push {
     vec2 size;         // pixels
@@ -28,26 +36,24 @@ layout(push_constant) uniform Push {
 vec3 toYCoCg(vec3 c) { return vec3(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b); }
 vec3 fromYCoCg(vec3 y) { return vec3(y.x + y.y - y.z, y.x + y.z, y.x - y.y - y.z); }
 
+// Proportional to the distance from the camera (exactly so for an infinite reversed-Z
+// projection): 1 / depth, held within half floats (nothing drawn: the farthest).
+float distanceOf(float d) { return d > 1.0 / 65000.0 ? 1.0 / d : 65000.0; }
+
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     ivec2 size = ivec2(push.size);
     if (p.x >= size.x || p.y >= size.y) return;
-    vec3 now = texelFetch(current, p, 0).rgb;
-    vec2 v = texelFetch(velocity, p, 0).xy - push.jitter_delta; // the surface's own motion (no jitter)
-    vec2 at = vec2(p) + 0.5 - v;                                 // where it was
-    if (push.first != 0u || any(lessThan(at, vec2(0.0))) || any(greaterThanEqual(at, push.size))) {
-        imageStore(result, p, vec4(now, 1.0)); // nothing to accumulate: off screen last frame
-        return;
-    }
     // This frame's estimate at the pixel centre: its 3 x 3 samples (each taken `jitter` off its
     // own centre) weighted by a Gaussian of their distance from this centre (about
-    // Blackman-Harris's width), so that it moves little from one jitter to the next; and the
-    // box of those samples in YCoCg.
+    // Blackman-Harris's width), so that it moves little from one jitter to the next; and the box
+    // of those samples in YCoCg.
     vec3 lo = vec3(1e30), hi = vec3(-1e30), sum = vec3(0.0);
     float weights = 0.0;
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-            vec3 s = texelFetch(current, clamp(p + ivec2(dx, dy), ivec2(0), size - 1), 0).rgb;
+            ivec2 q = clamp(p + ivec2(dx, dy), ivec2(0), size - 1);
+            vec3 s = texelFetch(current, q, 0).rgb;
             vec2 d = vec2(dx, dy) - push.jitter; // the sample lies at its centre less the jitter
             float w = exp(-2.29 * dot(d, d));
             sum += w * s;
@@ -56,12 +62,34 @@ void main() {
             lo = min(lo, c);
             hi = max(hi, c);
         }
-    now = sum / weights;
-    // Clamped as far as the surface moved: a pixel whose surface stands still keeps its history
-    // whole (members a pixel or two tall fall in and out of a 3 x 3 box from one jitter to the
-    // next: clamping there would undo the accumulation), one that moved a pixel or more is clamped
-    // fully (what it showed before may be another surface now: no ghost trails).
+    vec3 now = sum / weights;
+    float d = texelFetch(depth, p, 0).r;
+    float distance = distanceOf(d);
+    // The surface's own motion: the vector less the jitter's change it holds; where nothing was
+    // drawn (the sky: the vector as cleared, 0), none.
+    vec2 v = d > 0.0 ? texelFetch(velocity, p, 0).xy - push.jitter_delta : vec2(0.0);
+    vec2 at = vec2(p) + 0.5 - v; // where it was
+    bool inside = all(greaterThanEqual(at, vec2(0.0))) && all(lessThan(at, push.size));
+    // Disoccluded: every pixel within one of where the surface was showed something nearer last
+    // frame (it was hidden behind them): the history is dropped, however wide the neighbourhood's
+    // box (a surface of the colours around it, come out from behind). Within one: a member a
+    // pixel or two wide moves in and out of single pixels from one jitter to the next. Only
+    // nearer: in a dense crowd a pixel's member changes from one frame to the next.
+    uint nearer = 0u;
+    for (int dy = -1; dy <= 1 && inside; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            float was_at = texelFetch(history, clamp(ivec2(at) + ivec2(dx, dy), ivec2(0), size - 1), 0).a;
+            nearer += was_at < (1.0 - kDepthTolerance) * distance ? 1u : 0u;
+        }
+    if (push.first != 0u || !inside || nearer == 9u) {
+        // Nothing to accumulate: off screen last frame, or hidden then.
+        imageStore(result, p, vec4(texelFetch(current, p, 0).rgb, distance));
+        return;
+    }
+    // Clamped to this frame's neighbourhood: what the pixel showed may be another surface now
+    // (a member moved away, a shadow moved, one teleported in). The filtered estimate and the
+    // small weight keep the sub-pixel members' accumulation inside the box (docs/IN_MOTION.md).
     vec3 was = toYCoCg(textureLod(history, at / push.size, 0.0).rgb);
-    vec3 before = fromYCoCg(mix(was, clamp(was, lo, hi), clamp(length(v), 0.0, 1.0)));
-    imageStore(result, p, vec4(mix(before, now, push.blend), 1.0));
+    vec3 before = fromYCoCg(clamp(was, lo, hi));
+    imageStore(result, p, vec4(mix(before, now, push.blend), distance));
 }

@@ -150,6 +150,11 @@ bool Commands::apply(const Command& c) {
                                     : "shadows: on, a " + side + " x " + side + " shadow map");
         return true;
     }
+    case CommandKind::Aa:
+        want.taa = c.on;
+        if (!change(want, false)) return false;
+        host_.log(std::string("aa: ") + (c.on ? "taa" : "off"));
+        return true;
     case CommandKind::Skinning: {
         parseSkinning(c.text, want.skinning); // the parser admits only the two names
         if (!change(want, false)) return false;

@@ -72,6 +72,8 @@ constexpr Spec kSpecs[] = {
      "who rasterizes the crowd: compute needs {} and 64-bit atomics", &TechniqueInfo::compute_raster, " or "},
     {"shadows", CommandKind::Shadows, "on|off|SIZE",
      "shadows of the crowd on itself and a ground: on (2048 texels a side), off, or 16 to 16384"},
+    {"aa", CommandKind::Aa, "taa|off",
+     "temporal anti-aliasing: frames drawn through sub-pixel jitters, blended along the motion vectors"},
     {"skinning", CommandKind::Skinning, "linear|dual-quaternion",
      "how {} blend a vertex's joints: matrices, or dual quaternions (no collapse where one twists)",
      &TechniqueInfo::dual_quaternion},
@@ -191,6 +193,10 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         if (arg.find_first_not_of("0123456789") != std::string::npos || !toNumber(arg, c.number) || c.number < 16.0 ||
             c.number > 16384.0)
             return Error{usage + ": '" + arg + "' is not on, off or texels from 16 to 16384"};
+        return c;
+    case CommandKind::Aa:
+        if (arg != "taa" && arg != "off") return Error{usage + ": '" + arg + "' is neither taa nor off"};
+        c.on = arg == "taa";
         return c;
     case CommandKind::Light: {
         if (!render::parseSunAngles(arg, c.azimuth, c.elevation))

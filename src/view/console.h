@@ -60,6 +60,7 @@ enum class CommandKind {
     Raster,
     Impostors,
     Shadows,
+    Aa,
     Skinning,
     Light,
     Events,
@@ -77,7 +78,7 @@ struct Command {
     std::string
         text; // technique name, clip name, screenshot path, precision ("float"/"half"), view, raster mode, skinning
     double number = 0.0; // instances, speed, wait frames, LOD error, impostor pixels, shadow map texels (0: off)
-    bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay
+    bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay; aa: taa
     uint32_t width = 0, height = 0;         // size
     float azimuth = 0.0f, elevation = 0.0f; // light, degrees
 };

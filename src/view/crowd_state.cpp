@@ -143,7 +143,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         CrowdState passes_aside = want; // the state but for the passes changed in place
         passes_aside.raster = state_.raster;
         passes_aside.impostor_px = state_.impostor_px;
-        if (renderer_ && passes_aside == state_ && built_format_ == setup_.color_format) return applyPasses(want);
+        if (renderer_ && passes_aside == state_ && built_format_ == colorFormatFor(want)) return applyPasses(want);
 
         std::unique_ptr<AssetOnGpu> asset; // a new asset, or none to keep asset_
         const AssetOnGpu& current = *asset_;
@@ -183,7 +183,8 @@ bool LiveCrowd::apply(const CrowdState& want) {
         if (use.mixed()) rs.model_sources = use.library.sources;
         rs.members = crowd->instances;
         rs.clip_bounds = crowd->clip_bounds;
-        rs.color_format = setup_.color_format;
+        rs.color_format = colorFormatFor(want);
+        rs.velocity_format = want.taa ? render::kVelocityFormat : VK_FORMAT_UNDEFINED; // TAA reprojects by them
         rs.depth_format = setup_.depth_format;
         rs.extent = setup_.extent;
         rs.frames_in_flight = setup_.frames_in_flight;
@@ -192,7 +193,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         rs.shadows = {};
         rs.fallback = true; // the viewer draws what it can, and says what it left out
         if (want.shadows > 0) {
-            rs.shadows = {want.shadows, true, crowd->bounds};
+            rs.shadows = {want.shadows, setup_.options.ground, crowd->bounds};
             if (Status st = render::checkShadowSettings(ctx, rs.shadows); !st)
                 return fail(st.message.rfind("shadows", 0) == 0 ? st.message : "shadows: " + st.message);
         }
@@ -222,7 +223,7 @@ bool LiveCrowd::apply(const CrowdState& want) {
         // first (it points into the old asset).
         VK_CHECK(vkDeviceWaitIdle(ctx.device));
         renderer_ = std::move(created).value();
-        built_format_ = setup_.color_format;
+        built_format_ = colorFormatFor(want);
         events_ = std::move(events);
         crowd_ = std::move(crowd);
         if (asset) asset_ = std::move(asset);
@@ -260,13 +261,16 @@ render::TechniqueStats LiveCrowd::update(uint32_t slot, const glm::mat4& view_pr
     return renderer_->update(slot, view_projection, time, light);
 }
 
-void LiveCrowd::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled) {
+void LiveCrowd::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled,
+                       std::span<const gpu::Pass> after) {
     if (renderer_) {
-        renderer_->record(cmd, slot, targets, depth_sampled);
+        renderer_->record(cmd, slot, targets, depth_sampled, after);
         return;
     }
-    const gpu::Pass clear{"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}, 0, 0};
-    gpu::recordPasses(cmd, gpu::FrameSlot{}, std::span(&clear, 1), targets);
+    std::vector<gpu::Pass> passes{
+        {"clear", gpu::PassKind::Graphics, gpu::PassTargets::ColorDepth, [](VkCommandBuffer) {}, 0, 0}};
+    passes.insert(passes.end(), after.begin(), after.end());
+    gpu::recordPasses(cmd, gpu::FrameSlot{}, passes, targets);
 }
 
 render::FrameSample LiveCrowd::collect(uint32_t slot) const {

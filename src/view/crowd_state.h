@@ -39,6 +39,10 @@ struct CrowdState {
     // Members fewer pixels tall drawn as impostors (0: none); likewise drawn as meshes, with a
     // line saying why, where they cannot be.
     float impostor_px = 0.0f;
+    // Temporal anti-aliasing (render/taa.h): the renderer draws motion vectors, into the colour
+    // format render::kColorFormat (the viewer's own image, which the TAA pass reads) instead of
+    // the setup's.
+    bool taa = false;
     bool operator==(const CrowdState&) const = default;
 };
 
@@ -116,7 +120,9 @@ class LiveCrowd {
     // Records the slot's frame of the crowd into `cmd` (render::CrowdRenderer::record: the colour
     // and depth cleared first, left in their attachment layouts); without a renderer only the
     // clear. `depth_sampled`: the depth image can be sampled (occlusion culling).
-    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled);
+    // `after`: the caller's passes after the crowd's (render::CrowdRenderer::record; the TAA pass).
+    void record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameTargets& targets, bool depth_sampled,
+                std::span<const gpu::Pass> after = {});
     // The slot's last frame once the GPU finished it: GPU times per pass, what culling drew, CPU costs.
     render::FrameSample collect(uint32_t slot) const;
 
@@ -158,6 +164,10 @@ class LiveCrowd {
     std::unique_ptr<AssetOnGpu> rebake(Precision precision, bool vat);
     // apply() when only `raster` or `impostor_px` change.
     bool applyPasses(const CrowdState& want);
+    // The colour format a renderer for `state` draws into.
+    VkFormat colorFormatFor(const CrowdState& state) const {
+        return state.taa ? render::kColorFormat : setup_.color_format;
+    }
 
     std::vector<Scene> scenes_; // at least one
     std::vector<float> shares_; // per scene, or empty: equal

@@ -124,6 +124,7 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
     uint32_t images = std::max(caps.minImageCount + 1, 3u);
     if (caps.maxImageCount > 0) images = std::min(images, caps.maxImageCount);
     s.can_copy = (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+    s.can_blit = (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT) != 0;
     s.present_mode = choosePresentMode(ctx, mode);
 
     VkSwapchainCreateInfoKHR sci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
@@ -133,7 +134,8 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
     sci.imageColorSpace = format.colorSpace;
     sci.imageExtent = extent;
     sci.imageArrayLayers = 1;
-    sci.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (s.can_copy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+    sci.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (s.can_copy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
+                     (s.can_blit ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0);
     sci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     sci.preTransform = caps.currentTransform;
     sci.compositeAlpha =
@@ -184,10 +186,11 @@ bool createSwapchain(gpu::Allocator& a, uint32_t width, uint32_t height, VkPrese
         VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &rendered));
         s.rendered.push_back(rendered);
     }
-    // Sampled too where occlusion culling can build its depth pyramid from it.
+    // Sampled too where it can be: occlusion culling builds its depth pyramid from it, temporal
+    // anti-aliasing reads it.
     s.depth = gpu::createImage(a, kDepthFormat, extent.width, extent.height, 1,
                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                   (ctx.depth_pyramid ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
+                                   (ctx.depth_sampled ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u),
                                VK_IMAGE_ASPECT_DEPTH_BIT);
     return true;
 }

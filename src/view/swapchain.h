@@ -20,6 +20,7 @@ struct Swapchain {
     VkExtent2D extent{0, 0};
     VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;
     bool can_copy = false;
+    bool can_blit = false; // TRANSFER_DST usage: temporal anti-aliasing blits its picture into the images
     std::vector<VkImage> images;
     std::vector<VkImageView> views;
     std::vector<VkFramebuffer> framebuffers;    // overlay pass, one per image

@@ -2,10 +2,12 @@
 // overlay, the crowd (crowd_state.h: a render::CrowdRenderer, as every other caller draws a
 // crowd) and the console commands (commands.h), and runs the loop. One frame: wait for the frame
 // slot, acquire a swapchain image, let the crowd do its CPU work, build the overlay, record (the
-// crowd, then the overlay in its render pass), submit, present.
+// crowd, with TAA its pass into the swapchain image (antialias.h), then the overlay in its render
+// pass), submit, present.
 // Console commands (typed, from panels, or scripted) are applied between frames.
 #include <throng/view.h>
 
+#include "antialias.h"
 #include "commands.h"
 #include "frame_loop.h"
 #include "input.h"
@@ -40,6 +42,7 @@ CrowdState initialState(const ViewerOptions& o) {
     s.skinning = o.skinning;
     s.raster = o.raster;
     s.impostor_px = o.cull.impostor_px;
+    s.taa = o.taa;
     return s;
 }
 
@@ -85,6 +88,11 @@ class Viewer final : public CommandHost {
                 log("error: --shadows: " + st.message + "; shadows off");
                 first.shadows = 0;
             }
+        if (first.taa && !taaProblem().empty()) {
+            printError(crowd_.sources(), "--aa taa: " + taaProblem());
+            shutdown();
+            return 1;
+        }
         if (!crowd_.start(first)) {
             printError(crowd_.sources(), crowd_.lastError());
             return 1;
@@ -149,8 +157,13 @@ class Viewer final : public CommandHost {
     }
 
     bool applyState(const CrowdState& want, bool reframe) override {
+        if (want.taa && !crowd_.state().taa && !taaProblem().empty()) {
+            log("error: aa taa: " + taaProblem());
+            return false;
+        }
         const bool applied = crowd_.apply(want);
-        if (applied) forgetTimestamps(slots_); // apply() waited for the device: the old frames are done
+        if (applied) forgetTimestamps(slots_);  // apply() waited for the device: the old frames are done
+        if (applied && !want.taa) taa_.reset(); // the device is idle
         if (applied && reframe) camera_ = frameCrowd(crowd_.crowd().bounds, aspect());
         return applied;
     }
@@ -200,6 +213,7 @@ class Viewer final : public CommandHost {
         started_ = false;
         // Not VK_CHECK: after a failure (a lost device) everything must still be freed.
         if (ctx_.device != VK_NULL_HANDLE) vkDeviceWaitIdle(ctx_.device);
+        taa_.reset();
         overlay_.shutdown();
         crowd_.release();
         destroyFrameSlots(ctx_, slots_);
@@ -223,10 +237,18 @@ class Viewer final : public CommandHost {
     }
     FrameReport report() const { return {fps_, frame_ms_, costs_, crowd_, cpu_.upload_bytes, triangles_}; }
     bool canScreenshot() const { return swapchain_.can_copy && copyableFormat(swapchain_.format); }
+    // Why temporal anti-aliasing cannot run here ("" when it can).
+    std::string taaProblem() const {
+        if (!ctx_.depth_sampled) return "this device cannot sample the depth format (D32_SFLOAT) it reads";
+        if (swapchain_.swapchain != VK_NULL_HANDLE && !swapchain_.can_blit)
+            return "the window's images cannot be written by a transfer (TRANSFER_DST usage)";
+        return "";
+    }
 
     void recreateSwapchain() {
         VK_CHECK(vkDeviceWaitIdle(ctx_.device));
         forgetTimestamps(slots_);
+        taa_.reset(); // made again for the new extent by the next frame
         const VkFormat before = swapchain_.format;
         const VkRenderPass pass_before = swapchain_.overlay_pass;
         int w = 0, h = 0;
@@ -274,9 +296,14 @@ class Viewer final : public CommandHost {
         costs_.cpu_ui_ms = render::millisecondsSince(ui_start);
 
         time_ += float(std::min(seconds, 0.25) * speed_);
+        // Temporal anti-aliasing: the crowd through a jittered camera into the TAA's images.
+        const bool taa = crowd_.state().taa && taaProblem().empty();
+        if (taa && !taa_) taa_ = std::make_unique<ViewerTaa>(allocator_, swapchain_.extent);
+        glm::mat4 view_projection = viewProjection(camera_, aspect());
+        if (taa) view_projection = taa_->jitter(view_projection);
         // This slot's last frame has finished (waitForSlot): its per-frame buffers are free to write.
         // Without a renderer (a failed rebuild left none): the overlay alone.
-        cpu_ = crowd_.update(slot, viewProjection(camera_, aspect()), time_, light_);
+        cpu_ = crowd_.update(slot, view_projection, time_, light_);
         costs_.cpu_sample_ms = cpu_.sample_ms;
         costs_.cpu_skin_ms = cpu_.skin_ms;
         costs_.cpu_upload_ms = cpu_.upload_ms;
@@ -290,15 +317,20 @@ class Viewer final : public CommandHost {
             screenshot = false;
         }
         beginFrame(ctx_, f);
-        const gpu::FrameTargets target{swapchain_.images[image], swapchain_.views[image], swapchain_.depth.image,
-                                       swapchain_.depth.view,    swapchain_.extent,       render::kBackground};
-        crowd_.record(f.cmd, slot, target, ctx_.depth_pyramid);
+        gpu::FrameTargets target{swapchain_.images[image], swapchain_.views[image], swapchain_.depth.image,
+                                 swapchain_.depth.view,    swapchain_.extent,       render::kBackground};
+        std::vector<gpu::Pass> after; // the TAA pass
+        if (taa) {
+            target = taa_->targets(swapchain_.depth);
+            after.push_back(taa_->pass(target, swapchain_.images[image]));
+        }
+        crowd_.record(f.cmd, slot, target, ctx_.depth_pyramid, after);
         endPass(f.cmd, f, "crowd");
         overlay_.record(f.cmd, swapchain_, image);
         endPass(f.cmd, f, "overlay");
         if (screenshot)
-            recordCopy(allocator_, shot_, f.cmd, target.color, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, swapchain_.extent,
-                       swapchain_.format);
+            recordCopy(allocator_, shot_, f.cmd, swapchain_.images[image], VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                       swapchain_.extent, swapchain_.format);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         costs_.cpu_record_ms = render::millisecondsSince(record_start);
 
@@ -330,7 +362,8 @@ class Viewer final : public CommandHost {
     LiveCrowd crowd_;
     Commands commands_;
     Screenshot shot_;
-    bool started_ = false; // run() began: shutdown() has something to free
+    std::unique_ptr<ViewerTaa> taa_; // with TAA on, for the swapchain's extent (made by the first frame that needs it)
+    bool started_ = false;           // run() began: shutdown() has something to free
     bool quit_ = false;
     float speed_ = 1.0f;
     float time_ = 0.0f;

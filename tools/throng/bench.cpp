@@ -159,7 +159,7 @@ nlohmann::json measure(HeadlessDevice& device, std::span<const BakedAsset* const
     if (v.dual_quaternion) job.skinning = Skinning::DualQuaternion;
     if (v.hardware) job.raster = Raster::Hardware;
     job.velocity = v.velocity;
-    job.taa = v.taa;
+    job.taa = job.taa || v.taa;                                 // --aa taa: every series
     if (!techniqueTakesLayers(v.technique)) job.layers.clear(); // --layer: for the series that blend layers
 
     job.model_shares = o.shares;

@@ -246,6 +246,15 @@ void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
                 return "on, off or texels from 16 to 16384, not '" + text + "'";
             return {};
         });
+    command->add_option("--ground", flags.ground,
+                        "A ground under the crowd, lit as the members are and receiving their shadows with --shadows: "
+                        "on (default) or off");
+    command
+        ->add_option("--aa", flags.aa,
+                     "Anti-aliasing: off (default), or taa (temporal: frames drawn through sub-pixel jitters, blended "
+                     "along the motion vectors; render draws at least " +
+                         std::to_string(kTaaFrames) + " frames to converge; the viewer's console: aa)")
+        ->check(CLI::IsMember({"off", "taa"}));
     command
         ->add_option(
             "--attach", flags.attach,
@@ -318,6 +327,8 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options) {
     parseSkinning(flags.skinning, options.skinning); // likewise
     options.vertex_cache_bytes = vertexCacheBytes(flags);
     options.shadows.size = shadowMapSize(flags);
+    options.ground = flags.ground;
+    options.shadows.ground = flags.ground;
     options.layers = flags.layers;
 }
 
@@ -326,6 +337,7 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     parseViewKind(flags.view, job.view); // the parser admits only overview and street
     job.simulate = flags.simulate;
     job.light_direction = lightDirection(flags);
+    job.taa = flags.aa == "taa";
 }
 
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
@@ -455,12 +467,6 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     render_cmd->add_option(
         "--velocity", render.velocity,
         "Also write motion vectors: the last frame's, as a PNG (hue: direction, brightness: length)");
-    render_cmd
-        ->add_option("--aa", render.aa,
-                     "Anti-aliasing: off, or taa (temporal: jittered frames blended along the motion vectors; draws "
-                     "at least " +
-                         std::to_string(kTaaFrames) + " frames)")
-        ->check(CLI::IsMember({"off", "taa"}));
     addCrowdFlags(render_cmd, render.crowd);
 
     BenchOptions& bench = c.bench;
@@ -617,6 +623,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         view.root_motion = view_crowd.root_motion;
         view.events = view_crowd.events;
         view.light = view_crowd.light;
+        view.taa = view_crowd.aa == "taa";
         if (findTechnique(view.technique) == nullptr)
             return usage("--technique: unknown technique '" + view.technique + "' (available: " + techniqueList() +
                          ")");

@@ -57,6 +57,8 @@ struct CrowdFlags {
     std::string vertex_cache = "auto"; // MiB of the compute rasterizer's vertex cache, or auto (kVertexCacheAuto)
     bool simulate = false;             // members move on the GPU (src/sim/): TechniqueInfo::members_on_gpu
     std::string shadows = "off";       // off | on (2048) | texels a side of the shadow map
+    bool ground = true;                // a ground under the crowd (CrowdOptions::ground; with shadows, receiving them)
+    std::string aa = "off";            // off | taa: temporal anti-aliasing (CrowdJob::taa; the viewer's too)
     std::string skinning = "linear";   // linear | dual-quaternion (Skinning; TechniqueInfo::dual_quaternion)
     std::vector<std::string> attach;   // props: JOINT=MODEL[,offset][@share%] (throng/attach.h)
     std::vector<std::string> layers;   // pose, cpu, palette(-ubo), bonetex: CLIP@JOINT[,WEIGHT][@SHARE%]
@@ -72,10 +74,10 @@ uint32_t shadowMapSize(const CrowdFlags& flags);
 // The bytes of --vertex-cache (CrowdJob::vertex_cache_bytes).
 uint64_t vertexCacheBytes(const CrowdFlags& flags);
 // The crowd flags into the crowd's options (throng/options.h): culling, LOD, occlusion,
-// impostors, raster, skinning, vertex cache, shadows, layers (technique, encoding, precision and
+// impostors, raster, skinning, vertex cache, shadows, the ground, layers (technique, encoding, precision and
 // swim are the subcommand's). The one place the command line's text becomes options.
 void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options);
-// ...and into a job: those, and the view, the simulation and the light.
+// ...and into a job: those, and the view, the simulation, the light and anti-aliasing.
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job);
 // --simulate with a technique that samples poses on the CPU (not TechniqueInfo::members_on_gpu):
 // the message, naming the techniques that draw a simulated crowd; else success.
@@ -105,7 +107,6 @@ struct RenderOptions {
     // Motion vectors (CrowdJob::velocity): the last frame's as a picture (velocityPicture) into
     // this PNG; empty: none drawn.
     std::string velocity;
-    std::string aa = "off"; // taa: temporal anti-aliasing over at least kTaaFrames frames (CrowdJob::taa)
     CrowdFlags crowd;
 };
 // The models of a crowd as the command line names them, MODEL[@SHARE%] each (a share in

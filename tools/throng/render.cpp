@@ -184,9 +184,8 @@ int runRender(const RenderOptions& o) {
     job.time = o.time;
     job.frames = o.frames;
     job.velocity = !o.velocity.empty();
-    job.taa = o.aa == "taa";
-    if (job.taa) job.frames = std::max(job.frames, kTaaFrames); // what it takes to converge
     applyCrowdFlags(o.crowd, job);
+    if (job.taa) job.frames = std::max(job.frames, kTaaFrames); // what it takes to converge
     // Progress on stderr once a run is long (a large crowd on lavapipe takes minutes): after a
     // second on a terminal, after ten seconds into a log.
     const auto started = std::chrono::steady_clock::now();
