@@ -89,7 +89,11 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_EQ(parse("splats 1.5").value().kind, CommandKind::Splats);
     EXPECT_EQ(parse("splats 1.5").value().number, 1.5);
     for (const char* bad : {"splats -1", "splats 9", "splats many"}) EXPECT_FALSE(parse(bad).ok()) << bad;
-    EXPECT_EQ(commandHelp().size(), 27u);
+    EXPECT_EQ(parse("aa taa").value().kind, CommandKind::Aa);
+    EXPECT_TRUE(parse("aa taa").value().on);
+    EXPECT_FALSE(parse("aa off").value().on);
+    EXPECT_NE(errorOf("aa fxaa").find("neither taa nor off"), std::string::npos);
+    EXPECT_EQ(commandHelp().size(), 28u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
