@@ -57,6 +57,8 @@ glm::mat4 streetCamera() {
     return proj * glm::lookAtRH(glm::vec3(0.0f, 1.0f, 6.0f), glm::vec3(0.0f, 0.9f, 0.0f), glm::vec3(0, 1, 0));
 }
 
+enum class Ground { None, Lit, Shadowed };
+
 class Taa : public test::WalkerSuite {
   protected:
     // `frames` frames up to `time`, 1/30 s apart (a simulation step each), `scale` times the
@@ -64,9 +66,11 @@ class Taa : public test::WalkerSuite {
     std::vector<std::vector<uint8_t>> draw(const render::Crowd& crowd, const glm::mat4& vp, uint32_t frames, float time,
                                            bool taa, uint32_t scale = 1,
                                            std::function<glm::mat4(uint32_t, render::CrowdRenderer&)> before = {},
-                                           bool simulate = false, uint32_t keep = 0, bool ground = false) const {
+                                           bool simulate = false, uint32_t keep = 0,
+                                           Ground ground = Ground::None) const {
         render::RenderSettings s;
-        if (ground) { // the ground comes with the shadows; over the same area whatever the members do
+        s.ground = ground != Ground::None;
+        if (ground == Ground::Shadowed) { // over the same area whatever the members do
             s.shadows.size = 512;
             s.shadows.area = Bounds{glm::vec3(-4.0f, 0.0f, -4.0f), glm::vec3(4.0f, 2.0f, 4.0f)};
         }
@@ -100,7 +104,9 @@ class Taa : public test::WalkerSuite {
 // camera: the flicker of consecutive frames (the mean change of each pixel's linear luma, over 8
 // pairs of frames: half the jitter's cycle) drawn plainly, with TAA after it has converged, and
 // supersampled 4 x 4 (what the motion itself changes); TAA's flicker above the reference's at
-// most half the plain frames'.
+// most half the plain frames'; its mean luma within 1% of the plain frames' (the members keep
+// their share of the picture: clamped to each pixel's 3 x 3 neighbourhood it was 1.4% lighter here,
+// 7% over the crowd of the overview).
 TEST_F(Taa, FlickerOfTheOverviewAtLeastHalved) {
     const render::Crowd crowd = crowdOf(6000);
     const glm::mat4 vp = render::crowdViewProjection(render::ViewKind::Overview, crowd, float(kWidth) / kHeight);
@@ -111,15 +117,23 @@ TEST_F(Taa, FlickerOfTheOverviewAtLeastHalved) {
         // Without TAA only the last 9 frames matter (the simulation reaches the same state however
         // many frames it is drawn in).
         const std::vector<std::vector<uint8_t>> kept =
-            draw(crowd, vp, taa ? frames + 8 : 9, time, taa, scale, {}, true, 9);
+            draw(crowd, vp, taa ? frames + 8 : 9, time, taa, scale, {}, true, 9, Ground::Lit);
         EXPECT_EQ(kept.size(), 9u);
-        double sum = 0.0;
-        for (size_t k = 0; k + 1 < kept.size(); ++k)
-            sum += meanChange(luma(kept[k], kWidth * scale, kHeight * scale, scale),
-                              luma(kept[k + 1], kWidth * scale, kHeight * scale, scale));
-        return sum / double(std::max<size_t>(kept.size(), 2) - 1);
+        double sum = 0.0, mean = 0.0;
+        for (size_t k = 0; k < kept.size(); ++k) {
+            const std::vector<double> l = luma(kept[k], kWidth * scale, kHeight * scale, scale);
+            for (double v : l) mean += v / double(l.size() * kept.size());
+            if (k + 1 < kept.size()) sum += meanChange(l, luma(kept[k + 1], kWidth * scale, kHeight * scale, scale));
+        }
+        return std::pair(sum / double(std::max<size_t>(kept.size(), 2) - 1), mean);
     };
-    const double plain = flicker(false, 1), taa = flicker(true, 1), reference = flicker(false, 4);
+    const auto [plain, plain_mean] = flicker(false, 1);
+    const auto [taa, taa_mean] = flicker(true, 1);
+    const double reference = flicker(false, 4).first;
+    // What TAA converges to is the frames' mean: the members keep their share of the picture.
+    std::printf("mean luma: plain %.5f, TAA %.5f (%+.2f%%)\n", plain_mean, taa_mean,
+                100.0 * (taa_mean - plain_mean) / plain_mean);
+    EXPECT_NEAR(taa_mean, plain_mean, 0.01 * plain_mean);
     // TAA's frames may change less than the reference's: the blend also smooths the walkers'
     // own motion over a few frames, which the supersampled frames show whole.
     std::printf("mean luma change a frame: plain %.5f, TAA %.5f (%.1fx less), 4x4 supersampled %.5f; above the "
@@ -184,7 +198,10 @@ TEST_F(Taa, NoGhostBehindAWalkerCrossingTheStreet) {
 // have no motion (the vectors say their history is good), but what they showed is gone; the TAA
 // picture 4 frames later shows what the plain frame does on all but a few of those pixels. (With
 // the clamp only where pixels moved, as the second session's TAA had it, and the depth test, 85
-// of them stayed 24/255 or more off: its shadow, fading at 4% a frame.)
+// of them stayed 24/255 or more off: its shadow, fading at 4% a frame.) Where it stands now is
+// measured, not asserted: at this size its legs are two pixels wide and swing several pixels a
+// frame (the frames are a 30th of a second apart), and its new shadow on the still ground fades
+// in through the 5 x 5 box; a third of those pixels differ from the plain frame by 24/255.
 TEST_F(Taa, NoGhostWhereAStillWalkerStood) {
     render::Crowd crowd = crowdOf(1);
     crowd.instances[0].position_scale = glm::vec4(-1.0f, 0.0f, 0.0f, 1.0f);
@@ -198,25 +215,32 @@ TEST_F(Taa, NoGhostWhereAStillWalkerStood) {
         }
         return vp;
     };
-    const std::vector<uint8_t> taa = draw(crowd, vp, frames, 1.0f, true, 1, jump, false, 0, true).front();
-    const std::vector<uint8_t> plain = draw(crowd, vp, frames, 1.0f, false, 1, jump, false, 0, true).front();
+    const std::vector<uint8_t> taa = draw(crowd, vp, frames, 1.0f, true, 1, jump, false, 0, Ground::Shadowed).front();
+    const std::vector<uint8_t> plain =
+        draw(crowd, vp, frames, 1.0f, false, 1, jump, false, 0, Ground::Shadowed).front();
     // Where it stood: the pixels the plain frame 39 showed it on (differing from the sky), less a
     // pixel round where it stands now.
-    const std::vector<uint8_t> before = draw(crowd, vp, 40, 1.0f, false, 1, jump, false, 0, true).front();
+    const std::vector<uint8_t> before = draw(crowd, vp, 40, 1.0f, false, 1, jump, false, 0, Ground::Shadowed).front();
     render::Crowd away = crowd; // nothing in sight
     away.instances[0].position_scale.x = 1000.0f;
-    const std::vector<uint8_t> empty = draw(away, vp, 1, 1.0f, false, 1, {}, false, 0, true).front();
-    size_t stood = 0, ghost = 0;
+    const std::vector<uint8_t> empty = draw(away, vp, 1, 1.0f, false, 1, {}, false, 0, Ground::Shadowed).front();
+    size_t stood = 0, ghost = 0, stands = 0, faint = 0;
     for (size_t i = 0; i < size_t(kWidth) * kHeight; ++i) {
         auto differs = [&](const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, int by) {
             for (int c = 0; c < 3; ++c)
                 if (std::abs(int(a[i * 4 + c]) - int(b[i * 4 + c])) > by) return true;
             return false;
         };
+        if (differs(plain, empty, 8)) { // where it stands now (and its shadow)
+            ++stands;
+            faint += differs(taa, plain, 24) ? 1 : 0;
+        }
         if (!differs(before, empty, 8) || differs(plain, empty, 0)) continue;
         ++stood;
         ghost += differs(taa, plain, 24) ? 1 : 0;
     }
+    std::printf("where it stands now: %zu pixels, %zu differ from the frame without TAA by more than 24/255\n", stands,
+                faint);
     if (const char* dump = std::getenv("THRONG_TAA_DUMP")) {
         (void)gpu::writePng(std::string(dump) + "-taa.png", taa, kWidth, kHeight);
         (void)gpu::writePng(std::string(dump) + "-plain.png", plain, kWidth, kHeight);

@@ -6,11 +6,12 @@
 // this frame (drawn through a projection jittered by a sub-pixel Halton offset), filtered at the
 // pixel centre, blended with the accumulated picture of the frames before, fetched from where the
 // pixel's motion vector says its surface was (bilinear) and clamped to the box of this frame's
-// 3 x 3 neighbourhood in YCoCg (what the pixel may show now: a history of another surface, after a
-// disocclusion or a change of light, falls outside it and is pulled in); dropped where the depth
-// says the surface was hidden last frame. Writes the new accumulated picture (linear RGB; alpha:
-// the distance of the pixel's surface, for the next frame's depth test); the caller copies it
-// into the frame's colour image.
+// neighbourhood in YCoCg (what the pixel may show now: a history of another surface, after a
+// disocclusion or a change of light, falls outside it and is pulled in): 5 x 5 for a still
+// surface, 3 x 3 for one that moved a pixel; dropped where the depth says another surface stood
+// there last frame. Writes the new accumulated picture (linear RGB; alpha: the distance of the
+// pixel's surface, for the next frame's depth test); the caller copies it into the frame's
+// colour image.
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -20,9 +21,10 @@ layout(set = 0, binding = 2) uniform sampler2D history;  // the accumulated pict
 layout(set = 0, binding = 3, rgba16f) uniform writeonly image2D result;
 layout(set = 0, binding = 4) uniform sampler2D depth;    // the frame's depth, reversed Z (0: nothing drawn)
 
-// The history is another surface's where its distance differs from this frame's by more than
-// this fraction: a member standing on the ground of the overview, 0.5% nearer than the ground at
-// 300 units, keeps its history; the ground behind a member of the street view does not.
+// The history is another surface's where this frame's distance lies beyond all of the last
+// frame's around it by more than this fraction: in the overview a member and the ground behind
+// its head lie within 3% of each other (a member 1.8 units tall seen from 100 units at 35
+// degrees), in the street view a member and what is behind it far more.
 const float kDepthTolerance = 0.1;
 
 layout(push_constant) uniform Push {
@@ -63,6 +65,19 @@ void main() {
             hi = max(hi, c);
         }
     vec3 now = sum / weights;
+    // For a still surface the box over 5 x 5: a member a pixel or two tall stays inside the
+    // neighbourhood of every pixel its share reaches through the 3 x 3 filter, whatever the
+    // jitter; a 3 x 3 box lost it in the frames the jitter moved it out, and the clamp then took
+    // its share out of the picture (the overview greyed toward the ground's colour by 7%). A
+    // moving one keeps the 3 x 3 box: a limb two pixels wide swinging by.
+    vec3 wide_lo = lo, wide_hi = hi;
+    for (int dy = -2; dy <= 2; ++dy)
+        for (int dx = -2; dx <= 2; ++dx) {
+            if (abs(dx) < 2 && abs(dy) < 2) continue; // the 3 x 3 above
+            vec3 c = toYCoCg(texelFetch(current, clamp(p + ivec2(dx, dy), ivec2(0), size - 1), 0).rgb);
+            wide_lo = min(wide_lo, c);
+            wide_hi = max(wide_hi, c);
+        }
     float d = texelFetch(depth, p, 0).r;
     float distance = distanceOf(d);
     // The surface's own motion: the vector less the jitter's change it holds; where nothing was
@@ -70,26 +85,29 @@ void main() {
     vec2 v = d > 0.0 ? texelFetch(velocity, p, 0).xy - push.jitter_delta : vec2(0.0);
     vec2 at = vec2(p) + 0.5 - v; // where it was
     bool inside = all(greaterThanEqual(at, vec2(0.0))) && all(lessThan(at, push.size));
-    // Disoccluded: every pixel within one of where the surface was showed something nearer last
-    // frame (it was hidden behind them): the history is dropped, however wide the neighbourhood's
-    // box (a surface of the colours around it, come out from behind). Within one: a member a
-    // pixel or two wide moves in and out of single pixels from one jitter to the next. Only
-    // nearer: in a dense crowd a pixel's member changes from one frame to the next.
-    uint nearer = 0u;
+    // What stood around there last frame: the nearest and farthest distance of the pixels within
+    // one of where the surface was (within one: a member a pixel or two wide moves in and out of
+    // single pixels from one jitter to the next, its neighbours' history holds both it and what
+    // is behind it). Farther than all of it: the surface was hidden behind them (a disocclusion,
+    // which the colours may not show); nearer than all of it: it came in front of them (a member
+    // teleported or added, which has no motion to say so). Either way the history there is
+    // another surface's and is dropped.
+    float nearest = 1e30, farthest = 0.0;
     for (int dy = -1; dy <= 1 && inside; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             float was_at = texelFetch(history, clamp(ivec2(at) + ivec2(dx, dy), ivec2(0), size - 1), 0).a;
-            nearer += was_at < (1.0 - kDepthTolerance) * distance ? 1u : 0u;
+            nearest = min(nearest, was_at);
+            farthest = max(farthest, was_at);
         }
-    if (push.first != 0u || !inside || nearer == 9u) {
-        // Nothing to accumulate: off screen last frame, or hidden then.
+    bool other = (1.0 - kDepthTolerance) * distance > farthest || distance < (1.0 - kDepthTolerance) * nearest;
+    if (push.first != 0u || !inside || other) {
+        // Nothing to accumulate: off screen last frame, or another surface there then.
         imageStore(result, p, vec4(texelFetch(current, p, 0).rgb, distance));
         return;
     }
-    // Clamped to this frame's neighbourhood: what the pixel showed may be another surface now
-    // (a member moved away, a shadow moved, one teleported in). The filtered estimate and the
-    // small weight keep the sub-pixel members' accumulation inside the box (docs/IN_MOTION.md).
+    // Clamped to this frame's neighbourhood: what the pixel showed may be another surface now (a
+    // member walked away, a shadow moved), the box's size as far as the surface moved.
     vec3 was = toYCoCg(textureLod(history, at / push.size, 0.0).rgb);
-    vec3 before = fromYCoCg(clamp(was, lo, hi));
+    vec3 before = fromYCoCg(mix(clamp(was, wide_lo, wide_hi), clamp(was, lo, hi), clamp(length(v), 0.0, 1.0)));
     imageStore(result, p, vec4(mix(before, now, push.blend), distance));
 }
