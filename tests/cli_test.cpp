@@ -327,6 +327,39 @@ TEST(Cli, RenderWritesTheMotionVectorsPicture) {
     EXPECT_FALSE(std::filesystem::exists(png));
 }
 
+// --aa and --ground on the command line: render draws the TAA pass after the crowd's and the
+// ground under it by default, leaves the ground out with --ground off; bench times the `taa`
+// pass of every series with --aa taa.
+TEST(Cli, AntiAliasingAndTheGround) {
+    const auto dir = throng::test::scratchDir("taa");
+    const std::string png = (dir / "crowd.png").string(), json = (dir / "bench.json").string();
+    const CliRun taa = run("render --instances 40 --size 160x90 --frames 2 --aa taa --validate --out " + png);
+    ASSERT_EQ(taa.exit_code, 0) << taa.err;
+    EXPECT_NE(taa.out.find(", taa "), std::string::npos) << "no taa pass\n" << taa.out;
+    EXPECT_NE(taa.out.find(" ground "), std::string::npos) << "no ground by default\n" << taa.out;
+    const CliRun bare = run("render --instances 40 --size 160x90 --frames 2 --ground off --validate --out " + png);
+    ASSERT_EQ(bare.exit_code, 0) << bare.err;
+    EXPECT_EQ(bare.out.find(" ground "), std::string::npos) << bare.out;
+    EXPECT_EQ(bare.out.find(", taa "), std::string::npos) << bare.out;
+    const CliRun bench = run("bench --techniques baked,static --instances 30 --frames 2 --warmup 1 --size 160x90 "
+                             "--aa taa --validate --json " +
+                             json);
+    ASSERT_EQ(bench.exit_code, 0) << bench.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    ASSERT_EQ(report["results"].size(), 2u);
+    for (const nlohmann::json& result : report["results"]) {
+        ASSERT_FALSE(result.contains("error")) << result.dump();
+        std::vector<std::string> names;
+        for (const nlohmann::json& p : result["passes"]) names.push_back(p["name"]);
+        ASSERT_FALSE(names.empty());
+        EXPECT_EQ(names.back(), "taa") << result.dump();
+        EXPECT_NE(std::find(names.begin(), names.end(), "ground"), names.end()) << result.dump();
+    }
+    const CliRun wrong = run("render --instances 4 --size 160x90 --aa msaa --out " + png);
+    EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
+}
+
 // The GPU-driven crowd through the CLI: a simulated, culled street view with its passes named in
 // the report, the members in view and per LOD, and a simulated crowd refused by the techniques
 // that sample poses on the CPU.
