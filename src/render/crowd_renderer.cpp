@@ -339,14 +339,11 @@ TechniqueStats CrowdRenderer::update(uint32_t slot, const glm::mat4& view_projec
         changed_first_ = changed_end_ = 0;
         member_area_stale_ = true;
     }
-    if (shadows_ != nullptr || ground_ != nullptr) {
-        if (member_area_stale_ && setup_.shadows.area.min == setup_.shadows.area.max) {
-            member_area_ =
-                memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds, model_clips_);
-            member_area_stale_ = false;
-        }
-        if (shadows_ != nullptr) shadows_->update(slot, light_direction, member_area_);
+    if ((shadows_ != nullptr || ground_ != nullptr) && member_area_stale_ && !givenArea()) {
+        member_area_ = memberArea(std::span(records_).first(crowd_->liveMembers()), setup_.clip_bounds, model_clips_);
+        member_area_stale_ = false;
     }
+    if (shadows_ != nullptr) shadows_->update(slot, light_direction, area());
     technique_->update(slot, time);
     f.cpu = technique_->stats();
     return f.cpu;
@@ -418,9 +415,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.impostors = impostors_.get();
     frame.shadows = shadows_.get();
     frame.ground = ground_.get();
-    frame.ground_area = shadows_ != nullptr                                  ? shadows_->area(slot)
-                        : setup_.shadows.area.min == setup_.shadows.area.max ? member_area_
-                                                                             : setup_.shadows.area;
+    frame.ground_area = area();
     frame.constants = crowdConstants(f.view_projection, f.time, *asset_, f.light);
     frame.cull = cull;
     frame.viewport = targets.extent;

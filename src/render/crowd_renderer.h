@@ -217,6 +217,9 @@ class CrowdRenderer {
     std::unique_ptr<ShadowMap> shadows_;
     std::unique_ptr<Ground> ground_; // CrowdOptions::ground, or ShadowSettings::ground with shadows; else null
     Bounds member_area_; // the members' box (shadows or the ground without a given area), kept with the records
+    // The box shadows and the ground cover: ShadowSettings::area when given, else the members'.
+    bool givenArea() const { return setup_.shadows.area.min != setup_.shadows.area.max; }
+    const Bounds& area() const { return givenArea() ? setup_.shadows.area : member_area_; }
     bool member_area_stale_ = true;
     std::unique_ptr<CrowdGpu> crowd_;
     std::unique_ptr<CrowdMotion> motion_;

@@ -192,26 +192,17 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                    std::chrono::duration<double>(std::max(s.settle_seconds, 0.0f)));
         uint32_t submitted = 0;
-        glm::vec2 last_jitter(0.0f);
         for (uint32_t i = 0; i < frames; ++submitted) {
             if (s.progress) s.progress(i, frames);
             const uint32_t slot = submitted % kFramesInFlight;
             Slot& f = slots[slot];
             finish(slot);
             glm::mat4 vp = s.before_frame ? s.before_frame(i, *renderer) : view_projection;
-            const glm::vec2 jitter = s.taa ? taaJitter(i) : glm::vec2(0.0f);
-            if (s.taa) vp = jitterProjection(vp, jitter, {s.width, s.height});
+            if (taa) vp = taa->jitter(vp);
             renderer->update(slot, vp, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
             gpu::beginFrame(ctx, f, 0);
             std::vector<gpu::Pass> after;
-            if (taa) {
-                TaaFrame t;
-                t.targets = targets;
-                t.jitter = jitter;
-                t.previous_jitter = last_jitter;
-                after.push_back(taa->pass(t));
-                last_jitter = jitter;
-            }
+            if (taa) after.push_back(taa->pass(TaaFrame{targets}));
             renderer->record(f.cmd, slot, targets, ctx.depth_pyramid || s.taa, after);
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,

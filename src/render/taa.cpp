@@ -87,6 +87,12 @@ TemporalAA::TemporalAA(gpu::Allocator& a, VkExtent2D extent)
 
 TemporalAA::~TemporalAA() = default;
 
+glm::mat4 TemporalAA::jitter(const glm::mat4& view_projection) {
+    previous_ = jitter_;
+    jitter_ = taaJitter(frames_);
+    return jitterProjection(view_projection, jitter_, extent_);
+}
+
 gpu::Pass TemporalAA::pass(const TaaFrame& frame) {
     Objects& o = *objects_;
     const gpu::FrameTargets& t = frame.targets;
@@ -108,14 +114,17 @@ gpu::Pass TemporalAA::pass(const TaaFrame& frame) {
     gpu::Pass p;
     p.name = "taa";
     p.kind = gpu::PassKind::Compute;
-    p.record = [this, frame, index](VkCommandBuffer cmd) { record(cmd, frame, index); };
+    p.record = [this, frame, index, delta = jitter_ - previous_, jitter = jitter_](VkCommandBuffer cmd) {
+        record(cmd, frame, index, delta, jitter);
+    };
     // The velocity target is written only by passes that write the colour too (ColorDepth).
     p.reads = gpu::kColorTarget | gpu::kDepthTarget;
     p.writes = gpu::kColorTarget;
     return p;
 }
 
-void TemporalAA::record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index) const {
+void TemporalAA::record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index, glm::vec2 jitter_delta,
+                        glm::vec2 jitter) const {
     const Objects& o = *objects_;
     const gpu::FrameTargets& t = frame.targets;
     const uint32_t k = index % 2;
@@ -131,8 +140,8 @@ void TemporalAA::record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t ind
     gpu::transitionImage(cmd, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &o.sets[k], 0, nullptr);
-    const Push push{glm::vec2(float(extent_.width), float(extent_.height)), frame.jitter - frame.previous_jitter,
-                    frame.jitter, kTaaBlend, index == 0 ? 1u : 0u};
+    const Push push{glm::vec2(float(extent_.width), float(extent_.height)), jitter_delta, jitter, kTaaBlend,
+                    index == 0 ? 1u : 0u};
     vkCmdPushConstants(cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     vkCmdDispatch(cmd, (extent_.width + 7) / 8, (extent_.height + 7) / 8, 1);
     // The result into the output (a blit converts to its format and encoding).

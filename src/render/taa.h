@@ -29,10 +29,9 @@ glm::mat4 jitterProjection(const glm::mat4& view_projection, glm::vec2 jitter, V
 // One frame's anti-aliasing: what TemporalAA::pass() reads and where its result goes.
 struct TaaFrame {
     // The frame's targets, left by the crowd's passes in their attachment layouts: colour drawn
-    // through jitterProjection(.., jitter, ..) (SAMPLED usage; read through its sRGB view),
-    // depth (SAMPLED usage) and velocity (its motion vectors, SAMPLED usage).
+    // through TemporalAA::jitter()'s camera (SAMPLED usage; read through its sRGB view), depth
+    // (SAMPLED usage) and velocity (its motion vectors, SAMPLED usage).
     gpu::FrameTargets targets;
-    glm::vec2 jitter{0.0f}, previous_jitter{0.0f}; // this frame's and the last frame's (none on the first)
     // Where the anti-aliased picture is blitted (TRANSFER_DST usage; a format blits convert to):
     // null: targets.color. Moved from `output_before` (UNDEFINED: its contents are not kept) to
     // TRANSFER_DST, then to `output_after`.
@@ -49,6 +48,9 @@ class TemporalAA {
     TemporalAA(const TemporalAA&) = delete;
     TemporalAA& operator=(const TemporalAA&) = delete;
 
+    // This frame's camera: `view_projection` shifted by the next sub-pixel offset (taaJitter of
+    // the frames so far). Once a frame, before its pass().
+    glm::mat4 jitter(const glm::mat4& view_projection);
     // The `taa` pass (compute; placed after the passes that draw the frame, whose barriers and
     // timestamps it shares: CrowdRenderer::record's `after`): `frame`'s colour blended with the
     // picture accumulated over the frames before (none on the first pass), reprojected by the
@@ -58,16 +60,17 @@ class TemporalAA {
     // one queue; the targets' views change only while the GPU is idle (the descriptor sets
     // reading them are rewritten).
     gpu::Pass pass(const TaaFrame& frame);
-    uint32_t frames() const { return frames_; } // passes made so far
 
   private:
-    void record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index) const;
+    void record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index, glm::vec2 jitter_delta,
+                glm::vec2 jitter) const;
     struct Objects;
     gpu::Allocator* allocator_;
     VkExtent2D extent_{};
-    gpu::OwnedImage pictures_[2]; // the accumulated picture, this frame's and the last's in turn
-    uint32_t frames_ = 0;
-    std::unique_ptr<Objects> objects_; // pipeline, layout, samplers, descriptor pool
+    gpu::OwnedImage pictures_[2];             // the accumulated picture, this frame's and the last's in turn
+    uint32_t frames_ = 0;                     // passes made so far
+    glm::vec2 jitter_{0.0f}, previous_{0.0f}; // this frame's offset and the last frame's (0 before the first)
+    std::unique_ptr<Objects> objects_;        // pipeline, layout, samplers, descriptor pool
 };
 
 } // namespace throng::render

@@ -13,12 +13,6 @@ ViewerTaa::ViewerTaa(gpu::Allocator& a, VkExtent2D extent) : extent_(extent), ta
                                                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
 }
 
-glm::mat4 ViewerTaa::jitter(const glm::mat4& view_projection) {
-    last_ = jitter_;
-    jitter_ = render::taaJitter(frame_++);
-    return render::jitterProjection(view_projection, jitter_, extent_);
-}
-
 gpu::FrameTargets ViewerTaa::targets(const gpu::Image& depth) const {
     gpu::FrameTargets t;
     t.color = color_->image;
@@ -35,8 +29,6 @@ gpu::FrameTargets ViewerTaa::targets(const gpu::Image& depth) const {
 gpu::Pass ViewerTaa::pass(const gpu::FrameTargets& targets, VkImage output) {
     render::TaaFrame f;
     f.targets = targets;
-    f.jitter = jitter_;
-    f.previous_jitter = last_;
     f.output = output;
     f.output_before = VK_IMAGE_LAYOUT_UNDEFINED; // the whole image is written
     f.output_after = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;

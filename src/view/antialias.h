@@ -20,7 +20,7 @@ class ViewerTaa {
     ViewerTaa(gpu::Allocator& allocator, VkExtent2D extent);
 
     // This frame's camera: `view_projection` jittered by the next sub-pixel offset. Once a frame.
-    glm::mat4 jitter(const glm::mat4& view_projection);
+    glm::mat4 jitter(const glm::mat4& view_projection) { return taa_.jitter(view_projection); }
     // The crowd's targets this frame: the viewer's colour and velocity images, the swapchain's
     // `depth` (SAMPLED usage).
     gpu::FrameTargets targets(const gpu::Image& depth) const;
@@ -33,8 +33,6 @@ class ViewerTaa {
     VkExtent2D extent_{};
     gpu::OwnedImage color_, velocity_;
     render::TemporalAA taa_;
-    uint32_t frame_ = 0;
-    glm::vec2 jitter_{0.0f}, last_{0.0f};
 };
 
 } // namespace throng::view
