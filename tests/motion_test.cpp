@@ -155,7 +155,7 @@ TEST_F(Motion, TheLastFrameWarpedByTheVectorsIsThisFrame) {
     const render::Crowd crowd = crowdOf(300);
     const auto [before, now] = streetCameras(crowd, glm::vec3(0.1f, 0.0f, -0.05f));
     const float step = 1.0f / 30.0f, time = 0.8f;
-    for (const char* technique : {"baked", "vat", "procedural"})
+    for (const char* technique : {"baked", "vat", "procedural", "pose"})
         for (Raster raster : {Raster::Hardware, Raster::Compute}) {
             const render::RenderOutput last = draw(crowd, technique, {before}, time - step, step, 0.0f, {}, raster);
             const render::RenderOutput o = draw(crowd, technique, {before, now}, time, step, 0.0f, {}, raster);
@@ -274,4 +274,42 @@ TEST_F(Motion, ATeleportedMemberHasNoMotion) {
     ASSERT_GT(moving, 200u);
     EXPECT_LT(worst_still, 1e-3);
     EXPECT_GE(double(right), 0.999 * double(moving));
+}
+
+// Technique `pose` keeps its own previous pose (a second palette, from each member's last record
+// at the last frame's time): a walking crowd seen by a still camera, frames a tenth of a second
+// apart, has only its limbs' motion, and pose's vectors agree with baked's (which skins the
+// previous frame from the same clips, baked) on the pixels where both show the same surface (the
+// same depth within 0.1%) and the limbs moved (baked's vector over 0.5 px): at least 95% within
+// 0.25 px (baked samples its frames, pose the keys), through both rasterizers. Without the second
+// pose its vectors there were zero.
+TEST_F(Motion, PoseVectorsCarryTheLimbs) {
+    const render::Crowd crowd = crowdOf(300);
+    const glm::mat4 still = streetCameras(crowd, glm::vec3(0.0f)).second;
+    const float step = 0.1f, time = 0.8f;
+    for (Raster raster : {Raster::Hardware, Raster::Compute}) {
+        const render::RenderOutput baked = draw(crowd, "baked", {still, still}, time, step, 0.0f, {}, raster);
+        const render::RenderOutput pose = draw(crowd, "pose", {still, still}, time, step, 0.0f, {}, raster);
+        ASSERT_EQ(baked.velocity.size(), pose.velocity.size());
+        size_t pixels = 0, moving = 0, agree = 0;
+        double baked_motion = 0.0, worst = 0.0;
+        for (size_t i = 0; i < baked.velocity.size(); ++i) {
+            const float a = baked.depth[i], b = pose.depth[i];
+            if (a <= 0.0f || b <= 0.0f || std::abs(a - b) > 1e-3f * a) continue;
+            ++pixels;
+            const float motion = glm::length(baked.velocity[i]);
+            if (motion <= 0.5f) continue;
+            ++moving;
+            baked_motion += motion;
+            const double error = glm::length(baked.velocity[i] - pose.velocity[i]);
+            worst = std::max(worst, error);
+            if (error <= 0.25) ++agree;
+        }
+        std::printf("%-8s %zu pixels both show, %zu of them moving (baked's mean %.2f px): pose within 0.25 px on "
+                    "%.2f%%, worst %.3f px\n",
+                    toString(raster), pixels, moving, baked_motion / double(std::max<size_t>(moving, 1)),
+                    100.0 * double(agree) / double(std::max<size_t>(moving, 1)), worst);
+        ASSERT_GT(moving, 1000u) << "the limbs hardly move: nothing to tell";
+        EXPECT_GE(double(agree), 0.95 * double(moving)) << toString(raster);
+    }
 }

@@ -326,7 +326,7 @@ std::optional<DecodedCache> runCachePass(gpu::Allocator& allocator, const render
     std::vector<gpu::Pass> passes;
     if (drawn != nullptr) {
         drawn->update(0, time);                        // palette: the CPU writes the slot's palettes
-        drawn->addPreparePasses(passes, 0, constants); // pose: its `pose` pass
+        drawn->addPreparePasses(passes, 0, constants, nullptr); // pose: its `pose` pass
     }
     DecodedCache r;
     r.prepare_passes = passes.size();

@@ -165,10 +165,11 @@ struct CrowdRendererDesc : CrowdOptions {
     // draws into the target: the compute rasterizer's (a second skinning of each pixel's
     // triangle in the resolve; a splat moves as its centre), every technique's draws (each
     // vertex placed twice), impostors (their quads) and the ground (CrowdOptions::ground; the camera's
-    // motion). The techniques that pose members from palettes or vertices made each frame
-    // (pose, palette, palette-ubo, bonetex, cpu) keep no previous pose: their vectors carry each
-    // member's move and the camera's, not its limbs' (baked, vat, procedural and static are
-    // exact). Pixels throng does not draw keep what the target held (cleared: 0).
+    // motion). Technique pose poses each member a second time as the last frame drew it (a
+    // second palette buffer); the techniques fed by the CPU's palettes or vertices (palette,
+    // palette-ubo, bonetex, cpu) keep no previous pose: their vectors carry each member's move
+    // and the camera's, not its limbs' (baked, vat, procedural, static and pose are exact).
+    // Pixels throng does not draw keep what the target held (cleared: 0).
     VkFormat velocity_format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{}; // of every RenderTarget (required)
     // The crowd simulation on the GPU moves the members (walkers, or a school for the techniques

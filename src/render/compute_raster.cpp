@@ -523,6 +523,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     if (options.shadows != nullptr) options.shadows->addBindings(bindings, kStages);
     if (palettes) { // a buffer or an image (the other a placeholder)
         bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
         bindings.push_back({THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     }
     if (source == Source::Vertices)
@@ -651,9 +652,11 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
+            const VkBuffer current = p.buffer != VK_NULL_HANDLE ? p.buffer : crowd.instances();
             const gpu::DescriptorWrite palette[] = {
-                gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE,
-                                              p.buffer != VK_NULL_HANDLE ? p.buffer : crowd.instances()),
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, current),
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE,
+                                              motion_vectors_ && p.previous != VK_NULL_HANDLE ? p.previous : current),
                 gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, asset.point,
                                               p.image != VK_NULL_HANDLE ? p.image : asset.white.view)};
             gpu::writeDescriptors(ctx.device, target, palette);

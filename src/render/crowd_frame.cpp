@@ -20,7 +20,7 @@ float addCrowdPasses(std::vector<gpu::Pass>& passes, uint32_t slot, const CrowdF
     const ShadowMap* shadows = frame.crowd != nullptr ? frame.shadows : nullptr;
     // The technique's own passes before anything draws with them: its uploads, pose's palettes
     // (the shadow pass and the compute rasterizer read them too).
-    frame.technique->addPreparePasses(passes, slot, constants);
+    frame.technique->addPreparePasses(passes, slot, constants, previous ? &*previous : nullptr);
     auto techniquePasses = [&] { addDrawPass(passes, *frame.technique, slot, constants); };
     // The technique's draws read culled lists unless it says otherwise (palette-ubo's uniform
     // batches hold consecutive members); the compute rasterizer reads any member's animation by

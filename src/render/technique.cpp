@@ -285,8 +285,9 @@ bool techniqueReadsMembersOnGpu(std::string_view name) {
 }
 
 void Technique::addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                                 const gpu::shader::DrawConstants& constants) {
+                                 const gpu::shader::DrawConstants& constants, const PreviousFrame* previous) {
     (void)constants;
+    (void)previous;
     if (!hasTransfers()) return;
     passes.push_back({"upload", gpu::PassKind::Transfer, gpu::PassTargets::ColorDepth,
                       [this, slot](VkCommandBuffer cmd) { recordTransfers(cmd, slot); }, 0, frame::Animation});

@@ -130,6 +130,10 @@ struct ComputePalettes {
     uint32_t batch_members = 0;
     uint32_t batch_stride = 0;
     uint64_t bytes = 0; // the buffer's size (a storage buffer's range is limited)
+    // With motion vectors: the palettes as the last frame drew them, laid out as `buffer`
+    // (technique pose poses each member a second time, from its last record at the last frame's
+    // time). Null: the technique keeps none (its vectors carry the members' moves, not their limbs').
+    VkBuffer previous = VK_NULL_HANDLE;
 };
 
 class Technique {
@@ -151,9 +155,10 @@ class Technique {
     // The technique's passes of frame slot `slot` before anything draws with them (its draw, the
     // shadow pass, the compute rasterizer), appended to `passes`: default the `upload` pass when
     // hasTransfers(); technique `pose` its compute pass. The passes keep `this`: record them
-    // before the technique is destroyed. `constants` carries the camera, light and time.
+    // before the technique is destroyed. `constants` carries the camera, light and time;
+    // `previous` what the frame's motion vectors measure against (null: none).
     virtual void addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                                  const gpu::shader::DrawConstants& constants);
+                                  const gpu::shader::DrawConstants& constants, const PreviousFrame* previous);
     // Per-frame transfers (uploads into images), recorded in the `upload` pass. Default: none.
     virtual bool hasTransfers() const { return false; }
     virtual void recordTransfers(VkCommandBuffer cmd, uint32_t slot) {

@@ -66,8 +66,18 @@ class PaletteTechnique final : public MeshTechnique {
                                                             VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
                              : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                             1, vs, nullptr}};
+        // palette.vert's velocity variant reads the last frame's palettes, which this technique
+        // does not keep: this frame's (its vectors carry the members' moves, not their limbs').
+        const bool previous = !uniform && setup.velocity_format != VK_FORMAT_UNDEFINED;
+        if (previous)
+            desc.bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
         setPaletteSpecialization(desc, quat, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
+            if (previous) {
+                const gpu::DescriptorWrite same[] = {
+                    gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE, palettes_[slot]->buffer)};
+                gpu::writeDescriptors(device(), set, same);
+            }
             gpu::DescriptorWrite palette =
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot]->buffer);
             if (uniform)

@@ -13,7 +13,9 @@
 // The pass poses every live member, not only the visible ones: the shadow map, drawn before the
 // camera's culling, needs members the camera does not see. Memory: per member 48 bytes a palette
 // entry (the pass keeps model matrices in shared memory, or in each thread's stack: the path from
-// the root).
+// the root). With motion vectors the pass poses every member a second time, from its history
+// record (history.h) at the last frame's time, into a second palette buffer the velocity
+// variants read: the limbs' motion in the vectors, for twice the palettes' memory and the pass's time.
 #include "frame_resources.h"
 #include "mesh_pass.h"
 #include "pose_gpu.h"
@@ -58,10 +60,19 @@ class PoseTechnique final : public MeshTechnique {
         palette_ = gpu::ownBuffer(a, members * std::max(joints_, 1u) * 48,
                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                   gpu::MemoryUse::Device);
+        // With motion vectors the members are posed twice a frame: now, and as the last frame drew
+        // them (their history records at the last frame's time) into a second palette buffer,
+        // from which the draw and the resolve place each vertex's last position.
+        const bool velocity = setup.velocity_format != VK_FORMAT_UNDEFINED && setup.history != nullptr;
+        if (velocity)
+            previous_palette_ = gpu::ownBuffer(a, palette_->size,
+                                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                               gpu::MemoryUse::Device);
         // Records past the live ones (the render API's room for more members) are drawn when
         // nothing culls: zero palettes collapse them, where stale memory could be NaN.
         gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
             vkCmdFillBuffer(cmd, palette_->buffer, 0, VK_WHOLE_SIZE, 0);
+            if (velocity) vkCmdFillBuffer(cmd, previous_palette_->buffer, 0, VK_WHOLE_SIZE, 0);
             gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
         });
@@ -82,23 +93,15 @@ class PoseTechnique final : public MeshTechnique {
         pipeline_ = gpu::Unique<VkPipeline>(
             ctx.device, perNode() ? gpu::createComputePipeline(ctx, gpu::shaders::pose_nodes_comp_spv, layout_)
                                   : gpu::createComputePipeline(ctx, gpu::shaders::pose_comp_spv, layout_, &depth));
-        const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(bindings.size())}};
-        pool_ = gpu::createDescriptorPool(ctx, 1, sizes);
-        set_ = gpu::allocateSets(ctx, pool_, set_layout_, 1)[0];
-        using W = gpu::DescriptorWrite;
-        const W writes[] = {W::storage(THRONG_BINDING_INSTANCES, crowd().instances()),
-                            W::storage(THRONG_BINDING_PALETTE, palette_->buffer),
-                            W::storage(THRONG_BINDING_POSE_NODES, nodes_buffer_->buffer),
-                            W::storage(THRONG_BINDING_POSE_TABLE, table_->buffer),
-                            W::storage(THRONG_BINDING_POSE_TRACKS, tracks_->buffer),
-                            W::storage(THRONG_BINDING_POSE_TIMES, times_->buffer),
-                            W::storage(THRONG_BINDING_POSE_VALUES, values_->buffer),
-                            W::storage(THRONG_BINDING_POSE_JOINTS, joint_buffer_->buffer),
-                            W::storage(THRONG_BINDING_POSE_LAYERS, layer_buffer_->buffer),
-                            W::storage(THRONG_BINDING_POSE_MASKS, masks_->buffer),
-                            W::storage(THRONG_BINDING_POSE_STEPS, steps_->buffer),
-                            W::storage(THRONG_BINDING_POSE_CLIPS, durations_->buffer)};
-        gpu::writeDescriptors(ctx.device, set_, writes);
+        const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * uint32_t(bindings.size())}};
+        pool_ = gpu::createDescriptorPool(ctx, 2, sizes);
+        const std::vector<VkDescriptorSet> sets = gpu::allocateSets(ctx, pool_, set_layout_, velocity ? 2 : 1);
+        set_ = sets[0];
+        if (velocity) {
+            previous_set_ = sets[1];
+            writePoseSet(previous_set_, setup.history->previous(), previous_palette_->buffer);
+        }
+        writePoseSet(set_, crowd().instances(), palette_->buffer);
 
         // The draw: palette.vert over the pass's palettes (3x4 matrices).
         MeshPassDesc desc;
@@ -107,9 +110,13 @@ class PoseTechnique final : public MeshTechnique {
         const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT;
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
+        if (velocity)
+            desc.bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
         setPaletteSpecialization(desc, false, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t) {
-            const W draw_writes[] = {instancesWrite(), W::storage(THRONG_BINDING_PALETTE, palette_->buffer)};
+            using W = gpu::DescriptorWrite;
+            std::vector<W> draw_writes = {instancesWrite(), W::storage(THRONG_BINDING_PALETTE, palette_->buffer)};
+            if (velocity) draw_writes.push_back(W::storage(THRONG_BINDING_PREVIOUS_PALETTE, previous_palette_->buffer));
             gpu::writeDescriptors(device(), set, draw_writes);
         };
         buildPass(desc);
@@ -120,33 +127,58 @@ class PoseTechnique final : public MeshTechnique {
     }
     std::string_view name() const override { return name_; }
 
-    void addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot,
-                          const gpu::shader::DrawConstants& constants) override {
+    void addPreparePasses(std::vector<gpu::Pass>& passes, uint32_t slot, const gpu::shader::DrawConstants& constants,
+                          const PreviousFrame* previous) override {
         (void)slot;
         const float time = constants.time;
+        // The second pose reads the history (written by the frame's `history` and `teleport` passes).
+        const bool twice = previous != nullptr && previous_set_ != VK_NULL_HANDLE;
+        const float then = twice ? previous->time : time;
         passes.push_back({"pose", gpu::PassKind::Compute, gpu::PassTargets::ColorDepth,
-                          [this, time](VkCommandBuffer cmd) { recordPose(cmd, time); }, frame::Members,
-                          frame::Animation});
+                          [this, time, then, twice](VkCommandBuffer cmd) {
+                              recordPose(cmd, time, set_);
+                              if (twice) recordPose(cmd, then, previous_set_);
+                          },
+                          twice ? frame::Members | frame::History : frame::Members, frame::Animation});
     }
 
     // The compute rasterizer skins from the same palettes (one buffer: the pass writes it each
-    // frame before the draw or the raster reads it).
+    // frame before the draw or the raster reads it), and with motion vectors from the second pose.
     ComputePalettes computePalettes(uint32_t slot) const override {
         (void)slot;
         ComputePalettes p;
         p.buffer = palette_->buffer;
         p.bytes = palette_->size;
+        p.previous = previous_palette_->buffer; // null without motion vectors
         return p;
     }
 
   private:
-    void recordPose(VkCommandBuffer cmd, float time) const {
+    // The pass's descriptor set posing the members of `records` into `palettes`.
+    void writePoseSet(VkDescriptorSet set, VkBuffer records, VkBuffer palettes) const {
+        using W = gpu::DescriptorWrite;
+        const W writes[] = {W::storage(THRONG_BINDING_INSTANCES, records),
+                            W::storage(THRONG_BINDING_PALETTE, palettes),
+                            W::storage(THRONG_BINDING_POSE_NODES, nodes_buffer_->buffer),
+                            W::storage(THRONG_BINDING_POSE_TABLE, table_->buffer),
+                            W::storage(THRONG_BINDING_POSE_TRACKS, tracks_->buffer),
+                            W::storage(THRONG_BINDING_POSE_TIMES, times_->buffer),
+                            W::storage(THRONG_BINDING_POSE_VALUES, values_->buffer),
+                            W::storage(THRONG_BINDING_POSE_JOINTS, joint_buffer_->buffer),
+                            W::storage(THRONG_BINDING_POSE_LAYERS, layer_buffer_->buffer),
+                            W::storage(THRONG_BINDING_POSE_MASKS, masks_->buffer),
+                            W::storage(THRONG_BINDING_POSE_STEPS, steps_->buffer),
+                            W::storage(THRONG_BINDING_POSE_CLIPS, durations_->buffer)};
+        gpu::writeDescriptors(device(), set, writes);
+    }
+
+    void recordPose(VkCommandBuffer cmd, float time, VkDescriptorSet set) const {
         const uint32_t members = crowd().liveMembers();
         if (members == 0) return;
         const gpu::shader::PoseConstants c{time, members, nodes_, joints_, uint32_t(setup_.pose_layers.size()),
                                            0,    0,       0};
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof c, &c);
         // Rows of at most 32,768 workgroups: past 4 M members one row would pass the 65,535 every
         // device allows.
@@ -160,12 +192,12 @@ class PoseTechnique final : public MeshTechnique {
 
     uint32_t nodes_ = 0, joints_ = 0;
     gpu::OwnedBuffer nodes_buffer_, table_, tracks_, times_, values_, joint_buffer_, layer_buffer_, masks_, durations_,
-        steps_, palette_;
+        steps_, palette_, previous_palette_;
     gpu::Unique<VkDescriptorSetLayout> set_layout_;
     gpu::Unique<VkPipelineLayout> layout_;
     gpu::Unique<VkPipeline> pipeline_;
     gpu::Unique<VkDescriptorPool> pool_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    VkDescriptorSet set_ = VK_NULL_HANDLE, previous_set_ = VK_NULL_HANDLE; // posing now, and as the last frame drew
     std::string name_;
 };
 

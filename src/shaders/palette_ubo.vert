@@ -12,4 +12,7 @@ layout(std140, set = 0, binding = THRONG_BINDING_PALETTE_UBO) uniform PaletteBlo
 
 #define PALETTE_VEC4(i) palette_block[i]
 #define PALETTE_INSTANCE (member - draw.first_instance)
+// The last frame's batches are not kept: its motion vectors carry the members' moves, not their
+// limbs'.
+#define PREVIOUS_PALETTE_VEC4(i) palette_block[i]
 #include "palette_skin.glsl"

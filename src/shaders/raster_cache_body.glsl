@@ -53,14 +53,14 @@ void main() {
 #elif defined(THRONG_RASTER_PALETTE)
     if (kQuaternionPalette) {  // decoded once a joint
         for (uint joint = gl_LocalInvocationID.x; joint < raster.joint_count; joint += THRONG_CACHE_LOCAL_SIZE) {
-            mat3x4 m = paletteJoint(member, joint);
+            mat3x4 m = paletteJoint(member, joint, false);
             palette[3u * joint] = m[0];
             palette[3u * joint + 1u] = m[1];
             palette[3u * joint + 2u] = m[2];
         }
     } else {
         uint rows = 3u * raster.joint_count, first_row = paletteRow(member, 0u, 3u, 0u); // a member's rows are contiguous
-        for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = paletteVec4(first_row + r);
+        for (uint r = gl_LocalInvocationID.x; r < rows; r += THRONG_CACHE_LOCAL_SIZE) palette[r] = paletteVec4(first_row + r, false);
     }
 #else
     InstanceRecord inst = instances[member];

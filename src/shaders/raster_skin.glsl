@@ -42,6 +42,9 @@ layout(std140, set = 0, binding = THRONG_BINDING_SWIM) uniform Swim { SwimParams
 // specialized with THRONG_SPEC_PALETTE_IMAGE, as the texels of bonetex's texture. The binding
 // not read holds a placeholder.
 layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palettes { vec4 member_palettes[]; };
+// The same as the last frame drew them (motion vectors: ComputePalettes::previous; where the
+// technique keeps none, the binding holds this frame's).
+layout(std430, set = 0, binding = THRONG_BINDING_PREVIOUS_PALETTE) readonly buffer PreviousPalettes { vec4 previous_palettes[]; };
 layout(set = 0, binding = THRONG_BINDING_BONES) uniform sampler2D palette_image;
 layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
 layout(constant_id = THRONG_SPEC_PALETTE_IMAGE) const bool kImagePalette = false;
@@ -55,19 +58,29 @@ uint paletteRow(uint member, uint joint, uint rows, uint row) {
     return first + ((member - batch * raster.palette_batch) * raster.joint_count + joint) * rows + row;
 }
 
-vec4 paletteVec4(uint at) {
+// Row `at` of this frame's palettes or (`previous`) the last frame's (an image palette keeps
+// none: this frame's).
+vec4 paletteVec4(uint at, bool previous) {
     if (kImagePalette) {
         uint w = raster.palette_image_width;
         return texelFetch(palette_image, ivec2(int(at % w), int(at / w)), 0);
     }
-    return member_palettes[at];
+    return previous ? previous_palettes[at] : member_palettes[at];
 }
 
-mat3x4 paletteJoint(uint member, uint joint) {
+mat3x4 paletteJoint(uint member, uint joint, bool previous) {
     if (kQuaternionPalette)
-        return quaternionPaletteJoint(paletteVec4(paletteRow(member, joint, 2u, 0u)), paletteVec4(paletteRow(member, joint, 2u, 1u)));
+        return quaternionPaletteJoint(paletteVec4(paletteRow(member, joint, 2u, 0u), previous),
+                                      paletteVec4(paletteRow(member, joint, 2u, 1u), previous));
     uint at = paletteRow(member, joint, 3u, 0u);
-    return mat3x4(paletteVec4(at), paletteVec4(at + 1u), paletteVec4(at + 2u));
+    return mat3x4(paletteVec4(at, previous), paletteVec4(at + 1u, previous), paletteVec4(at + 2u, previous));
+}
+
+mat3x4 paletteSkin(uint member, MeshVertex vtx, bool previous) {
+    JointBlend blend = beginJointBlend();
+    for (int i = 0; i < 4; ++i)
+        if (vtx.weights[i] != 0.0) addJoint(blend, paletteJoint(member, vtx.joints[i], previous), vtx.weights[i]);
+    return endJointBlend(blend);
 }
 #endif
 
@@ -81,8 +94,8 @@ vec3 skinnedVec3(uint index) { return vec3(skinned[3u * index], skinned[3u * ind
 
 // Model-space position (xyz) and normal of vertex `vertex` (an index into the mesh's vertices,
 // which every LOD shares; `vtx` its data) for member `member` (its record `inst`) drawn at LOD
-// `lod` at draw time `time` (the motion vectors' last frame: its record and time). The palettes
-// and technique cpu's vertices are this frame's whatever the record and time: they hold no other.
+// `lod` at draw time `time`. The palettes and technique cpu's vertices are this frame's whatever
+// the record and time (skinVertexThen reads the last frame's palettes).
 void skinVertexAt(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, float time,
                   out vec3 position, out vec3 normal) {
 #if defined(THRONG_RASTER_VAT)
@@ -98,10 +111,7 @@ void skinVertexAt(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx,
     position = skinnedVec3(block + vertex);
     normal = skinnedVec3(block + raster.vertex_count + vertex);
 #elif defined(THRONG_RASTER_PALETTE)
-    JointBlend blend = beginJointBlend();
-    for (int i = 0; i < 4; ++i)
-        if (vtx.weights[i] != 0.0) addJoint(blend, paletteJoint(member, vtx.joints[i]), vtx.weights[i]);
-    mat3x4 skin = endJointBlend(blend);
+    mat3x4 skin = paletteSkin(member, vtx, false);
     position = vec4(vtx.position, 1.0) * skin;
     normal = vec4(vtx.normal, 0.0) * skin;
 #elif defined(THRONG_RASTER_BAKED)
@@ -115,6 +125,19 @@ void skinVertexAt(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx,
 #else
     position = vtx.position;
     normal = vtx.normal;
+#endif
+}
+
+// The model-space position of the same vertex as the last frame drew it (the motion vectors):
+// from the member's last record `before` at the last frame's draw time, or the last frame's
+// palettes. Technique cpu's vertices are this frame's (it keeps no others).
+vec3 skinVertexThen(uint member, InstanceRecord before, uint vertex, MeshVertex vtx, uint lod) {
+#if defined(THRONG_RASTER_PALETTE)
+    return vec4(vtx.position, 1.0) * paletteSkin(member, vtx, true);
+#else
+    vec3 position, unused;
+    skinVertexAt(member, before, vertex, vtx, lod, raster.previous_time, position, unused);
+    return position;
 #endif
 }
 

@@ -251,9 +251,7 @@ void main() {
         InstanceRecord before = previous_instances[member];
         vec3 then = vec3(0.0);
         for (int k = 0; k < 3; ++k) {
-            vec3 p, unused;
-            skinVertexAt(member, before, tri[k], fetchVertex(tri[k]), lod, raster.previous_time, p, unused);
-            then += pb[k] * placeMember(before, p);
+            then += pb[k] * placeMember(before, skinVertexThen(member, before, tri[k], fetchVertex(tri[k]), lod));
         }
         writeVelocity(pixel, c, then);
     }

@@ -100,6 +100,9 @@ using uint = uint32_t;
 #define THRONG_BINDING_PREVIOUS_INSTANCES 51
 #define THRONG_BINDING_VELOCITY 52
 #define THRONG_BINDING_MOTION 53 // storage buffer: MotionParams per frame slot (the hardware passes' motion vectors)
+#define THRONG_BINDING_PREVIOUS_PALETTE                                                                                \
+    54 // storage buffer: the palettes as the last frame drew them, laid out as THRONG_BINDING_PALETTE's (motion
+       // vectors of the palette variants; render::ComputePalettes::previous)
 #define THRONG_BINDING_RASTER_MODELS 37 // storage buffer: RasterModel per model of the crowd (RasterParams::models)
 #define THRONG_BINDING_RESOLVE_TILES                                                                                   \
     36 // storage buffer: the composite's draw (VkDrawIndirectCommand: 6 vertices per tile listed, one instance),
