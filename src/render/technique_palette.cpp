@@ -4,7 +4,9 @@
 // vertex shader (palette.vert) skins from it, as does the compute rasterizer (--raster
 // compute|auto: computePalettes; palette-ubo's uniform blocks read as a storage buffer, batch by
 // batch). A slot's buffer is rewritten only
-// after its fence has signalled, so the CPU never writes what the GPU may be reading.
+// after its fence has signalled, so the CPU never writes what the GPU may be reading. With motion
+// vectors `palette` keeps the last frame's palettes on the CPU and writes them into a second
+// buffer per slot (the limbs' motion; twice the upload).
 #include "crowd_pose.h"
 #include "mesh_pass.h"
 
@@ -43,8 +45,14 @@ class PaletteTechnique final : public MeshTechnique {
             const VkDeviceSize align = a.context->properties.limits.minUniformBufferOffsetAlignment;
             batch_stride_ = (kUniformBlockBytes + align - 1) / align * align;
         }
-        // Matrices in a storage buffer are sampled in place; everything else goes through poses_.
-        poses_.resize(quat || uniform ? entries : 0);
+        // With motion vectors (storage only: palette-ubo's blocks are rewritten batch by batch)
+        // each slot also holds the palettes the last frame drew, kept on the CPU (last_) and
+        // written beside this frame's: palette.vert's velocity variant and the resolve skin the
+        // last position from them.
+        previous_ = !uniform && setup.velocity_format != VK_FORMAT_UNDEFINED;
+        // Matrices in a storage buffer are sampled in place; everything else (and what is kept
+        // for the next frame) goes through poses_.
+        poses_.resize(quat || uniform || previous_ ? entries : 0);
         const VkDeviceSize bytes = uniform ? VkDeviceSize(std::max(batches_, 1u)) * batch_stride_
                                            : std::max<VkDeviceSize>(bytes_per_frame_, 16);
         for (uint32_t s = 0; s < setup.frames_in_flight; ++s)
@@ -54,6 +62,9 @@ class PaletteTechnique final : public MeshTechnique {
                                uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
                                        : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                gpu::MemoryUse::Upload));
+        for (uint32_t s = 0; previous_ && s < setup.frames_in_flight; ++s)
+            previous_palettes_.push_back(
+                gpu::ownBuffer(a, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
         desc.capture_spirv =
@@ -66,17 +77,14 @@ class PaletteTechnique final : public MeshTechnique {
                                                             VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
                              : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                             1, vs, nullptr}};
-        // palette.vert's velocity variant reads the last frame's palettes, which this technique
-        // does not keep: this frame's (its vectors carry the members' moves, not their limbs').
-        const bool previous = !uniform && setup.velocity_format != VK_FORMAT_UNDEFINED;
-        if (previous)
+        if (previous_)
             desc.bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
         setPaletteSpecialization(desc, quat, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
-            if (previous) {
-                const gpu::DescriptorWrite same[] = {
-                    gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE, palettes_[slot]->buffer)};
-                gpu::writeDescriptors(device(), set, same);
+            if (previous_) {
+                const gpu::DescriptorWrite last[] = {
+                    gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE, previous_palettes_[slot]->buffer)};
+                gpu::writeDescriptors(device(), set, last);
             }
             gpu::DescriptorWrite palette =
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot]->buffer);
@@ -110,25 +118,33 @@ class PaletteTechnique final : public MeshTechnique {
             sampleCrowdPoses(setup_.sources, *setup_.instances, time, poses_, setup_.pose_layers);
             stats_.sample_ms = millisecondsSince(start);
             const auto upload = Clock::now();
-            const bool quat = setup_.encoding == JointEncoding::Quaternion;
-            tbb::parallel_for(
-                tbb::blocked_range<size_t>(0, poses_.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
-                    for (size_t e = range.begin(); e != range.end(); ++e) {
-                        // Entry e of instance i: in its batch's block when uniform, else contiguous.
-                        const size_t instance = e / joints_;
-                        const size_t offset = store_ == PaletteStore::Uniform
-                                                  ? (instance / per_batch_) * batch_stride_ +
-                                                        ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
-                                                  : e * entry_bytes_;
-                        if (quat)
-                            encodeQuaternion(poses_[e], reinterpret_cast<glm::vec4*>(mapped + offset));
-                        else
-                            std::memcpy(mapped + offset, &poses_[e], sizeof(MatrixRows));
-                    }
-                });
+            write(mapped, poses_);
+            if (previous_) {
+                // The last frame's palettes (the first frame: this one's, no motion) beside them.
+                write(static_cast<uint8_t*>(previous_palettes_[slot]->mapped()), last_.empty() ? poses_ : last_);
+                last_ = poses_;
+            }
             stats_.upload_ms = millisecondsSince(upload);
         }
-        stats_.upload_bytes = bytes_per_frame_;
+        stats_.upload_bytes = bytes_per_frame_ * (previous_ ? 2 : 1);
+    }
+
+    // `poses` encoded into a slot's mapped buffer: in its batch's block when uniform, else contiguous.
+    void write(uint8_t* mapped, const std::vector<MatrixRows>& poses) const {
+        const bool quat = setup_.encoding == JointEncoding::Quaternion;
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, poses.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
+            for (size_t e = range.begin(); e != range.end(); ++e) {
+                const size_t instance = e / joints_;
+                const size_t offset = store_ == PaletteStore::Uniform
+                                          ? (instance / per_batch_) * batch_stride_ +
+                                                ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
+                                          : e * entry_bytes_;
+                if (quat)
+                    encodeQuaternion(poses[e], reinterpret_cast<glm::vec4*>(mapped + offset));
+                else
+                    std::memcpy(mapped + offset, &poses[e], sizeof(MatrixRows));
+            }
+        });
     }
 
     void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
@@ -149,6 +165,7 @@ class PaletteTechnique final : public MeshTechnique {
         p.buffer = palettes_[slot]->buffer;
         p.bytes = palettes_[slot]->size;
         p.encoding = setup_.encoding;
+        if (previous_) p.previous = previous_palettes_[slot]->buffer;
         if (store_ == PaletteStore::Uniform) {
             p.batch_members = per_batch_;
             p.batch_stride = uint32_t(batch_stride_ / 16);
@@ -162,8 +179,11 @@ class PaletteTechnique final : public MeshTechnique {
 
   private:
     std::vector<gpu::OwnedBuffer> palettes_; // per frame slot, host-visible, written by update()
+    std::vector<gpu::OwnedBuffer> previous_palettes_; // the same, the last frame's palettes (motion vectors)
     PaletteStore store_;
-    std::vector<MatrixRows> poses_; // when the GPU layout differs from the sampled matrices
+    bool previous_ = false;         // motion vectors: the last frame's palettes kept and written
+    std::vector<MatrixRows> poses_; // when the GPU layout differs from the sampled matrices, or kept
+    std::vector<MatrixRows> last_;  // the last frame's poses (previous_)
     size_t joints_ = 0, entry_bytes_ = 48, bytes_per_frame_ = 0;
     uint32_t per_batch_ = 0, batches_ = 0;
     VkDeviceSize batch_stride_ = 0;
