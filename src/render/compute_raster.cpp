@@ -526,8 +526,10 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
         bindings.push_back({THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     }
-    if (source == Source::Vertices)
+    if (source == Source::Vertices) {
         bindings.push_back({THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_PREVIOUS_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+    }
     if (source == Source::Vat)
         bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     if (source == Source::Swim) {
@@ -662,8 +664,11 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
             gpu::writeDescriptors(ctx.device, target, palette);
         }
         if (source == Source::Vertices) {
+            const VkBuffer now = drawn->computeVertices(s), then = drawn->computePreviousVertices(s);
             const gpu::DescriptorWrite vertices[] = {
-                gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, drawn->computeVertices(s))};
+                gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, now),
+                gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_SKINNED,
+                                              motion_vectors_ && then != VK_NULL_HANDLE ? then : now)};
             gpu::writeDescriptors(ctx.device, target, vertices);
         }
         if (source == Source::Vat) { // the asset's vertex animation (a placeholder where it has none)

@@ -181,6 +181,12 @@ class Technique {
         (void)slot;
         return VK_NULL_HANDLE;
     }
+    // With motion vectors: the same vertices' positions as the last frame drew them, laid out as
+    // computeVertices' (VK_NULL_HANDLE: the technique keeps none). Default: none.
+    virtual VkBuffer computePreviousVertices(uint32_t slot) const {
+        (void)slot;
+        return VK_NULL_HANDLE;
+    }
     // Draws the crowd inside dynamic rendering on the frame's colour and depth targets.
     virtual void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) = 0;
     // The same draw, with the same skinning, into a depth-only target (the shadow map), through

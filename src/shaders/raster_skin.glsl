@@ -88,14 +88,20 @@ mat3x4 paletteSkin(uint member, MeshVertex vtx, bool previous) {
 // Technique cpu's vertices, skinned on the CPU this frame: per member (in member order) its
 // raster.vertex_count positions, then as many normals, 3 floats each (as cpu.vert reads them).
 layout(std430, set = 0, binding = THRONG_BINDING_SKINNED) readonly buffer Skinned { float skinned[]; };
+// The positions as the last frame drew them, laid out the same (motion vectors; where the
+// technique keeps none, the binding holds this frame's).
+layout(std430, set = 0, binding = THRONG_BINDING_PREVIOUS_SKINNED) readonly buffer PreviousSkinned { float previous_skinned[]; };
 
 vec3 skinnedVec3(uint index) { return vec3(skinned[3u * index], skinned[3u * index + 1u], skinned[3u * index + 2u]); }
+vec3 previousSkinnedVec3(uint index) {
+    return vec3(previous_skinned[3u * index], previous_skinned[3u * index + 1u], previous_skinned[3u * index + 2u]);
+}
 #endif
 
 // Model-space position (xyz) and normal of vertex `vertex` (an index into the mesh's vertices,
 // which every LOD shares; `vtx` its data) for member `member` (its record `inst`) drawn at LOD
 // `lod` at draw time `time`. The palettes and technique cpu's vertices are this frame's whatever
-// the record and time (skinVertexThen reads the last frame's palettes).
+// the record and time (skinVertexThen reads the last frame's).
 void skinVertexAt(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx, uint lod, float time,
                   out vec3 position, out vec3 normal) {
 #if defined(THRONG_RASTER_VAT)
@@ -130,10 +136,12 @@ void skinVertexAt(uint member, InstanceRecord inst, uint vertex, MeshVertex vtx,
 
 // The model-space position of the same vertex as the last frame drew it (the motion vectors):
 // from the member's last record `before` at the last frame's draw time, or the last frame's
-// palettes. Technique cpu's vertices are this frame's (it keeps no others).
+// palettes or technique cpu's last positions.
 vec3 skinVertexThen(uint member, InstanceRecord before, uint vertex, MeshVertex vtx, uint lod) {
 #if defined(THRONG_RASTER_PALETTE)
     return vec4(vtx.position, 1.0) * paletteSkin(member, vtx, true);
+#elif defined(THRONG_RASTER_VERTICES)
+    return previousSkinnedVec3(member * 2u * raster.vertex_count + vertex);
 #else
     vec3 position, unused;
     skinVertexAt(member, before, vertex, vtx, lod, raster.previous_time, position, unused);

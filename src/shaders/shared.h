@@ -100,6 +100,9 @@ using uint = uint32_t;
 #define THRONG_BINDING_PREVIOUS_INSTANCES 51
 #define THRONG_BINDING_VELOCITY 52
 #define THRONG_BINDING_MOTION 53 // storage buffer: MotionParams per frame slot (the hardware passes' motion vectors)
+#define THRONG_BINDING_PREVIOUS_SKINNED                                                                                \
+    55 // storage buffer: technique cpu's positions as the last frame drew them, laid out as THRONG_BINDING_SKINNED's
+       // (motion vectors; its normals' places unused)
 #define THRONG_BINDING_PREVIOUS_PALETTE                                                                                \
     54 // storage buffer: the palettes as the last frame drew them, laid out as THRONG_BINDING_PALETTE's (motion
        // vectors of the palette variants; render::ComputePalettes::previous)
