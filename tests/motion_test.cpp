@@ -277,10 +277,10 @@ TEST_F(Motion, ATeleportedMemberHasNoMotion) {
 }
 
 // Techniques `pose` (a second pose on the GPU, from each member's last record at the last frame's
-// time), `palette` (the last frame's palettes kept by the CPU) and `cpu` (the last positions
-// skinned again from the last frame's poses) carry their limbs' motion: a
-// walking crowd seen by a still camera, frames a tenth of a second apart, has only its limbs'
-// motion, and their vectors agree with baked's (which skins the previous frame from the same
+// time), `palette`, `palette-ubo`, `bonetex` (the last frame's poses kept by the CPU and uploaded
+// beside this frame's) and `cpu` (the last positions skinned again from them) carry their limbs'
+// motion: a walking crowd seen by a still camera, frames a tenth of a second apart, has only its
+// limbs' motion, and their vectors agree with baked's (which skins the previous frame from the same
 // clips, baked) on the pixels where both show the same surface (the same depth within 0.1%) and
 // the limbs moved (baked's vector over 0.5 px): at least 95% within 0.25 px (baked samples its
 // frames, the others the keys), through both rasterizers. Without the last palettes their vectors
@@ -289,7 +289,7 @@ TEST_F(Motion, PaletteVectorsCarryTheLimbs) {
     const render::Crowd crowd = crowdOf(300);
     const glm::mat4 still = streetCameras(crowd, glm::vec3(0.0f)).second;
     const float step = 0.1f, time = 0.8f;
-    for (const char* technique : {"pose", "palette", "cpu"})
+    for (const char* technique : {"pose", "palette", "palette-ubo", "cpu", "bonetex"})
     for (Raster raster : {Raster::Hardware, Raster::Compute}) {
         const render::RenderOutput baked = draw(crowd, "baked", {still, still}, time, step, 0.0f, {}, raster);
         const render::RenderOutput pose = draw(crowd, technique, {still, still}, time, step, 0.0f, {}, raster);

@@ -165,10 +165,10 @@ struct CrowdRendererDesc : CrowdOptions {
     // draws into the target: the compute rasterizer's (a second skinning of each pixel's
     // triangle in the resolve; a splat moves as its centre), every technique's draws (each
     // vertex placed twice), impostors (their quads) and the ground (CrowdOptions::ground; the camera's
-    // motion). Technique pose poses each member a second time as the last frame drew it (a
-    // second palette buffer), palette keeps the last frame's palettes on the CPU and cpu skins
-    // the last frame's positions again; palette-ubo and bonetex keep no previous pose: their
-    // vectors carry each member's move and the camera's, not its limbs' (the others are exact).
+    // motion). Every technique's vectors carry its limbs' motion too: pose poses each member a
+    // second time as the last frame drew it (a second palette buffer); palette, palette-ubo and
+    // bonetex keep the last frame's poses on the CPU and upload them beside this frame's; cpu
+    // skins the last frame's positions again.
     // Pixels throng does not draw keep what the target held (cleared: 0).
     VkFormat velocity_format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{}; // of every RenderTarget (required)

@@ -525,6 +525,8 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
         bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
         bindings.push_back({THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+        bindings.push_back(
+            {THRONG_BINDING_PREVIOUS_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
     }
     if (source == Source::Vertices) {
         bindings.push_back({THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
@@ -654,13 +656,17 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
         gpu::writeDescriptors(ctx.device, target, writes);
         if (palettes) { // the slot's own where the technique keeps one per slot; a placeholder for the other kind
             const ComputePalettes p = drawn->computePalettes(s);
+            // The last frame's where the technique keeps them and vectors are on, else this frame's.
             const VkBuffer current = p.buffer != VK_NULL_HANDLE ? p.buffer : crowd.instances();
+            const VkImageView image = p.image != VK_NULL_HANDLE ? p.image : asset.white.view;
+            const bool last = motion_vectors_;
             const gpu::DescriptorWrite palette[] = {
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, current),
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE,
-                                              motion_vectors_ && p.previous != VK_NULL_HANDLE ? p.previous : current),
-                gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, asset.point,
-                                              p.image != VK_NULL_HANDLE ? p.image : asset.white.view)};
+                                              last && p.previous != VK_NULL_HANDLE ? p.previous : current),
+                gpu::DescriptorWrite::sampled(THRONG_BINDING_BONES, asset.point, image),
+                gpu::DescriptorWrite::sampled(THRONG_BINDING_PREVIOUS_BONES, asset.point,
+                                              last && p.previous_image != VK_NULL_HANDLE ? p.previous_image : image)};
             gpu::writeDescriptors(ctx.device, target, palette);
         }
         if (source == Source::Vertices) {

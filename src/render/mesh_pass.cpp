@@ -164,7 +164,7 @@ void createMeshPass(const TechniqueSetup& setup, const MeshPassDesc& desc, MeshP
 
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd,
                     DrawConstants constants, uint32_t instance_count, uint32_t slot, uint32_t first_instance,
-                    const uint32_t* dynamic_offset) {
+                    std::span<const uint32_t> dynamic_offsets) {
     if (instance_count == 0) return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.depth_only ? pass.depth_pipeline : pass.pipeline);
     vkCmdBindIndexBuffer(cmd, asset.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
@@ -175,8 +175,8 @@ void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& a
         const uint32_t texture = submeshTexture(asset, s);
         const uint32_t set = texture == THRONG_NO_TEXTURE ? 0 : texture + 1;
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass.layout, 0, 1,
-                                &pass.sets[slot * pass.textures + set], dynamic_offset != nullptr ? 1 : 0,
-                                dynamic_offset);
+                                &pass.sets[slot * pass.textures + set], uint32_t(dynamic_offsets.size()),
+                                dynamic_offsets.data());
         constants.base_color = sub.base_color;
         // The frame slot stays; the wear selector and the untinted bit are the submesh's.
         constants.draw_bits = (constants.draw_bits & (THRONG_DRAW_SLOT_MASK << THRONG_DRAW_SLOT_SHIFT)) |

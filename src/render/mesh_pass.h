@@ -46,11 +46,11 @@ void setPaletteSpecialization(MeshPassDesc& desc, bool quaternion_palette, Skinn
 
 // The draws of every submesh through `crowd` (CrowdGpu::drawSubmesh: the culled LODs, or
 // members first_instance .. first_instance + instance_count - 1), constants pushed per submesh,
-// with the descriptor sets of frame slot `slot` (0 for single-slot passes). `dynamic_offset`
-// (one, or none) goes to the set's dynamic uniform buffer.
+// with the descriptor sets of frame slot `slot` (0 for single-slot passes). `dynamic_offsets`
+// (none, or one per dynamic uniform buffer of the set, in binding order) go to the set.
 void recordMeshPass(VkCommandBuffer cmd, const MeshPass& pass, const GpuAsset& asset, const CrowdGpu& crowd,
                     gpu::shader::DrawConstants constants, uint32_t instance_count, uint32_t slot = 0,
-                    uint32_t first_instance = 0, const uint32_t* dynamic_offset = nullptr);
+                    uint32_t first_instance = 0, std::span<const uint32_t> dynamic_offsets = {});
 
 // An error naming `what` when one storage buffer of `bytes` exceeds the device's
 // maxStorageBufferRange (the largest range a shader may read; 4 GiB - 1 on many GPUs), so an

@@ -134,6 +134,7 @@ struct ComputePalettes {
     // (technique pose poses each member a second time, from its last record at the last frame's
     // time). Null: the technique keeps none (its vectors carry the members' moves, not their limbs').
     VkBuffer previous = VK_NULL_HANDLE;
+    VkImageView previous_image = VK_NULL_HANDLE; // the same for `image` (null: none kept)
 };
 
 class Technique {

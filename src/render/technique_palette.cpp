@@ -1,12 +1,12 @@
 // Technique `palette`: the CPU samples every instance's pose each frame (crowd_pose.h, all
 // cores) and writes the skinning palettes into the frame slot's own host-visible buffer — 3x4
 // matrices (48 bytes a joint) or quaternion + translation + uniform scale (32 bytes) — and the
-// vertex shader (palette.vert) skins from it, as does the compute rasterizer (--raster
+// vertex shader (palette.vert, palette_ubo.vert) skins from it, as does the compute rasterizer (--raster
 // compute|auto: computePalettes; palette-ubo's uniform blocks read as a storage buffer, batch by
 // batch). A slot's buffer is rewritten only
 // after its fence has signalled, so the CPU never writes what the GPU may be reading. With motion
-// vectors `palette` keeps the last frame's palettes on the CPU and writes them into a second
-// buffer per slot (the limbs' motion; twice the upload).
+// vectors both keep the last frame's palettes on the CPU and write them into a second buffer per
+// slot, laid out as the first (the limbs' motion; twice the upload).
 #include "crowd_pose.h"
 #include "mesh_pass.h"
 
@@ -45,11 +45,10 @@ class PaletteTechnique final : public MeshTechnique {
             const VkDeviceSize align = a.context->properties.limits.minUniformBufferOffsetAlignment;
             batch_stride_ = (kUniformBlockBytes + align - 1) / align * align;
         }
-        // With motion vectors (storage only: palette-ubo's blocks are rewritten batch by batch)
-        // each slot also holds the palettes the last frame drew, kept on the CPU (last_) and
-        // written beside this frame's: palette.vert's velocity variant and the resolve skin the
-        // last position from them.
-        previous_ = !uniform && setup.velocity_format != VK_FORMAT_UNDEFINED;
+        // With motion vectors each slot also holds the palettes the last frame drew, kept on the
+        // CPU (last_) and written beside this frame's, laid out the same: the velocity variants
+        // and the resolve skin the last position from them.
+        previous_ = setup.velocity_format != VK_FORMAT_UNDEFINED;
         // Matrices in a storage buffer are sampled in place; everything else (and what is kept
         // for the next frame) goes through poses_.
         poses_.resize(quat || uniform || previous_ ? entries : 0);
@@ -63,8 +62,11 @@ class PaletteTechnique final : public MeshTechnique {
                                        : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                gpu::MemoryUse::Upload));
         for (uint32_t s = 0; previous_ && s < setup.frames_in_flight; ++s)
-            previous_palettes_.push_back(
-                gpu::ownBuffer(a, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Upload));
+            previous_palettes_.push_back(gpu::ownBuffer(
+                a, bytes,
+                uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                        : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
         desc.capture_spirv =
@@ -78,13 +80,23 @@ class PaletteTechnique final : public MeshTechnique {
                              : VkDescriptorSetLayoutBinding{THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                             1, vs, nullptr}};
         if (previous_)
-            desc.bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
+            desc.bindings.push_back(
+                uniform ? VkDescriptorSetLayoutBinding{THRONG_BINDING_PREVIOUS_PALETTE_UBO,
+                                                       VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vs, nullptr}
+                        : VkDescriptorSetLayoutBinding{THRONG_BINDING_PREVIOUS_PALETTE,
+                                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
         setPaletteSpecialization(desc, quat, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             if (previous_) {
-                const gpu::DescriptorWrite last[] = {
-                    gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE, previous_palettes_[slot]->buffer)};
-                gpu::writeDescriptors(device(), set, last);
+                const VkBuffer last = previous_palettes_[slot]->buffer;
+                const gpu::DescriptorWrite write =
+                    uniform ? gpu::DescriptorWrite{THRONG_BINDING_PREVIOUS_PALETTE_UBO,
+                                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                                                   {last, 0, kUniformBlockBytes},
+                                                   {},
+                                                   VK_NULL_HANDLE}
+                            : gpu::DescriptorWrite::storage(THRONG_BINDING_PREVIOUS_PALETTE, last);
+                gpu::writeDescriptors(device(), set, std::span(&write, 1));
             }
             gpu::DescriptorWrite palette =
                 gpu::DescriptorWrite::storage(THRONG_BINDING_PALETTE, palettes_[slot]->buffer);
@@ -152,9 +164,11 @@ class PaletteTechnique final : public MeshTechnique {
         for (uint32_t b = 0; b < batches_; ++b) {
             gpu::shader::DrawConstants c = constants;
             c.first_instance = b * per_batch_;
-            const uint32_t offset = uint32_t(b * batch_stride_);
+            // The batch's block, and with vectors the same block of the last frame's.
+            const uint32_t offsets[2] = {uint32_t(b * batch_stride_), uint32_t(b * batch_stride_)};
             recordMeshPass(cmd, pass_, *setup_.asset, crowd(), c,
-                           std::min(per_batch_, instance_count_ - c.first_instance), slot, c.first_instance, &offset);
+                           std::min(per_batch_, instance_count_ - c.first_instance), slot, c.first_instance,
+                           std::span(offsets, previous_ ? 2 : 1));
         }
     }
 

@@ -12,7 +12,10 @@ layout(std140, set = 0, binding = THRONG_BINDING_PALETTE_UBO) uniform PaletteBlo
 
 #define PALETTE_VEC4(i) palette_block[i]
 #define PALETTE_INSTANCE (member - draw.first_instance)
-// The last frame's batches are not kept: its motion vectors carry the members' moves, not their
-// limbs'.
-#define PREVIOUS_PALETTE_VEC4(i) palette_block[i]
+#ifdef THRONG_VELOCITY
+// The same batch as the last frame drew it (the CPU keeps the last frame's poses): the limbs'
+// motion in the vectors.
+layout(std140, set = 0, binding = THRONG_BINDING_PREVIOUS_PALETTE_UBO) uniform PreviousBlock { vec4 previous_block[THRONG_UBO_VEC4S]; };
+#define PREVIOUS_PALETTE_VEC4(i) previous_block[i]
+#endif
 #include "palette_skin.glsl"

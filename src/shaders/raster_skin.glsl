@@ -46,6 +46,7 @@ layout(std430, set = 0, binding = THRONG_BINDING_PALETTE) readonly buffer Palett
 // technique keeps none, the binding holds this frame's).
 layout(std430, set = 0, binding = THRONG_BINDING_PREVIOUS_PALETTE) readonly buffer PreviousPalettes { vec4 previous_palettes[]; };
 layout(set = 0, binding = THRONG_BINDING_BONES) uniform sampler2D palette_image;
+layout(set = 0, binding = THRONG_BINDING_PREVIOUS_BONES) uniform sampler2D previous_palette_image; // the same, last frame's
 layout(constant_id = THRONG_SPEC_PALETTE_QUATERNION) const bool kQuaternionPalette = false;
 layout(constant_id = THRONG_SPEC_PALETTE_IMAGE) const bool kImagePalette = false;
 #include "palette_joint.glsl"
@@ -58,12 +59,12 @@ uint paletteRow(uint member, uint joint, uint rows, uint row) {
     return first + ((member - batch * raster.palette_batch) * raster.joint_count + joint) * rows + row;
 }
 
-// Row `at` of this frame's palettes or (`previous`) the last frame's (an image palette keeps
-// none: this frame's).
+// Row `at` of this frame's palettes or (`previous`) the last frame's.
 vec4 paletteVec4(uint at, bool previous) {
     if (kImagePalette) {
         uint w = raster.palette_image_width;
-        return texelFetch(palette_image, ivec2(int(at % w), int(at / w)), 0);
+        ivec2 texel = ivec2(int(at % w), int(at / w));
+        return previous ? texelFetch(previous_palette_image, texel, 0) : texelFetch(palette_image, texel, 0);
     }
     return previous ? previous_palettes[at] : member_palettes[at];
 }

@@ -100,6 +100,12 @@ using uint = uint32_t;
 #define THRONG_BINDING_PREVIOUS_INSTANCES 51
 #define THRONG_BINDING_VELOCITY 52
 #define THRONG_BINDING_MOTION 53 // storage buffer: MotionParams per frame slot (the hardware passes' motion vectors)
+#define THRONG_BINDING_PREVIOUS_PALETTE_UBO                                                                            \
+    57 // dynamic uniform buffer: technique palette-ubo's blocks as the last frame drew them (motion vectors; the
+       // same dynamic offset as THRONG_BINDING_PALETTE_UBO's)
+#define THRONG_BINDING_PREVIOUS_BONES                                                                                  \
+    56 // sampled image: technique bonetex's texels as the last frame drew them, laid out as THRONG_BINDING_BONES's
+       // (motion vectors)
 #define THRONG_BINDING_PREVIOUS_SKINNED                                                                                \
     55 // storage buffer: technique cpu's positions as the last frame drew them, laid out as THRONG_BINDING_SKINNED's
        // (motion vectors; its normals' places unused)
