@@ -325,7 +325,7 @@ std::optional<DecodedCache> runCachePass(gpu::Allocator& allocator, const render
     const gpu::shader::DrawConstants constants = render::crowdConstants(vp, time, asset);
     std::vector<gpu::Pass> passes;
     if (drawn != nullptr) {
-        drawn->update(0, time);                        // palette: the CPU writes the slot's palettes
+        drawn->update(0, time);                                 // palette: the CPU writes the slot's palettes
         drawn->addPreparePasses(passes, 0, constants, nullptr); // pose: its `pose` pass
     }
     DecodedCache r;

@@ -59,7 +59,8 @@ class CpuTechnique final : public MeshTechnique {
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
         if (previous_)
-            desc.bindings.push_back({THRONG_BINDING_PREVIOUS_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
+            desc.bindings.push_back(
+                {THRONG_BINDING_PREVIOUS_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
         desc.write = [&](VkDescriptorSet set, uint32_t slot) {
             std::vector<gpu::DescriptorWrite> writes = {
                 instancesWrite(), gpu::DescriptorWrite::storage(THRONG_BINDING_SKINNED, skinned_[slot]->buffer)};
@@ -139,8 +140,8 @@ class CpuTechnique final : public MeshTechnique {
     // Per (frame slot, batch), at slot * batches_ + batch: the host-visible skinned vertices.
     std::vector<gpu::OwnedBuffer> skinned_;
     std::vector<gpu::OwnedBuffer> previous_skinned_; // the same, the last frame's positions (motion vectors)
-    bool previous_ = false;                         // motion vectors: the last frame's poses kept and skinned
-    std::vector<MatrixRows> last_;                  // the last frame's poses (previous_)
+    bool previous_ = false;                          // motion vectors: the last frame's poses kept and skinned
+    std::vector<MatrixRows> last_;                   // the last frame's poses (previous_)
     BakedAssetMesh mesh_;
     uint32_t per_batch_ = 1, batches_ = 1;
     std::string name_;

@@ -62,11 +62,11 @@ class PaletteTechnique final : public MeshTechnique {
                                        : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                gpu::MemoryUse::Upload));
         for (uint32_t s = 0; previous_ && s < setup.frames_in_flight; ++s)
-            previous_palettes_.push_back(gpu::ownBuffer(
-                a, bytes,
-                uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
-                        : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                gpu::MemoryUse::Upload));
+            previous_palettes_.push_back(
+                gpu::ownBuffer(a, bytes,
+                               uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                                       : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               gpu::MemoryUse::Upload));
         MeshPassDesc desc;
         desc.vertex_spirv = uniform ? gpu::shaders::palette_ubo_vert_spv : gpu::shaders::palette_vert_spv;
         desc.capture_spirv =
@@ -144,19 +144,20 @@ class PaletteTechnique final : public MeshTechnique {
     // `poses` encoded into a slot's mapped buffer: in its batch's block when uniform, else contiguous.
     void write(uint8_t* mapped, const std::vector<MatrixRows>& poses) const {
         const bool quat = setup_.encoding == JointEncoding::Quaternion;
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, poses.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
-            for (size_t e = range.begin(); e != range.end(); ++e) {
-                const size_t instance = e / joints_;
-                const size_t offset = store_ == PaletteStore::Uniform
-                                          ? (instance / per_batch_) * batch_stride_ +
-                                                ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
-                                          : e * entry_bytes_;
-                if (quat)
-                    encodeQuaternion(poses[e], reinterpret_cast<glm::vec4*>(mapped + offset));
-                else
-                    std::memcpy(mapped + offset, &poses[e], sizeof(MatrixRows));
-            }
-        });
+        tbb::parallel_for(
+            tbb::blocked_range<size_t>(0, poses.size(), 1024), [&](const tbb::blocked_range<size_t>& range) {
+                for (size_t e = range.begin(); e != range.end(); ++e) {
+                    const size_t instance = e / joints_;
+                    const size_t offset = store_ == PaletteStore::Uniform
+                                              ? (instance / per_batch_) * batch_stride_ +
+                                                    ((instance % per_batch_) * joints_ + e % joints_) * entry_bytes_
+                                              : e * entry_bytes_;
+                    if (quat)
+                        encodeQuaternion(poses[e], reinterpret_cast<glm::vec4*>(mapped + offset));
+                    else
+                        std::memcpy(mapped + offset, &poses[e], sizeof(MatrixRows));
+                }
+            });
     }
 
     void record(VkCommandBuffer cmd, uint32_t slot, const gpu::shader::DrawConstants& constants) override {
@@ -192,7 +193,7 @@ class PaletteTechnique final : public MeshTechnique {
     bool drawsCulled() const override { return store_ == PaletteStore::Storage; }
 
   private:
-    std::vector<gpu::OwnedBuffer> palettes_; // per frame slot, host-visible, written by update()
+    std::vector<gpu::OwnedBuffer> palettes_;          // per frame slot, host-visible, written by update()
     std::vector<gpu::OwnedBuffer> previous_palettes_; // the same, the last frame's palettes (motion vectors)
     PaletteStore store_;
     bool previous_ = false;         // motion vectors: the last frame's palettes kept and written

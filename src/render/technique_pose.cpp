@@ -65,9 +65,9 @@ class PoseTechnique final : public MeshTechnique {
         // from which the draw and the resolve place each vertex's last position.
         const bool velocity = setup.velocity_format != VK_FORMAT_UNDEFINED && setup.history != nullptr;
         if (velocity)
-            previous_palette_ = gpu::ownBuffer(a, palette_->size,
-                                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                               gpu::MemoryUse::Device);
+            previous_palette_ =
+                gpu::ownBuffer(a, palette_->size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               gpu::MemoryUse::Device);
         // Records past the live ones (the render API's room for more members) are drawn when
         // nothing culls: zero palettes collapse them, where stale memory could be NaN.
         gpu::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
@@ -111,7 +111,8 @@ class PoseTechnique final : public MeshTechnique {
         desc.bindings = {{THRONG_BINDING_INSTANCES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr},
                          {THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr}};
         if (velocity)
-            desc.bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
+            desc.bindings.push_back(
+                {THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, nullptr});
         setPaletteSpecialization(desc, false, setup.skinning);
         desc.write = [&](VkDescriptorSet set, uint32_t) {
             using W = gpu::DescriptorWrite;
