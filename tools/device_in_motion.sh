@@ -19,6 +19,8 @@ common=(--model builtin:walker --size 1920x1080 --simulate --frames 20 --warmup 
 run motion-1m-overview "${common[@]}" --techniques baked,baked@velocity,baked@taa,static,static@velocity --instances 1000000 --view overview
 run motion-1m-overview-noground "${common[@]}" --techniques baked,baked@taa --instances 1000000 --view overview --ground off
 run motion-1m-street "${common[@]}" --techniques baked,baked@velocity,baked@taa --instances 1000000 --view street
+# pose's second pose with vectors (the limbs' motion), a million in the overview.
+run motion-1m-pose "${common[@]}" --techniques pose,pose@velocity,pose@taa --instances 1000000 --view overview
 run motion-10m-overview "${common[@]}" --techniques baked,baked@velocity,baked@taa --instances 10000000 --view overview --splat-px 1
 run motion-10m-street "${common[@]}" --techniques baked,baked@taa --instances 10000000 --view street --splat-px 1
 

@@ -91,15 +91,22 @@ void downloadBuffer(Allocator& a, const Buffer& source, void* data, VkDeviceSize
     destroyBuffer(a, staging);
 }
 
-Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
-                  VkImageUsageFlags usage, VkImageAspectFlags aspect, VkImageViewType view_type, uint32_t mips) {
+namespace {
+
+// createImage and createImageWithStorageView: `storage_format` set makes the image mutable with
+// extended usage, restricts `view` to the usages its format allows and adds the storage view.
+Image makeImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
+                VkImageUsageFlags usage, VkImageAspectFlags aspect, VkImageViewType view_type, uint32_t mips,
+                VkFormat storage_format) {
     const Context& ctx = *a.context;
+    const bool storable = storage_format != VK_FORMAT_UNDEFINED;
     Image img;
     img.format = format;
     img.extent = {width, height, 1};
     img.layers = layers;
     img.mips = mips;
     VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.flags = storable ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT : 0u;
     ici.imageType = VK_IMAGE_TYPE_2D;
     ici.format = format;
     ici.extent = img.extent;
@@ -107,7 +114,7 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
     ici.arrayLayers = layers;
     ici.samples = VK_SAMPLE_COUNT_1_BIT;
     ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ici.usage = usage;
+    ici.usage = storable ? usage | VK_IMAGE_USAGE_STORAGE_BIT : usage;
     ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VK_CHECK(vkCreateImage(ctx.device, &ici, gpu::hostCallbacks(ctx.device), &img.image));
     VkMemoryRequirements req;
@@ -115,12 +122,22 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
     try {
         img.memory = allocate(a, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
         VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory.memory, img.memory.offset));
+        VkImageViewUsageCreateInfo own_usage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+        own_usage.usage = usage & ~VkImageUsageFlags(VK_IMAGE_USAGE_STORAGE_BIT);
         VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vci.pNext = storable ? &own_usage : nullptr;
         vci.image = img.image;
         vci.viewType = view_type;
         vci.format = format;
         vci.subresourceRange = {aspect, 0, mips, 0, layers};
         VK_CHECK(vkCreateImageView(ctx.device, &vci, gpu::hostCallbacks(ctx.device), &img.view));
+        if (storable) {
+            VkImageViewUsageCreateInfo storage_usage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+            storage_usage.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+            vci.pNext = &storage_usage;
+            vci.format = storage_format;
+            VK_CHECK(vkCreateImageView(ctx.device, &vci, gpu::hostCallbacks(ctx.device), &img.storage_view));
+        }
     } catch (...) {
         destroyImage(a, img); // nothing half-made survives a failure
         throw;
@@ -128,7 +145,22 @@ Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height
     return img;
 }
 
+} // namespace
+
+Image createImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
+                  VkImageUsageFlags usage, VkImageAspectFlags aspect, VkImageViewType view_type, uint32_t mips) {
+    return makeImage(a, format, width, height, layers, usage, aspect, view_type, mips, VK_FORMAT_UNDEFINED);
+}
+
+Image createImageWithStorageView(Allocator& a, VkFormat format, VkFormat storage_format, uint32_t width,
+                                 uint32_t height, VkImageUsageFlags usage) {
+    return makeImage(a, format, width, height, 1, usage, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D, 1,
+                     storage_format);
+}
+
 void destroyImage(Allocator& a, Image& img) {
+    if (img.storage_view != VK_NULL_HANDLE)
+        vkDestroyImageView(a.context->device, img.storage_view, gpu::hostCallbacks(a.context->device));
     if (img.view != VK_NULL_HANDLE)
         vkDestroyImageView(a.context->device, img.view, gpu::hostCallbacks(a.context->device));
     if (img.image != VK_NULL_HANDLE)
@@ -165,6 +197,29 @@ void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkI
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void transitionImages(VkCommandBuffer cmd, std::span<const ImageTransition> transitions) {
+    if (transitions.empty()) return;
+    std::vector<VkImageMemoryBarrier2> barriers;
+    barriers.reserve(transitions.size());
+    for (const ImageTransition& t : transitions) {
+        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+        b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        b.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+        b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+        b.oldLayout = t.from;
+        b.newLayout = t.to;
+        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.image = t.image;
+        b.subresourceRange = {t.aspect, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+        barriers.push_back(b);
+    }
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = uint32_t(barriers.size());
+    dep.pImageMemoryBarriers = barriers.data();
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 

@@ -30,6 +30,7 @@ void downloadBuffer(Allocator& allocator, const Buffer& source, void* data, VkDe
 struct Image {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
+    VkImageView storage_view = VK_NULL_HANDLE; // createImageWithStorageView only
     Allocation memory;
     VkFormat format = VK_FORMAT_UNDEFINED;
     VkExtent3D extent{};
@@ -42,6 +43,12 @@ struct Image {
 Image createImage(Allocator& allocator, VkFormat format, uint32_t width, uint32_t height, uint32_t layers,
                   VkImageUsageFlags usage, VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT,
                   VkImageViewType view_type = VK_IMAGE_VIEW_TYPE_2D, uint32_t mips = 1);
+// The same (one layer, one mip, 2D) with a second view, `storage_view`, of `storage_format` (one
+// of the same size whose format features include STORAGE_IMAGE: R8G8B8A8_UNORM for an
+// R8G8B8A8_SRGB image, which shaders may not write) that a compute shader writes; `view` has
+// every usage of `usage` but STORAGE.
+Image createImageWithStorageView(Allocator& allocator, VkFormat format, VkFormat storage_format, uint32_t width,
+                                 uint32_t height, VkImageUsageFlags usage);
 void destroyImage(Allocator& allocator, Image& image);
 
 // Uploads tightly packed texels for every layer of every mip level (level 0's layers first, then
@@ -55,5 +62,14 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAcces
 // Layout transition with synchronization2 (all commands, conservative: load time only).
 void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
                      VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT, uint32_t layers = 1);
+
+// Several images' transitions (one layer, every mip) in one barrier, as transitionImage orders
+// them: one wait where a frame's pass moves several images.
+struct ImageTransition {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageLayout from = VK_IMAGE_LAYOUT_UNDEFINED, to = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+};
+void transitionImages(VkCommandBuffer cmd, std::span<const ImageTransition> transitions);
 
 } // namespace throng::gpu

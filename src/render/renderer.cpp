@@ -128,11 +128,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         RenderOutput out;
         out.width = s.width;
         out.height = s.height;
-        color = gpu::OwnedImage(
-            a, gpu::createImage(
-                   a, kColorFormat, s.width, s.height, 1,
-                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                       (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT) : 0u)));
+        // With TAA the pass reads the frame's colour (sampled) and writes its picture back
+        // through a storage view (taa.h: TaaFrame::color_storage).
+        const VkImageUsageFlags color_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        color = gpu::OwnedImage(a, s.taa ? gpu::createImageWithStorageView(a, kColorFormat, VK_FORMAT_R8G8B8A8_UNORM,
+                                                                           s.width, s.height,
+                                                                           color_usage | VK_IMAGE_USAGE_SAMPLED_BIT)
+                                         : gpu::createImage(a, kColorFormat, s.width, s.height, 1, color_usage));
         // Sampled too where occlusion culling can build its depth pyramid from it.
         depth = gpu::OwnedImage(
             a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
@@ -202,7 +204,11 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             renderer->update(slot, vp, s.time - float(frames - 1 - i) * s.frame_step, s.light_direction);
             gpu::beginFrame(ctx, f, 0);
             std::vector<gpu::Pass> after;
-            if (taa) after.push_back(taa->pass(TaaFrame{targets}));
+            if (taa) {
+                TaaFrame frame{targets};
+                frame.color_storage = color->storage_view;
+                after.push_back(taa->pass(frame));
+            }
             renderer->record(f.cmd, slot, targets, ctx.depth_pyramid || s.taa, after);
             if (i + 1 == frames && s.capture)
                 gpu::memoryBarrier(f.cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,

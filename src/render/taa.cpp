@@ -6,6 +6,7 @@
 #include "../gpu/shader_blobs.h"
 
 #include <cassert>
+#include <vector>
 
 namespace throng::render {
 
@@ -51,6 +52,13 @@ struct TemporalAA::Objects {
     gpu::Unique<VkDescriptorPool> pool;
     std::vector<VkDescriptorSet> sets; // per picture written: [k] writes pictures_[k], reads the other
     VkImageView color_view = VK_NULL_HANDLE, velocity_view = VK_NULL_HANDLE, depth_view = VK_NULL_HANDLE; // read
+    // taa_out.comp: the picture written into the colour image's storage view (TaaFrame::color_storage).
+    gpu::Unique<VkDescriptorSetLayout> out_set_layout;
+    gpu::Unique<VkPipelineLayout> out_layout;
+    gpu::Unique<VkPipeline> out_pipeline;
+    gpu::Unique<VkDescriptorPool> out_pool;
+    std::vector<VkDescriptorSet> out_sets; // per picture written
+    VkImageView storage_view = VK_NULL_HANDLE;
 };
 
 TemporalAA::TemporalAA(gpu::Allocator& a, VkExtent2D extent)
@@ -83,6 +91,17 @@ TemporalAA::TemporalAA(gpu::Allocator& a, VkExtent2D extent)
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
     objects_->pool = gpu::createDescriptorPool(ctx, 2, sizes);
     objects_->sets = gpu::allocateSets(ctx, objects_->pool, objects_->set_layout, 2);
+    const VkDescriptorSetLayoutBinding out_bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    objects_->out_set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, out_bindings));
+    objects_->out_layout = gpu::Unique<VkPipelineLayout>(
+        ctx.device, gpu::createPipelineLayout(ctx, objects_->out_set_layout, 0, VK_SHADER_STAGE_COMPUTE_BIT));
+    objects_->out_pipeline = gpu::Unique<VkPipeline>(
+        ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::taa_out_comp_spv, objects_->out_layout));
+    const VkDescriptorPoolSize out_sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 4}};
+    objects_->out_pool = gpu::createDescriptorPool(ctx, 2, out_sizes);
+    objects_->out_sets = gpu::allocateSets(ctx, objects_->out_pool, objects_->out_set_layout, 2);
 }
 
 TemporalAA::~TemporalAA() = default;
@@ -110,6 +129,14 @@ gpu::Pass TemporalAA::pass(const TaaFrame& frame) {
         o.velocity_view = t.velocity_view;
         o.depth_view = t.depth_view;
     }
+    if (frame.color_storage != VK_NULL_HANDLE && o.storage_view != frame.color_storage) {
+        for (uint32_t k = 0; k < 2; ++k) {
+            const gpu::DescriptorWrite writes[] = {gpu::DescriptorWrite::storageImage(0, pictures_[k]->view),
+                                                   gpu::DescriptorWrite::storageImage(1, frame.color_storage)};
+            gpu::writeDescriptors(allocator_->context->device, o.out_sets[k], writes);
+        }
+        o.storage_view = frame.color_storage;
+    }
     const uint32_t index = frames_++;
     gpu::Pass p;
     p.name = "taa";
@@ -125,40 +152,65 @@ gpu::Pass TemporalAA::pass(const TaaFrame& frame) {
 
 void TemporalAA::record(VkCommandBuffer cmd, const TaaFrame& frame, uint32_t index, glm::vec2 jitter_delta,
                         glm::vec2 jitter) const {
+    using T = gpu::ImageTransition;
     const Objects& o = *objects_;
     const gpu::FrameTargets& t = frame.targets;
     const uint32_t k = index % 2;
     const VkImage written = pictures_[k]->image, read = pictures_[1 - k]->image;
     const VkImageLayout read_only = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     const VkImageLayout drawn = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    gpu::transitionImage(cmd, t.color, drawn, read_only);
-    gpu::transitionImage(cmd, t.velocity, drawn, read_only);
-    gpu::transitionImage(cmd, t.depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, read_only, VK_IMAGE_ASPECT_DEPTH_BIT);
-    // The last frame's picture (its blit left it a transfer source; none yet: its contents unused).
-    gpu::transitionImage(cmd, read, index == 0 ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                         read_only);
-    gpu::transitionImage(cmd, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+    const VkImageLayout depth_drawn = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    const VkImageLayout general = VK_IMAGE_LAYOUT_GENERAL, source = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    const VkImageAspectFlags depth_aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
+    const bool own = frame.output == VK_NULL_HANDLE || frame.output == t.color;
+    // The picture goes into the colour image by a compute pass where it has a storage view, else
+    // by a blit.
+    const bool compute_out = own && frame.color_storage != VK_NULL_HANDLE;
+    // The targets to read, the last frame's picture (a transfer source between frames; none yet:
+    // its contents unused) to sample, this frame's to write.
+    const T before[] = {{t.color, drawn, read_only},
+                        {t.velocity, drawn, read_only},
+                        {t.depth, depth_drawn, read_only, depth_aspect},
+                        {read, index == 0 ? VK_IMAGE_LAYOUT_UNDEFINED : source, read_only},
+                        {written, VK_IMAGE_LAYOUT_UNDEFINED, general}};
+    gpu::transitionImages(cmd, before);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &o.sets[k], 0, nullptr);
     const Push push{glm::vec2(float(extent_.width), float(extent_.height)), jitter_delta, jitter, kTaaBlend,
                     index == 0 ? 1u : 0u};
     vkCmdPushConstants(cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    vkCmdDispatch(cmd, (extent_.width + 7) / 8, (extent_.height + 7) / 8, 1);
+    constexpr uint32_t kTile = 16; // taa.comp's
+    vkCmdDispatch(cmd, (extent_.width + kTile - 1) / kTile, (extent_.height + kTile - 1) / kTile, 1);
+    if (compute_out) {
+        const T between[] = {{written, general, general}, {t.color, read_only, general}};
+        gpu::transitionImages(cmd, between);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.out_pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.out_layout, 0, 1, &o.out_sets[k], 0, nullptr);
+        constexpr uint32_t kGroup = 16; // taa_out.comp's
+        vkCmdDispatch(cmd, (extent_.width + kGroup - 1) / kGroup, (extent_.height + kGroup - 1) / kGroup, 1);
+        const T after[] = {{written, general, source},
+                           {read, read_only, source},
+                           {t.color, general, drawn},
+                           {t.velocity, read_only, drawn},
+                           {t.depth, read_only, depth_drawn, depth_aspect}};
+        gpu::transitionImages(cmd, after);
+        return;
+    }
     // The result into the output (a blit converts to its format and encoding).
-    const bool own = frame.output == VK_NULL_HANDLE || frame.output == t.color;
     const VkImage output = own ? t.color : frame.output;
-    gpu::transitionImage(cmd, written, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    gpu::transitionImage(cmd, output, own ? read_only : frame.output_before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    gpu::transitionImage(cmd, read, read_only, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    const T between[] = {{written, general, source},
+                         {output, own ? read_only : frame.output_before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL},
+                         {read, read_only, source}};
+    gpu::transitionImages(cmd, between);
     VkImageBlit blit{};
     blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     blit.srcOffsets[1] = blit.dstOffsets[1] = {int32_t(extent_.width), int32_t(extent_.height), 1};
-    vkCmdBlitImage(cmd, written, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                   &blit, VK_FILTER_NEAREST);
-    gpu::transitionImage(cmd, output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, own ? drawn : frame.output_after);
-    if (!own) gpu::transitionImage(cmd, t.color, read_only, drawn);
-    gpu::transitionImage(cmd, t.velocity, read_only, drawn);
-    gpu::transitionImage(cmd, t.depth, read_only, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_DEPTH_BIT);
+    vkCmdBlitImage(cmd, written, source, output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
+    std::vector<T> after = {{output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, own ? drawn : frame.output_after},
+                            {t.velocity, read_only, drawn},
+                            {t.depth, read_only, depth_drawn, depth_aspect}};
+    if (!own) after.push_back({t.color, read_only, drawn});
+    gpu::transitionImages(cmd, after);
 }
 
 } // namespace throng::render

@@ -3,8 +3,11 @@
 // shifted by a sub-pixel offset (Halton 2, 3: taaJitter), with motion vectors (history.h), and a
 // compute pass (taa.comp) blends it into the picture accumulated over the frames before,
 // reprojected by the vectors, clamped to the frame's own neighbourhood and dropped where the
-// depth shows a disocclusion; the result is blitted into the frame's colour image (headless: the
-// readback and the PNG are the anti-aliased picture) or the viewer's swapchain image.
+// depth shows a disocclusion; the result goes into the frame's colour image (headless: the
+// readback and the PNG are the anti-aliased picture; written by a second compute pass through a
+// storage view, TaaFrame::color_storage) or is blitted into the viewer's swapchain image. The
+// pass reads the frame's colour once per tile into shared memory (taa.comp) and moves its images'
+// layouts in three barriers (before, between, after).
 //
 // Converges over about 1 / kTaaBlend frames: `render --aa taa` draws at least throng::kTaaFrames
 // (throng/headless.h).
@@ -38,6 +41,11 @@ struct TaaFrame {
     VkImage output = VK_NULL_HANDLE;
     VkImageLayout output_before = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImageLayout output_after = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    // Where the output is targets.color: a view of it a compute shader may write, R8G8B8A8_UNORM
+    // of its sRGB image (gpu::createImageWithStorageView). Given, the picture is written through
+    // it by a compute pass (sRGB encoded in the shader) instead of blitted: on an H100 or H200 a
+    // blit goes through the graphics units, which only two TPCs have. Null: blitted.
+    VkImageView color_storage = VK_NULL_HANDLE;
 };
 
 class TemporalAA {

@@ -13,7 +13,15 @@
 // pixel's surface, for the next frame's depth test); the caller copies it into the frame's
 // colour image.
 
-layout(local_size_x = 8, local_size_y = 8) in;
+// A group's pixels and the 2 around them (its 5 x 5 boxes' reach), read from `current` once into
+// shared memory: every pixel's filter and boxes read their 25 samples from there (each texel of
+// the frame is read by one group, a halo's by up to four, not by 25 invocations).
+const int kTile = 16;
+const int kHalo = 2;
+const int kSide = kTile + 2 * kHalo;
+layout(local_size_x = kTile, local_size_y = kTile) in;
+shared vec3 tile_rgb[kSide * kSide];   // linear RGB
+shared vec3 tile_ycocg[kSide * kSide]; // the same in YCoCg
 
 layout(set = 0, binding = 0) uniform sampler2D current;  // the frame's colour (an sRGB view reads linear)
 layout(set = 0, binding = 1) uniform sampler2D velocity; // RG: pixels, this frame minus the last (history.h)
@@ -43,9 +51,18 @@ vec3 fromYCoCg(vec3 y) { return vec3(y.x + y.y - y.z, y.x + y.z, y.x - y.y - y.z
 float distanceOf(float d) { return d > 1.0 / 65000.0 ? 1.0 / d : 65000.0; }
 
 void main() {
-    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     ivec2 size = ivec2(push.size);
+    // The group's tile with its halo; texels beyond the edge repeat the edge's (clamped).
+    ivec2 origin = ivec2(gl_WorkGroupID.xy) * kTile - kHalo;
+    for (uint i = gl_LocalInvocationIndex; i < uint(kSide * kSide); i += uint(kTile * kTile)) {
+        vec3 s = texelFetch(current, clamp(origin + ivec2(i % kSide, i / kSide), ivec2(0), size - 1), 0).rgb;
+        tile_rgb[i] = s;
+        tile_ycocg[i] = toYCoCg(s);
+    }
+    barrier();
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (p.x >= size.x || p.y >= size.y) return;
+    int centre = (int(gl_LocalInvocationID.y) + kHalo) * kSide + int(gl_LocalInvocationID.x) + kHalo;
     // This frame's estimate at the pixel centre: its 3 x 3 samples (each taken `jitter` off its
     // own centre) weighted by a Gaussian of their distance from this centre (about
     // Blackman-Harris's width), so that it moves little from one jitter to the next; and the box
@@ -54,13 +71,12 @@ void main() {
     float weights = 0.0;
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-            ivec2 q = clamp(p + ivec2(dx, dy), ivec2(0), size - 1);
-            vec3 s = texelFetch(current, q, 0).rgb;
+            vec3 s = tile_rgb[centre + dy * kSide + dx];
             vec2 d = vec2(dx, dy) - push.jitter; // the sample lies at its centre less the jitter
             float w = exp(-2.29 * dot(d, d));
             sum += w * s;
             weights += w;
-            vec3 c = toYCoCg(s);
+            vec3 c = tile_ycocg[centre + dy * kSide + dx];
             lo = min(lo, c);
             hi = max(hi, c);
         }
@@ -74,7 +90,7 @@ void main() {
     for (int dy = -2; dy <= 2; ++dy)
         for (int dx = -2; dx <= 2; ++dx) {
             if (abs(dx) < 2 && abs(dy) < 2) continue; // the 3 x 3 above
-            vec3 c = toYCoCg(texelFetch(current, clamp(p + ivec2(dx, dy), ivec2(0), size - 1), 0).rgb);
+            vec3 c = tile_ycocg[centre + dy * kSide + dx];
             wide_lo = min(wide_lo, c);
             wide_hi = max(wide_hi, c);
         }
@@ -102,7 +118,7 @@ void main() {
     bool other = (1.0 - kDepthTolerance) * distance > farthest || distance < (1.0 - kDepthTolerance) * nearest;
     if (push.first != 0u || !inside || other) {
         // Nothing to accumulate: off screen last frame, or another surface there then.
-        imageStore(result, p, vec4(texelFetch(current, p, 0).rgb, distance));
+        imageStore(result, p, vec4(tile_rgb[centre], distance));
         return;
     }
     // Clamped to this frame's neighbourhood: what the pixel showed may be another surface now (a
