@@ -132,7 +132,8 @@ struct ComputePalettes {
     uint64_t bytes = 0; // the buffer's size (a storage buffer's range is limited)
     // With motion vectors: the palettes as the last frame drew them, laid out as `buffer`
     // (technique pose poses each member a second time, from its last record at the last frame's
-    // time). Null: the technique keeps none (its vectors carry the members' moves, not their limbs').
+    // time; palette and palette-ubo upload the last frame's beside this frame's). Null: none kept
+    // (the resolve then reads this frame's: the members' moves without their limbs').
     VkBuffer previous = VK_NULL_HANDLE;
     VkImageView previous_image = VK_NULL_HANDLE; // the same for `image` (null: none kept)
 };

@@ -69,6 +69,6 @@ void emitVertexFrom(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, ve
     out_layer = lookLayer(draw.look, key);
 }
 
-// The same where the last frame's shape of the vertex is this frame's (the palettes', technique
-// cpu's and the bind pose's: they keep none other), placed by the member's last record.
+// The same where the last frame's shape of the vertex is this frame's (the bind pose's; the
+// techniques that keep a last shape call emitVertexFrom), placed by the member's last record.
 void emitVertex(uint member, InstanceRecord inst, MeshVertex vtx, vec3 p, vec3 n) { emitVertexFrom(member, inst, vtx, p, n, p); }
