@@ -2,6 +2,7 @@
 #include "resources.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstring>
 #include <vector>
@@ -184,26 +185,15 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAcces
 
 void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
                      VkImageAspectFlags aspect, uint32_t layers) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    b.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-    b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, layers};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    const ImageTransition t{image, from, to, aspect, layers};
+    transitionImages(cmd, std::span(&t, 1));
 }
 
 void transitionImages(VkCommandBuffer cmd, std::span<const ImageTransition> transitions) {
     if (transitions.empty()) return;
-    std::vector<VkImageMemoryBarrier2> barriers;
-    barriers.reserve(transitions.size());
+    std::array<VkImageMemoryBarrier2, kMaxImageTransitions> barriers{};
+    assert(transitions.size() <= barriers.size());
+    uint32_t count = 0;
     for (const ImageTransition& t : transitions) {
         VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
         b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
@@ -214,11 +204,11 @@ void transitionImages(VkCommandBuffer cmd, std::span<const ImageTransition> tran
         b.newLayout = t.to;
         b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         b.image = t.image;
-        b.subresourceRange = {t.aspect, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
-        barriers.push_back(b);
+        b.subresourceRange = {t.aspect, 0, VK_REMAINING_MIP_LEVELS, 0, t.layers};
+        barriers[count++] = b;
     }
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = uint32_t(barriers.size());
+    dep.imageMemoryBarrierCount = count;
     dep.pImageMemoryBarriers = barriers.data();
     vkCmdPipelineBarrier2(cmd, &dep);
 }

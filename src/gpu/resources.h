@@ -63,13 +63,15 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAcces
 void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
                      VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT, uint32_t layers = 1);
 
-// Several images' transitions (one layer, every mip) in one barrier, as transitionImage orders
-// them: one wait where a frame's pass moves several images.
+// Several images' transitions (every mip) in one barrier, ordered as transitionImage orders one
+// (it is this with one): one wait where a frame's pass moves several images.
 struct ImageTransition {
     VkImage image = VK_NULL_HANDLE;
     VkImageLayout from = VK_IMAGE_LAYOUT_UNDEFINED, to = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    uint32_t layers = 1;
 };
+constexpr size_t kMaxImageTransitions = 8; // in one transitionImages call
 void transitionImages(VkCommandBuffer cmd, std::span<const ImageTransition> transitions);
 
 } // namespace throng::gpu
