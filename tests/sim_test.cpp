@@ -22,6 +22,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
+#include <random>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -559,50 +560,60 @@ TEST_F(Sim, FailedConstructionFreesEverything) {
 
 // Not a check: how long one step takes at 100,000 walkers on this device (printed; the
 // environment variable THRONG_SIM_TIMING_MEMBERS sets another count). Ten steps recorded in one
-// command buffer, after a warm-up step.
+// command buffer, after a warm-up step. Twice: with the members' indices in the crowd's layout
+// order (neighbours have nearby indices, as at the start of a run) and shuffled (as after walkers
+// have crossed the field for a while); the step reads its members in cell order (sim_step.comp),
+// so the two should cost the same.
 TEST_F(Sim, TimingOf100kWalkers) {
     const char* env = std::getenv("THRONG_SIM_TIMING_MEMBERS");
     const uint32_t members = env != nullptr ? uint32_t(std::strtoul(env, nullptr, 10)) : 100'000u;
-    const Scenario s = walkers(std::max(members, 1u), 1);
-    (void)runGpu(s, 1, 1);
-    const GpuRun one = runGpu(s, 4, 1);
-    const GpuRun ten = runGpu(s, 10, 10);
-    std::printf("%u walkers on %s: %.2f ms per step (10 steps in one submission), %.2f ms (one step per submission)\n",
-                members, context_->device_name.c_str(), ten.ms_per_step, one.ms_per_step);
-    // Each phase of a step by the GPU's timestamps (the median of ten steps), per member too.
-    constexpr uint32_t kSteps = 10;
-    VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qi.queryCount = kSteps * sim::kSimStampsPerStep;
-    VkQueryPool raw = VK_NULL_HANDLE;
-    ASSERT_EQ(vkCreateQueryPool(context_->device, &qi, gpu::hostCallbacks(context_->device), &raw), VK_SUCCESS);
-    const gpu::Unique<VkQueryPool> stamps(context_->device, raw);
-    gpu::OwnedBuffer instances =
-        gpu::ownBuffer(*allocator_, s.initial.members.size() * sizeof(gpu::shader::InstanceRecord),
-                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Device);
-    sim::GpuSimulation simulation(*allocator_, s.initial, s.settings, instances->buffer, pipelines_);
-    gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, stamps, 0, qi.queryCount);
-        simulation.record(cmd, kSteps, stamps);
-    });
-    std::vector<uint64_t> t(qi.queryCount);
-    ASSERT_EQ(vkGetQueryPoolResults(context_->device, stamps, 0, qi.queryCount, t.size() * 8, t.data(), 8,
-                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-              VK_SUCCESS);
-    const double period_ms = double(context_->properties.limits.timestampPeriod) * 1e-6;
-    std::printf("phases (median of %u steps):", kSteps);
-    for (uint32_t k = 0; k < sim::kSimStampsPerStep; ++k) {
-        std::vector<double> ms;
-        for (uint32_t step = 0; step < kSteps; ++step) {
-            const uint64_t* at = &t[step * sim::kSimStampsPerStep];
-            ms.push_back(double(k + 1 < sim::kSimStampsPerStep ? at[k + 1] - at[k] : at[k] - at[0]) * period_ms);
+    Scenario s = walkers(std::max(members, 1u), 1);
+    for (const char* order : {"layout order", "shuffled"}) {
+        if (order[0] == 's') {
+            std::mt19937 rng(7);
+            std::shuffle(s.initial.members.begin(), s.initial.members.end(), rng);
         }
-        std::nth_element(ms.begin(), ms.begin() + kSteps / 2, ms.end());
-        const double median = ms[kSteps / 2];
-        std::printf(" %s %.3f ms (%.2f ns a member)", k + 1 < sim::kSimStampsPerStep ? sim::kSimPhases[k] : "total",
-                    median, median * 1e6 / double(members));
+        (void)runGpu(s, 1, 1);
+        const GpuRun one = runGpu(s, 4, 1);
+        const GpuRun ten = runGpu(s, 10, 10);
+        std::printf("%u walkers (%s) on %s: %.2f ms per step (10 steps in one submission), %.2f ms (one step per "
+                    "submission)\n",
+                    members, order, context_->device_name.c_str(), ten.ms_per_step, one.ms_per_step);
+        // Each phase of a step by the GPU's timestamps (the median of ten steps), per member too.
+        constexpr uint32_t kSteps = 10;
+        VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = kSteps * sim::kSimStampsPerStep;
+        VkQueryPool raw = VK_NULL_HANDLE;
+        ASSERT_EQ(vkCreateQueryPool(context_->device, &qi, gpu::hostCallbacks(context_->device), &raw), VK_SUCCESS);
+        const gpu::Unique<VkQueryPool> stamps(context_->device, raw);
+        gpu::OwnedBuffer instances =
+            gpu::ownBuffer(*allocator_, s.initial.members.size() * sizeof(gpu::shader::InstanceRecord),
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryUse::Device);
+        sim::GpuSimulation simulation(*allocator_, s.initial, s.settings, instances->buffer, pipelines_);
+        gpu::submitAndWait(*context_, [&](VkCommandBuffer cmd) {
+            vkCmdResetQueryPool(cmd, stamps, 0, qi.queryCount);
+            simulation.record(cmd, kSteps, stamps);
+        });
+        std::vector<uint64_t> t(qi.queryCount);
+        ASSERT_EQ(vkGetQueryPoolResults(context_->device, stamps, 0, qi.queryCount, t.size() * 8, t.data(), 8,
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                  VK_SUCCESS);
+        const double period_ms = double(context_->properties.limits.timestampPeriod) * 1e-6;
+        std::printf("phases (median of %u steps):", kSteps);
+        for (uint32_t k = 0; k < sim::kSimStampsPerStep; ++k) {
+            std::vector<double> ms;
+            for (uint32_t step = 0; step < kSteps; ++step) {
+                const uint64_t* at = &t[step * sim::kSimStampsPerStep];
+                ms.push_back(double(k + 1 < sim::kSimStampsPerStep ? at[k + 1] - at[k] : at[k] - at[0]) * period_ms);
+            }
+            std::nth_element(ms.begin(), ms.begin() + kSteps / 2, ms.end());
+            const double median = ms[kSteps / 2];
+            std::printf(" %s %.3f ms (%.2f ns a member)", k + 1 < sim::kSimStampsPerStep ? sim::kSimPhases[k] : "total",
+                        median, median * 1e6 / double(members));
+        }
+        std::printf("\n");
     }
-    std::printf("\n");
 }
 
 // A million walkers: grid, dispatches and buffers at the scale the simulation is for; one step,
