@@ -276,6 +276,45 @@ TEST_F(Motion, ATeleportedMemberHasNoMotion) {
     EXPECT_GE(double(right), 0.999 * double(moving));
 }
 
+// The history is copied only after a frame that changed the records (history.h): a member the
+// host moves in frame 1 of three, under a still camera with the clock stopped, has its move's
+// motion in frame 1 and none in frame 2 (the history caught up with the move, though frame 0
+// changed nothing and its copy was skipped); a fourth frame, after one that changed nothing,
+// still has none.
+TEST_F(Motion, AMoveShowsInItsFrameOnly) {
+    render::Crowd crowd = crowdOf(2);
+    crowd.instances[0].position_scale = glm::vec4(-3.0f, 0.0f, 0.0f, 1.0f);
+    crowd.instances[1].position_scale = glm::vec4(1.5f, 0.0f, 4.0f, 1.0f);
+    const glm::mat4 vp = lookFrom(glm::vec3(0.0f, 2.0f, 12.0f), glm::vec3(0.0f, 0.9f, 2.0f));
+    auto move = [&](uint32_t frame, render::CrowdRenderer& r) {
+        if (frame != 1) return;
+        r.records()[1].position_scale += glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+        r.markChanged(1, 2);
+    };
+    for (uint32_t frames : {2u, 3u, 4u}) {
+        const render::RenderOutput o = draw(crowd, "baked", std::vector<glm::mat4>(frames, vp), 0.5f, 0.0f, 0.0f, move);
+        size_t covered = 0, moving = 0;
+        double largest = 0.0;
+        for (size_t i = 0; i < o.depth.size(); ++i) {
+            if (o.depth[i] <= 0.0f) continue;
+            ++covered;
+            const double v = glm::length(glm::dvec2(o.velocity[i]));
+            largest = std::max(largest, v);
+            if (v > 1.0) ++moving;
+        }
+        std::printf("%u frames, the move in frame 1: in the last frame %zu of %zu covered pixels move over a pixel, "
+                    "the largest motion %.4f px\n",
+                    frames, moving, covered, largest);
+        ASSERT_GT(covered, 400u);
+        if (frames == 2) {
+            EXPECT_GT(moving, 200u); // the moved member's pixels
+        } else {
+            EXPECT_EQ(moving, 0u);
+            EXPECT_LT(largest, 1e-3);
+        }
+    }
+}
+
 // Techniques `pose` (a second pose on the GPU, from each member's last record at the last frame's
 // time), `palette`, `palette-ubo`, `bonetex` (the last frame's poses kept by the CPU and uploaded
 // beside this frame's) and `cpu` (the last positions skinned again from them) carry their limbs'

@@ -421,7 +421,8 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     frame.viewport = targets.extent;
     frame.history = history_.get();
     const float drawn_at = addCrowdPasses(passes, slot, frame);
-    if (history_ != nullptr) history_->drew(f.view_projection, drawn_at);
+    if (history_ != nullptr) // the next frame copies the records only if this one wrote them
+        history_->drew(f.view_projection, drawn_at, f.upload_count > 0 || (motion_ && motion_->lastSteps() > 0));
     passes.insert(passes.end(), after.begin(), after.end());
     f.passes = gpu::passNames(passes);
     f.sim_steps = motion_ ? motion_->lastSteps() : 0;

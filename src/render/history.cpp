@@ -62,6 +62,9 @@ gpu::Pass MemberHistory::copyPass() {
     std::vector<VkBufferCopy> moves;
     for (const auto& [at, drawn] : moves_) moves.push_back({drawn * kRecord, at * kRecord, kRecord});
     moves_.clear();
+    const bool copy = stale_;
+    stale_ = false;
+    copies_ += copy ? 1 : 0;
     const uint32_t words = uint32_t(capacity_ * kRecord / 16); // uvec4s (a record is 3)
     const uint32_t groups = std::min<uint32_t>((words + 255) / 256, 65535);
     const VkPipeline pipeline = pipeline_;
@@ -71,14 +74,18 @@ gpu::Pass MemberHistory::copyPass() {
             gpu::PassKind::Compute,
             gpu::PassTargets::ColorDepth,
             [=, moves = std::move(moves)](VkCommandBuffer cmd) {
-                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-                vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, &words);
-                vkCmdDispatch(cmd, groups, 1, 1);
+                if (copy) {
+                    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+                    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, &words);
+                    vkCmdDispatch(cmd, groups, 1, 1);
+                }
                 if (moves.empty()) return;
                 // Over the full copy: the moved records' history from where the last frame drew them.
-                gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+                if (copy)
+                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                                       VK_ACCESS_2_TRANSFER_WRITE_BIT);
                 vkCmdCopyBuffer(cmd, from, to, uint32_t(moves.size()), moves.data());
             },
             frame::Members,
@@ -108,7 +115,8 @@ std::optional<gpu::Pass> MemberHistory::teleportPass() {
                      frame::History};
 }
 
-void MemberHistory::drew(const glm::mat4& view_projection, float time) {
+void MemberHistory::drew(const glm::mat4& view_projection, float time, bool changed_records) {
+    stale_ = stale_ || changed_records;
     last_.drawn = true;
     last_.view_projection = view_projection;
     last_.time = time;

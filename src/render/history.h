@@ -7,7 +7,10 @@
 // last frame's draw time, placed and projected by the last frame's view-projection. So a crowd
 // with velocity keeps one more record per member: a copy of every record as the last frame drew
 // it (MemberHistory::previous(), 48 bytes a member), made by the frame's first pass (`history`)
-// before anything (the host's edits, the simulation) changes them. A member the host says
+// before anything (the host's edits, the simulation) changes them, when the last frame changed
+// them: after a frame that neither stepped the simulation nor uploaded edits, the history
+// already holds what that frame drew and the pass copies nothing (a simulation of 30 steps a
+// second drawn at 60 frames copies every other frame; a crowd only animated, once). A member the host says
 // teleported has its copy replaced by its new record after the edits are uploaded: it draws
 // without motion that frame.
 //
@@ -60,7 +63,9 @@ class MemberHistory {
     void moved(uint32_t from, uint32_t to);
 
     // The frame's first pass: every record copied into the history (what the last frame drew; in
-    // compute, at the memory's rate), then the moved ones' from where the last frame drew them.
+    // compute, at the memory's rate) unless the last frame changed none (drew()), then the moved
+    // ones' from where the last frame drew them. The pass is there either way (a frame's pass
+    // list stays the same).
     gpu::Pass copyPass();
     // After the members' upload: the teleported members' new records copied over their history;
     // none when none teleported since the last call (then the list empties).
@@ -71,8 +76,11 @@ class MemberHistory {
     // MotionParams too (the slot's last frame has finished).
     PreviousFrame begin(uint32_t slot, const glm::mat4& view_projection, float time, VkExtent2D viewport);
     // The camera and draw time (the motion's clock) of the frame just recorded, which the next
-    // measures against.
-    void drew(const glm::mat4& view_projection, float time);
+    // measures against, and whether any of its passes wrote the records (the host's upload, a
+    // simulation step): if not, the next frame's copyPass() has nothing to copy.
+    void drew(const glm::mat4& view_projection, float time, bool changed_records);
+    // Full copies recorded so far (copyPass() calls that copy every record).
+    uint64_t copies() const { return copies_; }
 
   private:
     VkBuffer instances_ = VK_NULL_HANDLE;
@@ -89,6 +97,8 @@ class MemberHistory {
     std::vector<std::pair<uint32_t, uint32_t>> moves_; // (to, where the last frame drew it)
     uint32_t slots_ = 1;
     PreviousFrame last_;
+    bool stale_ = true; // the records may differ from the history (true before the first frame)
+    uint64_t copies_ = 0;
 };
 
 } // namespace throng::render
