@@ -268,6 +268,24 @@ TEST_F(Sim, SameSeedGivesBitIdenticalGpuResults) {
 
 // No two walkers closer than half the separation radius at any of 200 steps (CPU reference,
 // equal to the GPU by the tests above), in a crowd as dense as makeCrowd lays it out.
+// simSqrt (sim_member.h: a float guess corrected with integers) is floor(sqrt(n)) exactly: every
+// n below 2^22, and around every square up to 2^32 - 1 (k^2 - 1, k^2, k^2 + k), checked in 64-bit
+// integers. The GPU runs the same correction on its own guess (states bit for bit, above).
+TEST(SimCpu, SquareRootIsExact) {
+    auto exact = [](uint64_t n, uint64_t r) { return r * r <= n && (r + 1) * (r + 1) > n; };
+    uint64_t wrong = 0, checked = 0;
+    auto check = [&](uint64_t n) {
+        ++checked;
+        if (!exact(n, sim::shader::simSqrt(uint32_t(n)))) ++wrong;
+    };
+    for (uint64_t n = 0; n < (1u << 22); ++n) check(n);
+    for (uint64_t k = 1; k < 65536; ++k)
+        for (uint64_t n : {k * k - 1, k * k, k * k + k}) check(n);
+    check(0xffffffffu);
+    std::printf("%" PRIu64 " roots checked, %" PRIu64 " wrong\n", checked, wrong);
+    EXPECT_EQ(wrong, 0u);
+}
+
 TEST(SimCpu, WalkersKeepApart) {
     const Scenario s = walkers(400, 5);
     SimState state = s.initial;

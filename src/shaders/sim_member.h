@@ -15,7 +15,8 @@
 // to it, from the limits SimParams promises: |position| <= 2^29, speeds and pushes <= 8192
 // units per step, see sim.cpp: simParams); division only by positive numbers; `%` only on
 // unsigned values; shifts of signed values are arithmetic in both (C++20, GLSL); no swizzles.
-// Floats appear only in simInstance(), whose results go to the renderer and never come back.
+// Floats appear only in simInstance(), whose results go to the renderer and never come back, and
+// as simSqrt()'s first guess, which integers then correct to the exact root.
 //
 // Determinism: a member's neighbour sums (simAccumulate) are integer sums, so the order in
 // which the neighbour search visits neighbours (on the GPU decided by atomics) cannot change
@@ -36,21 +37,15 @@ SIM_FN uint simBelow(SIM_INOUT(uint) state, uint n) {
     return n == 0u ? 0u : r % n;
 }
 
-// floor(sqrt(n)), digit by digit.
+// floor(sqrt(n)), exactly: the float square root's estimate (within a few units of it), then
+// corrected with integers until r * r <= n < (r + 1) * (r + 1). However the device rounds the
+// float, the result is the same integer on every device and on the CPU. (The digit-by-digit
+// root it replaced, 16 rounds of a loop, was most of a neighbour's cost.)
 SIM_FN uint simSqrt(uint n) {
-    uint root = 0u;
-    uint bit = 1u << 30;
-    while (bit > n) bit >>= 2;
-    while (bit != 0u) {
-        if (n >= root + bit) {
-            n -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    return root;
+    uint r = min(uint(sqrt(float(n))), 65535u);
+    while (r * r > n) r -= 1u;                        // r <= 65535: r * r < 2^32
+    while (r < 65535u && (r + 1u) * (r + 1u) <= n) r += 1u;
+    return r;
 }
 
 // Contract for the vector functions: no component is -2^31.
@@ -130,11 +125,14 @@ SIM_FN void simAccumulate(SIM_INOUT(SimSums) sums, ivec3 self, uint self_index, 
     ivec3 d = (self - other) >> THRONG_SIM_LOCAL_SHIFT;
     if (planar) d.y = 0;
     if (simMaxAbs(d) >= uint(THRONG_SIM_LOCAL_RADIUS)) return;
-    int dist = int(simSqrt(uint(d.x * d.x + d.y * d.y + d.z * d.z))); // sum < 3 * 2^24
-    if (dist >= THRONG_SIM_LOCAL_RADIUS) return;
+    // Squared distances against squared radii (floor(sqrt(x)) < r exactly when x < r * r): the
+    // root only for neighbours inside the separation radius, which push.
+    int l2 = d.x * d.x + d.y * d.y + d.z * d.z; // < 3 * 2^24
+    if (l2 >= THRONG_SIM_LOCAL_RADIUS * THRONG_SIM_LOCAL_RADIUS) return;
     sums.offset += ivec4(-d, 1);
     sums.velocity += ivec4(other_velocity, 0);
-    if (dist < separation) {
+    if (l2 < separation * separation) { // separation <= 4096
+        int dist = int(simSqrt(uint(l2)));
         int overlap = (separation - dist) * 4096 / separation; // (0, 4096]
         ivec3 away = dist > 0 ? d * overlap / dist
                               : ivec3(self_index < other_index ? -overlap : overlap, 0, 0); // |d * overlap| <= 2^24

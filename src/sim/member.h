@@ -19,6 +19,7 @@ using glm::min;
 using glm::normalize;
 using glm::packHalf2x16;
 using glm::sin;
+using glm::sqrt;
 using glm::uintBitsToFloat;
 using vec2 = glm::vec2;
 using vec3 = glm::vec3;
