@@ -22,13 +22,13 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
-#include <random>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 
 using namespace throng;
 using sim::SimSettings;

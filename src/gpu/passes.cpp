@@ -191,8 +191,7 @@ FrameTargets clearByTransfer(VkCommandBuffer cmd, const FrameTargets& targets) {
 
 } // namespace
 
-void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes,
-                  const FrameTargets& given) {
+void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes, const FrameTargets& given) {
     assert(passes.size() <= kMaxPasses);
     const FrameTargets targets = given.clear_by_transfer ? clearByTransfer(cmd, given) : given;
     bool color_used = false, depth_used = false;

@@ -39,11 +39,11 @@ SIM_FN uint simBelow(SIM_INOUT(uint) state, uint n) {
 
 // floor(sqrt(n)), exactly: the float square root's estimate (within a few units of it), then
 // corrected with integers until r * r <= n < (r + 1) * (r + 1). However the device rounds the
-// float, the result is the same integer on every device and on the CPU. (The digit-by-digit
-// root it replaced, 16 rounds of a loop, was most of a neighbour's cost.)
+// float, the result is the same integer on every device and on the CPU (it replaced a
+// digit-by-digit root of 16 rounds).
 SIM_FN uint simSqrt(uint n) {
     uint r = min(uint(sqrt(float(n))), 65535u);
-    while (r * r > n) r -= 1u;                        // r <= 65535: r * r < 2^32
+    while (r * r > n) r -= 1u; // r <= 65535: r * r < 2^32
     while (r < 65535u && (r + 1u) * (r + 1u) <= n) r += 1u;
     return r;
 }
