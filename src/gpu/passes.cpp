@@ -153,47 +153,8 @@ std::vector<PassBarrier> planBarriers(std::span<const Pass> passes) {
     return out;
 }
 
-namespace {
-
-// FrameTargets::clear_by_transfer: the targets that hold no picture cleared by transfer commands
-// (colour to `clear`, depth to 0, velocity to 0); returned as targets that hold one (in
-// TRANSFER_DST_OPTIMAL), which the passes then load.
-FrameTargets clearByTransfer(VkCommandBuffer cmd, const FrameTargets& targets) {
-    FrameTargets t = targets;
-    constexpr VkImageLayout kDst = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    std::array<ImageTransition, 3> moves;
-    size_t count = 0;
-    const bool color = t.color != VK_NULL_HANDLE && t.color_layout == VK_IMAGE_LAYOUT_UNDEFINED;
-    const bool depth = t.depth != VK_NULL_HANDLE && t.depth_layout == VK_IMAGE_LAYOUT_UNDEFINED;
-    const bool velocity = t.velocity != VK_NULL_HANDLE && t.velocity_layout == VK_IMAGE_LAYOUT_UNDEFINED;
-    if (color) moves[count++] = {t.color, VK_IMAGE_LAYOUT_UNDEFINED, kDst};
-    if (depth) moves[count++] = {t.depth, VK_IMAGE_LAYOUT_UNDEFINED, kDst, VK_IMAGE_ASPECT_DEPTH_BIT};
-    if (velocity) moves[count++] = {t.velocity, VK_IMAGE_LAYOUT_UNDEFINED, kDst};
-    transitionImages(cmd, std::span(moves.data(), count));
-    const VkImageSubresourceRange colors{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    if (color) {
-        vkCmdClearColorImage(cmd, t.color, kDst, &t.clear, 1, &colors);
-        t.color_layout = kDst;
-    }
-    if (depth) {
-        const VkClearDepthStencilValue far{0.0f, 0}; // reversed Z: nothing in the way
-        const VkImageSubresourceRange depths{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
-        vkCmdClearDepthStencilImage(cmd, t.depth, kDst, &far, 1, &depths);
-        t.depth_layout = kDst;
-    }
-    if (velocity) {
-        const VkClearColorValue no_motion{};
-        vkCmdClearColorImage(cmd, t.velocity, kDst, &no_motion, 1, &colors);
-        t.velocity_layout = kDst;
-    }
-    return t;
-}
-
-} // namespace
-
-void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes, const FrameTargets& given) {
+void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes, const FrameTargets& targets) {
     assert(passes.size() <= kMaxPasses);
-    const FrameTargets targets = given.clear_by_transfer ? clearByTransfer(cmd, given) : given;
     bool color_used = false, depth_used = false;
     // Targets no pass drew into cleared (or kept) and moved to their attachment layouts.
     auto settle = [&] {

@@ -102,12 +102,6 @@ struct FrameTargets {
     VkImage velocity = VK_NULL_HANDLE;
     VkImageView velocity_view = VK_NULL_HANDLE;
     VkImageLayout velocity_layout = VK_IMAGE_LAYOUT_UNDEFINED;
-    // Clear the targets that are to be cleared by transfer commands (vkCmdClearColorImage,
-    // vkCmdClearDepthStencilImage) at the frame's start, the first graphics pass loading them,
-    // instead of by that pass's load op. Where the graphics units write slowly (an H100's
-    // cleared a 4-byte 1920x1080 attachment at about 53 GB/s: 0.15 ms), the frame's clears then
-    // go at the transfer engine's rate. Contract: the images have VK_IMAGE_USAGE_TRANSFER_DST_BIT.
-    bool clear_by_transfer = false;
 };
 
 // Records `passes` into `cmd` (begun by beginFrame(), which wrote timestamp 0): for pass i its

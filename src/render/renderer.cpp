@@ -130,9 +130,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.height = s.height;
         // With TAA the pass reads the frame's colour (sampled) and writes its picture back
         // through a storage view (taa.h: TaaFrame::color_storage).
-        // Cleared by transfer commands (gpu::FrameTargets::clear_by_transfer): TRANSFER_DST on all three.
-        const VkImageUsageFlags color_usage =
-            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        const VkImageUsageFlags color_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
         color = gpu::OwnedImage(a, s.taa ? gpu::createImageWithStorageView(a, kColorFormat, VK_FORMAT_R8G8B8A8_UNORM,
                                                                            s.width, s.height,
                                                                            color_usage | VK_IMAGE_USAGE_SAMPLED_BIT)
@@ -140,7 +138,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         // Sampled too where occlusion culling can build its depth pyramid from it.
         depth = gpu::OwnedImage(
             a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
-                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                     (ctx.depth_pyramid || s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u) |
                                     (s.read_depth ? VkImageUsageFlags(VK_IMAGE_USAGE_TRANSFER_SRC_BIT) : 0u),
                                 VK_IMAGE_ASPECT_DEPTH_BIT));
@@ -153,7 +151,6 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             velocity_image = gpu::OwnedImage(
                 a, gpu::createImage(a, kVelocityFormat, s.width, s.height, 1,
                                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                        VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                                         (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u)));
             velocity_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4,
                                                VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
@@ -171,7 +168,6 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         targets.extent = {s.width, s.height};
         targets.clear = kBackground;
         targets.settle = true;
-        targets.clear_by_transfer = true;
         for (Slot& f : slots) {
             static_cast<gpu::FrameSlot&>(f) = gpu::createFrameSlot(ctx, 0);
             f.context = &ctx;
