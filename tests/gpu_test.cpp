@@ -189,6 +189,47 @@ void savePng(const render::RenderOutput& img, const std::string& name) {
 
 } // namespace
 
+// An image given to allocate() as `dedicated` (what createImage does where the driver prefers
+// memory of its own for it: NVIDIA's render targets) gets a block of exactly its size that
+// nothing else shares, bound at offset 0, and the block goes back to the driver when the image's
+// memory is released: the allocator's accounting returns to where it was.
+TEST_F(Gpu, AnImageOfItsOwnHasAMemoryBlockOfItsOwn) {
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = VK_FORMAT_R16G16_SFLOAT;
+    ici.extent = {320, 180, 1};
+    ici.mipLevels = 1;
+    ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    VkImage image = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateImage(context_->device, &ici, gpu::hostCallbacks(context_->device), &image), VK_SUCCESS);
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(context_->device, image, &req);
+    const VkDeviceSize reserved = allocator_->reserved, in_use = allocator_->in_use;
+    gpu::Allocation own = gpu::allocate(*allocator_, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, image);
+    EXPECT_EQ(own.offset, 0u);
+    EXPECT_EQ(allocator_->reserved, reserved + req.size);
+    EXPECT_EQ(allocator_->in_use, in_use + req.size);
+    ASSERT_LT(own.block, allocator_->blocks.size());
+    EXPECT_TRUE(allocator_->blocks[own.block].dedicated);
+    EXPECT_EQ(allocator_->blocks[own.block].size, req.size);
+    EXPECT_EQ(vkBindImageMemory(context_->device, image, own.memory, own.offset), VK_SUCCESS);
+    // An ordinary allocation of the same type does not land in it.
+    gpu::Allocation other = gpu::allocate(*allocator_, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    EXPECT_NE(other.memory, own.memory);
+    gpu::release(*allocator_, other);
+    vkDestroyImage(context_->device, image, gpu::hostCallbacks(context_->device));
+    const uint32_t block = own.block;
+    gpu::release(*allocator_, own);
+    EXPECT_EQ(allocator_->blocks[block].memory, VkDeviceMemory(VK_NULL_HANDLE)); // given back
+    EXPECT_EQ(allocator_->in_use, in_use);
+    // What stays reserved is at most the ordinary block the other allocation may have opened.
+    EXPECT_TRUE(allocator_->reserved == reserved || allocator_->reserved == reserved + allocator_->block_size)
+        << allocator_->reserved - reserved;
+}
+
 // Between frames the shader tweens (blends two frames' matrices), which differs from the exact
 // pose by an amount set by the motion and the bake rate, not by the GPU: the tests require the
 // GPU to tween exactly as the CPU would, and print the cost of tweening against the exact pose

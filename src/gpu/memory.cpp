@@ -63,16 +63,18 @@ namespace {
 // Sub-allocates from an existing block of `type`, or from a new one when its heap has room;
 // false when the heap is full or the driver is out of memory (nothing allocated; `refused`
 // holds the driver's answer then). Throws GpuError on other driver errors.
-bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, Allocation& out, VkResult& refused) {
+// `dedicated`: a block of the image's own (allocate()).
+bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, Allocation& out, VkResult& refused,
+                  VkImage dedicated) {
     const Context& ctx = *a.context;
     // bufferImageGranularity: keep buffers and images apart by aligning everything to it.
     const VkDeviceSize alignment = std::max(req.alignment, ctx.properties.limits.bufferImageGranularity);
     out = Allocation{};
     out.type = type;
     out.size = req.size;
-    for (uint32_t i = 0; i < a.blocks.size(); ++i) {
+    for (uint32_t i = 0; i < a.blocks.size() && dedicated == VK_NULL_HANDLE; ++i) {
         MemoryBlock& b = a.blocks[i];
-        if (b.type != type || b.memory == VK_NULL_HANDLE) continue;
+        if (b.type != type || b.memory == VK_NULL_HANDLE || b.dedicated) continue;
         if (carve(b, req.size, alignment, out.offset)) {
             out.memory = b.memory;
             out.block = i;
@@ -83,7 +85,8 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     }
     MemoryBlock b;
     b.type = type;
-    b.size = std::max(a.block_size, alignUp(req.size, 1ull << 20));
+    b.dedicated = dedicated != VK_NULL_HANDLE;
+    b.size = b.dedicated ? req.size : std::max(a.block_size, alignUp(req.size, 1ull << 20));
     // Refuse what the heap cannot hold before asking the driver: some drivers accept huge
     // host-visible allocations and let the system run out of memory later.
     const uint32_t heap = ctx.memory.memoryTypes[type].heapIndex;
@@ -92,6 +95,9 @@ bool allocateFrom(Allocator& a, uint32_t type, const VkMemoryRequirements& req, 
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = b.size;
     ai.memoryTypeIndex = type;
+    VkMemoryDedicatedAllocateInfo own{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+    own.image = dedicated;
+    if (b.dedicated) ai.pNext = &own;
     // Out of memory in this heap (other users, driver reserves): let the caller try another type.
     VkResult result = faultPoint();
     if (result == VK_SUCCESS) result = vkAllocateMemory(ctx.device, &ai, gpu::hostCallbacks(ctx.device), &b.memory);
@@ -137,7 +143,7 @@ VkDeviceSize largestHeap(const Context& ctx, VkMemoryPropertyFlags required) {
 }
 
 Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPropertyFlags required,
-                    VkMemoryPropertyFlags preferred) {
+                    VkMemoryPropertyFlags preferred, VkImage dedicated) {
     const Context& ctx = *a.context;
     // The preferred type first (e.g. device-local host-visible memory, often a 256 MiB BAR
     // heap); when its heap is full, any type with the required properties.
@@ -145,7 +151,8 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
     const uint32_t second = findMemoryType(ctx, req.memoryTypeBits, required);
     Allocation out;
     VkResult refused = VK_SUCCESS; // the driver's answer when it, not our heap check, said no
-    if (allocateFrom(a, first, req, out, refused) || (second != first && allocateFrom(a, second, req, out, refused)))
+    if (allocateFrom(a, first, req, out, refused, dedicated) ||
+        (second != first && allocateFrom(a, second, req, out, refused, dedicated)))
         return out;
     const uint32_t heap = ctx.memory.memoryTypes[second].heapIndex;
     const double heap_gb = double(ctx.memory.memoryHeaps[heap].size) * 1e-9;
@@ -184,9 +191,9 @@ void release(Allocator& a, Allocation& alloc) {
     }
     a.in_use -= alloc.size;
     alloc = Allocation{};
-    // A block made for one large allocation goes back to the driver once it is wholly free, so
-    // large buffers of changing sizes (a viewer changing the crowd) do not pile up.
-    if (b.size > a.block_size && b.free.size() == 1 && b.free[0].size == b.size) {
+    // A block made for one large allocation (or one image's own) goes back to the driver once it
+    // is wholly free, so large buffers of changing sizes (a viewer changing the crowd) do not pile up.
+    if ((b.size > a.block_size || b.dedicated) && b.free.size() == 1 && b.free[0].size == b.size) {
         if (b.mapped != nullptr) vkUnmapMemory(a.context->device, b.memory);
         vkFreeMemory(a.context->device, b.memory, gpu::hostCallbacks(a.context->device));
         a.reserved -= b.size;

@@ -118,10 +118,16 @@ Image makeImage(Allocator& a, VkFormat format, uint32_t width, uint32_t height, 
     ici.usage = storable ? usage | VK_IMAGE_USAGE_STORAGE_BIT : usage;
     ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VK_CHECK(vkCreateImage(ctx.device, &ici, gpu::hostCallbacks(ctx.device), &img.image));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(ctx.device, img.image, &req);
+    // Memory of its own where the driver prefers it (NVIDIA's, for render targets).
+    VkMemoryDedicatedRequirements own{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+    VkMemoryRequirements2 req2{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &own};
+    VkImageMemoryRequirementsInfo2 info{VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2};
+    info.image = img.image;
+    vkGetImageMemoryRequirements2(ctx.device, &info, &req2);
+    const VkMemoryRequirements& req = req2.memoryRequirements;
+    const bool dedicated = own.prefersDedicatedAllocation || own.requiresDedicatedAllocation;
     try {
-        img.memory = allocate(a, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        img.memory = allocate(a, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, dedicated ? img.image : VK_NULL_HANDLE);
         VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory.memory, img.memory.offset));
         VkImageViewUsageCreateInfo own_usage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
         own_usage.usage = usage & ~VkImageUsageFlags(VK_IMAGE_USAGE_STORAGE_BIT);
