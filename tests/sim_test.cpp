@@ -580,8 +580,8 @@ TEST_F(Sim, FailedConstructionFreesEverything) {
 // environment variable THRONG_SIM_TIMING_MEMBERS sets another count). Ten steps recorded in one
 // command buffer, after a warm-up step. Twice: with the members' indices in the crowd's layout
 // order (neighbours have nearby indices, as at the start of a run) and shuffled (as after walkers
-// have crossed the field for a while); the step reads its members in cell order (sim_step.comp),
-// so the two should cost the same.
+// have crossed the field for a while). On an H100 at ten million the shuffled step costs a
+// quarter more (docs/IN_MOTION.md, section 4).
 TEST_F(Sim, TimingOf100kWalkers) {
     const char* env = std::getenv("THRONG_SIM_TIMING_MEMBERS");
     const uint32_t members = env != nullptr ? uint32_t(std::strtoul(env, nullptr, 10)) : 100'000u;

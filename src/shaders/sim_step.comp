@@ -8,22 +8,13 @@
 // one row are one range of the sorted members), then one step (sim_member.h). With
 // THRONG_SIM_FLAG_WRITE: its InstanceRecord at constants.time. A member of a crowd of several
 // models steps with its model's params (its clips, speeds, root motion); the grid is the crowd's.
-//
-// Stepping, thread k takes the k-th member in cell order (sorted[k], written by sim_scatter this
-// step), not member k: the threads of a workgroup then stand in the same few cells and read the
-// same neighbours, which stay in the caches, however the members' indices lie on the ground
-// (walkers heading for random goals scatter any initial order within minutes). The sums are
-// integers, so the order changes no result. Writing only (the records of the initial state),
-// thread k takes member k: no sort has run yet.
 void main() {
-    uint k = memberIndex();
-    if (k >= models[0].params.members) return;
-    bool stepping = (constants.flags & THRONG_SIM_FLAG_STEP) != 0u;
-    uint i = stepping ? uint(sorted[k].position.w) : k;
+    uint i = memberIndex();
+    if (i >= models[0].params.members) return;
     MemberState m = members[i];
     sim_model = min(simModelOf(m.clips), models[0].params.models - 1u);
     SimParams P = models[sim_model].params;
-    if (stepping) {
+    if ((constants.flags & THRONG_SIM_FLAG_STEP) != 0u) {
         SimSums sums = simNoSums();
         ivec3 p = ivec3(m.position);
         uvec3 c = simCellOf(p, P);
