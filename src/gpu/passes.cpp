@@ -153,7 +153,8 @@ std::vector<PassBarrier> planBarriers(std::span<const Pass> passes) {
     return out;
 }
 
-void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes, const FrameTargets& targets) {
+void recordPasses(VkCommandBuffer cmd, const FrameSlot& slot, std::span<const Pass> passes,
+                  const FrameTargets& targets) {
     assert(passes.size() <= kMaxPasses);
     bool color_used = false, depth_used = false;
     // Targets no pass drew into cleared (or kept) and moved to their attachment layouts.
