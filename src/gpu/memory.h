@@ -75,8 +75,8 @@ VkDeviceSize largestHeap(const Context& context, VkMemoryPropertyFlags required)
 // `dedicated`: an image whose driver prefers or requires memory of its own
 // (VkMemoryDedicatedRequirements, which createImage asks): it gets a block of exactly its size,
 // allocated for it (VkMemoryDedicatedAllocateInfo) and freed when it is released. NVIDIA's
-// drivers prefer it for render targets; there, sub-allocated targets were cleared at about
-// 50 GB/s (0.15 to 0.19 ms for a 4-byte 1920x1080 target on an H100).
+// drivers prefer it for render targets (measured on an H100, it did not change what clearing
+// them costs: docs/BENCHMARKS.md, "In motion on an H100, fifth session").
 Allocation allocate(Allocator& allocator, const VkMemoryRequirements& requirements, VkMemoryPropertyFlags required,
                     VkMemoryPropertyFlags preferred = 0, VkImage dedicated = VK_NULL_HANDLE);
 void release(Allocator& allocator, Allocation& allocation);

@@ -64,7 +64,6 @@ gpu::Pass MemberHistory::copyPass() {
     moves_.clear();
     const bool copy = stale_;
     stale_ = false;
-    copies_ += copy ? 1 : 0;
     const uint32_t words = uint32_t(capacity_ * kRecord / 16); // uvec4s (a record is 3)
     const uint32_t groups = std::min<uint32_t>((words + 255) / 256, 65535);
     const VkPipeline pipeline = pipeline_;

@@ -10,9 +10,9 @@
 // before anything (the host's edits, the simulation) changes them, when the last frame changed
 // them: after a frame that neither stepped the simulation nor uploaded edits, the history
 // already holds what that frame drew and the pass copies nothing (a simulation of 30 steps a
-// second drawn at 60 frames copies every other frame; a crowd only animated, once). A member the host says
-// teleported has its copy replaced by its new record after the edits are uploaded: it draws
-// without motion that frame.
+// second drawn at 60 frames copies every other frame; a crowd only animated, once). A member
+// the host says teleported has its copy replaced by its new record after the edits are
+// uploaded: it draws without motion that frame.
 //
 // Contract with the GPU queue: the frames of a crowd are submitted in the order they are
 // recorded (every frame's `history` pass copies what the frame before left).
@@ -79,8 +79,6 @@ class MemberHistory {
     // measures against, and whether any of its passes wrote the records (the host's upload, a
     // simulation step): if not, the next frame's copyPass() has nothing to copy.
     void drew(const glm::mat4& view_projection, float time, bool changed_records);
-    // Full copies recorded so far (copyPass() calls that copy every record).
-    uint64_t copies() const { return copies_; }
 
   private:
     VkBuffer instances_ = VK_NULL_HANDLE;
@@ -98,7 +96,6 @@ class MemberHistory {
     uint32_t slots_ = 1;
     PreviousFrame last_;
     bool stale_ = true; // the records may differ from the history (true before the first frame)
-    uint64_t copies_ = 0;
 };
 
 } // namespace throng::render
