@@ -586,8 +586,9 @@ TEST_F(Sim, TimingOf100kWalkers) {
     const char* env = std::getenv("THRONG_SIM_TIMING_MEMBERS");
     const uint32_t members = env != nullptr ? uint32_t(std::strtoul(env, nullptr, 10)) : 100'000u;
     Scenario s = walkers(std::max(members, 1u), 1);
-    for (const char* order : {"layout order", "shuffled"}) {
-        if (order[0] == 's') {
+    for (const bool shuffled : {false, true}) {
+        const char* order = shuffled ? "shuffled" : "layout order";
+        if (shuffled) {
             std::mt19937 rng(7);
             std::shuffle(s.initial.members.begin(), s.initial.members.end(), rng);
         }
