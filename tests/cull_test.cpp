@@ -30,7 +30,11 @@ using namespace throng;
 
 namespace {
 
-using Cull = test::WalkerSuite;
+class Cull : public test::WalkerSuite {
+  protected:
+    // The GPU's culling and LOD decisions and indirect draws (`pipelines`' shaders) against the CPU's.
+    void expectCpuDecisions(std::shared_ptr<const render::CullPipelines> pipelines);
+};
 
 glm::vec4 orientation(const gpu::shader::InstanceRecord& r) {
     const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);
@@ -180,10 +184,21 @@ TEST_F(Cull, GpuKeepsEveryMemberTheCpuSeesForRandomCameras) {
     EXPECT_GT(seen_total, 0u) << "no camera saw anything: the test shows nothing";
 }
 
+// Both variants of the culling shaders: counts by one atomic per member, and per subgroup
+// (cull_common.glsl: countOne) where the device can.
 TEST_F(Cull, GpuDecisionsAndIndirectDrawsAreTheCpus) {
     if (!context_->indirect_count) GTEST_SKIP() << "the device lacks drawIndirectCount: no GPU culling";
+    if (!context_->subgroup_counts) std::printf("(the device lacks subgroup ballot or arithmetic: one variant)\n");
+    for (const bool subgroups : {false, true})
+        if (!subgroups || context_->subgroup_counts) {
+            SCOPED_TRACE(subgroups ? "counts per subgroup" : "counts per member");
+            expectCpuDecisions(render::createCullPipelines(*context_, subgroups));
+        }
+}
+
+void Cull::expectCpuDecisions(std::shared_ptr<const render::CullPipelines> pipelines) {
     const render::Crowd crowd = crowdOf(2000);
-    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1);
+    render::CrowdGpu gpu_crowd(*allocator_, asset_, crowd.instances, crowd.clip_bounds, 1, std::move(pipelines));
     const std::vector<render::LodRanges>& lods = gpu_crowd.lods();
     std::printf("LODs: %zu\n", lods.size());
     std::mt19937 rng(11);

@@ -278,7 +278,7 @@ TEST(DeviceLost, ThroughTheCliAtEveryLossPoint) {
 TEST(MaskedFeatures, EachThroughTheCli) {
     const std::string png = (test::scratchDir("masked") / "crowd.png").string();
     for (const char* optional : {"timestamps", "vertexPipelineStoresAndAtomics", "shaderInt16", "hostQueryReset",
-                                 "shaderFloat16", "swapchain"}) {
+                                 "shaderFloat16", "swapchain", "subgroupCounts"}) {
         std::filesystem::remove(png);
         const test::CliRun r =
             test::runThrong(renderArgs("palette", png), std::string("THRONG_MASK_FEATURES=") + optional);

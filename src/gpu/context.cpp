@@ -42,7 +42,8 @@ void readCapabilities(Context& ctx, VkPhysicalDeviceFeatures& features, VkPhysic
     vkGetPhysicalDeviceMemoryProperties(ctx.physical, &ctx.memory);
     ctx.device_name = ctx.properties.deviceName;
     VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p12};
+    VkPhysicalDeviceSubgroupProperties subgroups{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &p12};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroups};
     vkGetPhysicalDeviceProperties2(ctx.physical, &p2);
     ctx.driver_name = std::string(p12.driverName) + " " + p12.driverInfo;
     if (masked.has("shaderInt16")) features.shaderInt16 = VK_FALSE;
@@ -64,6 +65,10 @@ void readCapabilities(Context& ctx, VkPhysicalDeviceFeatures& features, VkPhysic
                             (pyramid.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) &&
                             !masked.has("depthPyramid");
     }
+    constexpr VkSubgroupFeatureFlags kCounts =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    ctx.subgroup_counts = (subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                          (subgroups.supportedOperations & kCounts) == kCounts && !masked.has("subgroupCounts");
     // The compute rasterizer's visibility buffer: 64-bit atomic min in storage buffers.
     ctx.int64_atomics = features.shaderInt64 && f12.shaderBufferInt64Atomics && ctx.indirect_count &&
                         !masked.has("shaderBufferInt64Atomics");

@@ -47,7 +47,8 @@ inline constexpr const char* kMaskableFeatures[] = {
     "vulkan13",          "dynamicRendering", "synchronization2",
     "swapchain",         "timestamps",       "vertexPipelineStoresAndAtomics",
     "shaderInt16",       "hostQueryReset",   "shaderFloat16",
-    "drawIndirectCount", "depthPyramid",     "shaderBufferInt64Atomics"};
+    "drawIndirectCount", "depthPyramid",     "shaderBufferInt64Atomics",
+    "subgroupCounts"};
 
 // Counts what the debug messenger saw; tests fail on any error.
 struct ValidationCounts {
@@ -84,6 +85,9 @@ struct Context {
     // The compute rasterizer can run: shaderInt64 and shaderBufferInt64Atomics (enabled), and
     // indirect_count (masked as "shaderBufferInt64Atomics").
     bool int64_atomics = false;
+    // Subgroup basic, ballot and arithmetic operations in compute shaders (Vulkan 1.1's subgroup
+    // properties; masked as "subgroupCounts"): culling takes its counts one atomic per subgroup.
+    bool subgroup_counts = false;
     std::unique_ptr<ValidationCounts> validation; // null when validation is off
     // False for a host's device (adoptDevice): destroyContext then frees only what throng made
     // (its command pool) and leaves the device and the instance to the host.

@@ -22,6 +22,9 @@ extern const std::span<const uint32_t> vat_vert_spv;
 extern const std::span<const uint32_t> vat_check_comp_spv;
 extern const std::span<const uint32_t> cull_comp_spv;
 extern const std::span<const uint32_t> cull_late_comp_spv;
+// Culling with its counts taken per subgroup (cull_common.glsl: THRONG_CULL_SUBGROUPS).
+extern const std::span<const uint32_t> cull_subgroups_comp_spv;
+extern const std::span<const uint32_t> cull_late_subgroups_comp_spv;
 extern const std::span<const uint32_t> draws_comp_spv;
 extern const std::span<const uint32_t> pyramid_comp_spv;
 extern const std::span<const uint32_t> pyramid_visibility_comp_spv;

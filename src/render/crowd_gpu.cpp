@@ -7,6 +7,7 @@
 #include "../gpu/shader_blobs.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -127,6 +128,11 @@ std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std:
 }
 
 std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx) {
+    return createCullPipelines(ctx, ctx.subgroup_counts);
+}
+
+std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx, bool subgroup_counts) {
+    assert(!subgroup_counts || ctx.subgroup_counts);
     auto p = std::make_shared<CullPipelines>();
     const VkDescriptorSetLayoutBinding bindings[] = {
         {THRONG_CULL_BINDING_PARAMS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr},
@@ -143,8 +149,10 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     p->layout = gpu::Unique<VkPipelineLayout>(
         ctx.device, gpu::createPipelineLayout(ctx, p->set_layout, sizeof(CullPhase), kCompute));
-    p->cull =
-        gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_comp_spv, p->layout));
+    p->cull = gpu::Unique<VkPipeline>(
+        ctx.device,
+        gpu::createComputePipeline(
+            ctx, subgroup_counts ? gpu::shaders::cull_subgroups_comp_spv : gpu::shaders::cull_comp_spv, p->layout));
     // Only where occlusion culling can run: the others never bind a pyramid. (The pyramid has a
     // set of its own: lavapipe (Mesa 22.3) crashes binding a set whose image binding was never written.)
     if (ctx.depth_pyramid) {
@@ -162,7 +170,10 @@ std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& ctx
         VK_CHECK(vkCreatePipelineLayout(ctx.device, &lci, gpu::hostCallbacks(ctx.device), &layout));
         p->late_layout = gpu::Unique<VkPipelineLayout>(ctx.device, layout);
         p->cull_late = gpu::Unique<VkPipeline>(
-            ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::cull_late_comp_spv, p->late_layout));
+            ctx.device, gpu::createComputePipeline(ctx,
+                                                   subgroup_counts ? gpu::shaders::cull_late_subgroups_comp_spv
+                                                                   : gpu::shaders::cull_late_comp_spv,
+                                                   p->late_layout));
     }
     p->draws =
         gpu::Unique<VkPipeline>(ctx.device, gpu::createComputePipeline(ctx, gpu::shaders::draws_comp_spv, p->layout));

@@ -99,8 +99,11 @@ struct CullPipelines {
     gpu::Unique<VkPipelineLayout> late_layout;
     gpu::Unique<VkPipeline> cull_late;
 };
-// Throws gpu::GpuError. Contract: context.indirect_count.
+// Throws gpu::GpuError. Contract: context.indirect_count. Counts taken per subgroup where the
+// context has subgroup_counts; the second form chooses (tests: both variants; contract then:
+// !subgroup_counts || context.subgroup_counts).
 std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& context);
+std::shared_ptr<const CullPipelines> createCullPipelines(const gpu::Context& context, bool subgroup_counts);
 
 class CrowdGpu {
   public:

@@ -28,12 +28,19 @@ layout(push_constant) uniform Phase { CullPhase phase; };
 void main() {
     uint member = gl_GlobalInvocationID.y * cull.row_width + gl_GlobalInvocationID.x;
     if (member >= cull.members) return;
-    if (phase.phase == THRONG_CULL_PHASE_EARLY && drawn[member] == 0u) return;
-    InstanceRecord inst = instances[member];
-    MemberBox box = memberBox(inst, member);
-    bool inside = inFrustum(box);
-    if (phase.phase == THRONG_CULL_PHASE_ALL) drawn[member] = inside ? 1u : 0u;
-    if (!inside) return;
-    if (phase.phase == THRONG_CULL_PHASE_ALL) atomicAdd(counts[THRONG_COUNT_IN_FRUSTUM], 1u);
-    appendVisible(member, chooseLevel(box, inst), memberModel(inst));
+    // No return past here: the counts are taken by the whole subgroup (countOne).
+    bool inside = false;
+    uint level = 0u, model = 0u;
+    if (phase.phase != THRONG_CULL_PHASE_EARLY || drawn[member] != 0u) {
+        InstanceRecord inst = instances[member];
+        MemberBox box = memberBox(inst, member);
+        inside = inFrustum(box);
+        if (phase.phase == THRONG_CULL_PHASE_ALL) drawn[member] = inside ? 1u : 0u;
+        if (inside) {
+            level = chooseLevel(box, inst);
+            model = memberModel(inst);
+        }
+    }
+    countOne(inside && phase.phase == THRONG_CULL_PHASE_ALL ? uint(THRONG_COUNT_IN_FRUSTUM) : THRONG_NO_COUNTER);
+    appendVisible(member, level, model, inside);
 }

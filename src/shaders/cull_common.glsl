@@ -86,33 +86,68 @@ uint chooseLevel(MemberBox b, InstanceRecord inst) {
     return lod;
 }
 
-void appendVisible(uint member, uint level, uint model) {
-    if (level == THRONG_SPLAT_LEVEL) {  // the impostor region from its end (a member is one or the other)
-        visible[cull.impostor_base + cull.visible_stride - 1u - atomicAdd(counts[THRONG_COUNT_SPLATS], 1u)] = member;
-        return;
-    }
-    if (level == THRONG_IMPOSTOR_LEVEL) {
-        visible[cull.impostor_base + atomicAdd(counts[THRONG_COUNT_IMPOSTORS], 1u)] = member;
-        return;
-    }
-    if (level == THRONG_HARDWARE_LEVEL) {  // LOD 0's region (the model's sub-region) from its end
-        uint slot = atomicAdd(counts[THRONG_COUNT_HARDWARE], 1u);
-        if (cull.assets > 1u) {
-            slot = atomicAdd(counts[throngRegionHardware(cull.assets, model)], 1u);
-            if (slot < cull_assets[model].capacity)
-                visible[cull.visible_base + cull_assets[model].first_slot + cull_assets[model].capacity - 1u - slot] = member;
-            return;
+// A counter's index in `counts` that countOne() leaves alone.
+#define THRONG_NO_COUNTER 0xffffffffu
+
+#ifdef THRONG_CULL_SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
+
+// counts[counter] += 1 for each invocation that names a counter, answering what atomicAdd would.
+// With THRONG_CULL_SUBGROUPS (the device has subgroup ballot and arithmetic in compute: the
+// culling pipelines' variant, crowd_gpu.cpp) the invocations of a subgroup that name one counter
+// take consecutive values from one atomic: ten million members appending to the splats' region
+// are 0.3 million atomics, not ten million on one address. Call it where the subgroup's live
+// invocations are together (not from a branch some of them skip).
+uint countOne(uint counter) {
+#ifdef THRONG_CULL_SUBGROUPS
+    uint result = 0u;
+    uint left = counter;
+    for (;;) {
+        uint c = subgroupMin(left); // the same in every invocation: the loop's branches are uniform
+        if (c == THRONG_NO_COUNTER) break;
+        bool mine = left == c;
+        uvec4 lanes = subgroupBallot(mine);
+        uint base = 0u;
+        if (subgroupElect()) base = atomicAdd(counts[c], subgroupBallotBitCount(lanes));
+        base = subgroupBroadcastFirst(base); // the elected invocation is the first
+        if (mine) {
+            result = base + subgroupBallotExclusiveBitCount(lanes);
+            left = THRONG_NO_COUNTER;
         }
-        visible[cull.visible_base + cull.visible_stride - 1u - slot] = member;
-        return;
     }
-    if (cull.assets > 1u) {  // the model's sub-region, and the LOD's total for the host
-        atomicAdd(counts[level], 1u);
-        uint slot = atomicAdd(counts[throngRegionCount(model, level)], 1u);
-        if (slot < cull_assets[model].capacity)
-            visible[cull.visible_base + level * cull.visible_stride + cull_assets[model].first_slot + slot] = member;
-        return;
+    return result;
+#else
+    return counter == THRONG_NO_COUNTER ? 0u : atomicAdd(counts[counter], 1u);
+#endif
+}
+
+// Appends `member` (where `append`) to the region of `level` (chooseLevel's answer), its model's
+// sub-region where the crowd has several models. Call it as countOne().
+void appendVisible(uint member, uint level, uint model, bool append) {
+    bool splat = level == THRONG_SPLAT_LEVEL, impostor = level == THRONG_IMPOSTOR_LEVEL;
+    bool hardware = level == THRONG_HARDWARE_LEVEL;
+    // Several models: the LOD's (or the hardware's) total for the host, beside the model's count.
+    bool regions = cull.assets > 1u && !splat && !impostor;
+    uint total = hardware ? uint(THRONG_COUNT_HARDWARE) : level;
+    countOne(append && regions ? total : THRONG_NO_COUNTER);
+    uint counter = splat      ? uint(THRONG_COUNT_SPLATS)
+                   : impostor ? uint(THRONG_COUNT_IMPOSTORS)
+                   : !regions ? total
+                   : hardware ? throngRegionHardware(cull.assets, model)
+                              : throngRegionCount(model, level);
+    uint slot = countOne(append ? counter : THRONG_NO_COUNTER);
+    if (!append) return;
+    if (splat) {  // the impostor region from its end (a member is one or the other)
+        visible[cull.impostor_base + cull.visible_stride - 1u - slot] = member;
+    } else if (impostor) {
+        visible[cull.impostor_base + slot] = member;
+    } else if (!regions) {  // LOD 0's region from its end for the hardware's members
+        visible[cull.visible_base + (hardware ? cull.visible_stride - 1u - slot : level * cull.visible_stride + slot)] = member;
+    } else if (slot < cull_assets[model].capacity) {  // the model's sub-region (LOD 0's from its end)
+        uint first = cull.visible_base + cull_assets[model].first_slot;
+        visible[hardware ? first + cull_assets[model].capacity - 1u - slot : first + level * cull.visible_stride + slot] = member;
     }
-    uint slot = atomicAdd(counts[level], 1u);
-    visible[cull.visible_base + level * cull.visible_stride + slot] = member;
 }

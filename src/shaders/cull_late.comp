@@ -59,19 +59,16 @@ bool hidden(MemberBox b) {
 void main() {
     uint member = gl_GlobalInvocationID.y * cull.row_width + gl_GlobalInvocationID.x;
     if (member >= cull.members) return;
+    // No return past here: the counts are taken by the whole subgroup (countOne).
     bool drawn_early = drawn[member] != 0u;
     InstanceRecord inst = instances[member];
     MemberBox box = memberBox(inst, member);
-    if (!inFrustum(box)) {
-        drawn[member] = 0u;
-        return;
-    }
-    atomicAdd(counts[THRONG_COUNT_IN_FRUSTUM], 1u);
-    if (hidden(box)) {
-        drawn[member] = 0u;
-        if (!drawn_early) atomicAdd(counts[THRONG_COUNT_OCCLUDED], 1u);
-        return;
-    }
-    drawn[member] = 1u;
-    if (!drawn_early) appendVisible(member, chooseLevel(box, inst), memberModel(inst));
+    bool inside = inFrustum(box);
+    bool hide = inside && hidden(box);
+    bool draws = inside && !hide;
+    if (draws != drawn_early) drawn[member] = draws ? 1u : 0u; // written where it changes: a still crowd writes none
+    countOne(inside ? uint(THRONG_COUNT_IN_FRUSTUM) : THRONG_NO_COUNTER);
+    countOne(hide && !drawn_early ? uint(THRONG_COUNT_OCCLUDED) : THRONG_NO_COUNTER);
+    bool append = draws && !drawn_early;
+    appendVisible(member, append ? chooseLevel(box, inst) : 0u, memberModel(inst), append);
 }

@@ -14,6 +14,7 @@ layout(std430, set = 0, binding = THRONG_SIM_BINDING_CELLS) buffer Cells { uvec2
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_STARTS) buffer Starts { uint starts[]; };
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_SORTED) buffer Sorted { SortedMember sorted[]; };
 layout(std430, set = 0, binding = THRONG_SIM_BINDING_INSTANCES) writeonly buffer Instances { InstanceRecord instances[]; };
+layout(std430, set = 0, binding = THRONG_SIM_BINDING_NEXT_COUNTS) buffer NextCounts { uint next_counts[]; };
 
 layout(push_constant) uniform Push { SimConstants constants; };
 

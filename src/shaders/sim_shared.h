@@ -36,6 +36,8 @@ using uint = uint32_t;
 #define THRONG_SIM_BINDING_STARTS 3    // storage buffer: uint, the counts/starts per cell and the scan's upper levels
 #define THRONG_SIM_BINDING_SORTED 4    // storage buffer: SortedMember[members], members in cell order
 #define THRONG_SIM_BINDING_INSTANCES 5 // storage buffer: gpu::shader::InstanceRecord[members] (the renderer's)
+#define THRONG_SIM_BINDING_NEXT_COUNTS                                                                                 \
+    6 // storage buffer: uint, the next step's counts per cell (the other starts buffer)
 
 #define THRONG_SIM_LOCAL_SIZE 128  // threads per workgroup (every device supports 128)
 #define THRONG_SIM_SCAN_ITEMS 8    // elements per thread of the prefix sum
@@ -73,6 +75,7 @@ using uint = uint32_t;
 #define THRONG_SIM_FLAG_WRITE 2u     // sim_step.comp: write its InstanceRecord
 #define THRONG_SIM_FLAG_SCAN_ADD 4u  // sim_scan.comp: add the scanned block sums (else scan blocks)
 #define THRONG_SIM_FLAG_SCAN_SUMS 8u // sim_scan.comp, scanning: write each block's total to `sums`
+#define THRONG_SIM_FLAG_COUNT 16u    // sim_step.comp, stepping: the member's new cell and rank for the next step
 
 // One member: 96 bytes. Walkers and fish share the layout; fields a kind does not use are 0.
 struct MemberState {

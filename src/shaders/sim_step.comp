@@ -6,7 +6,8 @@
 
 // Per member, with THRONG_SIM_FLAG_STEP: the neighbour sums over the cells around it (cells of
 // one row are one range of the sorted members), then one step (sim_member.h). With
-// THRONG_SIM_FLAG_WRITE: its InstanceRecord at constants.time. A member of a crowd of several
+// THRONG_SIM_FLAG_WRITE: its InstanceRecord at constants.time. With THRONG_SIM_FLAG_COUNT (and
+// STEP): its cell for the next step, as sim_cells.comp finds it. A member of a crowd of several
 // models steps with its model's params (its clips, speeds, root motion); the grid is the crowd's.
 void main() {
     uint i = memberIndex();
@@ -35,6 +36,12 @@ void main() {
         }
         simStep(m, sums, P SIM_ROOT_ARG);
         members[i] = m;
+        // What sim_cells.comp would do at the next step's start, with the position at hand: the
+        // new cell, and the rank in it from the next step's counts (cleared before this step).
+        if ((constants.flags & THRONG_SIM_FLAG_COUNT) != 0u) {
+            uint cell = simCellIndex(simCellOf(ivec3(m.position), models[0].params), models[0].params);
+            cells[i] = uvec2(cell, atomicAdd(next_counts[cell], 1u));
+        }
     }
     if ((constants.flags & THRONG_SIM_FLAG_WRITE) != 0u) instances[i] = simInstance(m, P, constants.time SIM_ROOT_ARG);
 }

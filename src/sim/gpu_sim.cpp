@@ -61,8 +61,9 @@ VkExtent2D split(uint32_t groups, uint32_t max_x) {
 std::shared_ptr<const SimPipelines> createSimPipelines(const gpu::Context& ctx) {
     auto p = std::make_shared<SimPipelines>();
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t b : {THRONG_SIM_BINDING_PARAMS, THRONG_SIM_BINDING_MEMBERS, THRONG_SIM_BINDING_CELLS,
-                       THRONG_SIM_BINDING_STARTS, THRONG_SIM_BINDING_SORTED, THRONG_SIM_BINDING_INSTANCES})
+    for (uint32_t b :
+         {THRONG_SIM_BINDING_PARAMS, THRONG_SIM_BINDING_MEMBERS, THRONG_SIM_BINDING_CELLS, THRONG_SIM_BINDING_STARTS,
+          THRONG_SIM_BINDING_SORTED, THRONG_SIM_BINDING_INSTANCES, THRONG_SIM_BINDING_NEXT_COUNTS})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kCompute, nullptr});
     p->set_layout = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
     p->layout = gpu::Unique<VkPipelineLayout>(
@@ -91,7 +92,7 @@ Status checkDeviceLimits(const gpu::Context& ctx, const SimSettings& settings, u
         {"member states", uint64_t(members) * sizeof(shader::MemberState)},
         {"sorted members", uint64_t(members) * sizeof(shader::SortedMember)},
         {"cell ranks", uint64_t(members) * 8},
-        {"grid cells", scanElements(levels) * 4},
+        {"grid cells", scanElements(levels) * 4}, // each of two such buffers
         {"instance records", uint64_t(members) * sizeof(gpu::shader::InstanceRecord)},
     };
     for (const auto& b : buffers)
@@ -131,26 +132,31 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
         gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::MemberState), storage | transfer, gpu::MemoryUse::Device);
     cells_buffer_ = gpu::ownBuffer(a, uint64_t(members_) * 8, storage, gpu::MemoryUse::Device);
     const uint64_t elements = uint64_t(levels_.back().offset) + levels_.back().count;
-    starts_buffer_ = gpu::ownBuffer(a, elements * 4, storage | transfer, gpu::MemoryUse::Device);
+    for (gpu::OwnedBuffer& starts : starts_)
+        starts = gpu::ownBuffer(a, elements * 4, storage | transfer, gpu::MemoryUse::Device);
     sorted_buffer_ =
         gpu::ownBuffer(a, uint64_t(members_) * sizeof(shader::SortedMember), storage, gpu::MemoryUse::Device);
     gpu::uploadBuffer(a, *params_buffer_, models.data(), params_bytes);
     gpu::uploadBuffer(a, *members_buffer_, initial.members.data(), members_buffer_->size);
 
-    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6};
-    pool_ = gpu::createDescriptorPool(ctx, 1, std::span(&size, 1));
-    set_ = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, 1)[0];
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 14};
+    pool_ = gpu::createDescriptorPool(ctx, 2, std::span(&size, 1));
+    const std::vector<VkDescriptorSet> sets = gpu::allocateSets(ctx, pool_, pipelines_->set_layout, 2);
     gpu::DescriptorWrite records = gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_INSTANCES, instances);
     records.buffer.range = uint64_t(members_) * sizeof(gpu::shader::InstanceRecord);
-    const gpu::DescriptorWrite writes[] = {
-        gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_PARAMS, params_buffer_->buffer),
-        gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_MEMBERS, members_buffer_->buffer),
-        gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_CELLS, cells_buffer_->buffer),
-        gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_STARTS, starts_buffer_->buffer),
-        gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_SORTED, sorted_buffer_->buffer),
-        records,
-    };
-    gpu::writeDescriptors(ctx.device, set_, writes);
+    for (uint32_t k = 0; k < 2; ++k) {
+        sets_[k] = sets[k];
+        const gpu::DescriptorWrite writes[] = {
+            gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_PARAMS, params_buffer_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_MEMBERS, members_buffer_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_CELLS, cells_buffer_->buffer),
+            gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_STARTS, starts_[k]->buffer),
+            gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_SORTED, sorted_buffer_->buffer),
+            records,
+            gpu::DescriptorWrite::storage(THRONG_SIM_BINDING_NEXT_COUNTS, starts_[1 - k]->buffer),
+        };
+        gpu::writeDescriptors(ctx.device, sets_[k], writes);
+    }
 
     // The records of the initial state, so that a frame drawn before the first step shows it.
     SimState clock;
@@ -170,7 +176,7 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
 double GpuSimulation::time() const { return start_time_ + double(steps_) * stepSeconds(settings_); }
 
 uint64_t GpuSimulation::bytes() const {
-    return params_buffer_->size + members_buffer_->size + cells_buffer_->size + starts_buffer_->size +
+    return params_buffer_->size + members_buffer_->size + cells_buffer_->size + starts_[0]->size + starts_[1]->size +
            sorted_buffer_->size;
 }
 
@@ -183,7 +189,8 @@ void GpuSimulation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, const sha
 }
 
 void GpuSimulation::recordWrite(VkCommandBuffer cmd, uint32_t flags, float time) const {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &set_, 0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[current_], 0,
+                            nullptr);
     shader::SimConstants constants{};
     constants.flags = flags;
     constants.time = time;
@@ -206,15 +213,22 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps, VkQueryPool stam
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
                        kComputeStage | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                        kShaderReadWrite | VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &set_, 0, nullptr);
+    const uint64_t count_bytes = uint64_t(levels_.front().count) * 4;
     for (uint32_t s = 0; s < steps; ++s) {
         stamp(s, 0);
-        vkCmdFillBuffer(cmd, starts_buffer_->buffer, 0, uint64_t(levels_.front().count) * 4, 0);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_->layout, 0, 1, &sets_[current_], 0,
+                                nullptr);
+        // The next step's counts cleared (this step's stepping adds to them), and this step's
+        // counted here where no step before counted them.
+        if (!counted_) vkCmdFillBuffer(cmd, starts_[current_]->buffer, 0, count_bytes, 0);
+        vkCmdFillBuffer(cmd, starts_[1 - current_]->buffer, 0, count_bytes, 0);
         gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, kComputeStage,
                            kShaderReadWrite);
         shader::SimConstants constants{};
-        dispatch(cmd, pipelines_->cells, constants, member_groups);
-        computeBarrier(kComputeStage);
+        if (!counted_) {
+            dispatch(cmd, pipelines_->cells, constants, member_groups);
+            computeBarrier(kComputeStage);
+        }
         stamp(s, 1);
         // The prefix sum: every level's blocks scanned (each block's total into the next level),
         // then from the top down each level's scanned block sums added to its blocks.
@@ -244,12 +258,14 @@ void GpuSimulation::record(VkCommandBuffer cmd, uint32_t steps, VkQueryPool stam
         computeBarrier(kComputeStage);
         stamp(s, 3);
         const bool last = s + 1 == steps;
-        constants.flags = THRONG_SIM_FLAG_STEP | (last ? THRONG_SIM_FLAG_WRITE : 0u);
+        constants.flags = THRONG_SIM_FLAG_STEP | THRONG_SIM_FLAG_COUNT | (last ? THRONG_SIM_FLAG_WRITE : 0u);
         SimState clock;
         clock.steps = steps_ + s + 1;
         clock.start_time = start_time_;
         constants.time = recordTime(clock, settings_);
         dispatch(cmd, pipelines_->step, constants, member_groups);
+        counted_ = true;
+        current_ = 1 - current_;
         stamp(s, 4);
         if (!last)
             computeBarrier(kComputeStage |

@@ -1,19 +1,23 @@
 // The crowd simulation on the GPU (sim.h for what a step does). Per step, each a compute dispatch
 // (src/shaders/sim_*.comp), a barrier between every two:
 //   clear      the per-cell counts (vkCmdFillBuffer)
-//   cells      per member: its cell, and its rank in the cell from an atomic add to the count
+//   cells      per member: its cell, and its rank in the cell from an atomic add to the count;
+//              only at a simulation's first step: every step counts its members' new cells
+//              itself, into the other of two count buffers, cleared before it (the next step's,
+//              which then scans that buffer: the two swap every step). Ten million walkers on an
+//              H100: a pass over 960 MB of states less per step.
 //   scan       exclusive prefix sum of the counts (blocks of 1,024, level by level, then the block
 //              sums added back): the first sorted slot of every cell
 //   scatter    per member: its position and velocity into slot start[cell] + rank
 //   step       per member: the neighbour sums over the 3 x 3 (x 3) cells around it, then the member
-//              step of sim_member.h (the CPU reference's very code); on the last step of a
-//              record() also its InstanceRecord
+//              step of sim_member.h (the CPU reference's very code), then its new cell and rank
+//              (for the next step); on the last step of a record() also its InstanceRecord
 // The order of members within a cell is the atomics' and changes from run to run; the step is
 // independent of it (integer sums), so results are bit-identical run to run and equal to stepCpu().
 //
 // Scale: dispatches are 2D past maxComputeWorkGroupCount[0] groups; every storage buffer is
 // checked against maxStorageBufferRange before anything is allocated (1,000,000 members: 96 MB
-// of states, 32 MB sorted, 8 MB of cell ranks, about 16 MB of cells; lavapipe's limit, 128 MiB,
+// of states, 32 MB sorted, 8 MB of cell ranks, about 16 MB of cells twice; lavapipe's limit, 128 MiB,
 // holds up to 1.39 million members). Nothing is read back or done on the CPU per frame.
 #pragma once
 
@@ -66,7 +70,8 @@ class GpuSimulation {
     // recording: every recorded command buffer must be submitted, once, in recording order.
     // `stamps` (optional, timing: tests/sim_test.cpp): a timestamp query pool of at least
     // kSimStampsPerStep x steps queries, reset; step s writes queries kSimStampsPerStep x s + k at
-    // the start (k = 0) and after its cells (1), scan (2), scatter (3) and step (4) dispatches.
+    // the start (k = 0) and after its cells (1: the clear of the next step's counts, and the
+    // cells pass where it runs), scan (2), scatter (3) and step (4) dispatches.
     void record(VkCommandBuffer cmd, uint32_t steps, VkQueryPool stamps = VK_NULL_HANDLE);
 
     // The members after everything recorded so far (tests). Contract: that work has been submitted
@@ -96,9 +101,15 @@ class GpuSimulation {
     uint64_t steps_ = 0;
     double start_time_ = 0.0;
     std::vector<ScanLevel> levels_;
-    gpu::OwnedBuffer params_buffer_, members_buffer_, cells_buffer_, starts_buffer_, sorted_buffer_;
+    gpu::OwnedBuffer params_buffer_, members_buffer_, cells_buffer_, sorted_buffer_;
+    // Two count-and-scan buffers: starts_[current_] holds the counts of the members' cells now
+    // (when counted_), the other receives the next step's; sets_[k] binds starts_[k] as the
+    // starts and the other as the next counts.
+    gpu::OwnedBuffer starts_[2];
+    uint32_t current_ = 0;
+    bool counted_ = false; // the cells and counts of the members as they are now: the last step's
     gpu::Unique<VkDescriptorPool> pool_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    VkDescriptorSet sets_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
 };
 
 } // namespace throng::sim
