@@ -124,6 +124,10 @@ TEST(Cli, BenchWritesAReportForEveryConfiguration) {
                          "--size 64x48 --validate --json " +
                          json + " --csv " + csv);
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    // The CSV went to its file: standard output is a table, a line per series under its header.
+    EXPECT_EQ(r.out.find("technique,variant"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("frame ms"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9) << r.out;
     std::ifstream in(json);
     const nlohmann::json report = nlohmann::json::parse(in);
     EXPECT_FALSE(report["device"].get<std::string>().empty());

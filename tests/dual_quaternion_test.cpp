@@ -255,7 +255,7 @@ TEST(DualQuaternionCli, RenderDrawsTheTwistAndRefusesWhatItCannot) {
     const test::CliRun cpu =
         test::runThrong("render --model builtin:twist --technique cpu --skinning dual-quaternion --size 32x32 --out " +
                         dir + "/no.png");
-    EXPECT_EQ(cpu.exit_code, 1) << cpu.err;
+    EXPECT_EQ(cpu.exit_code, 2) << cpu.err; // options that do not go together: a usage error
     EXPECT_EQ(cpu.err.find('\n'), cpu.err.size() - 1) << cpu.err;
     EXPECT_NE(cpu.err.find("dual-quaternion skinning is drawn by techniques palette"), std::string::npos) << cpu.err;
     EXPECT_FALSE(std::filesystem::exists(dir + "/no.png"));

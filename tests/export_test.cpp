@@ -329,9 +329,13 @@ TEST(Export, WalkerReadBackSkinsLikeTheReference) {
     EXPECT_LE(e.skinned_normal, 1e-5); // radians
     EXPECT_LE(e.vat_normal, 1e-5);
 
-    // Exported again without vertex animation: the earlier vat.exr goes, as throng.json no longer names it.
-    const BakedAsset bones_only = bakeOrFail(model, Precision::Float32, false);
+    // Exported again without vertex animation: the earlier vat.exr goes, as throng.json no longer
+    // names it. Loaded from a path on the baking machine: the exports name the file alone.
+    BakedAsset bones_only = bakeOrFail(model, Precision::Float32, false);
+    bones_only.name = "/home/someone/private/models/walker.glb";
     ASSERT_TRUE(exportForEngines(bones_only, dir).ok());
+    EXPECT_EQ(readJson(dir + "/throng.json")["source"], "walker.glb");
+    EXPECT_EQ(readJson(dir + "/mesh.gltf")["nodes"][0]["name"], "walker.glb");
     EXPECT_FALSE(std::filesystem::exists(dir + "/vat.exr"));
     EXPECT_FALSE(readJson(dir + "/throng.json").contains("vat"));
     RecordProperty("skinned_error", std::to_string(e.skinned));

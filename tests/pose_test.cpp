@@ -409,7 +409,7 @@ TEST(PoseCli, RenderBenchAndRefusals) {
     const std::string none = (dir / "none.png").string();
     const test::CliRun baked =
         test::runThrong("render builtin:waver --technique baked --layer wave@shoulder_r --size 32x32 --out " + none);
-    EXPECT_EQ(baked.exit_code, 1) << baked.err;
+    EXPECT_EQ(baked.exit_code, 2) << baked.err; // options that do not go together: a usage error
     EXPECT_EQ(baked.err.find('\n'), baked.err.size() - 1) << baked.err;
     EXPECT_NE(baked.err.find("layers (--layer) are blended by the techniques that pose members"), std::string::npos)
         << baked.err;

@@ -83,6 +83,13 @@ std::string techniqueList(bool (*pick)(const TechniqueInfo&) = nullptr, std::str
 // that refusal (--simulate, the viewer's simulate, CrowdRendererDesc::simulate).
 std::string simulationProblem(std::string_view name);
 
+// Why technique `name` cannot draw dual-quaternion skinning ("" when it can, or when the technique
+// is unknown; TechniqueInfo::dual_quaternion), and why it cannot blend layers (likewise;
+// TechniqueInfo::takes_layers): the one wording of those refusals (--skinning and --layer,
+// CrowdRendererDesc).
+std::string dualQuaternionProblem(std::string_view name);
+std::string layersProblem(std::string_view name);
+
 // Why technique `name` cannot draw a crowd of several models ("" when it can, or when the
 // technique is unknown; TechniqueInfo::mixed_crowds): `pose` packs one model's skeleton and keys
 // into its own pass's tables and `cpu` skins one model's mesh, which a crowd of several models

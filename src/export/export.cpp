@@ -16,6 +16,10 @@ namespace throng {
 
 namespace {
 
+// The model's name as the exports carry it: the file's name only (BakedAsset::name is the path
+// the model was loaded from, which is the baking machine's business, not the engine's).
+std::string exportedName(const BakedAsset& asset) { return std::filesystem::path(asset.name).filename().string(); }
+
 using nlohmann::json;
 
 constexpr uint32_t kFormatVersion = 1;
@@ -170,7 +174,7 @@ GltfFiles makeGltf(const BakedAsset& asset) {
     json gltf = {{"asset", {{"version", "2.0"}, {"generator", "throng bake --export"}}},
                  {"scene", 0},
                  {"scenes", {{{"nodes", {0}}}}},
-                 {"nodes", {{{"mesh", 0}, {"name", asset.name}}}},
+                 {"nodes", {{{"mesh", 0}, {"name", exportedName(asset)}}}},
                  {"meshes", {{{"primitives", primitives}}}},
                  {"materials", materials},
                  {"buffers", {{{"uri", "mesh.bin"}, {"byteLength", out.bin.size()}}}},
@@ -297,7 +301,7 @@ Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string
     json descriptor = {
         {"format", "throng-export"},
         {"version", kFormatVersion},
-        {"source", asset.name},
+        {"source", exportedName(asset)},
         {"precision", toString(asset.precision)},
         {"animation",
          {{"file", "animation.exr"},

@@ -191,6 +191,18 @@ std::string simulationProblem(std::string_view name) {
            techniquesWith(&TechniqueInfo::members_on_gpu, " or ");
 }
 
+std::string dualQuaternionProblem(std::string_view name) {
+    const TechniqueInfo* info = findTechnique(name);
+    return info == nullptr || info->dual_quaternion ? "" : render::dualQuaternionRefusal(name);
+}
+
+std::string layersProblem(std::string_view name) {
+    const TechniqueInfo* info = findTechnique(name);
+    if (info == nullptr || info->takes_layers) return {};
+    return "layers (--layer) are blended by the techniques that pose members from the source animation (" +
+           techniquesWith(&TechniqueInfo::takes_layers) + "), not " + std::string(name);
+}
+
 std::string mixedCrowdProblem(std::string_view name) {
     const TechniqueInfo* info = findTechnique(name);
     if (info == nullptr || info->mixed_crowds) return {};
@@ -307,11 +319,14 @@ Result<Skinning> skinningNamed(const std::string& name) {
     return skinning;
 }
 
-std::string skinningProblem(std::string_view name, Skinning skinning) {
-    const TechniqueInfo* info = findTechnique(name);
-    if (skinning == Skinning::Linear || (info != nullptr && info->dual_quaternion)) return "";
+std::string dualQuaternionRefusal(std::string_view name) {
     return "dual-quaternion skinning is drawn by techniques " + techniquesWith(&TechniqueInfo::dual_quaternion) +
            ", not " + std::string(name);
+}
+
+std::string skinningProblem(std::string_view name, Skinning skinning) {
+    if (skinning == Skinning::Linear) return "";
+    return findTechnique(name) == nullptr ? dualQuaternionRefusal(name) : dualQuaternionProblem(name);
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {
@@ -319,10 +334,7 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
         if (std::string problem = skinningProblem(name, setup.skinning); !problem.empty()) return Error{problem};
         TechniqueSetup resolved = setup;
         if (!setup.layers.empty()) {
-            if (!e->info.takes_layers)
-                return Error{"layers (--layer) are blended by the techniques that pose members from the source "
-                             "animation (" +
-                             techniquesWith(&TechniqueInfo::takes_layers) + "), not " + std::string(name)};
+            if (std::string problem = layersProblem(name); !problem.empty()) return Error{problem};
             if (setup.sources.models.size() > 1)
                 return Error{
                     "layers (--layer) name one model's clips and joints; a crowd of several models takes none"};

@@ -246,6 +246,29 @@ std::string csvField(std::string text) {
 
 // One line per result; after the fixed columns, a median and a p95 column per pass name found in
 // any result (in order of first appearance), empty where a result has no such pass.
+// What `bench --csv FILE` prints instead of the CSV: a line per series, its frame, GPU and CPU
+// medians (or its error).
+std::string summary(const nlohmann::json& report) {
+    std::string out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-28s %10s %10s %10s %10s\n", "technique", "members", "frame ms", "GPU ms",
+                  "CPU ms");
+    out += line;
+    for (const nlohmann::json& r : report["results"]) {
+        const std::string name = r["technique"].get<std::string>();
+        const uint64_t members = r["instances"].get<uint64_t>();
+        if (r.contains("error"))
+            std::snprintf(line, sizeof line, "%-28s %10llu failed: %s\n", name.c_str(), (unsigned long long)members,
+                          r["error"].get<std::string>().c_str());
+        else
+            std::snprintf(line, sizeof line, "%-28s %10llu %10.3f %10.3f %10.3f\n", name.c_str(),
+                          (unsigned long long)members, r["frame_ms"].get<double>(),
+                          r["gpu_ms"]["frame"]["median"].get<double>(), r["cpu_ms"]["total"]["median"].get<double>());
+        out += line;
+    }
+    return out;
+}
+
 std::string csv(const nlohmann::json& report) {
     std::vector<std::string> pass_names;
     for (const nlohmann::json& r : report["results"])
@@ -481,7 +504,8 @@ int runBench(const BenchOptions& o) {
             return 1;
         }
     }
-    std::printf("%s", csv(report).c_str());
+    // Standard output: the CSV, unless it went to a file; then a table to read.
+    std::printf("%s", (o.csv.empty() ? csv(report) : summary(report)).c_str());
     if (validation_failed) {
         std::fprintf(stderr, "throng: error: Vulkan validation errors during the benchmark\n");
         return 1;

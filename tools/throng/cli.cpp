@@ -347,6 +347,16 @@ Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
     return {};
 }
 
+Status checkTechniqueFlags(const CrowdFlags& flags, const std::string& technique) {
+    if (Status s = checkSimulate(flags, technique); !s) return s;
+    if (flags.skinning == "dual-quaternion")
+        if (std::string problem = dualQuaternionProblem(technique); !problem.empty())
+            return Status::failure("--skinning: " + problem);
+    if (!flags.layers.empty())
+        if (std::string problem = layersProblem(technique); !problem.empty()) return Status::failure(problem);
+    return {};
+}
+
 ParseResult parseCommandLine(int argc, const char* const* argv) {
     ParseResult result;
     CommandLine& c = result.command;
@@ -494,7 +504,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd->add_option("--size", bench_size, "Image size WxH");
     bench_cmd->add_option("--seed", bench.seed, "Crowd seed")->check(countIn(0, UINT64_MAX));
     bench_cmd->add_option("--json", bench.json, "Write the report as JSON");
-    bench_cmd->add_option("--csv", bench.csv, "Write the report as CSV");
+    bench_cmd->add_option("--csv", bench.csv,
+                          "Write the report as CSV to this file (else to standard output; with a file, standard "
+                          "output gets a table of each series' frame times)");
     bench_cmd->add_option("--device", bench.device, "Use the Vulkan device whose name contains this");
     bench_cmd->add_flag("--validate", bench.validate, "Enable the Vulkan validation layers");
     addCrowdFlags(bench_cmd, bench.crowd);
@@ -593,7 +605,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
             return usage("--technique: unknown technique '" + render.technique + "' (available: " + techniqueList() +
                          ")");
         if (Status s = checkRenderOptions(render); !s) return usage(s.message);
-        if (Status s = checkSimulate(render.crowd, render.technique); !s) return usage(s.message);
+        if (Status s = checkTechniqueFlags(render.crowd, render.technique); !s) return usage(s.message);
         warnIgnored(render.technique, render.model,
                     Given{r_swim->count() > 0, r_encoding->count() > 0, r_animation->count() > 0,
                           r_precision->count() > 0, r_fps->count() > 0},

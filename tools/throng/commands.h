@@ -82,6 +82,9 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job);
 // --simulate with a technique that samples poses on the CPU (not TechniqueInfo::members_on_gpu):
 // the message, naming the techniques that draw a simulated crowd; else success.
 Status checkSimulate(const CrowdFlags& flags, const std::string& technique);
+// checkSimulate, and --skinning dual-quaternion and --layer for a technique that draws them
+// (render's usage errors: exit 2).
+Status checkTechniqueFlags(const CrowdFlags& flags, const std::string& technique);
 
 struct RenderOptions {
     std::string model = "builtin:walker"; // .throng, a model file, or builtin:NAME (the first of `models`)
