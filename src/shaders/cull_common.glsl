@@ -72,12 +72,25 @@ uint chooseLod(MemberBox b, float scale, uint model) {
 // pixels across at its centre's depth (the compute rasterizer's splats), or
 // THRONG_IMPOSTOR_LEVEL when less than impostor_px (animated impostors: impostors.h), or
 // THRONG_HARDWARE_LEVEL for a member at LOD 0 at least hardware_px across (or around the eye).
+// The sphere's pixels across at its centre's depth; around the eye (`around_eye`), 0.
+float pixelsAcross(MemberBox b, out bool around_eye) {
+    float depth = dot(cull.depth_row, vec4(b.center, 1.0));
+    around_eye = depth <= b.radius;
+    return around_eye ? 0.0 : 2.0 * b.radius * cull.pixels_per_unit / depth;
+}
+
+// Whether chooseLevel() draws the member as a splat.
+bool drawnAsSplat(MemberBox b) {
+    bool around_eye;
+    float across = pixelsAcross(b, around_eye);
+    return !around_eye && across < cull.splat_px;
+}
+
 uint chooseLevel(MemberBox b, InstanceRecord inst) {
     float scale = inst.position_scale.w;
-    float depth = dot(cull.depth_row, vec4(b.center, 1.0));
-    // The sphere's pixels across at its centre's depth; around the eye, larger than any threshold.
-    bool around_eye = depth <= b.radius;
-    float across = around_eye ? 0.0 : 2.0 * b.radius * cull.pixels_per_unit / depth;
+    // Around the eye larger than any threshold.
+    bool around_eye;
+    float across = pixelsAcross(b, around_eye);
     if (!around_eye && across < cull.splat_px) return THRONG_SPLAT_LEVEL; // below impostors (docs/IN_MOTION.md)
     if (!around_eye && across < cull.impostor_px) return THRONG_IMPOSTOR_LEVEL;
     uint lod = chooseLod(b, scale, memberModel(inst));

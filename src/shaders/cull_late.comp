@@ -4,8 +4,9 @@
 
 // The late phase of occlusion culling, one thread per member, after the early phase's members
 // were drawn and the depth pyramid built from their depth: every member in the frustum whose
-// box, projected, lies behind everything drawn in its rectangle is hidden; the others are drawn
-// by the next frame's early phase, and now unless the early phase drew them already.
+// box, projected, lies behind everything drawn in its rectangle is hidden (but a splat: main);
+// the others are drawn by the next frame's early phase, and now unless the early phase drew them
+// already.
 
 layout(local_size_x = THRONG_CULL_LOCAL_SIZE) in;
 
@@ -64,7 +65,9 @@ void main() {
     InstanceRecord inst = instances[member];
     MemberBox box = memberBox(inst, member);
     bool inside = inFrustum(box);
-    bool hide = inside && hidden(box);
+    // A splat is never hidden: drawing it is one write, less than the test; and at a pixel the
+    // test flips from frame to frame under TAA's jitter (docs/IN_MOTION.md), each flip an append.
+    bool hide = inside && !drawnAsSplat(box) && hidden(box);
     bool draws = inside && !hide;
     if (draws != drawn_early) drawn[member] = draws ? 1u : 0u; // written where it changes: a still crowd writes none
     countOne(inside ? uint(THRONG_COUNT_IN_FRUSTUM) : THRONG_NO_COUNTER);
