@@ -68,10 +68,6 @@ uint chooseLod(MemberBox b, float scale, uint model) {
     return lod;
 }
 
-// The LOD to draw the member at, or THRONG_SPLAT_LEVEL when its sphere is less than splat_px
-// pixels across at its centre's depth (the compute rasterizer's splats), or
-// THRONG_IMPOSTOR_LEVEL when less than impostor_px (animated impostors: impostors.h), or
-// THRONG_HARDWARE_LEVEL for a member at LOD 0 at least hardware_px across (or around the eye).
 // The sphere's pixels across at its centre's depth; around the eye (`around_eye`), 0.
 float pixelsAcross(MemberBox b, out bool around_eye) {
     float depth = dot(cull.depth_row, vec4(b.center, 1.0));
@@ -86,9 +82,13 @@ bool drawnAsSplat(MemberBox b) {
     return !around_eye && across < cull.splat_px;
 }
 
+// The LOD to draw the member at, or THRONG_SPLAT_LEVEL when its sphere is less than splat_px
+// pixels across at its centre's depth (the compute rasterizer's splats), or
+// THRONG_IMPOSTOR_LEVEL when less than impostor_px (animated impostors: impostors.h), or
+// THRONG_HARDWARE_LEVEL for a member at LOD 0 at least hardware_px across (or around the eye).
 uint chooseLevel(MemberBox b, InstanceRecord inst) {
     float scale = inst.position_scale.w;
-    // Around the eye larger than any threshold.
+    // Around the eye: past every threshold (the tests below leave it to the LOD).
     bool around_eye;
     float across = pixelsAcross(b, around_eye);
     if (!around_eye && across < cull.splat_px) return THRONG_SPLAT_LEVEL; // below impostors (docs/IN_MOTION.md)
