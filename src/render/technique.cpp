@@ -192,8 +192,7 @@ std::string simulationProblem(std::string_view name) {
 }
 
 std::string dualQuaternionProblem(std::string_view name) {
-    const TechniqueInfo* info = findTechnique(name);
-    return info == nullptr || info->dual_quaternion ? "" : render::dualQuaternionRefusal(name);
+    return findTechnique(name) == nullptr ? "" : render::skinningProblem(name, Skinning::DualQuaternion);
 }
 
 std::string layersProblem(std::string_view name) {
@@ -319,14 +318,11 @@ Result<Skinning> skinningNamed(const std::string& name) {
     return skinning;
 }
 
-std::string dualQuaternionRefusal(std::string_view name) {
+std::string skinningProblem(std::string_view name, Skinning skinning) {
+    const TechniqueInfo* info = findTechnique(name);
+    if (skinning == Skinning::Linear || (info != nullptr && info->dual_quaternion)) return "";
     return "dual-quaternion skinning is drawn by techniques " + techniquesWith(&TechniqueInfo::dual_quaternion) +
            ", not " + std::string(name);
-}
-
-std::string skinningProblem(std::string_view name, Skinning skinning) {
-    if (skinning == Skinning::Linear) return "";
-    return findTechnique(name) == nullptr ? dualQuaternionRefusal(name) : dualQuaternionProblem(name);
 }
 
 Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const TechniqueSetup& setup) {

@@ -59,9 +59,6 @@ Result<Skinning> skinningNamed(const std::string& name);
 // Whether technique `name` draws `skinning` ("" when it does, else why not, naming the techniques
 // that do).
 std::string skinningProblem(std::string_view name, Skinning skinning);
-// skinningProblem's words for dual-quaternion skinning, whatever `name` is (dualQuaternionProblem,
-// throng/technique.h, is empty for an unknown technique).
-std::string dualQuaternionRefusal(std::string_view name);
 
 // What the renderer gives a technique once.
 struct TechniqueSetup {

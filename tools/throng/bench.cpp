@@ -244,8 +244,6 @@ std::string csvField(std::string text) {
     return quoted + "\"";
 }
 
-// One line per result; after the fixed columns, a median and a p95 column per pass name found in
-// any result (in order of first appearance), empty where a result has no such pass.
 // What `bench --csv FILE` prints instead of the CSV: a line per series, its frame, GPU and CPU
 // medians (or its error).
 std::string summary(const nlohmann::json& report) {
@@ -269,6 +267,8 @@ std::string summary(const nlohmann::json& report) {
     return out;
 }
 
+// One line per result; after the fixed columns, a median and a p95 column per pass name found in
+// any result (in order of first appearance), empty where a result has no such pass.
 std::string csv(const nlohmann::json& report) {
     std::vector<std::string> pass_names;
     for (const nlohmann::json& r : report["results"])

@@ -349,7 +349,8 @@ Status checkSimulate(const CrowdFlags& flags, const std::string& technique) {
 
 Status checkTechniqueFlags(const CrowdFlags& flags, const std::string& technique) {
     if (Status s = checkSimulate(flags, technique); !s) return s;
-    if (flags.skinning == "dual-quaternion")
+    Skinning skinning = Skinning::Linear;
+    if (parseSkinning(flags.skinning, skinning) && skinning == Skinning::DualQuaternion)
         if (std::string problem = dualQuaternionProblem(technique); !problem.empty())
             return Status::failure("--skinning: " + problem);
     if (!flags.layers.empty())
