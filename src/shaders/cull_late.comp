@@ -4,7 +4,8 @@
 
 // The late phase of occlusion culling, one thread per member, after the early phase's members
 // were drawn and the depth pyramid built from their depth: every member in the frustum whose
-// box, projected, lies behind everything drawn in its rectangle is hidden (but a splat: main);
+// box, projected, lies behind everything drawn in its rectangle is hidden (a splat: behind
+// everything a pixel around it too, main);
 // the others are drawn by the next frame's early phase, and now unless the early phase drew them
 // already.
 
@@ -25,8 +26,9 @@ layout(set = 1, binding = THRONG_CULL_BINDING_PYRAMID) uniform sampler2D pyramid
 // Whether the box is hidden: its eight corners projected (all in front of the eye, else it is
 // not hidden), the rectangle of pixels they span, the pyramid level where that rectangle spans
 // at most 2x2 texels, and its nearest depth (reversed Z: the largest) against the farthest
-// depth drawn there. A box entirely off the screen is hidden too.
-bool hidden(MemberBox b) {
+// depth drawn there, the rectangle widened by `margin` pixels each way. A box entirely off the
+// screen is hidden too.
+bool hidden(MemberBox b, float margin) {
     vec4 c = cull.view_projection * vec4(b.center, 1.0);
     vec4 ax = cull.view_projection * vec4(b.axes[0], 0.0);
     vec4 ay = cull.view_projection * vec4(b.axes[1], 0.0);
@@ -43,7 +45,7 @@ bool hidden(MemberBox b) {
     }
     if (nearest >= 1.0) return false;  // reaches the near plane
     vec2 size = cull.viewport;
-    vec2 p0 = (lo * 0.5 + 0.5) * size, p1 = (hi * 0.5 + 0.5) * size;
+    vec2 p0 = (lo * 0.5 + 0.5) * size - margin, p1 = (hi * 0.5 + 0.5) * size + margin;
     if (p1.x < 0.0 || p1.y < 0.0 || p0.x >= size.x || p0.y >= size.y) return true;
     // A triangle inside [p0, p1] covers only pixels whose centres are inside: floor(p0)..floor(p1).
     ivec2 last = ivec2(size) - 1;
@@ -65,9 +67,10 @@ void main() {
     InstanceRecord inst = instances[member];
     MemberBox box = memberBox(inst, member);
     bool inside = inFrustum(box);
-    // A splat is never hidden: drawing it is one write, less than the test; and at a pixel the
-    // test flips from frame to frame under TAA's jitter (docs/IN_MOTION.md), each flip an append.
-    bool hide = inside && !drawnAsSplat(box) && hidden(box);
+    // A splat is hidden only behind everything a pixel around it: at a pixel the exact test
+    // flips from frame to frame under TAA's jitter (docs/IN_MOTION.md), each flip an append;
+    // behind a near member's body it stays hidden.
+    bool hide = inside && hidden(box, drawnAsSplat(box) ? 1.0 : 0.0);
     bool draws = inside && !hide;
     if (draws != drawn_early) drawn[member] = draws ? 1u : 0u; // written where it changes: a still crowd writes none
     countOne(inside ? uint(THRONG_COUNT_IN_FRUSTUM) : THRONG_NO_COUNTER);
