@@ -13,6 +13,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -354,4 +355,64 @@ TEST_F(Motion, PaletteVectorsCarryTheLimbs) {
             ASSERT_GT(moving, 1000u) << "the limbs hardly move: nothing to tell";
             EXPECT_GE(double(agree), 0.95 * double(moving)) << technique << " " << toString(raster);
         }
+}
+
+// The colour and velocity targets cleared by a compute pass through storage views (the default:
+// render/target_clear.h) or by the first graphics pass's load op: the same frames to the byte
+// (colour, depth, vectors), whoever rasterizes, with the ground or without (the background then
+// the clear colour), plainly and with TAA (which reads and writes the cleared colour).
+TEST_F(Motion, TargetsClearedByComputeOrByTheLoadOpGiveTheSameFrames) {
+    const render::Crowd crowd = crowdOf(300);
+    const auto [before, now] = streetCameras(crowd, glm::vec3(0.3f, 0.0f, -0.2f));
+    struct Case {
+        Raster raster;
+        bool ground, taa;
+    };
+    for (const Case c : {Case{Raster::Compute, false, false}, Case{Raster::Hardware, true, false},
+                         Case{Raster::Auto, true, true}, Case{Raster::Compute, false, true}}) {
+        render::RenderOutput out[2];
+        for (int by_compute = 0; by_compute < 2; ++by_compute) {
+            render::RenderSettings s;
+            s.technique = "baked";
+            s.raster = c.raster;
+            s.ground = c.ground;
+            s.taa = c.taa;
+            s.velocity = true;
+            s.read_depth = true;
+            s.clear_by_compute = by_compute != 0;
+            s.width = kWidth;
+            s.height = kHeight;
+            s.frames = 3;
+            s.time = 0.5f;
+            s.baked = &baked_;
+            s.before_frame = [&](uint32_t i, render::CrowdRenderer&) { return i == 0 ? before : now; };
+            Result<render::RenderOutput> o = render::renderCrowd(*allocator_, asset_, crowd, now, s);
+            ASSERT_TRUE(o.ok()) << o.error().message;
+            out[by_compute] = std::move(o).value();
+        }
+        const char* what = c.taa ? "with TAA" : "plain";
+        const std::vector<std::string>& names = out[1].frames.back().pass_names;
+        EXPECT_EQ(std::count(names.begin(), names.end(), "clear"), 1) << "the compute clear ran";
+        EXPECT_EQ(std::count(out[0].frames.back().pass_names.begin(), out[0].frames.back().pass_names.end(), "clear"),
+                  0);
+        ASSERT_EQ(out[0].rgba.size(), size_t(kWidth) * kHeight * 4);
+        EXPECT_TRUE(out[0].rgba == out[1].rgba) << toString(c.raster) << " " << what << ": colour";
+        EXPECT_TRUE(out[0].depth == out[1].depth) << toString(c.raster) << " " << what << ": depth";
+        EXPECT_TRUE(out[0].velocity == out[1].velocity) << toString(c.raster) << " " << what << ": vectors";
+        // Content: the crowd is there, and without the ground the rest is the clear colour.
+        size_t background = 0, covered = 0;
+        for (size_t i = 0; i < out[1].depth.size(); ++i) {
+            if (out[1].depth[i] > 0.0f) {
+                ++covered;
+                continue;
+            }
+            const uint8_t* p = &out[1].rgba[i * 4];
+            if (std::abs(int(p[0]) - 173) <= 1 && std::abs(int(p[1]) - 196) <= 1 && std::abs(int(p[2]) - 218) <= 1)
+                ++background;
+        }
+        std::printf("%-8s %-9s ground %-3s: %zu pixels covered, %zu background, frames alike\n", toString(c.raster),
+                    what, c.ground ? "on" : "off", covered, background);
+        EXPECT_GT(covered, 1000u);
+        if (!c.ground && !c.taa) EXPECT_EQ(background + covered, out[1].depth.size());
+    }
 }

@@ -77,7 +77,7 @@ struct PassBarrier {
 std::vector<PassBarrier> planBarriers(std::span<const Pass> passes);
 
 // At most this many passes in a frame (the timestamp pool holds one more query).
-constexpr uint32_t kMaxPasses = 20;
+constexpr uint32_t kMaxPasses = 24;
 constexpr uint32_t kPassTimestamps = kMaxPasses + 1;
 
 // The frame's render targets. By default their contents are undefined when the frame starts:
@@ -102,6 +102,12 @@ struct FrameTargets {
     VkImage velocity = VK_NULL_HANDLE;
     VkImageView velocity_view = VK_NULL_HANDLE;
     VkImageLayout velocity_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    // Optional views a compute shader may write (gpu::createImageWithStorageView): the colour's
+    // R8G8B8A8_UNORM, the velocity's R32_UINT. Given (both, where there is a velocity target), the
+    // crowd's frame clears them by compute (render/target_clear.h) and records its passes with
+    // their layouts GENERAL: loaded, not cleared. recordPasses() itself does not read them.
+    VkImageView color_storage_view = VK_NULL_HANDLE;
+    VkImageView velocity_storage_view = VK_NULL_HANDLE;
 };
 
 // Records `passes` into `cmd` (begun by beginFrame(), which wrote timestamp 0): for pass i its

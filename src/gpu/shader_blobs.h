@@ -113,4 +113,6 @@ extern const std::span<const uint32_t> history_comp_spv;
 // Temporal anti-aliasing of headless frames (src/render/taa.h).
 extern const std::span<const uint32_t> taa_comp_spv;
 extern const std::span<const uint32_t> taa_out_comp_spv;
+extern const std::span<const uint32_t> clear_targets_comp_spv;
+extern const std::span<const uint32_t> clear_targets_velocity_comp_spv;
 } // namespace throng::gpu::shaders

@@ -362,6 +362,7 @@ void CrowdRenderer::ensurePyramid(Slot& f, const gpu::FrameTargets& targets) {
 }
 
 void CrowdRenderer::prepareTargets(const gpu::FrameTargets& targets, bool depth_sampled) {
+    if (clearedByCompute(targets) && clear_ == nullptr) clear_ = std::make_unique<TargetClear>(*allocator_);
     if (!allocator_->context->depth_pyramid || !depth_sampled || targets.depth == VK_NULL_HANDLE) return;
     for (Slot& slot : slots_) ensurePyramid(slot, targets);
     readyPyramidLevelZero();
@@ -392,6 +393,13 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     }
 
     std::vector<gpu::Pass> passes;
+    // The colour and velocity targets cleared by compute where they can be (target_clear.h): the
+    // passes after it load them.
+    const bool compute_clear = clearedByCompute(targets);
+    if (compute_clear) {
+        if (clear_ == nullptr) clear_ = std::make_unique<TargetClear>(*allocator_);
+        passes.push_back(clear_->pass(targets));
+    }
     // Motion vectors: the records as the last frame drew them, before anything changes them.
     if (history_ != nullptr) passes.push_back(history_->copyPass());
     if (f.upload_count > 0) {
@@ -432,7 +440,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const gpu::FrameT
     timing.queries = f.queries.get();
     if (timing.queries != VK_NULL_HANDLE) vkCmdResetQueryPool(cmd, timing.queries, 0, gpu::kPassTimestamps);
     gpu::writeTimestamp(cmd, timing, 0);
-    gpu::recordPasses(cmd, timing, passes, targets);
+    gpu::recordPasses(cmd, timing, passes, compute_clear ? afterComputeClear(targets) : targets);
     f.record_ms = millisecondsSince(start);
 }
 

@@ -12,6 +12,7 @@
 #include "crowd_frame.h"
 #include "ground.h"
 #include "shadows.h"
+#include "target_clear.h"
 #include "technique.h"
 
 #include <functional>
@@ -160,7 +161,8 @@ class CrowdRenderer {
     Status setTargets(VkExtent2D extent);
 
     // Builds now what record() builds the first time it sees `targets` (the occlusion pyramids
-    // over its depth image, when `depth_sampled`), so that frames allocate nothing. Throws
+    // over its depth image, when `depth_sampled`; the clear by compute, when they have storage
+    // views: target_clear.h), so that frames allocate nothing. Throws
     // gpu::GpuError (the caller keeps or drops the renderer).
     void prepareTargets(const gpu::FrameTargets& targets, bool depth_sampled);
 
@@ -230,6 +232,7 @@ class CrowdRenderer {
     Raster raster_mode_ = Raster::Hardware; // raster_'s mode (Compute or Auto)
     std::vector<std::string> notes_;
     std::shared_ptr<const PyramidPipelines> pyramid_pipelines_;
+    std::unique_ptr<TargetClear> clear_; // made when targets with storage views first come (target_clear.h)
     std::vector<Slot> slots_;
 };
 

@@ -129,12 +129,14 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         out.width = s.width;
         out.height = s.height;
         // With TAA the pass reads the frame's colour (sampled) and writes its picture back
-        // through a storage view (taa.h: TaaFrame::color_storage).
-        const VkImageUsageFlags color_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-        color = gpu::OwnedImage(a, s.taa ? gpu::createImageWithStorageView(a, kColorFormat, VK_FORMAT_R8G8B8A8_UNORM,
-                                                                           s.width, s.height,
-                                                                           color_usage | VK_IMAGE_USAGE_SAMPLED_BIT)
-                                         : gpu::createImage(a, kColorFormat, s.width, s.height, 1, color_usage));
+        // through a storage view (taa.h: TaaFrame::color_storage); the clear by compute writes
+        // through it too (target_clear.h).
+        const VkImageUsageFlags color_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                              (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u);
+        color = gpu::OwnedImage(a, s.taa || s.clear_by_compute
+                                       ? gpu::createImageWithStorageView(a, kColorFormat, VK_FORMAT_R8G8B8A8_UNORM,
+                                                                         s.width, s.height, color_usage)
+                                       : gpu::createImage(a, kColorFormat, s.width, s.height, 1, color_usage));
         // Sampled too where occlusion culling can build its depth pyramid from it.
         depth = gpu::OwnedImage(
             a, gpu::createImage(a, kDepthFormat, s.width, s.height, 1,
@@ -148,10 +150,13 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
             depth_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                             gpu::MemoryUse::Readback);
         if (velocity) {
+            const VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                            (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u);
+            // Cleared by compute through an R32_UINT view (no storage format feature needed).
             velocity_image = gpu::OwnedImage(
-                a, gpu::createImage(a, kVelocityFormat, s.width, s.height, 1,
-                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                        (s.taa ? VkImageUsageFlags(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u)));
+                a, s.clear_by_compute ? gpu::createImageWithStorageView(a, kVelocityFormat, VK_FORMAT_R32_UINT, s.width,
+                                                                        s.height, usage)
+                                      : gpu::createImage(a, kVelocityFormat, s.width, s.height, 1, usage));
             velocity_readback = gpu::ownBuffer(a, VkDeviceSize(s.width) * s.height * 4,
                                                VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Readback);
         }
@@ -160,6 +165,10 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         if (velocity) {
             targets.velocity = velocity_image->image;
             targets.velocity_view = velocity_image->view;
+        }
+        if (s.clear_by_compute) {
+            targets.color_storage_view = color->storage_view;
+            if (velocity) targets.velocity_storage_view = velocity_image->storage_view;
         }
         targets.color = color->image;
         targets.color_view = color->view;

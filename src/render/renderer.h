@@ -38,6 +38,10 @@ struct RenderSettings : CrowdRendererSetup {
     // vectors, blended into an accumulated picture that replaces each frame's colour. Converges
     // over throng::kTaaFrames frames (the caller asks for them).
     bool taa = false;
+    // The colour and velocity targets made with storage views and cleared by a compute pass
+    // (target_clear.h: the graphics units of an H100 or H200 clear slowly). Tests: false clears
+    // them by the first graphics pass's load op; the pictures are the same.
+    bool clear_by_compute = true;
     // Tests: the pictures of the last `keep_frames` frames too (RenderOutput::kept), with readback.
     uint32_t keep_frames = 0;
     // Called before each frame is recorded with (frame, frames): progress for long runs. May be empty.

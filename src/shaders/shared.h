@@ -398,6 +398,18 @@ struct GroundConstants {
     uint reserved1;
 };
 
+// Push constants of the targets' clear by compute (clear_targets.comp; src/render/target_clear.h):
+// 32 bytes.
+struct ClearConstants {
+    vec4 color;   // the colour target's clear value as its R8G8B8A8_UNORM storage view stores it (sRGB encoded)
+    uvec2 extent; // the targets' size in pixels
+    uint reserved0;
+    uint reserved1;
+};
+#define THRONG_CLEAR_BINDING_COLOR 0    // storage image rgba8: the colour target's R8G8B8A8_UNORM view
+#define THRONG_CLEAR_BINDING_VELOCITY 1 // storage image r32ui: the velocity target's R32_UINT view (THRONG_VELOCITY)
+#define THRONG_CLEAR_LOCAL_SIZE 16
+
 // What the culling pass needs to know about the view: 288 bytes, the same in std140 and std430.
 struct CullParams {
     vec4 planes[6];  // frustum planes (xyz normal inward, w), world space, normalized
@@ -764,6 +776,7 @@ static_assert(sizeof(CheckConstants) == 16);
 static_assert(sizeof(ShadowParams) == 80);
 static_assert(offsetof(ShadowParams, settings) == 64);
 static_assert(sizeof(GroundConstants) == 112);
+static_assert(sizeof(ClearConstants) == 32);
 static_assert(offsetof(GroundConstants, height) == 96);
 static_assert(offsetof(CullParams, visible_base) == 268);
 static_assert(sizeof(CullParams) == 288);
