@@ -56,19 +56,13 @@ struct Outcome {
     std::string first_validation_error;
 };
 
-// A tiny render the way `throng render` does it: 4 walkers at 32x32, 2 frames, validation on.
-Outcome renderOnce(const BakedAsset& asset, const std::string& technique, const std::vector<std::string>& mask = {},
-                   render::RenderOutput* output = nullptr, bool capture = false) {
+// A tiny render the way `throng render` does it (4 walkers at 32x32, 2 frames) on `ctx`: its own
+// allocator, asset, crowd, frames, readback and teardown. The validation errors it caused are
+// the context's count's growth.
+Outcome renderOn(gpu::Context& ctx, const BakedAsset& asset, const std::string& technique,
+                 render::RenderOutput* output = nullptr, bool capture = false) {
     Outcome run;
-    gpu::ContextOptions options;
-    options.validation = true;
-    options.mask_features = mask;
-    Result<std::unique_ptr<gpu::Context>> created = gpu::createContext(options);
-    if (!created) {
-        run.error = created.error().message;
-        return run;
-    }
-    gpu::Context& ctx = *created.value();
+    const uint32_t errors_before = ctx.validation ? uint32_t(ctx.validation->errors) : 0u;
     gpu::Allocator allocator;
     gpu::createAllocator(allocator, ctx);
     std::optional<render::GpuAsset> gpu_asset;
@@ -101,9 +95,46 @@ Outcome renderOnce(const BakedAsset& asset, const std::string& technique, const 
     }
     if (gpu_asset) gpu_asset->release();
     gpu::destroyAllocator(allocator);
-    gpu::destroyContext(ctx);
-    run.validation_errors = ctx.validation->errors;
-    run.first_validation_error = ctx.validation->first_error;
+    if (ctx.validation) {
+        run.validation_errors = uint32_t(ctx.validation->errors) - errors_before;
+        std::lock_guard<std::mutex> lock(ctx.validation->mutex);
+        if (run.validation_errors > 0) run.first_validation_error = ctx.validation->first_error;
+    }
+    return run;
+}
+
+// A context with validation on (features in `mask` treated as missing); null with the reason in
+// `error` when none could be made.
+std::unique_ptr<gpu::Context> validatedContext(std::string& error, const std::vector<std::string>& mask = {}) {
+    gpu::ContextOptions options;
+    options.validation = true;
+    options.mask_features = mask;
+    Result<std::unique_ptr<gpu::Context>> created = gpu::createContext(options);
+    if (!created) {
+        error = created.error().message;
+        return nullptr;
+    }
+    return std::move(created).value();
+}
+
+// renderOn() a context of its own, destroyed after it (what it left undestroyed is a
+// validation error then).
+Outcome renderOnce(const BakedAsset& asset, const std::string& technique, const std::vector<std::string>& mask = {},
+                   render::RenderOutput* output = nullptr, bool capture = false) {
+    std::string error;
+    std::unique_ptr<gpu::Context> ctx = validatedContext(error, mask);
+    if (ctx == nullptr) {
+        Outcome failed;
+        failed.error = error;
+        return failed;
+    }
+    Outcome run = renderOn(*ctx, asset, technique, output, capture);
+    const uint32_t errors_before = run.validation_errors > 0 ? 0u : uint32_t(ctx->validation->errors);
+    gpu::destroyContext(*ctx);
+    if (uint32_t(ctx->validation->errors) > errors_before && run.validation_errors == 0) {
+        run.validation_errors = uint32_t(ctx->validation->errors) - errors_before;
+        run.first_validation_error = ctx->validation->first_error;
+    }
     return run;
 }
 
@@ -182,8 +213,16 @@ std::string virtualDisplay() {
 TEST_P(Faults, OutOfMemoryAtEveryFaultPointInProcess) {
     const std::string technique = GetParam();
     const BakedAsset asset = walker(technique == "vat");
+    // One context for the sweep, each render with its own allocator (a render's points come
+    // after the context's: setFailAllocation restarts the count; the context's own points,
+    // vkCreateDevice and its command pool, fail through the CLI below, every point for baked).
+    // What a failed render left behind shows as a validation error when the context goes,
+    // checked after the sweep.
+    std::string error;
+    std::unique_ptr<gpu::Context> ctx = validatedContext(error);
+    ASSERT_NE(ctx, nullptr) << error;
     gpu::setFailAllocation(0);
-    const Outcome clean = renderOnce(asset, technique);
+    const Outcome clean = renderOn(*ctx, asset, technique);
     ASSERT_TRUE(clean.ok) << clean.error;
     ASSERT_EQ(clean.validation_errors, 0u) << clean.first_validation_error;
     const uint64_t points = gpu::faultPoints();
@@ -192,7 +231,7 @@ TEST_P(Faults, OutOfMemoryAtEveryFaultPointInProcess) {
     uint64_t runs = 0, survived = 0;
     for (uint64_t n = 1; n <= points; n += kStep) {
         gpu::setFailAllocation(n);
-        const Outcome r = renderOnce(asset, technique);
+        const Outcome r = renderOn(*ctx, asset, technique);
         ++runs;
         EXPECT_EQ(r.validation_errors, 0u) << "fault point " << n << ": " << r.first_validation_error;
         EXPECT_FALSE(r.threw) << "fault point " << n << ": " << r.error;
@@ -203,6 +242,10 @@ TEST_P(Faults, OutOfMemoryAtEveryFaultPointInProcess) {
         EXPECT_TRUE(contains(r.error, "out of GPU memory")) << "fault point " << n << ": " << r.error;
         EXPECT_FALSE(contains(r.error, "\n")) << "fault point " << n << ": " << r.error;
     }
+    gpu::setFailAllocation(0);
+    const uint32_t errors = ctx->validation->errors;
+    gpu::destroyContext(*ctx);
+    EXPECT_EQ(uint32_t(ctx->validation->errors), errors) << "left behind: " << ctx->validation->first_error;
     std::printf("%s: %" PRIu64 " fault points in a render; %" PRIu64 " renders with one failing (%" PRIu64
                 " completed anyway) in %.1f s\n",
                 technique.c_str(), points, runs, survived, secondsSince(start));
