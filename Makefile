@@ -62,7 +62,8 @@ test-release:
 # examples/cpu_animation (a shared model, builtin:walker without them) and examples/embed_vulkan
 # (a walker crowd baked by the installed CLI, the validation layer on through the environment)
 # configured against it with find_package(throng CONFIG REQUIRED), built and run; the embedded
-# picture must hold the host's clear, its white frame and the crowd.
+# picture must hold the host's clear, its white frame and the crowd. Then the same package, moved,
+# with pkg-config alone (tools/pkg_config_check.sh).
 test-install:
 	@rm -rf build/test/install-check build/test/example-cpu
 	@cmake --install build/test --prefix build/test/install-check >/dev/null
@@ -84,6 +85,8 @@ test-install:
 	  && awk '/crowd pixels/ { exit !($$NF > 5000) }' build/test/example-embed/run.log \
 	  || { cat build/test/example-embed/run.log; echo "install: embed_vulkan's picture lacks the host's passes or the crowd"; exit 1; }
 	@echo "install: examples/embed_vulkan built against the installed package, drew $$(awk '/crowd pixels/ {print $$NF}' build/test/example-embed/run.log) crowd pixels between its own passes (validation on)"
+	@model=$(ASSETS)/CesiumMan/CesiumMan.glb; test -f $$model || model=builtin:walker; \
+	  tools/pkg_config_check.sh build/test/install-check build/test/example-pc $$model
 
 # Under ASan every test but those that run the throng executable over and over to sweep fault
 # points, signals or flag values (each start of an ASan binary costs seconds; the same sweeps run
