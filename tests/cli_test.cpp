@@ -7,9 +7,12 @@
 #include <stb/stb_image.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -609,4 +612,84 @@ TEST(Cli, BenchReportsEachModelOfACrowd) {
     EXPECT_EQ(result["raster"], "auto") << "the compute rasterizer draws several models";
     EXPECT_DOUBLE_EQ(result["gpu_memory_bytes_per_member"].get<double>(),
                      result["gpu_memory_bytes"].get<double>() / 8.0);
+}
+
+// The README's usage block ("## Using throng") against each subcommand's --help: the same long
+// options, so neither can drift from the other (an alias, whose help reads "The same as ...",
+// may be left out of the README).
+TEST(Cli, ReadmeUsageNamesEveryOptionOfHelp) {
+    std::ifstream readme(std::string(THRONG_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(readme) << "README.md not found under " << THRONG_SOURCE_DIR;
+    std::map<std::string, std::set<std::string>> documented; // subcommand -> options
+    std::string line, current;
+    bool in_usage = false, in_block = false;
+    while (std::getline(readme, line)) {
+        if (line.rfind("## ", 0) == 0) in_usage = line == "## Using throng";
+        if (!in_usage) continue;
+        if (line.rfind("```", 0) == 0) {
+            if (in_block) break;
+            in_block = true;
+            continue;
+        }
+        if (!in_block) continue;
+        std::istringstream words(line);
+        std::string first, second;
+        words >> first >> second;
+        if (first == "throng") current = second;
+        for (size_t at = line.find("--"); at != std::string::npos; at = line.find("--", at + 2)) {
+            size_t end = at + 2;
+            while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '-'))
+                ++end;
+            if (end > at + 2) documented[current].insert(line.substr(at, end - at));
+        }
+        for (size_t at = 1; at + 1 < line.size(); ++at) // a short option, "-o", after a space or "["
+            if (line[at] == '-' && (line[at - 1] == ' ' || line[at - 1] == '[') &&
+                std::isalpha(static_cast<unsigned char>(line[at + 1])) &&
+                (at + 2 == line.size() || !std::isalnum(static_cast<unsigned char>(line[at + 2]))))
+                documented[current].insert(line.substr(at, 2));
+    }
+    ASSERT_GE(documented.size(), 6u) << "no usage block under \"## Using throng\"";
+    for (const auto& [subcommand, options] : documented) {
+        const CliRun help = run(subcommand + " --help");
+        ASSERT_EQ(help.exit_code, 0) << subcommand << ": " << help.err;
+        std::vector<std::string> lines;
+        std::istringstream text(help.out);
+        while (std::getline(text, line)) lines.push_back(line);
+        // "  -o,--out TEXT=...", "  --instances UINT:N=...": an option's first line; its help
+        // follows on the same line or the next.
+        auto optionAt = [&](size_t i) {
+            const size_t start = lines[i].find_first_not_of(' ');
+            return start != std::string::npos && start <= 2 && lines[i][start] == '-' &&
+                   lines[i].find("--", start) != std::string::npos;
+        };
+        std::set<std::string> offered;
+        std::map<std::string, std::string> shorts; // "--out" -> "-o"
+        for (size_t i = 0; i < lines.size(); ++i) {
+            if (!optionAt(i)) continue;
+            const size_t at = lines[i].find("--");
+            size_t end = at + 2;
+            while (end < lines[i].size() &&
+                   (std::isalnum(static_cast<unsigned char>(lines[i][end])) || lines[i][end] == '-'))
+                ++end;
+            const std::string name = lines[i].substr(at, end - at);
+            // "-o,--out": the README may name either.
+            const size_t start = lines[i].find_first_not_of(' ');
+            const std::string short_name =
+                lines[i].compare(start + 2, 1, ",") == 0 && lines[i][start + 1] != '-' ? lines[i].substr(start, 2) : "";
+            const bool alias =
+                lines[i].find("The same as") != std::string::npos ||
+                (i + 1 < lines.size() && !optionAt(i + 1) && lines[i + 1].find("The same as") != std::string::npos);
+            if (name == "--help" || alias) continue;
+            offered.insert(name);
+            if (!short_name.empty()) shorts[name] = short_name;
+        }
+        std::set<std::string> offered_shorts;
+        for (const auto& [name, short_name] : shorts) offered_shorts.insert(short_name);
+        for (const std::string& o : offered)
+            EXPECT_TRUE(options.count(o) || (shorts.count(o) && options.count(shorts[o])))
+                << "README's usage of throng " << subcommand << " lacks " << o;
+        for (const std::string& o : options)
+            EXPECT_TRUE(offered.count(o) || offered_shorts.count(o))
+                << "README's usage of throng " << subcommand << " names " << o << ", which --help does not offer";
+    }
 }
