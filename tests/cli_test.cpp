@@ -387,7 +387,9 @@ TEST(Cli, BenchReportsSimulatedCulledStreetView) {
         std::vector<std::string> names;
         for (const nlohmann::json& p : result["passes"]) names.push_back(p["name"]);
         ASSERT_GE(names.size(), 2u) << result.dump();
-        EXPECT_EQ(names.front(), "simulate");
+        // The targets' clear by compute (render/target_clear.h), then the simulation.
+        EXPECT_EQ(names[0], "clear");
+        EXPECT_EQ(names[1], "simulate");
         // Occlusion culling (through the hardware rasterizer): cull (early), draw, pyramid,
         // cull-late, draw-late.
         const std::vector<std::string> tail = {"cull", "draw", "pyramid", "cull-late", "draw-late"};
@@ -691,5 +693,50 @@ TEST(Cli, ReadmeUsageNamesEveryOptionOfHelp) {
         for (const std::string& o : options)
             EXPECT_TRUE(offered.count(o) || offered_shorts.count(o))
                 << "README's usage of throng " << subcommand << " names " << o << ", which --help does not offer";
+    }
+}
+
+// `--camera EYE:TARGET[:FOV]` (throng/camera.h) in render and bench: a camera looking at the crowd
+// sees it, one looking away sees only the background (the ground off); bench reports it; a bad
+// camera is a usage mistake, one line.
+TEST(Cli, CameraOfTheUsersChoosing) {
+    const auto dir = throng::test::scratchDir("camera");
+    const std::string png = (dir / "crowd.png").string(), json = (dir / "bench.json").string();
+    auto crowdPixels = [&](const std::string& camera, std::string& out) {
+        const CliRun r = run("render --instances 40 --size 160x90 --frames 1 --ground off --validate --camera " +
+                             camera + " --out " + png);
+        out = r.out + r.err;
+        if (r.exit_code != 0) return -1;
+        int w = 0, h = 0, n = 0;
+        unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &n, 4);
+        if (pixels == nullptr) return -1;
+        int covered = 0; // pixels not the background's clear colour (173, 196, 218)
+        for (int i = 0; i < w * h; ++i)
+            if (std::abs(pixels[4 * i] - 173) > 2 || std::abs(pixels[4 * i + 1] - 196) > 2 ||
+                std::abs(pixels[4 * i + 2] - 218) > 2)
+                ++covered;
+        stbi_image_free(pixels);
+        return covered;
+    };
+    std::string out;
+    const int toward = crowdPixels("0,6,12:0,0.5,0:45", out);
+    ASSERT_GE(toward, 0) << out;
+    EXPECT_NE(out.find("camera 0,6,12:0,0.5,0:45"), std::string::npos) << out;
+    EXPECT_GT(toward, 200) << "the crowd is not in the picture\n" << out;
+    const int away = crowdPixels("0,1,60:0,1,200", out);
+    ASSERT_GE(away, 0) << out;
+    EXPECT_EQ(away, 0) << "looking away, the crowd is in the picture\n" << out;
+    const CliRun bench = run("bench --techniques baked --instances 30 --frames 2 --warmup 1 --size 160x90 --camera "
+                             "0,25,40:0,0,0 --validate --json " +
+                             json);
+    ASSERT_EQ(bench.exit_code, 0) << bench.err;
+    std::ifstream in(json);
+    const nlohmann::json report = nlohmann::json::parse(in);
+    EXPECT_EQ(report["view"], "camera");
+    EXPECT_EQ(report["camera"], "0,25,40:0,0,0");
+    for (const char* bad : {"1,2,3", "0,0,0:0,0,0", "0,5,0:0,0,0", "1,2,3:4,5,6:200"}) {
+        const CliRun r = run(std::string("render --instances 4 --size 64x64 --camera ") + bad + " --out " + png);
+        EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     }
 }

@@ -367,6 +367,9 @@ struct Host final : CommandHost {
     void setSpeed(float) override {}
     const char* setVsync(bool) override { return "fifo"; }
     void setView(render::ViewKind v) override { view = v; }
+    void setCamera(const throng::Camera& c) override { camera = c; }
+    std::string cameraText() override { return toString(camera); }
+    throng::Camera camera;
     void setOverlay(bool shown) override { overlay = shown; }
     void setLight(float, float) override {}
     bool overlay = true;
@@ -420,6 +423,26 @@ TEST_F(ViewState, CommandsChangeTheCrowdByText) {
     EXPECT_TRUE(host.quit_asked);
     EXPECT_TRUE(contains(host.lines, "technique: static\n")) << host.lines;
     EXPECT_TRUE(contains(host.lines, "stats: static\n")) << host.lines;
+}
+
+// The console's `camera`: placed from the form `render --camera` takes, printed in it, refused
+// with the usage when malformed (the camera stays where it was).
+TEST_F(ViewState, CameraIsPlacedAndPrintedAsTheCommandLineTakesIt) {
+    Host host;
+    host.crowd = &start(walker(), CrowdState{"baked", 10});
+    Commands commands(*host.crowd, host, "");
+    EXPECT_TRUE(commands.execute("camera 0,1.7,30:0,1,0:50"));
+    EXPECT_EQ(host.camera.eye, glm::vec3(0.0f, 1.7f, 30.0f));
+    EXPECT_EQ(host.camera.fov_y_degrees, 50.0f);
+    EXPECT_TRUE(commands.execute("camera"));
+    EXPECT_FALSE(commands.execute("camera 0,1.7,30"));
+    EXPECT_FALSE(commands.execute("camera 1,1,1:1,1,1"));
+    EXPECT_EQ(host.camera.eye, glm::vec3(0.0f, 1.7f, 30.0f));
+    for (const char* line :
+         {"> camera 0,1.7,30:0,1,0:50\ncamera: 0,1.7,30:0,1,0:50\n", "> camera\ncamera: 0,1.7,30:0,1,0:50\n",
+          "error: usage: camera [EYE:TARGET[:FOV]]: camera \"0,1.7,30\": expected EYE:TARGET[:FOV]",
+          "the camera's eye is at its target"})
+        EXPECT_TRUE(contains(host.lines, line)) << line << "\n" << host.lines;
 }
 
 // The crowd's own passes (CrowdRenderer::collect) take the place of the viewer's `crowd` bar.

@@ -93,7 +93,11 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_TRUE(parse("aa taa").value().on);
     EXPECT_FALSE(parse("aa off").value().on);
     EXPECT_NE(errorOf("aa fxaa").find("neither taa nor off"), std::string::npos);
-    EXPECT_EQ(commandHelp().size(), 28u);
+    EXPECT_EQ(parse("camera").value().kind, CommandKind::Camera); // prints
+    EXPECT_EQ(parse("camera 0,1.7,30:0,1,0").value().text, "0,1.7,30:0,1,0");
+    for (const char* bad : {"camera 0,1.7,30", "camera 1,1,1:1,1,1", "camera a:b c:d"})
+        EXPECT_FALSE(parse(bad).ok()) << bad;
+    EXPECT_EQ(commandHelp().size(), 29u);
 }
 
 TEST(Console, RejectsBadInputWithAClearMessage) {
@@ -131,7 +135,7 @@ TEST(Console, SplitsScripts) {
 TEST(Camera, FramesTheWholeCrowd) {
     const Bounds b{glm::vec3(-30.0f, 0.0f, -20.0f), glm::vec3(40.0f, 2.0f, 25.0f)};
     for (float aspect : {0.5f, 1.0f, 16.0f / 9.0f, 3.0f}) {
-        const Camera c = frameCrowd(b, aspect);
+        const view::Camera c = frameCrowd(b, aspect);
         const glm::mat4 vp = viewProjection(c, aspect);
         for (int i = 0; i < 8; ++i) {
             const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
@@ -154,7 +158,7 @@ TEST(Camera, FramesTheWholeCrowd) {
 
 TEST(Camera, OrbitZoomAndModesKeepTheView) {
     const Bounds b{glm::vec3(-1.0f), glm::vec3(1.0f)};
-    Camera c = frameCrowd(b, 1.5f);
+    view::Camera c = frameCrowd(b, 1.5f);
     const float distance = c.distance;
     orbit(c, 0.3f, 10.0f); // pitch clamps short of straight down
     EXPECT_LT(c.pitch, 1.5708f);

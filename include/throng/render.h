@@ -85,47 +85,6 @@ class DeviceFeatures {
     VkPhysicalDeviceVulkan13Features v13_{};
 };
 
-// A standalone device for tools, tests and headless hosts: throng creates (and destroys) the
-// instance and the device, picking the best GPU (or the one whose name contains `device_name`).
-struct HeadlessDeviceOptions {
-    bool validation = false; // VK_LAYER_KHRONOS_validation; validationErrors() counts what it reports
-    std::string device_name; // substring, case-insensitive; empty: the best device
-};
-class HeadlessDevice {
-  public:
-    // Errors: no Vulkan loader or driver, no device with Vulkan 1.3, dynamic rendering and
-    // synchronization2, no device matching the name (those found are listed).
-    static Result<std::unique_ptr<HeadlessDevice>> create(const HeadlessDeviceOptions& options = {});
-    ~HeadlessDevice(); // waits for the device; every CrowdRenderer on it must be gone
-    HeadlessDevice(const HeadlessDevice&) = delete;
-    HeadlessDevice& operator=(const HeadlessDevice&) = delete;
-
-    const RenderDevice& device() const { return device_; }
-    VkQueue queue() const;
-    std::string name() const;   // the GPU's name
-    std::string driver() const; // the driver's name and version
-    struct Capabilities {
-        bool timestamps = false;        // GPU times per pass
-        bool gpu_culling = false;       // culling and LOD on the GPU (drawIndirectCount)
-        bool occlusion_culling = false; // and its depth pyramid
-        bool compute_raster = false;    // 64-bit buffer atomics: the compute rasterizer
-        bool cpu = false;               // a CPU device (lavapipe): no clocks to settle (CrowdJob::settle_seconds)
-    };
-    Capabilities capabilities() const;
-    uint32_t validationErrors() const; // 0 without validation
-    // Destroys the device and returns every validation error seen, including the objects the
-    // layers found still alive when the device went (leaks).
-    static uint32_t release(std::unique_ptr<HeadlessDevice> device);
-
-    struct State;
-    friend gpu::Context& headlessContext(HeadlessDevice& device); // the headless renderer's (throng/headless.h)
-
-  private:
-    HeadlessDevice() = default;
-    RenderDevice device_;
-    std::unique_ptr<State> state_;
-};
-
 // A crowd drawn in the host's frames: the crowd's options (throng/options.h: technique,
 // skinning, layers, raster, culling, shadows, ...; every technique of throng/technique.h, each
 // with what its TechniqueInfo says it can do) and what the renderer needs of the host.

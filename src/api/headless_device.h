@@ -1,7 +1,7 @@
-// HeadlessDevice's insides (include/throng/render.h), shared by the API's files.
+// HeadlessDevice's insides (include/throng/headless.h), shared by the API's files.
 #pragma once
 
-#include <throng/render.h>
+#include <throng/headless.h>
 
 #include "../gpu/context.h"
 

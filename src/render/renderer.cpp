@@ -5,6 +5,8 @@
 #include "../gpu/passes.h"
 #include "taa.h"
 
+#include <throng/camera.h>
+
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
 
@@ -46,13 +48,13 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
     const float fov = glm::radians(40.0f);
     const glm::vec3 direction = glm::normalize(glm::vec3(0.35f, 0.55f, 1.0f));
     auto camera = [&](float distance) {
-        const glm::vec3 eye = center + direction * distance;
-        const glm::mat4 view = glm::lookAtRH(eye, center, glm::vec3(0, 1, 0));
-        // Reversed Z (near -> 1, far -> 0) for precision over large crowds.
-        glm::mat4 proj =
-            glm::perspectiveRH_ZO(fov, aspect, distance + 2.0f * radius, std::max(distance - radius, radius * 1e-3f));
-        proj[1][1] *= -1.0f; // Vulkan's y points down
-        return proj * view;
+        Camera c;
+        c.eye = center + direction * distance;
+        c.target = center;
+        c.fov_y_degrees = glm::degrees(fov);
+        c.near_plane = std::max(distance - radius, radius * 1e-3f);
+        c.far_plane = distance + 2.0f * radius;
+        return viewProjection(c, aspect); // reversed Z (throng/camera.h): precision over large crowds
     };
     auto fits = [&](const glm::mat4& vp) {
         for (int i = 0; i < 8; ++i) {

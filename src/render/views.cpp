@@ -3,6 +3,8 @@
 
 #include "renderer.h"
 
+#include <throng/camera.h>
+
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
@@ -40,11 +42,13 @@ namespace {
 
 glm::mat4 streetView(const Crowd& crowd, float aspect) {
     const StreetPose pose = streetPose(crowd);
-    const glm::mat4 view = glm::lookAtRH(pose.eye, pose.target, glm::vec3(0, 1, 0));
-    glm::mat4 proj =
-        glm::perspectiveRH_ZO(pose.fov_y, aspect, pose.far_plane, pose.near_plane); // reversed Z: far, near
-    proj[1][1] *= -1.0f;                                                            // Vulkan's y points down
-    return proj * view;
+    Camera camera;
+    camera.eye = pose.eye;
+    camera.target = pose.target;
+    camera.fov_y_degrees = glm::degrees(pose.fov_y);
+    camera.near_plane = pose.near_plane;
+    camera.far_plane = pose.far_plane;
+    return viewProjection(camera, aspect);
 }
 
 } // namespace

@@ -37,31 +37,42 @@ Camera frameCrowd(const Bounds& b, float aspect) {
     return c;
 }
 
-Camera viewCamera(render::ViewKind view, const render::Crowd& crowd, float aspect) {
-    Camera c = frameCrowd(crowd.bounds, aspect);
-    if (view != render::ViewKind::Street) return c;
-    const render::StreetPose pose = render::streetPose(crowd);
-    const glm::vec3 dir = glm::normalize(pose.target - pose.eye);
+Camera lookingAt(const throng::Camera& lens, const Bounds& bounds, float aspect) {
+    Camera c = frameCrowd(bounds, aspect); // its scene radius
+    const glm::vec3 dir = glm::normalize(lens.target - lens.eye);
     c.mode = CameraMode::Fly;
-    c.position = pose.eye;
-    c.target = pose.target;
-    c.distance = glm::length(pose.target - pose.eye);
+    c.position = lens.eye;
+    c.target = lens.target;
+    c.distance = glm::length(lens.target - lens.eye);
     c.yaw = std::atan2(-dir.x, -dir.z);
     c.pitch = -std::asin(dir.y);
-    c.fov_y = pose.fov_y;
+    c.fov_y = glm::radians(lens.fov_y_degrees);
     return c;
 }
 
+Camera viewCamera(render::ViewKind view, const render::Crowd& crowd, float aspect) {
+    if (view != render::ViewKind::Street) return frameCrowd(crowd.bounds, aspect);
+    const render::StreetPose pose = render::streetPose(crowd);
+    throng::Camera street;
+    street.eye = pose.eye;
+    street.target = pose.target;
+    street.fov_y_degrees = glm::degrees(pose.fov_y);
+    return lookingAt(street, crowd.bounds, aspect);
+}
+
+throng::Camera lens(const Camera& c) {
+    throng::Camera l;
+    l.eye = eyePosition(c);
+    // Along the view direction, as far as the orbit's distance (orbiting: the point it turns about).
+    l.target = l.eye + viewDirection(c) * std::max(c.distance, 1e-3f);
+    l.fov_y_degrees = glm::degrees(c.fov_y);
+    l.far_plane = glm::length(l.eye - c.target) + 3.0f * c.scene_radius;
+    l.near_plane = std::max(c.scene_radius * 1e-4f, l.far_plane * 1e-6f);
+    return l;
+}
+
 glm::mat4 viewProjection(const Camera& c, float aspect) {
-    const glm::vec3 eye = eyePosition(c);
-    const glm::vec3 dir = viewDirection(c);
-    const glm::mat4 view = glm::lookAtRH(eye, eye + dir, glm::vec3(0, 1, 0));
-    const float to_scene = glm::length(eye - c.target);
-    const float far_plane = to_scene + 3.0f * c.scene_radius;
-    const float near_plane = std::max(c.scene_radius * 1e-4f, far_plane * 1e-6f);
-    glm::mat4 proj = glm::perspectiveRH_ZO(c.fov_y, std::max(aspect, 1e-3f), far_plane, near_plane); // reversed Z
-    proj[1][1] *= -1.0f;
-    return proj * view;
+    return throng::viewProjection(lens(c), std::max(aspect, 1e-3f)); // reversed Z, y down (throng/camera.h)
 }
 
 void orbit(Camera& c, float yaw, float pitch) {

@@ -5,6 +5,7 @@
 #include "../render/views.h"
 
 #include <throng/baked.h>
+#include <throng/camera.h>
 
 #include <glm/glm.hpp>
 
@@ -35,6 +36,11 @@ glm::vec3 viewDirection(const Camera& camera); // unit, from the eye
 
 // Reversed-Z perspective (near -> depth 1) with Vulkan's y down, times the view.
 glm::mat4 viewProjection(const Camera& camera, float aspect);
+// The same camera in throng's public form (throng/camera.h): what the console's `camera` prints.
+throng::Camera lens(const Camera& camera);
+// A flying camera at `lens`'s eye looking at its target with its field of view (its depth range
+// follows the scene, `bounds`, as every viewer camera's does).
+Camera lookingAt(const throng::Camera& lens, const Bounds& bounds, float aspect);
 
 void orbit(Camera& camera, float yaw_radians, float pitch_radians); // pitch kept within +-89 degrees
 void zoom(Camera& camera, float steps);          // orbit: distance x 0.88 per step in; fly: moves forward

@@ -189,6 +189,12 @@ bool Commands::apply(const Command& c) {
         return false;
     case CommandKind::Stats: host_.log(host_.statsLine()); return true;
     case CommandKind::Models: host_.log(modelsLine()); return true;
+    case CommandKind::Camera:
+        if (!c.text.empty())
+            if (Result<throng::Camera> camera = parseCamera(c.text))
+                host_.setCamera(camera.value()); // checked when parsed
+        host_.log("camera: " + host_.cameraText());
+        return true;
     case CommandKind::Events: {
         const double now = crowd_.clock();
         const auto counts = crowd_.eventCounts(now - 1.0, now);

@@ -10,6 +10,8 @@
 
 #include "../render/views.h"
 
+#include <throng/camera.h>
+
 #include <deque>
 #include <string>
 #include <string_view>
@@ -26,9 +28,11 @@ class CommandHost {
     // `reframe`, points the camera at the new crowd). False: crowd.lastError() says why.
     virtual bool applyState(const CrowdState& want, bool reframe) = 0;
     virtual void setSpeed(float speed) = 0;
-    virtual const char* setVsync(bool on) = 0;       // returns the present mode now in use
-    virtual void setView(render::ViewKind view) = 0; // places the camera
-    virtual void setOverlay(bool shown) = 0;         // the panel (FPS, time ruler, switches); not the console
+    virtual const char* setVsync(bool on) = 0;                // returns the present mode now in use
+    virtual void setView(render::ViewKind view) = 0;          // places the camera
+    virtual void setCamera(const throng::Camera& camera) = 0; // places it there (throng/camera.h)
+    virtual std::string cameraText() = 0;                     // where it stands, as `--camera` takes it
+    virtual void setOverlay(bool shown) = 0;                  // the panel (FPS, time ruler, switches); not the console
     virtual void setLight(float azimuth_degrees, float elevation_degrees) = 0; // the sun of the next frames
     virtual void resizeWindow(uint32_t width, uint32_t height) = 0;
     virtual bool screenshot(const std::string& path) = 0; // false: this swapchain's images cannot be copied

@@ -1,6 +1,8 @@
 // Parsing of the viewer's console commands; see console.h.
 #include "console.h"
 
+#include <throng/camera.h>
+
 #include "../render/crowd_renderer.h"
 
 #include <throng/technique.h>
@@ -86,6 +88,8 @@ constexpr Spec kSpecs[] = {
     {"screenshot", CommandKind::Screenshot, "FILE.png", "write the next frame, overlay included"},
     {"stats", CommandKind::Stats, "", "print technique, crowd, frame times, GPU passes and CPU stages"},
     {"models", CommandKind::Models, "", "list the crowd's models, each with its members and their share"},
+    {"camera", CommandKind::Camera, "[EYE:TARGET[:FOV]]",
+     "print where the camera stands, or place it: points x,y,z, field of view in degrees (render --camera)"},
     {"wait", CommandKind::Wait, "N", "scripts: let N frames pass before the next command"},
     {"quit", CommandKind::Quit, "", "close the viewer"},
 };
@@ -130,7 +134,8 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     for (const Spec& s : kSpecs)
         if (w[0] == s.name) spec = &s;
     if (spec == nullptr) return Error{"unknown command '" + w[0] + "' (commands: " + commandList() + ")"};
-    const size_t wanted = *spec->usage ? 2 : 1;
+    const bool optional = spec->usage[0] == '['; // "[ARG]": with or without it
+    const size_t wanted = *spec->usage && !(optional && w.size() == 1) ? 2 : 1;
     const std::string usage = std::string("usage: ") + spec->name + (*spec->usage ? " " : "") + spec->usage;
     if (w.size() != wanted)
         return Error{w.size() < wanted ? usage + " (missing argument)" : usage + " (unexpected '" + w[wanted] + "')"};
@@ -235,6 +240,12 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
     case CommandKind::Clip: c.text = arg; return c;
     case CommandKind::Help:
     case CommandKind::Stats:
+    case CommandKind::Camera:
+        if (!arg.empty())
+            if (Result<throng::Camera> camera = parseCamera(arg); !camera)
+                return Error{usage + ": " + camera.error().message};
+        c.text = arg;
+        return c;
     case CommandKind::Models:
     case CommandKind::Events:
     case CommandKind::Quit: return c;

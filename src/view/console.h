@@ -69,6 +69,7 @@ enum class CommandKind {
     Screenshot,
     Stats,
     Models,
+    Camera,
     Wait,
     Quit
 };

@@ -176,6 +176,10 @@ class Viewer final : public CommandHost {
 
     void setSpeed(float speed) override { speed_ = speed; }
     void setView(render::ViewKind view) override { camera_ = viewCamera(view, crowd_.crowd(), aspect()); }
+    void setCamera(const throng::Camera& camera) override {
+        camera_ = lookingAt(camera, crowd_.crowd().bounds, aspect());
+    }
+    std::string cameraText() override { return toString(lens(camera_)); }
 
     const char* setVsync(bool on) override {
         present_ = on ? VK_PRESENT_MODE_FIFO_KHR : VK_PRESENT_MODE_MAILBOX_KHR;

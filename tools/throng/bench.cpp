@@ -440,7 +440,8 @@ int runBench(const BenchOptions& o) {
     nlohmann::json report = {{"device", device->name()},
                              {"driver", device->driver()},
                              {"cpu", cpuName()},
-                             {"view", o.crowd.view},
+                             {"view", o.crowd.camera.empty() ? o.crowd.view : "camera"},
+                             {"camera", o.crowd.camera}, // EYE:TARGET[:FOV] as given, "" for a view
                              {"simulate", o.crowd.simulate},
                              {"cull", o.crowd.cull},
                              {"lod", o.crowd.lod},

@@ -164,6 +164,16 @@ void warnIgnored(const std::string& technique, const std::string& model, const G
     }
 }
 
+// render and bench: a camera of the user's choosing (the viewer's console prints its own in this form).
+void addCameraFlag(CLI::App* command, CrowdFlags& flags) {
+    command
+        ->add_option("--camera", flags.camera,
+                     "A camera of your choosing instead of --view: EYE:TARGET[:FOV], points x,y,z in world units, the "
+                     "vertical field of view in degrees (default 40), e.g. 0,1.7,30:0,1,0:50; its depth range fits the "
+                     "crowd (the viewer's console `camera` prints where it stands in this form)")
+        ->check(parsedBy([](const std::string& text) { return parseCamera(text); }, "camera"));
+}
+
 void addCrowdFlags(CLI::App* command, CrowdFlags& flags) {
     command
         ->add_option("--view", flags.view,
@@ -335,6 +345,8 @@ void applyCrowdFlags(const CrowdFlags& flags, CrowdOptions& options) {
 void applyCrowdFlags(const CrowdFlags& flags, CrowdJob& job) {
     applyCrowdFlags(flags, static_cast<CrowdOptions&>(job));
     parseViewKind(flags.view, job.view); // the parser admits only overview and street
+    if (!flags.camera.empty())
+        if (Result<Camera> camera = parseCamera(flags.camera)) job.camera = camera.value(); // checked when parsed
     job.simulate = flags.simulate;
     job.light_direction = lightDirection(flags);
     job.taa = flags.aa == "taa";
@@ -479,6 +491,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
         "--velocity", render.velocity,
         "Also write motion vectors: the last frame's, as a PNG (hue: direction, brightness: length)");
     addCrowdFlags(render_cmd, render.crowd);
+    addCameraFlag(render_cmd, render.crowd);
 
     BenchOptions& bench = c.bench;
     std::string bench_size = "1280x720";
@@ -511,6 +524,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     bench_cmd->add_option("--device", bench.device, "Use the Vulkan device whose name contains this");
     bench_cmd->add_flag("--validate", bench.validate, "Enable the Vulkan validation layers");
     addCrowdFlags(bench_cmd, bench.crowd);
+    addCameraFlag(bench_cmd, bench.crowd);
 
     view::ViewerOptions& view = c.view;
     std::string view_size = "1280x720", view_encoding = "mat", view_precision = "float";

@@ -45,6 +45,7 @@ int runBake(const BakeCliOptions& options);
 // --lod-error, --occlusion, --coarse-skinning, --hardware-triangles; docs/GPU_DRIVEN.md).
 struct CrowdFlags {
     std::string view = "overview";      // overview | street (render::ViewKind)
+    std::string camera;                 // render and bench: EYE:TARGET[:FOV] instead of --view (throng/camera.h)
     bool cull = true;                   // frustum culling on the GPU
     bool lod = true;                    // LOD chosen on the GPU by size on screen
     float lod_error = 1.0f;             // pixels

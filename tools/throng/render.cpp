@@ -237,11 +237,12 @@ int runRender(const RenderOptions& o) {
         for (const std::string& layer : o.crowd.layers) skinning += ", layer " + layer;
         // Who rasterized it: auto falls back to the hardware where it must.
         skinning = std::string(", raster ") + toString(out.raster) + skinning;
-        std::printf("throng render: %s | %s x %u (%s, %s view%s%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
+        const std::string view = o.crowd.camera.empty() ? o.crowd.view + " view" : "camera " + o.crowd.camera;
+        std::printf("throng render: %s | %s x %u (%s, %s%s%s) | %u in view, %u hidden, by LOD %s | %.2f M of "
                     "%.2f M triangles drawn | GPU %s | "
                     "%.0f MiB GPU memory | %s %ux%u\n",
                     device_name.c_str(), modelNames(models, o.shares).c_str(), o.instances, o.technique.c_str(),
-                    o.crowd.view.c_str(), o.crowd.simulate ? ", simulated" : "", skinning.c_str(), out.drawn.in_frustum,
+                    view.c_str(), o.crowd.simulate ? ", simulated" : "", skinning.c_str(), out.drawn.in_frustum,
                     out.drawn.occluded, lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
                     double(out.submitted_triangles) * 1e-6, passes.c_str(), double(out.gpu_memory_bytes) / (1 << 20),
                     o.output.c_str(), out.width, out.height);
