@@ -94,9 +94,9 @@ TEST(Camera, ParsedAndPrintedAlike) {
     const Result<Camera> again = parseCamera(toString(d.value()));
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(again.value().eye, d.value().eye);
-    for (const char* bad : {"", "1,2,3", "1,2:3,4,5", "1,2,3:4,5,6:", "1,2,3:4,5,6:50:1", "1,2,3:1,2,3", "0,5,0:0,0,0",
-                            "1,2,3:4,5,6:0", "1,2,3:4,5,6:180", "nan,0,0:1,1,1", "1e99,0,0:1,1,1", "1,2,3:4,5,x",
-                            "1,2,3 :4,5,6", "1,2,3:4,5,6:50deg"}) {
+    for (const char* bad :
+         {"", "1,2,3", "1,2:3,4,5", "1,2,3:4,5,6:", "1,2,3:4,5,6:50:1", "1,2,3:1,2,3", "0,5,0:0,0,0", "1,2,3:4,5,6:0",
+          "1,2,3:4,5,6:180", "nan,0,0:1,1,1", "1e99,0,0:1,1,1", "1,2,3:4,5,x", "1,2,3 :4,5,6", "1,2,3:4,5,6:50deg"}) {
         const Result<Camera> r = parseCamera(bad);
         EXPECT_FALSE(r.ok()) << "'" << bad << "' was taken";
         if (!r.ok()) {

@@ -91,7 +91,8 @@ Result<Camera> parseCamera(const std::string& text) {
     Camera check = c;
     check.near_plane = 1.0f;
     check.far_plane = 2.0f;
-    if (std::string problem = cameraProblem(check); !problem.empty()) return Error{"camera \"" + text + "\": " + problem};
+    if (std::string problem = cameraProblem(check); !problem.empty())
+        return Error{"camera \"" + text + "\": " + problem};
     return c;
 }
 
