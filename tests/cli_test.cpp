@@ -620,6 +620,12 @@ TEST(Cli, BenchReportsEachModelOfACrowd) {
 // options, so neither can drift from the other (an alias, whose help reads "The same as ...",
 // may be left out of the README).
 TEST(Cli, ReadmeUsageNamesEveryOptionOfHelp) {
+    // "--name" at `at` in `text`: the dashes, then letters, digits and dashes.
+    auto longOptionAt = [](const std::string& text, size_t at) {
+        size_t end = at + 2;
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-')) ++end;
+        return text.substr(at, end - at);
+    };
     std::ifstream readme(std::string(THRONG_SOURCE_DIR) + "/README.md");
     ASSERT_TRUE(readme) << "README.md not found under " << THRONG_SOURCE_DIR;
     std::map<std::string, std::set<std::string>> documented; // subcommand -> options
@@ -638,12 +644,8 @@ TEST(Cli, ReadmeUsageNamesEveryOptionOfHelp) {
         std::string first, second;
         words >> first >> second;
         if (first == "throng") current = second;
-        for (size_t at = line.find("--"); at != std::string::npos; at = line.find("--", at + 2)) {
-            size_t end = at + 2;
-            while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '-'))
-                ++end;
-            if (end > at + 2) documented[current].insert(line.substr(at, end - at));
-        }
+        for (size_t at = line.find("--"); at != std::string::npos; at = line.find("--", at + 2))
+            if (const std::string name = longOptionAt(line, at); name.size() > 2) documented[current].insert(name);
         for (size_t at = 1; at + 1 < line.size(); ++at) // a short option, "-o", after a space or "["
             if (line[at] == '-' && (line[at - 1] == ' ' || line[at - 1] == '[') &&
                 std::isalpha(static_cast<unsigned char>(line[at + 1])) &&
@@ -668,12 +670,7 @@ TEST(Cli, ReadmeUsageNamesEveryOptionOfHelp) {
         std::map<std::string, std::string> shorts; // "--out" -> "-o"
         for (size_t i = 0; i < lines.size(); ++i) {
             if (!optionAt(i)) continue;
-            const size_t at = lines[i].find("--");
-            size_t end = at + 2;
-            while (end < lines[i].size() &&
-                   (std::isalnum(static_cast<unsigned char>(lines[i][end])) || lines[i][end] == '-'))
-                ++end;
-            const std::string name = lines[i].substr(at, end - at);
+            const std::string name = longOptionAt(lines[i], lines[i].find("--"));
             // "-o,--out": the README may name either.
             const size_t start = lines[i].find_first_not_of(' ');
             const std::string short_name =

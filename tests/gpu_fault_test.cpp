@@ -129,12 +129,10 @@ Outcome renderOnce(const BakedAsset& asset, const std::string& technique, const 
         return failed;
     }
     Outcome run = renderOn(*ctx, asset, technique, output, capture);
-    const uint32_t errors_before = run.validation_errors > 0 ? 0u : uint32_t(ctx->validation->errors);
     gpu::destroyContext(*ctx);
-    if (uint32_t(ctx->validation->errors) > errors_before && run.validation_errors == 0) {
-        run.validation_errors = uint32_t(ctx->validation->errors) - errors_before;
-        run.first_validation_error = ctx->validation->first_error;
-    }
+    // The context's own: every error is this render's, the teardown's included.
+    run.validation_errors = ctx->validation->errors;
+    run.first_validation_error = ctx->validation->first_error;
     return run;
 }
 

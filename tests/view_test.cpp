@@ -93,8 +93,10 @@ TEST(Console, ParsesEveryCommand) {
     EXPECT_TRUE(parse("aa taa").value().on);
     EXPECT_FALSE(parse("aa off").value().on);
     EXPECT_NE(errorOf("aa fxaa").find("neither taa nor off"), std::string::npos);
-    EXPECT_EQ(parse("camera").value().kind, CommandKind::Camera); // prints
-    EXPECT_EQ(parse("camera 0,1.7,30:0,1,0").value().text, "0,1.7,30:0,1,0");
+    EXPECT_EQ(parse("camera").value().kind, CommandKind::Camera);
+    EXPECT_FALSE(parse("camera").value().camera); // prints
+    ASSERT_TRUE(parse("camera 0,1.7,30:0,1,0").value().camera);
+    EXPECT_EQ(parse("camera 0,1.7,30:0,1,0").value().camera->eye, glm::vec3(0.0f, 1.7f, 30.0f));
     for (const char* bad : {"camera 0,1.7,30", "camera 1,1,1:1,1,1", "camera a:b c:d"})
         EXPECT_FALSE(parse(bad).ok()) << bad;
     EXPECT_EQ(commandHelp().size(), 29u);

@@ -26,12 +26,16 @@ struct Camera {
     glm::vec3 up{0.0f, 1.0f, 0.0f}; // the world's up (not parallel to target - eye)
 };
 
+// Whether the depth range is left to be fitted (both 0: cameraFitting).
+inline bool rangeToFit(const Camera& camera) { return camera.near_plane == 0.0f && camera.far_plane == 0.0f; }
+
 // World to clip space for a picture of aspect width / height, as described at the top.
-// Contract: cameraProblem(camera) is empty and aspect > 0.
+// Contract: cameraProblem(camera) is empty, !rangeToFit(camera) and aspect > 0.
 glm::mat4 viewProjection(const Camera& camera, float aspect);
 
-// Why `camera` cannot make a view-projection ("" when it can): a non-finite value, eye at the
-// target, up along the axis, a field of view outside (0, 180), a depth range not 0 < near < far.
+// Why `camera` cannot make a view-projection ("" when it can, once a range left to fit is
+// fitted): a non-finite value, eye at the target, up along the axis, a field of view outside
+// (0, 180), a depth range neither to fit nor 0 < near < far.
 std::string cameraProblem(const Camera& camera);
 
 // `camera` with its depth range fitted to a box (world min and max corners) it looks at: far just

@@ -91,14 +91,8 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         return Error{"animation storage " + std::to_string(int(storage)) +
                      " is not auto, image, texel-buffer or buffer"};
     if (view > ViewKind::Street) return Error{"view " + std::to_string(int(view)) + " is not overview or street"};
-    if (job.camera) {
-        Camera checked = *job.camera; // a range to fit is checked as a valid one
-        if (checked.near_plane == 0.0f && checked.far_plane == 0.0f) {
-            checked.near_plane = 1.0f;
-            checked.far_plane = 2.0f;
-        }
-        if (std::string problem = cameraProblem(checked); !problem.empty()) return Error{problem};
-    }
+    if (job.camera)
+        if (std::string problem = cameraProblem(*job.camera); !problem.empty()) return Error{problem};
     if (std::string problem = optionsProblem(job); !problem.empty()) return Error{problem};
     if (!(job.model_size >= 0.0f && job.model_size <= 1e6f))
         return Error{"model_size " + std::to_string(job.model_size) + ": a size in units from 0 (as made) to 1e6"};
@@ -146,11 +140,10 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         }
         const float aspect = float(job.width) / float(job.height);
         glm::mat4 vp = render::crowdViewProjection(view, crowd, aspect);
-        if (job.camera) {
-            const bool fit = job.camera->near_plane == 0.0f && job.camera->far_plane == 0.0f;
-            vp = viewProjection(fit ? cameraFitting(*job.camera, crowd.bounds.min, crowd.bounds.max) : *job.camera,
+        if (job.camera)
+            vp = viewProjection(rangeToFit(*job.camera) ? cameraFitting(*job.camera, crowd.bounds.min, crowd.bounds.max)
+                                                        : *job.camera,
                                 aspect);
-        }
         Result<render::RenderOutput> rendered = render::renderCrowd(allocator, *gpu_asset, crowd, vp, s);
         if (!rendered) return rendered.error();
         render::RenderOutput& r = rendered.value();

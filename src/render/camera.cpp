@@ -44,7 +44,7 @@ std::string cameraProblem(const Camera& c) {
         return "the camera's up is along its axis (or zero)";
     if (!(c.fov_y_degrees > 0.0f && c.fov_y_degrees < 180.0f))
         return "the camera's field of view must be between 0 and 180 degrees";
-    if (!(c.near_plane > 0.0f && c.far_plane > c.near_plane && std::isfinite(c.far_plane)))
+    if (!rangeToFit(c) && !(c.near_plane > 0.0f && c.far_plane > c.near_plane && std::isfinite(c.far_plane)))
         return "the camera's depth range must be 0 < near < far";
     return "";
 }
@@ -88,11 +88,7 @@ Result<Camera> parseCamera(const std::string& text) {
         if (parts[2].empty() || *end != '\0') return Error{usage};
         c.fov_y_degrees = float(fov);
     }
-    Camera check = c;
-    check.near_plane = 1.0f;
-    check.far_plane = 2.0f;
-    if (std::string problem = cameraProblem(check); !problem.empty())
-        return Error{"camera \"" + text + "\": " + problem};
+    if (std::string problem = cameraProblem(c); !problem.empty()) return Error{"camera \"" + text + "\": " + problem};
     return c;
 }
 

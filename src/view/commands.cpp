@@ -190,9 +190,7 @@ bool Commands::apply(const Command& c) {
     case CommandKind::Stats: host_.log(host_.statsLine()); return true;
     case CommandKind::Models: host_.log(modelsLine()); return true;
     case CommandKind::Camera:
-        if (!c.text.empty())
-            if (Result<throng::Camera> camera = parseCamera(c.text))
-                host_.setCamera(camera.value()); // checked when parsed
+        if (c.camera) host_.setCamera(*c.camera);
         host_.log("camera: " + host_.cameraText());
         return true;
     case CommandKind::Events: {

@@ -238,14 +238,15 @@ Result<Command> parseCommand(std::string_view line, const std::vector<std::strin
         c.text = arg;
         return c;
     case CommandKind::Clip: c.text = arg; return c;
+    case CommandKind::Camera:
+        if (!arg.empty()) {
+            Result<throng::Camera> camera = parseCamera(arg);
+            if (!camera) return Error{usage + ": " + camera.error().message};
+            c.camera = camera.value();
+        }
+        return c;
     case CommandKind::Help:
     case CommandKind::Stats:
-    case CommandKind::Camera:
-        if (!arg.empty())
-            if (Result<throng::Camera> camera = parseCamera(arg); !camera)
-                return Error{usage + ": " + camera.error().message};
-        c.text = arg;
-        return c;
     case CommandKind::Models:
     case CommandKind::Events:
     case CommandKind::Quit: return c;

@@ -30,9 +30,11 @@
 //   quit                     close the viewer
 #pragma once
 
+#include <throng/camera.h>
 #include <throng/result.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +84,7 @@ struct Command {
     bool on = false;     // vsync, cull, lod, occlusion, simulate, overlay; aa: taa
     uint32_t width = 0, height = 0;         // size
     float azimuth = 0.0f, elevation = 0.0f; // light, degrees
+    std::optional<throng::Camera> camera;   // camera with an argument (none: print where it stands)
 };
 
 // Parses one command line. Errors: empty line, unknown command (with the list), a missing,
