@@ -36,7 +36,10 @@ mkdir -p "$build/logs/short"
 # The seeds, written by code (fuzz/corpus_gen.cpp) into the build folder; the shared models stay
 # out of the fuzzing corpus (large inputs slow every mutation; the replay tests read them).
 seeds="$build/seeds"
-"$build/fuzz/fuzz_corpus_gen" "$seeds" >/dev/null || { echo "fuzz: $build/fuzz/fuzz_corpus_gen failed (make fuzz builds it)" >&2; exit 2; }
+# (the fuzz build's own, or in a build that has the tests too, as `make test`'s sanitizer build does, theirs)
+gen="$build/fuzz/fuzz_corpus_gen"
+[ -x "$gen" ] || gen="$build/tests/fuzz_corpus_gen"
+"$gen" "$seeds" >/dev/null || { echo "fuzz: $gen failed (make fuzz builds it)" >&2; exit 2; }
 failed=()
 for t in "${targets[@]}"; do
   bin="$build/fuzz/$t"

@@ -35,17 +35,7 @@ using detail::decodeModel;
 using detail::encodeModel;
 using detail::runContained;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
+constexpr bool kAsan = test::kAddressSanitizer;
 
 constexpr const char* kFbx = "AnimationWithSkeleton_FBX/animation_with_skeleton.fbx";
 constexpr const char* kCollada = "RiggedSimple_Collada/RiggedSimple.dae";

@@ -48,6 +48,7 @@ Result<std::unique_ptr<gpu::Context>> adopt(const RenderDevice& d) {
     h.device = d.device;
     h.queue_family = d.queue_family;
     h.enabled = d.enabled_features;
+    h.callbacks = d.allocation_callbacks;
     return gpu::adoptDevice(h);
 }
 
@@ -61,13 +62,17 @@ struct Host {
     gpu::Image color, depth;
     gpu::Buffer readback;
 
-    Host() {
+    // `callbacks`: the host's allocation callbacks, for its objects and (as throng requires of
+    // every adopter of a device) the renderers'.
+    explicit Host(const VkAllocationCallbacks* callbacks = nullptr) {
         HeadlessDeviceOptions o;
         o.validation = true;
         Result<std::unique_ptr<HeadlessDevice>> d = HeadlessDevice::create(o);
         if (!d) throw std::runtime_error(d.error().message);
         device = std::move(d).value();
-        ctx = adopt(device->device()).value();
+        RenderDevice mine = device->device();
+        mine.allocation_callbacks = callbacks;
+        ctx = adopt(mine).value();
         gpu::createAllocator(allocator, *ctx);
         createTargets();
     }
@@ -296,6 +301,7 @@ TEST(Embed, NewTargetsThroughSetTargets) {
     host.recreateTargets({kWidth, kHeight});
     host.frame(r, 1, {vp, time}, nullptr);
     EXPECT_NE(r.stats(1).error.find("extent"), std::string::npos) << r.stats(1).error;
+    EXPECT_EQ(r.stats(1).error_kind, ErrorKind::BadInput);
     renderer.reset();
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
@@ -439,11 +445,16 @@ struct CountingCallbacks {
 };
 
 // The host's allocation callbacks carry every host allocation of throng's objects (the upload's
-// one-off fence included), and all of it is freed when the renderer goes.
+// one-off fence included), and all of it is freed when the renderer goes. A renderer given other
+// callbacks on the same device (whose objects would be freed through the wrong allocator) is
+// refused while another holds it.
 TEST(Embed, HostAllocationCallbacksCarryThrongsObjects) {
     const BakedAsset asset = walker();
-    Host host;
     CountingCallbacks counting;
+    Host host(&counting.callbacks); // its images through the same callbacks
+    // The host's own command pool holds memory from its first command buffer on: made before counting.
+    gpu::endOneTimeAndWait(*host.ctx, gpu::beginOneTime(*host.ctx));
+    const uint64_t host_allocations = counting.allocations, host_frees = counting.frees;
     RenderDevice device = host.device->device();
     device.allocation_callbacks = &counting.callbacks;
     CrowdRendererDesc desc;
@@ -458,8 +469,15 @@ TEST(Embed, HostAllocationCallbacksCarryThrongsObjects) {
         host.frame(*r.value(), 0, FrameInput{vp, 0.5f}, nullptr);
         EXPECT_TRUE(r.value()->stats(0).error.empty()) << r.value()->stats(0).error;
     }
-    EXPECT_GT(counting.allocations, 0u) << "throng created nothing through the host's callbacks";
-    EXPECT_EQ(counting.allocations, counting.frees) << counting.live.size() << " host allocations left alive";
+    EXPECT_GT(counting.allocations, host_allocations) << "throng created nothing through the host's callbacks";
+    EXPECT_EQ(counting.allocations - host_allocations, counting.frees - host_frees)
+        << counting.live.size() << " host allocations left alive";
+    RenderDevice other = host.device->device(); // no callbacks: not those the host's context holds
+    Result<std::unique_ptr<CrowdRenderer>> refused = CrowdRenderer::create(other, desc);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("allocation_callbacks differ"), std::string::npos)
+        << refused.error().message;
+    EXPECT_EQ(refused.error().kind, ErrorKind::BadInput);
     EXPECT_EQ(host.device->validationErrors(), 0u);
 }
 
@@ -472,6 +490,7 @@ TEST(Embed, BadDescriptionsAndEditsAreErrors) {
     desc.asset = &asset;
     desc.technique = "nonsense";
     EXPECT_NE(CrowdRenderer::create(host.device->device(), desc).error().message.find("nonsense"), std::string::npos);
+    EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().kind, ErrorKind::BadInput);
     desc.technique = "baked";
     desc.raster = static_cast<Raster>(7); // what a program can set that no command line can
     EXPECT_EQ(CrowdRenderer::create(host.device->device(), desc).error().message,

@@ -2,6 +2,7 @@
 // engine reads it — animation.exr and vat.exr with tinyexr, throng.json with nlohmann, mesh.gltf
 // with tinygltf — and the documented shader's math evaluated on the CPU in float, against the
 // double-precision reference skinning at baked frames.
+#include "export_readback.h"
 #include "test_util.h"
 
 #include <throng/anim.h>
@@ -22,77 +23,9 @@
 #include <map>
 
 using namespace throng;
+using namespace throng::test::exported;
 
 namespace {
-
-struct Image {
-    int width = 0, height = 0;
-    std::vector<float> rgba;
-    glm::vec4 texel(int x, int y) const {
-        const float* p = &rgba[(size_t(y) * width + x) * 4];
-        return {p[0], p[1], p[2], p[3]};
-    }
-};
-
-Image readExr(const std::string& path) {
-    Image img;
-    float* data = nullptr;
-    const char* err = nullptr;
-    if (LoadEXR(&data, &img.width, &img.height, path.c_str(), &err) != TINYEXR_SUCCESS) {
-        ADD_FAILURE() << path << ": " << (err ? err : "?");
-        if (err) FreeEXRErrorMessage(err);
-        return img;
-    }
-    img.rgba.assign(data, data + size_t(img.width) * img.height * 4);
-    std::free(data);
-    return img;
-}
-
-nlohmann::json readJson(const std::string& path) {
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
-// The mesh as a loader reads it: one primitive's attributes (every primitive shares them).
-struct Mesh {
-    std::vector<glm::vec3> positions, normals;
-    std::vector<glm::u16vec4> joints;
-    std::vector<glm::vec4> weights;
-    std::vector<float> vat_index;
-    size_t primitives = 0, indices = 0;
-};
-
-template <class T> std::vector<T> readAccessor(const tinygltf::Model& m, int index) {
-    const tinygltf::Accessor& a = m.accessors[size_t(index)];
-    const tinygltf::BufferView& v = m.bufferViews[size_t(a.bufferView)];
-    const uint8_t* base = m.buffers[size_t(v.buffer)].data.data() + v.byteOffset + a.byteOffset;
-    std::vector<T> out(a.count);
-    std::memcpy(out.data(), base, a.count * sizeof(T));
-    return out;
-}
-
-Mesh readGltf(const std::string& path) {
-    tinygltf::TinyGLTF loader;
-    tinygltf::Model model;
-    std::string err, warn;
-    Mesh mesh;
-    if (!loader.LoadASCIIFromFile(&model, &err, &warn, path)) {
-        ADD_FAILURE() << path << ": " << err;
-        return mesh;
-    }
-    const tinygltf::Primitive& p = model.meshes.at(0).primitives.at(0);
-    mesh.positions = readAccessor<glm::vec3>(model, p.attributes.at("POSITION"));
-    mesh.normals = readAccessor<glm::vec3>(model, p.attributes.at("NORMAL"));
-    mesh.joints = readAccessor<glm::u16vec4>(model, p.attributes.at("JOINTS_0"));
-    mesh.weights = readAccessor<glm::vec4>(model, p.attributes.at("WEIGHTS_0"));
-    mesh.vat_index = readAccessor<float>(model, p.attributes.at("_VAT_INDEX"));
-    EXPECT_EQ(model.accessors[size_t(p.attributes.at("JOINTS_0"))].componentType,
-              TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
-    mesh.primitives = model.meshes[0].primitives.size();
-    for (const tinygltf::Primitive& q : model.meshes[0].primitives)
-        mesh.indices += model.accessors[size_t(q.indices)].count;
-    return mesh;
-}
 
 // docs/EXPORT.md's vertex shaders, in float, operation for operation. -----------------------
 
@@ -124,7 +57,7 @@ struct ShadedVertex {
 
 // The bone shader: the four joints' rows tweened between y0 and y1 and blended by weight into one
 // 3x4 matrix; the position through it, the normal through its cofactor.
-ShadedVertex shaderSkin(const Image& anim, const Rows& rows, const Mesh& mesh, size_t v) {
+ShadedVertex shaderSkin(const Image& anim, const Rows& rows, const ExportedMesh& mesh, size_t v) {
     auto row = [&](uint32_t j, uint32_t r, uint32_t y) { return anim.texel(int(3 * j + r), int(y)); };
     glm::vec4 r0(0.0f), r1(0.0f), r2(0.0f);
     for (int k = 0; k < 4; ++k) {
@@ -144,7 +77,8 @@ ShadedVertex shaderSkin(const Image& anim, const Rows& rows, const Mesh& mesh, s
 }
 
 // The vertex-animation shader: position and normal of rows y0 and y1, blended.
-ShadedVertex shaderVat(const Image& vat, const nlohmann::json& layout, const Rows& rows, const Mesh& mesh, size_t v) {
+ShadedVertex shaderVat(const Image& vat, const nlohmann::json& layout, const Rows& rows, const ExportedMesh& mesh,
+                       size_t v) {
     const uint32_t width = layout["width"], rows_per_frame = layout["rows_per_frame"];
     const uint32_t i = 2u * uint32_t(mesh.vat_index[v]);
     auto texel = [&](uint32_t index, uint32_t row) {
@@ -156,44 +90,6 @@ ShadedVertex shaderVat(const Image& vat, const nlohmann::json& layout, const Row
     EXPECT_EQ(n.w, 0.0f);
     return {glm::vec3(p), glm::normalize(glm::vec3(n))};
 }
-
-// The double-precision truth. --------------------------------------------------------------
-
-// What sampling a clip at `time` means (baked.h), in double: the baked frames around it and the
-// weight of the second.
-struct Frames {
-    uint32_t f0 = 0, f1 = 0;
-    double w = 0.0;
-};
-
-Frames framesAt(const BakedClip& clip, double time) {
-    const double duration = clip.duration, last = double(clip.frame_count - 1);
-    if (duration <= 0.0) return {};
-    const double local = clip.loop ? time - duration * std::floor(time / duration) : std::clamp(time, 0.0, duration);
-    const double u = std::clamp(local / duration * last, 0.0, last);
-    Frames f;
-    f.f0 = uint32_t(std::floor(u));
-    f.f1 = std::min(f.f0 + 1, clip.frame_count - 1);
-    f.w = u - std::floor(u);
-    return f;
-}
-
-// Every mesh of the model skinned in double by `matrices`, in bake order.
-SkinnedVertices skinAll(const Model& model, const std::vector<glm::dmat4>& matrices) {
-    SkinnedVertices out;
-    for (const throng::Mesh& mesh : model.meshes) {
-        const SkinnedVertices s = referenceSkin(mesh, matrices);
-        out.positions.insert(out.positions.end(), s.positions.begin(), s.positions.end());
-        out.normals.insert(out.normals.end(), s.normals.begin(), s.normals.end());
-    }
-    return out;
-}
-
-// The exact poses a clip's baked frames hold (the last frame: the pose at the clip's end).
-struct ExactFrame {
-    std::vector<glm::dmat4> matrices;
-    SkinnedVertices skinned;
-};
 
 // The truth for a time: the bone shader's tweened pose is the two frames' matrices blended by w,
 // skinned exactly (positions and inverse-transpose normals); the vertex animation blends the two
@@ -221,11 +117,6 @@ Truth truthAt(const Model& model, const Clip* clip, const BakedClip& baked, doub
         t.vat_normals.push_back(glm::normalize(glm::mix(a.skinned.normals[v], b.skinned.normals[v], f.w)));
     return t;
 }
-
-double diagonal(const BakedAsset& asset) { return double(glm::length(asset.bind_bounds.max - asset.bind_bounds.min)); }
-
-// Angle between two directions, in radians.
-double angle(glm::dvec3 a, glm::dvec3 b) { return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b)); }
 
 struct Errors {
     double skinned = 0.0;        // animation.exr through the bone shader: position, over the diagonal
@@ -260,7 +151,7 @@ Errors compare(const Model& model, const BakedAsset& asset, const std::string& d
     const Image anim = readExr(dir + "/animation.exr");
     EXPECT_EQ(anim.width, desc["animation"]["width"].get<int>());
     EXPECT_EQ(anim.height, desc["animation"]["height"].get<int>());
-    const Mesh mesh = readGltf(dir + "/mesh.gltf");
+    const ExportedMesh mesh = readGltf(dir + "/mesh.gltf");
     EXPECT_EQ(mesh.positions.size(), asset.vertices.size());
     EXPECT_EQ(mesh.primitives, asset.submeshes.size());
     EXPECT_EQ(mesh.indices, size_t(lodLevels(asset)[0].triangleCount()) * 3);

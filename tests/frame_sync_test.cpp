@@ -12,7 +12,6 @@ using namespace throng;
 
 namespace {
 
-constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
 constexpr VkPipelineStageFlags2 kGraphics = VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT;
 
 gpu::Pass pass(const char* name, gpu::PassKind kind, gpu::Resources reads, gpu::Resources writes,

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -36,6 +37,10 @@ namespace {
 #define THRONG_FAULT_STEP 1
 #endif
 constexpr uint64_t kStep = THRONG_FAULT_STEP;
+// THRONG_TEST_ALL=1 (`make test-all`): through the CLI every point of every technique, not the
+// context's and every 10th.
+bool cliEveryPoint() { return std::getenv("THRONG_TEST_ALL") != nullptr; }
+constexpr uint64_t kContextPoints = 2; // a render's first allocation points: the context's (docs/HARDENING.md)
 
 const std::vector<std::string> kTechniques = {"cpu", "palette", "bonetex", "baked", "pose", "vat", "static"};
 
@@ -50,8 +55,9 @@ BakedAsset walker(bool vat) {
 // What one whole render (context, asset, crowd, frames, readback, teardown) did.
 struct Outcome {
     bool ok = false;
-    std::string error;  // the one message of a failed render
-    bool threw = false; // the failure escaped as an exception instead of an Error
+    std::string error;                    // the one message of a failed render
+    ErrorKind kind = ErrorKind::BadInput; // and its kind
+    bool threw = false;                   // the failure escaped as an exception instead of an Error
     uint32_t validation_errors = 0;
     std::string first_validation_error;
 };
@@ -70,6 +76,7 @@ Outcome renderOn(gpu::Context& ctx, const BakedAsset& asset, const std::string& 
         Result<render::GpuAsset> g = render::uploadAsset(allocator, asset);
         if (!g) {
             run.error = g.error().message;
+            run.kind = g.error().kind;
         } else {
             gpu_asset = std::move(g).value();
             render::CrowdLayout co;
@@ -83,14 +90,17 @@ Outcome renderOn(gpu::Context& ctx, const BakedAsset& asset, const std::string& 
             s.baked = &asset;
             Result<render::RenderOutput> out =
                 render::renderCrowd(allocator, *gpu_asset, crowd, render::frameBounds(crowd.bounds, 1.0f), s);
-            if (!out)
+            if (!out) {
                 run.error = out.error().message;
-            else
+                run.kind = out.error().kind;
+            } else {
                 run.ok = out.value().rgba.size() == 32 * 32 * 4;
+            }
             if (out && output != nullptr) *output = std::move(out).value();
         }
     } catch (const gpu::GpuError& e) {
         run.error = e.what();
+        run.kind = e.kind;
         run.threw = true;
     }
     if (gpu_asset) gpu_asset->release();
@@ -238,6 +248,7 @@ TEST_P(Faults, OutOfMemoryAtEveryFaultPointInProcess) {
             continue;
         }
         EXPECT_TRUE(contains(r.error, "out of GPU memory")) << "fault point " << n << ": " << r.error;
+        EXPECT_EQ(r.kind, ErrorKind::OutOfDeviceMemory) << "fault point " << n << ": " << toString(r.kind);
         EXPECT_FALSE(contains(r.error, "\n")) << "fault point " << n << ": " << r.error;
     }
     gpu::setFailAllocation(0);
@@ -249,9 +260,12 @@ TEST_P(Faults, OutOfMemoryAtEveryFaultPointInProcess) {
                 technique.c_str(), points, runs, survived, secondsSince(start));
 }
 
-// The same through `throng render` and THRONG_FAIL_ALLOCATION=N: exit code 1 and one line.
-// Every point for baked; every 10th (from a different first point per technique) for the others,
-// whose sweeps in process above cover every point.
+// The same through `throng render` and THRONG_FAIL_ALLOCATION=N: exit code 1 and one line. The
+// context's own points (vkCreateDevice and its command pool: the first two, which the sweeps in
+// process cannot fail) for every technique, then every 10th point from a different first point
+// per technique: the sweeps in process above fail every point on the same code, and this one
+// checks what the executable adds (the message's one line, the exit code, no PNG left). `make
+// test-all` (THRONG_FAULT_CLI_EVERY_POINT) fails every point of every technique here too.
 TEST_P(Faults, OutOfMemoryThroughTheCli) {
     const std::string technique = GetParam();
     const std::string png = (test::scratchDir("cli") / "crowd.png").string();
@@ -260,13 +274,18 @@ TEST_P(Faults, OutOfMemoryThroughTheCli) {
     const uint64_t points = countsIn(counted.err).allocation;
     ASSERT_GT(points, 10u) << counted.err;
     std::filesystem::remove(png);
-    const uint64_t step = (technique == "baked" ? 1 : 10) * kStep;
-    const uint64_t first = technique == "baked" ? 1 : 1 + (technique.size() % step);
+    const uint64_t step = (cliEveryPoint() ? 1 : 10) * kStep;
+    const uint64_t first = kContextPoints + 1 + (technique.size() % step);
+    std::vector<uint64_t> failing;
+    for (uint64_t n = 1; n <= kContextPoints; ++n) failing.push_back(n);
+    for (uint64_t n = first; n <= points; n += step) failing.push_back(n);
     const auto start = std::chrono::steady_clock::now();
     uint64_t runs = 0;
-    for (uint64_t n = first; n <= points; n += step, ++runs)
+    for (const uint64_t n : failing) {
+        ++runs;
         expectOneLineFailure(test::runThrong(renderArgs(technique, png), "THRONG_FAIL_ALLOCATION=" + std::to_string(n)),
                              png, "out of GPU memory", "fault point " + std::to_string(n));
+    }
     const test::CliRun after =
         test::runThrong(renderArgs(technique, png), "THRONG_FAIL_ALLOCATION=" + std::to_string(points + 1));
     EXPECT_EQ(after.exit_code, 0) << after.err; // past the last point: nothing fails
@@ -294,6 +313,7 @@ TEST_P(Faults, DeviceLostAtEveryLossPointInProcess) {
         EXPECT_FALSE(r.threw) << "loss point " << n << ": " << r.error;
         EXPECT_EQ(r.error.rfind("the GPU was lost (VK_ERROR_DEVICE_LOST): ", 0), 0u)
             << "loss point " << n << ": " << r.error;
+        EXPECT_EQ(r.kind, ErrorKind::DeviceLost) << "loss point " << n << ": " << toString(r.kind);
         EXPECT_EQ(r.validation_errors, 0u) << "loss point " << n << ": " << r.first_validation_error;
     }
     std::printf("%s: %" PRIu64 " device-loss points in a render\n", technique.c_str(), points);
@@ -342,6 +362,21 @@ TEST(MaskedFeatures, EachThroughTheCli) {
         std::filesystem::remove(png);
         expectOneLineFailure(test::runThrong(renderArgs("baked", png), std::string("THRONG_MASK_FEATURES=") + r.mask),
                              png, r.says, r.mask);
+    }
+}
+
+// The kind a host reacts to (throng/result.h): a device without a feature throng requires is
+// Unsupported (the sweeps above: a fault point is OutOfDeviceMemory, a loss DeviceLost); an
+// unknown feature name is the caller's mistake.
+TEST(MaskedFeatures, ARequiredFeatureMissingIsUnsupported) {
+    for (const std::string feature : {"synchronization2", "dynamicRendering", "noSuchFeature"}) {
+        gpu::ContextOptions options;
+        options.validation = true;
+        options.mask_features = {feature};
+        Result<std::unique_ptr<gpu::Context>> created = gpu::createContext(options);
+        ASSERT_FALSE(created.ok()) << feature;
+        EXPECT_EQ(created.error().kind, feature == "noSuchFeature" ? ErrorKind::BadInput : ErrorKind::Unsupported)
+            << feature << ": " << created.error().message;
     }
 }
 

@@ -91,11 +91,7 @@ std::vector<std::string> lines(const std::string& text) {
 // a release build promises on an idle machine, and CI machines are shared and loaded, so the
 // release bound is 30 s; the ASan + UBSan Debug build runs about ten times slower (19 s for the
 // 100,000-deep chain alone, 64 s on a loaded 2-core machine), so there it is 300 s.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kSecondsLimit = 300.0;
-#else
-constexpr double kSecondsLimit = 30.0;
-#endif
+constexpr double kSecondsLimit = test::kAddressSanitizer ? 300.0 : 30.0;
 
 // One run: the exit code and stderr must match the case; time and memory stay bounded.
 void check(const std::string& label, const CliRun& r, double seconds, Expect expect, const std::string& words) {

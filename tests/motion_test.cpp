@@ -363,7 +363,8 @@ TEST_F(Motion, PaletteVectorsCarryTheLimbs) {
 // the clear colour), plainly and with TAA (which reads and writes the cleared colour).
 TEST_F(Motion, TargetsClearedByComputeOrByTheLoadOpGiveTheSameFrames) {
     const render::Crowd crowd = crowdOf(300);
-    const auto [before, now] = streetCameras(crowd, glm::vec3(0.3f, 0.0f, -0.2f));
+    const std::pair<glm::mat4, glm::mat4> cameras = streetCameras(crowd, glm::vec3(0.3f, 0.0f, -0.2f));
+    const glm::mat4 before = cameras.first, now = cameras.second; // lambdas below capture them (clang 14: no bindings)
     struct Case {
         Raster raster;
         bool ground, taa;

@@ -12,6 +12,20 @@
 
 namespace throng::test {
 
+// Built with AddressSanitizer (gcc says so with __SANITIZE_ADDRESS__, clang with __has_feature):
+// tests that sweep or bound time step or allow more there.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 // THRONG_ASSETS_DIR and THRONG_REQUIRE_ASSETS come from CMake (the one setting for the
 // shared models, default ../shared/assets).
 inline std::string assetsDir() { return THRONG_ASSETS_DIR; }

@@ -25,11 +25,7 @@ namespace {
 constexpr uint32_t kWidth = 96, kHeight = 64;
 constexpr VkFormat kColor = VK_FORMAT_R8G8B8A8_SRGB;
 // Every fault point is failed in turn; every 4th under AddressSanitizer (each change is slower).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr uint64_t kFaultStep = 4;
-#else
-constexpr uint64_t kFaultStep = 1;
-#endif
+constexpr uint64_t kFaultStep = test::kAddressSanitizer ? 4 : 1;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

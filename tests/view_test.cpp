@@ -575,11 +575,7 @@ TEST(View, SoakKeepsMemoryFlat) {
                 frames);
     for (size_t c = 0; c < in_use.size(); ++c)
         std::printf("  cycle %zu: %llu B, %.1f MiB\n", c + 1, in_use[c], resident[c]);
-#if defined(__SANITIZE_ADDRESS__)
-    const double allowed = 1.10;
-#else
-    const double allowed = 1.01;
-#endif
+    const double allowed = test::kAddressSanitizer ? 1.10 : 1.01;
     // GPU memory is exact. The resident set is noisy from cycle to cycle (the allocator's free
     // lists, the driver's caches: +-1 MiB, once a 15 MiB spike in 25 cycles), so after four
     // warm-up cycles the median of the later half of the cycles is held against the earlier half.

@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential   # g++ 12, make
   cmake             # >= 3.25 (Debian 12 has 3.25.1)
+  ninja-build       # the builds make configures (the Makefile's GEN)
   pkg-config
   libglm-dev        # math
   libtinygltf-dev   # glTF 2.0 import
@@ -30,7 +31,7 @@ packages=(
   libbenchmark-dev  # Google Benchmark (bench/)
   libgtest-dev      # tests
   googletest
-  clang             # the libFuzzer targets (make fuzz, part of make test): clang 14
+  clang             # the sanitizer build and the libFuzzer targets (make test, make fuzz): clang 14
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang 14
   clang-format      # make format, and the format check in make test (clang-format 14)
 )

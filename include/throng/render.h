@@ -26,9 +26,10 @@
 // waits for them (the queue must not be used by another thread meanwhile); after that throng's
 // GPU work is only what record() puts into the host's command buffers.
 //
-// Errors are values (Result); nothing here throws. A lost device or out-of-memory during
-// update()/record() is reported by the next stats() (FrameStats::error) and the renderer draws
-// nothing after it.
+// Errors are values (Result); nothing here throws. Each has a message and a kind (ErrorKind,
+// throng/result.h: bad input, out of device or host memory, device lost, unsupported, another
+// GPU failure). A lost device or out-of-memory during update()/record() is reported by the next
+// stats() (FrameStats::error and error_kind) and the renderer draws nothing after it.
 #pragma once
 
 #include <throng/baked.h>
@@ -234,6 +235,7 @@ struct FrameStats {
     double cpu_update_ms = 0.0;        // update()'s CPU techniques (sampling, skinning, uploads)
     double cpu_record_ms = 0.0;
     std::string error; // a GPU failure met by update() or record() (then the renderer is stopped)
+    ErrorKind error_kind = ErrorKind::BadInput; // its kind, when there is one (throng/result.h)
 };
 
 class CrowdRenderer {

@@ -169,7 +169,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         return out;
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(ctx.device);
-        return Error{e.what()};
+        return e.error();
     }
 }
 
@@ -187,7 +187,7 @@ Result<double> measureCopyBandwidth(HeadlessDevice& device) {
             allocator, std::clamp<VkDeviceSize>(heap / 128, VkDeviceSize(64) << 20, VkDeviceSize(1) << 30));
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(ctx.device);
-        result = Error{e.what()};
+        result = e.error();
     }
     return result;
 }

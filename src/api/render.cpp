@@ -77,10 +77,11 @@ struct CrowdRenderer::State {
     std::vector<Member> members; // per record index
     std::vector<uint32_t> id_of, index_of, generation, free_ids;
     uint32_t live = 0;
-    std::vector<double> update_ms;            // per slot
-    std::string error;                        // the first GPU failure; the renderer is stopped after it
-    std::shared_ptr<sim::EventMirror> events; // simulated with simulation_events: the events of its steps
-    double clock = 0.0;                       // the last frame's FrameInput::time
+    std::vector<double> update_ms;              // per slot
+    std::string error;                          // the first GPU failure; the renderer is stopped after it
+    ErrorKind error_kind = ErrorKind::BadInput; // its kind (a bad slot, target or light: bad input)
+    std::shared_ptr<sim::EventMirror> events;   // simulated with simulation_events: the events of its steps
+    double clock = 0.0;                         // the last frame's FrameInput::time
 
     ~State() {
         renderer.reset();
@@ -240,7 +241,7 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(const RenderDevice&
         s.renderer->setLiveMembers(s.live);
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(s.context->device);
-        return Error{e.what()};
+        return e.error();
     }
     return r;
 }
@@ -383,6 +384,7 @@ void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
         s.renderer->update(slot, input.view_projection, input.time, light);
     } catch (const gpu::GpuError& e) {
         s.error = e.what();
+        s.error_kind = e.kind;
     }
     s.update_ms[slot] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -418,6 +420,7 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const RenderTarge
             return;
         } catch (const gpu::GpuError& e) {
             s.error = e.what();
+            s.error_kind = e.kind;
         }
     }
     // Stopped: the targets still end as promised (cleared or kept, in their attachment layouts).
@@ -431,15 +434,16 @@ Status CrowdRenderer::setTargets(VkExtent2D extent) {
     if (extent.width == 0 || extent.height == 0)
         return Status::failure("setTargets: the extent " + std::to_string(extent.width) + "x" +
                                std::to_string(extent.height) + " is empty");
-    if (!s.error.empty()) return Status::failure(s.error);
+    if (!s.error.empty()) return Status::failure(s.error, s.error_kind);
     Status rebuilt;
     try {
         rebuilt = s.renderer->setTargets(extent);
     } catch (const gpu::GpuError& e) {
-        rebuilt = Status::failure(e.what());
+        rebuilt = Status::failure(e.error());
     }
     if (!rebuilt) {
         s.error = rebuilt.message;
+        s.error_kind = rebuilt.kind;
         return rebuilt;
     }
     s.desc.extent = extent;
@@ -450,6 +454,7 @@ FrameStats CrowdRenderer::stats(uint32_t slot) const {
     const State& s = *state_;
     FrameStats out;
     out.error = s.error;
+    out.error_kind = s.error_kind;
     out.members = s.live;
     // Stopped: the slot's last recording may be incomplete; its timestamps are not read.
     if (!s.error.empty() || slot >= s.desc.frames_in_flight) return out;

@@ -79,11 +79,11 @@ Result<std::unique_ptr<Context>> finishContext(std::unique_ptr<Context> ctx,
     try {
         if (Status s = init(*ctx); !s) {
             destroyContext(*ctx);
-            return Error{s.message};
+            return s.error();
         }
     } catch (const GpuError& e) {
         destroyContext(*ctx);
-        return Error{e.what()};
+        return e.error();
     }
     return ctx;
 }
@@ -197,7 +197,8 @@ Status initContext(Context& out, const ContextOptions& options) {
     uint32_t loader_version = 0;
     if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS || loader_version < VK_API_VERSION_1_3)
         return Status::failure(
-            "Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
+            "Vulkan 1.3 loader not found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)",
+            ErrorKind::Unsupported);
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "throng";
@@ -206,7 +207,8 @@ Status initContext(Context& out, const ContextOptions& options) {
     if (options.validation) {
         if (!hasLayer("VK_LAYER_KHRONOS_validation"))
             return Status::failure("validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: "
-                                   "vulkan-validationlayers)");
+                                   "vulkan-validationlayers)",
+                                   ErrorKind::Unsupported);
         layers.push_back("VK_LAYER_KHRONOS_validation");
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         if (options.synchronization_validation) extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
@@ -238,7 +240,7 @@ Status initContext(Context& out, const ContextOptions& options) {
     ici.enabledExtensionCount = uint32_t(extensions.size());
     ici.ppEnabledExtensionNames = extensions.data();
     if (VkResult r = vkCreateInstance(&ici, nullptr, &ctx->instance); r != VK_SUCCESS)
-        return Status::failure(std::string("cannot create a Vulkan instance: ") + resultName(r));
+        return Status::failure(std::string("cannot create a Vulkan instance: ") + resultName(r), errorKindOf(r));
     if (options.validation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(ctx->instance, "vkCreateDebugUtilsMessengerEXT"));
@@ -247,7 +249,7 @@ Status initContext(Context& out, const ContextOptions& options) {
 
     if (options.create_surface) {
         if (VkResult r = options.create_surface(ctx->instance, &ctx->surface); r != VK_SUCCESS) {
-            return Status::failure(std::string("cannot create a window surface: ") + resultName(r));
+            return Status::failure(std::string("cannot create a window surface: ") + resultName(r), errorKindOf(r));
         }
     }
 
@@ -285,12 +287,13 @@ Status initContext(Context& out, const ContextOptions& options) {
     }
     if (ctx->physical == VK_NULL_HANDLE) {
         if (!options.device_substring.empty() && !refused.empty())
-            return Status::failure("no matching device can be used: " + refused);
+            return Status::failure("no matching device can be used: " + refused, ErrorKind::Unsupported);
         if (!options.device_substring.empty())
             return Status::failure("no Vulkan device matches '" + options.device_substring +
                                    "' (found: " + (seen.empty() ? "none" : seen) + ")");
-        if (!refused.empty()) return Status::failure("no usable Vulkan device: " + refused);
-        return Status::failure("no Vulkan device found (install a driver, e.g. mesa-vulkan-drivers)");
+        if (!refused.empty()) return Status::failure("no usable Vulkan device: " + refused, ErrorKind::Unsupported);
+        return Status::failure("no Vulkan device found (install a driver, e.g. mesa-vulkan-drivers)",
+                               ErrorKind::Unsupported);
     }
     VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
@@ -326,7 +329,7 @@ Status initContext(Context& out, const ContextOptions& options) {
     VkResult created = faultPoint();
     if (created == VK_SUCCESS) created = vkCreateDevice(ctx->physical, &dci, nullptr, &ctx->device);
     if (VkResult r = created; r != VK_SUCCESS) {
-        return Status::failure(std::string("cannot create the Vulkan device: ") + resultName(r));
+        return Status::failure(std::string("cannot create the Vulkan device: ") + resultName(r), errorKindOf(r));
     }
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

@@ -26,15 +26,19 @@ struct CallbackEntry {
 std::mutex g_callbacks_mutex;
 std::vector<CallbackEntry> g_callbacks;
 
-void rememberCallbacks(VkDevice device, const VkAllocationCallbacks* callbacks) {
+// False (nothing remembered) when another context holds `device` with other callbacks: objects
+// are destroyed with the callbacks of their device, so every adopter of one device must pass the
+// same (a second set would free the first's objects through the wrong allocator).
+bool rememberCallbacks(VkDevice device, const VkAllocationCallbacks* callbacks) {
     std::lock_guard lock(g_callbacks_mutex);
     for (CallbackEntry& e : g_callbacks)
         if (e.device == device) {
-            e.callbacks = callbacks;
+            if (e.callbacks != callbacks) return false;
             ++e.users;
-            return;
+            return true;
         }
     g_callbacks.push_back({device, callbacks, 1});
+    return true;
 }
 
 // The features of `chain` (the host's vkCreateDevice chain) as Vulkan 1.0/1.2/1.3 structs.
@@ -89,8 +93,10 @@ Status initHostContext(Context& ctx, const HostDevice& host) {
                                std::to_string(host.queue_family) + " does not exist");
     ctx.timestamps = families[host.queue_family].timestampValidBits > 0 && !masked.has("timestamps");
     readCapabilities(ctx, f10, f12, masked);
+    if (!rememberCallbacks(host.device, host.callbacks))
+        return Status::failure("RenderDevice::allocation_callbacks differ from those of another renderer still on this "
+                               "VkDevice: every renderer of a device must be given the same");
     ctx.device = host.device;
-    rememberCallbacks(host.device, host.callbacks);
     vkGetDeviceQueue(ctx.device, ctx.queue_family, host.queue_index, &ctx.queue);
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;

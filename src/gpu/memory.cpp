@@ -32,7 +32,7 @@ uint32_t findMemoryType(const Context& ctx, uint32_t type_bits, VkMemoryProperty
         for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
             if ((type_bits & (1u << i)) && (ctx.memory.memoryTypes[i].propertyFlags & want) == want) return i;
     }
-    throw GpuError("Vulkan: no memory type with the required properties");
+    throw GpuError("Vulkan: no memory type with the required properties", ErrorKind::Unsupported);
 }
 
 namespace {
@@ -170,7 +170,8 @@ Allocation allocate(Allocator& a, const VkMemoryRequirements& req, VkMemoryPrope
         std::snprintf(text, sizeof text,
                       "out of GPU memory: %.2f GB more does not fit memory heap %u (%.2f GB, %.2f GB already in use)",
                       double(req.size) * 1e-9, heap, heap_gb, used_gb);
-    throw GpuError(text);
+    throw GpuError(text,
+                   refused == VK_ERROR_OUT_OF_HOST_MEMORY ? ErrorKind::OutOfHostMemory : ErrorKind::OutOfDeviceMemory);
 }
 
 void release(Allocator& a, Allocation& alloc) {

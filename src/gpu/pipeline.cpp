@@ -133,6 +133,7 @@ void writeDescriptors(VkDevice device, VkDescriptorSet set, std::span<const Desc
         w[i].descriptorType = d.type;
         switch (d.type) {
         case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
         case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: w[i].pImageInfo = &d.image; break;
         case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: w[i].pTexelBufferView = &d.texel_view; break;
         default: w[i].pBufferInfo = &d.buffer; break;

@@ -68,6 +68,14 @@ struct DescriptorWrite {
                                    VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
         return {binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {sampler, view, layout}, VK_NULL_HANDLE};
     }
+    // An image without a sampler (HLSL's Texture2D read with Load), shader-read-only.
+    static DescriptorWrite sampledImage(uint32_t binding, VkImageView view) {
+        return {binding,
+                VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                {},
+                {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                VK_NULL_HANDLE};
+    }
     static DescriptorWrite storageImage(uint32_t binding, VkImageView view) { // in GENERAL layout
         return {binding,
                 VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,

@@ -36,6 +36,20 @@ const char* resultName(VkResult r) {
     }
 }
 
+ErrorKind errorKindOf(VkResult result) {
+    switch (result) {
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return ErrorKind::OutOfDeviceMemory;
+    case VK_ERROR_OUT_OF_HOST_MEMORY: return ErrorKind::OutOfHostMemory;
+    case VK_ERROR_DEVICE_LOST: return ErrorKind::DeviceLost;
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+    case VK_ERROR_LAYER_NOT_PRESENT:
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+    case VK_ERROR_FORMAT_NOT_SUPPORTED: return ErrorKind::Unsupported;
+    default: return ErrorKind::Gpu;
+    }
+}
+
 void throwVkError(VkResult result, const char* call, const char* file, int line) {
     const char* base = std::strrchr(file, '/');
     const std::string where = std::string(base != nullptr ? base + 1 : file) + ":" + std::to_string(line);
@@ -55,7 +69,7 @@ void throwVkError(VkResult result, const char* call, const char* file, int line)
     else
         std::snprintf(text, sizeof text, "Vulkan: %s failed with %s (%d) (%s)", function.c_str(), resultName(result),
                       int(result), where.c_str());
-    throw GpuError(text);
+    throw GpuError(text, errorKindOf(result));
 }
 
 namespace {

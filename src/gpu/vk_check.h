@@ -9,6 +9,8 @@
 // waits for it again (destroy paths ignore the results of vkDeviceWaitIdle and fence waits).
 #pragma once
 
+#include <throng/result.h>
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -18,15 +20,23 @@
 
 namespace throng::gpu {
 
+// `kind` is what the public API hands on with the message (throng/result.h ErrorKind): a VkResult's
+// (out of device or host memory, device lost, other) where VK_CHECK threw, or the thrower's.
 struct GpuError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit GpuError(const std::string& message, ErrorKind kind_ = ErrorKind::Gpu)
+        : std::runtime_error(message), kind(kind_) {}
+    Error error() const { return Error{what(), kind}; }
+    ErrorKind kind;
 };
 
 // VK_ERROR_DEVICE_LOST: nothing more can be drawn; what can still be freed must be. Callers that
 // refuse a failed change and go on (the viewer) let this one end the program instead.
 struct DeviceLost : GpuError {
-    using GpuError::GpuError;
+    explicit DeviceLost(const std::string& message) : GpuError(message, ErrorKind::DeviceLost) {}
 };
+
+// The kind of a failed VkResult: out of device or host memory, device lost, or another failure.
+ErrorKind errorKindOf(VkResult result);
 
 const char* resultName(VkResult result);
 

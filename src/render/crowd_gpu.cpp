@@ -42,7 +42,7 @@ Status checkStorageRange(uint64_t limit, uint64_t bytes, const std::string& what
                   "%s: %.2f GB in one buffer; this device's shaders read at most %.2f GB (maxStorageBufferRange): use "
                   "fewer instances",
                   what.c_str(), double(bytes) * 1e-9, double(limit) * 1e-9);
-    return Status::failure(text);
+    return Status::failure(text, ErrorKind::Unsupported);
 }
 
 uint64_t lodTriangles(const LodRanges& lod) {
@@ -70,7 +70,7 @@ constexpr VkShaderStageFlags kCompute = VK_SHADER_STAGE_COMPUTE_BIT;
 // A storage buffer a shader reads whole must fit maxStorageBufferRange.
 void checkRange(const gpu::Context& ctx, VkDeviceSize bytes, const char* what) {
     if (Status s = checkStorageRange(ctx.properties.limits.maxStorageBufferRange, bytes, what); !s)
-        throw gpu::GpuError(s.message);
+        throw gpu::GpuError(s.message, s.kind);
 }
 
 } // namespace
@@ -94,7 +94,8 @@ std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std:
         const uint32_t m = gpu::shader::throngAssetOf(members[i].clips);
         if (m >= models)
             throw gpu::GpuError("member " + std::to_string(i) + " names model " + std::to_string(m + 1) +
-                                "; the crowd has " + std::to_string(models));
+                                    "; the crowd has " + std::to_string(models),
+                                ErrorKind::BadInput);
         ++count[m];
     }
     if (!model_capacity.empty()) { // the host's: room for members that come later
@@ -102,8 +103,9 @@ std::vector<gpu::shader::CullAsset> cullAssets(const GpuAsset& asset, const std:
         for (uint32_t c : model_capacity) total += c;
         if (model_capacity.size() != models || total > members.size())
             throw gpu::GpuError(std::to_string(model_capacity.size()) + " model capacities of " +
-                                std::to_string(total) + " members for " + std::to_string(models) + " models of " +
-                                std::to_string(members.size()) + " records");
+                                    std::to_string(total) + " members for " + std::to_string(models) + " models of " +
+                                    std::to_string(members.size()) + " records",
+                                ErrorKind::BadInput);
         count.assign(model_capacity.begin(), model_capacity.end());
     }
     uint32_t slot = 0;

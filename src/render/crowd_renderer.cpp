@@ -14,9 +14,10 @@ namespace throng::render {
 
 namespace {
 
-// A setup build() refuses (not a GPU failure): its message goes back as the Error.
+// A setup build() refuses (not a GPU failure): it goes back as the Error (bad input, or
+// unsupported where the device lacks what the setup needs).
 struct Refused {
-    std::string message;
+    Error error;
 };
 
 } // namespace
@@ -66,12 +67,12 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create(gpu::Allocator& all
     try {
         r->build();
     } catch (const Refused& e) {
-        return Error{e.message};
+        return e.error;
     } catch (const gpu::DeviceLost&) { // nothing more can be drawn: the caller ends with it (r frees)
         throw;
     } catch (const gpu::GpuError& e) { // out of memory: r frees what it made
         vkDeviceWaitIdle(allocator.context->device);
-        return Error{e.what()};
+        return e.error();
     }
     return r;
 }
@@ -80,11 +81,12 @@ void CrowdRenderer::build() {
     const gpu::Context& ctx = *allocator_->context;
     const CrowdRendererSetup& s = setup_;
     if (s.shadows.enabled())
-        if (Status st = checkShadowSettings(ctx, s.shadows); !st) throw Refused{st.message};
+        if (Status st = checkShadowSettings(ctx, s.shadows); !st) throw Refused{st.error()};
     if (mixed()) { // a crowd of several models (asset_library.h): what draws it so far
-        if (std::string problem = mixedCrowdProblem(s.technique); !problem.empty()) throw Refused{problem};
+        if (std::string problem = mixedCrowdProblem(s.technique); !problem.empty()) throw Refused{{problem}};
         if (!ctx.indirect_count) // its culling pass sorts the members by model for the draws
-            throw Refused{"a crowd of several models needs drawIndirectCount, which this device lacks"};
+            throw Refused{
+                {"a crowd of several models needs drawIndirectCount, which this device lacks", ErrorKind::Unsupported}};
     }
     // Boxes by what each member wears, grown as the technique grows the clips' (layers play any
     // clip: then the clips' boxes, every part in them, as they are).
@@ -105,7 +107,7 @@ void CrowdRenderer::build() {
         ground_ = std::make_unique<Ground>(*allocator_, targetFormats(), shadows_.get(),
                                            history_ ? history_->motions() : VK_NULL_HANDLE);
     if (s.motion) {
-        if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{problem};
+        if (std::string problem = simulationProblem(s.technique); !problem.empty()) throw Refused{{problem}};
         motion_ = s.motion(*allocator_, crowd_->instances());
     }
 
@@ -137,7 +139,7 @@ void CrowdRenderer::build() {
     ts.capture = s.hooks.capture;
     ts.shadows = shadows_.get();
     Result<std::unique_ptr<Technique>> created = createTechnique(s.technique, ts);
-    if (!created) throw Refused{created.error().message};
+    if (!created) throw Refused{created.error()};
     technique_ = std::move(created).value();
 
     if (s.raster != Raster::Hardware) {
@@ -146,7 +148,8 @@ void CrowdRenderer::build() {
                 std::string(s.fallback ? "raster " : "--raster ") + toString(s.raster) + ": " + problem;
             // Compute is refused unless the caller falls back (the viewer); Auto always falls back,
             // quietly where the device has no compute rasterizer at all (auto is the default).
-            if (!s.fallback && s.raster == Raster::Compute) throw Refused{why};
+            if (!s.fallback && s.raster == Raster::Compute) // the device's lack, or the technique's
+                throw Refused{{why, allocator_->context->int64_atomics ? ErrorKind::BadInput : ErrorKind::Unsupported}};
             if (s.raster == Raster::Compute || allocator_->context->int64_atomics)
                 notes_.push_back(why + "; the hardware draws this crowd");
         } else {
@@ -156,7 +159,7 @@ void CrowdRenderer::build() {
     }
     if (s.cull.impostor_px > 0.0f) {
         if (std::string problem = impostorProblem(); !problem.empty()) {
-            if (!s.fallback) throw Refused{"--impostors: " + problem};
+            if (!s.fallback) throw Refused{{"--impostors: " + problem}};
             notes_.push_back("impostors: " + problem + "; members are drawn as meshes");
         } else {
             impostors_ = makeImpostors();
@@ -191,7 +194,7 @@ template <class Build> Status built(Build&& build) {
     } catch (const gpu::DeviceLost&) {
         throw;
     } catch (const gpu::GpuError& e) {
-        return Status::failure(e.what());
+        return Status::failure(e.error());
     }
     return {};
 }

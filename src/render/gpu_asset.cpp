@@ -189,7 +189,7 @@ Result<GpuAsset> uploadModels(gpu::Allocator& a, const BakedAsset& asset, Animat
         g.point = createSampler(ctx, VK_FILTER_NEAREST);
         g.linear = createSampler(ctx, VK_FILTER_LINEAR);
     } catch (const gpu::GpuError& e) {
-        return Error{e.what()};
+        return e.error();
     }
     return g;
 }
@@ -223,7 +223,7 @@ Result<GpuAsset> uploadLibrary(gpu::Allocator& a, const AssetLibrary& library, A
                           g);
             }
         } catch (const gpu::GpuError& e) {
-            return Error{e.what()};
+            return e.error();
         }
     }
     // Each draw skins its model's levels coarsely from the model's own first coarse level

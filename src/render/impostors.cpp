@@ -47,7 +47,8 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     if (width > ctx.properties.limits.maxImageDimension2D || height > ctx.properties.limits.maxImageDimension2D ||
         layers > ctx.properties.limits.maxImageArrayLayers)
         throw gpu::GpuError("impostors of " + std::to_string(width) + " x " + std::to_string(height) + " x " +
-                            std::to_string(layers) + " texels exceed this device's image limits");
+                                std::to_string(layers) + " texels exceed this device's image limits",
+                            ErrorKind::Unsupported);
     color_ = gpu::OwnedImage(a, gpu::createImage(a, VK_FORMAT_R8G8B8A8_SRGB, width, height, layers,
                                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                                  VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY));

@@ -315,7 +315,7 @@ Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const
         return out;
     } catch (const gpu::GpuError& e) { // out of memory, a lost device
         vkDeviceWaitIdle(ctx.device);
-        return Error{e.what()};
+        return e.error();
     }
 }
 

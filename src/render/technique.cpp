@@ -345,7 +345,7 @@ Result<std::unique_ptr<Technique>> createTechnique(std::string_view name, const 
                                           std::to_string(setup.instances->size()) + " instance records x " +
                                               std::to_string(sizeof(gpu::shader::InstanceRecord)) + " B");
             !s)
-            return Error{s.message};
+            return s.error();
         return e->create(resolved);
     }
     return Error{"unknown technique '" + std::string(name) + "' (available: " + techniqueList() + ")"};

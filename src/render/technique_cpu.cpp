@@ -178,7 +178,7 @@ Result<std::unique_ptr<Technique>> createCpuTechnique(const TechniqueSetup& setu
                                       "technique cpu: one instance's " + std::to_string(setup.mesh->positions.size()) +
                                           " skinned vertices x 24 B");
         !s)
-        return Error{s.message};
+        return s.error();
     return std::unique_ptr<Technique>(std::make_unique<CpuTechnique>(setup, *setup.mesh));
 }
 

@@ -218,7 +218,7 @@ Result<std::unique_ptr<Technique>> createPaletteTechnique(const TechniqueSetup& 
                                "technique palette: " + std::to_string(setup.instances->size()) + " instances x " +
                                    std::to_string(setup.sources.joints) + " joints x " + std::to_string(entry) + " B");
         !s)
-        return Error{s.message};
+        return s.error();
     return std::unique_ptr<Technique>(std::make_unique<PaletteTechnique>(setup, PaletteStore::Storage));
 }
 

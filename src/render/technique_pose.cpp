@@ -218,7 +218,7 @@ Result<std::unique_ptr<Technique>> createPoseTechnique(const TechniqueSetup& set
     if (Status s = checkStorageBuffer(setup, members * setup.sources.one()->palette.size() * 48,
                                       what + std::to_string(setup.sources.one()->palette.size()) + " joints x 48 B");
         !s)
-        return Error{s.message};
+        return s.error();
     return std::unique_ptr<Technique>(std::make_unique<PoseTechnique>(setup));
 }
 

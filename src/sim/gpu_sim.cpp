@@ -81,7 +81,7 @@ std::shared_ptr<const SimPipelines> createSimPipelines(const gpu::Context& ctx) 
 
 Status checkDeviceLimits(const gpu::Context& ctx, const SimSettings& settings, uint32_t members) {
     Result<shader::SimParams> params = simParams(settings, members);
-    if (!params) return Status::failure(params.error().message);
+    if (!params) return Status::failure(params.error());
     const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
     const uint64_t range = limits.maxStorageBufferRange;
     const std::vector<Level> levels = scanLevels(params.value().grid_dims.w);
@@ -98,14 +98,16 @@ Status checkDeviceLimits(const gpu::Context& ctx, const SimSettings& settings, u
     for (const auto& b : buffers)
         if (b.bytes > range)
             return Status::failure("simulation of " + std::to_string(members) + " members: its " + b.what + " (" +
-                                   megabytes(b.bytes) + ") exceed the device's maxStorageBufferRange (" +
-                                   megabytes(range) + ")");
+                                       megabytes(b.bytes) + ") exceed the device's maxStorageBufferRange (" +
+                                       megabytes(range) + ")",
+                                   ErrorKind::Unsupported);
     const uint32_t max_x = std::min(limits.maxComputeWorkGroupCount[0], 65535u);
     for (uint32_t groups :
          {groupsFor(members, THRONG_SIM_LOCAL_SIZE), levels.front().count / uint32_t(THRONG_SIM_SCAN_BLOCK)})
         if (split(groups, max_x).height > limits.maxComputeWorkGroupCount[1])
             return Status::failure("simulation of " + std::to_string(members) + " members: " + std::to_string(groups) +
-                                   " workgroups exceed the device's maxComputeWorkGroupCount");
+                                       " workgroups exceed the device's maxComputeWorkGroupCount",
+                                   ErrorKind::Unsupported);
     return {};
 }
 
@@ -115,7 +117,7 @@ GpuSimulation::GpuSimulation(gpu::Allocator& a, const SimState& initial, const S
       start_time_(initial.start_time) {
     assert(validate(settings).ok() && members_ > 0 && instances != VK_NULL_HANDLE);
     const gpu::Context& ctx = *a.context;
-    if (Status st = checkDeviceLimits(ctx, settings, members_); !st) throw gpu::GpuError(st.message);
+    if (Status st = checkDeviceLimits(ctx, settings, members_); !st) throw gpu::GpuError(st.message, st.kind);
     params_ = simParams(settings, members_).value();
     max_groups_x_ = std::min(ctx.properties.limits.maxComputeWorkGroupCount[0], 65535u);
     if (max_groups_x > 0) max_groups_x_ = std::min(max_groups_x_, max_groups_x);

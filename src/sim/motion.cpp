@@ -49,7 +49,7 @@ Result<render::MotionFactory> motionOf(const gpu::Context& context, const SimSet
                                        const BakedAsset& asset, const render::Crowd& crowd,
                                        std::shared_ptr<const SimPipelines> pipelines, double start_time,
                                        std::shared_ptr<EventMirror>* events) {
-    if (Status s = checkDeviceLimits(context, settings, uint32_t(crowd.instances.size())); !s) return Error{s.message};
+    if (Status s = checkDeviceLimits(context, settings, uint32_t(crowd.instances.size())); !s) return s.error();
     auto initial = std::make_shared<const SimState>(initialState(crowd.instances, settings, start_time));
     std::shared_ptr<EventMirror> mirror;
     if (events != nullptr) *events = mirror = std::make_shared<EventMirror>(*initial, settings, asset);
