@@ -129,8 +129,18 @@ ASAN_SKIP_PICTURES = ^ComputeRaster\.(PictureIsTheSameWithAndWithoutTheVertexCac
 # twist's compute pictures (the compute rasterizer's own tests stay). Without parentheses: ctest's
 # regular expressions hold at most nine groups, and the lists above take them.
 ASAN_SKIP_DEPTH = ^View\.SwitchesThroughEveryTechniqueAndScreenshotsCrowdAndOverlay$$|^View\.OverlayHides$$|^Motion\.PaletteVectorsCarryTheLimbs$$|^Motion\.AMoveShowsInItsFrameOnly$$|^Motion\.TargetsClearedByComputeOrByTheLoadOpGiveTheSameFrames$$|^Cli\.RenderDrawsSeveralModelsAsOneCrowd$$|^Cli\.AntiAliasingAndTheGround$$|^Cli\.BenchComparesVariantsOfATechnique$$|^Cli\.BenchReportsTheComputeRasterizer$$|^Cli\.BenchReportsEachModelOfACrowd$$|^Embed\.SeveralModelsAreOneCrowdOfTheHost$$|^ViewState\.SeveralModelsAreOneCrowd$$|^Gpu\.SkeletalTechniquesDrawTheSamePicture$$|^Sim\.TimingOf100kWalkers$$|^Impostors\.ThresholdSplitsNearMeshesFromFarImpostors$$|^ComputeRasterFish\.|^ComputeRasterTwist\.
+# And the second and later GPU tests of a subsystem that draw or render through the CLI what the
+# first already drove through the same host code (each keeps its refusals, failures, cleanup and
+# one picture under the sanitizers): the in-process device-loss sweeps past baked and vat (the
+# out-of-memory ones above likewise), the CLI's camera, raster default, bench street view, kit,
+# root-motion and dual-quaternion renders (their parsing and refusals stay, fuzz_cli parses),
+# the host's settling job, shadows, events and vectors (its frame, edits, targets, callbacks and
+# refusals stay), the viewer state's raster and technique changes (its command text, passes and
+# out-of-memory sweep stay), the kit's second rasterizer, the compute rasterizer's pose and vat
+# vertex caches (the reference pose's stays), pose's large skeletons and culling's coarse picture.
+ASAN_SKIP_SECOND = ^Techniques/Faults\.DeviceLostAtEveryLossPointInProcess/cpu$$|^Techniques/Faults\.DeviceLostAtEveryLossPointInProcess/palette$$|^Techniques/Faults\.DeviceLostAtEveryLossPointInProcess/bonetex$$|^Techniques/Faults\.DeviceLostAtEveryLossPointInProcess/pose$$|^Techniques/Faults\.DeviceLostAtEveryLossPointInProcess/static$$|^Cli\.CameraOfTheUsersChoosing$$|^Cli\.RasterAutoIsTheDefault$$|^Cli\.BenchReportsSimulatedCulledStreetView$$|^Cli\.KitFilesBakeAndRender$$|^RootMotion\.CommandLine$$|^DualQuaternionCli\.RenderDrawsTheTwistAndRefusesWhatItCannot$$|^Embed\.ASettlingJobDrawsTheSameFrames$$|^Embed\.ShadowsMatchTheHeadlessRenderer$$|^Embed\.MembersEventsFromTheClipTimeFunction$$|^Embed\.MotionVectorsAndTeleports$$|^ViewState\.RasterChangesInPlaceAndFallsBackWithALine$$|^ViewState\.SwitchesTechniqueAndInstanceCount$$|^KitGpu\.BothRasterizersDrawTheSameParts$$|^ComputeRaster\.PoseVertexCacheHoldsTheReferenceBlend$$|^ComputeRaster\.VatVertexCacheHoldsTheBakedVertices$$|^PoseGpu\.LargeSkeletonsTakeThePerMemberPass$$|^Cull\.CoarseSkinningChangesLittleOfThePicture$$
 ASAN_FULL ?= OFF
-ASAN_EXCLUDE = $(ASAN_SKIP)$(if $(filter ON,$(ASAN_FULL)),,|$(ASAN_SKIP_PICTURES)|$(ASAN_SKIP_DEPTH))
+ASAN_EXCLUDE = $(ASAN_SKIP)$(if $(filter ON,$(ASAN_FULL)),,|$(ASAN_SKIP_PICTURES)|$(ASAN_SKIP_DEPTH)|$(ASAN_SKIP_SECOND))
 
 # The sanitizer build: clang, ASan + UBSan at -O1 with assertions, every library also carrying
 # libFuzzer's coverage (THRONG_FUZZ) so that the same build holds the fuzz targets test-fuzz runs:

@@ -3,11 +3,14 @@
 // with validation on, a crowd of members smaller than a pixel drawn as splats against the same
 // crowd drawn as triangles: the same coverage and mean colour within stated tolerances, and no
 // seam where the threshold splits a crowd.
+#include "../src/render/derived_cache.h"
 #include "../src/render/splats.h"
 
 #include "test_util.h"
 #include "walker_suite.h"
 
+#include <throng/bake.h>
+#include <throng/builtin.h>
 #include <throng/headless.h>
 #include <throng/import.h>
 
@@ -16,6 +19,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 using namespace throng;
 
@@ -104,6 +108,41 @@ double lambertSphere(double alpha) {
 }
 
 } // namespace
+
+// What a renderer derives on the CPU is kept for the process (derived_cache.h): the same asset
+// again gets the same tables and bound without computing them; the asset changed in place (one
+// vertex moved) is computed anew.
+TEST(SplatTable, DerivedDataIsComputedOncePerContent) {
+    Result<BakedAsset> baked = bake(makeWalker(), BakeOptions{});
+    ASSERT_TRUE(baked.ok()) << baked.error().message;
+    BakedAsset asset = std::move(baked).value();
+    const std::vector<render::AssetRange> ranges = {render::wholeAsset(asset)};
+    const std::vector<uint32_t> props(asset.submeshes.size(), 0u);
+    const render::SplatTables direct = render::splatTables(asset, ranges, props, {});
+    const render::DerivedCacheCounts before = render::derivedCacheCounts();
+    const render::SplatTables first = render::cachedSplatTables(asset, ranges, props, {});
+    const render::SplatTables again = render::cachedSplatTables(asset, ranges, props, {});
+    const render::CoarseError coarse = render::cachedCoarseSkinningError(asset);
+    EXPECT_EQ(render::cachedCoarseSkinningError(asset).error, coarse.error);
+    EXPECT_EQ(render::coarseSkinningError(asset).error, coarse.error);
+    const render::DerivedCacheCounts after = render::derivedCacheCounts();
+    EXPECT_LE(after.splat_tables - before.splat_tables, 1u); // 0: an earlier test computed them
+    EXPECT_LE(after.coarse_errors - before.coarse_errors, 1u);
+    ASSERT_EQ(first.models.size(), 1u);
+    for (const render::SplatTables* t : {&first, &again}) {
+        EXPECT_EQ(std::memcmp(t->models.data(), direct.models.data(), sizeof(direct.models[0])), 0);
+        ASSERT_EQ(t->means.size(), direct.means.size());
+        for (size_t m = 0; m < direct.means.size(); ++m) {
+            EXPECT_EQ(t->means[m].color, direct.means[m].color);
+            EXPECT_EQ(t->means[m].area, direct.means[m].area);
+        }
+    }
+    asset.vertices[0].position[1] += 0.5f; // in place: the same address, other content
+    (void)render::cachedSplatTables(asset, ranges, props, {});
+    (void)render::cachedCoarseSkinningError(asset);
+    EXPECT_EQ(render::derivedCacheCounts().splat_tables, after.splat_tables + 1);
+    EXPECT_EQ(render::derivedCacheCounts().coarse_errors, after.coarse_errors + 1);
+}
 
 // A box's silhouettes from its faces' directions are its faces, its visible normals the face's.
 TEST(SplatTable, BoxSilhouettesAreItsFaces) {

@@ -1,6 +1,7 @@
 // Several models as one BakedAsset; see asset_library.h.
 #include "asset_library.h"
 #include "coarse_skinning.h"
+#include "derived_cache.h"
 
 #include "../shaders/shared.h"
 
@@ -61,7 +62,7 @@ std::string modelName(size_t i, const BakedAsset& asset) {
 } // namespace
 
 AssetRange wholeAsset(const BakedAsset& asset) {
-    return wholeAsset(asset, lodLevels(asset).size() > 1 ? coarseSkinningError(asset).error : 0.0f);
+    return wholeAsset(asset, lodLevels(asset).size() > 1 ? cachedCoarseSkinningError(asset).error : 0.0f);
 }
 
 AssetRange wholeAsset(const BakedAsset& asset, float coarse_error) {

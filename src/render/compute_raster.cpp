@@ -1,5 +1,6 @@
 // The compute rasterizer; see compute_raster.h.
 #include "compute_raster.h"
+#include "derived_cache.h"
 
 #include <throng/attach.h>
 
@@ -405,7 +406,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     const std::vector<AssetRange> whole =
         asset.ranges.empty() ? std::vector<AssetRange>{wholeAsset(baked)} : std::vector<AssetRange>{};
     const std::span<const AssetRange> ranges = asset.ranges.empty() ? std::span<const AssetRange>(whole) : asset.ranges;
-    const SplatTables tables = splatTables(baked, ranges, props, asset.texture_means);
+    const SplatTables tables = cachedSplatTables(baked, ranges, props, asset.texture_means);
     for (size_t s = 0; s < shading.size() && s < tables.means.size(); ++s) {
         const SubmeshMean& m = tables.means[s];
         shading[s].mean_rg = glm::packHalf2x16(glm::vec2(m.color.r, m.color.g));

@@ -1,5 +1,6 @@
 // Uploads a BakedAsset: buffers, the animation image array, decoded colour textures.
 #include "gpu_asset.h"
+#include "derived_cache.h"
 
 #include <throng/attach.h>
 #include <throng/looks.h>
@@ -114,7 +115,7 @@ Result<GpuAsset> uploadModels(gpu::Allocator& a, const BakedAsset& asset, Animat
         g.lods = lodLevels(asset);
         g.first_coarse_lod = uint32_t(g.lods.size());
         if (g.lods.size() > 1) { // only a chain has levels to skin coarsely
-            g.coarse_error = coarseSkinningError(asset).error;
+            g.coarse_error = cachedCoarseSkinningError(asset).error;
             std::vector<float> errors;
             for (const GpuLod& l : g.lods) errors.push_back(l.error);
             g.first_coarse_lod = firstCoarseLod(errors, g.coarse_error);
