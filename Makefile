@@ -2,7 +2,7 @@
 #   make          Release build (build/release)
 #   make deps     install the Debian packages that are missing
 #   make demo     deps + build + the main job
-#   make test     deps + the format check + warnings-as-errors build + every test, then most of them under ASan+UBSan
+#   make test     deps + the format check + warnings-as-errors build + every test, then most of them under ASan+UBSan, and the fuzz targets briefly
 #   make test-all the same with every picture test under ASan+UBSan too (a release's full matrix)
 #   make bench    deps + build + a small benchmark sweep: out/bench.{json,csv} and charts
 #   make fuzz     deps + the libFuzzer targets (clang, build/fuzz), each run FUZZ_SECONDS (docs/FUZZING.md)
@@ -155,7 +155,8 @@ asan-build:
 test-sanitize: asan-build
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E '$(ASAN_EXCLUDE)'
 
-# The whole matrix, for a release: `make test` with the picture tests under the sanitizers too.
+# The whole matrix, for a release: `make test` with the picture tests under the sanitizers too,
+# and the sweeps `make test` steps through more coarsely through every point (THRONG_TEST_ALL).
 test-all:
 	THRONG_TEST_ALL=1 $(MAKE) test ASAN_FULL=ON
 
