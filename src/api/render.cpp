@@ -77,11 +77,10 @@ struct CrowdRenderer::State {
     std::vector<Member> members; // per record index
     std::vector<uint32_t> id_of, index_of, generation, free_ids;
     uint32_t live = 0;
-    std::vector<double> update_ms;              // per slot
-    std::string error;                          // the first GPU failure; the renderer is stopped after it
-    ErrorKind error_kind = ErrorKind::BadInput; // its kind (a bad slot, target or light: bad input)
-    std::shared_ptr<sim::EventMirror> events;   // simulated with simulation_events: the events of its steps
-    double clock = 0.0;                         // the last frame's FrameInput::time
+    std::vector<double> update_ms; // per slot
+    Error error; // the first failure (a GPU's, or a bad slot, target or light); none while its message is empty
+    std::shared_ptr<sim::EventMirror> events; // simulated with simulation_events: the events of its steps
+    double clock = 0.0;                       // the last frame's FrameInput::time
 
     ~State() {
         renderer.reset();
@@ -370,21 +369,20 @@ Status CrowdRenderer::teleported(MemberId id) {
 
 void CrowdRenderer::update(uint32_t slot, const FrameInput& input) {
     State& s = *state_;
-    if (s.error.empty() && slot >= s.desc.frames_in_flight)
-        s.error = "frame slot " + std::to_string(slot) + " past frames_in_flight";
-    if (!s.error.empty()) return;
+    if (s.error.message.empty() && slot >= s.desc.frames_in_flight)
+        s.error = Error{"frame slot " + std::to_string(slot) + " past frames_in_flight"};
+    if (!s.error.message.empty()) return;
     s.clock = double(input.time);
     const auto start = std::chrono::steady_clock::now();
     const glm::vec3 light = input.light_direction;
     if (!(std::isfinite(light.x) && std::isfinite(light.y) && std::isfinite(light.z)) || glm::length(light) == 0.0f) {
-        s.error = "light direction is zero or not finite";
+        s.error = Error{"light direction is zero or not finite"};
         return;
     }
     try {
         s.renderer->update(slot, input.view_projection, input.time, light);
     } catch (const gpu::GpuError& e) {
-        s.error = e.what();
-        s.error_kind = e.kind;
+        s.error = e.error();
     }
     s.update_ms[slot] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -405,22 +403,21 @@ void CrowdRenderer::record(VkCommandBuffer cmd, uint32_t slot, const RenderTarge
     targets.velocity_layout = t.velocity_layout;
     targets.settle = true;
     const bool wants_velocity = s.desc.velocity_format != VK_FORMAT_UNDEFINED;
-    if (s.error.empty() && wants_velocity != (t.velocity_view != VK_NULL_HANDLE))
-        s.error = wants_velocity ? "the renderer writes motion vectors: the target needs a velocity image"
-                                 : "the target has a velocity image but the renderer has no velocity_format";
-    if (s.error.empty() && (t.extent.width != s.desc.extent.width || t.extent.height != s.desc.extent.height))
-        s.error = "the target is " + std::to_string(t.extent.width) + "x" + std::to_string(t.extent.height) +
-                  ", the renderer's extent " + std::to_string(s.desc.extent.width) + "x" +
-                  std::to_string(s.desc.extent.height);
-    if (s.error.empty() && slot >= s.desc.frames_in_flight)
-        s.error = "frame slot " + std::to_string(slot) + " past frames_in_flight";
-    if (s.error.empty()) {
+    if (s.error.message.empty() && wants_velocity != (t.velocity_view != VK_NULL_HANDLE))
+        s.error = Error{wants_velocity ? "the renderer writes motion vectors: the target needs a velocity image"
+                                       : "the target has a velocity image but the renderer has no velocity_format"};
+    if (s.error.message.empty() && (t.extent.width != s.desc.extent.width || t.extent.height != s.desc.extent.height))
+        s.error = Error{"the target is " + std::to_string(t.extent.width) + "x" + std::to_string(t.extent.height) +
+                        ", the renderer's extent " + std::to_string(s.desc.extent.width) + "x" +
+                        std::to_string(s.desc.extent.height)};
+    if (s.error.message.empty() && slot >= s.desc.frames_in_flight)
+        s.error = Error{"frame slot " + std::to_string(slot) + " past frames_in_flight"};
+    if (s.error.message.empty()) {
         try {
             s.renderer->record(cmd, slot, targets, t.depth_sampled);
             return;
         } catch (const gpu::GpuError& e) {
-            s.error = e.what();
-            s.error_kind = e.kind;
+            s.error = e.error();
         }
     }
     // Stopped: the targets still end as promised (cleared or kept, in their attachment layouts).
@@ -434,7 +431,7 @@ Status CrowdRenderer::setTargets(VkExtent2D extent) {
     if (extent.width == 0 || extent.height == 0)
         return Status::failure("setTargets: the extent " + std::to_string(extent.width) + "x" +
                                std::to_string(extent.height) + " is empty");
-    if (!s.error.empty()) return Status::failure(s.error, s.error_kind);
+    if (!s.error.message.empty()) return Status::failure(s.error);
     Status rebuilt;
     try {
         rebuilt = s.renderer->setTargets(extent);
@@ -442,8 +439,7 @@ Status CrowdRenderer::setTargets(VkExtent2D extent) {
         rebuilt = Status::failure(e.error());
     }
     if (!rebuilt) {
-        s.error = rebuilt.message;
-        s.error_kind = rebuilt.kind;
+        s.error = rebuilt.error();
         return rebuilt;
     }
     s.desc.extent = extent;
@@ -453,11 +449,11 @@ Status CrowdRenderer::setTargets(VkExtent2D extent) {
 FrameStats CrowdRenderer::stats(uint32_t slot) const {
     const State& s = *state_;
     FrameStats out;
-    out.error = s.error;
-    out.error_kind = s.error_kind;
+    out.error = s.error.message;
+    out.error_kind = s.error.kind;
     out.members = s.live;
     // Stopped: the slot's last recording may be incomplete; its timestamps are not read.
-    if (!s.error.empty() || slot >= s.desc.frames_in_flight) return out;
+    if (!s.error.message.empty() || slot >= s.desc.frames_in_flight) return out;
     const render::FrameSample sample = s.renderer->collect(slot);
     out.gpu_times = !sample.gpu_pass_ms.empty();
     for (size_t i = 0; i < sample.gpu_pass_ms.size(); ++i)

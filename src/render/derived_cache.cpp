@@ -2,9 +2,10 @@
 // per kind.
 #include "derived_cache.h"
 
+#include <throng/format.h>
+
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <list>
 #include <mutex>
 #include <type_traits>
@@ -14,33 +15,18 @@ namespace throng::render {
 
 namespace {
 
-// Two 64-bit lanes over 8-byte words (multiply and shift, different constants): a fingerprint of
-// data nobody chose to collide, not a cryptographic hash.
+// A fingerprint: the format's checksum (throngChecksum, FNV-1a 64) continued over every input in
+// turn, each after its size, so that where one input ends and the next begins counts too.
 struct Fingerprint {
-    uint64_t a = 0x243F6A8885A308D3ull, b = 0x13198A2E03707344ull;
+    uint64_t sum = 0xcbf29ce484222325ull;
     bool operator==(const Fingerprint&) const = default;
 
-    void word(uint64_t w) {
-        a = (a ^ w) * 0x9E3779B97F4A7C15ull;
-        a ^= a >> 29;
-        b = (b + w) * 0xC2B2AE3D27D4EB4Full;
-        b ^= b >> 31;
-    }
     void bytes(const void* data, size_t n) {
-        word(n);
-        const auto* p = static_cast<const uint8_t*>(data);
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            uint64_t w;
-            std::memcpy(&w, p + i, 8);
-            word(w);
-        }
-        if (i < n) {
-            uint64_t w = 0;
-            std::memcpy(&w, p + i, n - i);
-            word(w);
-        }
+        const uint64_t size = n;
+        sum = throngChecksum(&size, sizeof size, sum);
+        sum = throngChecksum(data, n, sum);
     }
+    void word(uint64_t w) { bytes(&w, sizeof w); }
     template <class T> void span(std::span<const T> s) {
         static_assert(std::is_trivially_copyable_v<T>);
         bytes(s.data(), s.size_bytes());

@@ -4,7 +4,7 @@
 // renderer again for the same asset (a viewer's technique switch, a host that recreates its
 // renderer, a fault sweep's thousand renders) finds them here instead of computing them again.
 //
-// An entry is found by a 128-bit fingerprint of everything its value is computed from (the
+// An entry is found by a 64-bit fingerprint (the format's checksum) of everything its value is computed from (the
 // asset's vertices, indices, submeshes, levels, clips, bone animation and joint count, and the
 // call's own arguments), not by the asset's address: an asset changed in place, or another at
 // the same address, is a different entry. At most kDerivedCacheEntries of each kind are kept
