@@ -334,6 +334,48 @@ TEST(Cli, RenderWritesTheMotionVectorsPicture) {
     EXPECT_FALSE(std::filesystem::exists(png));
 }
 
+// render --members: the members drawn, the camera and the light as JSON (examples/godot-crowd
+// reads it; tests/godot_crowd_test.cpp compares the pictures); refusals before anything is drawn.
+TEST(Cli, MembersFileHoldsTheCrowdDrawn) {
+    const auto dir = throng::test::scratchDir("members");
+    const std::string png = (dir / "crowd.png").string(), json = (dir / "crowd.json").string();
+    const CliRun r = run("render --instances 9 --size 96x54 --frames 1 --time 2.5 --camera 4,3,8:0,1,0:35 --out " +
+                         png + " --members " + json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+    EXPECT_EQ(j["format"], "throng-members");
+    EXPECT_EQ(j["version"], 1);
+    EXPECT_EQ(j["time"].get<double>(), 2.5);
+    EXPECT_EQ(j["size"], nlohmann::json::array({96, 54}));
+    EXPECT_EQ(j["camera"]["eye"], nlohmann::json::array({4.0, 3.0, 8.0}));
+    EXPECT_EQ(j["camera"]["fov_y_degrees"].get<double>(), 35.0);
+    EXPECT_GT(j["camera"]["far"].get<double>(), j["camera"]["near"].get<double>()); // fitted to the crowd
+    ASSERT_EQ(j["view_projection"].size(), 16u);
+    ASSERT_EQ(j["members"].size(), 9u);
+    for (const auto& m : j["members"]) {
+        double length = 0.0;
+        for (const auto& q : m["rotation"]) length += q.get<double>() * q.get<double>();
+        EXPECT_NEAR(length, 1.0, 2e-3) << "a unit quaternion (stored as halves)";
+        EXPECT_LT(m["clip"].get<int>(), 2);
+        EXPECT_GE(m["speed"].get<double>(), 0.8);
+        EXPECT_LE(m["speed"].get<double>(), 1.2);
+        EXPECT_EQ(m["position"][1].get<double>(), 0.0) << "walkers stand on the ground";
+    }
+    // Usage mistakes (exit 2, nothing written): the picture's own file, a simulated crowd.
+    std::filesystem::remove(png);
+    const CliRun same = run("render --instances 9 --size 96x54 --out " + png + " --members " + png);
+    EXPECT_EQ(same.exit_code, 2) << same.err;
+    EXPECT_NE(same.err.find("--members " + png + ": the same file as --out"), std::string::npos) << same.err;
+    const CliRun simulated = run("render --instances 9 --size 96x54 --simulate --out " + png + " --members " + json);
+    EXPECT_EQ(simulated.exit_code, 2) << simulated.err;
+    EXPECT_FALSE(std::filesystem::exists(png));
+    // A folder where the file should go: one line, exit 1, before anything is drawn.
+    const CliRun folder = run("render --instances 9 --size 96x54 --out " + png + " --members " + dir.string());
+    EXPECT_EQ(folder.exit_code, 1);
+    EXPECT_EQ(std::count(folder.err.begin(), folder.err.end(), '\n'), 1) << folder.err;
+    EXPECT_FALSE(std::filesystem::exists(png));
+}
+
 // --aa and --ground on the command line: render draws the TAA pass after the crowd's and the
 // ground under it by default, leaves the ground out with --ground off; bench times the `taa`
 // pass of every series with --aa taa.

@@ -65,16 +65,13 @@ struct CliRun {
     std::string out, err;
 };
 
-// Runs THRONG_EXE with `args` (shell words), capturing stdout and stderr through files in the
-// running test's scratch folder.
-// Runs `throng ARGS` through the shell, after `prefix` when given (e.g. xvfb-run, env -u ...).
-inline CliRun runThrong(const std::string& args, const std::string& prefix = "") {
+// Runs `command` through the shell, capturing stdout and stderr through files in the running
+// test's scratch folder.
+inline CliRun runCommand(const std::string& command) {
     static int calls = 0;
     const auto dir = scratchDir("run" + std::to_string(calls++));
     const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
-    const std::string command =
-        (prefix.empty() ? "" : prefix + " ") + std::string(THRONG_EXE) + " " + args + " >" + out + " 2>" + err;
-    const int status = std::system(command.c_str());
+    const int status = std::system((command + " >" + out + " 2>" + err).c_str());
     auto slurp = [](const std::string& path) {
         std::ifstream in(path);
         std::stringstream text;
@@ -86,6 +83,12 @@ inline CliRun runThrong(const std::string& args, const std::string& prefix = "")
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
+}
+
+// Runs `throng ARGS` (THRONG_EXE, shell words) through the shell, after `prefix` when given
+// (e.g. xvfb-run, env -u ...).
+inline CliRun runThrong(const std::string& args, const std::string& prefix = "") {
+    return runCommand((prefix.empty() ? "" : prefix + " ") + std::string(THRONG_EXE) + " " + args);
 }
 
 // `throng ARGS` after `display` (an xvfb-run prefix): again, up to three times, when xvfb-run

@@ -26,6 +26,7 @@ packages=(
   libglfw3-dev      # the viewer's window (throng view)
   libimgui-dev      # the viewer's overlay (Dear ImGui 1.86, Vulkan + GLFW backends)
   xvfb              # viewer tests on machines without a display (xvfb-run)
+  godot3            # examples/godot-crowd and its test (Godot 3 playing throng's export)
   xauth             # xvfb-run needs it (only recommended by xvfb, and we install without recommends)
   python3-matplotlib  # tools/plot_bench.py (make bench)
   libbenchmark-dev  # Google Benchmark (bench/)

@@ -67,6 +67,21 @@ bool techniqueReadsMembersOnGpu(const std::string& technique);
 // Whether `technique` blends layers (CrowdJob::layers): TechniqueInfo::takes_layers.
 bool techniqueTakesLayers(const std::string& technique);
 
+// A member as a headless job laid it out (CrowdJobResult::members): what another engine needs to
+// draw the same crowd (`throng render --members FILE`, examples/godot-crowd). At the render's
+// `time` it plays `clip` at time * speed + time_offset (each clip looping or clamped as baked),
+// cross-faded into `blend_clip` at the same time by `blend`; its model-space pose is rotated by
+// `rotation`, scaled by `scale` and moved to `position`; `tint` multiplies its colours.
+struct LaidOutMember {
+    glm::vec3 position{0.0f};
+    glm::vec4 rotation{0.0f, 0.0f, 0.0f, 1.0f}; // unit quaternion (x, y, z, w), as the GPU reads it (halves)
+    float scale = 1.0f;
+    uint32_t model = 0; // index into the job's models (0 with one)
+    uint32_t clip = 0, blend_clip = 0;
+    float blend = 0.0f, time_offset = 0.0f, speed = 1.0f;
+    glm::vec4 tint{1.0f}; // RGBA, as the GPU reads it (8 bits a channel)
+};
+
 // A headless render of a crowd throng lays out itself: the crowd's options (throng/options.h:
 // technique, skinning, layers, raster, culling, shadows, ...) and the job's own.
 struct CrowdJob : CrowdOptions {
@@ -94,8 +109,9 @@ struct CrowdJob : CrowdOptions {
     // to 345-765 MHz between `bench` series and stayed there through 13 frames: every pass 2-4 x
     // slower). `throng bench --settle` sets it on GPUs (not on a CPU device: Capabilities::cpu).
     float settle_seconds = 0.0f;
-    bool readback = true;  // the last frame's pixels in CrowdJobResult::rgba
-    bool simulate = false; // the crowd simulation moves the members (TechniqueInfo::members_on_gpu)
+    bool readback = true;        // the last frame's pixels in CrowdJobResult::rgba
+    bool report_members = false; // the crowd as laid out in CrowdJobResult::members
+    bool simulate = false;       // the crowd simulation moves the members (TechniqueInfo::members_on_gpu)
     // Motion vectors (CrowdRendererDesc::velocity_format): every frame writes a velocity target
     // (RG16F); with readback the last frame's is CrowdJobResult::velocity.
     bool velocity = false;
@@ -159,6 +175,12 @@ struct CrowdJobResult {
     std::vector<std::string> warnings;
     Raster raster = Raster::Hardware; // who rasterized the crowd (CrowdJob::raster auto may fall back)
     uint64_t gpu_memory_bytes = 0;    // the most throng's allocator held
+    // The camera the frames were drawn from (CrowdJob::camera with its range fitted, or the
+    // view's) and its view-projection (throng/camera.h; without TAA's jitter).
+    Camera camera;
+    glm::mat4 view_projection{1.0f};
+    // CrowdJob::report_members: every member as laid out (before a simulation moves them).
+    std::vector<LaidOutMember> members;
 };
 
 // A picture of motion vectors (CrowdJobResult::velocity, RGBA8 as CrowdJobResult::rgba): each

@@ -198,6 +198,9 @@ struct RenderTarget {
 // The way the sunlight travels by default (throng normalizes it): from above, in front and to
 // the right of a member facing +z; lightFromAngles(38.66f, 57.39f).
 constexpr glm::vec3 kDefaultLightDirection{-0.4f, -1.0f, -0.5f};
+// How members are lit (src/shaders/lit_body.glsl, two-sided): colour times kAmbientLight + (1 -
+// kAmbientLight) * max(dot(n, -light), 0), n the normal facing the viewer.
+constexpr float kAmbientLight = 0.35f;
 // The way light travels from a sun at `azimuth_degrees` about +y (0: from +z, 90: from +x) and
 // `elevation_degrees` above the horizon.
 glm::vec3 lightFromAngles(float azimuth_degrees, float elevation_degrees);

@@ -9,6 +9,8 @@
 #include "../sim/motion.h"
 #include "headless_device.h"
 
+#include <glm/gtc/packing.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -59,6 +61,31 @@ double JobFrame::passMs(const std::string& name) const {
         if (pass_names[i] == name) return gpu_pass_ms[i];
     return 0.0;
 }
+
+namespace {
+
+// The crowd's records as the GPU reads them (orientation as halves, tint as 8-bit channels).
+std::vector<LaidOutMember> laidOut(const render::Crowd& crowd) {
+    std::vector<LaidOutMember> out;
+    out.reserve(crowd.instances.size());
+    for (const gpu::shader::InstanceRecord& r : crowd.instances) {
+        LaidOutMember m;
+        m.position = glm::vec3(r.position_scale);
+        m.scale = r.position_scale.w;
+        m.rotation = glm::vec4(glm::unpackHalf2x16(r.orientation.x), glm::unpackHalf2x16(r.orientation.y));
+        m.model = gpu::shader::throngAssetOf(r.clips);
+        m.clip = gpu::shader::throngClipA(r.clips);
+        m.blend_clip = gpu::shader::throngClipB(r.clips);
+        m.blend = r.blend;
+        m.time_offset = r.time_offset;
+        m.speed = r.speed;
+        m.tint = glm::unpackUnorm4x8(r.color);
+        out.push_back(m);
+    }
+    return out;
+}
+
+} // namespace
 
 Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, const BakedAsset& asset, const CrowdJob& job) {
     const BakedAsset* one[] = {&asset};
@@ -139,11 +166,10 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
             s.motion = std::move(motion).value();
         }
         const float aspect = float(job.width) / float(job.height);
-        glm::mat4 vp = render::crowdViewProjection(view, crowd, aspect);
-        if (job.camera)
-            vp = viewProjection(rangeToFit(*job.camera) ? cameraFitting(*job.camera, crowd.bounds.min, crowd.bounds.max)
-                                                        : *job.camera,
-                                aspect);
+        const Camera camera = !job.camera               ? render::crowdCamera(view, crowd, aspect)
+                              : rangeToFit(*job.camera) ? cameraFitting(*job.camera, crowd.bounds.min, crowd.bounds.max)
+                                                        : *job.camera;
+        const glm::mat4 vp = viewProjection(camera, aspect);
         Result<render::RenderOutput> rendered = render::renderCrowd(allocator, *gpu_asset, crowd, vp, s);
         if (!rendered) return rendered.error();
         render::RenderOutput& r = rendered.value();
@@ -166,6 +192,9 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         out.technique = r.technique;
         out.raster = r.raster;
         out.warnings.insert(out.warnings.end(), r.notes.begin(), r.notes.end());
+        out.camera = camera;
+        out.view_projection = vp;
+        if (job.report_members) out.members = laidOut(crowd);
         return out;
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(ctx.device);

@@ -6,6 +6,7 @@
 #include "taa.h"
 
 #include <throng/camera.h>
+#include <throng/render.h>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
@@ -35,14 +36,14 @@ gpu::shader::DrawConstants crowdConstants(const glm::mat4& view_projection, floa
                                           const glm::vec3& light_direction) {
     gpu::shader::DrawConstants c{};
     c.view_projection = view_projection;
-    c.light_direction = glm::vec4(glm::normalize(light_direction), 0.35f);
+    c.light_direction = glm::vec4(glm::normalize(light_direction), kAmbientLight);
     c.time = time;
     c.joint_count = asset.joint_count;
     c.vertex_count = asset.vertex_count;
     return c;
 }
 
-glm::mat4 frameBounds(const Bounds& b, float aspect) {
+Camera overviewCamera(const Bounds& b, float aspect) {
     const glm::vec3 center = 0.5f * (b.min + b.max);
     const float radius = std::max(0.5f * glm::length(b.max - b.min), 1e-4f);
     const float fov = glm::radians(40.0f);
@@ -54,9 +55,11 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
         c.fov_y_degrees = glm::degrees(fov);
         c.near_plane = std::max(distance - radius, radius * 1e-3f);
         c.far_plane = distance + 2.0f * radius;
-        return viewProjection(c, aspect); // reversed Z (throng/camera.h): precision over large crowds
+        return c;
     };
-    auto fits = [&](const glm::mat4& vp) {
+    auto fits = [&](const Camera& placed) {
+        const glm::mat4 vp =
+            viewProjection(placed, aspect); // reversed Z (throng/camera.h): precision over large crowds
         for (int i = 0; i < 8; ++i) {
             const glm::vec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
                                    (i & 4) ? b.max.z : b.min.z);
@@ -74,6 +77,8 @@ glm::mat4 frameBounds(const Bounds& b, float aspect) {
     }
     return camera(far_enough);
 }
+
+glm::mat4 frameBounds(const Bounds& b, float aspect) { return viewProjection(overviewCamera(b, aspect), aspect); }
 
 Result<RenderOutput> renderCrowd(gpu::Allocator& a, const GpuAsset& asset, const Crowd& crowd,
                                  const glm::mat4& view_projection, const RenderSettings& s) {

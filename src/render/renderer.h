@@ -4,6 +4,8 @@
 
 #include "crowd_renderer.h"
 
+#include <throng/camera.h>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -87,7 +89,9 @@ constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 // The clear colour of every crowd image.
 constexpr VkClearColorValue kBackground = {{0.42f, 0.55f, 0.70f, 1.0f}};
 
-// Camera looking at the crowd's bounds from the front, above, framing all of it.
+// The camera looking at the crowd's bounds from the front, above, framing all of it (the
+// overview), and its view-projection.
+Camera overviewCamera(const Bounds& bounds, float aspect);
 glm::mat4 frameBounds(const Bounds& bounds, float aspect);
 
 // Renders `crowd` with `settings.technique` and reads the last frame back. Errors: an unknown

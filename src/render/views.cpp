@@ -38,9 +38,8 @@ StreetPose streetPose(const Crowd& crowd) {
     return pose;
 }
 
-namespace {
-
-glm::mat4 streetView(const Crowd& crowd, float aspect) {
+Camera crowdCamera(ViewKind view, const Crowd& crowd, float aspect) {
+    if (view != ViewKind::Street) return overviewCamera(crowd.bounds, aspect);
     const StreetPose pose = streetPose(crowd);
     Camera camera;
     camera.eye = pose.eye;
@@ -48,13 +47,11 @@ glm::mat4 streetView(const Crowd& crowd, float aspect) {
     camera.fov_y_degrees = glm::degrees(pose.fov_y);
     camera.near_plane = pose.near_plane;
     camera.far_plane = pose.far_plane;
-    return viewProjection(camera, aspect);
+    return camera;
 }
 
-} // namespace
-
 glm::mat4 crowdViewProjection(ViewKind view, const Crowd& crowd, float aspect) {
-    return view == ViewKind::Street ? streetView(crowd, aspect) : frameBounds(crowd.bounds, aspect);
+    return viewProjection(crowdCamera(view, crowd, aspect), aspect);
 }
 
 glm::vec3 eyeOf(const glm::mat4& vp) {

@@ -8,6 +8,7 @@
 
 #include "crowd.h"
 
+#include <throng/camera.h>
 #include <throng/options.h>
 
 #include <glm/glm.hpp>
@@ -27,8 +28,9 @@ struct StreetPose {
 };
 StreetPose streetPose(const Crowd& crowd);
 
-// Reversed-Z (near -> 1, far -> 0) view-projection of `view` of `crowd` (members' clip boxes give
-// the model's height), for an image of aspect width / height.
+// The camera of `view` of `crowd` (members' clip boxes give the model's height) for an image of
+// aspect width / height, and its reversed-Z (near -> 1, far -> 0) view-projection (throng/camera.h).
+Camera crowdCamera(ViewKind view, const Crowd& crowd, float aspect);
 glm::mat4 crowdViewProjection(ViewKind view, const Crowd& crowd, float aspect);
 
 // What a view-projection says of its camera: the eye of a perspective one (the point whose clip

@@ -490,6 +490,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv) {
     render_cmd->add_option(
         "--velocity", render.velocity,
         "Also write motion vectors: the last frame's, as a PNG (hue: direction, brightness: length)");
+    render_cmd->add_option("--members", render.members,
+                           "Also write the crowd as JSON: every member's place, clip, time and tint, the camera and "
+                           "the light, for drawing the same crowd elsewhere (examples/godot-crowd)");
     addCrowdFlags(render_cmd, render.crowd);
     addCameraFlag(render_cmd, render.crowd);
 

@@ -111,6 +111,9 @@ struct RenderOptions {
     // Motion vectors (CrowdJob::velocity): the last frame's as a picture (velocityPicture) into
     // this PNG; empty: none drawn.
     std::string velocity;
+    // The members as laid out, the camera and the light, as JSON (membersJson) into this file;
+    // empty: none written.
+    std::string members;
     CrowdFlags crowd;
 };
 // The models of a crowd as the command line names them, MODEL[@SHARE%] each (a share in
@@ -123,6 +126,11 @@ Status parseModelList(const std::vector<std::string>& items, std::vector<std::st
 // Usage checks beyond what the parser does (the --swim list); exit code 2 on failure.
 Status checkRenderOptions(const RenderOptions& options);
 int runRender(const RenderOptions& options);
+// The JSON of `render --members` (tools/throng/members_file.cpp): the format's fields, the models,
+// the time, the picture's size, the camera and view-projection, the light, and every member of
+// `out.members`.
+std::string membersJson(const CrowdJobResult& out, const std::vector<std::string>& models, float time,
+                        const glm::vec3& light_direction);
 
 struct BenchOptions {
     std::string model = "builtin:walker"; // the first of `models`

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <throng/bake.h>
+#include <throng/files.h>
 #include <throng/headless.h>
 #include <throng/image.h>
 #include <throng/technique.h>
@@ -137,6 +138,16 @@ Status checkRenderOptions(const RenderOptions& o) {
     if (!o.velocity.empty() &&
         std::filesystem::weakly_canonical(o.velocity, ec) == std::filesystem::weakly_canonical(o.output, ec))
         return Status::failure("--velocity " + o.velocity + ": the same file as --out");
+    if (!o.members.empty()) {
+        for (const std::string* other : {&o.output, &o.velocity})
+            if (!other->empty() &&
+                std::filesystem::weakly_canonical(o.members, ec) == std::filesystem::weakly_canonical(*other, ec))
+                return Status::failure("--members " + o.members + ": the same file as " +
+                                       (other == &o.output ? "--out" : "--velocity"));
+        if (o.crowd.simulate)
+            return Status::failure("--members: a simulated crowd moves on the GPU; --members writes a crowd laid out "
+                                   "once (leave out --simulate)");
+    }
     return {};
 }
 
@@ -149,6 +160,7 @@ int runRender(const RenderOptions& o) {
     }
     if (!checkOutput(o.output)) return 1;
     if (!o.velocity.empty() && !checkOutput(o.velocity)) return 1;
+    if (!o.members.empty() && !checkOutput(o.members)) return 1;
     std::vector<BakedAsset> assets;
     const std::vector<std::string> models = o.models.empty() ? std::vector<std::string>{o.model} : o.models;
     for (const std::string& model : models) {
@@ -184,6 +196,7 @@ int runRender(const RenderOptions& o) {
     job.time = o.time;
     job.frames = o.frames;
     job.velocity = !o.velocity.empty();
+    job.report_members = !o.members.empty();
     applyCrowdFlags(o.crowd, job);
     if (job.taa) job.frames = std::max(job.frames, kTaaFrames); // what it takes to converge
     // Progress on stderr once a run is long (a large crowd on lavapipe takes minutes): after a
@@ -207,6 +220,11 @@ int runRender(const RenderOptions& o) {
     if (out_ptr != nullptr && written && job.velocity)
         velocity_written =
             writePng(o.velocity, velocityPicture(out_ptr->velocity, velocity_scale), out_ptr->width, out_ptr->height);
+    Status members_written;
+    if (out_ptr != nullptr && written && velocity_written && job.report_members) {
+        const std::string text = membersJson(*out_ptr, models, job.time, job.light_direction);
+        members_written = io::writeFileAtomic(o.members, text.data(), text.size());
+    }
     if (!rendered) {
         printError(modelNames(models, {}), rendered.error().message);
         code = 1;
@@ -215,6 +233,9 @@ int runRender(const RenderOptions& o) {
         code = 1;
     } else if (!velocity_written) {
         printError(o.velocity, velocity_written.message);
+        code = 1;
+    } else if (!members_written) {
+        printError(o.members, members_written.message);
         code = 1;
     } else {
         const CrowdJobResult& out = *out_ptr;
@@ -246,6 +267,9 @@ int runRender(const RenderOptions& o) {
                     out.drawn.occluded, lods.empty() ? "-" : lods.c_str(), double(out.triangles) * 1e-6,
                     double(out.submitted_triangles) * 1e-6, passes.c_str(), double(out.gpu_memory_bytes) / (1 << 20),
                     o.output.c_str(), out.width, out.height);
+        if (job.report_members)
+            std::printf("throng render: %zu members, the camera and the light in %s\n", out.members.size(),
+                        o.members.c_str());
         if (job.velocity)
             std::printf("throng render: motion vectors of the last frame in %s (full brightness: %.2f px a frame)\n",
                         o.velocity.c_str(), double(velocity_scale));
