@@ -15,7 +15,7 @@ FUZZ_TARGETS ?= fuzz_throng fuzz_gltf fuzz_cli fuzz_assimp fuzz_kit
 # checkout configured keeps the generator it has (CMake refuses to change it).
 GEN = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 
-.PHONY: all release deps demo bench test test-all test-format test-release test-install test-sanitize test-fuzz asan-build fuzz fuzz-build fuzz-long format clean FORCE
+.PHONY: all release deps demo bench test test-all test-format test-release test-install test-install-static test-sanitize test-fuzz asan-build fuzz fuzz-build fuzz-long format clean FORCE
 
 all: release
 
@@ -55,8 +55,12 @@ test: deps test-format test-release test-install test-sanitize test-fuzz
 TEST_FLAGS = -O2 -g1 -DNDEBUG
 ASAN_FLAGS = -O1 -g1
 
+# The -Werror build is a shared build (-DBUILD_SHARED_LIBS=ON): it also makes libthrong.so,
+# libthrong-offline.so and libthrong-render.so (their exports checked by shared_library_test),
+# and test-install checks the package it installs. The CLI and the tests link the static
+# libraries either way; `make test-all` also checks a static build's package (test-install-static).
 test-release:
-	@cmake $(call GEN,build/test) -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(TEST_FLAGS)" -DTHRONG_TEST_COMPILE_OPTIONS=-O1 -DTHRONG_WERROR=ON \
+	@cmake $(call GEN,build/test) -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(TEST_FLAGS)" -DTHRONG_TEST_COMPILE_OPTIONS=-O1 -DTHRONG_WERROR=ON -DBUILD_SHARED_LIBS=ON \
 	  -DTHRONG_ASSETS_DIR=$(ASSETS) -DTHRONG_REQUIRE_ASSETS=$(REQUIRE_ASSETS) >/dev/null
 	@cmake --build build/test -j $(JOBS)
 	cd build/test && ctest --output-on-failure -j $(JOBS)
@@ -66,30 +70,35 @@ test-release:
 # (a walker crowd baked by the installed CLI, the validation layer on through the environment)
 # configured against it with find_package(throng CONFIG REQUIRED), built and run; the embedded
 # picture must hold the host's clear, its white frame and the crowd. Then the same package, moved,
-# with pkg-config alone (tools/pkg_config_check.sh).
+# with pkg-config alone (tools/pkg_config_check.sh). INSTALL_BUILD: the build installed (the
+# -Werror build, shared; test-install-static a static one).
+INSTALL_BUILD ?= build/test
 test-install:
-	@rm -rf build/test/install-check build/test/example-cpu
-	@cmake --install build/test --prefix build/test/install-check >/dev/null
-	@cmake -S examples/cpu_animation -B build/test/example-cpu -DCMAKE_PREFIX_PATH=$(abspath build/test/install-check) >/dev/null
-	@cmake --build build/test/example-cpu -j $(JOBS) >/dev/null
+	@rm -rf $(INSTALL_BUILD)/install-check $(INSTALL_BUILD)/example-cpu
+	@cmake --install $(INSTALL_BUILD) --prefix $(INSTALL_BUILD)/install-check >/dev/null
+	@cmake -S examples/cpu_animation -B $(INSTALL_BUILD)/example-cpu -DCMAKE_PREFIX_PATH=$(abspath $(INSTALL_BUILD)/install-check) >/dev/null
+	@cmake --build $(INSTALL_BUILD)/example-cpu -j $(JOBS) >/dev/null
 	@model=$(ASSETS)/CesiumMan/CesiumMan.glb; test -f $$model || model=builtin:walker; \
-	  ./build/test/example-cpu/cpu_animation $$model && echo "install: examples/cpu_animation built and ran against the installed package"
-	@rm -rf build/test/example-embed
-	@cmake -S examples/embed_vulkan -B build/test/example-embed -DCMAKE_PREFIX_PATH=$(abspath build/test/install-check) >/dev/null
-	@cmake --build build/test/example-embed -j $(JOBS) >/dev/null
-	@./build/test/install-check/bin/throng bake builtin:walker -o build/test/example-embed/walker.throng >/dev/null 2>&1
-	@VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation ./build/test/example-embed/embed_vulkan \
-	  build/test/example-embed/walker.throng build/test/example-embed/crowd.png > build/test/example-embed/run.log 2>&1 \
-	  || { cat build/test/example-embed/run.log; exit 1; }
-	@if grep -qi 'validation' build/test/example-embed/run.log; then cat build/test/example-embed/run.log; exit 1; fi
-	@if ldd build/test/example-embed/embed_vulkan | grep -qiE 'assimp|tinygltf'; then \
+	  ./$(INSTALL_BUILD)/example-cpu/cpu_animation $$model && echo "install: examples/cpu_animation built and ran against the installed package"
+	@rm -rf $(INSTALL_BUILD)/example-embed
+	@cmake -S examples/embed_vulkan -B $(INSTALL_BUILD)/example-embed -DCMAKE_PREFIX_PATH=$(abspath $(INSTALL_BUILD)/install-check) >/dev/null
+	@cmake --build $(INSTALL_BUILD)/example-embed -j $(JOBS) >/dev/null
+	@./$(INSTALL_BUILD)/install-check/bin/throng bake builtin:walker -o $(INSTALL_BUILD)/example-embed/walker.throng >/dev/null 2>&1
+	@VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation ./$(INSTALL_BUILD)/example-embed/embed_vulkan \
+	  $(INSTALL_BUILD)/example-embed/walker.throng $(INSTALL_BUILD)/example-embed/crowd.png > $(INSTALL_BUILD)/example-embed/run.log 2>&1 \
+	  || { cat $(INSTALL_BUILD)/example-embed/run.log; exit 1; }
+	@if grep -qi 'validation' $(INSTALL_BUILD)/example-embed/run.log; then cat $(INSTALL_BUILD)/example-embed/run.log; exit 1; fi
+	@if ldd $(INSTALL_BUILD)/example-embed/embed_vulkan | grep -qiE 'assimp|tinygltf'; then \
 	  echo "install: embed_vulkan plays .throng files and must link neither assimp nor tinygltf"; exit 1; fi
-	@grep -q '^corner 255 255 255, background 3[0-9] 4[0-9] [78][0-9],' build/test/example-embed/run.log \
-	  && awk '/crowd pixels/ { exit !($$NF > 5000) }' build/test/example-embed/run.log \
-	  || { cat build/test/example-embed/run.log; echo "install: embed_vulkan's picture lacks the host's passes or the crowd"; exit 1; }
-	@echo "install: examples/embed_vulkan built against the installed package, drew $$(awk '/crowd pixels/ {print $$NF}' build/test/example-embed/run.log) crowd pixels between its own passes (validation on)"
+	@if ls $(INSTALL_BUILD)/install-check/lib*/libthrong-render.so >/dev/null 2>&1; then \
+	  ldd $(INSTALL_BUILD)/example-embed/embed_vulkan | grep -q 'libthrong-render.so.0.1 => .*install-check' \
+	  || { echo "install: embed_vulkan does not load the installed libthrong-render.so.0.1"; exit 1; }; fi
+	@grep -q '^corner 255 255 255, background 3[0-9] 4[0-9] [78][0-9],' $(INSTALL_BUILD)/example-embed/run.log \
+	  && awk '/crowd pixels/ { exit !($$NF > 5000) }' $(INSTALL_BUILD)/example-embed/run.log \
+	  || { cat $(INSTALL_BUILD)/example-embed/run.log; echo "install: embed_vulkan's picture lacks the host's passes or the crowd"; exit 1; }
+	@echo "install: examples/embed_vulkan built against the installed package, drew $$(awk '/crowd pixels/ {print $$NF}' $(INSTALL_BUILD)/example-embed/run.log) crowd pixels between its own passes (validation on)"
 	@model=$(ASSETS)/CesiumMan/CesiumMan.glb; test -f $$model || model=builtin:walker; \
-	  tools/pkg_config_check.sh build/test/install-check build/test/example-pc $$model
+	  tools/pkg_config_check.sh $(INSTALL_BUILD)/install-check $(INSTALL_BUILD)/example-pc $$model
 
 # Under ASan every test but those that run the throng executable over and over to sweep fault
 # points, signals or flag values (each start of an ASan binary costs seconds; the same sweeps run
@@ -160,6 +169,14 @@ test-sanitize: asan-build
 # and the sweeps `make test` steps through more coarsely through every point (THRONG_TEST_ALL).
 test-all:
 	THRONG_TEST_ALL=1 $(MAKE) test ASAN_FULL=ON
+	$(MAKE) test-install-static
+
+# The default, static package checked as test-install checks the shared one: a build of the
+# libraries and the CLI alone (build/static), installed, its consumers built and run.
+test-install-static:
+	@cmake $(call GEN,build/static) -S . -B build/static -DCMAKE_BUILD_TYPE=Release -DTHRONG_TESTS=OFF -DTHRONG_BENCHMARKS=OFF >/dev/null
+	@cmake --build build/static -j $(JOBS)
+	@$(MAKE) --no-print-directory test-install INSTALL_BUILD=build/static
 
 # The libFuzzer targets (fuzz/, docs/FUZZING.md): clang with ASan + UBSan, assertions on.
 fuzz-build:

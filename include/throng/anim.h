@@ -16,6 +16,7 @@
 // double: the oracle that every float and GPU path is tested against.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/model.h>
 #include <throng/result.h>
 
@@ -25,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // Maps a time onto a clip: looping wraps into [0, duration), clamping limits to
@@ -196,3 +198,4 @@ glm::dmat4 dualQuaternionBlend(std::span<const glm::dmat4> matrices, const glm::
 SkinnedVertices referenceSkinDualQuaternion(const Mesh& mesh, std::span<const glm::dmat4> matrices);
 
 } // namespace throng
+THRONG_API_END

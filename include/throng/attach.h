@@ -24,6 +24,7 @@
 // the hardware path). Left out: impostors (pictures baked without props) show none.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 #include <throng/result.h>
 
@@ -32,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 struct Attachment {
@@ -85,3 +87,4 @@ Result<AttachmentSpec> parseAttachment(std::string_view text);
 glm::mat4 attachmentOffset(const double (&values)[7]);
 
 } // namespace throng
+THRONG_API_END

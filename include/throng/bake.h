@@ -3,6 +3,7 @@
 // Offline code (links the animation runtime to sample clips); the GPU runtime never links it.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 
 #include <functional>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // Animated impostors (BakedImpostors in baked.h): off unless `enabled`.
@@ -163,3 +165,4 @@ Status eventsFromText(std::span<const std::string> sources, BakeOptions& options
 Status attachFromText(BakedAsset& asset, std::span<const std::string> attachments);
 
 } // namespace throng
+THRONG_API_END

@@ -44,12 +44,14 @@
 // version 1, a hand-made asset) means one level, the mesh itself: lodLevels() gives that.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/model.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 enum class Precision : uint32_t { Float32 = 0, Float16 = 1 };
@@ -305,3 +307,4 @@ uint16_t floatToHalf(float value);
 float halfToFloat(uint16_t bits);
 
 } // namespace throng
+THRONG_API_END

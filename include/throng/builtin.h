@@ -25,11 +25,13 @@
 // All are deterministic: the same build always produces the same Model, bit for bit.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/model.h>
 
 #include <span>
 #include <string_view>
 
+THRONG_API_BEGIN
 namespace throng {
 
 std::span<const std::string_view>
@@ -48,3 +50,4 @@ Model makeHat();
 Model makeTwist();
 
 } // namespace throng
+THRONG_API_END

@@ -7,12 +7,14 @@
 // exactly the matrix throng's own views use, so a host need not derive it.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/result.h>
 
 #include <glm/glm.hpp>
 
 #include <string>
 
+THRONG_API_BEGIN
 namespace throng {
 
 struct Camera {
@@ -51,3 +53,4 @@ Result<Camera> parseCamera(const std::string& text);
 std::string toString(const Camera& camera);
 
 } // namespace throng
+THRONG_API_END

@@ -13,6 +13,7 @@
 // across loop boundaries and whatever the steps.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 #include <throng/result.h>
 
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // --- Runtime (throng_format) -----------------------------------------------------------------
@@ -64,3 +66,4 @@ Status addEvents(BakedAsset& asset, const std::map<std::string, std::vector<Clip
 std::vector<std::vector<ClipEvent>> footstepEvents(const BakedAsset& asset);
 
 } // namespace throng
+THRONG_API_END

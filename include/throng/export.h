@@ -17,12 +17,14 @@
 // no vertex animation. DIR is created when missing (its parent must exist).
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 #include <throng/result.h>
 
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // Texel rows are at most this wide (a common maxImageDimension2D): the animation image needs
@@ -51,3 +53,4 @@ Result<ExportReport> exportForEngines(const BakedAsset& asset, const std::string
                                       const ExportOptions& options = {});
 
 } // namespace throng
+THRONG_API_END

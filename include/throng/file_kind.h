@@ -4,8 +4,11 @@
 // recognised; a `.throng` extension on a model is not trusted.
 #pragma once
 
+#include <throng/api.h>
+
 #include <string>
 
+THRONG_API_BEGIN
 namespace throng::io {
 
 enum class FileKind { Throng, Glb, GltfJson, Other, Unreadable };
@@ -15,3 +18,4 @@ enum class FileKind { Throng, Glb, GltfJson, Other, Unreadable };
 FileKind sniffFileKind(const std::string& path);
 
 } // namespace throng::io
+THRONG_API_END

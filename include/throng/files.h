@@ -18,6 +18,7 @@
 // remove the temporary file, then end the process by the same signal; the target is untouched.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/result.h>
 
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng::io {
 
 // The whole file, refused when it is not a regular file or is larger than `max_bytes`
@@ -50,3 +52,4 @@ Status writeFileAtomic(const std::string& path, const void* bytes, size_t size);
 void installInterruptCleanup();
 
 } // namespace throng::io
+THRONG_API_END

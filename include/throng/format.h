@@ -3,12 +3,14 @@
 // Runtime code: reading needs only zstd; no importer, no baker.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 
 #include <cstdint>
 #include <span>
 #include <string>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // 2: adds the optional section LODS (levels of detail). Version 1 files still read (one LOD).
@@ -39,3 +41,4 @@ Result<BakedAsset> readThrongBytes(std::span<const uint8_t> bytes);
 uint64_t throngChecksum(const void* data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
 
 } // namespace throng
+THRONG_API_END

@@ -4,6 +4,7 @@
 // the same passes.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/camera.h>
 #include <throng/options.h>
 #include <throng/render.h>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // A standalone device for tools, tests and headless hosts: throng creates (and destroys) the
@@ -208,3 +210,4 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
 Result<double> measureCopyBandwidth(HeadlessDevice& device);
 
 } // namespace throng
+THRONG_API_END

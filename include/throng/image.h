@@ -1,12 +1,14 @@
 // throng/image.h — pictures out: PNG files of what a renderer drew.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/result.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // Writes `rgba` (width * height * 4 bytes, top row first, sRGB) as a PNG, atomically: a
@@ -15,3 +17,4 @@ namespace throng {
 Status writePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height);
 
 } // namespace throng
+THRONG_API_END

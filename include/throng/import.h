@@ -8,12 +8,14 @@
 // bytes, file has 9000".
 #pragma once
 
+#include <throng/api.h>
 #include <throng/model.h>
 
 #include <cstdint>
 #include <span>
 #include <string>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // By source: "builtin:NAME" -> makeBuiltin; .gltf/.glb -> importGltf; anything else -> importAssimp.
@@ -39,3 +41,4 @@ Result<Model> importGltfBytes(std::span<const uint8_t> bytes, bool binary, const
 Result<Model> importAssimp(const std::string& path);
 
 } // namespace throng
+THRONG_API_END

@@ -36,6 +36,7 @@
 // kit.throng` stores the parts (section PART), the looks (LOOK, LKTX) and their textures (TEXR).
 #pragma once
 
+#include <throng/api.h>
 #include <throng/model.h>
 #include <throng/result.h>
 
@@ -43,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 struct KitPartSpec {
@@ -85,3 +87,4 @@ Result<Model> assembleKit(const KitSpec& spec, const std::string& folder);
 Result<Model> importKit(const std::string& path);
 
 } // namespace throng
+THRONG_API_END

@@ -24,6 +24,7 @@
 // stored in .throng files (sections LOOK and LKTX, docs/FORMAT.md).
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 #include <throng/model.h>
 #include <throng/result.h>
@@ -34,6 +35,7 @@
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // The upper bounds of a look's colours in 256ths of the members: ascending, the last 256, colour
@@ -81,3 +83,4 @@ Result<uint32_t> keyFor(const BakedAsset& asset, const Dress& dress, uint32_t fr
 std::vector<BakedLook> bakedLooks(const Model& model);
 
 } // namespace throng
+THRONG_API_END

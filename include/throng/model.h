@@ -12,6 +12,7 @@
 // - Skinned positions: p' = sum_i w_i * (model[palette[j_i].joint] * palette[j_i].inverse_bind) * p.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/result.h>
 
 #include <glm/glm.hpp>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 constexpr uint32_t kMaxInfluences = 4; // influences per vertex after import
@@ -206,3 +208,4 @@ uint32_t skinJointCount(const Model& model); // size of the union of all skins' 
 uint32_t keyframeCount(const Clip& clip);    // sum of key counts over the clip's tracks
 
 } // namespace throng
+THRONG_API_END

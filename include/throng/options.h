@@ -7,6 +7,7 @@
 // so that a new technique needs no entry here.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // The most models one crowd holds (a member names its model in 8 bits; issue #25).
@@ -129,3 +131,4 @@ struct CrowdOptions {
 std::string optionsProblem(const CrowdOptions& options);
 
 } // namespace throng
+THRONG_API_END

@@ -32,6 +32,7 @@
 // stats() (FrameStats::error and error_kind) and the renderer draws nothing after it.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 #include <throng/options.h>
 #include <throng/result.h>
@@ -48,6 +49,7 @@
 #include <string>
 #include <vector>
 
+THRONG_API_BEGIN
 namespace throng {
 
 namespace gpu {
@@ -301,3 +303,4 @@ class CrowdRenderer {
 };
 
 } // namespace throng
+THRONG_API_END

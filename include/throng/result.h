@@ -9,12 +9,15 @@
 //                    prefix (the CLI adds that), and its ErrorKind for a program to act on.
 #pragma once
 
+#include <throng/api.h>
+
 #include <cassert>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // What kind of failure an Error (or a failed Status) is, for a host that reacts differently to
@@ -90,3 +93,4 @@ struct [[nodiscard]] Status {
 };
 
 } // namespace throng
+THRONG_API_END

@@ -27,10 +27,12 @@
 // (docs/FORMAT.md); a reader that does not know it draws the clips in place, without the curve.
 #pragma once
 
+#include <throng/api.h>
 #include <throng/baked.h>
 
 #include <string_view>
 
+THRONG_API_BEGIN
 namespace throng {
 
 // --- Runtime (throng_format): reading the curve ------------------------------------------
@@ -92,3 +94,4 @@ RootMotionSource removeRootMotion(Model& model, uint32_t joint);
 glm::dvec3 rootMotionOf(const Model& original, const RootMotionSource& source, uint32_t clip, double time);
 
 } // namespace throng
+THRONG_API_END

@@ -5,10 +5,13 @@
 // new technique is described in one place.
 #pragma once
 
+#include <throng/api.h>
+
 #include <span>
 #include <string>
 #include <string_view>
 
+THRONG_API_BEGIN
 namespace throng {
 
 struct TechniqueInfo {
@@ -101,3 +104,4 @@ std::string mixedCrowdProblem(std::string_view name);
 std::string techniquesWith(bool TechniqueInfo::*ability, std::string_view last = " and ");
 
 } // namespace throng
+THRONG_API_END

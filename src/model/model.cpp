@@ -85,16 +85,4 @@ uint32_t keyframeCount(const Clip& clip) {
     return uint32_t(n);
 }
 
-namespace detail {
-
-std::string quotedName(const std::string& name) {
-    if (name.empty()) return "";
-    std::string s = name;
-    for (char& ch : s)
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
-    return " '" + s + "'";
-}
-
-} // namespace detail
-
 } // namespace throng
