@@ -198,7 +198,7 @@ fuzz-long: deps fuzz-build
 # In `make test` (and so CI): every fuzz target 10 s, from the sanitizer build (-O1: fewer
 # executions than `make fuzz`'s -O2 build, which long runs use).
 test-fuzz: asan-build
-	FUZZ_BUILD=build/asan ./fuzz/run.sh --seconds 10 $(FUZZ_TARGETS)
+	FUZZ_BUILD=build/asan FUZZ_PARALLEL=$(JOBS) ./fuzz/run.sh --seconds 10 $(FUZZ_TARGETS)
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h')

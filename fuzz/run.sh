@@ -40,10 +40,11 @@ seeds="$build/seeds"
 gen="$build/fuzz/fuzz_corpus_gen"
 [ -x "$gen" ] || gen="$build/tests/fuzz_corpus_gen"
 "$gen" "$seeds" >/dev/null || { echo "fuzz: $gen failed (make fuzz builds it)" >&2; exit 2; }
-failed=()
-for t in "${targets[@]}"; do
+stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
+# One target's run; its exit code in $build/logs/MODE-TARGET.rc.
+fuzz_one() {
+  local t=$1 bin artifacts corpus log args nice_cmd start rc elapsed last cov ft stopped line
   bin="$build/fuzz/$t"
-  [ -x "$bin" ] || { echo "fuzz: $bin is missing (make fuzz builds it)" >&2; exit 2; }
   artifacts="$build/artifacts/$t"
   mkdir -p "$artifacts"
   args=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "-artifact_prefix=$artifacts/")
@@ -68,19 +69,39 @@ for t in "${targets[@]}"; do
   THRONG_FUZZ_STOPPED_DIR="$artifacts/stopped" "${nice_cmd[@]}" "$bin" "${args[@]}" "$corpus" "$seeds/regressions/$t" >"$log" 2>&1
   rc=$?
   elapsed=$(( $(date +%s) - start ))
-  stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
   last=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED|RELOAD)' "$log" | tail -1)
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
   stopped=$(ls "$artifacts/stopped" 2>/dev/null | wc -l)
-  line="$(date -u +%Y-%m-%dT%H:%MZ) $mode $t rc=$rc runs=$(stat number_of_executed_units) exec/s=$(stat average_exec_per_sec) cov=${cov:-?} ft=${ft:-?} peak_rss_mb=$(stat peak_rss_mb) seconds=$elapsed"
+  line="$(date -u +%Y-%m-%dT%H:%MZ) $mode $t rc=$rc runs=$(stat number_of_executed_units "$log") exec/s=$(stat average_exec_per_sec "$log") cov=${cov:-?} ft=${ft:-?} peak_rss_mb=$(stat peak_rss_mb "$log") seconds=$elapsed"
   [ "$t" = fuzz_assimp ] && line+=" importer_stopped_total=$stopped"
   echo "$line" | tee -a "$build/logs/summary.txt"
+  echo "$rc" >"$build/logs/$mode-$t.rc"
   if [ $rc -ne 0 ]; then
-    failed+=("$t")
     echo "fuzz: $t FAILED (exit $rc); the input is in $artifacts/, the report:" >&2
     grep -E -A40 '^==[0-9]+==ERROR|^SUMMARY|contract broken|runtime error|ALARM|out-of-memory|deadly signal' "$log" | head -80 >&2
   fi
+}
+for t in "${targets[@]}"; do
+  [ -x "$build/fuzz/$t" ] || { echo "fuzz: $build/fuzz/$t is missing (make fuzz builds it)" >&2; exit 2; }
+done
+# Short runs take FUZZ_PARALLEL targets at once (default 1; `make test` gives its job count);
+# the long run one after another.
+parallel=${FUZZ_PARALLEL:-1}
+[ "$mode" = long ] && parallel=1
+for t in "${targets[@]}"; do
+  rm -f "$build/logs/$mode-$t.rc"
+  if [ "$parallel" -gt 1 ]; then
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n; done
+    fuzz_one "$t" &
+  else
+    fuzz_one "$t"
+  fi
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  [ "$(cat "$build/logs/$mode-$t.rc" 2>/dev/null)" = 0 ] || failed+=("$t")
 done
 if [ ${#failed[@]} -ne 0 ]; then
   echo "fuzz: failed: ${failed[*]}" >&2

@@ -361,6 +361,20 @@ TEST(Cli, MembersFileHoldsTheCrowdDrawn) {
         EXPECT_LE(m["speed"].get<double>(), 1.2);
         EXPECT_EQ(m["position"][1].get<double>(), 0.0) << "walkers stand on the ground";
     }
+    // A crowd of two models: each member's clips are its own model's (two each, not the
+    // library's 0..3).
+    const CliRun mixed = run("render builtin:walker builtin:strider --instances 12 --size 96x54 --frames 1 --out " +
+                             png + " --members " + json);
+    ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+    const nlohmann::json two = nlohmann::json::parse(std::ifstream(json));
+    EXPECT_EQ(two["models"], nlohmann::json::array({"builtin:walker", "builtin:strider"}));
+    int striders = 0;
+    for (const auto& m : two["members"]) {
+        striders += m["model"].get<int>() == 1;
+        EXPECT_LT(m["clip"].get<int>(), 2);
+        EXPECT_LT(m["blend_clip"].get<int>(), 2);
+    }
+    EXPECT_GT(striders, 0);
     // Usage mistakes (exit 2, nothing written): the picture's own file, a simulated crowd.
     std::filesystem::remove(png);
     const CliRun same = run("render --instances 9 --size 96x54 --out " + png + " --members " + png);

@@ -78,8 +78,8 @@ struct LaidOutMember {
     glm::vec3 position{0.0f};
     glm::vec4 rotation{0.0f, 0.0f, 0.0f, 1.0f}; // unit quaternion (x, y, z, w), as the GPU reads it (halves)
     float scale = 1.0f;
-    uint32_t model = 0; // index into the job's models (0 with one)
-    uint32_t clip = 0, blend_clip = 0;
+    uint32_t model = 0;                // index into the job's models (0 with one)
+    uint32_t clip = 0, blend_clip = 0; // its model's clips
     float blend = 0.0f, time_offset = 0.0f, speed = 1.0f;
     glm::vec4 tint{1.0f}; // RGBA, as the GPU reads it (8 bits a channel)
 };

@@ -64,8 +64,9 @@ double JobFrame::passMs(const std::string& name) const {
 
 namespace {
 
-// The crowd's records as the GPU reads them (orientation as halves, tint as 8-bit channels).
-std::vector<LaidOutMember> laidOut(const render::Crowd& crowd) {
+// The crowd's records as the GPU reads them (orientation as halves, tint as 8-bit channels),
+// clips numbered as each member's own model numbers them (a library numbers all models' clips).
+std::vector<LaidOutMember> laidOut(const render::Crowd& crowd, const render::AssetLibrary* library) {
     std::vector<LaidOutMember> out;
     out.reserve(crowd.instances.size());
     for (const gpu::shader::InstanceRecord& r : crowd.instances) {
@@ -74,8 +75,10 @@ std::vector<LaidOutMember> laidOut(const render::Crowd& crowd) {
         m.scale = r.position_scale.w;
         m.rotation = glm::vec4(glm::unpackHalf2x16(r.orientation.x), glm::unpackHalf2x16(r.orientation.y));
         m.model = gpu::shader::throngAssetOf(r.clips);
-        m.clip = gpu::shader::throngClipA(r.clips);
-        m.blend_clip = gpu::shader::throngClipB(r.clips);
+        const uint32_t first_clip =
+            library != nullptr && m.model < library->ranges.size() ? library->ranges[m.model].first_clip : 0;
+        m.clip = gpu::shader::throngClipA(r.clips) - first_clip;
+        m.blend_clip = gpu::shader::throngClipB(r.clips) - first_clip;
         m.blend = r.blend;
         m.time_offset = r.time_offset;
         m.speed = r.speed;
@@ -194,7 +197,7 @@ Result<CrowdJobResult> renderCrowd(HeadlessDevice& device, std::span<const Baked
         out.warnings.insert(out.warnings.end(), r.notes.begin(), r.notes.end());
         out.camera = camera;
         out.view_projection = vp;
-        if (job.report_members) out.members = laidOut(crowd);
+        if (job.report_members) out.members = laidOut(crowd, library ? &*library : nullptr);
         return out;
     } catch (const gpu::GpuError& e) {
         vkDeviceWaitIdle(ctx.device);
