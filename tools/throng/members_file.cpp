@@ -1,5 +1,5 @@
 // `throng render --members FILE`: the crowd a render drew, as JSON another engine reads to draw
-// the same members from the same camera (examples/godot-crowd; the fields: README's render section).
+// the same members from the same camera (examples/godot-crowd; its README lists the fields).
 #include "commands.h"
 
 #include <nlohmann/json.hpp>
