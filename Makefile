@@ -160,7 +160,7 @@ ASAN_EXCLUDE = $(ASAN_SKIP)$(if $(filter ON,$(ASAN_FULL)),,|$(ASAN_SKIP_PICTURES
 asan-build:
 	@test ! -f build/asan/CMakeCache.txt || grep -qs '^CMAKE_CXX_COMPILER:.*clang' build/asan/CMakeCache.txt || rm -rf build/asan
 	@CC=clang CXX=clang++ cmake $(call GEN,build/asan) -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$(ASAN_FLAGS)" \
-	  -DTHRONG_WERROR=ON -DTHRONG_SANITIZE=ON -DTHRONG_FUZZ=ON -DTHRONG_BENCHMARKS=OFF \
+	  -DTHRONG_TEST_COMPILE_OPTIONS= -DTHRONG_WERROR=ON -DTHRONG_SANITIZE=ON -DTHRONG_FUZZ=ON -DTHRONG_BENCHMARKS=OFF \
 	  -DTHRONG_ASSETS_DIR=$(ASSETS) -DTHRONG_REQUIRE_ASSETS=$(REQUIRE_ASSETS) >/dev/null
 	@cmake --build build/asan -j $(JOBS)
 

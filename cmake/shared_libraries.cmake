@@ -24,7 +24,9 @@ function(throng_shared_library target output export_name)
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${output} EXPORT_NAME ${export_name}
     VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-    LINK_DEPENDS ${THRONG_VERSION_SCRIPT})
+    LINK_DEPENDS ${THRONG_VERSION_SCRIPT}
+    # offline and render find libthrong.so.0.1 beside them wherever the package is installed or moved
+    INSTALL_RPATH "\$ORIGIN")
 endfunction()
 
 throng_shared_library(throng_runtime_shared throng runtime

@@ -119,7 +119,7 @@ TEST(CliRefusals, EveryOptionGivenNoValueOrABadOneExitsTwo) {
         ASSERT_EQ(help.exit_code, 0) << sub;
         std::istringstream lines(help.out);
         // "  --instances UINT:N=1000 ...", "  -o,--out TEXT=crowd.png ...", "  --validate  ..."
-        const std::regex option("  (?:-[a-zA-Z],)?(--[a-z0-9-]+)(?: ([A-Z]+)(:\\S*)?)?( .*)?");
+        const std::regex option("  (?:-[a-zA-Z],)?(--[a-z0-9-]+)(?: ([A-Z]+)([:=]\\S*)?)?( .*)?");
         for (std::string line; std::getline(lines, line);) {
             std::smatch m;
             if (!std::regex_match(line, m, option) || m[1] == "--help") continue;
@@ -165,6 +165,7 @@ TEST(CliRefusals, EveryRefusalInTheSourcesExitsTwo) {
         "render builtin:walker@100% builtin:strider",
         "render --out " + png + " --velocity " + png,
         "render --out " + png + " --members " + png,
+        "render --out " + png + " --velocity " + (dir / "v.png").string() + " --members " + (dir / "v.png").string(),
         "render --simulate --members " + (dir / "m.json").string(),
         "render --technique cpu --simulate",
         "render --technique cpu --skinning dual-quaternion",

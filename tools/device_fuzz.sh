@@ -12,7 +12,7 @@
 # $OUT/fuzz-logs.tgz (work/TARGET/run.log, the jobs' fuzz-N.log with their final stats, artifacts/).
 set -u
 root=$PWD
-out=${OUT:-out/device}
+out=$(realpath -m "${OUT:-out/device}")
 mkdir -p "$out"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 nproc

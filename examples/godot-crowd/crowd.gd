@@ -100,15 +100,18 @@ func _ready():
 	var camera = Camera.new()
 	var eye = Vector3(0, 2, 10)
 	var target = Vector3(0, 1, 0)
+	var up = Vector3.UP
 	if scene.has("camera"):
 		var c = scene.camera
 		eye = Vector3(c.eye[0], c.eye[1], c.eye[2])
 		target = Vector3(c.target[0], c.target[1], c.target[2])
+		if c.has("up"):
+			up = Vector3(c.up[0], c.up[1], c.up[2])
 		camera.fov = float(c.fov_y_degrees)
 		camera.near = float(c.near)
 		camera.far = float(c.far)
 	add_child(camera)
-	camera.look_at_from_position(eye, target, Vector3.UP)
+	camera.look_at_from_position(eye, target, up)
 	camera.current = true
 
 	# throng's background: linear 0.42, 0.55, 0.70, its sRGB bytes (Godot takes colours as sRGB).
@@ -210,7 +213,9 @@ func build_mesh(descriptor: Dictionary):
 			material.set_shader_param("animation", animation)
 			material.set_shader_param("skin", skin)
 			material.set_shader_param("skin_width", SKIN_WIDTH)
-		material.set_shader_param("base_color", look.color)
+		# As a Plane: Godot 3 converts a Color given to a shader from sRGB to linear, and glTF's
+		# baseColorFactor is linear already.
+		material.set_shader_param("base_color", Plane(look.color.r, look.color.g, look.color.b, look.color.a))
 		material.set_shader_param("textured", look.texture != null)
 		if look.texture != null:
 			material.set_shader_param("base_texture", look.texture)

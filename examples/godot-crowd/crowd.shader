@@ -17,7 +17,7 @@ uniform int rows_per_frame;
 uniform float crowd_time;    // seconds
 uniform vec3 light_direction = vec3(-0.4, -1.0, -0.5); // the way light travels, unit length
 uniform float ambient = 0.35;
-uniform vec4 base_color : hint_color = vec4(1.0);
+uniform vec4 base_color = vec4(1.0); // linear (glTF's baseColorFactor), not hint_color
 uniform bool textured = false;
 uniform sampler2D base_texture : hint_albedo;
 

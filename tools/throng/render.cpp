@@ -139,11 +139,11 @@ Status checkRenderOptions(const RenderOptions& o) {
         std::filesystem::weakly_canonical(o.velocity, ec) == std::filesystem::weakly_canonical(o.output, ec))
         return Status::failure("--velocity " + o.velocity + ": the same file as --out");
     if (!o.members.empty()) {
-        for (const std::string* other : {&o.output, &o.velocity})
-            if (!other->empty() &&
-                std::filesystem::weakly_canonical(o.members, ec) == std::filesystem::weakly_canonical(*other, ec))
-                return Status::failure("--members " + o.members + ": the same file as " +
-                                       (other == &o.output ? "--out" : "--velocity"));
+        const auto members = std::filesystem::weakly_canonical(o.members, ec);
+        if (members == std::filesystem::weakly_canonical(o.output, ec))
+            return Status::failure("--members " + o.members + ": the same file as --out");
+        if (!o.velocity.empty() && members == std::filesystem::weakly_canonical(o.velocity, ec))
+            return Status::failure("--members " + o.members + ": the same file as --velocity");
         if (o.crowd.simulate)
             return Status::failure("--members: a simulated crowd moves on the GPU; --members writes a crowd laid out "
                                    "once (leave out --simulate)");
