@@ -137,7 +137,7 @@ func _process(delta: float):
 	var image = get_viewport().get_texture().get_data()
 	image.flip_y()
 	if image.save_png(options.out) != OK:
-		return fail(options.out + ": cannot be written")
+		return fail(options.out + ": cannot be written" + ("" if options.out.is_abs_path() else " (relative to " + OS.get_current_dir() + "; give an absolute path)"))
 	print("godot-crowd: %d members at %.3f s in %s (%dx%d)" % [
 		get_child(0).multimesh.instance_count, crowd_time, options.out, image.get_width(), image.get_height()])
 	get_tree().quit(0)
@@ -147,7 +147,8 @@ func _process(delta: float):
 func read_json(path: String):
 	var file = File.new()
 	if file.open(path, File.READ) != OK:
-		fail(path + ": cannot be opened")
+		# Godot runs in the project folder (--path): a relative path is taken from there.
+		fail(path + ": cannot be opened" + ("" if path.is_abs_path() else " (relative to " + OS.get_current_dir() + "; give an absolute path)"))
 		return null
 	var parsed = JSON.parse(file.get_as_text())
 	file.close()
