@@ -2,11 +2,11 @@
 // vertex animation — for the members `throng render --members` laid out, and its picture agrees
 // with throng's own. Godot runs headless under Xvfb (Mesa's llvmpipe OpenGL); skipped with a
 // message where godot3 is not installed (`make deps` installs it).
+#include "png_file.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <stb/stb_image.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,20 +16,8 @@
 namespace {
 
 using throng::test::CliRun;
-
-struct Picture {
-    int width = 0, height = 0;
-    std::vector<unsigned char> rgba;
-};
-
-Picture readPng(const std::string& path) {
-    Picture p;
-    int channels = 0;
-    unsigned char* pixels = stbi_load(path.c_str(), &p.width, &p.height, &channels, 4);
-    if (pixels != nullptr) p.rgba.assign(pixels, pixels + size_t(p.width) * size_t(p.height) * 4);
-    stbi_image_free(pixels);
-    return p;
-}
+using throng::test::Image;
+using throng::test::loadPng;
 
 // How two pictures of one scene agree: the members' silhouettes (pixels other than the
 // background) as intersection over union, and the largest channel difference where both drew.
@@ -39,10 +27,10 @@ struct Agreement {
     int median = 255, p99 = 255;
 };
 
-Agreement compare(const Picture& a, const Picture& b) {
+Agreement compare(const Image& a, const Image& b) {
     Agreement out;
     const unsigned char* background = a.rgba.data(); // the top-left pixel: no member there
-    auto covered = [&](const Picture& p, size_t i) {
+    auto covered = [&](const Image& p, size_t i) {
         for (int c = 0; c < 3; ++c)
             if (std::abs(int(p.rgba[4 * i + c]) - int(background[c])) > 2) return true;
         return false;
@@ -112,7 +100,7 @@ TEST(GodotCrowd, PlaysTheExportAsThrongDrawsIt) {
     EXPECT_GT(fading, 0) << "the scene should hold members cross-fading between clips";
     EXPECT_EQ(scene["time"].get<double>(), 1.5);
 
-    const Picture throng_picture = readPng(throng_png);
+    const Image throng_picture = loadPng(throng_png);
     ASSERT_EQ(throng_picture.width, 640);
     for (const char* mode : {"", " --vat"}) {
         SCOPED_TRACE(*mode ? "vat.exr" : "animation.exr");
@@ -121,7 +109,7 @@ TEST(GodotCrowd, PlaysTheExportAsThrongDrawsIt) {
             runGodot("--export=" + exported + " --members=" + members + " --out=" + godot_png + mode, 640, 360);
         ASSERT_EQ(godot.exit_code, 0) << godot.out << godot.err;
         ASSERT_NE(godot.out.find("godot-crowd: 12 members at 1.500 s"), std::string::npos) << godot.out;
-        const Picture godot_picture = readPng(godot_png);
+        const Image godot_picture = loadPng(godot_png);
         ASSERT_EQ(godot_picture.width, 640);
         ASSERT_EQ(godot_picture.height, 360);
         const Agreement a = compare(throng_picture, godot_picture);

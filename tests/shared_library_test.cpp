@@ -15,15 +15,8 @@
 
 namespace {
 
-std::string output(const std::string& command) {
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return out;
-    char buffer[4096];
-    for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    pclose(pipe);
-    return out;
-}
+// What `command` printed on stdout.
+std::string output(const std::string& command) { return throng::test::runCommand(command).out; }
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;

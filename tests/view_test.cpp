@@ -6,10 +6,10 @@
 #include "../src/view/console.h"
 #include "../src/view/time_ruler.h"
 
+#include "png_file.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <algorithm>
 #include <cmath>
@@ -220,20 +220,8 @@ std::string virtualDisplay() {
         GTEST_SKIP() << "xvfb-run not installed (Debian: xvfb): the viewer cannot open a window";                      \
     }
 
-struct Image {
-    int width = 0, height = 0;
-    std::vector<uint8_t> rgba;
-};
-
-Image loadPng(const std::string& path) {
-    Image img;
-    int channels = 0;
-    stbi_uc* data = stbi_load(path.c_str(), &img.width, &img.height, &channels, 4);
-    if (data == nullptr) return img;
-    img.rgba.assign(data, data + size_t(img.width) * img.height * 4);
-    stbi_image_free(data);
-    return img;
-}
+using throng::test::Image;
+using throng::test::loadPng;
 
 // Share of pixels in [x0, x1) x [y0, y1) (fractions of the image) that differ from the clear
 // colour (render::kBackground in sRGB) by more than 24/255 in some channel.

@@ -73,7 +73,7 @@ std::vector<LaidOutMember> laidOut(const render::Crowd& crowd, const render::Ass
         LaidOutMember m;
         m.position = glm::vec3(r.position_scale);
         m.scale = r.position_scale.w;
-        m.rotation = glm::vec4(glm::unpackHalf2x16(r.orientation.x), glm::unpackHalf2x16(r.orientation.y));
+        m.rotation = render::unpackQuaternion(r.orientation);
         m.model = gpu::shader::throngAssetOf(r.clips);
         const uint32_t first_clip =
             library != nullptr && m.model < library->ranges.size() ? library->ranges[m.model].first_clip : 0;

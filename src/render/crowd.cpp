@@ -32,6 +32,10 @@ glm::uvec2 packQuaternion(const glm::quat& q) {
     return {glm::packHalf2x16(glm::vec2(q.x, q.y)), glm::packHalf2x16(glm::vec2(q.z, q.w))};
 }
 
+glm::vec4 unpackQuaternion(glm::uvec2 packed) {
+    return glm::vec4(glm::unpackHalf2x16(packed.x), glm::unpackHalf2x16(packed.y));
+}
+
 uint32_t packColor(glm::vec4 c) {
     const glm::uvec4 b = glm::uvec4(glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f);
     return b.x | b.y << 8 | b.z << 16 | b.w << 24;

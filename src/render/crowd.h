@@ -69,8 +69,10 @@ Crowd makeCrowd(const AssetLibrary& library, const CrowdLayout& options, std::sp
 // The model member `index` of a crowd of models with `shares` (as makeCrowd deals them).
 uint32_t dealModel(uint32_t index, std::span<const float> shares);
 
-// InstanceRecord's packed fields: the orientation as four halves, the tint as RGBA8 (clamped).
+// InstanceRecord's packed fields: the orientation as four halves, the tint as RGBA8 (clamped);
+// and the orientation back, (x, y, z, w) as the GPU reads it.
 glm::uvec2 packQuaternion(const glm::quat& q);
+glm::vec4 unpackQuaternion(glm::uvec2 packed);
 uint32_t packColor(glm::vec4 color);
 
 // One member at the origin, unrotated, unscaled, white, playing `clip` from `time_offset`.

@@ -6,7 +6,6 @@
 
 #include "member.h"
 
-#include <glm/gtc/packing.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
@@ -371,8 +370,8 @@ SimState initialState(std::span<const gpu::shader::InstanceRecord> records, cons
         m.size = uint32_t(std::clamp<int64_t>(std::llround(scale * THRONG_SIM_RATE_ONE), 1, 4 * THRONG_SIM_RATE_ONE));
         m.color = r.color;
         m.rng = memberSeed(s.seed, i);
-        const glm::vec2 xy = glm::unpackHalf2x16(r.orientation.x), zw = glm::unpackHalf2x16(r.orientation.y);
-        const glm::dquat q = glm::normalize(glm::dquat(zw.y, xy.x, xy.y, zw.x));
+        const glm::vec4 xyzw = render::unpackQuaternion(r.orientation);
+        const glm::dquat q = glm::normalize(glm::dquat(xyzw.w, xyzw.x, xyzw.y, xyzw.z));
         const glm::dvec3 forward = q * glm::dvec3(0.0, 0.0, 1.0);
         glm::ivec3 v(0);
         int32_t wait = 0;
