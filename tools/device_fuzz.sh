@@ -10,7 +10,12 @@
 # then a device `run` carrying .device (about 42 MB) whose command is the loader line device-prep.sh
 # prints followed by `bash tools/device_fuzz.sh`. The logs and any failing inputs come back as
 # $OUT/fuzz-logs.tgz (work/TARGET/run.log, the jobs' fuzz-N.log with their final stats, artifacts/).
+# A device call ends at 600 s and then returns nothing: everything here stops by DEVICE_FUZZ_SECONDS
+# (default 540; fuzz_assimp's jobs by max_total_time a minute earlier, fuzz_cli's by an interrupt,
+# which libFuzzer answers with its final stats) so that the logs always come back. The first try,
+# 2026-12-07, with only the runs' own limits, was cut off at 600 s with nothing written.
 set -u
+deadline=${DEVICE_FUZZ_SECONDS:-540}
 root=$PWD
 out=$(realpath -m "${OUT:-out/device}")
 mkdir -p "$out"
@@ -21,10 +26,11 @@ for t in fuzz_cli fuzz_assimp; do
   mkdir -p .device/work/$t/corpus .device/work/$t/artifacts
   cp -r .device/seeds/$t/. .device/work/$t/corpus/
 done
-(cd .device/work/fuzz_cli && "$root/.device/bin/fuzz_cli" corpus "$root/.device/seeds/regressions/fuzz_cli" \
+(cd .device/work/fuzz_cli && timeout -s INT -k 20 "$deadline" "$root/.device/bin/fuzz_cli" corpus "$root/.device/seeds/regressions/fuzz_cli" \
   "-dict=$root/fuzz/dict/fuzz_cli.dict" "${common[@]}" -runs=125000 >run.log 2>&1; echo "exit $?" >>run.log) &
-(cd .device/work/fuzz_assimp && "$root/.device/bin/fuzz_assimp" corpus "$root/.device/seeds/regressions/fuzz_assimp" \
-  "${common[@]}" -max_total_time=480 >run.log 2>&1; echo "exit $?" >>run.log) &
+(cd .device/work/fuzz_assimp && timeout -s INT -k 20 "$deadline" "$root/.device/bin/fuzz_assimp" corpus \
+  "$root/.device/seeds/regressions/fuzz_assimp" "${common[@]}" -max_total_time=$((deadline - 60)) >run.log 2>&1
+ echo "exit $?" >>run.log) &
 wait
 for t in fuzz_cli fuzz_assimp; do
   echo "== $t: $(tail -1 .device/work/$t/run.log); artifacts: $(ls .device/work/$t/artifacts | wc -l)"
