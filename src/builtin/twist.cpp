@@ -10,8 +10,8 @@
 namespace throng {
 namespace {
 
-constexpr int kRings = 17;    // y = 0, 0.125, ..., 2
-constexpr int kSegments = 24; // around the axis
+constexpr int kRings = 17;         // y = 0, 0.125, ..., 2
+constexpr int kTwistSegments = 24; // around the axis
 constexpr float kRadius = 0.25f, kHeight = 2.0f;
 
 // The upper joint's share of a vertex at height y: 0 below 0.5, 1 above 1.5, smooth between
@@ -44,12 +44,12 @@ Model makeTwist() {
     for (int r = 0; r < kRings; ++r) {
         const float y = kHeight * float(r) / float(kRings - 1);
         const float w = upperWeight(y);
-        for (int s = 0; s < kSegments; ++s) {
-            const double a = 2.0 * 3.14159265358979323846 * s / kSegments;
+        for (int s = 0; s < kTwistSegments; ++s) {
+            const double a = 2.0 * 3.14159265358979323846 * s / kTwistSegments;
             const glm::vec3 n(float(std::cos(a)), 0.0f, float(std::sin(a)));
             mesh.positions.push_back(glm::vec3(kRadius * n.x, y, kRadius * n.z));
             mesh.normals.push_back(n);
-            mesh.uvs.push_back(glm::vec2(float(s) / kSegments, y / kHeight));
+            mesh.uvs.push_back(glm::vec2(float(s) / kTwistSegments, y / kHeight));
             // Stripes along the axis, so the twist shows: alternate segments light and dark.
             const float shade = (s / 2) % 2 == 0 ? 0.9f : 0.35f;
             mesh.colors.push_back(glm::vec4(shade, shade * (0.6f + 0.4f * y / kHeight), 0.3f, 1.0f));
@@ -58,9 +58,10 @@ Model makeTwist() {
         }
     }
     for (int r = 0; r + 1 < kRings; ++r)
-        for (int s = 0; s < kSegments; ++s) {
-            const uint32_t a = uint32_t(r * kSegments + s), b = uint32_t(r * kSegments + (s + 1) % kSegments);
-            const uint32_t c = a + kSegments, d = b + kSegments;
+        for (int s = 0; s < kTwistSegments; ++s) {
+            const uint32_t a = uint32_t(r * kTwistSegments + s),
+                           b = uint32_t(r * kTwistSegments + (s + 1) % kTwistSegments);
+            const uint32_t c = a + kTwistSegments, d = b + kTwistSegments;
             mesh.indices.insert(mesh.indices.end(), {a, c, b, b, c, d});
         }
     mesh.submeshes = {Submesh{0, uint32_t(mesh.indices.size()), 0}};

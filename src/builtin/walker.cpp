@@ -94,7 +94,7 @@ constexpr JointDef kJoints[kJointCount] = {
 // One cross-section of a tube: distance s along the axis, semi-axes ra (along the tube's
 // side vector a) and rb (along b = dir x a), and lift, an offset of the centre along b.
 // The first and last stations of a tube have zero radius and become rounded poles.
-struct Station {
+struct TubeStation {
     double s, ra, rb, lift;
 };
 
@@ -120,27 +120,27 @@ struct Tube {
     glm::dvec3 origin, dir, side; // s = dot(p - origin, dir); side is a, perpendicular to dir
     int segments;                 // quads around
     double spacing;               // between rings, in model units
-    std::vector<Station> profile;
+    std::vector<TubeStation> profile;
     int32_t parent; // joint that owns the tube before its first node, or -1
     std::vector<Node> nodes;
     std::vector<Pull> pulls;
 };
 
-constexpr int kCapRings = 4;
-constexpr double kEps = 1e-4; // finite-difference step for the normals
+constexpr int kTubeCapRings = 4;
+constexpr double kTubeEps = 1e-4; // finite-difference step for the normals
 
 using namespace walker_colors;
 
 // The cross-section at fractional station index x: quarter ellipses over the first and last
 // intervals (round poles), cubic Hermite with finite-difference slopes elsewhere (C1).
-Station sectionAt(std::span<const Station> st, double x) {
+TubeStation sectionAt(std::span<const TubeStation> st, double x) {
     const int n = int(st.size());
     if (x <= 0.0) return st[0];
     if (x >= n - 1) return st[n - 1];
     const int k = int(x);
     const double u = x - k, phi = u * glm::half_pi<double>();
-    const Station& a = st[k];
-    const Station& b = st[k + 1];
+    const TubeStation& a = st[k];
+    const TubeStation& b = st[k + 1];
     if (k == 0) {
         const double c = 1.0 - std::cos(phi), s = std::sin(phi);
         return {a.s + (b.s - a.s) * c, b.ra * s, b.rb * s, b.lift};
@@ -149,21 +149,21 @@ Station sectionAt(std::span<const Station> st, double x) {
         const double c = std::cos(phi), s = std::sin(phi);
         return {a.s + (b.s - a.s) * s, a.ra * c, a.rb * c, a.lift};
     }
-    auto slope = [&](int i, double Station::*r) {
+    auto slope = [&](int i, double TubeStation::*r) {
         if (i <= 1 || i >= n - 2) return 0.0;
         return (st[i + 1].*r - st[i - 1].*r) / (st[i + 1].s - st[i - 1].s);
     };
     const double h = b.s - a.s;
     const double h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u);
     const double h01 = u * u * (3 - 2 * u), h11 = u * u * (u - 1);
-    auto hermite = [&](double Station::*r) {
+    auto hermite = [&](double TubeStation::*r) {
         return h00 * a.*r + h10 * h * slope(k, r) + h01 * b.*r + h11 * h * slope(k + 1, r);
     };
-    return {a.s + h * u, hermite(&Station::ra), hermite(&Station::rb), hermite(&Station::lift)};
+    return {a.s + h * u, hermite(&TubeStation::ra), hermite(&TubeStation::rb), hermite(&TubeStation::lift)};
 }
 
 glm::dvec3 tubePoint(const Tube& t, double x, double theta) {
-    const Station c = sectionAt(t.profile, x);
+    const TubeStation c = sectionAt(t.profile, x);
     const glm::dvec3 b = glm::cross(t.dir, t.side);
     return t.origin + t.dir * c.s + t.side * (c.ra * std::cos(theta)) + b * (c.rb * std::sin(theta) + c.lift);
 }
@@ -226,14 +226,14 @@ void addTube(Mesh& mesh, const Tube& t, int column, int columns) {
     for (int k = 0; k + 1 < n; ++k) {
         const bool cap = k == 0 || k == n - 2;
         const double len = t.profile[k + 1].s - t.profile[k].s;
-        const int count = cap ? kCapRings : std::max(1, int(std::ceil(len / t.spacing - 1e-9)));
+        const int count = cap ? kTubeCapRings : std::max(1, int(std::ceil(len / t.spacing - 1e-9)));
         for (int i = 1; i <= count; ++i) rings.push_back(k + double(i) / count);
     }
     const uint32_t base = uint32_t(mesh.positions.size());
     const double length = t.profile.back().s - t.profile.front().s;
     for (size_t r = 0; r < rings.size(); ++r) {
         const double x = rings[r];
-        const double xa = std::max(0.0, x - kEps), xb = std::min(n - 1.0, x + kEps);
+        const double xa = std::max(0.0, x - kTubeEps), xb = std::min(n - 1.0, x + kTubeEps);
         const double s = sectionAt(t.profile, x).s;
         for (int j = 0; j <= t.segments; ++j) {
             const double theta = glm::two_pi<double>() * (j % t.segments) / t.segments;
@@ -243,7 +243,7 @@ void addTube(Mesh& mesh, const Tube& t, int column, int columns) {
                 normal = t.dir;
             } else if (r > 0) {
                 const glm::dvec3 dx = tubePoint(t, xb, theta) - tubePoint(t, xa, theta);
-                const glm::dvec3 dt = tubePoint(t, x, theta + kEps) - tubePoint(t, x, theta - kEps);
+                const glm::dvec3 dt = tubePoint(t, x, theta + kTubeEps) - tubePoint(t, x, theta - kTubeEps);
                 normal = glm::cross(dt, dx);
             }
             mesh.positions.push_back(glm::vec3(p));

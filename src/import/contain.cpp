@@ -45,7 +45,7 @@ constexpr uint64_t kDefaultMemoryCap = uint64_t(8) << 30;
 constexpr double kDefaultSeconds = 120.0;
 constexpr double kMaxSeconds = 1e9; // keeps deadline arithmetic finite
 
-constexpr uint32_t kMagic = uint32_t('T') | uint32_t('C') << 8 | uint32_t('R') << 16 | uint32_t('1') << 24;
+constexpr uint32_t kResultMagic = uint32_t('T') | uint32_t('C') << 8 | uint32_t('R') << 16 | uint32_t('1') << 24;
 constexpr size_t kHeaderSize = 16;
 constexpr uint32_t kKindModel = 0, kKindError = 1;
 // A Model larger than this is not a model anyone can render; the cap bounds what the parent
@@ -86,7 +86,7 @@ bool writeAll(int fd, const uint8_t* data, size_t size) {
 
 void sendMessage(int fd, uint32_t kind, const uint8_t* payload, size_t size) {
     ByteWriter header;
-    header.u32(kMagic);
+    header.u32(kResultMagic);
     header.u32(kind);
     header.u64(size);
     if (writeAll(fd, header.out.data(), header.out.size())) writeAll(fd, payload, size);
@@ -267,7 +267,7 @@ Received receive(int fd, const std::optional<Clock::time_point>& deadline, std::
                 ByteReader header(message.data(), kHeaderSize, "header");
                 const uint32_t magic = header.u32(), kind = header.u32();
                 const uint64_t length = header.u64();
-                if (magic != kMagic || (kind != kKindModel && kind != kKindError)) return Received::Damaged;
+                if (magic != kResultMagic || (kind != kKindModel && kind != kKindError)) return Received::Damaged;
                 if (length > (kind == kKindModel ? kMaxModelBytes : kMaxErrorBytes)) return Received::TooLarge;
                 expected = kHeaderSize + length;
             }

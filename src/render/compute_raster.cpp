@@ -35,7 +35,7 @@ using gpu::shader::RasterRegion;
 
 namespace {
 
-constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+constexpr VkShaderStageFlags kRasterStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 constexpr uint64_t kMaxChainTriangles = 1u << 16; // the id's triangle field
 constexpr uint64_t kMaxMembers = 1u << 24;        // the id's member field
 
@@ -500,7 +500,7 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
     vertex_slots_ = uploadStorage(a, chain_.vertex_slots);
 
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kStages))
+    for (const VkDescriptorSetLayoutBinding& b : animationLayoutBindings(kRasterStages))
         bindings.push_back(b); // instances, clips, animation
     for (uint32_t b : {THRONG_BINDING_VERTICES,           THRONG_BINDING_VISIBLE,
                        THRONG_BINDING_RASTER_PARAMS,      THRONG_BINDING_CLUSTERS,
@@ -517,33 +517,36 @@ ComputeRaster::ComputeRaster(gpu::Allocator& a, std::string_view technique, cons
                        THRONG_BINDING_PREVIOUS_INSTANCES, THRONG_BINDING_VELOCITY}) {
         // The composite's vertex shader places its tiles (composite.vert).
         const bool composite = b == THRONG_BINDING_RASTER_PARAMS || b == THRONG_BINDING_RESOLVE_TILES;
-        const VkShaderStageFlags stages = composite ? kStages | VK_SHADER_STAGE_VERTEX_BIT : kStages;
+        const VkShaderStageFlags stages = composite ? kRasterStages | VK_SHADER_STAGE_VERTEX_BIT : kRasterStages;
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr});
     }
-    bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
-    if (options.shadows != nullptr) options.shadows->addBindings(bindings, kStages);
+    bindings.push_back({THRONG_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kRasterStages, nullptr});
+    if (options.shadows != nullptr) options.shadows->addBindings(bindings, kRasterStages);
     if (palettes) { // a buffer or an image (the other a placeholder)
-        bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
-        bindings.push_back({THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
-        bindings.push_back({THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kRasterStages, nullptr});
         bindings.push_back(
-            {THRONG_BINDING_PREVIOUS_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+            {THRONG_BINDING_PREVIOUS_PALETTE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kRasterStages, nullptr});
+        bindings.push_back(
+            {THRONG_BINDING_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kRasterStages, nullptr});
+        bindings.push_back(
+            {THRONG_BINDING_PREVIOUS_BONES, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kRasterStages, nullptr});
     }
     if (source == Source::Vertices) {
-        bindings.push_back({THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
-        bindings.push_back({THRONG_BINDING_PREVIOUS_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kRasterStages, nullptr});
+        bindings.push_back(
+            {THRONG_BINDING_PREVIOUS_SKINNED, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kRasterStages, nullptr});
     }
     if (source == Source::Vat)
-        bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_VAT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, kRasterStages, nullptr});
     if (source == Source::Swim) {
-        bindings.push_back({THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kStages, nullptr});
+        bindings.push_back({THRONG_BINDING_SWIM, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kRasterStages, nullptr});
         const gpu::shader::SwimParams params = toShader(options.swim);
         swim_ = gpu::ownBuffer(a, sizeof params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                gpu::MemoryUse::Device);
         gpu::uploadBuffer(a, *swim_, &params, sizeof params);
     }
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kStages));
+    layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 16, kRasterStages));
     // One variant per source (raster_skin.glsl): the baked animation's read through the
     // specialization of its storage; the palettes' through their encoding's (technique palette's
     // quaternions: 2 rows a joint); both with the crowd's skinning (THRONG_SPEC_DUAL_QUATERNION, as
@@ -849,7 +852,7 @@ void ComputeRaster::recordPlan(VkCommandBuffer cmd, VkBuffer target, uint32_t cl
         vkCmdFillBuffer(cmd, resolve_tiles_->buffer, sizeof no_tile, VK_WHOLE_SIZE, 0u);
     }
     const uint32_t phase[4] = {0, late ? 1u : 0u, 0, 0};
-    vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof phase, phase);
+    vkCmdPushConstants(cmd, layout_, kRasterStages, 0, sizeof phase, phase);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, plan_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
@@ -886,7 +889,7 @@ void ComputeRaster::dispatchPerLod(VkCommandBuffer cmd, const Levels& levels, Vk
         if (!bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         bound = true;
         const uint32_t lod[4] = {l, late ? 1u : 0u, 0, 0};
-        vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof lod, lod);
+        vkCmdPushConstants(cmd, layout_, kRasterStages, 0, sizeof lod, lod);
         vkCmdDispatchIndirect(cmd, plan_->buffer, plan_offset + l * sizeof(glm::uvec4));
     }
 }
@@ -909,7 +912,7 @@ void ComputeRaster::recordResolve(VkCommandBuffer cmd, uint32_t slot, bool cache
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[slot * textures_ + t], 0,
                                 nullptr);
         const uint32_t push[4] = {t, i == 0 ? 1u : 0u, 0, 0};
-        vkCmdPushConstants(cmd, layout_, kStages, 0, sizeof push, push);
+        vkCmdPushConstants(cmd, layout_, kRasterStages, 0, sizeof push, push);
         if (cache) dispatch(resolve_cached_pipeline_, 0);
         dispatch(resolve_pipeline_, 1);
         if (coarse_) dispatch(resolve_coarse_pipeline_, 2);

@@ -14,7 +14,7 @@ using gpu::shader::ImpostorParams;
 
 namespace {
 
-constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+constexpr VkShaderStageFlags kImpostorStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 
 } // namespace
 
@@ -89,11 +89,12 @@ ImpostorPass::ImpostorPass(gpu::Allocator& a, const BakedAsset& baked, VkBuffer 
     for (uint32_t b : {THRONG_IMPOSTOR_BINDING_PARAMS, THRONG_IMPOSTOR_BINDING_INSTANCES,
                        THRONG_IMPOSTOR_BINDING_VISIBLE, THRONG_IMPOSTOR_BINDING_CLIPS, THRONG_IMPOSTOR_BINDING_FRAMES,
                        THRONG_IMPOSTOR_BINDING_LOOKS, THRONG_IMPOSTOR_BINDING_PREVIOUS})
-        bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kStages, nullptr});
+        bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kImpostorStages, nullptr});
     for (uint32_t b : {THRONG_IMPOSTOR_BINDING_COLOR, THRONG_IMPOSTOR_BINDING_NORMAL})
         bindings.push_back({b, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
     set_layout_ = gpu::Unique<VkDescriptorSetLayout>(ctx.device, gpu::createSetLayout(ctx, bindings));
-    layout_ = gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 0, kStages));
+    layout_ =
+        gpu::Unique<VkPipelineLayout>(ctx.device, gpu::createPipelineLayout(ctx, set_layout_, 0, kImpostorStages));
     gpu::GraphicsPipelineDesc desc;
     const bool velocity = targets.velocity != VK_FORMAT_UNDEFINED;
     assert(!velocity || history != nullptr);
