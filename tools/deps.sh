@@ -35,6 +35,10 @@ packages=(
   clang             # the sanitizer build and the libFuzzer targets (make test, make fuzz): clang 14
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang 14
   clang-format      # make format, and the format check in make test (clang-format 14)
+  g++-aarch64-linux-gnu  # make test-aarch64: the CPU runtime built for 64-bit ARM
+  qemu-user         # ... and its tests run under emulation
+  libtbb-dev:arm64  # ... with Debian's arm64 libraries beside the native ones (multiarch)
+  libgtest-dev:arm64
 )
 
 missing=()
@@ -52,5 +56,12 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
+# Packages named for another architecture (arm64) need it added to dpkg before apt's update.
+for p in "${missing[@]}"; do
+  case "$p" in
+  *:*) arch=${p##*:}
+    dpkg --print-foreign-architectures | grep -qx "$arch" || $sudo dpkg --add-architecture "$arch" ;;
+  esac
+done
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

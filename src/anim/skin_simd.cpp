@@ -113,6 +113,7 @@ size_t skinBlocksSse2(const SkinStreams& s, size_t begin, size_t end) { return S
 
 namespace {
 
+#if defined(THRONG_SKIN_X86)
 // CPU features, asked once. GCC's and Clang's __builtin_cpu_supports also check that the OS
 // saves the wide registers (XCR0), so "avx512f" means usable, not merely present.
 struct CpuFeatures {
@@ -123,7 +124,7 @@ struct CpuFeatures {
 const CpuFeatures& cpuFeatures() {
     static const CpuFeatures features = [] {
         CpuFeatures f;
-#if defined(THRONG_SKIN_X86) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__GNUC__) || defined(__clang__)
         __builtin_cpu_init();
         f.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
         f.avx512f = __builtin_cpu_supports("avx512f");
@@ -132,7 +133,10 @@ const CpuFeatures& cpuFeatures() {
     }();
     return features;
 }
+#endif
 
+// Only the x86 kernels so far: elsewhere (aarch64) every level but Scalar is unsupported.
+#if defined(__SSE2__)
 SkinStreams streamsOf(const SkinningJob& job) {
     SkinStreams s;
     s.matrices = reinterpret_cast<const float*>(job.matrices.data());
@@ -144,6 +148,7 @@ SkinStreams streamsOf(const SkinningJob& job) {
     s.out_normals = job.normals.empty() ? nullptr : reinterpret_cast<float*>(job.out_normals.data());
     return s;
 }
+#endif
 
 } // namespace
 
