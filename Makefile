@@ -172,9 +172,9 @@ ASAN_EXCLUDE = $(ASAN_SKIP)$(if $(filter ON,$(ASAN_FULL)),,|$(ASAN_SKIP_PICTURES
 # (THRONG_SANITIZE_TEST_FILES, tests/CMakeLists.txt says what that gives up) except under
 # `make test-all`. Each library is compiled eight files at a time (CMAKE_UNITY_BUILD: the
 # libraries 199 -> 134 s on 2 cores, 2026-12-07); the -Werror build compiles every file alone, as
-# users' builds do, so a file that leans on a neighbour's includes still fails there. (Test files at -O0 were tried, 2026-12-07: the build
-# 72 s shorter, the tests 63 s longer, from a fresh clone: no gain, docs/CI_TIME.md.) A build/asan
-# an older checkout made with gcc goes.
+# users' builds do, so a file that leans on a neighbour's includes still fails there. (Test files
+# at -O0 were tried, 2026-12-07: the build 72 s shorter, the tests 63 s longer, from a fresh
+# clone: no gain, docs/CI_TIME.md.) A build/asan an older checkout made with gcc goes.
 asan-build:
 	@test ! -f build/asan/CMakeCache.txt || grep -qs '^CMAKE_CXX_COMPILER:.*clang' build/asan/CMakeCache.txt || rm -rf build/asan
 	@CC=clang CXX=clang++ cmake $(call GEN,build/asan) -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$(ASAN_FLAGS)" \
