@@ -3,7 +3,7 @@
 #   make deps     install the Debian packages that are missing
 #   make demo     deps + build + the main job
 #   make test     deps + the format check + warnings-as-errors build + every test, then most of them under ASan+UBSan, and the fuzz targets briefly
-#   make test-all the same with every picture test under ASan+UBSan too (a release's full matrix)
+#   make test-all the same with every picture test under ASan+UBSan too, the test files instrumented, every fault point swept (a release's full matrix)
 #   make bench    deps + build + a small benchmark sweep: out/bench.{json,csv} and charts
 #   make fuzz     deps + the libFuzzer targets (clang, build/fuzz), each run FUZZ_SECONDS (docs/FUZZING.md)
 JOBS ?= $(shell nproc)
@@ -75,7 +75,7 @@ test-release:
 AARCH64_SKIP = ^Skinning\.RunParallelWritesTheSameBitsAsRun$$
 test-aarch64:
 	@cmake $(call GEN,build/aarch64) -S . -B build/aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(TEST_FLAGS)" -DTHRONG_TEST_COMPILE_OPTIONS=-O1 -DTHRONG_WERROR=ON -DTHRONG_CPU_RUNTIME_ONLY=ON -DTHRONG_BENCHMARKS=OFF >/dev/null
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(TEST_FLAGS)" -DTHRONG_TEST_COMPILE_OPTIONS=-O1 -DTHRONG_WERROR=ON -DTHRONG_CPU_RUNTIME_ONLY=ON >/dev/null
 	@cmake --build build/aarch64 -j $(JOBS)
 	cd build/aarch64 && ctest --output-on-failure -j $(JOBS) --timeout 120 -E '$(AARCH64_SKIP)'
 

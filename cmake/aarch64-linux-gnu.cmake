@@ -9,7 +9,8 @@ set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # The arm64 packages' files lie under /usr (lib/aarch64-linux-gnu, share, include) with the host's:
-# search /usr for packages and libraries, but only the arm64 library folder is taken for libraries.
+# /usr is searched as well as the cross root, and CMAKE_LIBRARY_ARCHITECTURE puts the arm64
+# folders first (oneTBB's and GoogleTest's packages are found there: build/aarch64's cache shows).
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)

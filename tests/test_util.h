@@ -87,6 +87,7 @@ inline CliRun runCommand(const std::string& command) {
     return r;
 }
 
+#if defined(THRONG_EXE) // the executable's path; a THRONG_CPU_RUNTIME_ONLY build has none
 // Runs `throng ARGS` (THRONG_EXE, shell words) through the shell, after `prefix` when given
 // (e.g. xvfb-run, env -u ...).
 inline CliRun runThrong(const std::string& args, const std::string& prefix = "") {
@@ -104,6 +105,7 @@ inline CliRun runThrongInDisplay(const std::string& args, const std::string& dis
     }
     return r;
 }
+#endif
 
 } // namespace throng::test
 

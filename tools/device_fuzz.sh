@@ -11,8 +11,9 @@
 # prints followed by `bash tools/device_fuzz.sh`. The logs and any failing inputs come back as
 # $OUT/fuzz-logs.tgz (work/TARGET/run.log, the jobs' fuzz-N.log with their final stats, artifacts/).
 # A device call ends at 600 s and then returns nothing: everything here stops by DEVICE_FUZZ_SECONDS
-# (default 540; fuzz_assimp's jobs by max_total_time a minute earlier, fuzz_cli's by an interrupt,
-# which libFuzzer answers with its final stats) so that the logs always come back. The first try,
+# after the fuzzers start (default 540; fuzz_assimp's jobs by max_total_time a minute earlier,
+# fuzz_cli's by an interrupt, which libFuzzer answers with its final stats, or a kill 20 s later)
+# so that the logs, packed last, always come back. The first try,
 # 2026-12-07, with only the runs' own limits, was cut off at 600 s with nothing written.
 set -u
 deadline=${DEVICE_FUZZ_SECONDS:-540}

@@ -136,7 +136,7 @@ const CpuFeatures& cpuFeatures() {
 #endif
 
 // Only the x86 kernels so far: elsewhere (aarch64) every level but Scalar is unsupported.
-#if defined(__SSE2__)
+#if defined(__SSE2__) || defined(THRONG_SKIN_X86)
 SkinStreams streamsOf(const SkinningJob& job) {
     SkinStreams s;
     s.matrices = reinterpret_cast<const float*>(job.matrices.data());
